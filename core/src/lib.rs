@@ -1,0 +1,23 @@
+//! tcplab: a deterministic discrete-event simulator of TCP over a bottleneck link.
+//!
+//! One module per idea: [`scenario`] describes an experiment; [`sim`] runs it on the [`engine`]
+//! over the [`link`] between the [`tcp`] endpoints, with a congestion controller from [`cc`]
+//! and an application from [`workload`]; [`metrics`] says what happened and [`theory`] what
+//! should have.
+
+pub mod cc;
+pub mod engine;
+pub mod link;
+pub mod metrics;
+pub mod packet;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod tcp;
+pub mod theory;
+pub mod time;
+pub mod workload;
+
+pub use metrics::summary::Summary;
+pub use scenario::{App, CcAlgo, Scenario, ScenarioError};
+pub use sim::{run, RunOptions, RunResult};

@@ -1,0 +1,112 @@
+//! The bottleneck: a link of fixed rate fed by a drop-tail FIFO queue.
+//!
+//! A packet is serialised at the link rate, headers included; while the link is busy, arriving
+//! packets wait, and a packet that finds `capacity` packets already waiting is dropped
+//! (drop-tail, as a router's FIFO or Linux's pfifo).
+//!
+//! The link is FIFO and work-conserving, so a packet's departure is known the moment it is
+//! queued: the queue is kept as the start times of the packets still waiting, and no event is
+//! needed when the link frees up.
+
+use std::collections::VecDeque;
+
+use crate::time::{serialisation_time, Time};
+
+/// What became of a packet offered to the bottleneck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enqueued {
+    /// It will have left the link (been serialised) at this time.
+    Departs(Time),
+    /// The queue was full.
+    Dropped,
+}
+
+pub struct Bottleneck {
+    bits_per_s: u64,
+    capacity: usize,
+    /// When the link finishes the last packet accepted.
+    free_at: Time,
+    /// Transmission start times of the packets waiting, ascending.
+    waiting: VecDeque<Time>,
+}
+
+impl Bottleneck {
+    pub fn new(bits_per_s: u64, capacity: usize) -> Self {
+        Bottleneck {
+            bits_per_s,
+            capacity,
+            free_at: Time::ZERO,
+            // Sized for the common case; a huge configured queue grows only if it fills.
+            waiting: VecDeque::with_capacity(capacity.min(4096)),
+        }
+    }
+
+    pub fn offer(&mut self, now: Time, wire_bytes: u32) -> Enqueued {
+        let waiting = self.queued(now);
+        let start = self.free_at.max(now);
+        if start > now && waiting >= self.capacity {
+            return Enqueued::Dropped;
+        }
+        if start > now {
+            self.waiting.push_back(start);
+        }
+        self.free_at = start + serialisation_time(u64::from(wire_bytes), self.bits_per_s);
+        Enqueued::Departs(self.free_at)
+    }
+
+    /// Packets waiting at `now`, not counting the one being serialised.
+    pub fn queued(&mut self, now: Time) -> usize {
+        while self.waiting.front().is_some_and(|&s| s <= now) {
+            self.waiting.pop_front();
+        }
+        self.waiting.len()
+    }
+
+    /// When the link will have sent everything accepted so far.
+    pub fn free_at(&self) -> Time {
+        self.free_at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GBIT: u64 = 1_000_000_000;
+
+    #[test]
+    fn an_idle_link_serialises_at_once() {
+        let mut b = Bottleneck::new(GBIT, 2);
+        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(12_000)));
+        assert_eq!(b.queued(Time(0)), 0);
+    }
+
+    #[test]
+    fn packets_leave_back_to_back_in_order() {
+        let mut b = Bottleneck::new(GBIT, 10);
+        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(12_000)));
+        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(24_000)));
+        assert_eq!(b.offer(Time(30_000), 1500), Enqueued::Departs(Time(42_000)));
+    }
+
+    #[test]
+    fn a_full_queue_drops_the_tail() {
+        let mut b = Bottleneck::new(GBIT, 2);
+        b.offer(Time(0), 1500);
+        assert!(matches!(b.offer(Time(0), 1500), Enqueued::Departs(_)));
+        assert!(matches!(b.offer(Time(0), 1500), Enqueued::Departs(_)));
+        assert_eq!(b.offer(Time(0), 1500), Enqueued::Dropped);
+        assert_eq!(b.queued(Time(0)), 2);
+    }
+
+    #[test]
+    fn the_queue_drains_at_the_link_rate() {
+        let mut b = Bottleneck::new(GBIT, 10);
+        for _ in 0..4 {
+            b.offer(Time(0), 1500);
+        }
+        assert_eq!(b.queued(Time(0)), 3);
+        assert_eq!(b.queued(Time(12_000)), 2);
+        assert_eq!(b.queued(Time(36_000)), 0);
+    }
+}

@@ -1,0 +1,5 @@
+//! What a run measured: the summary of the spec and the bounded traces behind the charts.
+
+pub mod series;
+pub mod summary;
+pub mod trace;

@@ -1,0 +1,260 @@
+//! Bounded time series: every point up to a cap, then thinned by bins that keep each bin's first,
+//! lowest, highest and last point, so a chart of the whole run keeps every peak and trough while
+//! memory stays fixed however long the run.
+
+use crate::time::Time;
+
+/// One row: a time and `N` values.
+pub type Row<const N: usize> = (Time, [f64; N]);
+
+#[derive(Debug, Clone, Copy)]
+struct Bin<const N: usize> {
+    index: u64,
+    first: Row<N>,
+    min: Row<N>,
+    max: Row<N>,
+    last: Row<N>,
+}
+
+/// A time series of rows with `N` columns, thinned on column `key` once past `cap` rows.
+#[derive(Debug, Clone)]
+pub struct Series<const N: usize> {
+    cap: usize,
+    key: usize,
+    raw: Vec<Row<N>>,
+    bins: Vec<Bin<N>>,
+    bin_ns: u64,
+    thinned: bool,
+    pushed: u64,
+}
+
+impl<const N: usize> Series<N> {
+    pub fn new(cap: usize, key: usize) -> Self {
+        Series {
+            cap: cap.max(16),
+            key: key.min(N.saturating_sub(1)),
+            raw: Vec::new(),
+            bins: Vec::new(),
+            bin_ns: 1,
+            thinned: false,
+            pushed: 0,
+        }
+    }
+
+    /// Rows pushed in all, kept or not.
+    pub fn pushed(&self) -> u64 {
+        self.pushed
+    }
+
+    pub fn is_thinned(&self) -> bool {
+        self.thinned
+    }
+
+    /// The most recent row.
+    pub fn last(&self) -> Option<&Row<N>> {
+        if self.thinned {
+            self.bins.last().map(|b| &b.last)
+        } else {
+            self.raw.last()
+        }
+    }
+
+    /// Appends a row. Rows must come in time order; one from the past is placed at the latest
+    /// time seen, so the series never runs backwards.
+    pub fn push(&mut self, t: Time, values: [f64; N]) {
+        let t = self.last().map_or(t, |l| t.max(l.0));
+        self.pushed += 1;
+        if !self.thinned {
+            self.raw.push((t, values));
+            if self.raw.len() > self.cap {
+                self.start_thinning();
+            }
+            return;
+        }
+        self.add_to_bins((t, values));
+    }
+
+    fn start_thinning(&mut self) {
+        let first = self.raw.first().map_or(0, |r| r.0 .0);
+        let last = self.raw.last().map_or(0, |r| r.0 .0);
+        let span = (last - first).max(1);
+        self.bin_ns = (span / (self.max_bins() as u64 / 2).max(1)).max(1).next_power_of_two();
+        self.thinned = true;
+        let raw = std::mem::take(&mut self.raw);
+        self.bins.reserve(self.max_bins() + 1);
+        for row in raw {
+            self.add_to_bins(row);
+        }
+    }
+
+    fn max_bins(&self) -> usize {
+        self.cap / 4
+    }
+
+    fn add_to_bins(&mut self, row: Row<N>) {
+        let index = row.0 .0 / self.bin_ns;
+        let key = self.key;
+        match self.bins.last_mut() {
+            Some(bin) if bin.index == index => {
+                if row.1[key] < bin.min.1[key] {
+                    bin.min = row;
+                }
+                if row.1[key] > bin.max.1[key] {
+                    bin.max = row;
+                }
+                bin.last = row;
+            }
+            _ => self.bins.push(Bin {
+                index,
+                first: row,
+                min: row,
+                max: row,
+                last: row,
+            }),
+        }
+        if self.bins.len() > self.max_bins() {
+            self.coarsen();
+        }
+    }
+
+    /// Doubles the bin width, merging neighbours.
+    fn coarsen(&mut self) {
+        self.bin_ns = self.bin_ns.saturating_mul(2);
+        let key = self.key;
+        let mut merged: Vec<Bin<N>> = Vec::with_capacity(self.bins.capacity());
+        for mut bin in self.bins.drain(..) {
+            bin.index /= 2;
+            match merged.last_mut() {
+                Some(m) if m.index == bin.index => {
+                    if bin.min.1[key] < m.min.1[key] {
+                        m.min = bin.min;
+                    }
+                    if bin.max.1[key] > m.max.1[key] {
+                        m.max = bin.max;
+                    }
+                    m.last = bin.last;
+                }
+                _ => merged.push(bin),
+            }
+        }
+        self.bins = merged;
+    }
+
+    /// The kept rows in time order.
+    pub fn rows(&self) -> Vec<Row<N>> {
+        if !self.thinned {
+            return self.raw.clone();
+        }
+        let mut out = Vec::with_capacity(self.bins.len() * 4);
+        for bin in &self.bins {
+            let mut four = [bin.first, bin.min, bin.max, bin.last];
+            four.sort_by_key(|r| r.0);
+            for row in four {
+                if out.last().is_none_or(|l: &Row<N>| l.0 != row.0 || l.1 != row.1) {
+                    out.push(row);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Bytes counted into time bins whose width doubles whenever the count of bins passes a cap:
+/// a rate over time with bounded memory.
+#[derive(Debug, Clone)]
+pub struct RateBins {
+    bin_ns: u64,
+    bytes: Vec<u64>,
+    cap: usize,
+}
+
+impl RateBins {
+    pub fn new(initial_bin: Time, cap: usize) -> Self {
+        RateBins {
+            bin_ns: initial_bin.as_nanos().max(1),
+            bytes: Vec::new(),
+            cap: cap.max(4),
+        }
+    }
+
+    pub fn add(&mut self, t: Time, bytes: u64) {
+        let mut i = (t.as_nanos() / self.bin_ns) as usize;
+        while i >= self.cap {
+            self.bin_ns = self.bin_ns.saturating_mul(2);
+            let halved: Vec<u64> = self.bytes.chunks(2).map(|c| c.iter().sum()).collect();
+            self.bytes = halved;
+            i = (t.as_nanos() / self.bin_ns) as usize;
+        }
+        if self.bytes.len() <= i {
+            self.bytes.resize(i + 1, 0);
+        }
+        self.bytes[i] += bytes;
+    }
+
+    pub fn bin_width(&self) -> Time {
+        Time(self.bin_ns)
+    }
+
+    /// (bin start, bytes) for every bin up to the last one with data.
+    pub fn bins(&self) -> impl Iterator<Item = (Time, u64)> + '_ {
+        self.bytes
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (Time(i as u64 * self.bin_ns), b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn under_the_cap_every_row_is_kept() {
+        let mut s: Series<1> = Series::new(100, 0);
+        for i in 0..50 {
+            s.push(Time(i), [i as f64]);
+        }
+        assert_eq!(s.rows().len(), 50);
+        assert!(!s.is_thinned());
+    }
+
+    #[test]
+    fn past_the_cap_the_series_stays_bounded_and_keeps_the_extremes() {
+        let mut s: Series<1> = Series::new(400, 0);
+        for i in 0..1_000_000u64 {
+            // A sawtooth with one deep trough and one high peak.
+            let v = match i {
+                500_000 => -1000.0,
+                777_777 => 1e6,
+                _ => (i % 1000) as f64,
+            };
+            s.push(Time(i * 10), [v]);
+        }
+        let rows = s.rows();
+        assert!(rows.len() <= 400, "{}", rows.len());
+        assert!(rows.windows(2).all(|w| w[0].0 <= w[1].0));
+        assert!(rows.iter().any(|r| r.1[0] == -1000.0));
+        assert!(rows.iter().any(|r| r.1[0] == 1e6));
+        assert_eq!(rows.last().map(|r| r.1[0]), Some(999.0));
+        assert_eq!(s.pushed(), 1_000_000);
+    }
+
+    #[test]
+    fn a_row_from_the_past_is_held_at_the_latest_time() {
+        let mut s: Series<1> = Series::new(100, 0);
+        s.push(Time(10), [1.0]);
+        s.push(Time(5), [2.0]);
+        assert_eq!(s.rows()[1].0, Time(10));
+    }
+
+    #[test]
+    fn rate_bins_keep_the_total_when_they_coarsen() {
+        let mut r = RateBins::new(Time(10), 8);
+        for t in 0..1000u64 {
+            r.add(Time(t), 3);
+        }
+        assert_eq!(r.bins().map(|(_, b)| b).sum::<u64>(), 3000);
+        assert!(r.bins().count() <= 8);
+        assert_eq!(r.bin_width(), Time(160));
+    }
+}

@@ -1,0 +1,294 @@
+//! Bounded traces for the charts and for `tcplab trace`.
+
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+use crate::time::Time;
+
+use super::series::{RateBins, Series};
+
+/// Which trace `tcplab trace --what` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceKind {
+    Cwnd,
+    Throughput,
+    Seq,
+    Msgs,
+    Queue,
+}
+
+impl TraceKind {
+    pub const ALL: [TraceKind; 5] = [
+        TraceKind::Cwnd,
+        TraceKind::Throughput,
+        TraceKind::Seq,
+        TraceKind::Msgs,
+        TraceKind::Queue,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceKind::Cwnd => "cwnd",
+            TraceKind::Throughput => "throughput",
+            TraceKind::Seq => "seq",
+            TraceKind::Msgs => "msgs",
+            TraceKind::Queue => "queue",
+        }
+    }
+}
+
+impl fmt::Display for TraceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TraceKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        TraceKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("--what: unknown trace \"{s}\" (allowed cwnd, throughput, seq, msgs, queue)"))
+    }
+}
+
+/// Why a packet was lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropCause {
+    /// Random loss on the data direction.
+    Data,
+    /// Random loss on the ACK direction.
+    Ack,
+    /// The bottleneck's queue was full.
+    Queue,
+    /// A lesson's staged loss (`drop=`).
+    Staged,
+}
+
+impl DropCause {
+    const ALL: [DropCause; 4] = [DropCause::Data, DropCause::Ack, DropCause::Queue, DropCause::Staged];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DropCause::Data => "data",
+            DropCause::Ack => "ack",
+            DropCause::Queue => "queue",
+            DropCause::Staged => "staged",
+        }
+    }
+
+    fn code(self) -> f64 {
+        match self {
+            DropCause::Data => 0.0,
+            DropCause::Ack => 1.0,
+            DropCause::Queue => 2.0,
+            DropCause::Staged => 3.0,
+        }
+    }
+
+    fn from_code(c: f64) -> DropCause {
+        DropCause::ALL
+            .into_iter()
+            .find(|d| d.code() == c)
+            .unwrap_or(DropCause::Data)
+    }
+}
+
+/// Columns of [`FlowTrace::window`].
+pub mod window_col {
+    pub const CWND: usize = 0;
+    pub const SSTHRESH: usize = 1;
+    pub const IN_FLIGHT: usize = 2;
+    pub const RWND: usize = 3;
+    pub const SRTT_MS: usize = 4;
+    pub const RTO_MS: usize = 5;
+}
+
+/// One flow's traces.
+#[derive(Debug, Clone)]
+pub struct FlowTrace {
+    /// cwnd, ssthresh (NaN while unbounded), in flight and the peer's window in bytes, SRTT and
+    /// RTO in ms, at each change.
+    pub window: Series<6>,
+    /// Highest byte of each new data segment sent.
+    pub sends: Series<1>,
+    /// First byte of each retransmission.
+    pub retransmits: Series<1>,
+    /// Cumulative ACK of each ACK received.
+    pub acks: Series<1>,
+    /// Highest SACKed byte reported by each ACK that carries SACK blocks.
+    pub sacks: Series<1>,
+    /// Bytes delivered to the application, binned in time.
+    pub delivered: RateBins,
+}
+
+impl FlowTrace {
+    pub fn new(cap: usize, initial_bin: Time) -> Self {
+        FlowTrace {
+            window: Series::new(cap, window_col::CWND),
+            sends: Series::new(cap, 0),
+            retransmits: Series::new(cap, 0),
+            acks: Series::new(cap, 0),
+            sacks: Series::new(cap, 0),
+            delivered: RateBins::new(initial_bin, cap.clamp(64, 2048)),
+        }
+    }
+}
+
+/// Every trace of a run.
+#[derive(Debug, Clone)]
+pub struct Traces {
+    pub flows: Vec<FlowTrace>,
+    /// Packets waiting at the bottleneck, at each arrival there.
+    pub queue: Series<1>,
+    /// Drops: (flow, cause code).
+    pub drops: Series<2>,
+}
+
+/// Milliseconds with nanosecond precision, printed without float noise.
+fn ms(t: Time) -> String {
+    let ns = t.as_nanos();
+    let (whole, frac) = (ns / 1_000_000, ns % 1_000_000);
+    if frac == 0 {
+        whole.to_string()
+    } else {
+        let s = format!("{whole}.{frac:06}");
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+fn num(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v}")
+    } else {
+        String::new()
+    }
+}
+
+impl Traces {
+    pub fn new(flows: usize, cap: usize, initial_bin: Time) -> Self {
+        Traces {
+            flows: (0..flows).map(|_| FlowTrace::new(cap, initial_bin)).collect(),
+            queue: Series::new(cap, 0),
+            drops: Series::new(cap, 1),
+        }
+    }
+
+    pub fn drop_events(&self) -> Vec<(Time, usize, DropCause)> {
+        self.drops
+            .rows()
+            .into_iter()
+            .map(|(t, [flow, cause])| (t, flow as usize, DropCause::from_code(cause)))
+            .collect()
+    }
+
+    pub fn record_drop(&mut self, t: Time, flow: u16, cause: DropCause) {
+        self.drops.push(t, [f64::from(flow), cause.code()]);
+    }
+
+    /// One trace as CSV with a header line. `msgs` is written by the message workload.
+    pub fn csv(&self, kind: TraceKind) -> String {
+        let mut out = String::new();
+        match kind {
+            TraceKind::Cwnd => {
+                out.push_str("t_ms,flow,cwnd_bytes,ssthresh_bytes,in_flight_bytes,rwnd_bytes,srtt_ms,rto_ms\n");
+                for (f, tr) in self.flows.iter().enumerate() {
+                    for (t, v) in tr.window.rows() {
+                        let _ = writeln!(
+                            out,
+                            "{},{f},{},{},{},{},{},{}",
+                            ms(t),
+                            num(v[0]),
+                            num(v[1]),
+                            num(v[2]),
+                            num(v[3]),
+                            num(v[4]),
+                            num(v[5])
+                        );
+                    }
+                }
+            }
+            TraceKind::Throughput => {
+                out.push_str("t_ms,flow,bin_ms,bytes,goodput_MBps\n");
+                for (f, tr) in self.flows.iter().enumerate() {
+                    let width = tr.delivered.bin_width();
+                    for (t, bytes) in tr.delivered.bins() {
+                        let rate = bytes as f64 / width.as_secs_f64() / 1e6;
+                        let _ = writeln!(out, "{},{f},{},{bytes},{}", ms(t), ms(width), num(rate));
+                    }
+                }
+            }
+            TraceKind::Seq => {
+                out.push_str("t_ms,flow,kind,seq\n");
+                let mut rows: Vec<(Time, usize, &str, f64)> = Vec::new();
+                for (f, tr) in self.flows.iter().enumerate() {
+                    for (name, s) in [
+                        ("send", &tr.sends),
+                        ("retransmit", &tr.retransmits),
+                        ("ack", &tr.acks),
+                        ("sack", &tr.sacks),
+                    ] {
+                        rows.extend(s.rows().into_iter().map(|(t, [v])| (t, f, name, v)));
+                    }
+                }
+                rows.sort_by_key(|r| (r.0, r.1));
+                for (t, f, name, v) in rows {
+                    let _ = writeln!(out, "{},{f},{name},{}", ms(t), num(v));
+                }
+            }
+            TraceKind::Msgs => {
+                out.push_str("id,conn,write_ms,read_ms,latency_ms,held_by\n");
+            }
+            TraceKind::Queue => {
+                out.push_str("t_ms,queued_packets,drop_flow,drop_cause\n");
+                let mut rows: Vec<(Time, String)> = self
+                    .queue
+                    .rows()
+                    .into_iter()
+                    .map(|(t, [q])| (t, format!("{},{},,", ms(t), num(q))))
+                    .collect();
+                rows.extend(
+                    self.drop_events()
+                        .into_iter()
+                        .map(|(t, f, c)| (t, format!("{},,{f},{}", ms(t), c.name()))),
+                );
+                rows.sort_by_key(|r| r.0);
+                for (_, line) in rows {
+                    out.push_str(&line);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn milliseconds_print_exactly() {
+        assert_eq!(ms(Time(31_537_000)), "31.537");
+        assert_eq!(ms(Time(2_000_000)), "2");
+        assert_eq!(ms(Time(1)), "0.000001");
+    }
+
+    #[test]
+    fn every_kind_has_a_name_that_parses_back() {
+        for k in TraceKind::ALL {
+            assert_eq!(k.name().parse::<TraceKind>(), Ok(k));
+        }
+        assert!("nope".parse::<TraceKind>().is_err_and(|e| e.contains("--what")));
+    }
+
+    #[test]
+    fn drops_keep_flow_and_cause() {
+        let mut t = Traces::new(2, 100, Time(1000));
+        t.record_drop(Time(5), 1, DropCause::Staged);
+        assert_eq!(t.drop_events(), [(Time(5), 1, DropCause::Staged)]);
+        assert!(t.csv(TraceKind::Queue).contains("0.000005,,1,staged"));
+    }
+}

@@ -1,0 +1,122 @@
+//! The scenario: the one description of an experiment (`spec/scenario.md` in the docs).
+//!
+//! The page's query string, the runner's argument and the presets all pass through the one parser
+//! and the one printer here, so a link, a command line and a preset can never disagree.
+
+mod error;
+mod keys;
+mod parse;
+mod presets;
+mod print;
+mod units;
+
+pub use error::{Problem, ScenarioError};
+pub use keys::Key;
+pub use parse::decode as decode_component;
+pub use presets::{Preset, PRESETS};
+
+/// Congestion-control algorithm (`cc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CcAlgo {
+    Reno,
+    Cubic,
+    Bbr,
+}
+
+/// Workload (`app`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum App {
+    /// Each flow sends one body of `body` bytes on a new connection.
+    Body,
+    /// Each flow sends without end for `dur`.
+    Bulk,
+    /// A message of `msg` bytes every `every` ms, `count` in all, over `conns` connections.
+    Msgs,
+}
+
+/// Every knob of an experiment, in the units of the query string.
+///
+/// Field names follow the query keys; units are in the suffix where the key itself has none.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// The preset this scenario started from, if any (printed first in the canonical form).
+    pub preset: Option<&'static str>,
+    pub cc: CcAlgo,
+    /// Round-trip propagation delay, no queueing (ms).
+    pub rtt_ms: f64,
+    /// Bottleneck rate (Mbit/s).
+    pub bw_mbps: f64,
+    /// Random loss on the data direction (percent).
+    pub loss_pct: f64,
+    /// Random loss on the ACK direction (percent).
+    pub ackloss_pct: f64,
+    /// Data packets to drop, 1-based in order of transmission on the data direction, ascending.
+    pub drop: Vec<u64>,
+    /// Mean loss-burst length in packets (Gilbert-Elliott); 1 = independent losses.
+    pub burst: f64,
+    /// Bottleneck drop-tail queue (packets).
+    pub queue: u32,
+    /// Segment payload (bytes).
+    pub mss: u32,
+    /// Initial congestion window (segments).
+    pub iw: u32,
+    /// Receive buffer = largest advertised window (bytes).
+    pub rwnd: u64,
+    pub hystart: bool,
+    pub sack: bool,
+    /// Delayed-ACK timeout (ms); 0 = ACK every segment.
+    pub delack_ms: f64,
+    /// Minimum retransmission timeout (ms).
+    pub minrto_ms: f64,
+    pub app: App,
+    /// Body size (bytes), app=body.
+    pub body: u64,
+    /// Simulated time limit (s).
+    pub dur_s: f64,
+    pub flows: u32,
+    /// Message size (bytes), app=msgs.
+    pub msg: u32,
+    /// Interval between messages (ms), app=msgs.
+    pub every_ms: f64,
+    /// Number of messages, app=msgs.
+    pub count: u32,
+    /// Connections for messages; 0 = UDP.
+    pub conns: u32,
+    pub seed: u64,
+    /// The player's cursor (ms of simulated time); does not change the run.
+    pub at_ms: Option<f64>,
+}
+
+impl Default for Scenario {
+    /// The defaults of the spec's key table.
+    fn default() -> Self {
+        Scenario {
+            preset: None,
+            cc: CcAlgo::Cubic,
+            rtt_ms: 28.0,
+            bw_mbps: 1000.0,
+            loss_pct: 0.0,
+            ackloss_pct: 0.0,
+            drop: Vec::new(),
+            burst: 1.0,
+            queue: 1000,
+            mss: 1460,
+            iw: 10,
+            rwnd: 4_194_304,
+            hystart: true,
+            sack: true,
+            delack_ms: 40.0,
+            minrto_ms: 200.0,
+            app: App::Body,
+            body: 2_500_000,
+            dur_s: 10.0,
+            flows: 1,
+            msg: 100,
+            every_ms: 10.0,
+            count: 500,
+            conns: 1,
+            seed: 1,
+            at_ms: None,
+        }
+    }
+}

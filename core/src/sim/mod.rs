@@ -1,0 +1,63 @@
+//! Runs a scenario: wires the engine, the link, the endpoints and the workload together, and
+//! reports what happened.
+
+mod report;
+mod world;
+
+pub use world::{Invariants, Stop};
+
+use crate::metrics::summary::Summary;
+use crate::metrics::trace::{TraceKind, Traces};
+use crate::scenario::Scenario;
+
+/// Limits of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    /// The hard event budget: a run that reaches it stops and says so in its summary.
+    pub max_events: u64,
+}
+
+impl RunOptions {
+    /// The runner's budget: enough for a minute of a 1 Gbit/s flow, and a bound on the time and
+    /// memory of the worst scenario the parser accepts.
+    pub const RUNNER_MAX_EVENTS: u64 = 200_000_000;
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            max_events: Self::RUNNER_MAX_EVENTS,
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    pub summary: Summary,
+    pub traces: Traces,
+    pub stop: Stop,
+    pub invariants: Invariants,
+}
+
+impl RunResult {
+    /// One trace as CSV with a header line.
+    pub fn trace_csv(&self, kind: TraceKind) -> String {
+        self.traces.csv(kind)
+    }
+}
+
+/// Simulates `scenario` and summarises it. Deterministic: the same scenario and options give the
+/// same result on every platform. The summary's `sim_wall_ms` is left at zero: the library reads
+/// no clock, and the caller may time the call.
+pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
+    let mut world = world::World::new(scenario, options);
+    let stop = world.run();
+    let summary = report::summarise(scenario, &world, stop);
+    RunResult {
+        summary,
+        invariants: world.invariants,
+        traces: world.traces,
+        stop,
+    }
+}

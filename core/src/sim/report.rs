@@ -1,0 +1,134 @@
+//! The summary of a run, field for field as the spec defines it.
+
+use crate::metrics::summary::{Summary, WindowStats};
+use crate::scenario::Scenario;
+use crate::theory::path::{bdp_bytes, mathis_mbps, window_limit_mbps};
+use crate::time::Time;
+
+use super::world::{Stop, World};
+
+/// The `q`-quantile of sorted values, by linear interpolation between closest ranks.
+pub(crate) fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    let frac = pos - lo as f64;
+    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)
+}
+
+/// Jain's fairness index: (sum x)^2 / (n * sum x^2); 1 when all are equal.
+pub(crate) fn jain(xs: &[f64]) -> Option<f64> {
+    let sum: f64 = xs.iter().sum();
+    let sq: f64 = xs.iter().map(|x| x * x).sum();
+    (sq > 0.0).then(|| sum * sum / (xs.len() as f64 * sq))
+}
+
+pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
+    let rtt_ms = s.rtt_ms;
+    let ms = |t: Time| t.as_millis_f64();
+    let flows = &w.flows;
+    let syn_at = flows.iter().filter_map(|f| f.sender.stats().syn_sent_at).min();
+    let first_data = flows.iter().filter_map(|f| f.sender.stats().first_data_at).min();
+    let first_arrival = flows.iter().filter_map(|f| f.first_arrival).min();
+    let last_read = flows.iter().filter_map(|f| f.last_read).max();
+    let all_done = flows.iter().all(|f| f.done_at.is_some() && f.workload.target().is_some());
+    let done_at = flows.iter().filter_map(|f| f.done_at).max().filter(|_| all_done);
+
+    let delivered: u64 = flows.iter().map(|f| f.delivered).sum();
+    let span = match (first_data, last_read) {
+        (Some(a), Some(b)) if b > a => Some(b - a),
+        _ => None,
+    };
+    let goodput = |bytes: u64| span.map(|d| bytes as f64 / d.as_secs_f64() / 1e6);
+    let per_flow: Vec<f64> = flows.iter().map(|f| goodput(f.delivered).unwrap_or(0.0)).collect();
+
+    let completion = done_at.zip(syn_at).map(|(d, s0)| ms(d - s0));
+    let transfer = done_at.zip(first_arrival).map(|(d, a)| ms(d - a));
+    let handshake = flows
+        .iter()
+        .filter_map(|f| {
+            let st = f.sender.stats();
+            st.handshake_ack_at.zip(st.syn_sent_at).map(|(h, s0)| h - s0)
+        })
+        .max()
+        .map(ms);
+
+    let sum = |g: fn(&crate::tcp::sender::SenderStats) -> u64| -> u64 {
+        flows.iter().map(|f| g(f.sender.stats())).sum()
+    };
+    let data_bytes = sum(|st| st.data_bytes);
+    let retx_bytes = sum(|st| st.retransmitted_bytes);
+
+    // Whole windows only: a partial last window would understate the rate.
+    let end = match stop {
+        Stop::TimeLimit => Some(w.end),
+        _ => last_read,
+    };
+    let windows = match (w.t0, end) {
+        (Some(t0), Some(end)) => {
+            let whole = ((end - t0).as_nanos() / w.window_len.as_nanos().max(1)) as usize;
+            let secs = w.window_len.as_secs_f64();
+            let mut rates: Vec<f64> = (0..whole)
+                .map(|i| w.window_bytes.get(i).copied().unwrap_or(0) as f64 / secs / 1e6)
+                .collect();
+            rates.sort_by(f64::total_cmp);
+            match (quantile(&rates, 0.5), quantile(&rates, 0.95), quantile(&rates, 0.99)) {
+                (Some(p50), Some(p95), Some(p99)) => Some(WindowStats { p50, p95, p99 }),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+
+    Summary {
+        scenario: s.to_query(),
+        goodput_MBps: goodput(delivered),
+        completion_ms: completion,
+        transfer_ms: transfer,
+        completion_rtts: completion.map(|c| c / rtt_ms),
+        transfer_rtts: transfer.map(|t| t / rtt_ms),
+        handshake_ms: handshake,
+        data_segments_sent: sum(|st| st.data_segments),
+        retransmitted_segments: sum(|st| st.retransmitted_segments),
+        retrans_bytes_pct: (data_bytes > 0).then(|| retx_bytes as f64 * 100.0 / data_bytes as f64),
+        dropped_data: w.dropped_data,
+        dropped_acks: w.dropped_acks,
+        queue_drops: w.queue_drops,
+        fast_retransmits: sum(|st| st.fast_retransmits),
+        timeouts: sum(|st| st.timeouts),
+        msgs: None,
+        hol: None,
+        throughput_windows_MBps: windows,
+        jain_fairness: if flows.len() > 1 { jain(&per_flow) } else { None },
+        per_flow_goodput_MBps: per_flow,
+        mathis_MBps: mathis_mbps(s.mss, rtt_ms, s.loss_pct / 100.0),
+        bdp_bytes: bdp_bytes(s.bw_mbps, rtt_ms),
+        window_limit_MBps: window_limit_mbps(s.rwnd as f64, rtt_ms),
+        budget_exhausted: stop == Stop::Budget,
+        time_limit_reached: stop == Stop::TimeLimit && flows.iter().any(|f| f.workload.target().is_some() && f.done_at.is_none()),
+        events: w.sched.executed(),
+        sim_wall_ms: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_interpolate() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(quantile(&v, 0.5), Some(2.5));
+        assert_eq!(quantile(&v, 1.0), Some(4.0));
+        assert_eq!(quantile(&[], 0.5), None);
+    }
+
+    #[test]
+    fn jain_is_one_for_equal_shares_and_one_over_n_for_a_monopoly() {
+        assert_eq!(jain(&[3.0, 3.0, 3.0]), Some(1.0));
+        assert_eq!(jain(&[1.0, 0.0, 0.0, 0.0]), Some(0.25));
+    }
+}

@@ -1,0 +1,455 @@
+//! The world of one run: the path, the flows, the clock, and the dispatch of every event.
+
+use crate::cc::new_controller;
+use crate::engine::{Halt, Scheduler};
+use crate::link::{Bottleneck, DelayLine, Enqueued, LossModel, StagedDrops};
+use crate::metrics::trace::{window_col, DropCause, Traces};
+use crate::packet::{Kind, Packet, HEADER_BYTES};
+use crate::rng::SimRng;
+use crate::scenario::Scenario;
+use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
+use crate::time::Time;
+use crate::workload::Workload;
+
+use super::RunOptions;
+
+/// Something that happens at an instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Event {
+    /// A flow opens its connection.
+    Start(u16),
+    /// The packet at the head of the data direction's wire reaches the receiver.
+    DataArrives,
+    /// The packet at the head of the ACK direction's wire reaches the sender.
+    AckArrives,
+    /// A sender's timer (retransmission or pacing).
+    SenderTimer(u16),
+    /// A receiver's delayed-ACK timer.
+    DelAck(u16),
+    /// The scenario's time limit.
+    End,
+}
+
+/// Why the run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Every flow finished its work.
+    Finished,
+    /// The time limit `dur` was reached.
+    TimeLimit,
+    /// The event budget ran out.
+    Budget,
+    /// Nothing was left to happen.
+    Idle,
+}
+
+/// Breaches of the invariants every run must keep; all zero unless the simulator is wrong.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Invariants {
+    /// An event ran earlier than the one before it.
+    pub time_reversals: u64,
+    /// New data left while more than cwnd was in flight.
+    pub cwnd_breaches: u64,
+    /// Data left beyond the right edge of the window the receiver advertised.
+    pub rwnd_breaches: u64,
+    /// The application was handed bytes out of order, twice, or never sent.
+    pub delivery_breaches: u64,
+}
+
+pub(crate) struct Flow {
+    pub sender: Sender,
+    pub receiver: Receiver,
+    pub workload: Workload,
+    sender_timer: Option<Time>,
+    delack_timer: Option<Time>,
+    /// Bytes the receiving application has read.
+    pub delivered: u64,
+    pub first_arrival: Option<Time>,
+    pub last_read: Option<Time>,
+    pub done_at: Option<Time>,
+    /// The receiver's right edge as last told to the sender, and the highest byte sent: the
+    /// observer's own record, to check the sender against.
+    seen_edge: u64,
+    seen_sent: u64,
+    last_window_row: [f64; 6],
+}
+
+pub(crate) struct World {
+    pub sched: Scheduler<Event>,
+    rng: SimRng,
+    bottleneck: Bottleneck,
+    data_wire: DelayLine,
+    ack_wire: DelayLine,
+    data_loss: LossModel,
+    ack_loss: LossModel,
+    staged: StagedDrops,
+    pub flows: Vec<Flow>,
+    scratch: Vec<Packet>,
+    pub traces: Traces,
+    pub end: Time,
+    pub dropped_data: u64,
+    pub dropped_acks: u64,
+    pub queue_drops: u64,
+    pub invariants: Invariants,
+    /// Flows whose work is not done yet, when every flow has an end (app=body).
+    unfinished: usize,
+    every_flow_ends: bool,
+    last_event: Time,
+    /// Goodput windows for the summary's percentiles: bytes read per window since `t0`, the
+    /// first data byte sent.
+    pub window_len: Time,
+    pub window_bytes: Vec<u64>,
+    pub t0: Option<Time>,
+}
+
+/// Trace rows kept per series before thinning, shared out among the flows.
+const TRACE_ROWS: usize = 32_768;
+
+impl World {
+    pub fn new(s: &Scenario, options: &RunOptions) -> World {
+        let rtt = Time::from_millis_f64(s.rtt_ms);
+        let one_way = Time(rtt.as_nanos() / 2);
+        let bits_per_s = (s.bw_mbps * 1e6).round().max(1.0) as u64;
+        let mss = s.mss;
+        let workload = Workload::from_scenario(s);
+        let n = s.flows.max(1) as usize;
+        let cap = (TRACE_ROWS / n).clamp(512, 8192);
+        let mut flows = Vec::with_capacity(n);
+        for i in 0..n {
+            let cc = new_controller(s.cc);
+            let mut sender = Sender::new(
+                i as u16,
+                SenderConfig {
+                    mss,
+                    iw: s.iw,
+                    sack: s.sack,
+                    rto_min: Time::from_millis_f64(s.minrto_ms),
+                },
+                cc,
+            );
+            sender.write(workload.initial_write());
+            let receiver = Receiver::new(ReceiverConfig {
+                rwnd: s.rwnd,
+                mss,
+                sack: s.sack,
+                delack: Time::from_millis_f64(s.delack_ms),
+            });
+            flows.push(Flow {
+                sender,
+                receiver,
+                workload,
+                sender_timer: None,
+                delack_timer: None,
+                delivered: 0,
+                first_arrival: None,
+                last_read: None,
+                done_at: None,
+                seen_edge: 0,
+                seen_sent: 0,
+                last_window_row: [f64::NAN; 6],
+            });
+        }
+        let mut sched = Scheduler::new(options.max_events);
+        for i in 0..n {
+            sched.schedule(Time::ZERO, Event::Start(i as u16));
+        }
+        let end = Time::from_secs_f64(s.dur_s);
+        sched.schedule(end, Event::End);
+        let unfinished = flows.iter().filter(|f| f.workload.target().is_some()).count();
+        let every_flow_ends = unfinished == flows.len();
+        // The spec's windows: 0.5 s, or 10 RTTs if longer.
+        let window_len = Time::from_millis(500).max(rtt.saturating_mul(10));
+        World {
+            sched,
+            rng: SimRng::new(s.seed),
+            bottleneck: Bottleneck::new(bits_per_s, s.queue as usize),
+            data_wire: DelayLine::new(one_way),
+            ack_wire: DelayLine::new(rtt - one_way),
+            data_loss: LossModel::new(s.loss_pct / 100.0, s.burst),
+            ack_loss: LossModel::new(s.ackloss_pct / 100.0, s.burst),
+            staged: StagedDrops::new(s.drop.clone()),
+            flows,
+            scratch: Vec::with_capacity(64),
+            traces: Traces::new(n, cap, Time((rtt.as_nanos() / 4).max(1_000))),
+            end,
+            dropped_data: 0,
+            dropped_acks: 0,
+            queue_drops: 0,
+            invariants: Invariants::default(),
+            unfinished,
+            every_flow_ends,
+            last_event: Time::ZERO,
+            window_len,
+            window_bytes: Vec::new(),
+            t0: None,
+        }
+    }
+
+    /// Runs until the work is done, the time limit, or the event budget.
+    pub fn run(&mut self) -> Stop {
+        loop {
+            let (now, event) = match self.sched.pop() {
+                Ok(next) => next,
+                Err(Halt::Budget) => return Stop::Budget,
+                Err(Halt::Idle) => return Stop::Idle,
+            };
+            if now < self.last_event {
+                self.invariants.time_reversals += 1;
+            }
+            self.last_event = now;
+            match event {
+                Event::End => return Stop::TimeLimit,
+                Event::Start(f) => self.start(now, f),
+                Event::DataArrives => self.data_arrives(now),
+                Event::AckArrives => self.ack_arrives(now),
+                Event::SenderTimer(f) => self.sender_timer(now, f),
+                Event::DelAck(f) => self.delack(now, f),
+            }
+            if self.every_flow_ends && self.unfinished == 0 {
+                return Stop::Finished;
+            }
+        }
+    }
+
+    fn start(&mut self, now: Time, f: u16) {
+        let mut out = std::mem::take(&mut self.scratch);
+        self.flows[usize::from(f)].sender.connect(now, &mut out);
+        self.after_sender(now, f, &mut out);
+        self.scratch = out;
+    }
+
+    /// Puts what a sender emitted on the path, checks it against the invariants, and re-arms
+    /// the sender's timer.
+    fn after_sender(&mut self, now: Time, f: u16, out: &mut Vec<Packet>) {
+        let fi = usize::from(f);
+        let mut sent_new = false;
+        for p in out.drain(..) {
+            if let Kind::Data { seq, len } = p.kind {
+                let end = seq + u64::from(len);
+                let flow = &mut self.flows[fi];
+                if end > flow.seen_sent {
+                    sent_new = true;
+                    self.t0.get_or_insert(now);
+                    flow.seen_sent = end;
+                    if end > flow.seen_edge {
+                        self.invariants.rwnd_breaches += 1;
+                    }
+                    self.traces.flows[fi].sends.push(now, [end as f64]);
+                } else {
+                    self.traces.flows[fi].retransmits.push(now, [seq as f64]);
+                }
+            }
+            self.to_bottleneck(now, p);
+        }
+        let flow = &mut self.flows[fi];
+        if sent_new && flow.sender.in_flight() > flow.sender.window().cwnd {
+            self.invariants.cwnd_breaches += 1;
+        }
+        self.record_window(now, fi);
+        let flow = &mut self.flows[fi];
+        if let Some(d) = flow.sender.next_deadline() {
+            if flow.sender_timer.is_none_or(|armed| d < armed) {
+                flow.sender_timer = Some(d);
+                self.sched.schedule(d, Event::SenderTimer(f));
+            }
+        }
+    }
+
+    fn record_window(&mut self, now: Time, fi: usize) {
+        let s = &self.flows[fi].sender;
+        let w = s.window();
+        let ssthresh = if w.ssthresh >= crate::cc::INFINITE_SSTHRESH {
+            f64::NAN
+        } else {
+            w.ssthresh as f64
+        };
+        let row = [
+            w.cwnd as f64,
+            ssthresh,
+            s.in_flight() as f64,
+            s.peer_window() as f64,
+            s.rtt().srtt().map_or(f64::NAN, Time::as_millis_f64),
+            s.rtt().rto().as_millis_f64(),
+        ];
+        let last = &mut self.flows[fi].last_window_row;
+        let same = row
+            .iter()
+            .zip(last.iter())
+            .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()));
+        if !same {
+            *last = row;
+            self.traces.flows[fi].window.push(now, row);
+        }
+        debug_assert_eq!(window_col::CWND, 0);
+    }
+
+    fn to_bottleneck(&mut self, now: Time, p: Packet) {
+        if p.is_data() && self.staged.lose_next() {
+            self.dropped_data += 1;
+            self.traces.record_drop(now, p.flow, DropCause::Staged);
+            return;
+        }
+        let departs = match self.bottleneck.offer(now, p.wire_bytes) {
+            Enqueued::Departs(t) => t,
+            Enqueued::Dropped => {
+                self.queue_drops += 1;
+                self.traces.record_drop(now, p.flow, DropCause::Queue);
+                return;
+            }
+        };
+        let queued = self.bottleneck.queued(now);
+        self.traces.queue.push(now, [queued as f64]);
+        // Random loss strikes on the wire, after the packet has used the link.
+        if self.data_loss.lose(&mut self.rng) {
+            self.dropped_data += 1;
+            self.traces.record_drop(now, p.flow, DropCause::Data);
+            return;
+        }
+        if let Some(t) = self.data_wire.push(departs, p) {
+            self.sched.schedule(t, Event::DataArrives);
+        }
+    }
+
+    fn to_ack_wire(&mut self, now: Time, p: Packet) {
+        if self.ack_loss.lose(&mut self.rng) {
+            self.dropped_acks += 1;
+            self.traces.record_drop(now, p.flow, DropCause::Ack);
+            return;
+        }
+        if let Some(t) = self.ack_wire.push(now, p) {
+            self.sched.schedule(t, Event::AckArrives);
+        }
+    }
+
+    fn data_arrives(&mut self, now: Time) {
+        let Some((p, next)) = self.data_wire.pop() else {
+            return;
+        };
+        if let Some(t) = next {
+            self.sched.schedule(t, Event::DataArrives);
+        }
+        let fi = usize::from(p.flow);
+        match p.kind {
+            Kind::Syn => {
+                let wnd = self.flows[fi].receiver.window();
+                let synack = Packet {
+                    flow: p.flow,
+                    kind: Kind::SynAck { wnd },
+                    wire_bytes: HEADER_BYTES + crate::packet::SYN_OPTION_BYTES,
+                };
+                self.to_ack_wire(now, synack);
+            }
+            Kind::Data { seq, len } => self.receive_data(now, fi, seq, len),
+            Kind::HandshakeAck | Kind::SynAck { .. } | Kind::Ack { .. } | Kind::Datagram { .. } => {}
+        }
+    }
+
+    fn receive_data(&mut self, now: Time, fi: usize, seq: u64, len: u32) {
+        let flow = &mut self.flows[fi];
+        let arrival = flow.receiver.on_data(now, seq, len);
+        flow.first_arrival.get_or_insert(now);
+        if arrival.delivered_to > arrival.delivered_from {
+            let bytes = arrival.delivered_to - arrival.delivered_from;
+            if arrival.delivered_from != flow.delivered || arrival.delivered_to > flow.seen_sent {
+                self.invariants.delivery_breaches += 1;
+            }
+            flow.delivered = arrival.delivered_to;
+            flow.last_read = Some(now);
+            self.traces.flows[fi].delivered.add(now, bytes);
+            if let Some(t0) = self.t0 {
+                let i = ((now - t0).as_nanos() / self.window_len.as_nanos().max(1)) as usize;
+                if self.window_bytes.len() <= i {
+                    self.window_bytes.resize(i + 1, 0);
+                }
+                self.window_bytes[i] += bytes;
+            }
+            let flow = &mut self.flows[fi];
+            if let Some(target) = flow.workload.target() {
+                if flow.delivered > target {
+                    self.invariants.delivery_breaches += 1;
+                }
+                if flow.delivered >= target && flow.done_at.is_none() {
+                    flow.done_at = Some(now);
+                    self.unfinished -= 1;
+                }
+            }
+        }
+        let flow = &mut self.flows[fi];
+        if arrival.ack_now {
+            let kind = flow.receiver.make_ack();
+            self.send_ack(now, fi, kind);
+        } else if let Some(d) = flow.receiver.delack_deadline() {
+            if flow.delack_timer != Some(d) {
+                flow.delack_timer = Some(d);
+                self.sched.schedule(d, Event::DelAck(fi as u16));
+            }
+        }
+    }
+
+    fn send_ack(&mut self, now: Time, fi: usize, kind: Kind) {
+        let sack_bytes = match kind {
+            // Each SACK block is 8 bytes, plus 2 of option header padded to 4.
+            Kind::Ack { sack_len, .. } if sack_len > 0 => 4 + 8 * u32::from(sack_len),
+            _ => 0,
+        };
+        let p = Packet {
+            flow: fi as u16,
+            kind,
+            wire_bytes: HEADER_BYTES + sack_bytes,
+        };
+        self.to_ack_wire(now, p);
+    }
+
+    fn delack(&mut self, now: Time, f: u16) {
+        let fi = usize::from(f);
+        let flow = &mut self.flows[fi];
+        if flow.delack_timer == Some(now) {
+            flow.delack_timer = None;
+        }
+        if flow.receiver.delack_due(now) {
+            let kind = flow.receiver.make_ack();
+            self.send_ack(now, fi, kind);
+        }
+    }
+
+    fn ack_arrives(&mut self, now: Time) {
+        let Some((p, next)) = self.ack_wire.pop() else {
+            return;
+        };
+        if let Some(t) = next {
+            self.sched.schedule(t, Event::AckArrives);
+        }
+        let fi = usize::from(p.flow);
+        let mut out = std::mem::take(&mut self.scratch);
+        match p.kind {
+            Kind::SynAck { wnd } => {
+                self.flows[fi].seen_edge = wnd;
+                self.flows[fi].sender.on_syn_ack(now, wnd, &mut out);
+            }
+            Kind::Ack { ack, wnd, .. } => {
+                let flow = &mut self.flows[fi];
+                flow.seen_edge = flow.seen_edge.max(ack + wnd);
+                let tr = &mut self.traces.flows[fi];
+                tr.acks.push(now, [ack as f64]);
+                if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
+                    tr.sacks.push(now, [high as f64]);
+                }
+                flow.sender.on_ack(now, ack, wnd, p.sack_blocks(), &mut out);
+            }
+            _ => {}
+        }
+        self.after_sender(now, p.flow, &mut out);
+        self.scratch = out;
+    }
+
+    fn sender_timer(&mut self, now: Time, f: u16) {
+        let fi = usize::from(f);
+        if self.flows[fi].sender_timer == Some(now) {
+            self.flows[fi].sender_timer = None;
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        self.flows[fi].sender.on_timer(now, &mut out);
+        self.after_sender(now, f, &mut out);
+        self.scratch = out;
+    }
+}

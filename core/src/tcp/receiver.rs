@@ -1,0 +1,339 @@
+//! The receiving end: in-order delivery to the application, an out-of-order buffer, the
+//! advertised window, SACK blocks (RFC 2018) and delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2,
+//! with Linux's quick-ACK start).
+//!
+//! The application reads every in-order byte the moment it arrives, so only out-of-order data
+//! occupies the buffer: the free space, and so the window, is `rwnd` less that data.
+
+use crate::packet::{Kind, SackBlock, MAX_SACK_BLOCKS};
+use crate::time::Time;
+
+/// Linux's TCP_MAX_QUICKACKS: a new connection ACKs its first segments at once so that the
+/// sender's slow start is not held back by delayed ACKs.
+pub const MAX_QUICKACKS: u32 = 16;
+
+#[derive(Debug, Clone, Copy)]
+pub struct ReceiverConfig {
+    pub rwnd: u64,
+    pub mss: u32,
+    pub sack: bool,
+    /// The delayed-ACK timeout; zero ACKs every segment.
+    pub delack: Time,
+}
+
+/// What the arrival of a data segment did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Arrival {
+    /// In-order bytes handed to the application: `rcv_nxt` before and after.
+    pub delivered_from: u64,
+    pub delivered_to: u64,
+    /// The segment repeated bytes already received.
+    pub duplicate: bool,
+    /// An ACK must go out now.
+    pub ack_now: bool,
+}
+
+#[derive(Debug)]
+pub struct Receiver {
+    cfg: ReceiverConfig,
+    rcv_nxt: u64,
+    /// The highest right edge ever advertised: a window is never shrunk (RFC 9293 §3.8.6,
+    /// Linux `tcp_select_window`).
+    right_edge: u64,
+    /// Out-of-order data held in the buffer: disjoint ranges above `rcv_nxt`, ascending.
+    ooo: Vec<SackBlock>,
+    ooo_bytes: u64,
+    /// A byte of each recently changed out-of-order range, newest first: the SACK blocks to
+    /// report, RFC 2018 §4's order.
+    recent: Vec<u64>,
+    /// Full-sized segments received since the last ACK.
+    unacked_segments: u32,
+    delack_deadline: Option<Time>,
+    quickacks: u32,
+    seen_data: bool,
+}
+
+impl Receiver {
+    pub fn new(cfg: ReceiverConfig) -> Self {
+        Receiver {
+            cfg,
+            rcv_nxt: 0,
+            right_edge: cfg.rwnd,
+            ooo: Vec::with_capacity(8),
+            ooo_bytes: 0,
+            recent: Vec::with_capacity(MAX_SACK_BLOCKS + 1),
+            unacked_segments: 0,
+            delack_deadline: None,
+            quickacks: 0,
+            seen_data: false,
+        }
+    }
+
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    pub fn ooo_bytes(&self) -> u64 {
+        self.ooo_bytes
+    }
+
+    /// The first out-of-order range, if data is waiting behind a hole.
+    pub fn first_hole_end(&self) -> Option<u64> {
+        self.ooo.first().map(|b| b.start)
+    }
+
+    pub fn delack_deadline(&self) -> Option<Time> {
+        self.delack_deadline
+    }
+
+    /// The window to advertise from `rcv_nxt`.
+    pub fn window(&self) -> u64 {
+        self.right_edge - self.rcv_nxt
+    }
+
+    /// Takes in the payload `seq..seq + len` at `now`.
+    pub fn on_data(&mut self, now: Time, seq: u64, len: u32) -> Arrival {
+        if !self.seen_data {
+            self.seen_data = true;
+            self.quickacks = MAX_QUICKACKS.min((self.cfg.rwnd / (2 * u64::from(self.cfg.mss))) as u32);
+        }
+        let end = seq + u64::from(len);
+        let before = self.rcv_nxt;
+        let had_hole = !self.ooo.is_empty();
+        let mut arrival = Arrival {
+            delivered_from: before,
+            delivered_to: before,
+            ..Arrival::default()
+        };
+        // Beyond the window: no room was offered for it (RFC 9293 §3.10.7.4).
+        let end = end.min(self.right_edge);
+        if end <= self.rcv_nxt || self.ooo.iter().any(|b| b.start <= seq && end <= b.end) {
+            arrival.duplicate = true;
+            // A duplicate is ACKed at once so the sender learns what arrived (RFC 5681 §4.2).
+            arrival.ack_now = true;
+            return arrival;
+        }
+        if seq <= self.rcv_nxt {
+            self.rcv_nxt = end;
+            self.pull_in_order();
+        } else {
+            self.insert_ooo(SackBlock { start: seq, end });
+            self.recent.retain(|&a| a < seq || a >= end);
+            self.recent.insert(0, seq);
+        }
+        arrival.delivered_to = self.rcv_nxt;
+        self.recent.retain(|&a| a >= self.rcv_nxt);
+        // Keep one anchor per range, newest first.
+        let mut kept = 0;
+        for i in 0..self.recent.len() {
+            let a = self.recent[i];
+            let range = self.range_of(a);
+            if (0..kept).all(|j| self.range_of(self.recent[j]) != range) {
+                self.recent[kept] = a;
+                kept += 1;
+            }
+        }
+        self.recent.truncate(kept.min(MAX_SACK_BLOCKS));
+
+        // RFC 5681 §4.2: ACK at once on out-of-order data and when a hole fills; otherwise at
+        // least every second full-sized segment, or when the delayed-ACK timer fires.
+        let small = len < self.cfg.mss;
+        if had_hole || !self.ooo.is_empty() || self.cfg.delack == Time::ZERO || self.quickacks > 0 {
+            arrival.ack_now = true;
+        } else if small {
+            // Linux's ICSK_ACK_PUSHED: a short (pushed) segment the application reads at once
+            // is ACKed at once.
+            arrival.ack_now = true;
+        } else {
+            self.unacked_segments += 1;
+            if self.unacked_segments >= 2 {
+                arrival.ack_now = true;
+            } else if self.delack_deadline.is_none() {
+                self.delack_deadline = Some(now + self.cfg.delack);
+            }
+        }
+        arrival
+    }
+
+    fn range_of(&self, seq: u64) -> Option<SackBlock> {
+        self.ooo.iter().copied().find(|b| b.start <= seq && seq < b.end)
+    }
+
+    fn insert_ooo(&mut self, block: SackBlock) {
+        let i = self.ooo.partition_point(|r| r.end < block.start);
+        let mut merged = block;
+        let mut j = i;
+        let mut covered = 0;
+        while let Some(r) = self.ooo.get(j) {
+            if r.start > merged.end {
+                break;
+            }
+            covered += r.end - r.start;
+            merged.start = merged.start.min(r.start);
+            merged.end = merged.end.max(r.end);
+            j += 1;
+        }
+        self.ooo_bytes = self.ooo_bytes + (merged.end - merged.start) - covered;
+        self.ooo.splice(i..j, std::iter::once(merged));
+    }
+
+    /// Moves out-of-order data that is now in order to the application.
+    fn pull_in_order(&mut self) {
+        while let Some(first) = self.ooo.first().copied() {
+            if first.start > self.rcv_nxt {
+                break;
+            }
+            self.ooo.remove(0);
+            self.ooo_bytes -= first.end - first.start;
+            self.rcv_nxt = self.rcv_nxt.max(first.end);
+        }
+        // A range partly below rcv_nxt cannot remain: ranges are disjoint and above it.
+    }
+
+    /// Whether the delayed-ACK timer has expired at `now`.
+    pub fn delack_due(&self, now: Time) -> bool {
+        self.delack_deadline.is_some_and(|d| d <= now)
+    }
+
+    /// Builds the ACK to send now, and resets the delayed-ACK state.
+    pub fn make_ack(&mut self) -> Kind {
+        self.unacked_segments = 0;
+        self.delack_deadline = None;
+        self.quickacks = self.quickacks.saturating_sub(1);
+        let free = self.cfg.rwnd.saturating_sub(self.ooo_bytes);
+        self.right_edge = self.right_edge.max(self.rcv_nxt + free);
+        let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
+        let mut n = 0;
+        if self.cfg.sack {
+            for &a in &self.recent {
+                if let Some(b) = self.range_of(a) {
+                    if n < MAX_SACK_BLOCKS {
+                        sack[n] = b;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        Kind::Ack {
+            ack: self.rcv_nxt,
+            wnd: self.window(),
+            sack,
+            sack_len: n as u8,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    fn rx(delack_ms: u64) -> Receiver {
+        let mut r = Receiver::new(ReceiverConfig {
+            rwnd: 64_000,
+            mss: MSS,
+            sack: true,
+            delack: Time::from_millis(delack_ms),
+        });
+        // Past the quick-ACK start, to see the steady-state rules.
+        r.seen_data = true;
+        r
+    }
+
+    fn seg(r: &mut Receiver, n: u64) -> Arrival {
+        r.on_data(Time::ZERO, n * u64::from(MSS), MSS)
+    }
+
+    fn blocks(k: Kind) -> Vec<(u64, u64)> {
+        match k {
+            Kind::Ack { sack, sack_len, .. } => sack[..usize::from(sack_len)]
+                .iter()
+                .map(|b| (b.start / 1000, b.end / 1000))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn every_second_full_segment_is_acked_at_once() {
+        let mut r = rx(40);
+        assert!(!seg(&mut r, 0).ack_now);
+        assert_eq!(r.delack_deadline(), Some(Time::from_millis(40)));
+        assert!(seg(&mut r, 1).ack_now);
+        r.make_ack();
+        assert_eq!(r.delack_deadline(), None);
+    }
+
+    #[test]
+    fn a_new_connection_acks_its_first_segments_at_once() {
+        let mut r = Receiver::new(ReceiverConfig {
+            rwnd: 64_000,
+            mss: MSS,
+            sack: true,
+            delack: Time::from_millis(40),
+        });
+        for n in 0..16 {
+            assert!(seg(&mut r, n).ack_now, "segment {n}");
+            r.make_ack();
+        }
+        assert!(!seg(&mut r, 16).ack_now);
+    }
+
+    #[test]
+    fn out_of_order_data_is_acked_at_once_with_sack_blocks_newest_first() {
+        let mut r = rx(40);
+        seg(&mut r, 0);
+        assert!(seg(&mut r, 2).ack_now);
+        assert!(seg(&mut r, 5).ack_now);
+        assert!(seg(&mut r, 3).ack_now);
+        let ack = r.make_ack();
+        assert_eq!(blocks(ack), [(2, 4), (5, 6)]);
+        assert!(matches!(ack, Kind::Ack { ack: 1000, .. }));
+    }
+
+    #[test]
+    fn filling_the_hole_releases_everything_held() {
+        let mut r = rx(40);
+        seg(&mut r, 1);
+        seg(&mut r, 2);
+        assert_eq!(r.ooo_bytes(), 2_000);
+        let a = seg(&mut r, 0);
+        assert!(a.ack_now);
+        assert_eq!((a.delivered_from, a.delivered_to), (0, 3_000));
+        assert_eq!(r.ooo_bytes(), 0);
+        assert!(blocks(r.make_ack()).is_empty());
+    }
+
+    #[test]
+    fn held_data_narrows_the_window_but_never_moves_its_right_edge_back() {
+        let mut r = rx(0);
+        r.make_ack();
+        assert_eq!(r.window(), 64_000);
+        seg(&mut r, 1);
+        r.make_ack();
+        // Free space is 63 000 but the edge offered at 64 000 stays.
+        assert_eq!(r.window(), 64_000);
+        seg(&mut r, 0);
+        r.make_ack();
+        assert_eq!(r.window(), 64_000);
+    }
+
+    #[test]
+    fn a_duplicate_is_acked_at_once_and_delivers_nothing() {
+        let mut r = rx(40);
+        seg(&mut r, 0);
+        let a = seg(&mut r, 0);
+        assert!(a.duplicate && a.ack_now);
+        assert_eq!(a.delivered_to, a.delivered_from);
+    }
+
+    #[test]
+    fn at_most_three_blocks_are_reported() {
+        let mut r = rx(40);
+        for n in [2, 4, 6, 8] {
+            seg(&mut r, n);
+        }
+        assert_eq!(blocks(r.make_ack()), [(8, 9), (6, 7), (4, 5)]);
+    }
+}

@@ -1,0 +1,529 @@
+//! The sender's record of every segment sent and not yet cumulatively acknowledged: which were
+//! SACKed, which are deemed lost, which were retransmitted (RFC 6675's scoreboard, with Linux's
+//! counters so that the data in flight is known without a walk: `tcp_packets_in_flight`).
+//!
+//! Segments keep the boundaries they were first sent with (no repacketisation), so every ACK and
+//! SACK edge falls on a segment boundary.
+
+use std::collections::VecDeque;
+
+use crate::packet::SackBlock;
+use crate::time::Time;
+
+/// RFC 6675's DupThresh: the third duplicate ACK, or three segments SACKed above a hole.
+pub const DUP_THRESH: usize = 3;
+
+/// One segment in flight or awaiting its cumulative ACK.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seg {
+    pub seq: u64,
+    pub len: u32,
+    /// Time of the latest transmission.
+    pub sent_at: Time,
+    pub sacked: bool,
+    /// Deemed lost and not yet (re)transmitted since.
+    pub lost: bool,
+    /// Retransmitted since it was last deemed lost.
+    pub retrans: bool,
+    /// Retransmitted at least once: Karn's rule excludes it from RTT samples.
+    pub ever_retrans: bool,
+    /// Delivery-rate state when it was sent (Linux `tcp_rate_skb_sent`).
+    pub tx: TxSnapshot,
+}
+
+impl Seg {
+    pub fn end(&self) -> u64 {
+        self.seq + u64::from(self.len)
+    }
+}
+
+/// The sender's delivery counters when a segment left, for rate samples (`tcp_rate.c`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TxSnapshot {
+    pub delivered: u64,
+    pub delivered_time: Time,
+    pub first_tx_time: Time,
+    pub app_limited: bool,
+}
+
+/// What a cumulative ACK removed from the scoreboard.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Acked {
+    /// Bytes acknowledged that had not been SACKed before: newly delivered.
+    pub newly_delivered: u64,
+    /// Bytes acknowledged in all.
+    pub bytes: u64,
+    /// Send time of the oldest newly acknowledged segment, if no retransmitted segment was
+    /// among them (Karn's rule as Linux's `tcp_clean_rtx_queue` applies it).
+    pub rtt_sent_at: Option<Time>,
+    /// The snapshot of the most recently sent segment delivered, for the rate sample.
+    pub latest_tx: Option<(Time, TxSnapshot)>,
+}
+
+#[derive(Debug, Default)]
+pub struct Scoreboard {
+    segs: VecDeque<Seg>,
+    /// SACKed ranges above the cumulative ACK, disjoint and ascending.
+    sacked_ranges: Vec<SackBlock>,
+    out_bytes: u64,
+    sacked_bytes: u64,
+    lost_bytes: u64,
+    retrans_bytes: u64,
+    /// Everything below has been judged by RFC 6675's IsLost.
+    lost_judged_to: u64,
+    /// No segment below needs retransmission.
+    retransmit_hint: u64,
+    /// The end of the highest segment marked lost.
+    lost_high: u64,
+}
+
+impl Scoreboard {
+    pub fn new() -> Self {
+        Scoreboard {
+            segs: VecDeque::with_capacity(1024),
+            ..Default::default()
+        }
+    }
+
+    pub fn push(&mut self, seg: Seg) {
+        self.out_bytes += u64::from(seg.len);
+        self.segs.push_back(seg);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.segs.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.segs.len()
+    }
+
+    pub fn front(&self) -> Option<&Seg> {
+        self.segs.front()
+    }
+
+    pub fn out_bytes(&self) -> u64 {
+        self.out_bytes
+    }
+
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked_bytes
+    }
+
+    pub fn lost_bytes(&self) -> u64 {
+        self.lost_bytes
+    }
+
+    pub fn retrans_bytes(&self) -> u64 {
+        self.retrans_bytes
+    }
+
+    /// Bytes in the network by RFC 6675's reckoning (Linux `tcp_packets_in_flight`): sent, less
+    /// what was SACKed or deemed lost, plus what was retransmitted.
+    pub fn pipe(&self) -> u64 {
+        (self.out_bytes + self.retrans_bytes).saturating_sub(self.sacked_bytes + self.lost_bytes)
+    }
+
+    /// The highest SACKed byte, if any.
+    pub fn high_sacked(&self) -> Option<u64> {
+        self.sacked_ranges.last().map(|b| b.end)
+    }
+
+    pub fn sacked_ranges(&self) -> &[SackBlock] {
+        &self.sacked_ranges
+    }
+
+    fn index_of(&self, seq: u64) -> Option<usize> {
+        let i = self.segs.partition_point(|s| s.end() <= seq);
+        (i < self.segs.len() && self.segs[i].seq <= seq).then_some(i)
+    }
+
+    pub fn get(&self, seq: u64) -> Option<&Seg> {
+        self.index_of(seq).map(|i| &self.segs[i])
+    }
+
+    /// Removes every segment below the cumulative ACK `ack`.
+    pub fn ack(&mut self, ack: u64) -> Acked {
+        let mut out = Acked::default();
+        let mut retrans_acked = false;
+        while let Some(front) = self.segs.front() {
+            if front.end() > ack {
+                break;
+            }
+            let Some(seg) = self.segs.pop_front() else {
+                break;
+            };
+            let len = u64::from(seg.len);
+            out.bytes += len;
+            self.out_bytes -= len;
+            if seg.sacked {
+                self.sacked_bytes -= len;
+            } else {
+                out.newly_delivered += len;
+                if seg.ever_retrans {
+                    retrans_acked = true;
+                } else if out.rtt_sent_at.is_none() {
+                    out.rtt_sent_at = Some(seg.sent_at);
+                }
+                if out.latest_tx.is_none_or(|(t, _)| seg.sent_at >= t) {
+                    out.latest_tx = Some((seg.sent_at, seg.tx));
+                }
+            }
+            if seg.lost {
+                self.lost_bytes -= len;
+            }
+            if seg.retrans {
+                self.retrans_bytes -= len;
+            }
+        }
+        if retrans_acked {
+            out.rtt_sent_at = None;
+        }
+        self.sacked_ranges.retain(|b| b.end > ack);
+        if let Some(first) = self.sacked_ranges.first_mut() {
+            first.start = first.start.max(ack);
+        }
+        self.lost_judged_to = self.lost_judged_to.max(ack);
+        self.retransmit_hint = self.retransmit_hint.max(ack);
+        out
+    }
+
+    /// Marks the segments inside `blocks` as SACKed. Returns the bytes newly SACKed and the
+    /// snapshot of the most recently sent of them. Only the parts of each block not SACKed
+    /// before are walked, so a block that grows by one segment per ACK costs one segment.
+    pub fn sack(&mut self, blocks: &[SackBlock]) -> (u64, Option<(Time, TxSnapshot)>) {
+        let (Some(first), Some(last)) = (self.segs.front(), self.segs.back()) else {
+            return (0, None);
+        };
+        let (lo, hi) = (first.seq, last.end());
+        let mut newly = 0;
+        let mut latest: Option<(Time, TxSnapshot)> = None;
+        for b in blocks {
+            let (start, end) = (b.start.max(lo), b.end.min(hi));
+            if start >= end {
+                continue;
+            }
+            // Walk the gaps of [start, end) not yet covered by a SACKed range.
+            let mut cursor = start;
+            let mut k = self.sacked_ranges.partition_point(|r| r.end <= start);
+            while cursor < end {
+                let gap_end = match self.sacked_ranges.get(k) {
+                    Some(r) if r.start <= cursor => {
+                        cursor = r.end;
+                        k += 1;
+                        continue;
+                    }
+                    Some(r) => r.start.min(end),
+                    None => end,
+                };
+                self.mark_sacked(cursor, gap_end, &mut newly, &mut latest);
+                cursor = gap_end;
+            }
+            self.insert_range(SackBlock { start, end });
+        }
+        (newly, latest)
+    }
+
+    fn mark_sacked(
+        &mut self,
+        start: u64,
+        end: u64,
+        newly: &mut u64,
+        latest: &mut Option<(Time, TxSnapshot)>,
+    ) {
+        let mut i = self.segs.partition_point(|s| s.end() <= start);
+        while let Some(seg) = self.segs.get_mut(i) {
+            if seg.seq >= end {
+                break;
+            }
+            i += 1;
+            // A block covers whole segments; a segment only partly inside was not received whole.
+            if seg.seq < start || seg.end() > end || seg.sacked {
+                continue;
+            }
+            let len = u64::from(seg.len);
+            seg.sacked = true;
+            *newly += len;
+            if latest.is_none_or(|(t, _)| seg.sent_at >= t) {
+                *latest = Some((seg.sent_at, seg.tx));
+            }
+            if seg.lost {
+                seg.lost = false;
+                self.lost_bytes -= len;
+            }
+            if seg.retrans {
+                seg.retrans = false;
+                self.retrans_bytes -= len;
+            }
+            self.sacked_bytes += len;
+        }
+    }
+
+    fn insert_range(&mut self, block: SackBlock) {
+        let i = self.sacked_ranges.partition_point(|r| r.end < block.start);
+        let mut merged = block;
+        let mut j = i;
+        while let Some(r) = self.sacked_ranges.get(j) {
+            if r.start > merged.end {
+                break;
+            }
+            merged.start = merged.start.min(r.start);
+            merged.end = merged.end.max(r.end);
+            j += 1;
+        }
+        self.sacked_ranges.splice(i..j, std::iter::once(merged));
+    }
+
+    /// RFC 6675 §4 IsLost: a segment not SACKed, with DupThresh segments SACKed above it, is
+    /// deemed lost. Segments already retransmitted are left to the timer, as Linux does without
+    /// RACK. Returns the bytes newly marked.
+    pub fn mark_lost_by_sack(&mut self) -> u64 {
+        // The start of the DupThresh-th highest SACKed segment: everything below it has enough
+        // SACKed segments above.
+        let Some(high) = self.high_sacked() else {
+            return 0;
+        };
+        let mut i = self.segs.partition_point(|s| s.seq < high);
+        let mut found = 0;
+        let mut threshold = None;
+        while i > 0 {
+            i -= 1;
+            let seg = &self.segs[i];
+            if seg.sacked {
+                found += 1;
+                if found == DUP_THRESH {
+                    threshold = Some(seg.seq);
+                    break;
+                }
+            }
+            if seg.seq < self.lost_judged_to {
+                break;
+            }
+        }
+        let Some(threshold) = threshold else {
+            return 0;
+        };
+        let mut marked = 0;
+        let mut i = self.segs.partition_point(|s| s.end() <= self.lost_judged_to);
+        while let Some(seg) = self.segs.get_mut(i) {
+            if seg.seq >= threshold {
+                break;
+            }
+            i += 1;
+            if !seg.sacked && !seg.lost && !seg.retrans {
+                seg.lost = true;
+                marked += u64::from(seg.len);
+                self.lost_high = self.lost_high.max(seg.end());
+            }
+        }
+        self.lost_bytes += marked;
+        self.lost_judged_to = self.lost_judged_to.max(threshold);
+        marked
+    }
+
+    /// Marks the first unacknowledged segment lost (fast retransmit, and NewReno's partial ACK,
+    /// RFC 6582 §3.2 step 5). Returns whether it was newly marked.
+    pub fn mark_head_lost(&mut self) -> bool {
+        let Some(seg) = self.segs.front_mut() else {
+            return false;
+        };
+        if seg.sacked || seg.lost {
+            return false;
+        }
+        if seg.retrans {
+            seg.retrans = false;
+            self.retrans_bytes -= u64::from(seg.len);
+        }
+        seg.lost = true;
+        self.lost_bytes += u64::from(seg.len);
+        self.lost_high = self.lost_high.max(seg.end());
+        self.retransmit_hint = self.retransmit_hint.min(seg.seq);
+        true
+    }
+
+    /// After a timeout every segment not SACKed is deemed lost, retransmitted or not (Linux
+    /// `tcp_enter_loss`).
+    pub fn mark_all_lost(&mut self) {
+        for seg in self.segs.iter_mut() {
+            if seg.sacked {
+                continue;
+            }
+            if seg.retrans {
+                seg.retrans = false;
+                self.retrans_bytes -= u64::from(seg.len);
+            }
+            if !seg.lost {
+                seg.lost = true;
+                self.lost_bytes += u64::from(seg.len);
+            }
+        }
+        if let Some(first) = self.segs.front() {
+            self.retransmit_hint = first.seq;
+        }
+        if let Some(last) = self.segs.back() {
+            self.lost_high = last.end();
+            self.lost_judged_to = self.lost_judged_to.max(last.end());
+        }
+    }
+
+    /// RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted.
+    pub fn next_retransmit(&mut self) -> Option<(u64, u32)> {
+        if self.lost_bytes == 0 {
+            return None;
+        }
+        let mut i = self.segs.partition_point(|s| s.end() <= self.retransmit_hint);
+        while let Some(seg) = self.segs.get(i) {
+            if seg.seq >= self.lost_high {
+                break;
+            }
+            if seg.lost && !seg.retrans {
+                self.retransmit_hint = seg.seq;
+                return Some((seg.seq, seg.len));
+            }
+            i += 1;
+        }
+        self.retransmit_hint = self.lost_high;
+        None
+    }
+
+    /// Records the retransmission of the segment at `seq`.
+    pub fn on_retransmit(&mut self, seq: u64, now: Time, tx: TxSnapshot) {
+        let Some(i) = self.index_of(seq) else {
+            return;
+        };
+        let seg = &mut self.segs[i];
+        if !seg.retrans {
+            seg.retrans = true;
+            self.retrans_bytes += u64::from(seg.len);
+        }
+        seg.ever_retrans = true;
+        seg.sent_at = now;
+        seg.tx = tx;
+    }
+
+    /// Whether the head segment is deemed lost (RFC 6675's IsLost(HighACK + 1)).
+    pub fn head_is_lost(&self) -> bool {
+        self.segs.front().is_some_and(|s| s.lost)
+    }
+
+    /// The SACKed segments above the head; used with DupThresh to start recovery.
+    pub fn sacked_segments(&self) -> usize {
+        self.segs.iter().filter(|s| s.sacked).take(DUP_THRESH).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    fn board(n: u64) -> Scoreboard {
+        let mut b = Scoreboard::new();
+        for i in 0..n {
+            b.push(Seg {
+                seq: i * u64::from(MSS),
+                len: MSS,
+                sent_at: Time(i),
+                sacked: false,
+                lost: false,
+                retrans: false,
+                ever_retrans: false,
+                tx: TxSnapshot::default(),
+            });
+        }
+        b
+    }
+
+    fn block(start: u64, end: u64) -> SackBlock {
+        SackBlock {
+            start: start * 1000,
+            end: end * 1000,
+        }
+    }
+
+    #[test]
+    fn pipe_counts_what_is_in_the_network() {
+        let mut b = board(10);
+        assert_eq!(b.pipe(), 10_000);
+        assert_eq!(b.sack(&[block(2, 5)]).0, 3_000);
+        assert_eq!(b.pipe(), 7_000);
+    }
+
+    #[test]
+    fn a_growing_block_only_counts_its_new_part() {
+        let mut b = board(10);
+        b.sack(&[block(2, 4)]);
+        assert_eq!(b.sack(&[block(2, 5)]).0, 1_000);
+        assert_eq!(b.sack(&[block(2, 5)]).0, 0);
+        assert_eq!(b.sacked_ranges(), &[block(2, 5)]);
+    }
+
+    #[test]
+    fn a_block_bridging_two_ranges_merges_them() {
+        let mut b = board(10);
+        b.sack(&[block(2, 3), block(5, 6)]);
+        assert_eq!(b.sack(&[block(2, 6)]).0, 2_000);
+        assert_eq!(b.sacked_ranges(), &[block(2, 6)]);
+    }
+
+    #[test]
+    fn three_segments_sacked_above_make_a_hole_lost() {
+        // RFC 6675 §4: segment 0 is lost once segments 1, 2, 3 are SACKed; not before.
+        let mut b = board(10);
+        b.sack(&[block(1, 3)]);
+        assert_eq!(b.mark_lost_by_sack(), 0);
+        b.sack(&[block(1, 4)]);
+        assert_eq!(b.mark_lost_by_sack(), 1_000);
+        assert!(b.head_is_lost());
+        assert_eq!(b.pipe(), 6_000);
+        assert_eq!(b.next_retransmit(), Some((0, MSS)));
+        b.on_retransmit(0, Time(50), TxSnapshot::default());
+        assert_eq!(b.pipe(), 7_000);
+        assert_eq!(b.next_retransmit(), None);
+    }
+
+    #[test]
+    fn two_holes_are_retransmitted_lowest_first() {
+        let mut b = board(10);
+        b.sack(&[block(1, 2), block(3, 7)]);
+        assert_eq!(b.mark_lost_by_sack(), 2_000);
+        assert_eq!(b.next_retransmit(), Some((0, MSS)));
+        b.on_retransmit(0, Time(9), TxSnapshot::default());
+        assert_eq!(b.next_retransmit(), Some((2_000, MSS)));
+    }
+
+    #[test]
+    fn the_cumulative_ack_clears_counters_and_samples_rtt_by_karn() {
+        let mut b = board(4);
+        b.mark_head_lost();
+        b.on_retransmit(0, Time(99), TxSnapshot::default());
+        let acked = b.ack(2_000);
+        assert_eq!((acked.bytes, acked.newly_delivered), (2_000, 2_000));
+        // A retransmitted segment was among those acknowledged: no RTT sample.
+        assert_eq!(acked.rtt_sent_at, None);
+        assert_eq!((b.lost_bytes(), b.retrans_bytes(), b.pipe()), (0, 0, 2_000));
+        let acked = b.ack(4_000);
+        assert_eq!(acked.rtt_sent_at, Some(Time(2)));
+        assert!(b.is_empty());
+    }
+
+    #[test]
+    fn a_timeout_marks_all_but_the_sacked_lost() {
+        let mut b = board(5);
+        b.sack(&[block(3, 4)]);
+        b.mark_all_lost();
+        assert_eq!(b.lost_bytes(), 4_000);
+        assert_eq!(b.pipe(), 0);
+        assert_eq!(b.next_retransmit(), Some((0, MSS)));
+    }
+
+    #[test]
+    fn sacked_then_acked_bytes_are_not_delivered_twice() {
+        let mut b = board(3);
+        b.sack(&[block(1, 2)]);
+        let acked = b.ack(3_000);
+        assert_eq!((acked.bytes, acked.newly_delivered), (3_000, 2_000));
+        assert_eq!(b.sacked_bytes(), 0);
+    }
+}

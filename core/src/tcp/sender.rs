@@ -1,0 +1,565 @@
+//! The sending end: handshake, the window, loss detection and recovery, the retransmission
+//! timer, pacing.
+//!
+//! Recovery follows RFC 6675 with SACK and RFC 6582 (NewReno) without. Both use one reckoning of
+//! the data in flight, Linux's `tcp_packets_in_flight`: without SACK each duplicate ACK counts as
+//! one segment that has left the network, which is RFC 5681's window inflation said another way.
+
+use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH};
+use crate::packet::{Kind, Packet, SackBlock, HEADER_BYTES, SYN_OPTION_BYTES};
+use crate::time::{serialisation_time, Time};
+
+use super::rate::RateEstimator;
+use super::rtt::RttEstimator;
+use super::scoreboard::{Scoreboard, Seg, DUP_THRESH};
+
+#[derive(Debug, Clone, Copy)]
+pub struct SenderConfig {
+    pub mss: u32,
+    /// Initial window in segments (RFC 6928).
+    pub iw: u32,
+    pub sack: bool,
+    pub rto_min: Time,
+}
+
+/// Where the connection is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConnState {
+    /// Not yet opened.
+    Closed,
+    /// SYN sent, waiting for the SYN-ACK.
+    SynSent { retries: u32 },
+    Established,
+}
+
+/// Linux's congestion states (`tcp_ca_state`), which say what the sender is doing about loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaState {
+    /// Nothing amiss.
+    Open,
+    /// Duplicate ACKs or SACKs seen, not yet enough to call a loss.
+    Disorder,
+    /// Fast recovery until everything sent before the loss, up to `recover`, is acknowledged.
+    Recovery { recover: u64 },
+    /// After a retransmission timeout, until everything sent before it is acknowledged.
+    Loss { recover: u64 },
+}
+
+/// What happened to the sender, for counters, traces and the player's explanations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Note {
+    SynSent { retry: u32 },
+    Established { rtt: Option<Time> },
+    FastRetransmit { seq: u64, cwnd_before: u64, cwnd_after: u64, ssthresh: u64 },
+    RecoveryDone { cwnd: u64 },
+    Timeout { rto: Time, backoff: u32, cwnd_before: u64, ssthresh: u64 },
+    Retransmit { seq: u64, len: u32 },
+    Send { seq: u64, len: u32 },
+}
+
+/// Counters of one sender, for the summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SenderStats {
+    pub syn_sent_at: Option<Time>,
+    pub handshake_ack_at: Option<Time>,
+    pub first_data_at: Option<Time>,
+    pub data_segments: u64,
+    pub data_bytes: u64,
+    pub retransmitted_segments: u64,
+    pub retransmitted_bytes: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+}
+
+pub struct Sender {
+    flow: u16,
+    cfg: SenderConfig,
+    conn: ConnState,
+    ca: CaState,
+    snd_una: u64,
+    snd_nxt: u64,
+    /// Bytes the application has written so far (`u64::MAX` for a bulk sender).
+    app_end: u64,
+    /// The right edge of the peer's receive window: `ack + wnd` of the latest ACK.
+    peer_edge: u64,
+    board: Scoreboard,
+    rtt: RttEstimator,
+    rate: RateEstimator,
+    cc: Box<dyn CongestionControl>,
+    w: Window,
+    dupacks: u32,
+    /// Without SACK: duplicate ACKs taken as segments that have left the network.
+    reno_sacked: u64,
+    /// RFC 6675 §5 step 4.3 and RFC 6582: the first retransmission of a recovery goes out
+    /// whatever the window.
+    force_retransmit: bool,
+    rto_deadline: Option<Time>,
+    /// Pacing: the earliest time the next packet may leave.
+    pace_next: Time,
+    paced_wait: bool,
+    /// Linux's `tcp_cwnd_validate` state: whether the window limited the latest round, and the
+    /// most that was outstanding in it.
+    is_cwnd_limited: bool,
+    max_out: u64,
+    usage_seq: u64,
+    stats: SenderStats,
+    notes: Option<Vec<(Time, Note)>>,
+}
+
+impl Sender {
+    pub fn new(flow: u16, cfg: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
+        let mss = u64::from(cfg.mss);
+        Sender {
+            flow,
+            cfg,
+            conn: ConnState::Closed,
+            ca: CaState::Open,
+            snd_una: 0,
+            snd_nxt: 0,
+            app_end: 0,
+            peer_edge: 0,
+            board: Scoreboard::new(),
+            rtt: RttEstimator::new(cfg.rto_min),
+            rate: RateEstimator::default(),
+            cc,
+            w: Window {
+                cwnd: u64::from(cfg.iw) * mss,
+                ssthresh: INFINITE_SSTHRESH,
+                mss,
+            },
+            dupacks: 0,
+            reno_sacked: 0,
+            force_retransmit: false,
+            rto_deadline: None,
+            pace_next: Time::ZERO,
+            paced_wait: false,
+            is_cwnd_limited: false,
+            max_out: 0,
+            usage_seq: 0,
+            stats: SenderStats::default(),
+            notes: None,
+        }
+    }
+
+    /// Keeps a log of what the sender did, for the step-through player.
+    pub fn record_notes(&mut self) {
+        self.notes = Some(Vec::new());
+    }
+
+    pub fn take_notes(&mut self) -> Vec<(Time, Note)> {
+        self.notes.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    fn note(&mut self, now: Time, note: Note) {
+        if let Some(notes) = self.notes.as_mut() {
+            notes.push((now, note));
+        }
+    }
+
+    pub fn conn_state(&self) -> ConnState {
+        self.conn
+    }
+
+    pub fn ca_state(&self) -> CaState {
+        self.ca
+    }
+
+    pub fn window(&self) -> Window {
+        self.w
+    }
+
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
+
+    /// The peer's advertised window as of the latest ACK.
+    pub fn peer_window(&self) -> u64 {
+        self.peer_edge.saturating_sub(self.snd_una)
+    }
+
+    /// Bytes in flight (Linux `tcp_packets_in_flight`, in bytes).
+    pub fn in_flight(&self) -> u64 {
+        self.board.pipe().saturating_sub(self.reno_sacked)
+    }
+
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+
+    pub fn cc(&self) -> &dyn CongestionControl {
+        self.cc.as_ref()
+    }
+
+    /// Everything written has been acknowledged.
+    pub fn all_acked(&self) -> bool {
+        self.snd_una >= self.app_end
+    }
+
+    /// The application writes `bytes` more (`u64::MAX` for without end).
+    pub fn write(&mut self, bytes: u64) {
+        self.app_end = self.app_end.saturating_add(bytes);
+    }
+
+    pub fn app_end(&self) -> u64 {
+        self.app_end
+    }
+
+    /// The earliest time the sender wants its timer to run.
+    pub fn next_deadline(&self) -> Option<Time> {
+        let pace = self.paced_wait.then_some(self.pace_next);
+        match (self.rto_deadline, pace) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Opens the connection: the first SYN.
+    pub fn connect(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.conn = ConnState::SynSent { retries: 0 };
+        self.stats.syn_sent_at = Some(now);
+        self.send_syn(now, 0, out);
+    }
+
+    fn send_syn(&mut self, now: Time, retry: u32, out: &mut Vec<Packet>) {
+        out.push(Packet {
+            flow: self.flow,
+            kind: Kind::Syn,
+            wire_bytes: HEADER_BYTES + SYN_OPTION_BYTES,
+        });
+        self.rto_deadline = Some(now + self.rtt.rto());
+        self.note(now, Note::SynSent { retry });
+    }
+
+    /// The SYN-ACK arrived, offering a window of `wnd` bytes: the handshake's third segment
+    /// goes out with the first data.
+    pub fn on_syn_ack(&mut self, now: Time, wnd: u64, out: &mut Vec<Packet>) {
+        let ConnState::SynSent { retries } = self.conn else {
+            return;
+        };
+        self.conn = ConnState::Established;
+        // Karn's rule for the SYN too; Linux seeds SRTT from the handshake.
+        let mut sample = None;
+        if retries == 0 {
+            if let Some(t0) = self.stats.syn_sent_at {
+                sample = Some(now - t0);
+                self.rtt.sample(now - t0);
+            }
+        }
+        // RFC 6298 §5.7 as Linux applies it (`tcp_init_transfer`): after repeated SYN loss the
+        // connection starts from one segment.
+        if retries > 1 {
+            self.w.cwnd = self.w.mss;
+        }
+        self.rto_deadline = None;
+        self.peer_edge = wnd;
+        out.push(Packet {
+            flow: self.flow,
+            kind: Kind::HandshakeAck,
+            wire_bytes: HEADER_BYTES,
+        });
+        self.stats.handshake_ack_at = Some(now);
+        self.note(now, Note::Established { rtt: sample });
+        self.try_send(now, out);
+    }
+
+    pub fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.rto_deadline.is_some_and(|d| d <= now) {
+            self.on_rto(now, out);
+        }
+        if self.paced_wait && self.pace_next <= now {
+            self.paced_wait = false;
+            self.try_send(now, out);
+        }
+    }
+
+    fn on_rto(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.rto_deadline = None;
+        match self.conn {
+            ConnState::Closed => {}
+            ConnState::SynSent { retries } => {
+                // RFC 6298 §5.5: back off and try again.
+                self.rtt.back_off();
+                self.conn = ConnState::SynSent {
+                    retries: retries + 1,
+                };
+                self.send_syn(now, retries + 1, out);
+            }
+            ConnState::Established => {
+                if self.board.is_empty() {
+                    return;
+                }
+                let rto = self.rtt.rto();
+                self.stats.timeouts += 1;
+                let first = matches!(self.ca, CaState::Open | CaState::Disorder);
+                let cwnd_before = self.w.cwnd;
+                let loss = LossEvent {
+                    now,
+                    flight_size: self.snd_nxt - self.snd_una,
+                };
+                self.cc.on_rto(&mut self.w, &loss, first);
+                // RFC 5681 §3.1: after a timeout the window is one segment (the loss window).
+                self.w.cwnd = self.w.mss;
+                self.board.mark_all_lost();
+                self.reno_sacked = 0;
+                self.dupacks = 0;
+                self.force_retransmit = false;
+                self.ca = CaState::Loss {
+                    recover: self.snd_nxt,
+                };
+                self.rtt.back_off();
+                self.note(
+                    now,
+                    Note::Timeout {
+                        rto,
+                        backoff: self.rtt.backoff(),
+                        cwnd_before,
+                        ssthresh: self.w.ssthresh,
+                    },
+                );
+                self.try_send(now, out);
+                // RFC 6298 §5.6: restart the timer with the backed-off value.
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
+        }
+    }
+
+    /// An ACK arrived.
+    pub fn on_ack(&mut self, now: Time, ack: u64, wnd: u64, sack: &[SackBlock], out: &mut Vec<Packet>) {
+        if self.conn != ConnState::Established || ack > self.snd_nxt || ack < self.snd_una {
+            return;
+        }
+        // The ACK path never reorders, so the latest ACK carries the latest window
+        // (RFC 9293's SND.WL1/SND.WL2 checks are always met).
+        self.peer_edge = ack + wnd;
+
+        let (newly_sacked, sack_latest) = if self.cfg.sack {
+            self.board.sack(sack)
+        } else {
+            (0, None)
+        };
+        let advanced = ack > self.snd_una;
+        let mut newly_acked = 0;
+        let mut rtt_sample = None;
+        let mut latest = sack_latest;
+        if advanced {
+            let acked = self.board.ack(ack);
+            self.snd_una = ack;
+            newly_acked = acked.newly_delivered;
+            if let Some(t) = acked.rtt_sent_at {
+                rtt_sample = Some(now - t);
+                self.rtt.sample(now - t);
+            }
+            if let Some((t, tx)) = acked.latest_tx {
+                if latest.is_none_or(|(lt, _)| t >= lt) {
+                    latest = Some((t, tx));
+                }
+            }
+            self.dupacks = 0;
+            // Linux `tcp_remove_reno_sacks`: the ACK's first segment filled the hole; the rest
+            // had been counted by their duplicate ACKs.
+            self.reno_sacked = self
+                .reno_sacked
+                .saturating_sub(acked.bytes.saturating_sub(self.w.mss));
+            // RFC 6298 §5.2 and §5.3.
+            self.rto_deadline = (!self.board.is_empty()).then(|| now + self.rtt.rto());
+        } else if !self.board.is_empty() && (!self.cfg.sack || newly_sacked > 0) {
+            // RFC 5681 §2's duplicate ACK; with SACK, RFC 6675 §2 counts only those that SACK
+            // new data.
+            self.dupacks += 1;
+            if !self.cfg.sack {
+                let cap = self.board.out_bytes().saturating_sub(self.w.mss);
+                self.reno_sacked = (self.reno_sacked + self.w.mss).min(cap);
+            }
+        }
+        let delivered_now = newly_acked + newly_sacked;
+        let rate = self
+            .rate
+            .on_delivered(now, delivered_now, latest, self.rtt.min_rtt());
+        if self.cfg.sack {
+            self.board.mark_lost_by_sack();
+        }
+
+        match self.ca {
+            CaState::Open | CaState::Disorder => {
+                let lost = if self.cfg.sack {
+                    self.dupacks as usize >= DUP_THRESH || self.board.head_is_lost()
+                } else {
+                    self.dupacks as usize >= DUP_THRESH
+                };
+                if lost {
+                    self.enter_recovery(now);
+                } else if self.dupacks > 0 || self.board.sacked_bytes() > 0 {
+                    self.ca = CaState::Disorder;
+                } else {
+                    self.ca = CaState::Open;
+                }
+            }
+            CaState::Recovery { recover } => {
+                if self.snd_una >= recover {
+                    self.ca = CaState::Open;
+                    self.reno_sacked = 0;
+                    self.cc.on_exit_recovery(&mut self.w, now);
+                    self.note(now, Note::RecoveryDone { cwnd: self.w.cwnd });
+                } else if advanced && !self.cfg.sack {
+                    // RFC 6582 §3.2 step 5: a partial ACK; the next hole is lost too.
+                    self.board.mark_head_lost();
+                    self.force_retransmit = true;
+                }
+            }
+            CaState::Loss { recover } => {
+                if self.snd_una >= recover {
+                    self.ca = CaState::Open;
+                }
+            }
+        }
+
+        if delivered_now > 0 {
+            let in_recovery = matches!(self.ca, CaState::Recovery { .. });
+            let ev = AckEvent {
+                now,
+                acked: newly_acked,
+                sacked: newly_sacked,
+                rtt: rtt_sample,
+                min_rtt: self.rtt.min_rtt(),
+                in_flight: self.in_flight(),
+                cwnd_limited: self.cwnd_limited(),
+                in_recovery,
+                delivered: self.rate.delivered(),
+                rate,
+            };
+            self.cc.on_ack(&mut self.w, &ev);
+        }
+        self.try_send(now, out);
+    }
+
+    fn enter_recovery(&mut self, now: Time) {
+        self.stats.fast_retransmits += 1;
+        let cwnd_before = self.w.cwnd;
+        let loss = LossEvent {
+            now,
+            flight_size: self.snd_nxt - self.snd_una,
+        };
+        self.cc.on_enter_recovery(&mut self.w, &loss);
+        self.board.mark_head_lost();
+        self.ca = CaState::Recovery {
+            recover: self.snd_nxt,
+        };
+        self.force_retransmit = true;
+        self.note(
+            now,
+            Note::FastRetransmit {
+                seq: self.snd_una,
+                cwnd_before,
+                cwnd_after: self.w.cwnd,
+                ssthresh: self.w.ssthresh,
+            },
+        );
+    }
+
+    /// Linux `tcp_is_cwnd_limited`: in slow start, whether the window is under twice what was
+    /// outstanding lately; otherwise whether the window was the limit in the latest round.
+    fn cwnd_limited(&self) -> bool {
+        if self.w.in_slow_start() {
+            self.w.cwnd < 2 * self.max_out
+        } else {
+            self.is_cwnd_limited
+        }
+    }
+
+    /// Linux `tcp_cwnd_validate`.
+    fn validate_cwnd(&mut self, limited: bool) {
+        let out = self.board.out_bytes();
+        if self.snd_una >= self.usage_seq || limited || (!self.is_cwnd_limited && out > self.max_out) {
+            self.is_cwnd_limited = limited;
+            self.max_out = out;
+            self.usage_seq = self.snd_nxt;
+        }
+    }
+
+    /// Sends what the windows allow: retransmissions first, then new data (RFC 6675 NextSeg).
+    pub fn try_send(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.conn != ConnState::Established {
+            return;
+        }
+        let mut blocked_by_cwnd = false;
+        loop {
+            let pacing = self.cc.pacing_rate();
+            if pacing.is_some() && now < self.pace_next {
+                self.paced_wait = true;
+                break;
+            }
+            let retransmit = self.board.next_retransmit();
+            let (seq, len) = match retransmit {
+                Some(seg) => seg,
+                None if self.snd_nxt < self.app_end => {
+                    let len = (self.app_end - self.snd_nxt).min(u64::from(self.cfg.mss)) as u32;
+                    (self.snd_nxt, len)
+                }
+                None => {
+                    if self.in_flight() < self.w.cwnd {
+                        self.rate.mark_app_limited(self.in_flight());
+                    }
+                    break;
+                }
+            };
+            let end = seq + u64::from(len);
+            if retransmit.is_none() && end > self.peer_edge {
+                break;
+            }
+            let in_flight = self.in_flight();
+            let fits = in_flight + u64::from(len) <= self.w.cwnd;
+            if !fits && !(self.force_retransmit && retransmit.is_some()) {
+                blocked_by_cwnd = true;
+                break;
+            }
+            self.force_retransmit = false;
+            let tx = self.rate.on_send(now, self.board.is_empty());
+            if retransmit.is_some() {
+                self.board.on_retransmit(seq, now, tx);
+                self.stats.retransmitted_segments += 1;
+                self.stats.retransmitted_bytes += u64::from(len);
+                self.note(now, Note::Retransmit { seq, len });
+            } else {
+                self.board.push(Seg {
+                    seq,
+                    len,
+                    sent_at: now,
+                    sacked: false,
+                    lost: false,
+                    retrans: false,
+                    ever_retrans: false,
+                    tx,
+                });
+                self.snd_nxt = end;
+                self.note(now, Note::Send { seq, len });
+            }
+            self.stats.data_segments += 1;
+            self.stats.data_bytes += u64::from(len);
+            self.stats.first_data_at.get_or_insert(now);
+            let wire_bytes = len + HEADER_BYTES;
+            out.push(Packet {
+                flow: self.flow,
+                kind: Kind::Data { seq, len },
+                wire_bytes,
+            });
+            // RFC 6298 §5.1.
+            if self.rto_deadline.is_none() {
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
+            if let Some(rate) = pacing {
+                let bits_per_s = (rate * 8.0).max(1.0) as u64;
+                self.pace_next = self.pace_next.max(now) + serialisation_time(u64::from(wire_bytes), bits_per_s);
+            }
+        }
+        let limited = blocked_by_cwnd || self.in_flight() >= self.w.cwnd;
+        self.validate_cwnd(limited);
+    }
+}

@@ -1,0 +1,53 @@
+//! Limits set by the path and the window: the bandwidth-delay product, window/RTT and Mathis.
+
+/// Mathis et al.'s constant for periodic loss with one ACK per segment, C = sqrt(3/2).
+pub const MATHIS_C: f64 = 1.224_744_871_391_589;
+
+/// Bandwidth-delay product in bytes: `bw * rtt / 8`.
+pub fn bdp_bytes(bw_mbps: f64, rtt_ms: f64) -> f64 {
+    bw_mbps * 1e6 * rtt_ms * 1e-3 / 8.0
+}
+
+/// Throughput a window allows, in MB/s (10^6 bytes): `window / rtt`.
+pub fn window_limit_mbps(window_bytes: f64, rtt_ms: f64) -> f64 {
+    window_bytes / (rtt_ms * 1e-3) / 1e6
+}
+
+/// The link rate in MB/s (10^6 bytes) of payload and headers.
+pub fn link_mbytes_per_s(bw_mbps: f64) -> f64 {
+    bw_mbps / 8.0
+}
+
+/// Mathis, Semke, Mahdavi and Ott (1997): Reno's throughput under random loss `p` (a fraction),
+/// `C * mss / (rtt * sqrt(p))`, in MB/s; `None` without loss, where the formula says nothing.
+pub fn mathis_mbps(mss: u32, rtt_ms: f64, p: f64) -> Option<f64> {
+    if p <= 0.0 || rtt_ms <= 0.0 {
+        return None;
+    }
+    Some(MATHIS_C * f64::from(mss) / (rtt_ms * 1e-3 * p.sqrt()) / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bdp_of_the_default_path() {
+        // 1 Gbit/s over 28 ms: 3.5 MB, as seed 003 says.
+        assert!((bdp_bytes(1000.0, 28.0) - 3_500_000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn mathis_matches_seed_000() {
+        // Seed 000: MSS 16332, RTT 20 ms, p = 0.1 % gives 31.50 MB/s.
+        let m = mathis_mbps(16332, 20.0, 0.001).unwrap_or(0.0);
+        assert!((m - 31.6).abs() < 0.2, "{m}");
+        assert_eq!(mathis_mbps(1460, 20.0, 0.0), None);
+    }
+
+    #[test]
+    fn a_4_mib_window_over_20_ms() {
+        let w = window_limit_mbps(4_194_304.0, 20.0);
+        assert!((w - 209.715_2).abs() < 1e-6);
+    }
+}
