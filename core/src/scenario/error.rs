@@ -1,0 +1,184 @@
+//! Why a query is not a scenario: always the key at fault and what it allows, as one line a
+//! person can act on (`rtt: 5000 is out of range (allowed 0.1 to 2000 ms)`).
+
+use std::borrow::Cow;
+
+use thiserror::Error;
+
+use super::keys::{Key, MAX_DROPS};
+use super::presets::PRESETS;
+
+/// A bad scenario: the key at fault and the problem with it.
+///
+/// Displays as `key: problem`. The key is the one written in the query (percent-decoded), so a
+/// page can point at the control that holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}: {problem}", shown_key(&self.key))]
+pub struct ScenarioError {
+    key: String,
+    problem: Problem,
+}
+
+/// What is wrong with a key or its value. Values are quoted as written, up to a length.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Problem {
+    #[error("unknown key (known keys: {})", known_keys())]
+    UnknownKey,
+    #[error("repeated key")]
+    RepeatedKey,
+    #[error("empty value ({allowed})")]
+    Empty { allowed: String },
+    #[error("{} is too long ({allowed})", quoted(value))]
+    TooLong { value: String, allowed: String },
+    #[error("{} is not a number ({allowed})", quoted(value))]
+    NotANumber { value: String, allowed: String },
+    #[error("{} is not a whole number ({allowed})", quoted(value))]
+    NotWhole { value: String, allowed: String },
+    #[error("{} has an unknown unit (units: {units})", quoted(value))]
+    UnknownUnit { value: String, units: &'static str },
+    #[error("{} is out of range ({allowed})", shown(value))]
+    OutOfRange { value: String, allowed: String },
+    #[error("unknown value {} (allowed {allowed})", quoted(value))]
+    UnknownValue { value: String, allowed: String },
+    #[error("unknown preset {} (known: {})", quoted(name), preset_names())]
+    UnknownPreset { name: String },
+    #[error("{count} entries (allowed up to {MAX_DROPS})")]
+    TooManyDrops { count: usize },
+    #[error("entries must be ascending without repeats")]
+    DropNotAscending,
+    #[error("cannot be set on its own: it resets every other key (start the query with it)")]
+    PresetNotSettable,
+}
+
+impl ScenarioError {
+    pub(crate) fn new(key: impl Into<String>, problem: Problem) -> Self {
+        ScenarioError {
+            key: key.into(),
+            problem,
+        }
+    }
+
+    pub(crate) fn unknown_key(key: &str) -> Self {
+        ScenarioError::new(key, Problem::UnknownKey)
+    }
+
+    /// The key at fault, as written in the query after percent-decoding.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+}
+
+/// Longest key or value repeated back in a message, in characters.
+const SHOWN_CHARS: usize = 64;
+
+/// `s` fit to repeat in a one-line message: control characters escaped, long input cut.
+fn shown(s: &str) -> Cow<'_, str> {
+    if s.chars().count() <= SHOWN_CHARS && !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::new();
+    for c in s.chars().take(SHOWN_CHARS) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if s.chars().nth(SHOWN_CHARS).is_some() {
+        out.push('…');
+    }
+    Cow::Owned(out)
+}
+
+/// A key as the message starts: quoted when empty (`=5`), so the line still reads.
+fn shown_key(key: &str) -> Cow<'_, str> {
+    if key.is_empty() {
+        Cow::Borrowed("\"\"")
+    } else {
+        shown(key)
+    }
+}
+
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", shown(s).replace('"', "\\\""))
+}
+
+fn known_keys() -> String {
+    join(Key::ALL.iter().map(|k| k.name()))
+}
+
+fn preset_names() -> String {
+    join(PRESETS.iter().map(|p| p.name))
+}
+
+fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names.collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(key: &str, problem: Problem) -> String {
+        ScenarioError::new(key, problem).to_string()
+    }
+
+    #[test]
+    fn messages_read_like_the_spec() {
+        assert_eq!(
+            message(
+                "rtt",
+                Problem::OutOfRange {
+                    value: "5000".into(),
+                    allowed: "allowed 0.1 to 2000 ms".into()
+                }
+            ),
+            "rtt: 5000 is out of range (allowed 0.1 to 2000 ms)"
+        );
+        assert_eq!(
+            message(
+                "iw",
+                Problem::NotWhole {
+                    value: "ten".into(),
+                    allowed: "allowed 1 to 1000 segments".into()
+                }
+            ),
+            r#"iw: "ten" is not a whole number (allowed 1 to 1000 segments)"#
+        );
+        assert_eq!(message("loss", Problem::RepeatedKey), "loss: repeated key");
+        assert!(message("foo", Problem::UnknownKey)
+            .starts_with("foo: unknown key (known keys: preset, cc, rtt, bw, "));
+        assert!(message("foo", Problem::UnknownKey).ends_with(", seed, at)"));
+        assert_eq!(
+            message(
+                "cc",
+                Problem::UnknownValue {
+                    value: "vegas".into(),
+                    allowed: "reno, cubic, bbr".into()
+                }
+            ),
+            r#"cc: unknown value "vegas" (allowed reno, cubic, bbr)"#
+        );
+        assert!(
+            message("preset", Problem::UnknownPreset { name: "x".into() })
+                .starts_with(r#"preset: unknown preset "x" (known: post-slow-start, "#)
+        );
+    }
+
+    #[test]
+    fn long_and_control_input_is_tamed() {
+        let key = format!("a\nb{}", "x".repeat(100));
+        let m = message(&key, Problem::UnknownKey);
+        assert!(m.starts_with(r"a\nbxxx"), "{m}");
+        assert!(m.contains("…: unknown key"), "{m}");
+        assert!(!m.contains('\n'));
+        assert!(message("", Problem::UnknownKey).starts_with(r#""": unknown key"#));
+        let q = quoted("say \"hi\"");
+        assert_eq!(q, r#""say \"hi\"""#);
+    }
+}

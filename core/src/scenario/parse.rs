@@ -1,0 +1,770 @@
+//! Reading a query string into a scenario, and checking a scenario against the key table.
+//!
+//! A query is `&`-separated `key=value` pairs, percent-decoded as a browser's `URLSearchParams`
+//! encodes them (`+` is a space, a `%` not followed by two hex digits is itself). `preset` is
+//! applied first wherever it appears, then the other keys in the order written, except that
+//! `rwnd` and `at` come last: their ranges depend on `mss` and `dur`.
+
+use std::str::FromStr;
+
+use super::error::{Problem, ScenarioError};
+use super::keys::{Bounds, Key, Kind, Value, MAX_DROPS};
+use super::presets::Preset;
+use super::print::fmt_decimal;
+use super::units::{read_decimal, read_whole, Dimension, NumberError};
+use super::{App, CcAlgo, Scenario};
+
+/// How a message states what `drop` takes.
+const DROP_ALLOWED: &str = "allowed packet numbers from 1, comma-separated, at most 1000";
+
+impl Scenario {
+    /// Reads a query string (with or without its leading `?`); the empty query is the defaults.
+    pub fn parse(query: &str) -> Result<Scenario, ScenarioError> {
+        let pairs = resolve(query)?;
+        let base = match pairs.iter().find(|(key, _)| *key == Key::Preset) {
+            Some((_, name)) => find_preset(name)?.scenario()?,
+            None => Scenario::default(),
+        };
+        base.with_pairs(&pairs)
+    }
+
+    /// Applies a query that may not name a preset over `self`: how a preset is built.
+    pub(crate) fn with_query(self, query: &str) -> Result<Scenario, ScenarioError> {
+        let pairs = resolve(query)?;
+        if pairs.iter().any(|(key, _)| *key == Key::Preset) {
+            return Err(ScenarioError::new("preset", Problem::PresetNotSettable));
+        }
+        self.with_pairs(&pairs)
+    }
+
+    /// Sets one key from its query value, as a sweep does, with the same checks as
+    /// [`Scenario::parse`]. On error `self` is unchanged.
+    ///
+    /// `preset` cannot be set this way: it would silently reset every other key.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ScenarioError> {
+        let key = Key::from_name(key).ok_or_else(|| ScenarioError::unknown_key(key))?;
+        if key == Key::Preset {
+            return Err(ScenarioError::new(key.name(), Problem::PresetNotSettable));
+        }
+        let mut next = self.clone();
+        next.apply(key, value)?;
+        next.validate()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Checks every key against its range, including the ranges that depend on other keys:
+    /// `rwnd >= 2 * mss`, `at <= dur`, and at most 1000 ascending `drop` entries.
+    ///
+    /// Everything [`Scenario::parse`] returns passes; this is for scenarios built in code.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        for key in Key::ALL {
+            let fail = |problem| Err(ScenarioError::new(key.name(), problem));
+            match (self.value(key), self.bounds(key)) {
+                (Value::Name(name), _) if key == Key::Preset => {
+                    find_preset(name)?;
+                }
+                (Value::Real(v), Some(Bounds::Real { min, max, allowed }))
+                    if !(min <= v && v <= max) =>
+                {
+                    let value = fmt_decimal(v);
+                    return fail(Problem::OutOfRange { value, allowed });
+                }
+                (Value::Whole(v), Some(Bounds::Whole { min, max, allowed }))
+                    if !(min <= v && v <= max) =>
+                {
+                    let value = v.to_string();
+                    return fail(Problem::OutOfRange { value, allowed });
+                }
+                (Value::Drops(drops), _) => {
+                    if drops.len() > MAX_DROPS {
+                        return fail(Problem::TooManyDrops { count: drops.len() });
+                    }
+                    if drops.first() == Some(&0) {
+                        let allowed = DROP_ALLOWED.to_owned();
+                        return fail(Problem::OutOfRange {
+                            value: "0".into(),
+                            allowed,
+                        });
+                    }
+                    if drops.windows(2).any(|w| w[0] >= w[1]) {
+                        return fail(Problem::DropNotAscending);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn with_pairs(mut self, pairs: &[(Key, String)]) -> Result<Scenario, ScenarioError> {
+        let depends_on_others = |key: Key| matches!(key, Key::Rwnd | Key::At);
+        let first = pairs.iter().filter(|(k, _)| !depends_on_others(*k));
+        let last = pairs.iter().filter(|(k, _)| depends_on_others(*k));
+        for (key, value) in first.chain(last) {
+            if *key != Key::Preset {
+                self.apply(*key, value)?;
+            }
+        }
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Reads `raw` as the value of `key` and stores it, or says why not.
+    fn apply(&mut self, key: Key, raw: &str) -> Result<(), ScenarioError> {
+        let fail = |problem| ScenarioError::new(key.name(), problem);
+        match key.kind() {
+            Kind::Preset => return Err(fail(Problem::PresetNotSettable)),
+            Kind::Choice(names) => {
+                let unknown = || {
+                    let allowed = names.join(", ");
+                    if raw.is_empty() {
+                        fail(Problem::Empty {
+                            allowed: format!("allowed {allowed}"),
+                        })
+                    } else {
+                        fail(Problem::UnknownValue {
+                            value: raw.into(),
+                            allowed,
+                        })
+                    }
+                };
+                match key {
+                    Key::Cc => self.cc = CcAlgo::from_name(raw).ok_or_else(unknown)?,
+                    Key::App => self.app = App::from_name(raw).ok_or_else(unknown)?,
+                    _ => return Err(unknown()),
+                }
+            }
+            Kind::Flag => {
+                let on = match raw {
+                    "0" => false,
+                    "1" => true,
+                    "" => {
+                        return Err(fail(Problem::Empty {
+                            allowed: "allowed 0, 1".into(),
+                        }))
+                    }
+                    _ => {
+                        let value = raw.into();
+                        return Err(fail(Problem::UnknownValue {
+                            value,
+                            allowed: "0, 1".into(),
+                        }));
+                    }
+                };
+                match key {
+                    Key::Hystart => self.hystart = on,
+                    _ => self.sack = on,
+                }
+            }
+            Kind::Real(range) => {
+                let Some(Bounds::Real { min, max, allowed }) = self.bounds(key) else {
+                    return Err(fail(Problem::UnknownKey));
+                };
+                let v = read_decimal(raw, range.dim)
+                    .map_err(|e| fail(number_problem(e, raw, allowed.clone(), range.dim, false)))?;
+                if !(min <= v && v <= max) {
+                    return Err(fail(Problem::OutOfRange {
+                        value: raw.into(),
+                        allowed,
+                    }));
+                }
+                self.put_real(key, v);
+            }
+            Kind::Whole(range) => {
+                let Some(Bounds::Whole { min, max, allowed }) = self.bounds(key) else {
+                    return Err(fail(Problem::UnknownKey));
+                };
+                let v = read_whole(raw, range.dim)
+                    .map_err(|e| fail(number_problem(e, raw, allowed.clone(), range.dim, true)))?;
+                if !(min <= v && v <= max) {
+                    return Err(fail(Problem::OutOfRange {
+                        value: raw.into(),
+                        allowed,
+                    }));
+                }
+                self.put_whole(key, v);
+            }
+            Kind::DropList => self.drop = read_drops(raw).map_err(fail)?,
+        }
+        Ok(())
+    }
+
+    fn put_real(&mut self, key: Key, v: f64) {
+        match key {
+            Key::Rtt => self.rtt_ms = v,
+            Key::Bw => self.bw_mbps = v,
+            Key::Loss => self.loss_pct = v,
+            Key::Ackloss => self.ackloss_pct = v,
+            Key::Burst => self.burst = v,
+            Key::Delack => self.delack_ms = v,
+            Key::Minrto => self.minrto_ms = v,
+            Key::Dur => self.dur_s = v,
+            Key::Every => self.every_ms = v,
+            Key::At => self.at_ms = Some(v),
+            // Not decimal keys: `Key::kind` never sends them here.
+            _ => {}
+        }
+    }
+
+    fn put_whole(&mut self, key: Key, v: u64) {
+        // The table's ranges keep every u32 key below u32::MAX; saturating keeps a bad table
+        // entry from wrapping into a valid-looking value.
+        let small = u32::try_from(v).unwrap_or(u32::MAX);
+        match key {
+            Key::Queue => self.queue = small,
+            Key::Mss => self.mss = small,
+            Key::Iw => self.iw = small,
+            Key::Rwnd => self.rwnd = v,
+            Key::Body => self.body = v,
+            Key::Flows => self.flows = small,
+            Key::Msg => self.msg = small,
+            Key::Count => self.count = small,
+            Key::Conns => self.conns = small,
+            Key::Seed => self.seed = v,
+            // Not whole-number keys: `Key::kind` never sends them here.
+            _ => {}
+        }
+    }
+}
+
+impl FromStr for Scenario {
+    type Err = ScenarioError;
+
+    fn from_str(query: &str) -> Result<Self, Self::Err> {
+        Scenario::parse(query)
+    }
+}
+
+fn find_preset(name: &str) -> Result<&'static Preset, ScenarioError> {
+    Preset::find(name)
+        .ok_or_else(|| ScenarioError::new("preset", Problem::UnknownPreset { name: name.into() }))
+}
+
+/// Splits and decodes a query into known keys, refusing unknown and repeated ones.
+fn resolve(query: &str) -> Result<Vec<(Key, String)>, ScenarioError> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut seen = [false; Key::ALL.len()];
+    let mut pairs = Vec::new();
+    // Empty segments (`a=1&&b=2`, a trailing `&`) are nothing, as in URLSearchParams.
+    for segment in query.split('&').filter(|s| !s.is_empty()) {
+        // A key without `=` has an empty value, which every key but `drop` refuses.
+        let (key, value) = segment.split_once('=').unwrap_or((segment, ""));
+        let key_text = decode(key);
+        let Some(key) = Key::from_name(&key_text) else {
+            return Err(ScenarioError::unknown_key(&key_text));
+        };
+        let index = key as usize;
+        if seen[index] {
+            return Err(ScenarioError::new(key.name(), Problem::RepeatedKey));
+        }
+        seen[index] = true;
+        pairs.push((key, decode(value)));
+    }
+    Ok(pairs)
+}
+
+/// Percent-decodes one key or value as `application/x-www-form-urlencoded`: `+` is a space, a
+/// `%` without two hex digits after it stays as it is, and bytes that are not UTF-8 become
+/// U+FFFD (which no key or value accepts). Exported for the runner's `--values`, where `%2C`
+/// writes a comma inside one `drop` list.
+pub fn decode(s: &str) -> String {
+    if !s.contains(['%', '+']) {
+        return s.to_owned();
+    }
+    let hex = |b: Option<&u8>| b.and_then(|b| char::from(*b).to_digit(16));
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match (b, hex(bytes.get(i + 1)), hex(bytes.get(i + 2))) {
+            (b'%', Some(hi), Some(lo)) => {
+                // Two hex digits are at most 0xff.
+                out.push(u8::try_from(hi * 16 + lo).unwrap_or(b'?'));
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A `drop` list: comma-separated packet numbers from 1, stored ascending without repeats.
+fn read_drops(raw: &str) -> Result<Vec<u64>, Problem> {
+    if raw.is_empty() {
+        return Ok(Vec::new());
+    }
+    let count = raw.split(',').count();
+    if count > MAX_DROPS {
+        return Err(Problem::TooManyDrops { count });
+    }
+    let mut drops = Vec::with_capacity(count);
+    for entry in raw.split(',') {
+        let allowed = DROP_ALLOWED.to_owned();
+        let n = read_whole(entry, Dimension::Plain)
+            .map_err(|e| number_problem(e, entry, allowed.clone(), Dimension::Plain, true))?;
+        if n == 0 {
+            return Err(Problem::OutOfRange {
+                value: entry.into(),
+                allowed,
+            });
+        }
+        drops.push(n);
+    }
+    drops.sort_unstable();
+    drops.dedup();
+    Ok(drops)
+}
+
+/// The problem to report for a value that did not read as a number of `dim`.
+fn number_problem(
+    e: NumberError,
+    raw: &str,
+    allowed: String,
+    dim: Dimension,
+    whole: bool,
+) -> Problem {
+    let value = raw.to_owned();
+    match e {
+        NumberError::Empty => Problem::Empty { allowed },
+        NumberError::TooLong => Problem::TooLong { value, allowed },
+        NumberError::OutOfRange => Problem::OutOfRange { value, allowed },
+        NumberError::NotWhole => Problem::NotWhole { value, allowed },
+        // For a key without units, "10x" is simply not a number of the key.
+        NumberError::UnknownUnit if !dim.suffixes().is_empty() => Problem::UnknownUnit {
+            value,
+            units: dim.suffixes(),
+        },
+        NumberError::UnknownUnit | NumberError::NotANumber if whole => {
+            Problem::NotWhole { value, allowed }
+        }
+        NumberError::UnknownUnit | NumberError::NotANumber => {
+            Problem::NotANumber { value, allowed }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn err(query: &str) -> String {
+        match Scenario::parse(query) {
+            Ok(s) => format!("unexpectedly parsed: {s:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn parsed(query: &str) -> Scenario {
+        match Scenario::parse(query) {
+            Ok(s) => s,
+            Err(e) => panic!("{query}: {e}"),
+        }
+    }
+
+    #[test]
+    fn the_empty_query_is_the_defaults() {
+        for q in ["", "?", "&", "?&&"] {
+            assert_eq!(parsed(q), Scenario::default(), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn every_key_reads_in_its_unit() {
+        let s = parsed(
+            "?cc=reno&rtt=20&bw=100&loss=1.5&ackloss=0.5&drop=9,3,3&burst=2&queue=50&mss=1000\
+             &iw=4&rwnd=65536&hystart=0&sack=0&delack=0&minrto=1000&app=msgs&body=1000&dur=2.5\
+             &flows=3&msg=200&every=0.5&count=10&conns=0&seed=18446744073709551615&at=2500",
+        );
+        let want = Scenario {
+            preset: None,
+            cc: CcAlgo::Reno,
+            rtt_ms: 20.0,
+            bw_mbps: 100.0,
+            loss_pct: 1.5,
+            ackloss_pct: 0.5,
+            drop: vec![3, 9],
+            burst: 2.0,
+            queue: 50,
+            mss: 1000,
+            iw: 4,
+            rwnd: 65536,
+            hystart: false,
+            sack: false,
+            delack_ms: 0.0,
+            minrto_ms: 1000.0,
+            app: App::Msgs,
+            body: 1000,
+            dur_s: 2.5,
+            flows: 3,
+            msg: 200,
+            every_ms: 0.5,
+            count: 10,
+            conns: 0,
+            seed: u64::MAX,
+            at_ms: Some(2500.0),
+        };
+        assert_eq!(s, want);
+    }
+
+    #[test]
+    fn units_as_the_spec_writes_them() {
+        assert_eq!(parsed("rtt=28ms").rtt_ms, 28.0);
+        assert_eq!(parsed("rtt=0.5s").rtt_ms, 500.0);
+        assert_eq!(parsed("rtt=500us").rtt_ms, 0.5);
+        assert_eq!(parsed("bw=1gbit").bw_mbps, 1000.0);
+        assert_eq!(parsed("bw=512kbit").bw_mbps, 0.512);
+        assert_eq!(parsed("body=20Mb").body, 2_500_000);
+        assert_eq!(parsed("body=2.5MB").body, 2_500_000);
+        assert_eq!(parsed("body=4MiB").body, 4_194_304);
+        assert_eq!(parsed("loss=0.1%25").loss_pct, 0.1);
+        assert_eq!(parsed("loss=0.1%").loss_pct, 0.1);
+        assert_eq!(parsed("dur=1500ms").dur_s, 1.5);
+        assert_eq!(parsed("rwnd=64KiB").rwnd, 65536);
+        assert_eq!(parsed("at=1s").at_ms, Some(1000.0));
+        assert_eq!(parsed("mss=9000B").mss, 9000);
+    }
+
+    #[test]
+    fn ranges_are_the_spec_table() {
+        // (key, lowest, highest, just below, just above)
+        let table = [
+            ("rtt", "0.1", "2000", "0.09", "2000.01"),
+            ("bw", "0.01", "100000", "0.009", "100000.1"),
+            ("loss", "0", "50", "-0", "50.001"),
+            ("ackloss", "0", "50", "-1", "51"),
+            ("burst", "1", "100", "0.99", "100.5"),
+            ("queue", "1", "1000000", "0", "1000001"),
+            ("mss", "64", "65000", "63", "65001"),
+            ("iw", "1", "1000", "0", "1001"),
+            ("rwnd", "2920", "1073741824", "2919", "1073741825"),
+            ("delack", "0", "500", "-0.1", "500.1"),
+            ("minrto", "1", "5000", "0.9", "5001"),
+            ("body", "1", "10000000000", "0", "10000000001"),
+            ("dur", "0.001", "600", "0.0009", "600.001"),
+            ("flows", "1", "64", "0", "65"),
+            ("msg", "1", "65000", "0", "65001"),
+            ("every", "0.1", "10000", "0.09", "10000.1"),
+            ("count", "1", "1000000", "0", "1000001"),
+            ("conns", "0", "64", "-1", "65"),
+            (
+                "seed",
+                "0",
+                "18446744073709551615",
+                "-1",
+                "18446744073709551616",
+            ),
+            ("at", "0", "10000", "-1", "10000.001"),
+        ];
+        for (key, lo, hi, below, above) in table {
+            for ok in [lo, hi] {
+                assert!(
+                    Scenario::parse(&format!("{key}={ok}")).is_ok(),
+                    "{key}={ok}"
+                );
+            }
+            for bad in [below, above] {
+                let m = err(&format!("{key}={bad}"));
+                assert!(
+                    m.starts_with(&format!("{key}: {bad} is out of range (allowed ")),
+                    "{m}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn messages_name_the_key_and_the_range() {
+        assert_eq!(
+            err("rtt=5000"),
+            "rtt: 5000 is out of range (allowed 0.1 to 2000 ms)"
+        );
+        assert_eq!(
+            err("iw=ten"),
+            r#"iw: "ten" is not a whole number (allowed 1 to 1000 segments)"#
+        );
+        assert_eq!(err("loss=1&loss=2"), "loss: repeated key");
+        assert_eq!(
+            err("cc=vegas"),
+            r#"cc: unknown value "vegas" (allowed reno, cubic, bbr)"#
+        );
+        assert_eq!(err("app="), "app: empty value (allowed body, bulk, msgs)");
+        assert_eq!(err("rtt="), "rtt: empty value (allowed 0.1 to 2000 ms)");
+        assert_eq!(err("rtt"), "rtt: empty value (allowed 0.1 to 2000 ms)");
+        assert_eq!(
+            err("sack=yes"),
+            r#"sack: unknown value "yes" (allowed 0, 1)"#
+        );
+        assert_eq!(
+            err("hystart=true"),
+            r#"hystart: unknown value "true" (allowed 0, 1)"#
+        );
+        assert_eq!(
+            err("loss=50.5%"),
+            "loss: 50.5% is out of range (allowed 0 to 50%)"
+        );
+        assert_eq!(
+            err("bw=10GB"),
+            r#"bw: "10GB" has an unknown unit (units: kbit, Mbit, Gbit (also kbps, Mbps, Gbps))"#
+        );
+        assert_eq!(
+            err("body=1.5"),
+            r#"body: "1.5" is not a whole number (allowed 1 to 10000000000 bytes)"#
+        );
+        assert_eq!(
+            err("seed=1.5"),
+            r#"seed: "1.5" is not a whole number (allowed 0 to 18446744073709551615)"#
+        );
+        assert_eq!(
+            err("rtt=abc"),
+            r#"rtt: "abc" is not a number (allowed 0.1 to 2000 ms)"#
+        );
+        assert_eq!(
+            err("queue=5x"),
+            r#"queue: "5x" is not a whole number (allowed 1 to 1000000 packets)"#
+        );
+        assert!(err("foo=1").starts_with("foo: unknown key (known keys: preset, cc, rtt, "));
+        assert!(
+            err("preset=x").starts_with(r#"preset: unknown preset "x" (known: post-slow-start, "#)
+        );
+        assert!(err("preset=").starts_with(r#"preset: unknown preset "" (known: "#));
+    }
+
+    #[test]
+    fn the_first_problem_in_the_query_is_reported() {
+        assert!(err("foo=1&rtt=abc").starts_with("foo: "));
+        assert!(
+            err("rtt=abc&foo=1").starts_with("foo: "),
+            "keys are checked before values"
+        );
+        assert!(err("rtt=abc&loss=abc").starts_with("rtt: "));
+    }
+
+    #[test]
+    fn cross_field_ranges() {
+        assert_eq!(
+            err("rwnd=2000"),
+            "rwnd: 2000 is out of range (allowed 2*mss = 2920 to 1073741824 bytes)"
+        );
+        // mss is read before rwnd wherever it is written.
+        assert_eq!(parsed("rwnd=128&mss=64").rwnd, 128);
+        assert_eq!(
+            err("at=20s"),
+            "at: 20s is out of range (allowed 0 to dur = 10000 ms)"
+        );
+        assert_eq!(parsed("at=20s&dur=20").at_ms, Some(20_000.0));
+        assert_eq!(parsed("dur=0.0283&at=28.3").at_ms, Some(28.3));
+    }
+
+    #[test]
+    fn drop_lists() {
+        assert_eq!(parsed("drop=").drop, Vec::<u64>::new());
+        assert_eq!(parsed("drop").drop, Vec::<u64>::new());
+        assert_eq!(parsed("drop=5,1,5,3").drop, vec![1, 3, 5]);
+        assert_eq!(parsed("drop=5%2C1").drop, vec![1, 5]);
+        assert_eq!(parsed("drop=18446744073709551615").drop, vec![u64::MAX]);
+        let list: Vec<String> = (1..=1000).map(|i| i.to_string()).collect();
+        assert_eq!(parsed(&format!("drop={}", list.join(","))).drop.len(), 1000);
+        assert_eq!(
+            err(&format!("drop={},1", list.join(","))),
+            "drop: 1001 entries (allowed up to 1000)"
+        );
+        assert_eq!(
+            err("drop=0,4"),
+            "drop: 0 is out of range (allowed packet numbers from 1, comma-separated, at most 1000)"
+        );
+        assert!(err("drop=1,,2").starts_with(r#"drop: empty value"#));
+        assert!(err("drop=1,").starts_with(r#"drop: empty value"#));
+        assert!(err("drop=1.5").starts_with(r#"drop: "1.5" is not a whole number"#));
+        assert!(err("drop=1 2").starts_with(r#"drop: "1 2" is not a whole number"#));
+    }
+
+    #[test]
+    fn presets_apply_first_wherever_written() {
+        let s = parsed("rtt=50&preset=loss-sweep");
+        assert_eq!(s.preset, Some("loss-sweep"));
+        assert_eq!((s.cc, s.rtt_ms, s.mss), (CcAlgo::Reno, 50.0, 16332));
+        assert_eq!(
+            err("preset=bufferbloat&preset=bufferbloat"),
+            "preset: repeated key"
+        );
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(parsed("%72tt=%32%38").rtt_ms, 28.0);
+        assert_eq!(parsed("cc=%62br").cc, CcAlgo::Bbr);
+        // `+` is a space, which no value takes.
+        assert_eq!(
+            err("cc=bb+r"),
+            r#"cc: unknown value "bb r" (allowed reno, cubic, bbr)"#
+        );
+        assert_eq!(decode("a%zz%4"), "a%zz%4");
+        assert_eq!(decode("%e4%b8%ad"), "中");
+        assert_eq!(decode("%ff"), "\u{fffd}");
+        assert_eq!(decode("a%26b%3Dc"), "a&b=c");
+        assert!(err("rtt=%ff").starts_with("rtt: \"\u{fffd}\" is not a number"));
+    }
+
+    #[test]
+    fn hostile_values() {
+        for q in [
+            "rtt=NaN",
+            "rtt=inf",
+            "rtt=-inf",
+            "rtt=1e3",
+            "rtt=+28",
+            "rtt=.5",
+            "rtt=28.",
+            "rtt=２８",
+            "rtt=28\u{00a0}",
+            "loss=-0",
+            "delack=-0",
+            "iw=10.5",
+            "iw=0x10",
+            "iw=1_000",
+        ] {
+            let m = err(q);
+            let key = q.split('=').next().unwrap_or_default();
+            assert!(m.starts_with(&format!("{key}: ")), "{q}: {m}");
+        }
+        let huge = format!("rtt=1{}", "0".repeat(308));
+        assert!(err(&huge).contains("is out of range"));
+        let wall = format!("body={}", "9".repeat(100_000));
+        assert!(err(&wall).contains("is too long"), "{}", err(&wall));
+        let key = format!("{}=1", "k".repeat(100_000));
+        assert!(err(&key).contains("…: unknown key"));
+    }
+
+    #[test]
+    fn set_overrides_one_key_with_the_same_checks() {
+        let mut s = Scenario::default();
+        assert_eq!(s.set("loss", "2%"), Ok(()));
+        assert_eq!(s.loss_pct, 2.0);
+        assert_eq!(s.set("body", "1MiB"), Ok(()));
+        assert_eq!(s.body, 1 << 20);
+        let before = s.clone();
+        let e = s.set("loss", "70").err().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("loss: 70 is out of range (allowed 0 to 50%)")
+        );
+        assert_eq!(s, before, "a failed set changes nothing");
+        assert_eq!(s.set("rwnd", "100000"), Ok(()));
+        let e = s.set("mss", "65000").err().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("rwnd: 100000 is out of range (allowed 2*mss = 130000 to 1073741824 bytes)")
+        );
+        assert_eq!(
+            s.set("nope", "1").map_err(|e| e.key().to_owned()),
+            Err("nope".into())
+        );
+        assert!(s.set("preset", "bufferbloat").is_err());
+    }
+
+    #[test]
+    fn validate_catches_what_code_can_build() {
+        let ok = Scenario::default();
+        assert_eq!(ok.validate(), Ok(()));
+        type Spoil = fn(&mut Scenario);
+        let cases: [(&str, Spoil); 7] = [
+            ("rtt", |s| s.rtt_ms = f64::NAN),
+            ("bw", |s| s.bw_mbps = f64::INFINITY),
+            ("rwnd", |s| s.rwnd = 100),
+            ("at", |s| s.at_ms = Some(10_000.5)),
+            ("drop", |s| s.drop = vec![3, 2]),
+            ("drop", |s| s.drop = vec![0]),
+            ("preset", |s| s.preset = Some("nope")),
+        ];
+        for (key, spoil) in cases {
+            let mut s = Scenario::default();
+            spoil(&mut s);
+            assert_eq!(
+                s.validate().map_err(|e| e.key().to_owned()),
+                Err(key.into())
+            );
+        }
+        let s = Scenario {
+            drop: (1..=1001).collect(),
+            ..Scenario::default()
+        };
+        assert_eq!(
+            s.validate().map_err(|e| e.to_string()),
+            Err("drop: 1001 entries (allowed up to 1000)".into())
+        );
+    }
+
+    /// Keys as typed by someone: known keys, near misses, and noise.
+    fn key_strategy() -> impl Strategy<Value = String> {
+        prop_oneof![
+            proptest::sample::select(Key::ALL.map(Key::name).to_vec()).prop_map(String::from),
+            "[a-zA-Z]{0,8}",
+            "[^&=%+]{0,12}",
+        ]
+    }
+
+    fn value_strategy() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "-?[0-9]{0,25}(\\.[0-9]{0,25})?(us|ms|s|%|B|KB|MB|GB|KiB|MiB|GiB|Kb|Mb|Gb|kbit|gbit|x)?",
+            "[0-9,]{0,30}",
+            proptest::sample::select(vec![
+                "reno", "cubic", "bbr", "body", "bulk", "msgs", "0", "1", "NaN", "inf", "1e309",
+                "-0", "post-slow-start", "bufferbloat", "",
+            ])
+            .prop_map(String::from),
+            "[^&=%+]{0,16}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_strings_never_panic(query in "\\PC{0,200}") {
+            let _ = Scenario::parse(&query);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(query in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = Scenario::parse(&String::from_utf8_lossy(&query));
+        }
+
+        #[test]
+        fn key_soups_fail_on_a_key_they_hold(
+            pairs in proptest::collection::vec((key_strategy(), value_strategy()), 0..12)
+        ) {
+            let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let query = query.join("&");
+            match Scenario::parse(&query) {
+                Ok(s) => prop_assert_eq!(s.validate(), Ok(())),
+                Err(e) => {
+                    // The soup holds no `%` or `+`, so decoding changes no key.
+                    let named = query.contains(e.key());
+                    prop_assert!(
+                        named || Key::from_name(e.key()).is_some(),
+                        "{} names {:?}", e, e.key()
+                    );
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+
+        #[test]
+        fn set_never_panics(key in key_strategy(), value in value_strategy()) {
+            let mut s = Scenario::default();
+            let before = s.clone();
+            if s.set(&key, &value).is_err() {
+                prop_assert_eq!(s, before);
+            } else {
+                prop_assert_eq!(s.validate(), Ok(()));
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Named scenarios, one per experiment of the seed documents.
+//!
+//! A preset is a query applied over the defaults by the one parser, so a preset can hold
+//! nothing a link could not, and `preset=NAME` in a link is the same run as its query.
+
+use super::{Scenario, ScenarioError};
+
+/// A named scenario and what it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Preset {
+    /// The value of `preset=` that selects it.
+    pub name: &'static str,
+    /// The seed document it reproduces, e.g. "seed 003".
+    pub source: &'static str,
+    /// Keys applied over the defaults, in the order of the key table. It states every key the
+    /// experiment depends on, even one equal to today's default, so that changing a default
+    /// never changes a preset.
+    pub query: &'static str,
+    /// What it shows, in one English sentence.
+    pub en: &'static str,
+    /// What it shows, in one Chinese sentence.
+    pub zh: &'static str,
+}
+
+/// Every preset, the default experiment first.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "post-slow-start",
+        source: "seed 003",
+        // 2873 packets of 1460 bytes are the router's 4 MiB FIFO.
+        query: "cc=cubic&rtt=31.537&bw=1000&queue=2873&mss=1460&iw=10&app=body&body=2499986",
+        en: "A 2.5 MB POST (20 Mb) over a 31.5 ms, 1 Gbit/s path finishes inside slow start, \
+             in about 7 to 8 round trips, far below the link rate.",
+        zh: "一个 2.5 MB（20 Mb）的 POST 在 31.5 ms、1 Gbit/s 的路径上还没走出慢启动就传完了，\
+             约需 7 到 8 个往返，远远达不到链路速率。",
+    },
+    Preset {
+        name: "loss-sweep",
+        source: "seed 000",
+        // The seed ran on macOS loopback: MSS 16332, loss on both directions, 5.5 s runs.
+        query: "cc=reno&rtt=20&bw=10000&loss=1&ackloss=1&mss=16332&app=bulk&dur=5.5",
+        en: "Reno's throughput under random loss, beside the Mathis formula: sweep the loss \
+             rate to watch it collapse.",
+        zh: "随机丢包下 Reno 的吞吐量与 Mathis 公式对照：扫描丢包率，看吞吐量如何崩塌。",
+    },
+    Preset {
+        name: "hol-blocking",
+        source: "seed 001",
+        // 50 ms each way, 3 % loss both ways, a 100-byte message every 10 ms, 3 runs of 500.
+        query: "rtt=100&loss=3&ackloss=3&app=msgs&dur=20&msg=100&every=10&count=1500",
+        en: "One lost segment holds every later message in the receive buffer until its \
+             retransmission arrives, then releases them in one burst.",
+        zh: "一个报文段丢失，其后的所有消息都被扣在接收缓冲区里，直到重传到达才一次性放出。",
+    },
+    Preset {
+        name: "cubic-vs-reno",
+        source: "seed 002",
+        query: "rtt=100&bw=10000&loss=0.1&ackloss=0.1&mss=16332&app=bulk&dur=10",
+        en: "On a long path with little loss, CUBIC's cubic regrowth of the window beats \
+             Reno's Mathis rate.",
+        zh: "在丢包很少的长路径上，CUBIC 按三次曲线恢复窗口，吞吐量超过 Reno 的 Mathis 速率。",
+    },
+    Preset {
+        name: "random-loss-bbr",
+        source: "seed 002",
+        query: "cc=bbr&rtt=50&bw=100&loss=1&app=bulk&dur=30",
+        en: "A model-based algorithm, BBR, keeps the link full under random loss, where \
+             loss-based ones collapse.",
+        zh: "在随机丢包的链路上，基于模型的 BBR 仍能把链路跑满，而基于丢包的算法会崩塌。",
+    },
+    Preset {
+        name: "multi-flow",
+        source: "seed 004",
+        query: "rtt=20&bw=100&app=bulk&dur=20&flows=8",
+        en: "Eight flows share one bottleneck: watch fairness and synchronised back-off.",
+        zh: "八条流共享同一个瓶颈：观察公平性与同步退让。",
+    },
+    Preset {
+        name: "bufferbloat",
+        source: "not from a seed: the classic big queue",
+        query: "rtt=40&bw=10&queue=2000&app=bulk&dur=10",
+        en: "A huge drop-tail queue fills up and the round-trip time balloons with it.",
+        zh: "巨大的尾部丢弃队列被填满，往返时延随之膨胀。",
+    },
+];
+
+impl Preset {
+    /// The preset called `name`, exactly.
+    pub fn find(name: &str) -> Option<&'static Preset> {
+        PRESETS.iter().find(|p| p.name == name)
+    }
+
+    /// The defaults with this preset's keys applied, remembering the preset's name.
+    ///
+    /// Fails only for a hand-made `Preset` whose query is bad (or names a preset itself); the
+    /// ones in [`PRESETS`] are tested to parse.
+    pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
+        let mut scenario = Scenario::default().with_query(self.query)?;
+        scenario.preset = Some(self.name);
+        Ok(scenario)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{App, CcAlgo, Key};
+
+    #[test]
+    fn every_preset_parses_and_names_its_source() {
+        for p in PRESETS {
+            let s = p.scenario();
+            assert!(s.is_ok(), "{}: {s:?}", p.name);
+            assert!(!p.source.is_empty() && !p.en.is_empty() && !p.zh.is_empty());
+            assert_eq!(Preset::find(p.name), Some(p));
+        }
+        assert_eq!(Preset::find("Post-Slow-Start"), None);
+    }
+
+    #[test]
+    fn preset_queries_follow_the_key_table() {
+        for p in PRESETS {
+            let order: Vec<Option<usize>> = p
+                .query
+                .split('&')
+                .map(|pair| pair.split('=').next().and_then(Key::from_name))
+                .map(|key| key.and_then(|k| Key::ALL.iter().position(|&o| o == k)))
+                .collect();
+            assert!(order.iter().all(Option::is_some), "{}", p.name);
+            assert!(order.windows(2).all(|w| w[0] < w[1]), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn a_preset_canonicalises_to_its_name() {
+        for p in PRESETS {
+            let Ok(s) = p.scenario() else {
+                panic!("{} does not parse", p.name)
+            };
+            assert_eq!(s.to_query(), format!("preset={}", p.name));
+            let q = format!("preset={}", p.name);
+            assert_eq!(Scenario::parse(&q), Ok(s));
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(PRESETS[i + 1..].iter().all(|o| o.name != p.name));
+        }
+    }
+
+    #[test]
+    fn post_slow_start_is_seed_003() {
+        let Ok(s) = Preset::find("post-slow-start").map_or(Err(()), |p| p.scenario().map_err(drop))
+        else {
+            panic!("post-slow-start parses")
+        };
+        assert_eq!(s.rtt_ms, 31.537);
+        assert_eq!(s.bw_mbps, 1000.0);
+        assert_eq!((s.mss, s.iw, s.queue, s.body), (1460, 10, 2873, 2_499_986));
+        assert_eq!((s.cc, s.app), (CcAlgo::Cubic, App::Body));
+    }
+
+    #[test]
+    fn a_preset_cannot_name_a_preset() {
+        let looped = Preset {
+            name: "looped",
+            source: "test",
+            query: "preset=bufferbloat",
+            en: "",
+            zh: "",
+        };
+        let Err(e) = looped.scenario() else {
+            panic!("a preset inside a preset is refused")
+        };
+        assert_eq!(e.key(), "preset");
+    }
+}
