@@ -1,0 +1,709 @@
+//! `tcplab`: runs scenarios from the command line and prints what they measured.
+//!
+//! ```text
+//! tcplab run   'QUERY'                                   one JSON object
+//! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] one JSON object a line
+//! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue   CSV
+//! ```
+//!
+//! Exit status 0 on success, 2 on a bad scenario or bad arguments (the message names the key or
+//! the option), 1 on an internal error. Everything is checked before the first run, so a typo
+//! in the last value of a sweep costs no simulation.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use tcplab::metrics::trace::TraceKind;
+use tcplab::scenario::{decode_component, Key};
+use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError, Summary};
+
+const HELP: &str = "\
+tcplab: a deterministic TCP throughput lab
+
+Usage:
+  tcplab run   'QUERY' [--max-events N]
+  tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--seeds N] [--max-events N]
+  tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue [--max-events N]
+
+QUERY is the page's query string, e.g. 'preset=loss-sweep&loss=2' or 'rtt=28ms&body=20Mb';
+quote it, as the shell reads & itself. An empty or missing QUERY is the defaults.
+
+run     prints one JSON object: the summary of the run.
+sweep   runs the scenario once for each value of KEY and each of N seeds (seed, seed+1, ...),
+        one JSON object a line. Values take units as in a query (--values 1ms,10ms,100ms);
+        write %2C for a comma inside one value (--key drop --values 5%2C9,7).
+trace   prints one trace of the run as CSV.
+
+Options:
+  --max-events N   the run's event budget (default 200000000)
+  -h, --help       this text
+
+Exit status: 0 on success, 2 on a bad scenario or arguments, 1 on an internal error.
+";
+
+/// Most seeds one sweep value may run.
+const MAX_SEEDS: u64 = 1_000_000;
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+enum Request {
+    Help,
+    Job(Job),
+}
+
+/// One invocation, checked: the scenario parses and every sweep value is valid.
+#[derive(Debug, Clone, PartialEq)]
+struct Job {
+    work: Work,
+    options: RunOptions,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Work {
+    Run(Scenario),
+    /// One scenario per value, each run with `seeds` consecutive seeds from its own.
+    Sweep {
+        points: Vec<Scenario>,
+        seeds: u64,
+    },
+    Trace(Scenario, TraceKind),
+}
+
+/// Why the runner stops early, and with which exit status.
+#[derive(Debug)]
+enum Failure {
+    /// Bad arguments (status 2); the message names the option.
+    Usage(String),
+    /// Bad scenario (status 2); the message names the key.
+    Scenario(ScenarioError),
+    /// The reader of stdout went away: nothing left to do (status 0).
+    Closed,
+    /// A bug or the environment (status 1).
+    Internal(String),
+}
+
+impl Failure {
+    fn usage(message: impl Into<String>) -> Self {
+        Failure::Usage(message.into())
+    }
+
+    fn io(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::Closed
+        } else {
+            Failure::Internal(format!("writing the output: {e}"))
+        }
+    }
+}
+
+impl From<ScenarioError> for Failure {
+    fn from(e: ScenarioError) -> Self {
+        Failure::Scenario(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let outcome = parse_args(args)
+        .and_then(|request| match request {
+            Request::Help => out.write_all(HELP.as_bytes()).map_err(Failure::io),
+            Request::Job(job) => execute(&job, &mut out),
+        })
+        .and_then(|()| out.flush().map_err(Failure::io));
+    let (status, message) = match outcome {
+        Ok(()) | Err(Failure::Closed) => return ExitCode::SUCCESS,
+        Err(Failure::Usage(m)) => (2, format!("{m}\nRun 'tcplab --help' for usage.")),
+        Err(Failure::Scenario(e)) => (2, e.to_string()),
+        Err(Failure::Internal(m)) => (1, format!("internal error: {m}")),
+    };
+    // Nowhere is left to report a failure to write to stderr.
+    let _ = writeln!(io::stderr(), "tcplab: {message}");
+    ExitCode::from(status)
+}
+
+/// Reads the arguments after the program name into a checked request.
+fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
+    let args = args
+        .into_iter()
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| Failure::usage(format!("{}: not valid UTF-8", a.to_string_lossy())))
+        })
+        .collect::<Result<Vec<String>, Failure>>()?;
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Request::Help);
+    }
+    let Some((command, rest)) = args.split_first() else {
+        return Err(Failure::usage("missing command (run, sweep or trace)"));
+    };
+    let command = match command.as_str() {
+        "help" => return Ok(Request::Help),
+        "run" => Command::Run,
+        "sweep" => Command::Sweep,
+        "trace" => Command::Trace,
+        other => {
+            return Err(Failure::usage(format!(
+                "unknown command \"{other}\" (commands: run, sweep, trace)"
+            )))
+        }
+    };
+    let flags = Flags::read(command, rest)?;
+    let scenario = Scenario::parse(flags.query.as_deref().unwrap_or(""))?;
+    let options = RunOptions {
+        max_events: match &flags.max_events {
+            Some(n) => whole("--max-events", n, 1, u64::MAX)?,
+            None => RunOptions::default().max_events,
+        },
+    };
+    let work = match command {
+        Command::Run => Work::Run(scenario),
+        Command::Trace => {
+            let what = flags.what.as_deref().ok_or_else(|| {
+                Failure::usage("--what: required by trace (cwnd, throughput, seq, msgs, queue)")
+            })?;
+            Work::Trace(scenario, what.parse().map_err(Failure::Usage)?)
+        }
+        Command::Sweep => {
+            let key = flags
+                .key
+                .as_deref()
+                .ok_or_else(|| Failure::usage("--key: required by sweep"))?;
+            let values = flags
+                .values
+                .as_deref()
+                .ok_or_else(|| Failure::usage("--values: required by sweep"))?;
+            let seeds = match &flags.seeds {
+                Some(n) => whole("--seeds", n, 1, MAX_SEEDS)?,
+                None => 1,
+            };
+            let points = sweep_points(&scenario, sweep_key(key)?, values, seeds)?;
+            Work::Sweep { points, seeds }
+        }
+    };
+    Ok(Request::Job(Job { work, options }))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Command {
+    Run,
+    Sweep,
+    Trace,
+}
+
+/// The options of one command, as written: checked for presence and repetition here, for
+/// meaning by `parse_args`.
+#[derive(Debug, Default)]
+struct Flags {
+    query: Option<String>,
+    max_events: Option<String>,
+    key: Option<String>,
+    values: Option<String>,
+    seeds: Option<String>,
+    what: Option<String>,
+}
+
+impl Flags {
+    fn read(command: Command, args: &[String]) -> Result<Flags, Failure> {
+        let mut flags = Flags::default();
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            if !arg.starts_with('-') {
+                if flags.query.is_some() {
+                    return Err(Failure::usage(format!(
+                        "unexpected argument \"{arg}\" (one QUERY only; quote it: 'rtt=20&loss=1')"
+                    )));
+                }
+                flags.query = Some(arg.clone());
+                continue;
+            }
+            let (name, inline) = match arg.split_once('=') {
+                Some((name, value)) => (name, Some(value.to_owned())),
+                None => (arg.as_str(), None),
+            };
+            let slot = match (name, command) {
+                ("--max-events", _) => &mut flags.max_events,
+                ("--key", Command::Sweep) => &mut flags.key,
+                ("--values", Command::Sweep) => &mut flags.values,
+                ("--seeds", Command::Sweep) => &mut flags.seeds,
+                ("--what", Command::Trace) => &mut flags.what,
+                ("--key" | "--values" | "--seeds" | "--what", _) => {
+                    let command = match command {
+                        Command::Run => "run",
+                        Command::Sweep => "sweep",
+                        Command::Trace => "trace",
+                    };
+                    return Err(Failure::usage(format!(
+                        "{name}: not an option of {command}"
+                    )));
+                }
+                _ => return Err(Failure::usage(format!("{name}: unknown option"))),
+            };
+            if slot.is_some() {
+                return Err(Failure::usage(format!("{name}: given twice")));
+            }
+            let value = match inline {
+                Some(value) => value,
+                None => args
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| Failure::usage(format!("{name}: missing value")))?,
+            };
+            *slot = Some(value);
+        }
+        Ok(flags)
+    }
+}
+
+/// A whole-number option in `min..=max`.
+fn whole(flag: &str, text: &str, min: u64, max: u64) -> Result<u64, Failure> {
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(Failure::usage(format!(
+            "{flag}: \"{text}\" is not a whole number from {min} to {max}"
+        ))),
+    }
+}
+
+fn sweep_key(name: &str) -> Result<Key, Failure> {
+    match Key::from_name(name) {
+        Some(Key::Preset) => Err(Failure::usage(
+            "--key: preset cannot be swept, as it resets every other key",
+        )),
+        Some(key) => Ok(key),
+        None => {
+            let known: Vec<&str> = Key::ALL[1..].iter().map(|k| k.name()).collect();
+            Err(Failure::usage(format!(
+                "--key: unknown key \"{name}\" (known keys: {})",
+                known.join(", ")
+            )))
+        }
+    }
+}
+
+/// One scenario per value of `key`, each set through [`Scenario::set`] so units work and a bad
+/// value names the key; and a check that `seeds` more seeds exist after each one's own.
+fn sweep_points(
+    base: &Scenario,
+    key: Key,
+    values: &str,
+    seeds: u64,
+) -> Result<Vec<Scenario>, Failure> {
+    let mut points = Vec::new();
+    for (i, value) in values.split(',').enumerate() {
+        if value.is_empty() {
+            return Err(Failure::usage(format!(
+                "--values: value {} is empty",
+                i + 1
+            )));
+        }
+        let mut point = base.clone();
+        point.set(key.name(), &decode_component(value))?;
+        if point.seed.checked_add(seeds - 1).is_none() {
+            return Err(Failure::usage(format!(
+                "--seeds: {seeds} seeds from seed {} pass the largest seed",
+                point.seed
+            )));
+        }
+        points.push(point);
+    }
+    Ok(points)
+}
+
+/// Runs the job, writing its output to `out` as it goes.
+fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
+    match &job.work {
+        Work::Run(scenario) => {
+            let result = simulate(scenario, &job.options)?;
+            writeln!(out, "{}", json_line(&result.summary)?).map_err(Failure::io)
+        }
+        Work::Sweep { points, seeds } => {
+            for point in points {
+                for offset in 0..*seeds {
+                    let mut scenario = point.clone();
+                    // Checked by `sweep_points`.
+                    scenario.seed = point.seed.saturating_add(offset);
+                    let result = simulate(&scenario, &job.options)?;
+                    writeln!(out, "{}", json_line(&result.summary)?).map_err(Failure::io)?;
+                    // One line per run as it finishes, so a long sweep shows progress.
+                    out.flush().map_err(Failure::io)?;
+                }
+            }
+            Ok(())
+        }
+        Work::Trace(scenario, what) => {
+            let result = simulate(scenario, &job.options)?;
+            out.write_all(result.trace_csv(*what).as_bytes())
+                .map_err(Failure::io)
+        }
+    }
+}
+
+/// Runs one scenario, timing the simulation alone: the library never reads a clock.
+fn simulate(scenario: &Scenario, options: &RunOptions) -> Result<RunResult, Failure> {
+    let start = Instant::now();
+    let result = panic::catch_unwind(AssertUnwindSafe(|| run(scenario, options)));
+    let wall = start.elapsed();
+    let mut result = result.map_err(|_| {
+        Failure::Internal(format!(
+            "the simulation of '{}' panicked",
+            scenario.to_query()
+        ))
+    })?;
+    result.summary.sim_wall_ms = wall.as_secs_f64() * 1e3;
+    result.summary.scenario = scenario.to_query();
+    Ok(result)
+}
+
+/// A summary as one line of JSON, without the newline.
+fn json_line(summary: &Summary) -> Result<String, Failure> {
+    serde_json::to_string(summary).map_err(|e| Failure::Internal(format!("encoding JSON: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tcplab::metrics::summary::WindowStats;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    fn job(list: &[&str]) -> Job {
+        match parse_args(args(list)) {
+            Ok(Request::Job(job)) => job,
+            other => panic!("{list:?}: {other:?}"),
+        }
+    }
+
+    /// The message of a usage or scenario failure.
+    fn refused(list: &[&str]) -> String {
+        match parse_args(args(list)) {
+            Err(Failure::Usage(m)) => m,
+            Err(Failure::Scenario(e)) => e.to_string(),
+            other => panic!("{list:?} was not refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn run_reads_the_query() {
+        let j = job(&["run", "rtt=20ms&cc=reno"]);
+        let Work::Run(s) = j.work else {
+            panic!("a run")
+        };
+        assert_eq!(s.to_query(), "cc=reno&rtt=20");
+        assert_eq!(j.options, RunOptions::default());
+        assert_eq!(job(&["run"]).work, Work::Run(Scenario::default()));
+        assert_eq!(job(&["run", ""]).work, Work::Run(Scenario::default()));
+    }
+
+    #[test]
+    fn max_events_on_every_command() {
+        for list in [
+            &["run", "--max-events", "1000"][..],
+            &["run", "--max-events=1000", "rtt=5"],
+            &[
+                "sweep",
+                "--key",
+                "loss",
+                "--values",
+                "1",
+                "--max-events",
+                "1000",
+            ],
+            &["trace", "--what", "cwnd", "--max-events", "1000"],
+        ] {
+            assert_eq!(job(list).options.max_events, 1000, "{list:?}");
+        }
+        for bad in ["0", "-1", "1e6", "x", ""] {
+            let m = refused(&["run", "--max-events", bad]);
+            assert!(m.starts_with("--max-events: "), "{m}");
+        }
+    }
+
+    #[test]
+    fn sweep_expands_values_through_set() {
+        let j = job(&[
+            "sweep",
+            "preset=loss-sweep",
+            "--key",
+            "loss",
+            "--values",
+            "0.1,1%,5",
+        ]);
+        let Work::Sweep { points, seeds } = j.work else {
+            panic!("a sweep")
+        };
+        assert_eq!(seeds, 1);
+        let queries: Vec<String> = points.iter().map(Scenario::to_query).collect();
+        assert_eq!(
+            queries,
+            [
+                "preset=loss-sweep&loss=0.1",
+                "preset=loss-sweep",
+                "preset=loss-sweep&loss=5"
+            ]
+        );
+    }
+
+    #[test]
+    fn sweep_values_take_units_and_encoded_commas() {
+        let j = job(&["sweep", "--key=rtt", "--values=1ms,0.1s", "--seeds=3"]);
+        let Work::Sweep { points, seeds } = j.work else {
+            panic!("a sweep")
+        };
+        assert_eq!(seeds, 3);
+        assert_eq!(
+            points.iter().map(|p| p.rtt_ms).collect::<Vec<_>>(),
+            [1.0, 100.0]
+        );
+        let j = job(&["sweep", "--key", "drop", "--values", "5%2C9,7"]);
+        let Work::Sweep { points, .. } = j.work else {
+            panic!("a sweep")
+        };
+        assert_eq!(points[0].drop, [5, 9]);
+        assert_eq!(points[1].drop, [7]);
+    }
+
+    #[test]
+    fn sweep_refusals_name_the_key_or_option() {
+        assert_eq!(
+            refused(&["sweep", "--key", "loss", "--values", "1,70"]),
+            "loss: 70 is out of range (allowed 0 to 50%)"
+        );
+        assert_eq!(
+            refused(&["sweep", "--key", "loss", "--values", "1,,2"]),
+            "--values: value 2 is empty"
+        );
+        assert!(refused(&["sweep", "--key", "los", "--values", "1"])
+            .starts_with("--key: unknown key \"los\" (known keys: cc, rtt, "));
+        assert!(
+            refused(&["sweep", "--key", "preset", "--values", "bufferbloat"])
+                .starts_with("--key: preset cannot be swept")
+        );
+        assert_eq!(
+            refused(&["sweep", "--values", "1"]),
+            "--key: required by sweep"
+        );
+        assert_eq!(
+            refused(&["sweep", "--key", "iw"]),
+            "--values: required by sweep"
+        );
+        assert!(
+            refused(&["sweep", "--key", "iw", "--values", "1", "--seeds", "0"])
+                .starts_with("--seeds: ")
+        );
+        assert!(refused(&[
+            "sweep",
+            "seed=18446744073709551615",
+            "--key",
+            "iw",
+            "--values",
+            "1",
+            "--seeds",
+            "2"
+        ])
+        .starts_with("--seeds: 2 seeds from seed 18446744073709551615"));
+        let j = job(&[
+            "sweep",
+            "seed=18446744073709551614",
+            "--key",
+            "iw",
+            "--values",
+            "1",
+            "--seeds",
+            "2",
+        ]);
+        assert!(matches!(j.work, Work::Sweep { seeds: 2, .. }));
+    }
+
+    #[test]
+    fn trace_needs_a_known_trace() {
+        for kind in TraceKind::ALL {
+            let j = job(&["trace", "--what", kind.name()]);
+            assert_eq!(j.work, Work::Trace(Scenario::default(), kind));
+        }
+        assert!(refused(&["trace", "--what", "rtt"]).starts_with("--what: unknown trace"));
+        assert!(refused(&["trace"]).starts_with("--what: required by trace"));
+    }
+
+    #[test]
+    fn argument_refusals() {
+        assert_eq!(refused(&[]), "missing command (run, sweep or trace)");
+        assert!(refused(&["walk"]).starts_with("unknown command \"walk\""));
+        assert_eq!(
+            refused(&["run", "--what", "cwnd"]),
+            "--what: not an option of run"
+        );
+        assert_eq!(
+            refused(&["trace", "--key", "rtt"]),
+            "--key: not an option of trace"
+        );
+        assert_eq!(refused(&["run", "--fast"]), "--fast: unknown option");
+        assert_eq!(refused(&["run", "-v"]), "-v: unknown option");
+        assert_eq!(
+            refused(&["run", "--max-events"]),
+            "--max-events: missing value"
+        );
+        assert_eq!(
+            refused(&["run", "--max-events", "5", "--max-events", "6"]),
+            "--max-events: given twice"
+        );
+        assert!(refused(&["run", "rtt=20", "loss=1"]).starts_with("unexpected argument \"loss=1\""));
+        assert_eq!(
+            refused(&["run", "rtt=5000"]),
+            "rtt: 5000 is out of range (allowed 0.1 to 2000 ms)"
+        );
+        assert!(refused(&["run", "foo=1"]).starts_with("foo: unknown key"));
+    }
+
+    #[test]
+    fn help_wins_anywhere() {
+        for list in [
+            &["--help"][..],
+            &["-h"],
+            &["help"],
+            &["run", "rtt=5000", "--help"],
+            &["walk", "-h"],
+        ] {
+            assert!(
+                matches!(parse_args(args(list)), Ok(Request::Help)),
+                "{list:?}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn arguments_must_be_utf8() {
+        use std::os::unix::ffi::OsStringExt;
+        let bad = vec![OsString::from("run"), OsString::from_vec(vec![b'r', 0xff])];
+        assert!(
+            matches!(parse_args(bad), Err(Failure::Usage(m)) if m.ends_with("not valid UTF-8"))
+        );
+    }
+
+    fn summary() -> Summary {
+        Summary {
+            scenario: "preset=loss-sweep".into(),
+            goodput_MBps: Some(31.5),
+            completion_ms: None,
+            transfer_ms: None,
+            completion_rtts: None,
+            transfer_rtts: None,
+            handshake_ms: Some(20.0),
+            data_segments_sent: 1000,
+            retransmitted_segments: 10,
+            retrans_bytes_pct: Some(1.0),
+            dropped_data: 10,
+            dropped_acks: 9,
+            queue_drops: 0,
+            fast_retransmits: 8,
+            timeouts: 2,
+            msgs: None,
+            hol: None,
+            throughput_windows_MBps: Some(WindowStats {
+                p50: 30.0,
+                p95: 40.0,
+                p99: 41.0,
+            }),
+            jain_fairness: None,
+            per_flow_goodput_MBps: vec![31.5],
+            mathis_MBps: Some(31.6),
+            bdp_bytes: 25_000_000.0,
+            window_limit_MBps: 209.7152,
+            budget_exhausted: false,
+            time_limit_reached: false,
+            events: 123_456,
+            sim_wall_ms: 12.5,
+        }
+    }
+
+    #[test]
+    fn a_summary_is_one_json_line_with_nulls() {
+        let line = json_line(&summary()).unwrap_or_default();
+        assert!(!line.contains('\n'));
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(&line) else {
+            panic!("not JSON: {line}")
+        };
+        assert_eq!(v["scenario"], "preset=loss-sweep");
+        assert_eq!(v["goodput_MBps"], 31.5);
+        assert!(v["completion_ms"].is_null());
+        assert!(v["msgs"].is_null());
+        assert_eq!(v["throughput_windows_MBps"]["p95"], 40.0);
+        assert_eq!(v["events"], 123_456);
+        for field in [
+            "scenario",
+            "goodput_MBps",
+            "completion_ms",
+            "transfer_ms",
+            "completion_rtts",
+            "transfer_rtts",
+            "handshake_ms",
+            "data_segments_sent",
+            "retransmitted_segments",
+            "retrans_bytes_pct",
+            "dropped_data",
+            "dropped_acks",
+            "queue_drops",
+            "fast_retransmits",
+            "timeouts",
+            "msgs",
+            "hol",
+            "throughput_windows_MBps",
+            "jain_fairness",
+            "mathis_MBps",
+            "bdp_bytes",
+            "window_limit_MBps",
+            "events",
+            "sim_wall_ms",
+        ] {
+            assert!(
+                v.get(field).is_some(),
+                "the spec's field {field} is missing"
+            );
+        }
+    }
+
+    /// A writer that fails every write with `kind`.
+    struct Broken(io::ErrorKind);
+
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::new(self.0, "refused"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::Error::new(self.0, "refused"))
+        }
+    }
+
+    #[test]
+    fn write_errors_map_to_exit_statuses() {
+        let broken = Broken(io::ErrorKind::BrokenPipe)
+            .write_all(b"x")
+            .map_err(Failure::io);
+        assert!(matches!(broken, Err(Failure::Closed)));
+        let full = Broken(io::ErrorKind::StorageFull)
+            .write_all(b"x")
+            .map_err(Failure::io);
+        assert!(matches!(full, Err(Failure::Internal(m)) if m.starts_with("writing the output")));
+    }
+
+    #[test]
+    fn an_empty_sweep_runs_nothing() {
+        let j = Job {
+            work: Work::Sweep {
+                points: Vec::new(),
+                seeds: 3,
+            },
+            options: RunOptions::default(),
+        };
+        let mut out = Vec::new();
+        assert!(execute(&j, &mut out).is_ok());
+        assert!(out.is_empty());
+    }
+}

@@ -1,0 +1,289 @@
+//! The `tcplab` binary as a shell sees it: arguments, stdout, stderr and exit status, as in the
+//! spec's "command-line runner" section.
+
+use std::process::{Command, Output, Stdio};
+
+fn tcplab(args: &[&str]) -> Output {
+    match Command::new(env!("CARGO_BIN_EXE_tcplab"))
+        .args(args)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => panic!("cannot start tcplab: {e}"),
+    }
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts status 2, nothing on stdout, and `message` as the first line of stderr.
+fn refused(args: &[&str], message: &str) {
+    let out = tcplab(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    assert_eq!(stdout(&out), "", "{args:?}");
+    let err = stderr(&out);
+    assert_eq!(err.lines().next(), Some(message), "{args:?}: {err}");
+}
+
+#[test]
+fn help_goes_to_stdout_with_status_0() {
+    for args in [&["--help"][..], &["-h"], &["help"], &["sweep", "--help"]] {
+        let out = tcplab(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(stdout(&out).contains("tcplab sweep 'QUERY' --key KEY --values"));
+        assert_eq!(stderr(&out), "");
+    }
+}
+
+#[test]
+fn bad_scenarios_exit_2_naming_the_key() {
+    refused(
+        &["run", "rtt=5000"],
+        "tcplab: rtt: 5000 is out of range (allowed 0.1 to 2000 ms)",
+    );
+    refused(
+        &["run", "iw=ten"],
+        r#"tcplab: iw: "ten" is not a whole number (allowed 1 to 1000 segments)"#,
+    );
+    refused(&["run", "loss=1&loss=2"], "tcplab: loss: repeated key");
+    refused(
+        &["trace", "cc=vegas", "--what", "cwnd"],
+        r#"tcplab: cc: unknown value "vegas" (allowed reno, cubic, bbr)"#,
+    );
+    refused(
+        &["run", "rwnd=1000"],
+        "tcplab: rwnd: 1000 is out of range (allowed 2*mss = 2920 to 1073741824 bytes)",
+    );
+    let out = tcplab(&["run", "foo=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("tcplab: foo: unknown key (known keys: preset, cc, rtt,"));
+    let out = tcplab(&["run", "preset=nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with(r#"tcplab: preset: unknown preset "nope" (known: "#));
+}
+
+#[test]
+fn bad_sweeps_exit_2_before_any_run() {
+    refused(
+        &[
+            "sweep",
+            "preset=loss-sweep",
+            "--key",
+            "loss",
+            "--values",
+            "0.1,1,70",
+        ],
+        "tcplab: loss: 70 is out of range (allowed 0 to 50%)",
+    );
+    refused(
+        &["sweep", "--key", "body", "--values", "1MB,1.5"],
+        r#"tcplab: body: "1.5" is not a whole number (allowed 1 to 10000000000 bytes)"#,
+    );
+    refused(
+        &["sweep", "--values", "1"],
+        "tcplab: --key: required by sweep",
+    );
+    refused(
+        &["sweep", "--key", "iw"],
+        "tcplab: --values: required by sweep",
+    );
+    refused(
+        &["sweep", "--key", "iw", "--values", "1", "--seeds", "0"],
+        r#"tcplab: --seeds: "0" is not a whole number from 1 to 1000000"#,
+    );
+    let out = tcplab(&["sweep", "--key", "los", "--values", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with(r#"tcplab: --key: unknown key "los""#));
+}
+
+#[test]
+fn bad_arguments_exit_2_naming_the_option() {
+    refused(&[], "tcplab: missing command (run, sweep or trace)");
+    refused(
+        &["walk"],
+        r#"tcplab: unknown command "walk" (commands: run, sweep, trace)"#,
+    );
+    refused(&["run", "--fast"], "tcplab: --fast: unknown option");
+    refused(
+        &["run", "--what", "cwnd"],
+        "tcplab: --what: not an option of run",
+    );
+    refused(
+        &["run", "--max-events"],
+        "tcplab: --max-events: missing value",
+    );
+    refused(
+        &["run", "--max-events", "0"],
+        r#"tcplab: --max-events: "0" is not a whole number from 1 to 18446744073709551615"#,
+    );
+    refused(
+        &["trace"],
+        "tcplab: --what: required by trace (cwnd, throughput, seq, msgs, queue)",
+    );
+    let out = tcplab(&["trace", "--what", "rtt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("tcplab: --what: unknown trace"));
+    // An unquoted `&` splits the query in the shell; the runner then sees two queries.
+    let out = tcplab(&["run", "rtt=20", "loss=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with(r#"tcplab: unexpected argument "loss=1""#));
+    assert!(stderr(&out).contains("Run 'tcplab --help' for usage."));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_is_an_internal_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_tcplab"))
+        .arg("--help")
+        .stdout(Stdio::from(full))
+        .output();
+    let Ok(out) = out else {
+        panic!("cannot start tcplab")
+    };
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("tcplab: internal error: writing the output"));
+}
+
+// The tests below run the simulator.
+
+#[test]
+fn run_prints_one_json_object_with_the_spec_fields() {
+    let out = tcplab(&["run", "preset=post-slow-start&seed=3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1);
+    let v: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => panic!("not JSON ({e}): {text}"),
+    };
+    assert_eq!(v["scenario"], "preset=post-slow-start&seed=3");
+    for field in [
+        "goodput_MBps",
+        "completion_ms",
+        "transfer_ms",
+        "completion_rtts",
+        "transfer_rtts",
+        "handshake_ms",
+        "data_segments_sent",
+        "retransmitted_segments",
+        "retrans_bytes_pct",
+        "dropped_data",
+        "dropped_acks",
+        "queue_drops",
+        "fast_retransmits",
+        "timeouts",
+        "msgs",
+        "hol",
+        "throughput_windows_MBps",
+        "jain_fairness",
+        "mathis_MBps",
+        "bdp_bytes",
+        "window_limit_MBps",
+        "events",
+        "sim_wall_ms",
+    ] {
+        assert!(v.get(field).is_some(), "missing {field}");
+    }
+    assert!(v["sim_wall_ms"].as_f64().is_some_and(|ms| ms >= 0.0));
+}
+
+#[test]
+fn sweep_prints_a_line_per_value_and_seed() {
+    let out = tcplab(&[
+        "sweep",
+        "preset=loss-sweep&dur=0.5&seed=10",
+        "--key",
+        "loss",
+        "--values",
+        "1,2%",
+        "--seeds",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let scenarios: Vec<String> = stdout(&out)
+        .lines()
+        .map(
+            |line| match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(v) => v["scenario"].as_str().unwrap_or_default().to_owned(),
+                Err(e) => panic!("not JSON ({e}): {line}"),
+            },
+        )
+        .collect();
+    assert_eq!(
+        scenarios,
+        [
+            "preset=loss-sweep&dur=0.5&seed=10",
+            "preset=loss-sweep&dur=0.5&seed=11",
+            "preset=loss-sweep&loss=2&dur=0.5&seed=10",
+            "preset=loss-sweep&loss=2&dur=0.5&seed=11",
+        ]
+    );
+}
+
+#[test]
+fn runs_are_deterministic_apart_from_the_wall_clock() {
+    let strip = |out: Output| {
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+        v["sim_wall_ms"] = serde_json::Value::Null;
+        v
+    };
+    let q = "preset=random-loss-bbr&dur=1";
+    assert_eq!(strip(tcplab(&["run", q])), strip(tcplab(&["run", q])));
+}
+
+#[test]
+fn trace_prints_csv_with_a_header() {
+    for what in ["cwnd", "throughput", "seq", "msgs", "queue"] {
+        let out = tcplab(&["trace", "app=msgs&count=20&dur=1", "--what", what]);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+        let text = stdout(&out);
+        let header = text.lines().next().unwrap_or_default();
+        assert!(header.contains(','), "{what}: {header}");
+    }
+}
+
+#[test]
+fn the_event_budget_stops_a_run() {
+    let out = tcplab(&["run", "app=bulk&dur=60", "--max-events", "1000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(v["budget_exhausted"], true);
+    assert!(v["events"].as_u64().is_some_and(|n| n <= 1000));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_a_sweep_quietly() {
+    use std::io::{BufRead, BufReader};
+    let child = Command::new(env!("CARGO_BIN_EXE_tcplab"))
+        .args([
+            "sweep", "dur=0.2", "--key", "seed", "--values", "1", "--seeds", "1000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        panic!("cannot start tcplab")
+    };
+    if let Some(pipe) = child.stdout.take() {
+        let mut first = String::new();
+        let _ = BufReader::new(pipe).read_line(&mut first);
+        assert!(first.starts_with('{'));
+        // Dropping the reader closes the pipe under the running sweep.
+    }
+    let out = child.wait_with_output();
+    let Ok(out) = out else {
+        panic!("tcplab did not finish")
+    };
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
