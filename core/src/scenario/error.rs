@@ -43,6 +43,8 @@ pub enum Problem {
     UnknownValue { value: String, allowed: String },
     #[error("unknown preset {} (known: {})", quoted(name), preset_names())]
     UnknownPreset { name: String },
+    #[error("{} has an empty entry ({allowed})", quoted(value))]
+    EmptyEntry { value: String, allowed: String },
     #[error("{count} entries (allowed up to {MAX_DROPS})")]
     TooManyDrops { count: usize },
     #[error("entries must be ascending without repeats")]

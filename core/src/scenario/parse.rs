@@ -308,6 +308,12 @@ fn read_drops(raw: &str) -> Result<Vec<u64>, Problem> {
     let mut drops = Vec::with_capacity(count);
     for entry in raw.split(',') {
         let allowed = DROP_ALLOWED.to_owned();
+        if entry.is_empty() {
+            return Err(Problem::EmptyEntry {
+                value: raw.into(),
+                allowed,
+            });
+        }
         let n = read_whole(entry, Dimension::Plain)
             .map_err(|e| number_problem(e, entry, allowed.clone(), Dimension::Plain, true))?;
         if n == 0 {
@@ -528,6 +534,14 @@ mod tests {
             r#"rtt: "abc" is not a number (allowed 0.1 to 2000 ms)"#
         );
         assert_eq!(
+            err("rtt=1e3"),
+            r#"rtt: "1e3" is not a number (allowed 0.1 to 2000 ms)"#
+        );
+        assert_eq!(
+            err("rtt=5parsec"),
+            r#"rtt: "5parsec" has an unknown unit (units: us, ms, s)"#
+        );
+        assert_eq!(
             err("queue=5x"),
             r#"queue: "5x" is not a whole number (allowed 1 to 1000000 packets)"#
         );
@@ -581,8 +595,12 @@ mod tests {
             err("drop=0,4"),
             "drop: 0 is out of range (allowed packet numbers from 1, comma-separated, at most 1000)"
         );
-        assert!(err("drop=1,,2").starts_with(r#"drop: empty value"#));
-        assert!(err("drop=1,").starts_with(r#"drop: empty value"#));
+        assert_eq!(
+            err("drop=1,,2"),
+            r#"drop: "1,,2" has an empty entry (allowed packet numbers from 1, comma-separated, at most 1000)"#
+        );
+        assert!(err("drop=1,").starts_with(r#"drop: "1," has an empty entry"#));
+        assert!(err("drop=,").starts_with(r#"drop: "," has an empty entry"#));
         assert!(err("drop=1.5").starts_with(r#"drop: "1.5" is not a whole number"#));
         assert!(err("drop=1 2").starts_with(r#"drop: "1 2" is not a whole number"#));
     }

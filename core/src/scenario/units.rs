@@ -151,7 +151,10 @@ impl<'a> Decimal<'a> {
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         // `digits.digits` or `digits`: no `.5`, no `5.`.
         let well_formed = digits(int) && (frac.is_empty() || digits(frac));
-        if !well_formed || number.ends_with('.') {
+        // `1e5` is an exponent, not a unit `e5`: say so rather than list the units.
+        let exponent = suffix.starts_with(['e', 'E'])
+            && suffix[1..].starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+        if !well_formed || number.ends_with('.') || exponent {
             return Err(NumberError::NotANumber);
         }
         Ok(Decimal {
