@@ -20,6 +20,7 @@ use tcplab::metrics::trace::TraceKind;
 use tcplab::scenario::{decode_component, Key};
 use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError, Summary};
 
+/// The `--help` text; `{budget}` is the default event budget.
 const HELP: &str = "\
 tcplab: a deterministic TCP throughput lab
 
@@ -38,7 +39,7 @@ sweep   runs the scenario once for each value of KEY and each of N seeds (seed, 
 trace   prints one trace of the run as CSV.
 
 Options:
-  --max-events N   the run's event budget (default 200000000)
+  --max-events N   the run's event budget (default {budget})
   -h, --help       this text
 
 Exit status: 0 on success, 2 on a bad scenario or arguments, 1 on an internal error.
@@ -111,7 +112,7 @@ fn main() -> ExitCode {
     let mut out = io::BufWriter::new(stdout.lock());
     let outcome = parse_args(args)
         .and_then(|request| match request {
-            Request::Help => out.write_all(HELP.as_bytes()).map_err(Failure::io),
+            Request::Help => out.write_all(help().as_bytes()).map_err(Failure::io),
             Request::Job(job) => execute(&job, &mut out),
         })
         .and_then(|()| out.flush().map_err(Failure::io));
@@ -124,6 +125,10 @@ fn main() -> ExitCode {
     // Nowhere is left to report a failure to write to stderr.
     let _ = writeln!(io::stderr(), "tcplab: {message}");
     ExitCode::from(status)
+}
+
+fn help() -> String {
+    HELP.replace("{budget}", &RunOptions::default().max_events.to_string())
 }
 
 /// Reads the arguments after the program name into a checked request.
