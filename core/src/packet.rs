@@ -25,11 +25,16 @@ pub const UDP_HEADER_BYTES: u32 = 28;
 pub enum Kind {
     Syn,
     /// The SYN-ACK, offering the receiver's window.
-    SynAck { wnd: u64 },
+    SynAck {
+        wnd: u64,
+    },
     /// The third segment of the handshake.
     HandshakeAck,
     /// Payload bytes `seq..seq + len`.
-    Data { seq: u64, len: u32 },
+    Data {
+        seq: u64,
+        len: u32,
+    },
     /// A cumulative ACK with the receive window and up to three SACK blocks.
     Ack {
         ack: u64,
@@ -38,7 +43,9 @@ pub enum Kind {
         sack_len: u8,
     },
     /// A UDP datagram carrying message `id`.
-    Datagram { id: u32 },
+    Datagram {
+        id: u32,
+    },
 }
 
 /// A packet on the path.
@@ -57,7 +64,9 @@ impl Packet {
 
     pub fn sack_blocks(&self) -> &[SackBlock] {
         match &self.kind {
-            Kind::Ack { sack, sack_len, .. } => &sack[..usize::from(*sack_len).min(MAX_SACK_BLOCKS)],
+            Kind::Ack { sack, sack_len, .. } => {
+                &sack[..usize::from(*sack_len).min(MAX_SACK_BLOCKS)]
+            }
             _ => &[],
         }
     }

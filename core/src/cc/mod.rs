@@ -2,12 +2,15 @@
 //! `tcp_congestion_ops`): the sender owns loss recovery and calls the algorithm at the moments
 //! the trait names; the algorithm owns the window's size.
 
+pub mod cubic;
+pub mod hystart;
 pub mod reno;
 pub mod slow_start;
 
 use crate::scenario::CcAlgo;
 use crate::time::Time;
 
+pub use cubic::Cubic;
 pub use reno::Reno;
 
 /// The sender's window as the algorithm sees and sets it, in bytes.
@@ -73,6 +76,11 @@ pub struct AckEvent {
     pub in_recovery: bool,
     /// The sender's count of bytes delivered so far (acknowledged or SACKed).
     pub delivered: u64,
+    /// The cumulative ACK and the next byte to send: a round trip ends when the first passes
+    /// the value the second had when the round began.
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub srtt: Option<Time>,
     pub rate: Option<RateSample>,
 }
 
@@ -118,11 +126,18 @@ pub trait CongestionControl {
     }
 }
 
+/// Options of the algorithms that the scenario sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CcOptions {
+    /// HyStart's slow-start exits (CUBIC).
+    pub hystart: bool,
+}
+
 /// The algorithm named by the scenario.
-pub fn new_controller(algo: CcAlgo) -> Box<dyn CongestionControl> {
+pub fn new_controller(algo: CcAlgo, options: CcOptions) -> Box<dyn CongestionControl> {
     match algo {
         CcAlgo::Reno => Box::new(Reno::default()),
-        CcAlgo::Cubic => Box::new(Reno::default()),
-        CcAlgo::Bbr => Box::new(Reno::default()),
+        CcAlgo::Cubic => Box::new(Cubic::new(options.hystart)),
+        CcAlgo::Bbr => Box::new(Cubic::new(options.hystart)),
     }
 }

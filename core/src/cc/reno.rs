@@ -83,6 +83,9 @@ mod tests {
             cwnd_limited: true,
             in_recovery: false,
             delivered: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            srtt: None,
             rate: None,
         }
     }

@@ -7,12 +7,18 @@ use crate::rng::SimRng;
 pub enum LossModel {
     None,
     /// Each packet is lost with probability `p`, independently.
-    Bernoulli { p: f64 },
+    Bernoulli {
+        p: f64,
+    },
     /// Gilbert-Elliott's two-state chain: every packet sent in the Bad state is lost, none in the
     /// Good state. `p_bad` (Good -> Bad) and `p_good` (Bad -> Good) are set so that the mean burst
     /// is `1 / p_good` packets and the stationary loss rate `p_bad / (p_bad + p_good)` equals the
     /// configured rate.
-    GilbertElliott { p_bad: f64, p_good: f64, bad: bool },
+    GilbertElliott {
+        p_bad: f64,
+        p_good: f64,
+        bad: bool,
+    },
 }
 
 impl LossModel {

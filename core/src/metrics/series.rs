@@ -78,7 +78,9 @@ impl<const N: usize> Series<N> {
         let first = self.raw.first().map_or(0, |r| r.0 .0);
         let last = self.raw.last().map_or(0, |r| r.0 .0);
         let span = (last - first).max(1);
-        self.bin_ns = (span / (self.max_bins() as u64 / 2).max(1)).max(1).next_power_of_two();
+        self.bin_ns = (span / (self.max_bins() as u64 / 2).max(1))
+            .max(1)
+            .next_power_of_two();
         self.thinned = true;
         let raw = std::mem::take(&mut self.raw);
         self.bins.reserve(self.max_bins() + 1);
@@ -150,7 +152,10 @@ impl<const N: usize> Series<N> {
             let mut four = [bin.first, bin.min, bin.max, bin.last];
             four.sort_by_key(|r| r.0);
             for row in four {
-                if out.last().is_none_or(|l: &Row<N>| l.0 != row.0 || l.1 != row.1) {
+                if out
+                    .last()
+                    .is_none_or(|l: &Row<N>| l.0 != row.0 || l.1 != row.1)
+                {
                     out.push(row);
                 }
             }

@@ -50,7 +50,11 @@ impl FromStr for TraceKind {
         TraceKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("--what: unknown trace \"{s}\" (allowed cwnd, throughput, seq, msgs, queue)"))
+            .ok_or_else(|| {
+                format!(
+                    "--what: unknown trace \"{s}\" (allowed cwnd, throughput, seq, msgs, queue)"
+                )
+            })
     }
 }
 
@@ -68,7 +72,12 @@ pub enum DropCause {
 }
 
 impl DropCause {
-    const ALL: [DropCause; 4] = [DropCause::Data, DropCause::Ack, DropCause::Queue, DropCause::Staged];
+    const ALL: [DropCause; 4] = [
+        DropCause::Data,
+        DropCause::Ack,
+        DropCause::Queue,
+        DropCause::Staged,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -170,7 +179,9 @@ fn num(v: f64) -> String {
 impl Traces {
     pub fn new(flows: usize, cap: usize, initial_bin: Time) -> Self {
         Traces {
-            flows: (0..flows).map(|_| FlowTrace::new(cap, initial_bin)).collect(),
+            flows: (0..flows)
+                .map(|_| FlowTrace::new(cap, initial_bin))
+                .collect(),
             queue: Series::new(cap, 0),
             drops: Series::new(cap, 1),
         }
@@ -281,7 +292,9 @@ mod tests {
         for k in TraceKind::ALL {
             assert_eq!(k.name().parse::<TraceKind>(), Ok(k));
         }
-        assert!("nope".parse::<TraceKind>().is_err_and(|e| e.contains("--what")));
+        assert!("nope"
+            .parse::<TraceKind>()
+            .is_err_and(|e| e.contains("--what")));
     }
 
     #[test]

@@ -30,12 +30,24 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
     let rtt_ms = s.rtt_ms;
     let ms = |t: Time| t.as_millis_f64();
     let flows = &w.flows;
-    let syn_at = flows.iter().filter_map(|f| f.sender.stats().syn_sent_at).min();
-    let first_data = flows.iter().filter_map(|f| f.sender.stats().first_data_at).min();
+    let syn_at = flows
+        .iter()
+        .filter_map(|f| f.sender.stats().syn_sent_at)
+        .min();
+    let first_data = flows
+        .iter()
+        .filter_map(|f| f.sender.stats().first_data_at)
+        .min();
     let first_arrival = flows.iter().filter_map(|f| f.first_arrival).min();
     let last_read = flows.iter().filter_map(|f| f.last_read).max();
-    let all_done = flows.iter().all(|f| f.done_at.is_some() && f.workload.target().is_some());
-    let done_at = flows.iter().filter_map(|f| f.done_at).max().filter(|_| all_done);
+    let all_done = flows
+        .iter()
+        .all(|f| f.done_at.is_some() && f.workload.target().is_some());
+    let done_at = flows
+        .iter()
+        .filter_map(|f| f.done_at)
+        .max()
+        .filter(|_| all_done);
 
     let delivered: u64 = flows.iter().map(|f| f.delivered).sum();
     let span = match (first_data, last_read) {
@@ -43,7 +55,10 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         _ => None,
     };
     let goodput = |bytes: u64| span.map(|d| bytes as f64 / d.as_secs_f64() / 1e6);
-    let per_flow: Vec<f64> = flows.iter().map(|f| goodput(f.delivered).unwrap_or(0.0)).collect();
+    let per_flow: Vec<f64> = flows
+        .iter()
+        .map(|f| goodput(f.delivered).unwrap_or(0.0))
+        .collect();
 
     let completion = done_at.zip(syn_at).map(|(d, s0)| ms(d - s0));
     let transfer = done_at.zip(first_arrival).map(|(d, a)| ms(d - a));
@@ -51,7 +66,9 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         .iter()
         .filter_map(|f| {
             let st = f.sender.stats();
-            st.handshake_ack_at.zip(st.syn_sent_at).map(|(h, s0)| h - s0)
+            st.handshake_ack_at
+                .zip(st.syn_sent_at)
+                .map(|(h, s0)| h - s0)
         })
         .max()
         .map(ms);
@@ -75,7 +92,11 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
                 .map(|i| w.window_bytes.get(i).copied().unwrap_or(0) as f64 / secs / 1e6)
                 .collect();
             rates.sort_by(f64::total_cmp);
-            match (quantile(&rates, 0.5), quantile(&rates, 0.95), quantile(&rates, 0.99)) {
+            match (
+                quantile(&rates, 0.5),
+                quantile(&rates, 0.95),
+                quantile(&rates, 0.99),
+            ) {
                 (Some(p50), Some(p95), Some(p99)) => Some(WindowStats { p50, p95, p99 }),
                 _ => None,
             }
@@ -102,13 +123,20 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         msgs: None,
         hol: None,
         throughput_windows_MBps: windows,
-        jain_fairness: if flows.len() > 1 { jain(&per_flow) } else { None },
+        jain_fairness: if flows.len() > 1 {
+            jain(&per_flow)
+        } else {
+            None
+        },
         per_flow_goodput_MBps: per_flow,
         mathis_MBps: mathis_mbps(s.mss, rtt_ms, s.loss_pct / 100.0),
         bdp_bytes: bdp_bytes(s.bw_mbps, rtt_ms),
         window_limit_MBps: window_limit_mbps(s.rwnd as f64, rtt_ms),
         budget_exhausted: stop == Stop::Budget,
-        time_limit_reached: stop == Stop::TimeLimit && flows.iter().any(|f| f.workload.target().is_some() && f.done_at.is_none()),
+        time_limit_reached: stop == Stop::TimeLimit
+            && flows
+                .iter()
+                .any(|f| f.workload.target().is_some() && f.done_at.is_none()),
         events: w.sched.executed(),
         sim_wall_ms: 0.0,
     }

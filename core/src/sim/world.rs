@@ -1,6 +1,6 @@
 //! The world of one run: the path, the flows, the clock, and the dispatch of every event.
 
-use crate::cc::new_controller;
+use crate::cc::{new_controller, CcOptions};
 use crate::engine::{Halt, Scheduler};
 use crate::link::{Bottleneck, DelayLine, Enqueued, LossModel, StagedDrops};
 use crate::metrics::trace::{window_col, DropCause, Traces};
@@ -116,7 +116,7 @@ impl World {
         let cap = (TRACE_ROWS / n).clamp(512, 8192);
         let mut flows = Vec::with_capacity(n);
         for i in 0..n {
-            let cc = new_controller(s.cc);
+            let cc = new_controller(s.cc, CcOptions { hystart: s.hystart });
             let mut sender = Sender::new(
                 i as u16,
                 SenderConfig {
@@ -155,7 +155,10 @@ impl World {
         }
         let end = Time::from_secs_f64(s.dur_s);
         sched.schedule(end, Event::End);
-        let unfinished = flows.iter().filter(|f| f.workload.target().is_some()).count();
+        let unfinished = flows
+            .iter()
+            .filter(|f| f.workload.target().is_some())
+            .count();
         let every_flow_ends = unfinished == flows.len();
         // The spec's windows: 0.5 s, or 10 RTTs if longer.
         let window_len = Time::from_millis(500).max(rtt.saturating_mul(10));
@@ -239,7 +242,7 @@ impl World {
                     self.traces.flows[fi].retransmits.push(now, [seq as f64]);
                 }
             }
-            self.to_bottleneck(now, p);
+            self.send_on_data_path(now, p);
         }
         let flow = &mut self.flows[fi];
         if sent_new && flow.sender.in_flight() > flow.sender.window().cwnd {
@@ -283,7 +286,7 @@ impl World {
         debug_assert_eq!(window_col::CWND, 0);
     }
 
-    fn to_bottleneck(&mut self, now: Time, p: Packet) {
+    fn send_on_data_path(&mut self, now: Time, p: Packet) {
         if p.is_data() && self.staged.lose_next() {
             self.dropped_data += 1;
             self.traces.record_drop(now, p.flow, DropCause::Staged);
@@ -310,7 +313,7 @@ impl World {
         }
     }
 
-    fn to_ack_wire(&mut self, now: Time, p: Packet) {
+    fn send_on_ack_path(&mut self, now: Time, p: Packet) {
         if self.ack_loss.lose(&mut self.rng) {
             self.dropped_acks += 1;
             self.traces.record_drop(now, p.flow, DropCause::Ack);
@@ -337,10 +340,11 @@ impl World {
                     kind: Kind::SynAck { wnd },
                     wire_bytes: HEADER_BYTES + crate::packet::SYN_OPTION_BYTES,
                 };
-                self.to_ack_wire(now, synack);
+                self.send_on_ack_path(now, synack);
             }
             Kind::Data { seq, len } => self.receive_data(now, fi, seq, len),
-            Kind::HandshakeAck | Kind::SynAck { .. } | Kind::Ack { .. } | Kind::Datagram { .. } => {}
+            Kind::HandshakeAck | Kind::SynAck { .. } | Kind::Ack { .. } | Kind::Datagram { .. } => {
+            }
         }
     }
 
@@ -397,7 +401,7 @@ impl World {
             kind,
             wire_bytes: HEADER_BYTES + sack_bytes,
         };
-        self.to_ack_wire(now, p);
+        self.send_on_ack_path(now, p);
     }
 
     fn delack(&mut self, now: Time, f: u16) {

@@ -95,7 +95,8 @@ impl Receiver {
     pub fn on_data(&mut self, now: Time, seq: u64, len: u32) -> Arrival {
         if !self.seen_data {
             self.seen_data = true;
-            self.quickacks = MAX_QUICKACKS.min((self.cfg.rwnd / (2 * u64::from(self.cfg.mss))) as u32);
+            self.quickacks =
+                MAX_QUICKACKS.min((self.cfg.rwnd / (2 * u64::from(self.cfg.mss))) as u32);
         }
         let end = seq + u64::from(len);
         let before = self.rcv_nxt;
@@ -156,7 +157,10 @@ impl Receiver {
     }
 
     fn range_of(&self, seq: u64) -> Option<SackBlock> {
-        self.ooo.iter().copied().find(|b| b.start <= seq && seq < b.end)
+        self.ooo
+            .iter()
+            .copied()
+            .find(|b| b.start <= seq && seq < b.end)
     }
 
     fn insert_ooo(&mut self, block: SackBlock) {

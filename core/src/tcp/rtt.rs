@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn later_samples_use_the_rfc_gains() {
-        let mut e = RttEstimator::new(Time(1 * MS));
+        let mut e = RttEstimator::new(Time(MS));
         e.sample(Time(100 * MS));
         e.sample(Time(180 * MS));
         // RTTVAR = 3/4 * 50 + 1/4 * 80 = 57.5; SRTT = 7/8 * 100 + 1/8 * 180 = 110.

@@ -304,7 +304,9 @@ impl Scoreboard {
             return 0;
         };
         let mut marked = 0;
-        let mut i = self.segs.partition_point(|s| s.end() <= self.lost_judged_to);
+        let mut i = self
+            .segs
+            .partition_point(|s| s.end() <= self.lost_judged_to);
         while let Some(seg) = self.segs.get_mut(i) {
             if seg.seq >= threshold {
                 break;
@@ -371,7 +373,9 @@ impl Scoreboard {
         if self.lost_bytes == 0 {
             return None;
         }
-        let mut i = self.segs.partition_point(|s| s.end() <= self.retransmit_hint);
+        let mut i = self
+            .segs
+            .partition_point(|s| s.end() <= self.retransmit_hint);
         while let Some(seg) = self.segs.get(i) {
             if seg.seq >= self.lost_high {
                 break;
@@ -408,7 +412,11 @@ impl Scoreboard {
 
     /// The SACKed segments above the head; used with DupThresh to start recovery.
     pub fn sacked_segments(&self) -> usize {
-        self.segs.iter().filter(|s| s.sacked).take(DUP_THRESH).count()
+        self.segs
+            .iter()
+            .filter(|s| s.sacked)
+            .take(DUP_THRESH)
+            .count()
     }
 }
 

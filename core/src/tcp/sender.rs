@@ -28,7 +28,9 @@ pub enum ConnState {
     /// Not yet opened.
     Closed,
     /// SYN sent, waiting for the SYN-ACK.
-    SynSent { retries: u32 },
+    SynSent {
+        retries: u32,
+    },
     Established,
 }
 
@@ -48,13 +50,35 @@ pub enum CaState {
 /// What happened to the sender, for counters, traces and the player's explanations.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Note {
-    SynSent { retry: u32 },
-    Established { rtt: Option<Time> },
-    FastRetransmit { seq: u64, cwnd_before: u64, cwnd_after: u64, ssthresh: u64 },
-    RecoveryDone { cwnd: u64 },
-    Timeout { rto: Time, backoff: u32, cwnd_before: u64, ssthresh: u64 },
-    Retransmit { seq: u64, len: u32 },
-    Send { seq: u64, len: u32 },
+    SynSent {
+        retry: u32,
+    },
+    Established {
+        rtt: Option<Time>,
+    },
+    FastRetransmit {
+        seq: u64,
+        cwnd_before: u64,
+        cwnd_after: u64,
+        ssthresh: u64,
+    },
+    RecoveryDone {
+        cwnd: u64,
+    },
+    Timeout {
+        rto: Time,
+        backoff: u32,
+        cwnd_before: u64,
+        ssthresh: u64,
+    },
+    Retransmit {
+        seq: u64,
+        len: u32,
+    },
+    Send {
+        seq: u64,
+        len: u32,
+    },
 }
 
 /// Counters of one sender, for the summary.
@@ -332,7 +356,14 @@ impl Sender {
     }
 
     /// An ACK arrived.
-    pub fn on_ack(&mut self, now: Time, ack: u64, wnd: u64, sack: &[SackBlock], out: &mut Vec<Packet>) {
+    pub fn on_ack(
+        &mut self,
+        now: Time,
+        ack: u64,
+        wnd: u64,
+        sack: &[SackBlock],
+        out: &mut Vec<Packet>,
+    ) {
         if self.conn != ConnState::Established || ack > self.snd_nxt || ack < self.snd_una {
             return;
         }
@@ -433,6 +464,9 @@ impl Sender {
                 cwnd_limited: self.cwnd_limited(),
                 in_recovery,
                 delivered: self.rate.delivered(),
+                snd_una: self.snd_una,
+                snd_nxt: self.snd_nxt,
+                srtt: self.rtt.srtt(),
                 rate,
             };
             self.cc.on_ack(&mut self.w, &ev);
@@ -477,7 +511,10 @@ impl Sender {
     /// Linux `tcp_cwnd_validate`.
     fn validate_cwnd(&mut self, limited: bool) {
         let out = self.board.out_bytes();
-        if self.snd_una >= self.usage_seq || limited || (!self.is_cwnd_limited && out > self.max_out) {
+        if self.snd_una >= self.usage_seq
+            || limited
+            || (!self.is_cwnd_limited && out > self.max_out)
+        {
             self.is_cwnd_limited = limited;
             self.max_out = out;
             self.usage_seq = self.snd_nxt;
@@ -516,7 +553,8 @@ impl Sender {
             }
             let in_flight = self.in_flight();
             let fits = in_flight + u64::from(len) <= self.w.cwnd;
-            if !fits && !(self.force_retransmit && retransmit.is_some()) {
+            let forced = self.force_retransmit && retransmit.is_some();
+            if !(fits || forced) {
                 blocked_by_cwnd = true;
                 break;
             }
@@ -556,7 +594,8 @@ impl Sender {
             }
             if let Some(rate) = pacing {
                 let bits_per_s = (rate * 8.0).max(1.0) as u64;
-                self.pace_next = self.pace_next.max(now) + serialisation_time(u64::from(wire_bytes), bits_per_s);
+                self.pace_next =
+                    self.pace_next.max(now) + serialisation_time(u64::from(wire_bytes), bits_per_s);
             }
         }
         let limited = blocked_by_cwnd || self.in_flight() >= self.w.cwnd;

@@ -1,0 +1,153 @@
+//! HyStart, as Linux's CUBIC runs it (`tcp_cubic.c`, after Ha and Rhee 2011): leave slow start
+//! before the first loss when a round's ACKs arrive as a train longer than half the minimum RTT
+//! (the pipe is about full), or when the round's RTT has grown past the minimum by a margin
+//! (a queue is building).
+
+use crate::time::Time;
+
+/// Linux's `hystart_low_window`: below 16 segments slow start is left alone.
+pub const LOW_WINDOW_SEGMENTS: f64 = 16.0;
+/// Linux's `hystart_ack_delta_us`: ACKs closer than this belong to one train.
+pub const ACK_DELTA: Time = Time(2_000_000);
+/// Linux's HYSTART_MIN_SAMPLES: RTT samples taken at the start of each round.
+pub const MIN_SAMPLES: u32 = 8;
+/// Linux's HYSTART_DELAY_MIN and HYSTART_DELAY_MAX: the clamp on the delay threshold.
+pub const DELAY_MIN: Time = Time(4_000_000);
+pub const DELAY_MAX: Time = Time(16_000_000);
+
+/// Why HyStart ended slow start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HyStartExit {
+    AckTrain,
+    DelayIncrease,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct HyStart {
+    found: Option<HyStartExit>,
+    end_seq: u64,
+    round_start: Time,
+    last_ack: Time,
+    curr_rtt: Option<Time>,
+    sample_cnt: u32,
+}
+
+impl HyStart {
+    /// Starts over, as after a timeout (Linux `bictcp_reset`).
+    pub fn reset(&mut self) {
+        *self = HyStart::default();
+    }
+
+    pub fn found(&self) -> Option<HyStartExit> {
+        self.found
+    }
+
+    fn new_round(&mut self, now: Time, snd_nxt: u64) {
+        self.round_start = now;
+        self.last_ack = now;
+        self.end_seq = snd_nxt;
+        self.curr_rtt = None;
+        self.sample_cnt = 0;
+    }
+
+    /// One ACK with an RTT sample during slow start (Linux `hystart_update`). `delay_min` is the
+    /// lowest RTT seen; `ack_delay` Linux's allowance for ACKs bunched by offloads. Returns the
+    /// exit the first time one is found.
+    pub fn on_ack(
+        &mut self,
+        now: Time,
+        snd_una: u64,
+        snd_nxt: u64,
+        rtt: Time,
+        delay_min: Time,
+        ack_delay: Time,
+    ) -> Option<HyStartExit> {
+        if self.found.is_some() {
+            return None;
+        }
+        if snd_una > self.end_seq {
+            self.new_round(now, snd_nxt);
+        }
+        if now.saturating_sub(self.last_ack) <= ACK_DELTA {
+            self.last_ack = now;
+            // Unpaced, the train may end at half the minimum RTT.
+            let threshold = Time((delay_min + ack_delay).as_nanos() / 2);
+            if now.saturating_sub(self.round_start) > threshold {
+                self.found = Some(HyStartExit::AckTrain);
+                return self.found;
+            }
+        }
+        if self.sample_cnt < MIN_SAMPLES {
+            self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
+            self.sample_cnt += 1;
+        } else if let Some(curr) = self.curr_rtt {
+            let margin = Time(delay_min.as_nanos() / 8).max(DELAY_MIN).min(DELAY_MAX);
+            if curr > delay_min + margin {
+                self.found = Some(HyStartExit::DelayIncrease);
+                return self.found;
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    #[test]
+    fn a_train_longer_than_half_the_min_rtt_ends_slow_start() {
+        let mut h = HyStart::default();
+        let rtt = Time(20 * MS);
+        // ACKs every 0.5 ms from t = 100 ms: the train passes 10 ms after 20 ACKs.
+        let mut exit = None;
+        let mut n = 0;
+        while exit.is_none() && n < 100 {
+            let now = Time(100 * MS + n * MS / 2);
+            exit = h.on_ack(now, 1000 + n, 1_000_000, rtt, rtt, Time::ZERO);
+            n += 1;
+        }
+        assert_eq!(exit, Some(HyStartExit::AckTrain));
+        assert_eq!(n, 22);
+    }
+
+    #[test]
+    fn a_growing_rtt_ends_slow_start() {
+        let mut h = HyStart::default();
+        let base = Time(100 * MS);
+        let mut exit = None;
+        // ACKs 5 ms apart (no train) whose RTT is 20 ms above the minimum.
+        for n in 0..20u64 {
+            exit = exit.or(h.on_ack(
+                Time(n * 5 * MS),
+                1 + n,
+                1_000,
+                Time(120 * MS),
+                base,
+                Time::ZERO,
+            ));
+        }
+        assert_eq!(exit, Some(HyStartExit::DelayIncrease));
+    }
+
+    #[test]
+    fn a_steady_rtt_and_sparse_acks_leave_slow_start_alone() {
+        let mut h = HyStart::default();
+        let base = Time(100 * MS);
+        for n in 0..50u64 {
+            assert_eq!(
+                h.on_ack(
+                    Time(n * 5 * MS),
+                    1 + n,
+                    1_000,
+                    Time(101 * MS),
+                    base,
+                    Time::ZERO
+                ),
+                None
+            );
+        }
+    }
+}
