@@ -1,11 +1,13 @@
 //! The TCP endpoints: the sender with its loss recovery, the receiver, RTT estimation and the
 //! SACK scoreboard.
 
+pub mod rack;
 pub mod rate;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
+pub mod tlp;
 
 pub use receiver::{Receiver, ReceiverConfig};
 pub use sender::{CaState, Sender, SenderConfig};

@@ -46,6 +46,33 @@ pub struct TxSnapshot {
     pub app_limited: bool,
 }
 
+/// The most recently sent of the segments an ACK delivered: RACK's and the rate sampler's clue.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DeliveredSeg {
+    pub sent_at: Time,
+    pub end: u64,
+    pub ever_retrans: bool,
+    pub tx: TxSnapshot,
+}
+
+impl DeliveredSeg {
+    fn of(seg: &Seg) -> Self {
+        DeliveredSeg {
+            sent_at: seg.sent_at,
+            end: seg.end(),
+            ever_retrans: seg.ever_retrans,
+            tx: seg.tx,
+        }
+    }
+
+    /// Keeps whichever of `self` and `seg` was sent later.
+    fn latest(slot: &mut Option<DeliveredSeg>, seg: &Seg) {
+        if slot.is_none_or(|d| seg.sent_at >= d.sent_at) {
+            *slot = Some(DeliveredSeg::of(seg));
+        }
+    }
+}
+
 /// What a cumulative ACK removed from the scoreboard.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Acked {
@@ -56,8 +83,8 @@ pub struct Acked {
     /// Send time of the oldest newly acknowledged segment, if no retransmitted segment was
     /// among them (Karn's rule as Linux's `tcp_clean_rtx_queue` applies it).
     pub rtt_sent_at: Option<Time>,
-    /// The snapshot of the most recently sent segment delivered, for the rate sample.
-    pub latest_tx: Option<(Time, TxSnapshot)>,
+    /// The most recently sent segment delivered.
+    pub latest: Option<DeliveredSeg>,
 }
 
 #[derive(Debug, Default)]
@@ -100,6 +127,10 @@ impl Scoreboard {
 
     pub fn front(&self) -> Option<&Seg> {
         self.segs.front()
+    }
+
+    pub fn last(&self) -> Option<&Seg> {
+        self.segs.back()
     }
 
     pub fn out_bytes(&self) -> u64 {
@@ -165,9 +196,7 @@ impl Scoreboard {
                 } else if out.rtt_sent_at.is_none() {
                     out.rtt_sent_at = Some(seg.sent_at);
                 }
-                if out.latest_tx.is_none_or(|(t, _)| seg.sent_at >= t) {
-                    out.latest_tx = Some((seg.sent_at, seg.tx));
-                }
+                DeliveredSeg::latest(&mut out.latest, &seg);
             }
             if seg.lost {
                 self.lost_bytes -= len;
@@ -191,13 +220,13 @@ impl Scoreboard {
     /// Marks the segments inside `blocks` as SACKed. Returns the bytes newly SACKed and the
     /// snapshot of the most recently sent of them. Only the parts of each block not SACKed
     /// before are walked, so a block that grows by one segment per ACK costs one segment.
-    pub fn sack(&mut self, blocks: &[SackBlock]) -> (u64, Option<(Time, TxSnapshot)>) {
+    pub fn sack(&mut self, blocks: &[SackBlock]) -> (u64, Option<DeliveredSeg>) {
         let (Some(first), Some(last)) = (self.segs.front(), self.segs.back()) else {
             return (0, None);
         };
         let (lo, hi) = (first.seq, last.end());
         let mut newly = 0;
-        let mut latest: Option<(Time, TxSnapshot)> = None;
+        let mut latest: Option<DeliveredSeg> = None;
         for b in blocks {
             let (start, end) = (b.start.max(lo), b.end.min(hi));
             if start >= end {
@@ -229,7 +258,7 @@ impl Scoreboard {
         start: u64,
         end: u64,
         newly: &mut u64,
-        latest: &mut Option<(Time, TxSnapshot)>,
+        latest: &mut Option<DeliveredSeg>,
     ) {
         let mut i = self.segs.partition_point(|s| s.end() <= start);
         while let Some(seg) = self.segs.get_mut(i) {
@@ -244,9 +273,7 @@ impl Scoreboard {
             let len = u64::from(seg.len);
             seg.sacked = true;
             *newly += len;
-            if latest.is_none_or(|(t, _)| seg.sent_at >= t) {
-                *latest = Some((seg.sent_at, seg.tx));
-            }
+            DeliveredSeg::latest(latest, seg);
             if seg.lost {
                 seg.lost = false;
                 self.lost_bytes -= len;
@@ -321,6 +348,31 @@ impl Scoreboard {
         self.lost_bytes += marked;
         self.lost_judged_to = self.lost_judged_to.max(threshold);
         marked
+    }
+
+    /// Marks the segment at `seq` lost, a retransmission of it included (RACK, RFC 8985 §6.2).
+    /// Returns whether it was newly marked.
+    pub fn mark_lost(&mut self, seq: u64) -> bool {
+        let Some(i) = self.index_of(seq) else {
+            return false;
+        };
+        let seg = &mut self.segs[i];
+        if seg.sacked || (seg.lost && !seg.retrans) {
+            return false;
+        }
+        let len = u64::from(seg.len);
+        if seg.retrans {
+            seg.retrans = false;
+            self.retrans_bytes -= len;
+        }
+        if !seg.lost {
+            seg.lost = true;
+            self.lost_bytes += len;
+        }
+        let end = seg.end();
+        self.lost_high = self.lost_high.max(end);
+        self.retransmit_hint = self.retransmit_hint.min(seq);
+        true
     }
 
     /// Marks the first unacknowledged segment lost (fast retransmit, and NewReno's partial ACK,

@@ -4,14 +4,18 @@
 //! Recovery follows RFC 6675 with SACK and RFC 6582 (NewReno) without. Both use one reckoning of
 //! the data in flight, Linux's `tcp_packets_in_flight`: without SACK each duplicate ACK counts as
 //! one segment that has left the network, which is RFC 5681's window inflation said another way.
+//! With SACK, losses are also found by RACK and tail losses drawn out by a probe (RFC 8985), as
+//! Linux does by default.
 
 use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH};
 use crate::packet::{Kind, Packet, SackBlock, HEADER_BYTES, SYN_OPTION_BYTES};
 use crate::time::{serialisation_time, Time};
 
+use super::rack::Rack;
 use super::rate::RateEstimator;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, Seg, DUP_THRESH};
+use super::tlp::probe_timeout;
 
 #[derive(Debug, Clone, Copy)]
 pub struct SenderConfig {
@@ -75,6 +79,11 @@ pub enum Note {
         seq: u64,
         len: u32,
     },
+    /// A tail loss probe: new data, or the last segment again.
+    LossProbe {
+        seq: u64,
+        len: u32,
+    },
     Send {
         seq: u64,
         len: u32,
@@ -93,6 +102,7 @@ pub struct SenderStats {
     pub retransmitted_bytes: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
+    pub loss_probes: u64,
 }
 
 pub struct Sender {
@@ -118,6 +128,10 @@ pub struct Sender {
     /// whatever the window.
     force_retransmit: bool,
     rto_deadline: Option<Time>,
+    rack: Rack,
+    /// The tail loss probe's timer, and the end of the probe while its ACK is awaited.
+    pto_deadline: Option<Time>,
+    tlp_high_seq: Option<u64>,
     /// Pacing: the earliest time the next packet may leave.
     pace_next: Time,
     paced_wait: bool,
@@ -155,6 +169,9 @@ impl Sender {
             reno_sacked: 0,
             force_retransmit: false,
             rto_deadline: None,
+            rack: Rack::new(),
+            pto_deadline: None,
+            tlp_high_seq: None,
             pace_next: Time::ZERO,
             paced_wait: false,
             is_cwnd_limited: false,
@@ -239,10 +256,15 @@ impl Sender {
     /// The earliest time the sender wants its timer to run.
     pub fn next_deadline(&self) -> Option<Time> {
         let pace = self.paced_wait.then_some(self.pace_next);
-        match (self.rto_deadline, pace) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.rto_deadline,
+            pace,
+            self.pto_deadline,
+            self.rack.deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Opens the connection: the first SYN.
@@ -298,6 +320,15 @@ impl Sender {
         if self.rto_deadline.is_some_and(|d| d <= now) {
             self.on_rto(now, out);
         }
+        if self.rack.deadline().is_some_and(|d| d <= now) {
+            // RACK's reordering timer (RFC 8985 §6.3).
+            self.detect_losses(now);
+            self.on_losses(now);
+            self.try_send(now, out);
+        }
+        if self.pto_deadline.is_some_and(|d| d <= now) {
+            self.send_loss_probe(now, out);
+        }
         if self.paced_wait && self.pace_next <= now {
             self.paced_wait = false;
             self.try_send(now, out);
@@ -332,6 +363,9 @@ impl Sender {
                 // RFC 5681 §3.1: after a timeout the window is one segment (the loss window).
                 self.w.cwnd = self.w.mss;
                 self.board.mark_all_lost();
+                self.rack.clear_sent();
+                self.pto_deadline = None;
+                self.tlp_high_seq = None;
                 self.reno_sacked = 0;
                 self.dupacks = 0;
                 self.force_retransmit = false;
@@ -388,9 +422,9 @@ impl Sender {
                 rtt_sample = Some(now - t);
                 self.rtt.sample(now - t);
             }
-            if let Some((t, tx)) = acked.latest_tx {
-                if latest.is_none_or(|(lt, _)| t >= lt) {
-                    latest = Some((t, tx));
+            if let Some(d) = acked.latest {
+                if latest.is_none_or(|l| d.sent_at >= l.sent_at) {
+                    latest = Some(d);
                 }
             }
             self.dupacks = 0;
@@ -411,28 +445,25 @@ impl Sender {
             }
         }
         let delivered_now = newly_acked + newly_sacked;
-        let rate = self
-            .rate
-            .on_delivered(now, delivered_now, latest, self.rtt.min_rtt());
-        if self.cfg.sack {
-            self.board.mark_lost_by_sack();
+        let rate = self.rate.on_delivered(
+            now,
+            delivered_now,
+            latest.map(|d| (d.sent_at, d.tx)),
+            self.rtt.min_rtt(),
+        );
+        if let Some(d) = latest {
+            self.rack.on_delivered(now, d, self.rtt.min_rtt());
         }
+        if self.tlp_high_seq.is_some_and(|h| self.snd_una >= h) {
+            self.tlp_high_seq = None;
+        }
+        self.detect_losses(now);
+        let was_open = matches!(self.ca, CaState::Open | CaState::Disorder);
+        self.on_losses(now);
 
         match self.ca {
-            CaState::Open | CaState::Disorder => {
-                let lost = if self.cfg.sack {
-                    self.dupacks as usize >= DUP_THRESH || self.board.head_is_lost()
-                } else {
-                    self.dupacks as usize >= DUP_THRESH
-                };
-                if lost {
-                    self.enter_recovery(now);
-                } else if self.dupacks > 0 || self.board.sacked_bytes() > 0 {
-                    self.ca = CaState::Disorder;
-                } else {
-                    self.ca = CaState::Open;
-                }
-            }
+            CaState::Open | CaState::Disorder => {}
+            CaState::Recovery { .. } if was_open => {}
             CaState::Recovery { recover } => {
                 if self.snd_una >= recover {
                     self.ca = CaState::Open;
@@ -472,6 +503,86 @@ impl Sender {
             self.cc.on_ack(&mut self.w, &ev);
         }
         self.try_send(now, out);
+    }
+
+    /// Marks what the evidence says is lost: RFC 6675's DupThresh rule and RACK with SACK; the
+    /// third duplicate ACK does it without (in `on_losses`).
+    fn detect_losses(&mut self, now: Time) {
+        if !self.cfg.sack || self.conn != ConnState::Established {
+            return;
+        }
+        self.board.mark_lost_by_sack();
+        let reo_wnd = self.reordering_window();
+        self.rack.detect(now, reo_wnd, &mut self.board);
+    }
+
+    /// Linux's `tcp_rack_reo_wnd`: the path has never reordered, so once recovery is under way,
+    /// or DupThresh segments are SACKed, a later delivery is proof of loss at once; before that a
+    /// quarter of the minimum RTT is allowed.
+    fn reordering_window(&self) -> Time {
+        let recovering = matches!(self.ca, CaState::Recovery { .. } | CaState::Loss { .. });
+        if recovering || self.board.sacked_segments() >= DUP_THRESH {
+            return Time::ZERO;
+        }
+        let quarter = Time(self.rtt.min_rtt().map_or(0, |m| m.as_nanos() / 4));
+        self.rtt.srtt().map_or(quarter, |s| quarter.min(s))
+    }
+
+    /// Starts recovery when loss has been found in the Open or Disorder state.
+    fn on_losses(&mut self, now: Time) {
+        if !matches!(self.ca, CaState::Open | CaState::Disorder) {
+            return;
+        }
+        let lost =
+            self.dupacks as usize >= DUP_THRESH || (self.cfg.sack && self.board.lost_bytes() > 0);
+        if lost {
+            self.enter_recovery(now);
+        } else if self.dupacks > 0 || self.board.sacked_bytes() > 0 {
+            self.ca = CaState::Disorder;
+        } else {
+            self.ca = CaState::Open;
+        }
+    }
+
+    /// Arms the tail loss probe where Linux would (`tcp_schedule_loss_probe`): with SACK, in
+    /// the Open state, with data out and no probe awaiting its ACK.
+    fn schedule_loss_probe(&mut self, now: Time) {
+        let eligible = self.cfg.sack
+            && self.ca == CaState::Open
+            && !self.board.is_empty()
+            && self.tlp_high_seq.is_none();
+        self.pto_deadline = if eligible {
+            let rto_left = self
+                .rto_deadline
+                .map_or(Time::MAX, |d| d.saturating_sub(now));
+            Some(now + probe_timeout(self.rtt.srtt(), self.board.len(), rto_left))
+        } else {
+            None
+        };
+    }
+
+    /// RFC 8985 §7.3: new data if the receiver's window allows, else the last segment again;
+    /// either way past the congestion window, as Linux forces one probe out.
+    fn send_loss_probe(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.pto_deadline = None;
+        if self.board.is_empty() || self.ca != CaState::Open {
+            return;
+        }
+        let mss = u64::from(self.cfg.mss);
+        let new_len = self.app_end.saturating_sub(self.snd_nxt).min(mss);
+        let (seq, len, retransmit) = if new_len > 0 && self.snd_nxt + new_len <= self.peer_edge {
+            (self.snd_nxt, new_len as u32, false)
+        } else {
+            let Some(last) = self.board.last() else {
+                return;
+            };
+            (last.seq, last.len, true)
+        };
+        self.stats.loss_probes += 1;
+        self.note(now, Note::LossProbe { seq, len });
+        self.transmit(now, seq, len, retransmit, out);
+        self.tlp_high_seq = Some(self.snd_nxt);
+        self.rto_deadline = Some(now + self.rtt.rto());
     }
 
     fn enter_recovery(&mut self, now: Time) {
@@ -559,46 +670,52 @@ impl Sender {
                 break;
             }
             self.force_retransmit = false;
-            let tx = self.rate.on_send(now, self.board.is_empty());
-            if retransmit.is_some() {
-                self.board.on_retransmit(seq, now, tx);
-                self.stats.retransmitted_segments += 1;
-                self.stats.retransmitted_bytes += u64::from(len);
-                self.note(now, Note::Retransmit { seq, len });
-            } else {
-                self.board.push(Seg {
-                    seq,
-                    len,
-                    sent_at: now,
-                    sacked: false,
-                    lost: false,
-                    retrans: false,
-                    ever_retrans: false,
-                    tx,
-                });
-                self.snd_nxt = end;
-                self.note(now, Note::Send { seq, len });
-            }
-            self.stats.data_segments += 1;
-            self.stats.data_bytes += u64::from(len);
-            self.stats.first_data_at.get_or_insert(now);
-            let wire_bytes = len + HEADER_BYTES;
-            out.push(Packet {
-                flow: self.flow,
-                kind: Kind::Data { seq, len },
-                wire_bytes,
-            });
-            // RFC 6298 §5.1.
-            if self.rto_deadline.is_none() {
-                self.rto_deadline = Some(now + self.rtt.rto());
-            }
+            self.transmit(now, seq, len, retransmit.is_some(), out);
             if let Some(rate) = pacing {
                 let bits_per_s = (rate * 8.0).max(1.0) as u64;
-                self.pace_next =
-                    self.pace_next.max(now) + serialisation_time(u64::from(wire_bytes), bits_per_s);
+                let wire = u64::from(len + HEADER_BYTES);
+                self.pace_next = self.pace_next.max(now) + serialisation_time(wire, bits_per_s);
             }
         }
         let limited = blocked_by_cwnd || self.in_flight() >= self.w.cwnd;
         self.validate_cwnd(limited);
+        self.schedule_loss_probe(now);
+    }
+
+    /// Puts one segment on the wire and records it.
+    fn transmit(&mut self, now: Time, seq: u64, len: u32, retransmit: bool, out: &mut Vec<Packet>) {
+        let tx = self.rate.on_send(now, self.board.is_empty());
+        if retransmit {
+            self.board.on_retransmit(seq, now, tx);
+            self.stats.retransmitted_segments += 1;
+            self.stats.retransmitted_bytes += u64::from(len);
+            self.note(now, Note::Retransmit { seq, len });
+        } else {
+            self.board.push(Seg {
+                seq,
+                len,
+                sent_at: now,
+                sacked: false,
+                lost: false,
+                retrans: false,
+                ever_retrans: false,
+                tx,
+            });
+            self.snd_nxt = seq + u64::from(len);
+            self.note(now, Note::Send { seq, len });
+        }
+        self.rack.on_transmit(now, seq);
+        self.stats.data_segments += 1;
+        self.stats.data_bytes += u64::from(len);
+        self.stats.first_data_at.get_or_insert(now);
+        out.push(Packet {
+            flow: self.flow,
+            kind: Kind::Data { seq, len },
+            wire_bytes: len + HEADER_BYTES,
+        });
+        // RFC 6298 §5.1.
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
     }
 }

@@ -1,0 +1,177 @@
+//! RACK (RFC 8985 §6), time-based loss detection as Linux runs it by default
+//! (`tcp_recovery.c`): a segment is lost once a segment sent after it has been delivered and a
+//! reordering window has passed. Unlike counting duplicate ACKs it also finds lost
+//! retransmissions and losses at the tail of a small window.
+
+use std::collections::VecDeque;
+
+use crate::time::Time;
+
+use super::scoreboard::{DeliveredSeg, Scoreboard};
+
+#[derive(Debug, Default)]
+pub struct Rack {
+    /// Send time and end of the most recently sent segment known delivered.
+    xmit_ts: Option<Time>,
+    end_seq: u64,
+    /// RTT of that segment.
+    rtt: Time,
+    /// Every transmission, in send order: (time, first byte). Entries for segments since
+    /// delivered or resent are skipped when they reach the front.
+    sent: VecDeque<(Time, u64)>,
+    /// When the oldest undelivered segment's reordering window ends.
+    deadline: Option<Time>,
+}
+
+impl Rack {
+    pub fn new() -> Self {
+        Rack {
+            sent: VecDeque::with_capacity(1024),
+            ..Default::default()
+        }
+    }
+
+    pub fn on_transmit(&mut self, now: Time, seq: u64) {
+        self.sent.push_back((now, seq));
+    }
+
+    pub fn deadline(&self) -> Option<Time> {
+        self.deadline
+    }
+
+    /// RFC 8985 §6.2 step 2 (`tcp_rack_advance`): remember the most recently sent segment
+    /// delivered. A retransmission acknowledged sooner than the minimum RTT may be the
+    /// original's ACK, so it is not trusted.
+    pub fn on_delivered(&mut self, now: Time, seg: DeliveredSeg, min_rtt: Option<Time>) {
+        let rtt = now.saturating_sub(seg.sent_at);
+        if seg.ever_retrans && min_rtt.is_some_and(|m| rtt < m) {
+            return;
+        }
+        let later = match self.xmit_ts {
+            None => true,
+            Some(t) => seg.sent_at > t || (seg.sent_at == t && seg.end > self.end_seq),
+        };
+        if later {
+            self.rtt = rtt;
+            self.xmit_ts = Some(seg.sent_at);
+            self.end_seq = seg.end;
+        }
+    }
+
+    /// RFC 8985 §6.2 step 5 (`tcp_rack_detect_loss`): marks lost every segment sent before the
+    /// most recently delivered one whose RTT plus `reo_wnd` has passed; returns the bytes newly
+    /// marked and sets the deadline for the first one still waiting.
+    pub fn detect(&mut self, now: Time, reo_wnd: Time, board: &mut Scoreboard) -> u64 {
+        self.deadline = None;
+        let Some(xmit_ts) = self.xmit_ts else {
+            return 0;
+        };
+        let mut marked = 0;
+        while let Some(&(t, seq)) = self.sent.front() {
+            let Some(seg) = board.get(seq) else {
+                self.sent.pop_front();
+                continue;
+            };
+            let awaiting_retransmit = seg.lost && !seg.retrans;
+            if seg.sacked || seg.sent_at != t || awaiting_retransmit {
+                self.sent.pop_front();
+                continue;
+            }
+            if t > xmit_ts || (t == xmit_ts && seg.end() >= self.end_seq) {
+                break;
+            }
+            let expires = t + self.rtt + reo_wnd;
+            if expires > now {
+                self.deadline = Some(expires);
+                break;
+            }
+            let len = u64::from(seg.len);
+            if board.mark_lost(seq) {
+                marked += len;
+            }
+            self.sent.pop_front();
+        }
+        marked
+    }
+
+    /// Forgets pending transmissions (after a timeout every segment is resent anyway).
+    pub fn clear_sent(&mut self) {
+        self.sent.clear();
+        self.deadline = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::SackBlock;
+    use crate::tcp::scoreboard::{Seg, TxSnapshot};
+
+    const MS: u64 = 1_000_000;
+
+    fn setup(n: u64) -> (Rack, Scoreboard) {
+        let mut rack = Rack::new();
+        let mut b = Scoreboard::new();
+        for i in 0..n {
+            let t = Time(i * MS);
+            b.push(Seg {
+                seq: i * 1000,
+                len: 1000,
+                sent_at: t,
+                sacked: false,
+                lost: false,
+                retrans: false,
+                ever_retrans: false,
+                tx: TxSnapshot::default(),
+            });
+            rack.on_transmit(t, i * 1000);
+        }
+        (rack, b)
+    }
+
+    #[test]
+    fn a_hole_is_lost_once_a_later_segment_is_delivered_and_the_window_passes() {
+        let (mut rack, mut b) = setup(4);
+        // Segment 1 (sent at 1 ms) is SACKed at 101 ms: RTT 100 ms.
+        let (_, latest) = b.sack(&[SackBlock {
+            start: 1000,
+            end: 2000,
+        }]);
+        rack.on_delivered(Time(101 * MS), latest.expect("delivered"), None);
+        // With a 25 ms reordering window segment 0 is lost at 0 + 100 + 25 ms, not before.
+        assert_eq!(rack.detect(Time(101 * MS), Time(25 * MS), &mut b), 0);
+        assert_eq!(rack.deadline(), Some(Time(125 * MS)));
+        assert_eq!(rack.detect(Time(125 * MS), Time(25 * MS), &mut b), 1000);
+        assert!(b.head_is_lost());
+        // Segments 2 and 3 were sent after the delivered one: not judged.
+        assert_eq!(b.lost_bytes(), 1000);
+    }
+
+    #[test]
+    fn a_lost_retransmission_is_found_again() {
+        let (mut rack, mut b) = setup(3);
+        b.mark_head_lost();
+        b.on_retransmit(0, Time(10 * MS), TxSnapshot::default());
+        rack.on_transmit(Time(10 * MS), 0);
+        // Segment 2 was sent at 2 ms; the retransmission at 10 ms. A SACK for a segment sent
+        // after the retransmission proves it lost.
+        b.push(Seg {
+            seq: 3000,
+            len: 1000,
+            sent_at: Time(11 * MS),
+            sacked: false,
+            lost: false,
+            retrans: false,
+            ever_retrans: false,
+            tx: TxSnapshot::default(),
+        });
+        rack.on_transmit(Time(11 * MS), 3000);
+        let (_, latest) = b.sack(&[SackBlock {
+            start: 1000,
+            end: 4000,
+        }]);
+        rack.on_delivered(Time(111 * MS), latest.expect("delivered"), None);
+        assert_eq!(rack.detect(Time(111 * MS), Time::ZERO, &mut b), 1000);
+        assert_eq!(b.next_retransmit(), Some((0, 1000)));
+    }
+}

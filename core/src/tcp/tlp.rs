@@ -1,0 +1,50 @@
+//! Tail loss probe (RFC 8985 §7, Linux `tcp_schedule_loss_probe` and `tcp_send_loss_probe`):
+//! when the ACKs stop while data is outstanding, send one segment after about two RTTs instead
+//! of waiting for the retransmission timeout, so a loss at the tail of a burst draws the ACKs
+//! that fast recovery needs.
+
+use crate::time::Time;
+
+/// Linux adds its minimum RTO to the probe timeout when a single segment is out, since the
+/// receiver may be holding its ACK back (RFC 8985's WCDelAckT).
+pub const DELAYED_ACK_ALLOWANCE: Time = Time::from_millis(200);
+/// Linux's TCP_TIMEOUT_MIN, added otherwise.
+pub const TIMEOUT_MIN: Time = Time::from_millis(2);
+
+/// The probe timeout for `srtt` with `segments_out` outstanding, not past the RTO deadline.
+pub fn probe_timeout(srtt: Option<Time>, segments_out: usize, rto_left: Time) -> Time {
+    let pto = match srtt {
+        Some(srtt) => {
+            let extra = if segments_out == 1 {
+                DELAYED_ACK_ALLOWANCE
+            } else {
+                TIMEOUT_MIN
+            };
+            srtt.saturating_mul(2) + extra
+        }
+        None => Time::from_secs(1),
+    };
+    pto.min(rto_left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_rtts_or_the_rto_whichever_is_first() {
+        let srtt = Some(Time::from_millis(100));
+        assert_eq!(
+            probe_timeout(srtt, 10, Time::from_secs(1)),
+            Time::from_millis(202)
+        );
+        assert_eq!(
+            probe_timeout(srtt, 1, Time::from_secs(1)),
+            Time::from_millis(400)
+        );
+        assert_eq!(
+            probe_timeout(srtt, 1, Time::from_millis(300)),
+            Time::from_millis(300)
+        );
+    }
+}
