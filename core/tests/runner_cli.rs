@@ -1,6 +1,8 @@
 //! The `tcplab` binary as a shell sees it: arguments, stdout, stderr and exit status, as in the
 //! spec's "command-line runner" section.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::process::{Command, Output, Stdio};
 
 fn tcplab(args: &[&str]) -> Output {

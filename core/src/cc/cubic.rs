@@ -28,14 +28,27 @@ pub struct CubicCurve {
 impl CubicCurve {
     /// W_cubic at `now`, in segments (RFC 9438 equation 1).
     pub fn w_at(&self, now: Time) -> f64 {
-        let t = now.saturating_sub(self.epoch_start).as_secs_f64();
-        C * (t - self.k).powi(3) + self.w_max
+        let d = now.saturating_sub(self.epoch_start).as_secs_f64() - self.k;
+        C * d * d * d + self.w_max
     }
 }
 
 /// RFC 9438 equation 2: K = cbrt((W_max - cwnd_epoch) / C).
 pub fn k_of(w_max: f64, cwnd_epoch: f64) -> f64 {
-    ((w_max - cwnd_epoch).max(0.0) / C).cbrt()
+    cbrt((w_max - cwnd_epoch).max(0.0) / C)
+}
+
+/// The cube root by Newton's method from a bit-level first guess: only IEEE-exact operations,
+/// so native and wasm32 builds agree to the bit (their libm `cbrt`s need not).
+pub fn cbrt(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 || x.is_infinite() {
+        return 0.0;
+    }
+    let mut y = f64::from_bits(x.to_bits() / 3 + 0x2A9F_7893_782D_A1CE);
+    for _ in 0..6 {
+        y -= (y * y * y - x) / (3.0 * y * y);
+    }
+    y
 }
 
 #[derive(Debug, Clone)]
@@ -234,6 +247,20 @@ mod tests {
     }
 
     #[test]
+    fn the_cube_root_is_exact_where_it_can_be() {
+        for (x, r) in [
+            (27.0, 3.0),
+            (1.0, 1.0),
+            (1e-9, 1e-3),
+            (75.0, 4.217_163_326_508_746),
+        ] {
+            assert!((cbrt(x) - r).abs() <= r * 1e-15, "{x}: {}", cbrt(x));
+        }
+        assert_eq!(cbrt(0.0), 0.0);
+        assert_eq!(cbrt(f64::NAN), 0.0);
+    }
+
+    #[test]
     fn k_matches_the_seed_posts_table() {
         // Seed 002: W_max 33 MSS and 23 after the reduction give K = 2.91 s.
         assert!((k_of(33.0, 23.1) - 2.91).abs() < 0.01);
@@ -298,7 +325,7 @@ mod tests {
         }
         // K = cbrt(30 / 0.4) = 4.2 s: at 3 s the window is just under W_max, as W_cubic says.
         assert!((k - 4.217).abs() < 0.01, "{k}");
-        let expected = C * (3.1f64 - k).powi(3) + 100.0;
+        let expected = C * (3.1f64 - k) * (3.1 - k) * (3.1 - k) + 100.0;
         let got = w.cwnd as f64 / MSS as f64;
         assert!(
             (got - expected).abs() / expected < 0.02,

@@ -65,7 +65,7 @@ pub(crate) fn fmt_decimal(x: f64) -> String {
     format!("{x}")
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::scenario::keys::{Bounds, MAX_RWND};

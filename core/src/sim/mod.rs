@@ -38,6 +38,8 @@ pub struct RunResult {
     pub traces: Traces,
     pub stop: Stop,
     pub invariants: Invariants,
+    /// Bytes each flow's receiving application read.
+    pub delivered: Vec<u64>,
 }
 
 impl RunResult {
@@ -54,7 +56,9 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
     let mut world = world::World::new(scenario, options);
     let stop = world.run();
     let summary = report::summarise(scenario, &world, stop);
+    let delivered = world.flows.iter().map(|f| f.delivered).collect();
     RunResult {
+        delivered,
         summary,
         invariants: world.invariants,
         traces: world.traces,

@@ -1,0 +1,93 @@
+//! Invariants every run must keep, over random scenarios: every byte delivered once and in
+//! order, no more in flight than the windows allow, time never running backwards, and the same
+//! scenario giving the same result byte for byte.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use tcplab::sim::Invariants;
+use tcplab::{run, App, RunOptions, Scenario};
+
+/// Small but varied scenarios: every loss model, recovery flavour and algorithm, short enough
+/// for a debug build to run dozens of them.
+fn scenarios() -> impl Strategy<Value = String> {
+    (
+        (
+            prop::sample::select(vec!["reno", "cubic", "bbr"]),
+            1u32..200,
+            prop::sample::select(vec![1.0f64, 10.0, 50.0, 100.0]),
+            prop::sample::select(vec![0.0f64, 0.1, 1.0, 5.0]),
+            prop::sample::select(vec![0.0f64, 1.0, 5.0]),
+            prop::sample::select(vec![1.0f64, 3.0]),
+            5u32..400,
+        ),
+        (
+            prop::sample::select(vec![536u32, 1460, 9000]),
+            1u32..40,
+            prop::bool::ANY,
+            prop::sample::select(vec![0u32, 40]),
+            prop::bool::ANY,
+            1u64..3_000_000,
+            1u32..4,
+            any::<u64>(),
+        ),
+        prop::collection::vec(1u64..400, 0..4),
+        prop::sample::select(vec![20_000u64, 200_000, 4_194_304]),
+    )
+        .prop_map(
+            |(
+                (cc, rtt, bw, loss, ackloss, burst, queue),
+                (mss, iw, sack, delack, bulk, body, flows, seed),
+                drops,
+                rwnd,
+            )| {
+                let app = if bulk { "bulk" } else { "body" };
+                let drop: Vec<String> = drops.iter().map(u64::to_string).collect();
+                let rwnd = rwnd.max(2 * u64::from(mss));
+                format!(
+                    "cc={cc}&rtt={rtt}&bw={bw}&loss={loss}&ackloss={ackloss}&burst={burst}&queue={queue}\
+                     &mss={mss}&iw={iw}&rwnd={rwnd}&sack={}&delack={delack}&app={app}&body={body}\
+                     &flows={flows}&dur=2&seed={seed}&drop={}",
+                    u8::from(sack),
+                    drop.join(",")
+                )
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_run_keeps_the_invariants(query in scenarios()) {
+        let s = Scenario::parse(&query).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let options = RunOptions { max_events: 3_000_000 };
+        let r = run(&s, &options);
+        prop_assert_eq!(r.invariants, Invariants::default(), "{}", query);
+
+        // Every body byte read exactly once when the run finished; never more than written.
+        if s.app == App::Body {
+            for &d in &r.delivered {
+                prop_assert!(d <= s.body, "{} read {} of {}", query, d, s.body);
+            }
+            if r.summary.completion_ms.is_some() {
+                prop_assert!(r.delivered.iter().all(|&d| d == s.body), "{}", query);
+            }
+        }
+
+        // Traces never run backwards.
+        for f in &r.traces.flows {
+            let rows = f.window.rows();
+            prop_assert!(rows.windows(2).all(|w| w[0].0 <= w[1].0));
+            let sends = f.sends.rows();
+            prop_assert!(sends.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1[0] < w[1].1[0]));
+        }
+
+        // Determinism: the same scenario, the same JSON.
+        let again = run(&s, &options);
+        let a = serde_json::to_string(&r.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let b = serde_json::to_string(&again.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(a, b);
+        prop_assert_eq!(r.trace_csv(tcplab::metrics::trace::TraceKind::Seq), again.trace_csv(tcplab::metrics::trace::TraceKind::Seq));
+    }
+}
