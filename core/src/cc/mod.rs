@@ -2,6 +2,7 @@
 //! `tcp_congestion_ops`): the sender owns loss recovery and calls the algorithm at the moments
 //! the trait names; the algorithm owns the window's size.
 
+pub mod bbr;
 pub mod cubic;
 pub mod hystart;
 pub mod reno;
@@ -10,6 +11,7 @@ pub mod slow_start;
 use crate::scenario::CcAlgo;
 use crate::time::Time;
 
+pub use bbr::Bbr;
 pub use cubic::Cubic;
 pub use reno::Reno;
 
@@ -131,6 +133,9 @@ pub trait CongestionControl {
 pub struct CcOptions {
     /// HyStart's slow-start exits (CUBIC).
     pub hystart: bool,
+    /// Seeds the algorithm's own random choices (BBR's starting gain phase): the scenario's
+    /// seed mixed with the flow's index, so flows differ and runs repeat.
+    pub seed: u64,
 }
 
 /// The algorithm named by the scenario.
@@ -138,6 +143,6 @@ pub fn new_controller(algo: CcAlgo, options: CcOptions) -> Box<dyn CongestionCon
     match algo {
         CcAlgo::Reno => Box::new(Reno::default()),
         CcAlgo::Cubic => Box::new(Cubic::new(options.hystart)),
-        CcAlgo::Bbr => Box::new(Cubic::new(options.hystart)),
+        CcAlgo::Bbr => Box::new(Bbr::new(options.seed)),
     }
 }

@@ -1,0 +1,1228 @@
+//! BBR v1 (Bottleneck Bandwidth and Round-trip propagation time), as Linux's
+//! `net/ipv4/tcp_bbr.c` (Cardwell et al., ACM Queue 14(5), 2016).
+//!
+//! BBR models the path instead of reacting to loss. On each ACK it updates two estimates:
+//!
+//! - the bottleneck bandwidth, the windowed maximum of the delivery-rate samples over the last
+//!   ten round trips (`bbr_update_bw`);
+//! - the propagation delay, the windowed minimum of the RTT samples over the last ten seconds
+//!   (`bbr_update_min_rtt`);
+//!
+//! and paces at `pacing_gain * bw` with a window of `cwnd_gain * bw * min_rtt`. A state machine
+//! chooses the gains: Startup doubles the rate each round until the bandwidth stops growing,
+//! Drain empties the queue Startup built, ProbeBW cycles its gain around 1 to probe for more
+//! bandwidth and to yield it, and ProbeRTT dips to four packets in flight every ten seconds to
+//! measure the propagation delay afresh.
+//!
+//! Linux counts in packets; here the window is in bytes, so every packet count of Linux is that
+//! many full segments (`mss` bytes). Gains are kept in Linux's fixed point (`BBR_UNIT` = 256), so
+//! they are exactly Linux's values (the high gain is 739/256 = 2.8867).
+//!
+//! Where this differs from Linux, and why:
+//! - The long-term ("lt") bandwidth sampling that detects token-bucket policers
+//!   (`bbr_lt_bw_sampling`) is left out: the lab's path has no policer, only a drop-tail queue
+//!   and random loss, so it could only misfire (random loss looks like policing to it at times).
+//! - The sender reports no per-ACK count of newly lost packets (`rs->losses`). BBR learns of a
+//!   loss when fast recovery starts and counts that ACK as lossy; losses found later in the same
+//!   recovery are not subtracted from cwnd as `bbr_set_cwnd_to_recover_or_restore` would.
+//! - `rs->prior_in_flight` is taken as the data in flight after the ACK plus what it delivered.
+//! - The pacer's next departure time is not visible, so `bbr_packets_in_net_at_edt` assumes it
+//!   is now.
+//! - Linux's send quantum (`bbr_tso_segs_goal`) is one segment here: the lab has no TSO.
+//! - ProbeRTT marks the connection application-limited (`tp->app_limited`) so its low-rate
+//!   samples do not pull the bandwidth down; the rate estimator is the sender's, so BBR keeps the
+//!   span of delivered counts that mark covers and flags the samples that fall in it.
+//! - There is no idle-restart event (`bbr_cwnd_event`), and no undo of spurious recoveries.
+//! - Linux initialises the pacing rate from the handshake's RTT; the algorithm hears first of the
+//!   connection with the first ACK of data, so the initial window goes out unpaced.
+//! - `rs->is_ack_delayed` is not reported: an expired min_rtt takes the next RTT sample even if a
+//!   delayed ACK inflated it (ProbeRTT then brings it down again).
+
+use super::{AckEvent, CongestionControl, LossEvent, Window};
+use crate::packet::HEADER_BYTES;
+use crate::time::Time;
+
+/// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
+pub const BBR_SCALE: u32 = 8;
+pub const BBR_UNIT: u32 = 1 << BBR_SCALE;
+
+/// Phases in the ProbeBW gain cycle.
+pub const CYCLE_LEN: usize = 8;
+/// Window of the bandwidth filter, in round trips.
+pub const BBR_BW_RTTS: u64 = CYCLE_LEN as u64 + 2;
+/// Window of the min_rtt filter, in seconds.
+pub const BBR_MIN_RTT_WIN_SEC: u64 = 10;
+/// The least time ProbeRTT holds the window at `BBR_CWND_MIN_TARGET`, in ms.
+pub const BBR_PROBE_RTT_MODE_MS: u64 = 200;
+/// Pace about 1% below the estimated bandwidth, to keep the queue small.
+pub const BBR_PACING_MARGIN_PERCENT: u32 = 1;
+/// 2/ln(2): the smallest gain that doubles the sending rate each round, as slow start does.
+pub const BBR_HIGH_GAIN: u32 = BBR_UNIT * 2885 / 1000 + 1;
+/// 1/high_gain: drains Startup's queue in about one round.
+pub const BBR_DRAIN_GAIN: u32 = BBR_UNIT * 1000 / 2885;
+/// The steady-state cwnd gain, which tolerates delayed and stretched ACKs.
+pub const BBR_CWND_GAIN: u32 = BBR_UNIT * 2;
+/// ProbeBW's pacing gains: probe, drain, then cruise for six phases.
+pub const BBR_PACING_GAIN: [u32; CYCLE_LEN] = [
+    BBR_UNIT * 5 / 4,
+    BBR_UNIT * 3 / 4,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+    BBR_UNIT,
+];
+/// ProbeBW starts at a random one of this many phases (never the draining one).
+pub const BBR_CYCLE_RAND: u32 = 7;
+/// The least window, in packets: two ACK-every-other-packet exchanges in flight.
+pub const BBR_CWND_MIN_TARGET: u64 = 4;
+/// Startup goes on while the bandwidth grows by this factor per round...
+pub const BBR_FULL_BW_THRESH: u32 = BBR_UNIT * 5 / 4;
+/// ...and ends after this many rounds without.
+pub const BBR_FULL_BW_CNT: u32 = 3;
+/// Gain on the ACK-aggregation allowance added to the target window.
+pub const BBR_EXTRA_ACKED_GAIN: u32 = BBR_UNIT;
+/// Window of the ACK-aggregation filter, in round trips (two halves of this length).
+pub const BBR_EXTRA_ACKED_WIN_RTTS: u32 = 5;
+/// An aggregation epoch is restarted once this many packets have been ACKed in it.
+pub const BBR_ACK_EPOCH_ACKED_RESET_THRESH: u64 = 1 << 20;
+/// The ACK-aggregation allowance is at most this long at the estimated bandwidth, in µs.
+pub const BBR_EXTRA_ACKED_MAX_US: u64 = 100_000;
+/// Linux's TCP_INIT_CWND: the BDP assumed before any RTT sample, in packets.
+pub const TCP_INIT_CWND: u64 = 10;
+/// Linux's `bbr_tso_segs_goal`, in segments: the lab sends one segment at a time.
+pub const SEND_QUANTUM_SEGS: u64 = 1;
+
+/// BBR's state machine (Linux `enum bbr_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BbrMode {
+    /// Ramp up the sending rate rapidly to fill the pipe.
+    Startup,
+    /// Drain the queue Startup created.
+    Drain,
+    /// Pace around the estimated bandwidth, cycling the gain to discover and share it.
+    ProbeBw,
+    /// Cut the data in flight to four packets to measure the propagation delay.
+    ProbeRtt,
+}
+
+impl BbrMode {
+    pub fn label(self) -> &'static str {
+        match self {
+            BbrMode::Startup => "startup",
+            BbrMode::Drain => "drain",
+            BbrMode::ProbeBw => "probe_bw",
+            BbrMode::ProbeRtt => "probe_rtt",
+        }
+    }
+}
+
+/// Kathleen Nichols' windowed maximum, as Linux's `lib/win_minmax.c`: the best, second-best and
+/// third-best samples of the window, spread over it, in constant space. A new maximum replaces
+/// all three; as the window slides past the best, the second becomes the best.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MaxFilter {
+    /// (time, value), best first; times never decrease down the list.
+    s: [(u64, f64); 3],
+}
+
+impl MaxFilter {
+    /// The windowed maximum (zero before any sample).
+    pub fn get(&self) -> f64 {
+        self.s[0].1
+    }
+
+    /// Forgets everything but this sample (`minmax_reset`).
+    pub fn reset(&mut self, t: u64, v: f64) -> f64 {
+        self.s = [(t, v); 3];
+        v
+    }
+
+    /// Adds a sample at time `t` and returns the maximum over `(t - win, t]`
+    /// (`minmax_running_max`).
+    pub fn update(&mut self, win: u64, t: u64, v: f64) -> f64 {
+        let val = (t, v);
+        if v >= self.s[0].1 || t.saturating_sub(self.s[2].0) > win {
+            // A new maximum, or nothing left in the window.
+            return self.reset(t, v);
+        }
+        if v >= self.s[1].1 {
+            self.s[2] = val;
+            self.s[1] = val;
+        } else if v >= self.s[2].1 {
+            self.s[2] = val;
+        }
+        self.subwin_update(win, val)
+    }
+
+    /// As time advances, update the 1st, 2nd and 3rd choices (`minmax_subwin_update`).
+    fn subwin_update(&mut self, win: u64, val: (u64, f64)) -> f64 {
+        let dt = val.0.saturating_sub(self.s[0].0);
+        if dt > win {
+            // The whole window passed without a new maximum: the 2nd choice becomes the best,
+            // the 3rd the 2nd, and this sample the 3rd; once more if the 2nd is out too.
+            self.s[0] = self.s[1];
+            self.s[1] = self.s[2];
+            self.s[2] = val;
+            if val.0.saturating_sub(self.s[0].0) > win {
+                self.s[0] = self.s[1];
+                self.s[1] = self.s[2];
+                self.s[2] = val;
+            }
+        } else if self.s[1].0 == self.s[0].0 && dt > win / 4 {
+            // A quarter of the window without a new maximum: take a 2nd choice from the 2nd
+            // quarter.
+            self.s[2] = val;
+            self.s[1] = val;
+        } else if self.s[2].0 == self.s[1].0 && dt > win / 2 {
+            // Half the window: take a 3rd choice from the last half.
+            self.s[2] = val;
+        }
+        self.s[0].1
+    }
+}
+
+/// Linux's congestion states as BBR tells them apart (`tcp_ca_state`: Open and Disorder are one
+/// here, CWR does not occur), ordered as there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum CaState {
+    Open,
+    Recovery,
+    Loss,
+}
+
+/// splitmix64 (Steele, Lea and Flood 2014): a tiny, well-mixed generator, so that a run's
+/// random choices depend on its seed alone.
+#[derive(Debug, Clone)]
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (Linux `get_random_u32_below`), by Lemire's multiply-shift.
+    fn below(&mut self, n: u32) -> u32 {
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Bbr {
+    rng: SplitMix64,
+    mode: BbrMode,
+    /// Max recent delivery rate, payload bytes per second, timed in rounds.
+    bw: MaxFilter,
+    /// Packet-timed rounds elapsed.
+    rtt_cnt: u64,
+    /// The delivered count that ends the current round.
+    next_rtt_delivered: u64,
+    round_start: bool,
+    /// Min RTT in the `BBR_MIN_RTT_WIN_SEC` window, and when it was taken.
+    min_rtt: Option<Time>,
+    min_rtt_stamp: Time,
+    /// End of the 200 ms ProbeRTT hold, once in flight has come down to the minimum.
+    probe_rtt_done_stamp: Option<Time>,
+    probe_rtt_round_done: bool,
+    prev_ca_state: CaState,
+    packet_conservation: bool,
+    /// The window before loss recovery or ProbeRTT cut it, to restore after.
+    prior_cwnd: u64,
+    /// Startup's full-pipe detection: the bandwidth to beat by 25%, and rounds without.
+    full_bw: f64,
+    full_bw_cnt: u32,
+    full_bw_reached: bool,
+    cycle_idx: usize,
+    /// When the current gain-cycle phase began.
+    cycle_stamp: Time,
+    pacing_gain: u32,
+    cwnd_gain: u32,
+    /// Payload bytes per second; none before the first ACK.
+    pacing_rate: Option<f64>,
+    has_seen_rtt: bool,
+    mss: u64,
+    /// ACK aggregation (`bbr_update_ack_aggregation`): the epoch's start and bytes ACKed in it,
+    /// and the most excess ACKed in each half of the window.
+    ack_epoch_stamp: Time,
+    ack_epoch_acked: u64,
+    extra_acked: [u64; 2],
+    extra_acked_win_rtts: u32,
+    extra_acked_win_idx: usize,
+    /// Fast recovery started since the last ACK: that ACK counts as reporting a loss.
+    loss_pending: bool,
+    /// After a timeout: the sender is in Linux's TCP_CA_Loss until snd_una reaches this.
+    loss_recover: Option<u64>,
+    last_snd_una: u64,
+    /// Delivered counts `[from, until]` whose packets were sent while ProbeRTT had marked the
+    /// connection application-limited.
+    probe_rtt_app_limited: Option<(u64, u64)>,
+    initialised: bool,
+}
+
+impl Bbr {
+    /// A BBR sender whose random choices (ProbeBW's starting phase) follow `seed`.
+    pub fn new(seed: u64) -> Self {
+        Bbr {
+            rng: SplitMix64(seed),
+            mode: BbrMode::Startup,
+            bw: MaxFilter::default(),
+            rtt_cnt: 0,
+            next_rtt_delivered: 0,
+            round_start: false,
+            min_rtt: None,
+            min_rtt_stamp: Time::ZERO,
+            probe_rtt_done_stamp: None,
+            probe_rtt_round_done: false,
+            prev_ca_state: CaState::Open,
+            packet_conservation: false,
+            prior_cwnd: 0,
+            full_bw: 0.0,
+            full_bw_cnt: 0,
+            full_bw_reached: false,
+            cycle_idx: 0,
+            cycle_stamp: Time::ZERO,
+            pacing_gain: BBR_HIGH_GAIN,
+            cwnd_gain: BBR_HIGH_GAIN,
+            pacing_rate: None,
+            has_seen_rtt: false,
+            mss: 1,
+            ack_epoch_stamp: Time::ZERO,
+            ack_epoch_acked: 0,
+            extra_acked: [0; 2],
+            extra_acked_win_rtts: 0,
+            extra_acked_win_idx: 0,
+            loss_pending: false,
+            loss_recover: None,
+            last_snd_una: 0,
+            probe_rtt_app_limited: None,
+            initialised: false,
+        }
+    }
+
+    pub fn mode(&self) -> BbrMode {
+        self.mode
+    }
+
+    /// The windowed-max bottleneck bandwidth, in payload bytes per second.
+    pub fn bw(&self) -> Option<f64> {
+        let bw = self.bw.get();
+        (bw > 0.0).then_some(bw)
+    }
+
+    pub fn min_rtt(&self) -> Option<Time> {
+        self.min_rtt
+    }
+
+    pub fn pacing_gain(&self) -> f64 {
+        f64::from(self.pacing_gain) / f64::from(BBR_UNIT)
+    }
+
+    pub fn cwnd_gain(&self) -> f64 {
+        f64::from(self.cwnd_gain) / f64::from(BBR_UNIT)
+    }
+
+    /// Whether Startup has judged the pipe full.
+    pub fn full_bw_reached(&self) -> bool {
+        self.full_bw_reached
+    }
+
+    /// The ProbeBW gain-cycle phase, 0 being the 1.25 probe.
+    pub fn cycle_idx(&self) -> usize {
+        self.cycle_idx
+    }
+
+    /// The pacing rate in payload bytes per second (`sk_pacing_rate`).
+    pub fn pacing_rate_payload(&self) -> Option<f64> {
+        self.pacing_rate
+    }
+
+    fn segs(&self, n: u64) -> u64 {
+        n.saturating_mul(self.mss)
+    }
+
+    /// `bw * gain` with the pacing margin, bytes per second (`bbr_rate_bytes_per_sec`).
+    fn rate_bytes_per_sec(bw: f64, gain: u32) -> f64 {
+        bw * f64::from(gain) / f64::from(BBR_UNIT) * f64::from(100 - BBR_PACING_MARGIN_PERCENT)
+            / 100.0
+    }
+
+    /// `bbr_init_pacing_rate_from_rtt`: high_gain * cwnd / SRTT, or over a nominal 1 ms before
+    /// any RTT sample.
+    fn init_pacing_rate_from_rtt(&mut self, cwnd: u64, srtt: Option<Time>) {
+        let rtt = match srtt {
+            Some(srtt) => {
+                self.has_seen_rtt = true;
+                srtt.max(Time::from_nanos(1_000))
+            }
+            None => Time::from_millis(1),
+        };
+        let bw = cwnd as f64 / rtt.as_secs_f64();
+        self.pacing_rate = Some(Self::rate_bytes_per_sec(bw, BBR_HIGH_GAIN));
+    }
+
+    /// `bbr_set_pacing_rate`: never slower during Startup, before the pipe is known full.
+    fn set_pacing_rate(&mut self, w: &Window, ack: &AckEvent, bw: f64, gain: u32) {
+        let rate = Self::rate_bytes_per_sec(bw, gain);
+        if !self.has_seen_rtt && ack.srtt.is_some() {
+            self.init_pacing_rate_from_rtt(w.cwnd, ack.srtt);
+        }
+        if self.full_bw_reached || self.pacing_rate.is_none_or(|r| rate > r) {
+            self.pacing_rate = Some(rate);
+        }
+    }
+
+    /// `bbr_save_cwnd`: the last known good window, to restore after losses or ProbeRTT.
+    fn save_cwnd(&mut self, w: &Window) {
+        if self.prev_ca_state < CaState::Recovery && self.mode != BbrMode::ProbeRtt {
+            self.prior_cwnd = w.cwnd;
+        } else {
+            self.prior_cwnd = self.prior_cwnd.max(w.cwnd);
+        }
+    }
+
+    /// `bbr_bdp`: ceil(bw * min_rtt * gain), in whole segments (bytes).
+    fn bdp(&self, bw: f64, gain: u32) -> u64 {
+        let Some(min_rtt) = self.min_rtt else {
+            // No valid RTT sample yet: be safe, cap at the initial window.
+            return self.segs(TCP_INIT_CWND);
+        };
+        let segs =
+            bw * min_rtt.as_secs_f64() * f64::from(gain) / f64::from(BBR_UNIT) / self.mss as f64;
+        // `as` saturates, and a NaN becomes zero.
+        self.segs(segs.ceil() as u64)
+    }
+
+    /// `bbr_quantization_budget`: room for the segments queued at both ends, rounded up to an
+    /// even count for delayed ACKs, and two more in the probing phase so that even a small BDP
+    /// gets inflight above it.
+    fn quantization_budget(&self, cwnd: u64) -> u64 {
+        let mut segs = cwnd
+            .div_ceil(self.mss)
+            .saturating_add(3 * SEND_QUANTUM_SEGS);
+        segs = segs.saturating_add(1) & !1;
+        if self.mode == BbrMode::ProbeBw && self.cycle_idx == 0 {
+            segs = segs.saturating_add(2);
+        }
+        self.segs(segs)
+    }
+
+    /// `bbr_inflight`.
+    fn inflight(&self, bw: f64, gain: u32) -> u64 {
+        self.quantization_budget(self.bdp(bw, gain))
+    }
+
+    /// `bbr_packets_in_net_at_edt`, with the next departure taken as now: the data in flight,
+    /// plus the segment about to leave when inflight is meant to grow.
+    fn in_net_at_edt(&self, inflight_now: u64) -> u64 {
+        if self.pacing_gain > BBR_UNIT {
+            inflight_now.saturating_add(self.segs(SEND_QUANTUM_SEGS))
+        } else {
+            inflight_now
+        }
+    }
+
+    /// `bbr_ack_aggregation_cwnd`: extra window for ACKs that arrive in bunches.
+    fn ack_aggregation_cwnd(&self) -> u64 {
+        if BBR_EXTRA_ACKED_GAIN == 0 || !self.full_bw_reached {
+            return 0;
+        }
+        let max_aggr = (self.bw.get() * BBR_EXTRA_ACKED_MAX_US as f64 / 1e6) as u64;
+        let extra = self.extra_acked[0].max(self.extra_acked[1]);
+        let aggr = extra.saturating_mul(u64::from(BBR_EXTRA_ACKED_GAIN)) >> BBR_SCALE;
+        aggr.min(max_aggr)
+    }
+
+    /// `bbr_update_bw`: count rounds, and feed the max filter.
+    fn update_bw(&mut self, ack: &AckEvent, app_limited: bool) {
+        self.round_start = false;
+        let Some(rs) = ack.rate else {
+            return; // Not a valid observation.
+        };
+        let Some(bw) = rs.rate().filter(|b| b.is_finite()) else {
+            return;
+        };
+        // A round ends when a packet sent after the previous round's end is delivered.
+        if rs.prior_delivered >= self.next_rtt_delivered {
+            self.next_rtt_delivered = ack.delivered;
+            self.rtt_cnt += 1;
+            self.round_start = true;
+            self.packet_conservation = false;
+        }
+        // Application-limited samples understate the path: keep them only if they say more.
+        if !app_limited || bw >= self.bw.get() {
+            self.bw.update(BBR_BW_RTTS, self.rtt_cnt, bw);
+        }
+    }
+
+    /// `bbr_update_ack_aggregation`: the most data ACKed beyond what the bandwidth explains.
+    fn update_ack_aggregation(&mut self, ack: &AckEvent, w: &Window) {
+        let acked = ack.acked.saturating_add(ack.sacked);
+        if BBR_EXTRA_ACKED_GAIN == 0 || acked == 0 || ack.rate.is_none_or(|r| r.rate().is_none()) {
+            return;
+        }
+        if self.round_start {
+            self.extra_acked_win_rtts = (self.extra_acked_win_rtts + 1).min(0x1F);
+            if self.extra_acked_win_rtts >= BBR_EXTRA_ACKED_WIN_RTTS {
+                self.extra_acked_win_rtts = 0;
+                self.extra_acked_win_idx ^= 1;
+                self.extra_acked[self.extra_acked_win_idx] = 0;
+            }
+        }
+        // What the bandwidth estimate would have delivered over the epoch.
+        let epoch = ack.now.saturating_sub(self.ack_epoch_stamp).as_secs_f64();
+        let mut expected = (self.bw.get() * epoch) as u64;
+        // Restart the epoch when ACKs run below the expected rate, or after very many.
+        let reset_at = self.segs(BBR_ACK_EPOCH_ACKED_RESET_THRESH);
+        if self.ack_epoch_acked <= expected
+            || self.ack_epoch_acked.saturating_add(acked) >= reset_at
+        {
+            self.ack_epoch_acked = 0;
+            self.ack_epoch_stamp = ack.now;
+            expected = 0;
+        }
+        self.ack_epoch_acked = self
+            .ack_epoch_acked
+            .saturating_add(acked)
+            .min(self.segs(0xFFFFF));
+        let extra = self.ack_epoch_acked.saturating_sub(expected).min(w.cwnd);
+        let slot = &mut self.extra_acked[self.extra_acked_win_idx];
+        *slot = (*slot).max(extra);
+    }
+
+    /// `bbr_is_next_cycle_phase`: a phase lasts one min_rtt, the probe longer until inflight
+    /// reaches 1.25 BDP (or a loss says it will not fit), the drain shorter if inflight is down
+    /// to one BDP.
+    fn is_next_cycle_phase(&self, ack: &AckEvent, losses: bool) -> bool {
+        let is_full_length = self
+            .min_rtt
+            .is_some_and(|m| ack.now.saturating_sub(self.cycle_stamp) > m);
+        if self.pacing_gain == BBR_UNIT {
+            return is_full_length;
+        }
+        let prior_in_flight = ack
+            .in_flight
+            .saturating_add(ack.acked)
+            .saturating_add(ack.sacked);
+        let inflight = self.in_net_at_edt(prior_in_flight);
+        let bw = self.bw.get();
+        if self.pacing_gain > BBR_UNIT {
+            return is_full_length && (losses || inflight >= self.inflight(bw, self.pacing_gain));
+        }
+        is_full_length || inflight <= self.inflight(bw, BBR_UNIT)
+    }
+
+    /// `bbr_advance_cycle_phase`.
+    fn advance_cycle_phase(&mut self, now: Time) {
+        self.cycle_idx = (self.cycle_idx + 1) % CYCLE_LEN;
+        self.cycle_stamp = now;
+    }
+
+    /// `bbr_reset_probe_bw_mode`: start the cycle at a random phase other than the drain.
+    fn reset_probe_bw_mode(&mut self, now: Time) {
+        self.mode = BbrMode::ProbeBw;
+        self.cycle_idx = CYCLE_LEN - 1 - self.rng.below(BBR_CYCLE_RAND) as usize;
+        self.advance_cycle_phase(now);
+    }
+
+    /// `bbr_reset_mode`.
+    fn reset_mode(&mut self, now: Time) {
+        if self.full_bw_reached {
+            self.reset_probe_bw_mode(now);
+        } else {
+            self.mode = BbrMode::Startup;
+        }
+    }
+
+    /// `bbr_check_full_bw_reached`: the pipe is full after `BBR_FULL_BW_CNT` rounds in which
+    /// the bandwidth grew by less than 25%.
+    fn check_full_bw_reached(&mut self, app_limited: bool) {
+        if self.full_bw_reached || !self.round_start || app_limited {
+            return;
+        }
+        let max_bw = self.bw.get();
+        let thresh = self.full_bw * f64::from(BBR_FULL_BW_THRESH) / f64::from(BBR_UNIT);
+        if max_bw >= thresh {
+            self.full_bw = max_bw;
+            self.full_bw_cnt = 0;
+            return;
+        }
+        self.full_bw_cnt += 1;
+        self.full_bw_reached = self.full_bw_cnt >= BBR_FULL_BW_CNT;
+    }
+
+    /// `bbr_check_drain`: once the pipe is full, drain until inflight is down to one BDP.
+    fn check_drain(&mut self, w: &mut Window, ack: &AckEvent) {
+        if self.mode == BbrMode::Startup && self.full_bw_reached {
+            self.mode = BbrMode::Drain;
+            w.ssthresh = self.inflight(self.bw.get(), BBR_UNIT);
+        }
+        if self.mode == BbrMode::Drain
+            && self.in_net_at_edt(ack.in_flight) <= self.inflight(self.bw.get(), BBR_UNIT)
+        {
+            self.reset_probe_bw_mode(ack.now);
+        }
+    }
+
+    /// `bbr_check_probe_rtt_done`.
+    fn check_probe_rtt_done(&mut self, w: &mut Window, now: Time) {
+        if self.probe_rtt_done_stamp.is_none_or(|d| now <= d) {
+            return;
+        }
+        // Wait a while until the next ProbeRTT.
+        self.min_rtt_stamp = now;
+        w.cwnd = w.cwnd.max(self.prior_cwnd);
+        self.reset_mode(now);
+    }
+
+    /// `bbr_update_min_rtt`, and ProbeRTT's entry and exit.
+    fn update_min_rtt(&mut self, w: &mut Window, ack: &AckEvent) {
+        let window = Time::from_secs(BBR_MIN_RTT_WIN_SEC);
+        let filter_expired = ack.now > self.min_rtt_stamp + window;
+        if let Some(rtt) = ack.rtt {
+            if self.min_rtt.is_none_or(|m| rtt < m) || filter_expired {
+                self.min_rtt = Some(rtt);
+                self.min_rtt_stamp = ack.now;
+            }
+        }
+
+        if BBR_PROBE_RTT_MODE_MS > 0 && filter_expired && self.mode != BbrMode::ProbeRtt {
+            // Dip, to drain the queue; note cwnd so it can be restored.
+            self.mode = BbrMode::ProbeRtt;
+            self.save_cwnd(w);
+            self.probe_rtt_done_stamp = None;
+        }
+
+        if self.mode == BbrMode::ProbeRtt {
+            // Ignore the low-rate samples of this mode (Linux sets `tp->app_limited`).
+            let mark = ack.delivered.saturating_add(ack.in_flight).max(1);
+            self.probe_rtt_app_limited = match self.probe_rtt_app_limited {
+                Some((from, until)) if until >= ack.delivered => Some((from, mark.max(until))),
+                _ => Some((ack.delivered, mark)),
+            };
+            // Hold the minimum in flight for max(200 ms, one round).
+            if self.probe_rtt_done_stamp.is_none()
+                && ack.in_flight <= self.segs(BBR_CWND_MIN_TARGET)
+            {
+                self.probe_rtt_done_stamp =
+                    Some(ack.now + Time::from_millis(BBR_PROBE_RTT_MODE_MS));
+                self.probe_rtt_round_done = false;
+                self.next_rtt_delivered = ack.delivered;
+            } else if self.probe_rtt_done_stamp.is_some() {
+                if self.round_start {
+                    self.probe_rtt_round_done = true;
+                }
+                if self.probe_rtt_round_done {
+                    self.check_probe_rtt_done(w, ack.now);
+                }
+            }
+        }
+    }
+
+    /// `bbr_update_gains`.
+    fn update_gains(&mut self) {
+        (self.pacing_gain, self.cwnd_gain) = match self.mode {
+            BbrMode::Startup => (BBR_HIGH_GAIN, BBR_HIGH_GAIN),
+            // Slow, to drain; keep cwnd.
+            BbrMode::Drain => (BBR_DRAIN_GAIN, BBR_HIGH_GAIN),
+            BbrMode::ProbeBw => (BBR_PACING_GAIN[self.cycle_idx], BBR_CWND_GAIN),
+            BbrMode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
+        };
+    }
+
+    /// `bbr_set_cwnd_to_recover_or_restore`: packet conservation for the first round of fast
+    /// recovery (send what was delivered), the saved window back after it. Returns the window
+    /// and whether conservation applies.
+    fn set_cwnd_to_recover_or_restore(
+        &mut self,
+        w: &Window,
+        ack: &AckEvent,
+        state: CaState,
+        acked: u64,
+        losses: u64,
+    ) -> (u64, bool) {
+        let mut cwnd = w.cwnd;
+        // An ACK for P packets should release at most 2P: take off what was lost first, then
+        // bbr_set_cwnd slow-starts toward the target.
+        if losses > 0 {
+            cwnd = cwnd.saturating_sub(losses).max(self.mss);
+        }
+        if state == CaState::Recovery && self.prev_ca_state != CaState::Recovery {
+            // First round of recovery: packet conservation, starting a round now; cut unused
+            // window.
+            self.packet_conservation = true;
+            self.next_rtt_delivered = ack.delivered;
+            cwnd = ack.in_flight.saturating_add(acked);
+        } else if self.prev_ca_state >= CaState::Recovery && state < CaState::Recovery {
+            // Leaving loss recovery: restore the window saved at its start.
+            cwnd = cwnd.max(self.prior_cwnd);
+            self.packet_conservation = false;
+        }
+        self.prev_ca_state = state;
+        if self.packet_conservation {
+            return (cwnd.max(ack.in_flight.saturating_add(acked)), true);
+        }
+        (cwnd, false)
+    }
+
+    /// `bbr_set_cwnd`: slow-start toward the target window if below it (the bandwidth estimate
+    /// grows, or a loss pulled the window down), snap down to it if above once the pipe is full.
+    fn set_cwnd(&mut self, w: &mut Window, ack: &AckEvent, state: CaState, losses: u64) {
+        let acked = ack.acked.saturating_add(ack.sacked);
+        let mut cwnd = w.cwnd;
+        if acked > 0 {
+            let (c, conserving) = self.set_cwnd_to_recover_or_restore(w, ack, state, acked, losses);
+            cwnd = c;
+            if !conserving {
+                let bw = self.bw.get();
+                let target = self.quantization_budget(
+                    self.bdp(bw, self.cwnd_gain)
+                        .saturating_add(self.ack_aggregation_cwnd()),
+                );
+                if self.full_bw_reached {
+                    // Only cut the window once the pipe was filled.
+                    cwnd = cwnd.saturating_add(acked).min(target);
+                } else if cwnd < target || ack.delivered < self.segs(TCP_INIT_CWND) {
+                    cwnd = cwnd.saturating_add(acked);
+                }
+                cwnd = cwnd.max(self.segs(BBR_CWND_MIN_TARGET));
+            }
+        }
+        w.cwnd = cwnd;
+        if self.mode == BbrMode::ProbeRtt {
+            // Drain the queue, refresh min_rtt.
+            w.cwnd = w.cwnd.min(self.segs(BBR_CWND_MIN_TARGET));
+        }
+    }
+
+    /// The congestion state the sender is in at this ACK.
+    fn ca_state(&mut self, ack: &AckEvent) -> CaState {
+        if ack.in_recovery {
+            return CaState::Recovery;
+        }
+        match self.loss_recover {
+            Some(recover) if ack.snd_una < recover => CaState::Loss,
+            _ => {
+                self.loss_recover = None;
+                CaState::Open
+            }
+        }
+    }
+
+    /// Whether the sampled packet left while ProbeRTT had marked the connection
+    /// application-limited.
+    fn probe_rtt_marked(&self, ack: &AckEvent) -> bool {
+        match (self.probe_rtt_app_limited, ack.rate) {
+            (Some((from, until)), Some(rs)) => (from..=until).contains(&rs.prior_delivered),
+            _ => false,
+        }
+    }
+}
+
+impl CongestionControl for Bbr {
+    fn name(&self) -> &'static str {
+        "bbr"
+    }
+
+    /// `bbr_main`: update the model, then set the pacing rate and the window from it.
+    fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
+        self.mss = w.mss.max(1);
+        if !self.initialised {
+            // `bbr_init`: the min_rtt filter starts from the connection's lowest RTT so far.
+            self.initialised = true;
+            self.min_rtt = ack.min_rtt;
+            self.min_rtt_stamp = ack.now;
+            self.next_rtt_delivered = 0;
+            self.init_pacing_rate_from_rtt(w.cwnd, ack.srtt);
+        }
+        self.last_snd_una = ack.snd_una;
+        let losses = if std::mem::take(&mut self.loss_pending) {
+            self.mss
+        } else {
+            0
+        };
+        let state = self.ca_state(ack);
+        let app_limited = ack.rate.is_some_and(|r| r.app_limited) || self.probe_rtt_marked(ack);
+
+        // bbr_update_model
+        self.update_bw(ack, app_limited);
+        self.update_ack_aggregation(ack, w);
+        if self.mode == BbrMode::ProbeBw && self.is_next_cycle_phase(ack, losses > 0) {
+            self.advance_cycle_phase(ack.now);
+        }
+        self.check_full_bw_reached(app_limited);
+        self.check_drain(w, ack);
+        self.update_min_rtt(w, ack);
+        self.update_gains();
+
+        let bw = self.bw.get();
+        self.set_pacing_rate(w, ack, bw, self.pacing_gain);
+        self.set_cwnd(w, ack, state, losses);
+    }
+
+    /// `bbr_ssthresh`: save the window for when recovery ends; ssthresh is left as it is. The
+    /// window itself is set by the ACK that follows (packet conservation).
+    fn on_enter_recovery(&mut self, w: &mut Window, _loss: &LossEvent) {
+        self.mss = w.mss.max(1);
+        self.save_cwnd(w);
+        self.loss_pending = true;
+    }
+
+    /// Linux leaves the window to `bbr_main` when recovery ends (`tcp_end_cwnd_reduction` does
+    /// nothing for algorithms with `cong_control`); the next ACK restores the saved window.
+    fn on_exit_recovery(&mut self, _w: &mut Window, _now: Time) {}
+
+    /// `tcp_enter_loss` calls `bbr_ssthresh` (on the first timeout of an episode), then
+    /// `bbr_set_state(TCP_CA_Loss)`: full-pipe detection starts over. The sender then sets the
+    /// window to one segment, and BBR grows it back from the next ACK.
+    fn on_rto(&mut self, w: &mut Window, loss: &LossEvent, first: bool) {
+        self.mss = w.mss.max(1);
+        if first {
+            self.save_cwnd(w);
+        }
+        self.prev_ca_state = CaState::Loss;
+        self.full_bw = 0.0;
+        self.round_start = true;
+        // The sender leaves TCP_CA_Loss once everything outstanding now is acknowledged.
+        self.loss_recover = Some(self.last_snd_una.saturating_add(loss.flight_size));
+    }
+
+    /// The pacing rate on the wire: Linux paces packets at `pacing_gain * bw` (bw counted in
+    /// packets), and the sender here paces each packet's wire bytes, so the payload rate is
+    /// scaled by a full segment's wire size over its payload.
+    fn pacing_rate(&self) -> Option<f64> {
+        let rate = self.pacing_rate?;
+        let wire = rate * (self.mss as f64 + f64::from(HEADER_BYTES)) / self.mss as f64;
+        (wire.is_finite() && wire > 0.0).then_some(wire)
+    }
+
+    fn state_label(&self) -> &'static str {
+        self.mode.label()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::{RateSample, INFINITE_SSTHRESH};
+
+    const MSS: u64 = 1000;
+    const RTT: Time = Time::from_millis(100);
+
+    fn window(cwnd_segs: u64) -> Window {
+        Window {
+            cwnd: cwnd_segs * MSS,
+            ssthresh: INFINITE_SSTHRESH,
+            mss: MSS,
+        }
+    }
+
+    /// A flow over a path of `RTT` as BBR sees it, one ACK at a time: each ACK delivers
+    /// `acked` bytes and carries a rate sample of `rate` bytes/s over one RTT.
+    struct Flow {
+        bbr: Bbr,
+        w: Window,
+        now: Time,
+        delivered: u64,
+        in_flight: u64,
+        in_recovery: bool,
+        rtt: Time,
+    }
+
+    impl Flow {
+        fn new(seed: u64) -> Self {
+            Flow {
+                bbr: Bbr::new(seed),
+                w: window(10),
+                now: Time::ZERO,
+                delivered: 0,
+                in_flight: 10 * MSS,
+                in_recovery: false,
+                rtt: RTT,
+            }
+        }
+
+        /// One ACK `dt` after the last, delivering `acked` bytes that were sent when
+        /// `prior_delivered` had been delivered, at `rate` bytes/s.
+        fn ack_with(&mut self, dt: Time, acked: u64, rate: f64, prior_delivered: u64) {
+            self.now += dt;
+            self.delivered += acked;
+            let interval = RTT;
+            let ev = AckEvent {
+                now: self.now,
+                acked,
+                sacked: 0,
+                rtt: Some(self.rtt),
+                min_rtt: Some(RTT),
+                in_flight: self.in_flight,
+                cwnd_limited: true,
+                in_recovery: self.in_recovery,
+                delivered: self.delivered,
+                snd_una: self.delivered,
+                snd_nxt: self.delivered + self.in_flight,
+                srtt: Some(RTT),
+                rate: Some(RateSample {
+                    delivered: (rate * interval.as_secs_f64()) as u64,
+                    interval,
+                    app_limited: false,
+                    prior_delivered,
+                }),
+            };
+            self.bbr.on_ack(&mut self.w, &ev);
+        }
+
+        /// One round trip: a single ACK that ends the round, after `dt`.
+        fn round(&mut self, dt: Time, rate: f64) {
+            let prior = self.delivered;
+            self.ack_with(dt, MSS, rate, prior);
+        }
+
+        /// Drives the flow through Startup on a path of `rate` bytes/s into ProbeBW.
+        fn run_into_probe_bw(&mut self, rate: f64) {
+            let mut r = rate / 16.0;
+            for _ in 0..30 {
+                self.round(RTT, r);
+                r = (r * 2.0).min(rate);
+                if self.bbr.mode() == BbrMode::Drain {
+                    // Drained: what is in flight is below one BDP.
+                    self.in_flight = MSS;
+                }
+                if self.bbr.mode() == BbrMode::ProbeBw {
+                    return;
+                }
+            }
+            panic!("still in {:?}", self.bbr.mode());
+        }
+    }
+
+    #[test]
+    fn the_max_filter_keeps_the_max_for_ten_rounds_and_then_forgets_it() {
+        let mut f = MaxFilter::default();
+        assert_eq!(f.update(BBR_BW_RTTS, 1, 100.0), 100.0);
+        for round in 2..=11 {
+            assert_eq!(
+                f.update(BBR_BW_RTTS, round, 50.0 + round as f64),
+                100.0,
+                "{round}"
+            );
+        }
+        // Round 12: the 100 is eleven rounds old; the best left in the window takes over.
+        let now = f.update(BBR_BW_RTTS, 12, 50.0);
+        assert!((50.0..=62.0).contains(&now), "{now}");
+        // A new maximum replaces everything at once.
+        assert_eq!(f.update(BBR_BW_RTTS, 13, 70.0), 70.0);
+        assert_eq!(f.update(BBR_BW_RTTS, 14, 10.0), 70.0);
+    }
+
+    #[test]
+    fn the_max_filter_follows_a_falling_rate_within_a_window_or_so() {
+        // Nichols' filter keeps 2nd and 3rd choices from later in the window, so a steadily
+        // falling rate is tracked with at most one window's lag.
+        let mut f = MaxFilter::default();
+        for t in 0..100u64 {
+            let v = 1000.0 - t as f64;
+            let got = f.update(BBR_BW_RTTS, t, v);
+            assert!(
+                got >= v && got <= v + 2.0 * BBR_BW_RTTS as f64,
+                "{t}: {got}"
+            );
+        }
+    }
+
+    #[test]
+    fn startup_paces_and_grows_at_high_gain_and_ends_after_three_rounds_without_25pct() {
+        assert_eq!(BBR_HIGH_GAIN, 739);
+        assert_eq!(BBR_DRAIN_GAIN, 88);
+        let mut f = Flow::new(1);
+        f.in_flight = 1_000 * MSS;
+        let mut r = 100_000.0;
+        // The bandwidth doubles for five rounds: Startup stays.
+        for _ in 0..5 {
+            f.round(RTT, r);
+            r *= 2.0;
+            assert_eq!(f.bbr.mode(), BbrMode::Startup);
+            assert_eq!(f.bbr.pacing_gain(), 739.0 / 256.0);
+            assert_eq!(f.bbr.cwnd_gain(), 739.0 / 256.0);
+        }
+        let plateau = r / 2.0;
+        // Then 10% more, and nothing: the first round at +10% counts, as do the next two.
+        f.round(RTT, plateau * 1.1);
+        assert_eq!(f.bbr.mode(), BbrMode::Startup);
+        f.round(RTT, plateau * 1.1);
+        assert_eq!(f.bbr.mode(), BbrMode::Startup);
+        f.round(RTT, plateau);
+        // Three rounds without 25% growth: the pipe is full; inflight is high, so Drain.
+        assert!(f.bbr.full_bw_reached());
+        assert_eq!(f.bbr.mode(), BbrMode::Drain);
+        assert_eq!(f.bbr.pacing_gain(), 88.0 / 256.0);
+        // Drain's pacing: bw / high gain, less the 1% margin (in payload bytes per second).
+        let bw = plateau * 1.1;
+        let expect = bw * 88.0 / 256.0 * 0.99;
+        let got = f.bbr.pacing_rate_payload().unwrap_or(0.0);
+        assert!((got - expect).abs() < 1e-6 * expect, "{got} vs {expect}");
+        // ssthresh shows the BDP target, as Linux sets it on entering Drain.
+        assert!(f.w.ssthresh < INFINITE_SSTHRESH);
+        // Once inflight is down to a BDP, ProbeBW.
+        f.in_flight = MSS;
+        f.ack_with(Time::from_millis(1), MSS, bw, 0);
+        assert_eq!(f.bbr.mode(), BbrMode::ProbeBw);
+        assert_eq!(f.bbr.cwnd_gain(), 2.0);
+    }
+
+    #[test]
+    fn startup_pacing_is_never_lowered_before_the_pipe_is_full() {
+        let mut f = Flow::new(1);
+        f.round(RTT, 1_000_000.0);
+        let before = f.bbr.pacing_rate_payload().unwrap_or(0.0);
+        f.round(RTT, 10_000.0);
+        assert_eq!(f.bbr.pacing_rate_payload(), Some(before));
+    }
+
+    #[test]
+    fn probe_bw_cycles_through_the_eight_gains() {
+        let rate = 1_000_000.0; // 1 MB/s over 100 ms: a BDP of 100 segments.
+        let mut f = Flow::new(7);
+        f.run_into_probe_bw(rate);
+        let bdp = 100 * MSS;
+        let mut gains = vec![f.bbr.pacing_gain()];
+        for _ in 0..16 {
+            // Inflight that lets each phase run one min_rtt: above 1.25 BDP when probing, above
+            // one BDP when draining (less would end the drain early).
+            let gain = f.bbr.pacing_gain();
+            f.in_flight = if gain > 1.0 {
+                bdp * 5 / 4 + 10 * MSS
+            } else if gain < 1.0 {
+                bdp + 10 * MSS
+            } else {
+                bdp
+            };
+            let idx = f.bbr.cycle_idx();
+            // A phase does not end before one min_rtt...
+            f.ack_with(Time::from_millis(50), MSS, rate, 0);
+            assert_eq!(f.bbr.cycle_idx(), idx);
+            // ...and ends after it.
+            f.ack_with(Time::from_millis(51), MSS, rate, 0);
+            assert_eq!(f.bbr.cycle_idx(), (idx + 1) % CYCLE_LEN);
+            gains.push(f.bbr.pacing_gain());
+        }
+        let start = gains.iter().position(|&g| g == 1.25).unwrap_or(usize::MAX);
+        assert!(start < 8, "{gains:?}");
+        assert_eq!(
+            gains[start..start + 8],
+            [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+            "{gains:?}"
+        );
+    }
+
+    #[test]
+    fn the_probing_phase_persists_until_inflight_reaches_125pct_of_bdp() {
+        let rate = 1_000_000.0;
+        let mut f = Flow::new(3);
+        f.run_into_probe_bw(rate);
+        // Walk to phase 0.
+        while f.bbr.cycle_idx() != 0 {
+            f.in_flight = 100 * MSS;
+            f.ack_with(Time::from_millis(101), MSS, rate, 0);
+        }
+        f.in_flight = 100 * MSS;
+        for _ in 0..5 {
+            f.ack_with(Time::from_millis(101), MSS, rate, 0);
+            assert_eq!(f.bbr.cycle_idx(), 0);
+        }
+        f.in_flight = 200 * MSS;
+        f.ack_with(Time::from_millis(1), MSS, rate, 0);
+        assert_eq!(f.bbr.cycle_idx(), 1);
+        // The draining phase ends early once inflight is at one BDP.
+        f.ack_with(Time::from_millis(1), MSS, rate, 0);
+        assert_eq!(f.bbr.cycle_idx(), 1);
+        f.in_flight = 90 * MSS;
+        f.ack_with(Time::from_millis(1), MSS, rate, 0);
+        assert_eq!(f.bbr.cycle_idx(), 2);
+    }
+
+    #[test]
+    fn probe_bw_never_starts_in_the_draining_phase_and_the_seed_decides() {
+        let mut seen = [false; CYCLE_LEN];
+        for seed in 0..200 {
+            let mut f = Flow::new(seed);
+            f.run_into_probe_bw(1_000_000.0);
+            seen[f.bbr.cycle_idx()] = true;
+            let mut again = Flow::new(seed);
+            again.run_into_probe_bw(1_000_000.0);
+            assert_eq!(again.bbr.cycle_idx(), f.bbr.cycle_idx());
+        }
+        assert_eq!(seen, [true, false, true, true, true, true, true, true]);
+    }
+
+    #[test]
+    fn probe_rtt_comes_when_min_rtt_is_ten_seconds_old_and_holds_four_packets_200ms() {
+        let rate = 1_000_000.0;
+        let mut f = Flow::new(5);
+        f.rtt = Time::from_millis(120); // Queueing: no sample beats the minimum.
+        f.run_into_probe_bw(rate);
+        let stamp = f.bbr.min_rtt_stamp;
+        // Cruise for ten seconds.
+        f.in_flight = 100 * MSS;
+        while f.now + Time::from_millis(10) <= stamp + Time::from_secs(10) {
+            f.ack_with(Time::from_millis(10), MSS, rate, f.delivered);
+            assert_ne!(f.bbr.mode(), BbrMode::ProbeRtt, "{}", f.now);
+        }
+        let cwnd_before = f.w.cwnd;
+        f.ack_with(Time::from_millis(10), MSS, rate, f.delivered);
+        assert_eq!(f.bbr.mode(), BbrMode::ProbeRtt);
+        assert_eq!(f.bbr.state_label(), "probe_rtt");
+        assert_eq!(f.w.cwnd, 4 * MSS);
+        assert_eq!((f.bbr.pacing_gain(), f.bbr.cwnd_gain()), (1.0, 1.0));
+        // The expired filter took the new (higher) sample.
+        assert_eq!(f.bbr.min_rtt(), Some(Time::from_millis(120)));
+        // In flight falls to four packets; from then the mode holds 200 ms and one round.
+        f.rtt = Time::from_millis(100);
+        f.in_flight = 4 * MSS;
+        f.ack_with(Time::from_millis(10), MSS, rate, 0);
+        let low_since = f.now;
+        assert_eq!(f.bbr.min_rtt(), Some(Time::from_millis(100)));
+        while f.now <= low_since + Time::from_millis(200) {
+            assert_eq!(f.bbr.mode(), BbrMode::ProbeRtt, "{}", f.now);
+            assert_eq!(f.w.cwnd, 4 * MSS);
+            f.ack_with(Time::from_millis(10), MSS, rate / 10.0, f.delivered);
+        }
+        f.ack_with(Time::from_millis(10), MSS, rate, f.delivered);
+        assert_eq!(f.bbr.mode(), BbrMode::ProbeBw);
+        // The window before the dip comes back (less the probing phase's two extra segments,
+        // if the new cycle starts elsewhere).
+        assert!(
+            f.w.cwnd + 2 * MSS >= cwnd_before,
+            "{} < {cwnd_before}",
+            f.w.cwnd
+        );
+        // ProbeRTT's low-rate samples were flagged application-limited: the bandwidth stands.
+        let bw = f.bbr.bw().unwrap_or(0.0);
+        assert!((bw - rate).abs() < 1e-6 * rate, "{bw}");
+    }
+
+    #[test]
+    fn recovery_conserves_packets_for_a_round_then_restores_the_window() {
+        let rate = 1_000_000.0;
+        let mut f = Flow::new(9);
+        f.run_into_probe_bw(rate);
+        // A window at its target, 2 BDP, half of it in flight.
+        f.w.cwnd = 200 * MSS;
+        f.in_flight = 150 * MSS;
+        f.ack_with(Time::from_millis(30), MSS, rate, f.delivered);
+        let before = f.w.cwnd;
+        let ssthresh = f.w.ssthresh;
+        f.bbr.on_enter_recovery(
+            &mut f.w,
+            &LossEvent {
+                now: f.now,
+                flight_size: before,
+            },
+        );
+        assert_eq!((f.w.cwnd, f.w.ssthresh), (before, ssthresh));
+        f.in_recovery = true;
+        f.in_flight = 100 * MSS;
+        f.ack_with(Time::from_millis(1), 2 * MSS, rate, 0);
+        // Packet conservation: what is in flight plus what was delivered.
+        assert_eq!(f.w.cwnd, 102 * MSS);
+        f.ack_with(Time::from_millis(1), 2 * MSS, rate, 0);
+        assert_eq!(f.w.cwnd, 102 * MSS);
+        // Recovery ends: the saved window is back.
+        f.in_recovery = false;
+        f.bbr.on_exit_recovery(&mut f.w, f.now);
+        f.ack_with(Time::from_millis(1), 2 * MSS, rate, f.delivered);
+        // Restored (then grown by what this ACK delivered, up to the target).
+        assert!(
+            (before..=before + 2 * MSS).contains(&f.w.cwnd),
+            "{} vs {before}",
+            f.w.cwnd
+        );
+    }
+
+    #[test]
+    fn after_a_timeout_the_window_regrows_from_four_packets_and_is_restored_at_the_end() {
+        let rate = 1_000_000.0;
+        let mut f = Flow::new(11);
+        f.run_into_probe_bw(rate);
+        f.in_flight = 150 * MSS;
+        f.ack_with(Time::from_millis(30), MSS, rate, f.delivered);
+        let before = f.w.cwnd;
+        let outstanding = 150 * MSS;
+        f.bbr.on_rto(
+            &mut f.w,
+            &LossEvent {
+                now: f.now,
+                flight_size: outstanding,
+            },
+            true,
+        );
+        f.w.cwnd = MSS; // As the sender does.
+        f.in_flight = 0;
+        f.ack_with(Time::from_millis(300), MSS, rate, 0);
+        assert_eq!(f.w.cwnd, 4 * MSS);
+        f.ack_with(Time::from_millis(1), 2 * MSS, rate, 0);
+        assert_eq!(f.w.cwnd, 6 * MSS);
+        // Everything outstanding at the timeout is acknowledged: TCP_CA_Loss ends.
+        f.ack_with(Time::from_millis(1), outstanding, rate, 0);
+        assert!(f.w.cwnd >= before, "{} < {before}", f.w.cwnd);
+    }
+
+    #[test]
+    fn odd_inputs_do_not_panic() {
+        let mut b = Bbr::new(0);
+        let mut w = Window {
+            cwnd: 0,
+            ssthresh: 0,
+            mss: 0,
+        };
+        let mut ev = AckEvent {
+            now: Time::MAX,
+            acked: u64::MAX,
+            sacked: u64::MAX,
+            rtt: Some(Time::ZERO),
+            min_rtt: Some(Time::ZERO),
+            in_flight: u64::MAX,
+            cwnd_limited: false,
+            in_recovery: false,
+            delivered: u64::MAX,
+            snd_una: u64::MAX,
+            snd_nxt: u64::MAX,
+            srtt: Some(Time::ZERO),
+            rate: Some(RateSample {
+                delivered: u64::MAX,
+                interval: Time::from_nanos(1),
+                app_limited: false,
+                prior_delivered: u64::MAX,
+            }),
+        };
+        for _ in 0..50 {
+            b.on_ack(&mut w, &ev);
+            ev.rate = Some(RateSample {
+                delivered: 0,
+                interval: Time::ZERO,
+                app_limited: true,
+                prior_delivered: 0,
+            });
+            ev.in_recovery = !ev.in_recovery;
+            b.on_enter_recovery(
+                &mut w,
+                &LossEvent {
+                    now: Time::MAX,
+                    flight_size: u64::MAX,
+                },
+            );
+            b.on_rto(
+                &mut w,
+                &LossEvent {
+                    now: Time::MAX,
+                    flight_size: u64::MAX,
+                },
+                true,
+            );
+        }
+        let _ = b.pacing_rate();
+    }
+}
