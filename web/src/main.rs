@@ -1,0 +1,3 @@
+fn main() {
+    tcplab_web::start();
+}
