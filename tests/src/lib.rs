@@ -1,0 +1,558 @@
+//! What the end-to-end tests stand on: the built page (`dist/`) served by a small static server
+//! of our own on a free loopback port, and headless Chromium driven through chromedriver, both
+//! stopped when a test ends, whatever its outcome.
+//!
+//! Nothing here reaches beyond 127.0.0.1: Chromium is told to resolve no other host.
+
+use std::collections::hash_map::DefaultHasher;
+use std::future::Future;
+use std::hash::{Hash, Hasher};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use thirtyfour::prelude::*;
+use thirtyfour::{ChromiumLikeCapabilities, LoggingPrefsLogLevel};
+
+/// The repository's root (this crate lives in `tests/`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(".."))
+}
+
+/// The release build of the page. A missing build is a failure, not a skip: a green run must
+/// mean the page was tested.
+pub fn dist_dir() -> PathBuf {
+    let dist = repo_root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "{} has no index.html: build the page first with `trunk build --release` \
+         (scripts/test.sh does it before running these tests)",
+        dist.display()
+    );
+    dist
+}
+
+/// Where screenshots for people go: `target/e2e/`.
+pub fn screenshot_dir() -> PathBuf {
+    let dir = repo_root().join("target").join("e2e");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        panic!("cannot create {}: {e}", dir.display());
+    }
+    dir
+}
+
+/// A short fingerprint of a long string (a canvas's data URL), for messages and comparisons.
+pub fn fingerprint(s: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+// ----------------------------------------------------------------------------------------------
+// The static server
+
+/// Serves one folder over HTTP/1.1 on 127.0.0.1, with the content types a browser insists on
+/// (`application/wasm` above all), and remembers every request it could not answer.
+pub struct StaticServer {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    failures: Arc<Mutex<Vec<String>>>,
+}
+
+impl StaticServer {
+    pub fn start(root: PathBuf) -> io::Result<StaticServer> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+        let addr = listener.local_addr()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let failures = Arc::new(Mutex::new(Vec::new()));
+        let (stop_flag, failed) = (stop.clone(), failures.clone());
+        let root = Arc::new(root);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stop_flag.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let (root, failed) = (root.clone(), failed.clone());
+                std::thread::spawn(move || {
+                    if let Err(e) = serve_one(stream, &root, &failed) {
+                        lock(&failed).push(format!("connection error: {e}"));
+                    }
+                });
+            }
+        });
+        Ok(StaticServer {
+            addr,
+            stop,
+            failures,
+        })
+    }
+
+    /// `http://127.0.0.1:PORT/` followed by `path_and_query` (which starts after the slash).
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("http://{}/{}", self.addr, path_and_query)
+    }
+
+    /// Requests answered with an error status, e.g. `404 /favicon.ico`.
+    pub fn failures(&self) -> Vec<String> {
+        lock(&self.failures).clone()
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop so that it sees the flag.
+        let _ = TcpStream::connect(self.addr);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "json" => "application/json",
+        "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+fn serve_one(stream: TcpStream, root: &Path, failures: &Mutex<Vec<String>>) -> io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    // The headers are read and dropped; nothing here depends on them.
+    let mut header = String::new();
+    while reader.read_line(&mut header)? > 2 {
+        header.clear();
+    }
+    let mut parts = request_line.split_whitespace();
+    let method = parts.next().unwrap_or("");
+    let target = parts.next().unwrap_or("/");
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+
+    let file = resolve(root, path);
+    let mut out = stream;
+    let (status, body, kind) = match (method, file) {
+        ("GET" | "HEAD", Some(file)) => match std::fs::read(&file) {
+            Ok(bytes) => ("200 OK", bytes, content_type(&file)),
+            Err(_) => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+        },
+        ("GET" | "HEAD", None) => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+        _ => ("405 Method Not Allowed", Vec::new(), "text/plain"),
+    };
+    if !status.starts_with("200") {
+        lock(failures).push(format!("{status}: {method} {target}"));
+    }
+    write!(
+        out,
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    if method != "HEAD" {
+        out.write_all(&body)?;
+    }
+    out.flush()?;
+    // Drain what the client may still send so that closing does not reset the connection.
+    let _ = out.shutdown(std::net::Shutdown::Write);
+    let _ = reader.read_to_end(&mut Vec::new());
+    Ok(())
+}
+
+/// The file for a URL path, refusing anything that would leave `root`.
+fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
+    let relative = Path::new(url_path.trim_start_matches('/'));
+    if relative
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return None;
+    }
+    let mut file = root.join(relative);
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
+    file.is_file().then_some(file)
+}
+
+// ----------------------------------------------------------------------------------------------
+// chromedriver and Chromium
+
+fn free_port() -> io::Result<u16> {
+    Ok(TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?
+        .local_addr()?
+        .port())
+}
+
+fn find_program(env: &str, candidates: &[&str]) -> PathBuf {
+    if let Some(p) = std::env::var_os(env) {
+        return PathBuf::from(p);
+    }
+    for c in candidates {
+        let p = Path::new(c);
+        if p.is_file() {
+            return p.to_path_buf();
+        }
+    }
+    for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
+        for c in candidates {
+            if let Some(name) = Path::new(c).file_name() {
+                let p = dir.join(name);
+                if p.is_file() {
+                    return p;
+                }
+            }
+        }
+    }
+    panic!(
+        "none of {candidates:?} found (set {env}): run scripts/test.sh, which installs \
+         Debian's chromium and chromium-driver"
+    );
+}
+
+/// A chromedriver of our own on a free loopback port, in its own process group so that the
+/// browsers it starts go with it.
+pub struct ChromeDriver {
+    child: Child,
+    port: u16,
+}
+
+impl ChromeDriver {
+    pub fn start() -> io::Result<ChromeDriver> {
+        let program = find_program("CHROMEDRIVER", &["/usr/bin/chromedriver", "chromedriver"]);
+        let log = std::fs::File::create(screenshot_dir().join("chromedriver.log"))?;
+        let mut last_error = None;
+        // The free port may be taken between the probe and chromedriver's bind: try again.
+        for _ in 0..5 {
+            let port = free_port()?;
+            let child = Command::new(&program)
+                .arg(format!("--port={port}"))
+                .stdin(Stdio::null())
+                .stdout(log.try_clone()?)
+                .stderr(log.try_clone()?)
+                .process_group(0)
+                .spawn()?;
+            let mut driver = ChromeDriver { child, port };
+            match driver.wait_ready(Duration::from_secs(20)) {
+                Ok(()) => return Ok(driver),
+                Err(e) => last_error = Some(e),
+            }
+        }
+        Err(last_error.unwrap_or_else(|| io::Error::other("chromedriver did not start")))
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn wait_ready(&mut self, within: Duration) -> io::Result<()> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait()? {
+                return Err(io::Error::other(format!("chromedriver exited: {status}")));
+            }
+            if let Ok(mut s) = TcpStream::connect((Ipv4Addr::LOCALHOST, self.port)) {
+                let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+                let _ = write!(
+                    s,
+                    "GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                );
+                let mut answer = String::new();
+                let _ = s.read_to_string(&mut answer);
+                if answer.contains("\"ready\":true") || answer.contains("\"ready\": true") {
+                    return Ok(());
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Err(io::Error::other(
+            "chromedriver did not answer /status in time",
+        ))
+    }
+}
+
+impl Drop for ChromeDriver {
+    fn drop(&mut self) {
+        // The negative id names the process group: chromedriver and any browser left behind.
+        let _ = Command::new("kill")
+            .args(["-TERM", "--", &format!("-{}", self.child.id())])
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A browser profile that exists for one test.
+struct Profile(PathBuf);
+
+impl Profile {
+    fn new() -> io::Result<Profile> {
+        static COUNT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "tcplab-e2e-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir)?;
+        Ok(Profile(dir))
+    }
+}
+
+impl Drop for Profile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn capabilities(profile: &Path) -> WebDriverResult<thirtyfour::ChromeCapabilities> {
+    let mut caps = DesiredCapabilities::chrome();
+    let chromium = find_program("CHROMIUM", &["/usr/bin/chromium", "chromium"]);
+    caps.set_binary(&chromium.to_string_lossy())?;
+    for arg in [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,960",
+        "--force-device-scale-factor=1",
+        // Without this Chromium still looks up Google's hosts at start; only loopback exists here.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ] {
+        caps.add_arg(arg)?;
+    }
+    caps.add_arg(&format!("--user-data-dir={}", profile.display()))?;
+    // Lets the test read everything the page wrote to the console, and every uncaught error.
+    caps.set_browser_log_level(LoggingPrefsLogLevel::All)?;
+    Ok(caps)
+}
+
+// ----------------------------------------------------------------------------------------------
+// A test's world
+
+/// The served page and a browser pointed at it.
+pub struct Lab {
+    pub driver: WebDriver,
+    pub server: StaticServer,
+    _chromedriver: ChromeDriver,
+    _profile: Profile,
+}
+
+impl Lab {
+    async fn start() -> Lab {
+        let server = StaticServer::start(dist_dir()).expect("start the static server");
+        let chromedriver = ChromeDriver::start().expect("start chromedriver");
+        let profile = Profile::new().expect("create a browser profile");
+        let caps = capabilities(&profile.0).expect("chrome capabilities");
+        let driver = WebDriver::new(chromedriver.url(), caps)
+            .await
+            .expect("start headless Chromium through chromedriver");
+        Lab {
+            driver,
+            server,
+            _chromedriver: chromedriver,
+            _profile: profile,
+        }
+    }
+
+    /// Opens the page at `path_and_query` (e.g. `?iw=37`) and waits until the chart is drawn.
+    pub async fn open(&self, path_and_query: &str) {
+        self.driver
+            .goto(self.server.url(path_and_query))
+            .await
+            .expect("load the page");
+        let drawn = self
+            .wait_until(Duration::from_secs(20), || async move {
+                self.canvas_is_drawn().await
+            })
+            .await;
+        assert!(
+            drawn,
+            "the chart was not drawn within 20 s of loading {}; console: {:?}",
+            path_and_query,
+            self.console().await
+        );
+    }
+
+    /// Polls `check` until it holds or `within` has passed; says whether it held.
+    pub async fn wait_until<F, Fut>(&self, within: Duration, mut check: F) -> bool
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = bool>,
+    {
+        let deadline = Instant::now() + within;
+        loop {
+            if check().await {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Runs `script` in the page and returns its value as a string ("" for null).
+    pub async fn eval_string(&self, script: &str) -> String {
+        let ret = self
+            .driver
+            .execute(script, Vec::new())
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {script}: {e}"));
+        match ret.json() {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Null => String::new(),
+            other => other.to_string(),
+        }
+    }
+
+    async fn canvas_is_drawn(&self) -> bool {
+        // A canvas that was never drawn on has no non-transparent pixel.
+        self.eval_string(
+            "const c = document.getElementById('slow-start-chart');
+             if (!c || c.width === 0) return 'no';
+             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+             for (let i = 3; i < d.length; i += 4) { if (d[i] !== 0) return 'yes'; }
+             return 'no';",
+        )
+        .await
+            == "yes"
+    }
+
+    /// A fingerprint of the chart's pixels.
+    pub async fn canvas_fingerprint(&self) -> u64 {
+        fingerprint(
+            &self
+                .eval_string(
+                    "return document.getElementById('slow-start-chart').toDataURL('image/png');",
+                )
+                .await,
+        )
+    }
+
+    pub async fn text_of(&self, id: &str) -> String {
+        self.eval_string(&format!(
+            "const e = document.getElementById('{id}'); return e ? e.textContent : '';"
+        ))
+        .await
+    }
+
+    pub async fn value_of(&self, id: &str) -> String {
+        self.eval_string(&format!(
+            "const e = document.getElementById('{id}'); return e ? e.value : '';"
+        ))
+        .await
+    }
+
+    /// `location.search` of the page, e.g. `?iw=11`.
+    pub async fn search(&self) -> String {
+        self.eval_string("return location.search;").await
+    }
+
+    /// Sets the slider as a drag would: the value, then `input`, then `change` on release.
+    pub async fn slide_to(&self, value: u32) {
+        self.eval_string(&format!(
+            "const s = document.getElementById('iw');
+             s.value = '{value}';
+             s.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             s.dispatchEvent(new Event('change', {{ bubbles: true }}));
+             return null;"
+        ))
+        .await;
+    }
+
+    /// Everything the browser logged since the last call (console calls, uncaught errors,
+    /// failed loads), as `LEVEL message`.
+    pub async fn console(&self) -> Vec<String> {
+        match self.driver.browser_log().await {
+            Ok(entries) => entries
+                .into_iter()
+                .map(|e| format!("{} {}", e.level, e.message))
+                .collect(),
+            Err(e) => vec![format!("SEVERE could not read the browser log: {e}")],
+        }
+    }
+
+    /// Fails on any error the browser logged, or on any request the server could not answer,
+    /// after checking that the log does catch errors at all (or the check would prove nothing).
+    pub async fn assert_no_console_errors(&self) {
+        let logged = self.console().await;
+        let errors: Vec<&String> = logged.iter().filter(|l| l.starts_with("SEVERE")).collect();
+        assert!(errors.is_empty(), "the browser logged errors: {errors:#?}");
+        let failures = self.server.failures();
+        assert!(
+            failures.is_empty(),
+            "the page asked for what is not there: {failures:#?}"
+        );
+
+        self.eval_string("console.error('tcplab-e2e probe'); return null;")
+            .await;
+        let probe = self.console().await;
+        assert!(
+            probe
+                .iter()
+                .any(|l| l.starts_with("SEVERE") && l.contains("tcplab-e2e probe")),
+            "the browser log does not show console.error, so it cannot vouch for the page: {probe:?}"
+        );
+    }
+
+    /// Saves a screenshot as `target/e2e/NAME.png` and returns its path.
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        let path = screenshot_dir().join(format!("{name}.png"));
+        self.driver
+            .screenshot(&path)
+            .await
+            .expect("take a screenshot");
+        path
+    }
+
+    async fn close(&self) {
+        let _ = self.driver.clone().quit().await;
+    }
+}
+
+/// One browser at a time: on two cores, parallel Chromiums only make each test slower and
+/// its timeouts likelier.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Runs `test` against a fresh browser and server, and stops both whatever the outcome; a
+/// failed assertion inside `test` fails the test after the clean-up.
+pub async fn with_lab<F, Fut>(test: F)
+where
+    F: FnOnce(Arc<Lab>) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let lab = Arc::new(Lab::start().await);
+    let outcome = tokio::spawn(test(lab.clone())).await;
+    lab.close().await;
+    if let Err(e) = outcome {
+        match e.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(e) => panic!("the test did not finish: {e}"),
+        }
+    }
+}
