@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Serves the lab on 127.0.0.1 and rebuilds it when a source changes; Ctrl-C stops it.
+# Installs what is missing first (scripts/setup.sh). PORT=NNNN picks another port; extra
+# arguments go to `trunk serve`.
+set -euo pipefail
+# shellcheck source=scripts/setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+cd "$ROOT"
+
+PORT="${PORT:-8080}"
+URL="http://127.0.0.1:$PORT/"
+
+# Answers 0 when something on the port returns a page with status 200.
+answers() {
+    local status
+    exec 3<>"/dev/tcp/127.0.0.1/$PORT" 2>/dev/null || return 1
+    printf 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
+    IFS= read -r -t 5 status <&3 || status=
+    exec 3<&-
+    [[ "$status" == *" 200 "* ]]
+}
+
+section "Tools"
+need_rust
+need_trunk
+need_wasm_bindgen
+need_wasm_opt
+
+if answers; then
+    echo "something already answers on port $PORT: stop it, or choose another with PORT=NNNN" >&2
+    exit 1
+fi
+
+section "Building and serving the lab (release build; the first takes a few minutes)"
+trunk serve --release --address 127.0.0.1 --port "$PORT" "$@" &
+trunk_pid=$!
+trap 'kill "$trunk_pid" 2>/dev/null || true' EXIT
+trap 'exit 130' INT TERM
+
+until answers; do
+    if ! kill -0 "$trunk_pid" 2>/dev/null; then
+        wait "$trunk_pid" || exit $?
+        exit 1
+    fi
+    sleep 1
+done
+section "tcplab is served at $URL"
+wait "$trunk_pid"
