@@ -68,6 +68,14 @@ impl Rack {
         };
         let mut marked = 0;
         while let Some(&(t, seq)) = self.sent.front() {
+            // Cheap tests first: this runs on every ACK.
+            if board.front().is_none_or(|f| seq < f.seq) {
+                self.sent.pop_front();
+                continue;
+            }
+            if t > xmit_ts {
+                break;
+            }
             let Some(seg) = board.get(seq) else {
                 self.sent.pop_front();
                 continue;

@@ -94,6 +94,7 @@ pub struct Scoreboard {
     sacked_ranges: Vec<SackBlock>,
     out_bytes: u64,
     sacked_bytes: u64,
+    sacked_segs: usize,
     lost_bytes: u64,
     retrans_bytes: u64,
     /// Everything below has been judged by RFC 6675's IsLost.
@@ -189,6 +190,7 @@ impl Scoreboard {
             self.out_bytes -= len;
             if seg.sacked {
                 self.sacked_bytes -= len;
+                self.sacked_segs -= 1;
             } else {
                 out.newly_delivered += len;
                 if seg.ever_retrans {
@@ -283,6 +285,7 @@ impl Scoreboard {
                 self.retrans_bytes -= len;
             }
             self.sacked_bytes += len;
+            self.sacked_segs += 1;
         }
     }
 
@@ -462,13 +465,9 @@ impl Scoreboard {
         self.segs.front().is_some_and(|s| s.lost)
     }
 
-    /// The SACKed segments above the head; used with DupThresh to start recovery.
+    /// The SACKed segments above the cumulative ACK.
     pub fn sacked_segments(&self) -> usize {
-        self.segs
-            .iter()
-            .filter(|s| s.sacked)
-            .take(DUP_THRESH)
-            .count()
+        self.sacked_segs
     }
 }
 

@@ -1,0 +1,46 @@
+//! Simulator speed: engine events per second on a 1 Gbit/s bulk flow, the default scenario end
+//! to end, and ten seconds of a 1 Gbit/s flow. Figures and how to read them: docs/performance.md.
+//!
+//! `cargo bench -p tcplab --bench engine`
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use tcplab::{run, RunOptions, Scenario};
+
+fn scenario(q: &str) -> Scenario {
+    Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"))
+}
+
+fn events_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("events");
+    for q in [
+        "app=bulk&dur=1",
+        "app=bulk&dur=1&loss=0.1",
+        "app=bulk&dur=1&flows=8",
+    ] {
+        let s = scenario(q);
+        let events = run(&s, &RunOptions::default()).summary.events;
+        group.throughput(Throughput::Elements(events));
+        group.bench_with_input(BenchmarkId::from_parameter(q), &s, |b, s| {
+            b.iter(|| run(black_box(s), &RunOptions::default()))
+        });
+    }
+    group.finish();
+}
+
+fn scenarios(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scenario");
+    let s = scenario("preset=post-slow-start");
+    group.bench_function("post-slow-start", |b| {
+        b.iter(|| run(black_box(&s), &RunOptions::default()))
+    });
+    group.sample_size(10);
+    let s = scenario("app=bulk&dur=10");
+    group.bench_function("bulk 1 Gbit/s 10 s", |b| {
+        b.iter(|| run(black_box(&s), &RunOptions::default()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, events_per_second, scenarios);
+criterion_main!(benches);
