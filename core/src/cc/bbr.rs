@@ -183,6 +183,13 @@ impl MaxFilter {
     }
 }
 
+/// An RTT in whole microseconds, Linux's `rs->rtt_us`: a sample a few nanoseconds under the
+/// minimum (ACKs of different sizes, rounding of serialisation times) must not restart the
+/// min_rtt filter's ten seconds, as it cannot in Linux.
+fn whole_us(t: Time) -> Time {
+    Time::from_nanos(t.as_nanos() / 1_000 * 1_000)
+}
+
 /// Linux's congestion states as BBR tells them apart (`tcp_ca_state`: Open and Disorder are one
 /// here, CWR does not occur), ordered as there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -583,7 +590,7 @@ impl Bbr {
     fn update_min_rtt(&mut self, w: &mut Window, ack: &AckEvent) {
         let window = Time::from_secs(BBR_MIN_RTT_WIN_SEC);
         let filter_expired = ack.now > self.min_rtt_stamp + window;
-        if let Some(rtt) = ack.rtt {
+        if let Some(rtt) = ack.rtt.map(whole_us) {
             if self.min_rtt.is_none_or(|m| rtt < m) || filter_expired {
                 self.min_rtt = Some(rtt);
                 self.min_rtt_stamp = ack.now;
@@ -595,14 +602,17 @@ impl Bbr {
             self.mode = BbrMode::ProbeRtt;
             self.save_cwnd(w);
             self.probe_rtt_done_stamp = None;
+            self.probe_rtt_app_limited = None;
         }
 
         if self.mode == BbrMode::ProbeRtt {
-            // Ignore the low-rate samples of this mode (Linux sets `tp->app_limited`).
+            // Ignore the low-rate samples of this mode: Linux sets `tp->app_limited` to
+            // delivered + inflight on each of its ACKs, so every packet sent from the first of
+            // them until delivery passes the last mark is flagged.
             let mark = ack.delivered.saturating_add(ack.in_flight).max(1);
             self.probe_rtt_app_limited = match self.probe_rtt_app_limited {
-                Some((from, until)) if until >= ack.delivered => Some((from, mark.max(until))),
-                _ => Some((ack.delivered, mark)),
+                Some((from, until)) => Some((from, until.max(mark))),
+                None => Some((ack.delivered, mark)),
             };
             // Hold the minimum in flight for max(200 ms, one round).
             if self.probe_rtt_done_stamp.is_none()
@@ -734,7 +744,7 @@ impl CongestionControl for Bbr {
         if !self.initialised {
             // `bbr_init`: the min_rtt filter starts from the connection's lowest RTT so far.
             self.initialised = true;
-            self.min_rtt = ack.min_rtt;
+            self.min_rtt = ack.min_rtt.map(whole_us);
             self.min_rtt_stamp = ack.now;
             self.next_rtt_delivered = 0;
             self.init_pacing_rate_from_rtt(w.cwnd, ack.srtt);
@@ -1102,6 +1112,27 @@ mod tests {
         // ProbeRTT's low-rate samples were flagged application-limited: the bandwidth stands.
         let bw = f.bbr.bw().unwrap_or(0.0);
         assert!((bw - rate).abs() < 1e-6 * rate, "{bw}");
+    }
+
+    #[test]
+    fn min_rtt_is_kept_in_whole_microseconds_as_linux_does() {
+        let mut f = Flow::new(2);
+        f.run_into_probe_bw(1_000_000.0);
+        let ack = |f: &mut Flow, rtt_ns: u64| {
+            f.rtt = Time::from_nanos(rtt_ns);
+            f.ack_with(Time::from_millis(10), MSS, 1_000_000.0, 0);
+        };
+        // 99.9999 ms is 99999 us, a new minimum.
+        ack(&mut f, 99_999_900);
+        let stamp = f.now;
+        assert_eq!(f.bbr.min_rtt(), Some(Time::from_nanos(99_999_000)));
+        // 99.9993 ms is lower, but the same 99999 us: the ten seconds do not restart.
+        ack(&mut f, 99_999_300);
+        assert_eq!(f.bbr.min_rtt_stamp, stamp);
+        // A whole microsecond less does.
+        ack(&mut f, 99_998_999);
+        assert_eq!(f.bbr.min_rtt(), Some(Time::from_nanos(99_998_000)));
+        assert_eq!(f.bbr.min_rtt_stamp, f.now);
     }
 
     #[test]
