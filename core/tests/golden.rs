@@ -22,6 +22,9 @@ const SCENARIOS: &[&str] = &[
     "cc=bbr&rtt=50&bw=100&loss=1&app=bulk&dur=3",
     "iw=4&mss=536&delack=0&body=300000&drop=5,6,7,30&rtt=80&bw=20",
     "rtt=300&bw=5&queue=20&body=2000000&ackloss=10&minrto=50",
+    "preset=hol-blocking&count=300",
+    "preset=hol-blocking&count=300&conns=3&burst=3",
+    "preset=hol-blocking&count=300&conns=0",
 ];
 
 /// FNV-1a, 64-bit: a stable digest of a long trace.

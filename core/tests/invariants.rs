@@ -26,7 +26,7 @@ fn scenarios() -> impl Strategy<Value = String> {
             1u32..40,
             prop::bool::ANY,
             prop::sample::select(vec![0u32, 40]),
-            prop::bool::ANY,
+            prop::sample::select(vec!["body", "bulk", "msgs"]),
             1u64..3_000_000,
             1u32..4,
             any::<u64>(),
@@ -37,19 +37,27 @@ fn scenarios() -> impl Strategy<Value = String> {
         .prop_map(
             |(
                 (cc, rtt, bw, loss, ackloss, burst, queue),
-                (mss, iw, sack, delack, bulk, body, flows, seed),
+                (mss, iw, sack, delack, app, body, flows, seed),
                 drops,
                 rwnd,
             )| {
-                let app = if bulk { "bulk" } else { "body" };
+                // Messages: up to 300 of them every 1 to 20 ms, over 0 (UDP) to 3 connections.
+                let msgs = format!(
+                    "&msg={}&every={}&count={}&conns={}",
+                    1 + body % 3000,
+                    1 + seed % 20,
+                    1 + body % 300,
+                    flows % 4
+                );
                 let drop: Vec<String> = drops.iter().map(u64::to_string).collect();
                 let rwnd = rwnd.max(2 * u64::from(mss));
                 format!(
                     "cc={cc}&rtt={rtt}&bw={bw}&loss={loss}&ackloss={ackloss}&burst={burst}&queue={queue}\
                      &mss={mss}&iw={iw}&rwnd={rwnd}&sack={}&delack={delack}&app={app}&body={body}\
-                     &flows={flows}&dur=2&seed={seed}&drop={}",
+                     &flows={flows}&dur=2&seed={seed}&drop={}{}",
                     u8::from(sack),
-                    drop.join(",")
+                    drop.join(","),
+                    if app == "msgs" { msgs.as_str() } else { "" }
                 )
             },
         )
@@ -73,6 +81,17 @@ proptest! {
             if r.summary.completion_ms.is_some() {
                 prop_assert!(r.delivered.iter().all(|&d| d == s.body), "{}", query);
             }
+        }
+
+        // Every message read at most once, never before it was written.
+        if let Some(log) = &r.messages {
+            for m in &log.records {
+                if let Some(read) = m.read {
+                    prop_assert!(read >= m.write && !m.lost, "{}", query);
+                }
+            }
+            let read = log.records.iter().filter(|m| m.read.is_some()).count() as u64;
+            prop_assert_eq!(r.summary.msgs.as_ref().map(|m| m.received), Some(read));
         }
 
         // Traces never run backwards.

@@ -9,6 +9,7 @@ pub use world::{Invariants, Stop};
 use crate::metrics::summary::Summary;
 use crate::metrics::trace::{TraceKind, Traces};
 use crate::scenario::Scenario;
+use crate::workload::MessageLog;
 
 /// Limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,12 +41,17 @@ pub struct RunResult {
     pub invariants: Invariants,
     /// Bytes each flow's receiving application read.
     pub delivered: Vec<u64>,
+    /// Every message and head-of-line event (app=msgs).
+    pub messages: Option<MessageLog>,
 }
 
 impl RunResult {
     /// One trace as CSV with a header line.
     pub fn trace_csv(&self, kind: TraceKind) -> String {
-        self.traces.csv(kind)
+        match (kind, &self.messages) {
+            (TraceKind::Msgs, Some(log)) => log.csv(),
+            _ => self.traces.csv(kind),
+        }
     }
 }
 
@@ -59,6 +65,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
     let delivered = world.flows.iter().map(|f| f.delivered).collect();
     RunResult {
         delivered,
+        messages: world.messages.take(),
         summary,
         invariants: world.invariants,
         traces: world.traces,

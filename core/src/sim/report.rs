@@ -1,9 +1,10 @@
 //! The summary of a run, field for field as the spec defines it.
 
-use crate::metrics::summary::{Summary, WindowStats};
+use crate::metrics::summary::{HolStats, MsgStats, Summary, WindowStats};
 use crate::scenario::Scenario;
 use crate::theory::path::{bdp_bytes, mathis_mbps, window_limit_mbps};
 use crate::time::Time;
+use crate::workload::MessageLog;
 
 use super::world::{Stop, World};
 
@@ -34,22 +35,29 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         .iter()
         .filter_map(|f| f.sender.stats().syn_sent_at)
         .min();
+    // UDP datagrams have no sender state: the first one's time is the run's t0.
     let first_data = flows
         .iter()
         .filter_map(|f| f.sender.stats().first_data_at)
-        .min();
+        .min()
+        .or(if flows.is_empty() { w.t0 } else { None });
     let first_arrival = flows.iter().filter_map(|f| f.first_arrival).min();
-    let last_read = flows.iter().filter_map(|f| f.last_read).max();
-    let all_done = flows
+    let last_read = flows
         .iter()
-        .all(|f| f.done_at.is_some() && f.workload.target().is_some());
+        .filter_map(|f| f.last_read)
+        .chain(w.udp_last_read)
+        .max();
+    let all_done = !flows.is_empty()
+        && flows
+            .iter()
+            .all(|f| f.done_at.is_some() && f.workload.target().is_some());
     let done_at = flows
         .iter()
         .filter_map(|f| f.done_at)
         .max()
         .filter(|_| all_done);
 
-    let delivered: u64 = flows.iter().map(|f| f.delivered).sum();
+    let delivered: u64 = flows.iter().map(|f| f.delivered).sum::<u64>() + w.udp_delivered;
     let span = match (first_data, last_read) {
         (Some(a), Some(b)) if b > a => Some(b - a),
         _ => None,
@@ -120,8 +128,8 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         queue_drops: w.queue_drops,
         fast_retransmits: sum(|st| st.fast_retransmits),
         timeouts: sum(|st| st.timeouts),
-        msgs: None,
-        hol: None,
+        msgs: w.messages.as_ref().map(msg_stats),
+        hol: w.messages.as_ref().filter(|m| m.conns > 0).map(hol_stats),
         throughput_windows_MBps: windows,
         jain_fairness: if flows.len() > 1 {
             jain(&per_flow)
@@ -139,6 +147,47 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
                 .any(|f| f.workload.target().is_some() && f.done_at.is_none()),
         events: w.sched.executed(),
         sim_wall_ms: 0.0,
+    }
+}
+
+/// Latency statistics over the messages read; `over_80ms_pct` counts against every message
+/// written, as seed 001 does.
+fn msg_stats(log: &MessageLog) -> MsgStats {
+    let mut lat: Vec<f64> = log
+        .records
+        .iter()
+        .filter_map(|r| r.read.map(|t| (t - r.write).as_millis_f64()))
+        .collect();
+    lat.sort_by(f64::total_cmp);
+    let sent = log.records.len() as u64;
+    let received = lat.len() as u64;
+    let over = lat.iter().filter(|&&l| l > 80.0).count() as f64;
+    MsgStats {
+        sent,
+        received,
+        lost: sent - received,
+        p50_ms: quantile(&lat, 0.5),
+        p90_ms: quantile(&lat, 0.9),
+        p99_ms: quantile(&lat, 0.99),
+        max_ms: lat.last().copied(),
+        over_80ms_pct: (sent > 0).then(|| over * 100.0 / sent as f64),
+    }
+}
+
+fn hol_stats(log: &MessageLog) -> HolStats {
+    let mut held: Vec<f64> = log.events.iter().map(|e| f64::from(e.held)).collect();
+    held.sort_by(f64::total_cmp);
+    let mut worst: Vec<f64> = log
+        .events
+        .iter()
+        .map(|e| e.worst_delay.as_millis_f64())
+        .collect();
+    worst.sort_by(f64::total_cmp);
+    HolStats {
+        events: log.events.len() as u64,
+        held_median: quantile(&held, 0.5),
+        held_max: log.events.iter().map(|e| u64::from(e.held)).max(),
+        worst_delay_median_ms: quantile(&worst, 0.5),
     }
 }
 

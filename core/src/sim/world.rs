@@ -4,12 +4,13 @@ use crate::cc::{new_controller, CcOptions};
 use crate::engine::{Halt, Scheduler};
 use crate::link::{Bottleneck, DelayLine, Enqueued, LossModel, StagedDrops};
 use crate::metrics::trace::{window_col, DropCause, Traces};
-use crate::packet::{Kind, Packet, HEADER_BYTES};
+use crate::packet::{Kind, Packet, HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
+use crate::tcp::sender::ConnState;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::Time;
-use crate::workload::Workload;
+use crate::workload::{MessageLog, Workload};
 
 use super::RunOptions;
 
@@ -26,6 +27,8 @@ pub(crate) enum Event {
     SenderTimer(u16),
     /// A receiver's delayed-ACK timer.
     DelAck(u16),
+    /// The message application writes its next message.
+    AppWrite,
     /// The scenario's time limit.
     End,
 }
@@ -91,10 +94,16 @@ pub(crate) struct World {
     pub dropped_data: u64,
     pub dropped_acks: u64,
     pub queue_drops: u64,
+    /// UDP payload bytes read, and when the last arrived.
+    pub udp_delivered: u64,
+    pub udp_last_read: Option<Time>,
     pub invariants: Invariants,
     /// Flows whose work is not done yet, when every flow has an end (app=body).
     unfinished: usize,
     every_flow_ends: bool,
+    /// The message application (app=msgs), and the connections it waits for before writing.
+    pub messages: Option<MessageLog>,
+    awaiting_handshakes: usize,
     last_event: Time,
     /// Goodput windows for the summary's percentiles: bytes read per window since `t0`, the
     /// first data byte sent.
@@ -113,8 +122,8 @@ impl World {
         let bits_per_s = (s.bw_mbps * 1e6).round().max(1.0) as u64;
         let mss = s.mss;
         let workload = Workload::from_scenario(s);
-        let n = s.flows.max(1) as usize;
-        let cap = (TRACE_ROWS / n).clamp(512, 8192);
+        let n = Workload::connections(s);
+        let cap = (TRACE_ROWS / n.max(1)).clamp(512, 8192);
         let mut flows = Vec::with_capacity(n);
         for i in 0..n {
             let cc = new_controller(
@@ -161,13 +170,19 @@ impl World {
         for i in 0..n {
             sched.schedule(Time::ZERO, Event::Start(i as u16));
         }
+        let messages = (s.app == crate::scenario::App::Msgs)
+            .then(|| MessageLog::new(s.msg, Time::from_millis_f64(s.every_ms), s.count, s.conns));
+        // UDP has no handshake to wait for: the first datagram leaves at once.
+        if messages.is_some() && n == 0 {
+            sched.schedule(Time::ZERO, Event::AppWrite);
+        }
         let end = Time::from_secs_f64(s.dur_s);
         sched.schedule(end, Event::End);
         let unfinished = flows
             .iter()
             .filter(|f| f.workload.target().is_some())
             .count();
-        let every_flow_ends = unfinished == flows.len();
+        let every_flow_ends = unfinished == flows.len() && !flows.is_empty();
         // The spec's windows: 0.5 s, or 10 RTTs if longer.
         let window_len = Time::from_millis(500).max(rtt.saturating_mul(10));
         World {
@@ -181,14 +196,18 @@ impl World {
             staged: StagedDrops::new(s.drop.clone()),
             flows,
             scratch: Vec::with_capacity(64),
-            traces: Traces::new(n, cap, Time((rtt.as_nanos() / 4).max(1_000))),
+            traces: Traces::new(n.max(1), cap, Time((rtt.as_nanos() / 4).max(1_000))),
             end,
             dropped_data: 0,
             dropped_acks: 0,
             queue_drops: 0,
+            udp_delivered: 0,
+            udp_last_read: None,
             invariants: Invariants::default(),
             unfinished,
             every_flow_ends,
+            messages,
+            awaiting_handshakes: n,
             last_event: Time::ZERO,
             window_len,
             window_bytes: Vec::new(),
@@ -215,10 +234,54 @@ impl World {
                 Event::AckArrives => self.ack_arrives(now),
                 Event::SenderTimer(f) => self.sender_timer(now, f),
                 Event::DelAck(f) => self.delack(now, f),
+                Event::AppWrite => self.app_write(now),
             }
-            if self.every_flow_ends && self.unfinished == 0 {
+            if self.finished() {
                 return Stop::Finished;
             }
+        }
+    }
+
+    fn finished(&self) -> bool {
+        match &self.messages {
+            Some(log) => log.all_written() && log.settled(),
+            None => self.every_flow_ends && self.unfinished == 0,
+        }
+    }
+
+    /// The message clock ticks: the next message goes on its connection, or as a datagram.
+    fn app_write(&mut self, now: Time) {
+        let Some(log) = self.messages.as_mut() else {
+            return;
+        };
+        let Some((id, conn)) = log.write_next(now) else {
+            return;
+        };
+        let (msg, every, more) = (log.msg, log.every, !log.all_written());
+        if more {
+            self.sched.schedule(now + every, Event::AppWrite);
+        }
+        if self.flows.is_empty() {
+            self.t0.get_or_insert(now);
+            let p = Packet {
+                flow: 0,
+                kind: Kind::Datagram { id },
+                wire_bytes: msg + UDP_HEADER_BYTES,
+            };
+            self.send_on_data_path(now, p);
+            return;
+        }
+        let fi = conn as usize;
+        let mut out = std::mem::take(&mut self.scratch);
+        self.flows[fi].sender.write(u64::from(msg));
+        self.flows[fi].sender.try_send(now, &mut out);
+        self.after_sender(now, conn as u16, &mut out);
+        self.scratch = out;
+    }
+
+    fn datagram_lost(&mut self, p: &Packet) {
+        if let (Kind::Datagram { id }, Some(log)) = (p.kind, self.messages.as_mut()) {
+            log.datagram_lost(id);
         }
     }
 
@@ -302,6 +365,7 @@ impl World {
         if p.is_data() && self.staged.lose_next() {
             self.dropped_data += 1;
             self.traces.record_drop(now, p.flow, DropCause::Staged);
+            self.datagram_lost(&p);
             return;
         }
         let departs = match self.bottleneck.offer(now, p.wire_bytes) {
@@ -309,6 +373,7 @@ impl World {
             Enqueued::Dropped => {
                 self.queue_drops += 1;
                 self.traces.record_drop(now, p.flow, DropCause::Queue);
+                self.datagram_lost(&p);
                 return;
             }
         };
@@ -318,6 +383,7 @@ impl World {
         if self.data_loss.lose(&mut self.rng) {
             self.dropped_data += 1;
             self.traces.record_drop(now, p.flow, DropCause::Data);
+            self.datagram_lost(&p);
             return;
         }
         if let Some(t) = self.data_wire.push(departs, p) {
@@ -355,8 +421,17 @@ impl World {
                 self.send_on_ack_path(now, synack);
             }
             Kind::Data { seq, len } => self.receive_data(now, fi, seq, len),
-            Kind::HandshakeAck | Kind::SynAck { .. } | Kind::Ack { .. } | Kind::Datagram { .. } => {
+            Kind::Datagram { id } => {
+                if let Some(log) = self.messages.as_mut() {
+                    log.datagram_read(id, now);
+                }
+                let bytes = u64::from(p.wire_bytes - UDP_HEADER_BYTES);
+                self.traces.flows[0].delivered.add(now, bytes);
+                self.record_goodput_window(now, bytes);
+                self.udp_delivered += bytes;
+                self.udp_last_read = Some(now);
             }
+            Kind::HandshakeAck | Kind::SynAck { .. } | Kind::Ack { .. } => {}
         }
     }
 
@@ -372,13 +447,7 @@ impl World {
             flow.delivered = arrival.delivered_to;
             flow.last_read = Some(now);
             self.traces.flows[fi].delivered.add(now, bytes);
-            if let Some(t0) = self.t0 {
-                let i = ((now - t0).as_nanos() / self.window_len.as_nanos().max(1)) as usize;
-                if self.window_bytes.len() <= i {
-                    self.window_bytes.resize(i + 1, 0);
-                }
-                self.window_bytes[i] += bytes;
-            }
+            self.record_goodput_window(now, bytes);
             let flow = &mut self.flows[fi];
             if let Some(target) = flow.workload.target() {
                 if flow.delivered > target {
@@ -390,6 +459,10 @@ impl World {
                 }
             }
         }
+        if let Some(log) = self.messages.as_mut() {
+            let rx = &self.flows[fi].receiver;
+            log.on_delivery(fi as u32, rx.rcv_nxt(), rx.ooo_bytes() > 0, now);
+        }
         let flow = &mut self.flows[fi];
         if arrival.ack_now {
             let kind = flow.receiver.make_ack();
@@ -400,6 +473,16 @@ impl World {
                 self.sched.schedule(d, Event::DelAck(fi as u16));
             }
         }
+    }
+
+    fn record_goodput_window(&mut self, now: Time, bytes: u64) {
+        let t0 = *self.t0.get_or_insert(now);
+        let i = ((now - t0).as_nanos() / self.window_len.as_nanos().max(1)) as usize;
+        // At most dur / window_len = 1200 windows.
+        if self.window_bytes.len() <= i {
+            self.window_bytes.resize(i + 1, 0);
+        }
+        self.window_bytes[i] += bytes;
     }
 
     fn send_ack(&mut self, now: Time, fi: usize, kind: Kind) {
@@ -439,8 +522,17 @@ impl World {
         let mut out = std::mem::take(&mut self.scratch);
         match p.kind {
             Kind::SynAck { wnd } => {
-                self.flows[fi].seen_edge = wnd;
-                self.flows[fi].sender.on_syn_ack(now, wnd, &mut out);
+                let flow = &mut self.flows[fi];
+                let was_up = flow.sender.conn_state() == ConnState::Established;
+                flow.seen_edge = wnd;
+                flow.sender.on_syn_ack(now, wnd, &mut out);
+                // The message application starts once every connection is up.
+                if !was_up {
+                    self.awaiting_handshakes -= 1;
+                    if self.awaiting_handshakes == 0 && self.messages.is_some() {
+                        self.sched.schedule(now, Event::AppWrite);
+                    }
+                }
             }
             Kind::Ack { ack, wnd, .. } => {
                 let flow = &mut self.flows[fi];
