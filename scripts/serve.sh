@@ -12,12 +12,12 @@ URL="http://127.0.0.1:$PORT/"
 
 # Answers 0 when something on the port returns a page with status 200.
 answers() {
-    local status
-    exec 3<>"/dev/tcp/127.0.0.1/$PORT" 2>/dev/null || return 1
-    printf 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
-    IFS= read -r -t 5 status <&3 || status=
-    exec 3<&-
-    [[ "$status" == *" 200 "* ]]
+    (
+        exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+        printf 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
+        IFS= read -r -t 5 status <&3
+        [[ "$status" == *" 200 "* ]]
+    ) 2>/dev/null
 }
 
 section "Tools"
