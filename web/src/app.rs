@@ -178,7 +178,7 @@ pub fn app() -> Html {
                             <p class="chart-error" role="alert">{ message }</p>
                         }
                         <figcaption>
-                            { "Ideal slow start: no loss, no receive-window or link limit, the window doubling every round trip. The grey curve is IW 10 for comparison; the dashed line is the scenario's body." }
+                            { "Ideal slow start: no loss, no receive-window or link limit, the window doubling every round trip. The grey curve is IW 10 for comparison; the dashed line across is the scenario's body, and the one down marks the round trip that sends its last segment." }
                         </figcaption>
                     </figure>
                 </section>
