@@ -22,9 +22,6 @@
 //! - The long-term ("lt") bandwidth sampling that detects token-bucket policers
 //!   (`bbr_lt_bw_sampling`) is left out: the lab's path has no policer, only a drop-tail queue
 //!   and random loss, so it could only misfire (random loss looks like policing to it at times).
-//! - The sender reports no per-ACK count of newly lost packets (`rs->losses`). BBR learns of a
-//!   loss when fast recovery starts and counts that ACK as lossy; losses found later in the same
-//!   recovery are not subtracted from cwnd as `bbr_set_cwnd_to_recover_or_restore` would.
 //! - `rs->prior_in_flight` is taken as the data in flight after the ACK plus what it delivered.
 //! - The pacer's next departure time is not visible, so `bbr_packets_in_net_at_edt` assumes it
 //!   is now.
@@ -750,10 +747,13 @@ impl CongestionControl for Bbr {
             self.init_pacing_rate_from_rtt(w.cwnd, ack.srtt);
         }
         self.last_snd_una = ack.snd_una;
-        let losses = if std::mem::take(&mut self.loss_pending) {
-            self.mss
+        // Linux's `rs->losses`; the ACK that starts recovery counts at least the segment it
+        // retransmits.
+        let pending = std::mem::take(&mut self.loss_pending);
+        let losses = if pending {
+            ack.lost.max(self.mss)
         } else {
-            0
+            ack.lost
         };
         let state = self.ca_state(ack);
         let app_limited = ack.rate.is_some_and(|r| r.app_limited) || self.probe_rtt_marked(ack);
@@ -866,6 +866,7 @@ mod tests {
                 now: self.now,
                 acked,
                 sacked: 0,
+                lost: 0,
                 rtt: Some(self.rtt),
                 min_rtt: Some(RTT),
                 in_flight: self.in_flight,
@@ -1213,6 +1214,7 @@ mod tests {
             now: Time::MAX,
             acked: u64::MAX,
             sacked: u64::MAX,
+            lost: u64::MAX,
             rtt: Some(Time::ZERO),
             min_rtt: Some(Time::ZERO),
             in_flight: u64::MAX,

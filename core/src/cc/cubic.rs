@@ -233,6 +233,7 @@ mod tests {
             now: Time::from_millis(now_ms),
             acked,
             sacked: 0,
+            lost: 0,
             rtt: Some(Time::from_millis(100)),
             min_rtt: Some(Time::from_millis(100)),
             in_flight: 0,

@@ -65,6 +65,8 @@ pub struct AckEvent {
     pub acked: u64,
     /// Bytes newly selectively acknowledged.
     pub sacked: u64,
+    /// Bytes newly deemed lost while this ACK was processed (Linux's `rs->losses`).
+    pub lost: u64,
     /// RTT sample of this ACK (Karn's rule: none from retransmitted data).
     pub rtt: Option<Time>,
     /// The lowest RTT seen on the connection.

@@ -77,6 +77,7 @@ mod tests {
             now: Time::ZERO,
             acked,
             sacked: 0,
+            lost: 0,
             rtt: None,
             min_rtt: None,
             in_flight: 0,

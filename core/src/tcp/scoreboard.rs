@@ -96,6 +96,8 @@ pub struct Scoreboard {
     sacked_bytes: u64,
     sacked_segs: usize,
     lost_bytes: u64,
+    /// Bytes ever marked lost: the difference across an ACK is what it revealed.
+    lost_marked: u64,
     retrans_bytes: u64,
     /// Everything below has been judged by RFC 6675's IsLost.
     lost_judged_to: u64,
@@ -144,6 +146,11 @@ impl Scoreboard {
 
     pub fn lost_bytes(&self) -> u64 {
         self.lost_bytes
+    }
+
+    /// Bytes marked lost since the connection began.
+    pub fn lost_marked(&self) -> u64 {
+        self.lost_marked
     }
 
     pub fn retrans_bytes(&self) -> u64 {
@@ -349,6 +356,7 @@ impl Scoreboard {
             }
         }
         self.lost_bytes += marked;
+        self.lost_marked += marked;
         self.lost_judged_to = self.lost_judged_to.max(threshold);
         marked
     }
@@ -372,6 +380,7 @@ impl Scoreboard {
             seg.lost = true;
             self.lost_bytes += len;
         }
+        self.lost_marked += len;
         let end = seg.end();
         self.lost_high = self.lost_high.max(end);
         self.retransmit_hint = self.retransmit_hint.min(seq);
@@ -393,6 +402,7 @@ impl Scoreboard {
         }
         seg.lost = true;
         self.lost_bytes += u64::from(seg.len);
+        self.lost_marked += u64::from(seg.len);
         self.lost_high = self.lost_high.max(seg.end());
         self.retransmit_hint = self.retransmit_hint.min(seg.seq);
         true
@@ -413,6 +423,7 @@ impl Scoreboard {
                 seg.lost = true;
                 self.lost_bytes += u64::from(seg.len);
             }
+            self.lost_marked += u64::from(seg.len);
         }
         if let Some(first) = self.segs.front() {
             self.retransmit_hint = first.seq;

@@ -405,6 +405,7 @@ impl Sender {
         // (RFC 9293's SND.WL1/SND.WL2 checks are always met).
         self.peer_edge = ack + wnd;
 
+        let lost_before = self.board.lost_marked();
         let (newly_sacked, sack_latest) = if self.cfg.sack {
             self.board.sack(sack)
         } else {
@@ -489,6 +490,7 @@ impl Sender {
                 now,
                 acked: newly_acked,
                 sacked: newly_sacked,
+                lost: self.board.lost_marked() - lost_before,
                 rtt: rtt_sample,
                 min_rtt: self.rtt.min_rtt(),
                 in_flight: self.in_flight(),
