@@ -78,6 +78,10 @@ need_wasm_bindgen() {
         echo "no wasm-bindgen in $ROOT/Cargo.lock" >&2
         return 1
     fi
+    if ! grep -qx "wasm_bindgen = \"$want\"" "$ROOT/Trunk.toml"; then
+        echo "Trunk.toml's [tools] wasm_bindgen must be \"$want\", the version in Cargo.lock" >&2
+        return 1
+    fi
     if [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $want" ] &&
         [ "$(wasm-bindgen-test-runner --version 2>/dev/null)" = "wasm-bindgen-test-runner $want" ]; then
         say "wasm-bindgen-cli $want already installed"
