@@ -813,6 +813,16 @@ impl CongestionControl for Bbr {
     fn state_label(&self) -> &'static str {
         self.mode.label()
     }
+
+    fn model(&self) -> super::CcModel {
+        super::CcModel::Bbr {
+            mode: self.mode,
+            bw: self.bw(),
+            min_rtt: self.min_rtt(),
+            pacing_gain: self.pacing_gain(),
+            cwnd_gain: self.cwnd_gain(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -213,6 +213,10 @@ impl CongestionControl for Cubic {
         }
     }
 
+    fn model(&self) -> super::CcModel {
+        super::CcModel::Cubic(self.curve)
+    }
+
     fn state_label(&self) -> &'static str {
         match self.hystart.as_ref().and_then(HyStart::found) {
             Some(super::hystart::HyStartExit::AckTrain) => "hystart-ack-train",

@@ -128,6 +128,27 @@ pub trait CongestionControl {
     fn state_label(&self) -> &'static str {
         ""
     }
+
+    /// What the algorithm believes, for the charts' overlays: CUBIC's curve, BBR's model.
+    fn model(&self) -> CcModel {
+        CcModel::None
+    }
+}
+
+/// A snapshot of an algorithm's model of the path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CcModel {
+    None,
+    /// The cubic curve of the current epoch (segments, seconds), if in congestion avoidance.
+    Cubic(Option<cubic::CubicCurve>),
+    /// BBR's mode, bandwidth estimate (payload bytes/s), min RTT and gains.
+    Bbr {
+        mode: bbr::BbrMode,
+        bw: Option<f64>,
+        min_rtt: Option<Time>,
+        pacing_gain: f64,
+        cwnd_gain: f64,
+    },
 }
 
 /// Options of the algorithms that the scenario sets.

@@ -131,7 +131,16 @@ pub struct FlowTrace {
     pub sacks: Series<1>,
     /// Bytes delivered to the application, binned in time.
     pub delivered: RateBins,
+    /// CUBIC: each epoch's curve, from the congestion event that began it (the latest ones,
+    /// up to a cap).
+    pub cubic_epochs: Vec<crate::cc::cubic::CubicCurve>,
+    /// BBR: mode (0 Startup, 1 Drain, 2 ProbeBW, 3 ProbeRTT), bandwidth estimate in MB/s, min RTT
+    /// in ms and pacing gain, at each change.
+    pub bbr: Series<4>,
 }
+
+/// CUBIC epochs kept per flow.
+pub const MAX_CUBIC_EPOCHS: usize = 2048;
 
 impl FlowTrace {
     pub fn new(cap: usize, initial_bin: Time) -> Self {
@@ -142,6 +151,8 @@ impl FlowTrace {
             acks: Series::new(cap, 0),
             sacks: Series::new(cap, 0),
             delivered: RateBins::new(initial_bin, cap.clamp(64, 2048)),
+            cubic_epochs: Vec::new(),
+            bbr: Series::new(cap, 1),
         }
     }
 }

@@ -1,9 +1,9 @@
 //! The world of one run: the path, the flows, the clock, and the dispatch of every event.
 
-use crate::cc::{new_controller, CcOptions};
+use crate::cc::{new_controller, CcModel, CcOptions};
 use crate::engine::{Halt, Scheduler};
 use crate::link::{Bottleneck, DelayLine, Enqueued, LossModel, StagedDrops};
-use crate::metrics::trace::{window_col, DropCause, Traces};
+use crate::metrics::trace::{window_col, DropCause, Traces, MAX_CUBIC_EPOCHS};
 use crate::packet::{Kind, Packet, HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
@@ -358,7 +358,46 @@ impl World {
             *last = row;
             self.traces.flows[fi].window.push(now, row);
         }
+        self.record_model(now, fi);
         debug_assert_eq!(window_col::CWND, 0);
+    }
+
+    /// The algorithm's model for the overlays: a new CUBIC epoch, or a change in BBR's.
+    fn record_model(&mut self, now: Time, fi: usize) {
+        let tr = &mut self.traces.flows[fi];
+        match self.flows[fi].sender.cc().model() {
+            CcModel::None | CcModel::Cubic(None) => {}
+            CcModel::Cubic(Some(curve)) => {
+                if tr.cubic_epochs.last() != Some(&curve) {
+                    if tr.cubic_epochs.len() >= MAX_CUBIC_EPOCHS {
+                        tr.cubic_epochs.remove(0);
+                    }
+                    tr.cubic_epochs.push(curve);
+                }
+            }
+            CcModel::Bbr {
+                mode,
+                bw,
+                min_rtt,
+                pacing_gain,
+                ..
+            } => {
+                let row = [
+                    f64::from(mode as u8),
+                    bw.map_or(f64::NAN, |b| b / 1e6),
+                    min_rtt.map_or(f64::NAN, Time::as_millis_f64),
+                    pacing_gain,
+                ];
+                let changed = tr.bbr.last().is_none_or(|(_, last)| {
+                    last.iter()
+                        .zip(row.iter())
+                        .any(|(a, b)| a != b && !(a.is_nan() && b.is_nan()))
+                });
+                if changed {
+                    tr.bbr.push(now, row);
+                }
+            }
+        }
     }
 
     fn send_on_data_path(&mut self, now: Time, p: Packet) {
