@@ -16,6 +16,7 @@ pub mod sim;
 pub mod tcp;
 pub mod theory;
 pub mod time;
+pub mod view;
 pub mod workload;
 
 pub use metrics::summary::Summary;

@@ -1,9 +1,9 @@
 //! The runner's JSON summary (`tcplab run`), field for field as in the spec.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Message-latency statistics (app=msgs).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MsgStats {
     pub sent: u64,
     pub received: u64,
@@ -16,7 +16,7 @@ pub struct MsgStats {
 }
 
 /// Head-of-line blocking statistics (app=msgs over TCP).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HolStats {
     pub events: u64,
     pub held_median: Option<f64>,
@@ -25,7 +25,7 @@ pub struct HolStats {
 }
 
 /// Percentiles of goodput over consecutive windows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WindowStats {
     pub p50: f64,
     pub p95: f64,
@@ -33,7 +33,7 @@ pub struct WindowStats {
 }
 
 /// One run's summary. `None` serialises as `null`: the field does not apply to this run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[allow(non_snake_case)]
 pub struct Summary {
     pub scenario: String,

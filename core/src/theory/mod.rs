@@ -2,3 +2,4 @@
 
 pub mod path;
 pub mod slow_start;
+pub mod verdict;

@@ -51,3 +51,9 @@ mod tests {
         assert!((w - 209.715_2).abs() < 1e-6);
     }
 }
+
+/// The link's rate as payload, in MB/s: every full segment pays its 52 header bytes.
+pub fn link_payload_mbps(bw_mbps: f64, mss: u32) -> f64 {
+    let mss = f64::from(mss);
+    bw_mbps / 8.0 * mss / (mss + f64::from(crate::packet::HEADER_BYTES))
+}

@@ -1,0 +1,111 @@
+//! What limited a run, told from its summary and the theory: the one-line answer to "why is it
+//! this slow?" that the page puts above its charts.
+
+use serde::{Deserialize, Serialize};
+
+use crate::metrics::summary::Summary;
+use crate::scenario::{App, Scenario};
+
+use super::path::{link_payload_mbps, window_limit_mbps};
+use super::slow_start::ideal_completion_ms;
+
+/// The limit a run ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// The bottleneck link was kept busy.
+    LinkRate,
+    /// The receiver's window over the RTT was the cap.
+    ReceiveWindow,
+    /// The transfer ended while the window was still doubling.
+    SlowStart,
+    /// Losses kept the window small.
+    Loss,
+    /// Messages waited behind lost segments.
+    HeadOfLine,
+    /// The congestion window had not grown to the path yet.
+    WindowGrowth,
+    /// The run was cut short by its time limit or event budget.
+    Unfinished,
+}
+
+/// The verdict with the numbers that support it (MB/s, ms).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub limit: Limit,
+    pub goodput_mbps: f64,
+    /// The link's payload rate.
+    pub link_mbps: f64,
+    pub window_limit_mbps: f64,
+    pub mathis_mbps: Option<f64>,
+    /// app=body: what the body would take on an ideal path (no loss, ideal slow start).
+    pub ideal_completion_ms: Option<f64>,
+}
+
+/// A run whose goodput reaches this share of a limit is held by that limit.
+const NEAR: f64 = 0.7;
+
+pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
+    let link = link_payload_mbps(s.bw_mbps, s.mss);
+    let wl = window_limit_mbps(s.rwnd as f64, s.rtt_ms);
+    let g = summary.goodput_MBps.unwrap_or(0.0);
+    let ideal = (s.app == App::Body)
+        .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, link.min(wl)));
+    let lossy = summary.retransmitted_segments > 0 || summary.dropped_data > 0;
+    let hol_share = summary
+        .msgs
+        .as_ref()
+        .and_then(|m| m.over_80ms_pct)
+        .unwrap_or(0.0);
+    let limit = if summary.budget_exhausted || summary.time_limit_reached {
+        Limit::Unfinished
+    } else if s.app == App::Msgs
+        && s.conns > 0
+        && summary.hol.as_ref().is_some_and(|h| h.events > 0)
+        && hol_share > 1.0
+    {
+        Limit::HeadOfLine
+    } else if s.app == App::Body && !lossy && g < NEAR * link.min(wl) {
+        Limit::SlowStart
+    } else if lossy && g < NEAR * link.min(wl) {
+        Limit::Loss
+    } else if wl < link && g >= NEAR * wl {
+        Limit::ReceiveWindow
+    } else if g >= NEAR * link {
+        Limit::LinkRate
+    } else {
+        Limit::WindowGrowth
+    };
+    Verdict {
+        limit,
+        goodput_mbps: g,
+        link_mbps: link,
+        window_limit_mbps: wl,
+        mathis_mbps: summary.mathis_MBps,
+        ideal_completion_ms: ideal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{run, RunOptions};
+
+    fn limit_of(q: &str) -> Limit {
+        let s = Scenario::parse(q).unwrap_or_default();
+        verdict(&s, &run(&s, &RunOptions::default()).summary).limit
+    }
+
+    #[test]
+    fn each_seed_post_gets_its_own_answer() {
+        assert_eq!(limit_of("preset=post-slow-start"), Limit::SlowStart);
+        assert_eq!(limit_of("preset=loss-sweep"), Limit::Loss);
+        assert_eq!(
+            limit_of("preset=loss-sweep&loss=0&ackloss=0"),
+            Limit::ReceiveWindow
+        );
+        assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
+        assert_eq!(limit_of("app=bulk&bw=100&rtt=20"), Limit::LinkRate);
+        assert_eq!(limit_of("body=1GB&dur=0.5"), Limit::Unfinished);
+    }
+}

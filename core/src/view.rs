@@ -1,0 +1,361 @@
+//! What the page draws, in one serialisable value: a run's summary, verdict and theory lines,
+//! and its traces as chart-ready points (time in ms). The page's worker runs the simulation and
+//! posts this to the page as JSON; nothing in the page computes TCP.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cc::bbr::BbrMode;
+use crate::metrics::summary::Summary;
+use crate::metrics::trace::window_col;
+use crate::scenario::Scenario;
+use crate::sim::RunResult;
+use crate::theory::path::{bdp_bytes, link_payload_mbps, window_limit_mbps};
+use crate::theory::slow_start::ideal_rate_steps;
+use crate::theory::verdict::{verdict, Verdict};
+use crate::time::Time;
+
+/// Messages kept for the latency chart; beyond this, each bin of messages keeps its worst.
+pub const MAX_MESSAGE_POINTS: usize = 20_000;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunView {
+    /// The canonical query string.
+    pub query: String,
+    pub summary: Summary,
+    pub verdict: Verdict,
+    pub theory: Theory,
+    pub flows: Vec<FlowView>,
+    /// (t ms, packets waiting at the bottleneck).
+    pub queue: Vec<(f64, f64)>,
+    pub drops: Vec<DropView>,
+    pub messages: Vec<MsgView>,
+    pub hol: Vec<HolView>,
+    /// When the run stopped, in ms.
+    pub end_ms: f64,
+}
+
+/// The lines the charts lay over the measurement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Theory {
+    pub rtt_ms: f64,
+    pub mss: u32,
+    pub bdp_bytes: f64,
+    pub rwnd_bytes: f64,
+    /// The link's payload rate, MB/s.
+    pub link_mbps: f64,
+    pub window_limit_mbps: f64,
+    pub mathis_mbps: Option<f64>,
+    /// Ideal slow start's rate, as steps (start ms after the first data byte, MB/s).
+    pub slow_start: Vec<(f64, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WindowPoint {
+    pub t: f64,
+    pub cwnd: f64,
+    pub ssthresh: Option<f64>,
+    pub in_flight: f64,
+    pub rwnd: f64,
+    pub srtt_ms: Option<f64>,
+    pub rto_ms: f64,
+}
+
+/// A CUBIC epoch: W(t) = 0.4 (t - k)^3 + w_max segments, t in s from `start_ms`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CubicView {
+    pub start_ms: f64,
+    pub k_s: f64,
+    pub w_max: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BbrPoint {
+    pub t: f64,
+    pub mode: String,
+    pub bw_mbps: Option<f64>,
+    pub min_rtt_ms: Option<f64>,
+    pub pacing_gain: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlowView {
+    pub window: Vec<WindowPoint>,
+    /// (t ms, highest byte sent) of new data.
+    pub sends: Vec<(f64, f64)>,
+    /// (t ms, first byte) of each retransmission.
+    pub retransmits: Vec<(f64, f64)>,
+    /// (t ms, cumulative ACK).
+    pub acks: Vec<(f64, f64)>,
+    /// (t ms, highest SACKed byte).
+    pub sacks: Vec<(f64, f64)>,
+    /// (bin start ms, goodput MB/s) in bins of `bin_ms`.
+    pub goodput: Vec<(f64, f64)>,
+    pub bin_ms: f64,
+    pub cubic: Vec<CubicView>,
+    pub bbr: Vec<BbrPoint>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DropView {
+    pub t: f64,
+    pub flow: u32,
+    /// "data", "ack", "queue" or "staged".
+    pub cause: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MsgView {
+    pub id: u32,
+    pub conn: u32,
+    pub write_ms: f64,
+    pub read_ms: Option<f64>,
+    pub held_by: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HolView {
+    pub id: u32,
+    pub conn: u32,
+    pub start_ms: f64,
+    pub end_ms: f64,
+    pub held: u32,
+    pub worst_ms: f64,
+}
+
+fn ms(t: Time) -> f64 {
+    t.as_millis_f64()
+}
+
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+fn pairs(rows: Vec<(Time, [f64; 1])>) -> Vec<(f64, f64)> {
+    rows.into_iter().map(|(t, [v])| (ms(t), v)).collect()
+}
+
+impl RunView {
+    pub fn new(s: &Scenario, r: &RunResult) -> RunView {
+        let link = link_payload_mbps(s.bw_mbps, s.mss);
+        let end = r
+            .traces
+            .flows
+            .iter()
+            .filter_map(|f| f.window.last().map(|l| l.0))
+            .max()
+            .unwrap_or(Time::ZERO)
+            .max(Time::from_millis_f64(
+                r.summary.completion_ms.unwrap_or(0.0),
+            ));
+        let theory = Theory {
+            rtt_ms: s.rtt_ms,
+            mss: s.mss,
+            bdp_bytes: bdp_bytes(s.bw_mbps, s.rtt_ms),
+            rwnd_bytes: s.rwnd as f64,
+            link_mbps: link,
+            window_limit_mbps: window_limit_mbps(s.rwnd as f64, s.rtt_ms),
+            mathis_mbps: r.summary.mathis_MBps,
+            slow_start: ideal_rate_steps(s.iw, s.mss, s.rtt_ms, link, ms(end)),
+        };
+        let flows = r
+            .traces
+            .flows
+            .iter()
+            .map(|f| {
+                let width = f.delivered.bin_width();
+                FlowView {
+                    window: f
+                        .window
+                        .rows()
+                        .into_iter()
+                        .map(|(t, v)| WindowPoint {
+                            t: ms(t),
+                            cwnd: v[window_col::CWND],
+                            ssthresh: finite(v[window_col::SSTHRESH]),
+                            in_flight: v[window_col::IN_FLIGHT],
+                            rwnd: v[window_col::RWND],
+                            srtt_ms: finite(v[window_col::SRTT_MS]),
+                            rto_ms: v[window_col::RTO_MS],
+                        })
+                        .collect(),
+                    sends: pairs(f.sends.rows()),
+                    retransmits: pairs(f.retransmits.rows()),
+                    acks: pairs(f.acks.rows()),
+                    sacks: pairs(f.sacks.rows()),
+                    goodput: f
+                        .delivered
+                        .bins()
+                        .map(|(t, b)| (ms(t), b as f64 / width.as_secs_f64() / 1e6))
+                        .collect(),
+                    bin_ms: ms(width),
+                    cubic: f
+                        .cubic_epochs
+                        .iter()
+                        .map(|c| CubicView {
+                            start_ms: ms(c.epoch_start),
+                            k_s: c.k,
+                            w_max: c.w_max,
+                        })
+                        .collect(),
+                    bbr: f
+                        .bbr
+                        .rows()
+                        .into_iter()
+                        .map(|(t, v)| BbrPoint {
+                            t: ms(t),
+                            mode: mode_label(v[0]).to_string(),
+                            bw_mbps: finite(v[1]),
+                            min_rtt_ms: finite(v[2]),
+                            pacing_gain: v[3],
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let drops = r
+            .traces
+            .drop_events()
+            .into_iter()
+            .map(|(t, flow, cause)| DropView {
+                t: ms(t),
+                flow: flow as u32,
+                cause: cause.name().to_string(),
+            })
+            .collect();
+        let (messages, hol) = match &r.messages {
+            None => (Vec::new(), Vec::new()),
+            Some(log) => {
+                let conns = log.conns.max(1);
+                let all: Vec<MsgView> = log
+                    .records
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| MsgView {
+                        id: i as u32,
+                        conn: i as u32 % conns,
+                        write_ms: ms(m.write),
+                        read_ms: m.read.map(ms),
+                        held_by: m.held_by,
+                    })
+                    .collect();
+                let hol = log
+                    .events
+                    .iter()
+                    .map(|e| HolView {
+                        id: e.id,
+                        conn: e.conn,
+                        start_ms: ms(e.start),
+                        end_ms: ms(e.end),
+                        held: e.held,
+                        worst_ms: ms(e.worst_delay),
+                    })
+                    .collect();
+                (thin_messages(all), hol)
+            }
+        };
+        RunView {
+            query: s.to_query(),
+            verdict: verdict(s, &r.summary),
+            summary: r.summary.clone(),
+            theory,
+            flows,
+            queue: pairs(r.traces.queue.rows()),
+            drops,
+            messages,
+            hol,
+            end_ms: ms(end),
+        }
+    }
+}
+
+fn mode_label(code: f64) -> &'static str {
+    [
+        BbrMode::Startup,
+        BbrMode::Drain,
+        BbrMode::ProbeBw,
+        BbrMode::ProbeRtt,
+    ]
+    .into_iter()
+    .find(|m| f64::from(*m as u8) == code)
+    .map_or("", BbrMode::label)
+}
+
+/// Keeps every message up to the cap; past it, each bin of consecutive messages keeps the one
+/// with the longest latency (a lost one first), so the chart still shows every stall.
+fn thin_messages(all: Vec<MsgView>) -> Vec<MsgView> {
+    if all.len() <= MAX_MESSAGE_POINTS {
+        return all;
+    }
+    let per = all.len().div_ceil(MAX_MESSAGE_POINTS);
+    all.chunks(per)
+        .filter_map(|c| {
+            c.iter()
+                .max_by(|a, b| {
+                    let la = a.read_ms.map_or(f64::INFINITY, |r| r - a.write_ms);
+                    let lb = b.read_ms.map_or(f64::INFINITY, |r| r - b.write_ms);
+                    la.total_cmp(&lb)
+                })
+                .cloned()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{run, RunOptions};
+
+    fn view(q: &str) -> RunView {
+        let s = Scenario::parse(q).unwrap_or_default();
+        RunView::new(&s, &run(&s, &RunOptions::default()))
+    }
+
+    #[test]
+    fn a_view_survives_json_both_ways() {
+        for q in [
+            "",
+            "preset=hol-blocking&count=100",
+            "cc=bbr&app=bulk&dur=1",
+            "flows=3&loss=1",
+        ] {
+            let v = view(q);
+            let json = serde_json::to_string(&v).unwrap_or_default();
+            let back: Result<RunView, _> = serde_json::from_str(&json);
+            // Compared as JSON again: a failure then prints a line, not the whole view.
+            let again = back.ok().and_then(|b| serde_json::to_string(&b).ok());
+            assert!(again.as_deref() == Some(json.as_str()), "{q}");
+            assert!(back_is_equal(&json, &v), "{q}");
+        }
+    }
+
+    fn back_is_equal(json: &str, v: &RunView) -> bool {
+        serde_json::from_str::<RunView>(json).is_ok_and(|b| &b == v)
+    }
+
+    #[test]
+    fn the_default_view_has_its_lines_and_points() {
+        let v = view("");
+        assert_eq!(v.flows.len(), 1);
+        assert!(v.flows[0].window.len() > 10);
+        assert!(v.flows[0].sends.len() > 100);
+        assert!((v.theory.bdp_bytes - 3_500_000.0).abs() < 1e-6);
+        assert_eq!(v.theory.slow_start.first().map(|s| s.0), Some(0.0));
+        assert!(v.end_ms > 200.0);
+    }
+
+    #[test]
+    fn a_million_messages_are_thinned_to_the_cap_keeping_the_worst() {
+        let all: Vec<MsgView> = (0..1_000_000u32)
+            .map(|i| MsgView {
+                id: i,
+                conn: 0,
+                write_ms: f64::from(i),
+                read_ms: Some(f64::from(i) + if i == 777_777 { 900.0 } else { 50.0 }),
+                held_by: None,
+            })
+            .collect();
+        let kept = thin_messages(all);
+        assert!(kept.len() <= MAX_MESSAGE_POINTS);
+        assert!(kept.iter().any(|m| m.id == 777_777));
+    }
+}
