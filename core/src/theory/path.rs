@@ -27,6 +27,12 @@ pub fn mathis_mbps(mss: u32, rtt_ms: f64, p: f64) -> Option<f64> {
     Some(MATHIS_C * f64::from(mss) / (rtt_ms * 1e-3 * p.sqrt()) / 1e6)
 }
 
+/// The link's rate as payload, in MB/s: every full segment pays its 52 header bytes.
+pub fn link_payload_mbps(bw_mbps: f64, mss: u32) -> f64 {
+    let mss = f64::from(mss);
+    bw_mbps / 8.0 * mss / (mss + f64::from(crate::packet::HEADER_BYTES))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,10 +56,4 @@ mod tests {
         let w = window_limit_mbps(4_194_304.0, 20.0);
         assert!((w - 209.715_2).abs() < 1e-6);
     }
-}
-
-/// The link's rate as payload, in MB/s: every full segment pays its 52 header bytes.
-pub fn link_payload_mbps(bw_mbps: f64, mss: u32) -> f64 {
-    let mss = f64::from(mss);
-    bw_mbps / 8.0 * mss / (mss + f64::from(crate::packet::HEADER_BYTES))
 }

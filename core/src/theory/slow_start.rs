@@ -29,34 +29,6 @@ pub fn segments_for(bytes: u64, mss: u32) -> u64 {
     bytes.div_ceil(u64::from(mss))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn iw10_matches_the_seed_posts_table() {
-        // Seed 003: 10 * (2^k - 1) after k round trips.
-        assert_eq!(segments_after_rounds(10, 0), 0);
-        assert_eq!(segments_after_rounds(10, 1), 10);
-        assert_eq!(segments_after_rounds(10, 7), 1270);
-        assert_eq!(segments_after_rounds(10, 8), 2550);
-    }
-
-    #[test]
-    fn a_2_5_mb_body_needs_eight_rounds_with_iw10() {
-        let segs = segments_for(2_499_986, 1460);
-        assert_eq!(segs, 1713);
-        assert_eq!(rounds_to_send(10, segs), 8);
-        assert_eq!(rounds_to_send(1, 1), 1);
-        assert_eq!(rounds_to_send(4, 0), 0);
-    }
-
-    #[test]
-    fn huge_rounds_saturate() {
-        assert_eq!(segments_after_rounds(1000, 200), u64::MAX);
-    }
-}
-
 /// The time one body needs on an ideal path, in ms: the handshake's round trip, then ideal slow
 /// start (doubling each round from `iw`) until the window covers the path's BDP, then the rest at
 /// the link's payload rate, and the last byte's one-way trip. No loss, no delayed ACKs.
@@ -112,6 +84,34 @@ pub fn ideal_rate_steps(
         window *= 2.0;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iw10_matches_the_seed_posts_table() {
+        // Seed 003: 10 * (2^k - 1) after k round trips.
+        assert_eq!(segments_after_rounds(10, 0), 0);
+        assert_eq!(segments_after_rounds(10, 1), 10);
+        assert_eq!(segments_after_rounds(10, 7), 1270);
+        assert_eq!(segments_after_rounds(10, 8), 2550);
+    }
+
+    #[test]
+    fn a_2_5_mb_body_needs_eight_rounds_with_iw10() {
+        let segs = segments_for(2_499_986, 1460);
+        assert_eq!(segs, 1713);
+        assert_eq!(rounds_to_send(10, segs), 8);
+        assert_eq!(rounds_to_send(1, 1), 1);
+        assert_eq!(rounds_to_send(4, 0), 0);
+    }
+
+    #[test]
+    fn huge_rounds_saturate() {
+        assert_eq!(segments_after_rounds(1000, 200), u64::MAX);
+    }
 }
 
 #[cfg(test)]
