@@ -33,9 +33,11 @@ section "Tests of the simulator, host: cargo test -p tcplab"
 cargo test -p tcplab
 elapsed
 
-# The simulator's own tests in wasm, once they are known to run there:
-# section "Tests of the simulator, wasm32 in headless Chromium"
-# cargo test --target "$WASM_TARGET" -p tcplab
+# Native and wasm32 must agree to the bit: the wasm32 build replays the golden record the host
+# checks above (in Node.js, which wasm-bindgen-test-runner uses for tests not tied to a browser).
+section "The simulator in wasm32: cargo test --target $WASM_TARGET -p tcplab --test golden"
+cargo test --target "$WASM_TARGET" -p tcplab --test golden
+elapsed
 
 section "Tests of the page's code, wasm32 in headless Chromium: cargo test -p tcplab-web"
 cargo test --target "$WASM_TARGET" -p tcplab-web
