@@ -7,6 +7,7 @@
 pub mod app;
 pub mod chart;
 pub mod format;
+pub mod i18n;
 pub mod location;
 
 pub use app::App;
