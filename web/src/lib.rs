@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod chart;
+pub mod charts;
 pub mod format;
 pub mod i18n;
 pub mod location;
