@@ -507,7 +507,9 @@ impl World {
             let kind = flow.receiver.make_ack();
             self.send_ack(now, fi, kind);
         } else if let Some(d) = flow.receiver.delack_deadline() {
-            if flow.delack_timer != Some(d) {
+            // One pending event at a time: a later deadline is picked up when it fires, so a
+            // receiver that ACKs every second segment costs no event per segment.
+            if flow.delack_timer.is_none_or(|armed| d < armed) {
                 flow.delack_timer = Some(d);
                 self.sched.schedule(d, Event::DelAck(fi as u16));
             }
@@ -547,6 +549,11 @@ impl World {
         if flow.receiver.delack_due(now) {
             let kind = flow.receiver.make_ack();
             self.send_ack(now, fi, kind);
+        } else if let Some(d) = flow.receiver.delack_deadline() {
+            if flow.delack_timer.is_none_or(|armed| d < armed) {
+                flow.delack_timer = Some(d);
+                self.sched.schedule(d, Event::DelAck(f));
+            }
         }
     }
 
