@@ -10,6 +10,7 @@ pub mod engine;
 pub mod link;
 pub mod metrics;
 pub mod packet;
+pub mod player;
 pub mod rng;
 pub mod scenario;
 pub mod sim;

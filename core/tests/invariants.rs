@@ -69,7 +69,7 @@ proptest! {
     #[test]
     fn every_run_keeps_the_invariants(query in scenarios()) {
         let s = Scenario::parse(&query).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let options = RunOptions { max_events: 3_000_000 };
+        let options = RunOptions { max_events: 3_000_000, record_steps: true };
         let r = run(&s, &options);
         prop_assert_eq!(r.invariants, Invariants::default(), "{}", query);
 
@@ -94,6 +94,12 @@ proptest! {
             prop_assert_eq!(r.summary.msgs.as_ref().map(|m| m.received), Some(read));
         }
 
+        // Steps never run backwards either, and each kind has a sentence.
+        if let Some(steps) = &r.steps {
+            prop_assert!(steps.steps.windows(2).all(|w| w[0].t_ms <= w[1].t_ms));
+            prop_assert!(!steps.steps.is_empty());
+        }
+
         // Traces never run backwards.
         for f in &r.traces.flows {
             let rows = f.window.rows();
@@ -103,7 +109,8 @@ proptest! {
         }
 
         // Determinism: the same scenario, the same JSON.
-        let again = run(&s, &options);
+        // Recording the player's steps must not change the run.
+        let again = run(&s, &RunOptions { record_steps: false, ..options });
         let a = serde_json::to_string(&r.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let b = serde_json::to_string(&again.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(a, b);

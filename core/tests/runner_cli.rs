@@ -125,7 +125,7 @@ fn bad_arguments_exit_2_naming_the_option() {
     );
     refused(
         &["trace"],
-        "tcplab: --what: required by trace (cwnd, throughput, seq, msgs, queue)",
+        "tcplab: --what: required by trace (cwnd, throughput, seq, msgs, queue, steps)",
     );
     let out = tcplab(&["trace", "--what", "rtt"]);
     assert_eq!(out.status.code(), Some(2));

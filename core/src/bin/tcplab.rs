@@ -3,7 +3,7 @@
 //! ```text
 //! tcplab run   'QUERY'                                   one JSON object
 //! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] one JSON object a line
-//! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue   CSV
+//! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps   CSV
 //! ```
 //!
 //! Exit status 0 on success, 2 on a bad scenario or bad arguments (the message names the key or
@@ -27,7 +27,7 @@ tcplab: a deterministic TCP throughput lab
 Usage:
   tcplab run   'QUERY' [--max-events N]
   tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--seeds N] [--max-events N]
-  tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue [--max-events N]
+  tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
 
 QUERY is the page's query string, e.g. 'preset=loss-sweep&loss=2' or 'rtt=28ms&body=20Mb';
 quote it, as the shell reads & itself. An empty or missing QUERY is the defaults.
@@ -52,7 +52,7 @@ const MAX_SEEDS: u64 = 1_000_000;
 #[derive(Debug, Clone, PartialEq)]
 enum Request {
     Help,
-    Job(Job),
+    Job(Box<Job>),
 }
 
 /// One invocation, checked: the scenario parses and every sweep value is valid.
@@ -164,12 +164,15 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
             Some(n) => whole("--max-events", n, 1, u64::MAX)?,
             None => RunOptions::default().max_events,
         },
+        ..RunOptions::default()
     };
     let work = match command {
         Command::Run => Work::Run(scenario),
         Command::Trace => {
             let what = flags.what.as_deref().ok_or_else(|| {
-                Failure::usage("--what: required by trace (cwnd, throughput, seq, msgs, queue)")
+                Failure::usage(
+                    "--what: required by trace (cwnd, throughput, seq, msgs, queue, steps)",
+                )
             })?;
             Work::Trace(scenario, what.parse().map_err(Failure::Usage)?)
         }
@@ -190,7 +193,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
             Work::Sweep { points, seeds }
         }
     };
-    Ok(Request::Job(Job { work, options }))
+    Ok(Request::Job(Box::new(Job { work, options })))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -341,7 +344,11 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             Ok(())
         }
         Work::Trace(scenario, what) => {
-            let result = simulate(scenario, &job.options)?;
+            let options = RunOptions {
+                record_steps: *what == TraceKind::Steps,
+                ..job.options
+            };
+            let result = simulate(scenario, &options)?;
             out.write_all(result.trace_csv(*what).as_bytes())
                 .map_err(Failure::io)
         }
@@ -380,7 +387,7 @@ mod tests {
 
     fn job(list: &[&str]) -> Job {
         match parse_args(args(list)) {
-            Ok(Request::Job(job)) => job,
+            Ok(Request::Job(job)) => *job,
             other => panic!("{list:?}: {other:?}"),
         }
     }

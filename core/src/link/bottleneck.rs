@@ -62,6 +62,11 @@ impl Bottleneck {
         self.waiting.len()
     }
 
+    /// Packets waiting at `now`, without forgetting those that have left (for observers).
+    pub fn waiting_at(&self, now: Time) -> usize {
+        self.waiting.len() - self.waiting.partition_point(|&s| s <= now)
+    }
+
     /// When the link will have sent everything accepted so far.
     pub fn free_at(&self) -> Time {
         self.free_at

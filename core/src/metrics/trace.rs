@@ -15,15 +15,18 @@ pub enum TraceKind {
     Seq,
     Msgs,
     Queue,
+    /// Every step of the run with its explanation (the player's log).
+    Steps,
 }
 
 impl TraceKind {
-    pub const ALL: [TraceKind; 5] = [
+    pub const ALL: [TraceKind; 6] = [
         TraceKind::Cwnd,
         TraceKind::Throughput,
         TraceKind::Seq,
         TraceKind::Msgs,
         TraceKind::Queue,
+        TraceKind::Steps,
     ];
 
     pub fn name(self) -> &'static str {
@@ -33,6 +36,7 @@ impl TraceKind {
             TraceKind::Seq => "seq",
             TraceKind::Msgs => "msgs",
             TraceKind::Queue => "queue",
+            TraceKind::Steps => "steps",
         }
     }
 }
@@ -52,7 +56,7 @@ impl FromStr for TraceKind {
             .find(|k| k.name() == s)
             .ok_or_else(|| {
                 format!(
-                    "--what: unknown trace \"{s}\" (allowed cwnd, throughput, seq, msgs, queue)"
+                    "--what: unknown trace \"{s}\" (allowed cwnd, throughput, seq, msgs, queue, steps)"
                 )
             })
     }
@@ -262,6 +266,9 @@ impl Traces {
             }
             TraceKind::Msgs => {
                 out.push_str("id,conn,write_ms,read_ms,latency_ms,held_by\n");
+            }
+            TraceKind::Steps => {
+                out.push_str(crate::player::STEPS_CSV_HEADER);
             }
             TraceKind::Queue => {
                 out.push_str("t_ms,queued_packets,drop_flow,drop_cause\n");

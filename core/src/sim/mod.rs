@@ -1,6 +1,7 @@
 //! Runs a scenario: wires the engine, the link, the endpoints and the workload together, and
 //! reports what happened.
 
+mod record;
 mod report;
 mod world;
 
@@ -8,6 +9,7 @@ pub use world::{Invariants, Stop};
 
 use crate::metrics::summary::Summary;
 use crate::metrics::trace::{TraceKind, Traces};
+use crate::player::Steps;
 use crate::scenario::Scenario;
 use crate::workload::MessageLog;
 
@@ -16,6 +18,8 @@ use crate::workload::MessageLog;
 pub struct RunOptions {
     /// The hard event budget: a run that reaches it stops and says so in its summary.
     pub max_events: u64,
+    /// Keep every step with its explanation's numbers, for the player.
+    pub record_steps: bool,
 }
 
 impl RunOptions {
@@ -28,6 +32,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             max_events: Self::RUNNER_MAX_EVENTS,
+            record_steps: false,
         }
     }
 }
@@ -43,13 +48,16 @@ pub struct RunResult {
     pub delivered: Vec<u64>,
     /// Every message and head-of-line event (app=msgs).
     pub messages: Option<MessageLog>,
+    /// Every step, if recorded.
+    pub steps: Option<Steps>,
 }
 
 impl RunResult {
     /// One trace as CSV with a header line.
     pub fn trace_csv(&self, kind: TraceKind) -> String {
-        match (kind, &self.messages) {
-            (TraceKind::Msgs, Some(log)) => log.csv(),
+        match (kind, &self.messages, &self.steps) {
+            (TraceKind::Msgs, Some(log), _) => log.csv(),
+            (TraceKind::Steps, _, Some(steps)) => steps.csv(),
             _ => self.traces.csv(kind),
         }
     }
@@ -66,6 +74,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
     RunResult {
         delivered,
         messages: world.messages.take(),
+        steps: world.steps.take(),
         summary,
         invariants: world.invariants,
         traces: world.traces,

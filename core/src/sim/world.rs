@@ -5,12 +5,15 @@ use crate::engine::{Halt, Scheduler};
 use crate::link::{Bottleneck, DelayLine, Enqueued, LossModel, StagedDrops};
 use crate::metrics::trace::{window_col, DropCause, Traces, MAX_CUBIC_EPOCHS};
 use crate::packet::{Kind, Packet, HEADER_BYTES, UDP_HEADER_BYTES};
+use crate::player::{StepKind, Steps};
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
 use crate::tcp::sender::ConnState;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::Time;
 use crate::workload::{MessageLog, Workload};
+
+use super::record::{drop_label, AckBefore};
 
 use super::RunOptions;
 
@@ -103,6 +106,8 @@ pub(crate) struct World {
     every_flow_ends: bool,
     /// The message application (app=msgs), and the connections it waits for before writing.
     pub messages: Option<MessageLog>,
+    /// The player's record, when asked for.
+    pub steps: Option<Steps>,
     awaiting_handshakes: usize,
     last_event: Time,
     /// Goodput windows for the summary's percentiles: bytes read per window since `t0`, the
@@ -144,6 +149,9 @@ impl World {
                 cc,
             );
             sender.write(workload.initial_write());
+            if options.record_steps {
+                sender.record_notes();
+            }
             let receiver = Receiver::new(ReceiverConfig {
                 rwnd: s.rwnd,
                 mss,
@@ -207,6 +215,9 @@ impl World {
             unfinished,
             every_flow_ends,
             messages,
+            steps: options
+                .record_steps
+                .then(|| Steps::new(s.mss, crate::scenario::CcAlgo::name(s.cc))),
             awaiting_handshakes: n,
             last_event: Time::ZERO,
             window_len,
@@ -258,6 +269,7 @@ impl World {
             return;
         };
         let (msg, every, more) = (log.msg, log.every, !log.all_written());
+        self.record(now, conn as usize, StepKind::MessageWritten { id });
         if more {
             self.sched.schedule(now + every, Event::AppWrite);
         }
@@ -297,23 +309,27 @@ impl World {
     fn after_sender(&mut self, now: Time, f: u16, out: &mut Vec<Packet>) {
         let fi = usize::from(f);
         let mut sent_new = false;
-        for p in out.drain(..) {
-            if let Kind::Data { seq, len } = p.kind {
-                let end = seq + u64::from(len);
-                let flow = &mut self.flows[fi];
-                if end > flow.seen_sent {
-                    sent_new = true;
-                    self.t0.get_or_insert(now);
-                    flow.seen_sent = end;
-                    if end > flow.seen_edge {
-                        self.invariants.rwnd_breaches += 1;
+        if self.steps.is_some() {
+            // Each note that carries a packet is followed by that packet, so a drop's step
+            // comes right after the send's.
+            let notes = self.flows[fi].sender.take_notes();
+            let mut packets = out.drain(..);
+            let mut last = None;
+            for (at, note) in notes {
+                if self.record_note(at, fi, note, last) {
+                    if let Some(p) = packets.next() {
+                        sent_new |= self.emit(now, fi, p);
                     }
-                    self.traces.flows[fi].sends.push(now, [end as f64]);
-                } else {
-                    self.traces.flows[fi].retransmits.push(now, [seq as f64]);
                 }
+                last = Some(note);
             }
-            self.send_on_data_path(now, p);
+            for p in packets {
+                sent_new |= self.emit(now, fi, p);
+            }
+        } else {
+            for p in out.drain(..) {
+                sent_new |= self.emit(now, fi, p);
+            }
         }
         let flow = &mut self.flows[fi];
         // A tail loss probe may go past cwnd (RFC 8985 §7.3, Linux forces it out); nothing else.
@@ -331,6 +347,32 @@ impl World {
                 self.sched.schedule(d, Event::SenderTimer(f));
             }
         }
+    }
+
+    /// Puts one packet a sender emitted on the path; returns whether it carried new data.
+    fn emit(&mut self, now: Time, fi: usize, p: Packet) -> bool {
+        let mut new = false;
+        if let Kind::Data { seq, len } = p.kind {
+            let end = seq + u64::from(len);
+            let flow = &mut self.flows[fi];
+            if end > flow.seen_sent {
+                new = true;
+                self.t0.get_or_insert(now);
+                flow.seen_sent = end;
+                if end > flow.seen_edge {
+                    self.invariants.rwnd_breaches += 1;
+                }
+                self.traces.flows[fi].sends.push(now, [end as f64]);
+            } else {
+                self.traces.flows[fi].retransmits.push(now, [seq as f64]);
+            }
+        }
+        self.send_on_data_path(now, p);
+        new
+    }
+
+    pub(super) fn bottleneck_waiting(&self, now: Time) -> usize {
+        self.bottleneck.waiting_at(now)
     }
 
     fn record_window(&mut self, now: Time, fi: usize) {
@@ -403,16 +445,14 @@ impl World {
     fn send_on_data_path(&mut self, now: Time, p: Packet) {
         if p.is_data() && self.staged.lose_next() {
             self.dropped_data += 1;
-            self.traces.record_drop(now, p.flow, DropCause::Staged);
-            self.datagram_lost(&p);
+            self.lost_on_data_path(now, &p, DropCause::Staged);
             return;
         }
         let departs = match self.bottleneck.offer(now, p.wire_bytes) {
             Enqueued::Departs(t) => t,
             Enqueued::Dropped => {
                 self.queue_drops += 1;
-                self.traces.record_drop(now, p.flow, DropCause::Queue);
-                self.datagram_lost(&p);
+                self.lost_on_data_path(now, &p, DropCause::Queue);
                 return;
             }
         };
@@ -421,8 +461,7 @@ impl World {
         // Random loss strikes on the wire, after the packet has used the link.
         if self.data_loss.lose(&mut self.rng) {
             self.dropped_data += 1;
-            self.traces.record_drop(now, p.flow, DropCause::Data);
-            self.datagram_lost(&p);
+            self.lost_on_data_path(now, &p, DropCause::Data);
             return;
         }
         if let Some(t) = self.data_wire.push(departs, p) {
@@ -430,10 +469,38 @@ impl World {
         }
     }
 
+    fn lost_on_data_path(&mut self, now: Time, p: &Packet, cause: DropCause) {
+        self.traces.record_drop(now, p.flow, cause);
+        self.datagram_lost(p);
+        let fi = usize::from(p.flow);
+        match p.kind {
+            Kind::Data { seq, .. } => self.record(
+                now,
+                fi,
+                StepKind::DataLost {
+                    seq,
+                    cause: drop_label(cause),
+                },
+            ),
+            Kind::Datagram { id } => self.record(
+                now,
+                fi,
+                StepKind::DatagramLost {
+                    id,
+                    cause: drop_label(cause),
+                },
+            ),
+            _ => {}
+        }
+    }
+
     fn send_on_ack_path(&mut self, now: Time, p: Packet) {
         if self.ack_loss.lose(&mut self.rng) {
             self.dropped_acks += 1;
             self.traces.record_drop(now, p.flow, DropCause::Ack);
+            if let Kind::Ack { ack, .. } = p.kind {
+                self.record(now, usize::from(p.flow), StepKind::AckLost { ack });
+            }
             return;
         }
         if let Some(t) = self.ack_wire.push(now, p) {
@@ -451,6 +518,7 @@ impl World {
         let fi = usize::from(p.flow);
         match p.kind {
             Kind::Syn => {
+                self.record(now, fi, StepKind::SynReceived);
                 let wnd = self.flows[fi].receiver.window();
                 let synack = Packet {
                     flow: p.flow,
@@ -464,6 +532,7 @@ impl World {
                 if let Some(log) = self.messages.as_mut() {
                     log.datagram_read(id, now);
                 }
+                self.record(now, 0, StepKind::DatagramArrived { id });
                 let bytes = u64::from(p.wire_bytes - UDP_HEADER_BYTES);
                 self.traces.flows[0].delivered.add(now, bytes);
                 self.record_goodput_window(now, bytes);
@@ -476,6 +545,7 @@ impl World {
 
     fn receive_data(&mut self, now: Time, fi: usize, seq: u64, len: u32) {
         let flow = &mut self.flows[fi];
+        let in_order = seq <= flow.receiver.rcv_nxt();
         let arrival = flow.receiver.on_data(now, seq, len);
         flow.first_arrival.get_or_insert(now);
         if arrival.delivered_to > arrival.delivered_from {
@@ -498,14 +568,41 @@ impl World {
                 }
             }
         }
+        if self.steps.is_some() {
+            let held = self.flows[fi].receiver.ooo_bytes();
+            let delivered = arrival.delivered_to - arrival.delivered_from;
+            self.record(
+                now,
+                fi,
+                StepKind::DataArrived {
+                    seq,
+                    len,
+                    in_order,
+                    delivered,
+                    held,
+                },
+            );
+        }
         if let Some(log) = self.messages.as_mut() {
             let rx = &self.flows[fi].receiver;
+            let events = log.events.len();
             log.on_delivery(fi as u32, rx.rcv_nxt(), rx.ooo_bytes() > 0, now);
+            if let Some(e) = log.events.get(events).copied() {
+                self.record(
+                    now,
+                    fi,
+                    StepKind::HolRelease {
+                        event: e.id,
+                        messages: e.held,
+                        worst_ms: e.worst_delay.as_millis_f64(),
+                    },
+                );
+            }
         }
         let flow = &mut self.flows[fi];
         if arrival.ack_now {
             let kind = flow.receiver.make_ack();
-            self.send_ack(now, fi, kind);
+            self.send_ack(now, fi, kind, false);
         } else if let Some(d) = flow.receiver.delack_deadline() {
             // One pending event at a time: a later deadline is picked up when it fires, so a
             // receiver that ACKs every second segment costs no event per segment.
@@ -526,7 +623,18 @@ impl World {
         self.window_bytes[i] += bytes;
     }
 
-    fn send_ack(&mut self, now: Time, fi: usize, kind: Kind) {
+    fn send_ack(&mut self, now: Time, fi: usize, kind: Kind, delayed: bool) {
+        if let Kind::Ack { ack, sack_len, .. } = kind {
+            self.record(
+                now,
+                fi,
+                StepKind::AckSent {
+                    ack,
+                    sack_blocks: sack_len,
+                    delayed,
+                },
+            );
+        }
         let sack_bytes = match kind {
             // Each SACK block is 8 bytes, plus 2 of option header padded to 4.
             Kind::Ack { sack_len, .. } if sack_len > 0 => 4 + 8 * u32::from(sack_len),
@@ -548,7 +656,7 @@ impl World {
         }
         if flow.receiver.delack_due(now) {
             let kind = flow.receiver.make_ack();
-            self.send_ack(now, fi, kind);
+            self.send_ack(now, fi, kind, true);
         } else if let Some(d) = flow.receiver.delack_deadline() {
             if flow.delack_timer.is_none_or(|armed| d < armed) {
                 flow.delack_timer = Some(d);
@@ -588,7 +696,16 @@ impl World {
                 if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
                     tr.sacks.push(now, [high as f64]);
                 }
+                let w = flow.sender.window();
+                let before = AckBefore {
+                    una: flow.sender.snd_una(),
+                    cwnd: w.cwnd,
+                    ssthresh: w.ssthresh,
+                    dupacks: flow.sender.dupacks(),
+                };
                 flow.sender.on_ack(now, ack, wnd, p.sack_blocks(), &mut out);
+                let sacked = flow.sender.last_sacked();
+                self.record_ack(now, fi, ack, before, sacked);
             }
             _ => {}
         }

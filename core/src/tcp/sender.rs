@@ -78,6 +78,7 @@ pub enum Note {
     Retransmit {
         seq: u64,
         len: u32,
+        in_flight: u64,
     },
     /// A tail loss probe: new data, or the last segment again.
     LossProbe {
@@ -87,6 +88,7 @@ pub enum Note {
     Send {
         seq: u64,
         len: u32,
+        in_flight: u64,
     },
 }
 
@@ -122,6 +124,8 @@ pub struct Sender {
     cc: Box<dyn CongestionControl>,
     w: Window,
     dupacks: u32,
+    /// Bytes the latest ACK newly SACKed.
+    last_sacked: u64,
     /// Without SACK: duplicate ACKs taken as segments that have left the network.
     reno_sacked: u64,
     /// RFC 6675 §5 step 4.3 and RFC 6582: the first retransmission of a recovery goes out
@@ -166,6 +170,7 @@ impl Sender {
                 mss,
             },
             dupacks: 0,
+            last_sacked: 0,
             reno_sacked: 0,
             force_retransmit: false,
             rto_deadline: None,
@@ -195,6 +200,16 @@ impl Sender {
         if let Some(notes) = self.notes.as_mut() {
             notes.push((now, note));
         }
+    }
+
+    /// Duplicate ACKs in a row.
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+
+    /// Bytes the latest ACK newly SACKed.
+    pub fn last_sacked(&self) -> u64 {
+        self.last_sacked
     }
 
     pub fn conn_state(&self) -> ConnState {
@@ -411,6 +426,7 @@ impl Sender {
         } else {
             (0, None)
         };
+        self.last_sacked = newly_sacked;
         let advanced = ack > self.snd_una;
         let mut newly_acked = 0;
         let mut rtt_sample = None;
@@ -691,7 +707,15 @@ impl Sender {
             self.board.on_retransmit(seq, now, tx);
             self.stats.retransmitted_segments += 1;
             self.stats.retransmitted_bytes += u64::from(len);
-            self.note(now, Note::Retransmit { seq, len });
+            let in_flight = self.in_flight();
+            self.note(
+                now,
+                Note::Retransmit {
+                    seq,
+                    len,
+                    in_flight,
+                },
+            );
         } else {
             self.board.push(Seg {
                 seq,
@@ -704,7 +728,15 @@ impl Sender {
                 tx,
             });
             self.snd_nxt = seq + u64::from(len);
-            self.note(now, Note::Send { seq, len });
+            let in_flight = self.in_flight();
+            self.note(
+                now,
+                Note::Send {
+                    seq,
+                    len,
+                    in_flight,
+                },
+            );
         }
         self.rack.on_transmit(now, seq);
         self.stats.data_segments += 1;

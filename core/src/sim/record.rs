@@ -1,0 +1,195 @@
+//! The player's record: turns what the world sees and what the sender notes into steps.
+//! Everything here runs only when `RunOptions::record_steps` is set.
+
+use crate::player::{CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind};
+use crate::tcp::sender::{CaState, Note};
+use crate::time::Time;
+
+use super::world::World;
+
+impl World {
+    /// The state of flow `fi` now, for a step.
+    pub(super) fn flow_state(&self, now: Time, fi: usize) -> FlowState {
+        let queue = self.bottleneck_waiting(now) as u32;
+        let Some(flow) = self.flows.get(fi) else {
+            return FlowState {
+                cwnd: 0,
+                ssthresh: None,
+                in_flight: 0,
+                srtt_ms: None,
+                rto_ms: 0.0,
+                ca: CaLabel::Open,
+                queue,
+            };
+        };
+        let s = &flow.sender;
+        let w = s.window();
+        FlowState {
+            cwnd: w.cwnd,
+            ssthresh: (w.ssthresh < crate::cc::INFINITE_SSTHRESH).then_some(w.ssthresh),
+            in_flight: s.in_flight(),
+            srtt_ms: s.rtt().srtt().map(Time::as_millis_f64),
+            rto_ms: s.rtt().rto().as_millis_f64(),
+            ca: match s.ca_state() {
+                CaState::Open => CaLabel::Open,
+                CaState::Disorder => CaLabel::Disorder,
+                CaState::Recovery { .. } => CaLabel::Recovery,
+                CaState::Loss { .. } => CaLabel::Loss,
+            },
+            queue,
+        }
+    }
+
+    /// Records a step of flow `fi` at `now`, if steps are being kept.
+    pub(super) fn record(&mut self, now: Time, fi: usize, kind: StepKind) {
+        if self.steps.is_none() {
+            return;
+        }
+        let state = self.flow_state(now, fi);
+        if let Some(steps) = self.steps.as_mut() {
+            steps.push(Step {
+                t_ms: now.as_millis_f64(),
+                flow: fi as u16,
+                kind,
+                state,
+            });
+        }
+    }
+
+    /// The step for one of the sender's notes. Returns whether a packet went out with it.
+    pub(super) fn record_note(
+        &mut self,
+        at: Time,
+        fi: usize,
+        note: Note,
+        last: Option<Note>,
+    ) -> bool {
+        let (kind, carries_packet) = match note {
+            Note::SynSent { retry } => (Some(StepKind::SynSent { retry }), true),
+            Note::Established { rtt } => (
+                Some(StepKind::Established {
+                    rtt_ms: rtt.map(Time::as_millis_f64),
+                }),
+                true,
+            ),
+            Note::FastRetransmit {
+                seq,
+                cwnd_before,
+                cwnd_after,
+                ssthresh,
+            } => (
+                Some(StepKind::FastRetransmit {
+                    seq,
+                    cwnd_before,
+                    cwnd_after,
+                    ssthresh,
+                }),
+                false,
+            ),
+            Note::RecoveryDone { cwnd } => (Some(StepKind::RecoveryDone { cwnd }), false),
+            Note::Timeout {
+                rto,
+                backoff,
+                cwnd_before,
+                ssthresh,
+            } => (
+                Some(StepKind::Timeout {
+                    rto_ms: rto.as_millis_f64(),
+                    backoff,
+                    cwnd_before,
+                    ssthresh,
+                }),
+                false,
+            ),
+            Note::LossProbe { seq, len } => (Some(StepKind::LossProbe { seq, len }), false),
+            // The probe's own transmission was said by the probe's step.
+            Note::Send { seq, .. } | Note::Retransmit { seq, .. } if matches!(last, Some(Note::LossProbe { seq: s, .. }) if s == seq) => {
+                (None, true)
+            }
+            Note::Send { seq, len, .. } => (Some(StepKind::Sent { seq, len }), true),
+            Note::Retransmit { seq, len, .. } => (Some(StepKind::Retransmitted { seq, len }), true),
+        };
+        if let Some(kind) = kind {
+            self.record(at, fi, kind);
+            // A burst's sends each show the data in flight when they left.
+            if let (
+                Note::Send { in_flight, .. } | Note::Retransmit { in_flight, .. },
+                Some(steps),
+            ) = (note, self.steps.as_mut())
+            {
+                if let Some(last) = steps.steps.last_mut() {
+                    last.state.in_flight = in_flight;
+                }
+            }
+        }
+        carries_packet
+    }
+
+    /// The step of an ACK's arrival, from the window before and after the sender took it.
+    pub(super) fn record_ack(
+        &mut self,
+        now: Time,
+        fi: usize,
+        ack: u64,
+        before: AckBefore,
+        sacked: u64,
+    ) {
+        if self.steps.is_none() {
+            return;
+        }
+        let s = &self.flows[fi].sender;
+        let after = s.window().cwnd;
+        let kind = if ack > before.una {
+            let growth = if after == before.cwnd {
+                Growth::Held
+            } else if s.cc().name() == "bbr" {
+                Growth::Model
+            } else if before.cwnd < before.ssthresh {
+                Growth::SlowStart
+            } else {
+                Growth::CongestionAvoidance
+            };
+            StepKind::AckArrived {
+                ack,
+                acked: ack - before.una,
+                sacked,
+                growth,
+                cwnd_before: before.cwnd,
+                cwnd_after: after,
+            }
+        } else if s.dupacks() > before.dupacks {
+            StepKind::DuplicateAck {
+                ack,
+                count: s.dupacks(),
+            }
+        } else {
+            StepKind::AckArrived {
+                ack,
+                acked: 0,
+                sacked,
+                growth: Growth::Held,
+                cwnd_before: before.cwnd,
+                cwnd_after: after,
+            }
+        };
+        self.record(now, fi, kind);
+    }
+}
+
+/// The sender's state before an ACK, to tell what the ACK changed.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct AckBefore {
+    pub una: u64,
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    pub dupacks: u32,
+}
+
+pub(super) fn drop_label(cause: crate::metrics::trace::DropCause) -> DropCauseLabel {
+    use crate::metrics::trace::DropCause;
+    match cause {
+        DropCause::Data | DropCause::Ack => DropCauseLabel::Random,
+        DropCause::Queue => DropCauseLabel::QueueFull,
+        DropCause::Staged => DropCauseLabel::Staged,
+    }
+}

@@ -1,0 +1,122 @@
+//! The player's record: a staged loss told step by step, as the classroom sees it.
+
+use tcplab::player::{explain, Language, StepKind};
+use tcplab::{run, RunOptions, Scenario};
+
+fn record(q: &str) -> tcplab::player::Steps {
+    let s = Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+    run(
+        &s,
+        &RunOptions {
+            record_steps: true,
+            ..RunOptions::default()
+        },
+    )
+    .steps
+    .unwrap_or_default()
+}
+
+#[test]
+fn a_staged_loss_is_told_from_drop_to_recovery() {
+    // Reno, no SACK: the classic three duplicate ACKs.
+    let steps = record("cc=reno&sack=0&body=300000&drop=20");
+    let kinds: Vec<&str> = steps.steps.iter().map(|s| s.kind.name()).collect();
+    let lost = kinds
+        .iter()
+        .position(|k| *k == "data_lost")
+        .expect("the staged loss");
+    let third = steps
+        .steps
+        .iter()
+        .position(|s| matches!(s.kind, StepKind::DuplicateAck { count: 3, .. }))
+        .expect("a third duplicate ACK");
+    let fr = kinds
+        .iter()
+        .position(|k| *k == "fast_retransmit")
+        .expect("fast retransmit");
+    let done = kinds
+        .iter()
+        .position(|k| *k == "recovery_done")
+        .expect("recovery done");
+    assert!(lost < third && third < fr && fr < done);
+    // Fast retransmit follows the third duplicate ACK at once, and halves the window (Reno).
+    assert_eq!(fr, third + 1);
+    let step = &steps.steps[fr];
+    let StepKind::FastRetransmit {
+        seq,
+        cwnd_before,
+        cwnd_after,
+        ..
+    } = step.kind
+    else {
+        unreachable!("checked above")
+    };
+    assert_eq!(seq, 19 * 1460, "the 20th data packet's first byte");
+    assert_eq!(cwnd_after, cwnd_before / 2);
+    assert_eq!(step.state.cwnd, cwnd_after);
+    let en = explain(step, &steps, Language::En);
+    assert!(en.contains("fast retransmit of 27741"), "{en}");
+    assert!(en.contains("cwnd × 0.5 (Reno)"), "{en}");
+    let zh = explain(step, &steps, Language::Zh);
+    assert!(zh.contains("快速重传 27741"), "{zh}");
+    // The retransmission itself is the next step.
+    assert!(matches!(steps.steps[fr + 1].kind, StepKind::Retransmitted { seq: s, .. } if s == seq));
+}
+
+#[test]
+fn slow_start_acks_say_how_the_window_grew() {
+    let steps = record("preset=post-slow-start");
+    let growth = steps
+        .steps
+        .iter()
+        .find_map(|s| match s.kind {
+            StepKind::AckArrived {
+                acked,
+                cwnd_before,
+                cwnd_after,
+                ..
+            } if acked > 0 => Some((
+                acked,
+                cwnd_before,
+                cwnd_after,
+                explain(s, &steps, Language::En),
+            )),
+            _ => None,
+        })
+        .expect("an ACK");
+    // Slow start adds what was acknowledged (RFC 3465 / Linux).
+    assert_eq!(growth.2 - growth.1, growth.0);
+    assert!(
+        growth.3.contains("slow start, cwnd 10 -> 11 MSS"),
+        "{}",
+        growth.3
+    );
+}
+
+#[test]
+fn a_burst_release_names_its_messages() {
+    let steps = record("preset=hol-blocking&loss=0&ackloss=0&count=150&drop=71");
+    let release = steps
+        .steps
+        .iter()
+        .find(|s| matches!(s.kind, StepKind::HolRelease { .. }))
+        .expect("one release");
+    let StepKind::HolRelease { messages, .. } = release.kind else {
+        unreachable!("checked above")
+    };
+    assert!(messages >= 10);
+    let en = explain(release, &steps, Language::En);
+    assert!(en.contains(&format!(
+        "{messages} held message(s) released to the application at once"
+    )));
+}
+
+#[test]
+fn the_cursor_finds_its_step() {
+    let steps = record("");
+    assert_eq!(steps.index_at(-1.0), None);
+    assert_eq!(steps.index_at(0.0), Some(0));
+    let i = steps.index_at(100.0).expect("a step before 100 ms");
+    assert!(steps.steps[i].t_ms <= 100.0 && steps.steps[i + 1].t_ms > 100.0);
+    assert!(!steps.truncated);
+}
