@@ -14,6 +14,7 @@ pub mod player;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod sweep;
 pub mod tcp;
 pub mod theory;
 pub mod time;

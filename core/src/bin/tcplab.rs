@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! tcplab run   'QUERY'                                   one JSON object
-//! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] one JSON object a line
+//! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] [--table]   JSON lines, or a CSV table
 //! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps   CSV
 //! ```
 //!
@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use tcplab::metrics::trace::TraceKind;
 use tcplab::scenario::{decode_component, Key};
+use tcplab::sweep;
 use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError, Summary};
 
 /// The `--help` text; `{budget}` is the default event budget.
@@ -26,7 +27,7 @@ tcplab: a deterministic TCP throughput lab
 
 Usage:
   tcplab run   'QUERY' [--max-events N]
-  tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--seeds N] [--max-events N]
+  tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--seeds N] [--table] [--max-events N]
   tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
 
 QUERY is the page's query string, e.g. 'preset=loss-sweep&loss=2' or 'rtt=28ms&body=20Mb';
@@ -36,6 +37,10 @@ run     prints one JSON object: the summary of the run.
 sweep   runs the scenario once for each value of KEY and each of N seeds (seed, seed+1, ...),
         one JSON object a line. Values take units as in a query (--values 1ms,10ms,100ms);
         write %2C for a comma inside one value (--key drop --values 5%2C9,7).
+        --table prints instead one CSV row per value: the median, least and most goodput
+        of its seeds, completion, p99 latency, retransmitted %, the theory for the point
+        (Mathis under loss, else link or window limit; ideal completion for a body) and
+        measured / theory, as the page's sweep table.
 trace   prints one trace of the run as CSV.
 
 Options:
@@ -69,6 +74,10 @@ enum Work {
     Sweep {
         points: Vec<Scenario>,
         seeds: u64,
+        key: Key,
+        /// `--table`: one CSV row per value (medians over its seeds) instead of a JSON line per
+        /// run.
+        table: bool,
     },
     Trace(Scenario, TraceKind),
 }
@@ -189,8 +198,14 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
                 Some(n) => whole("--seeds", n, 1, MAX_SEEDS)?,
                 None => 1,
             };
-            let points = sweep_points(&scenario, sweep_key(key)?, values, seeds)?;
-            Work::Sweep { points, seeds }
+            let key = sweep_key(key)?;
+            let points = sweep_points(&scenario, key, values, seeds)?;
+            Work::Sweep {
+                points,
+                seeds,
+                key,
+                table: flags.table,
+            }
         }
     };
     Ok(Request::Job(Box::new(Job { work, options })))
@@ -213,6 +228,7 @@ struct Flags {
     values: Option<String>,
     seeds: Option<String>,
     what: Option<String>,
+    table: bool,
 }
 
 impl Flags {
@@ -227,6 +243,15 @@ impl Flags {
                     )));
                 }
                 flags.query = Some(arg.clone());
+                continue;
+            }
+            if arg == "--table" {
+                if command != Command::Sweep {
+                    return Err(Failure::usage("--table: an option of sweep only"));
+                }
+                if std::mem::replace(&mut flags.table, true) {
+                    return Err(Failure::usage("--table: given twice"));
+                }
                 continue;
             }
             let (name, inline) = match arg.split_once('=') {
@@ -329,7 +354,31 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             let result = simulate(scenario, &job.options)?;
             writeln!(out, "{}", json_line(&result.summary)?).map_err(Failure::io)
         }
-        Work::Sweep { points, seeds } => {
+        Work::Sweep {
+            points,
+            seeds,
+            key,
+            table: true,
+        } => {
+            out.write_all(sweep::TABLE_HEADER.as_bytes())
+                .map_err(Failure::io)?;
+            for point in points {
+                let mut runs = Vec::new();
+                for offset in 0..*seeds {
+                    let mut scenario = point.clone();
+                    scenario.seed = point.seed.saturating_add(offset);
+                    runs.push(simulate(&scenario, &job.options)?.summary);
+                }
+                let row = sweep::SweepRow::new(*key, point, &runs);
+                let csv = sweep::table_csv(*key, std::slice::from_ref(&row));
+                // Without its header: one row per value as soon as its seeds are done.
+                out.write_all(csv.split_once('\n').map_or("", |(_, r)| r).as_bytes())
+                    .map_err(Failure::io)?;
+                out.flush().map_err(Failure::io)?;
+            }
+            Ok(())
+        }
+        Work::Sweep { points, seeds, .. } => {
             for point in points {
                 for offset in 0..*seeds {
                     let mut scenario = point.clone();
@@ -447,7 +496,7 @@ mod tests {
             "--values",
             "0.1,1%,5",
         ]);
-        let Work::Sweep { points, seeds } = j.work else {
+        let Work::Sweep { points, seeds, .. } = j.work else {
             panic!("a sweep")
         };
         assert_eq!(seeds, 1);
@@ -465,7 +514,7 @@ mod tests {
     #[test]
     fn sweep_values_take_units_and_encoded_commas() {
         let j = job(&["sweep", "--key=rtt", "--values=1ms,0.1s", "--seeds=3"]);
-        let Work::Sweep { points, seeds } = j.work else {
+        let Work::Sweep { points, seeds, .. } = j.work else {
             panic!("a sweep")
         };
         assert_eq!(seeds, 3);
@@ -711,6 +760,8 @@ mod tests {
             work: Work::Sweep {
                 points: Vec::new(),
                 seeds: 3,
+                key: Key::Loss,
+                table: false,
             },
             options: RunOptions::default(),
         };

@@ -36,6 +36,11 @@ impl Scenario {
         }
         parts.join("&")
     }
+
+    /// The value of one key as the query writes it; empty for an absent optional key.
+    pub fn value_text(&self, key: Key) -> String {
+        text(self.value(key)).unwrap_or_default()
+    }
 }
 
 /// A value as the query writes it; `None` for an absent optional key.

@@ -1,0 +1,178 @@
+//! Sweeps: one knob over several values, several seeds each, summarised as seed 000's table:
+//! the median and spread of each value's runs beside the theory for that knob. The runner's
+//! `sweep --table` and the page's sweep view both build their rows here, so they agree.
+
+use serde::{Deserialize, Serialize};
+
+use crate::metrics::summary::Summary;
+use crate::scenario::{App, Key, Scenario};
+use crate::theory::path::{link_payload_mbps, mathis_mbps, window_limit_mbps};
+use crate::theory::slow_start::ideal_completion_ms;
+
+/// What the theory column predicts for a point, and in which unit.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Prediction {
+    /// Goodput, MB/s: Mathis under loss, else the smaller of the link and the window limit.
+    GoodputMbps(f64),
+    /// Completion of one body on an ideal path, ms.
+    CompletionMs(f64),
+}
+
+/// The theory for one point of a sweep over `key`: Mathis where there is loss, the ideal path's
+/// completion time for a body, otherwise the smaller of the link rate and window/RTT.
+pub fn prediction(s: &Scenario) -> Prediction {
+    let link = link_payload_mbps(s.bw_mbps, s.mss);
+    let window = window_limit_mbps(s.rwnd as f64, s.rtt_ms);
+    let cap = link.min(window);
+    if s.app == App::Body {
+        return Prediction::CompletionMs(ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, cap));
+    }
+    let per_flow = mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0);
+    let flows = f64::from(s.flows.max(1));
+    match per_flow {
+        Some(m) => Prediction::GoodputMbps((m * flows).min(cap)),
+        None => Prediction::GoodputMbps(cap),
+    }
+}
+
+/// The spread of one metric over a point's seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    /// `None` when no run had the metric.
+    pub fn of(values: impl IntoIterator<Item = f64>) -> Option<Spread> {
+        let mut v: Vec<f64> = values.into_iter().filter(|x| x.is_finite()).collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        };
+        Some(Spread {
+            median,
+            min: v[0],
+            max: v[n - 1],
+        })
+    }
+}
+
+/// One row of the table: a value of the knob over its seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// The value as the canonical query writes it.
+    pub value: String,
+    pub runs: usize,
+    pub goodput_mbps: Option<Spread>,
+    pub completion_ms: Option<Spread>,
+    pub p99_ms: Option<Spread>,
+    pub retrans_pct: Option<Spread>,
+    pub prediction: Prediction,
+    /// The median over the prediction, in the prediction's unit.
+    pub measured_over_theory: Option<f64>,
+}
+
+impl SweepRow {
+    /// Summarises the runs of one value (scenario `s`, any of its seeds).
+    pub fn new(key: Key, s: &Scenario, runs: &[Summary]) -> SweepRow {
+        let goodput = Spread::of(runs.iter().filter_map(|r| r.goodput_MBps));
+        let completion = Spread::of(runs.iter().filter_map(|r| r.completion_ms));
+        let prediction = prediction(s);
+        let ratio = match prediction {
+            Prediction::GoodputMbps(t) => goodput.map(|g| g.median / t),
+            Prediction::CompletionMs(t) => completion.map(|c| c.median / t),
+        }
+        .filter(|r| r.is_finite());
+        SweepRow {
+            value: s.value_text(key),
+            runs: runs.len(),
+            goodput_mbps: goodput,
+            completion_ms: completion,
+            p99_ms: Spread::of(
+                runs.iter()
+                    .filter_map(|r| r.msgs.as_ref().and_then(|m| m.p99_ms)),
+            ),
+            retrans_pct: Spread::of(runs.iter().filter_map(|r| r.retrans_bytes_pct)),
+            prediction,
+            measured_over_theory: ratio,
+        }
+    }
+}
+
+/// The table's header line.
+pub const TABLE_HEADER: &str =
+    "key,value,runs,goodput_median_MBps,goodput_min_MBps,goodput_max_MBps,\
+completion_median_ms,p99_median_ms,retrans_median_pct,theory,theory_unit,measured_over_theory\n";
+
+/// The rows as CSV, the same columns the page's table shows.
+pub fn table_csv(key: Key, rows: &[SweepRow]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(TABLE_HEADER);
+    let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
+    for r in rows {
+        let (theory, unit) = match r.prediction {
+            Prediction::GoodputMbps(v) => (v, "MBps"),
+            Prediction::CompletionMs(v) => (v, "ms"),
+        };
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{unit},{}",
+            key.name(),
+            r.value,
+            r.runs,
+            f(r.goodput_mbps.map(|s| s.median)),
+            f(r.goodput_mbps.map(|s| s.min)),
+            f(r.goodput_mbps.map(|s| s.max)),
+            f(r.completion_ms.map(|s| s.median)),
+            f(r.p99_ms.map(|s| s.median)),
+            f(r.retrans_pct.map(|s| s.median)),
+            f(Some(theory).filter(|t| t.is_finite())),
+            f(r.measured_over_theory),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        assert_eq!(Spread::of([3.0, 1.0, 2.0]).map(|s| s.median), Some(2.0));
+        assert_eq!(
+            Spread::of([4.0, 1.0, 2.0, 3.0]).map(|s| s.median),
+            Some(2.5)
+        );
+        assert_eq!(Spread::of([f64::NAN]), None);
+        let s = Spread::of([5.0, 1.0, 9.0]).unwrap_or(Spread {
+            median: 0.0,
+            min: 0.0,
+            max: 0.0,
+        });
+        assert_eq!((s.min, s.max), (1.0, 9.0));
+    }
+
+    #[test]
+    fn the_theory_follows_the_knob() {
+        let lossy = Scenario::parse("preset=loss-sweep").unwrap_or_default();
+        let Prediction::GoodputMbps(m) = prediction(&lossy) else {
+            panic!("a rate for a bulk flow");
+        };
+        assert!(
+            (m - 10.0).abs() < 0.05,
+            "Mathis at 1 %, 20 ms, MSS 16332: {m}"
+        );
+        let body = Scenario::default();
+        assert!(matches!(prediction(&body), Prediction::CompletionMs(t) if t > 200.0 && t < 300.0));
+    }
+}
