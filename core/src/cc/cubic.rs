@@ -233,22 +233,14 @@ mod tests {
     const MSS: u64 = 1000;
 
     fn ack(now_ms: u64, acked: u64) -> AckEvent {
+        let rtt = Some(Time::from_millis(100));
         AckEvent {
-            now: Time::from_millis(now_ms),
-            acked,
-            sacked: 0,
-            lost: 0,
-            rtt: Some(Time::from_millis(100)),
-            min_rtt: Some(Time::from_millis(100)),
-            in_flight: 0,
-            cwnd_limited: true,
-            in_recovery: false,
-            delivered: 0,
-            snd_una: 0,
-            snd_nxt: 0,
-            srtt: Some(Time::from_millis(100)),
-            rate: None,
+            rtt,
+            min_rtt: rtt,
+            srtt: rtt,
+            ..AckEvent::plain(Time::from_millis(now_ms), acked)
         }
+    }
     }
 
     #[test]

@@ -88,6 +88,29 @@ pub struct AckEvent {
     pub rate: Option<RateSample>,
 }
 
+impl AckEvent {
+    /// An ACK of `acked` new bytes at `now` for a window-limited sender in the Open state, with
+    /// nothing else to report: the starting point of the algorithms' tests.
+    pub fn plain(now: Time, acked: u64) -> AckEvent {
+        AckEvent {
+            now,
+            acked,
+            sacked: 0,
+            lost: 0,
+            rtt: None,
+            min_rtt: None,
+            in_flight: 0,
+            cwnd_limited: true,
+            in_recovery: false,
+            delivered: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            srtt: None,
+            rate: None,
+        }
+    }
+}
+
 /// Why the sender reduces its window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LossEvent {

@@ -73,22 +73,8 @@ mod tests {
     use crate::time::Time;
 
     fn ack(acked: u64) -> AckEvent {
-        AckEvent {
-            now: Time::ZERO,
-            acked,
-            sacked: 0,
-            lost: 0,
-            rtt: None,
-            min_rtt: None,
-            in_flight: 0,
-            cwnd_limited: true,
-            in_recovery: false,
-            delivered: 0,
-            snd_una: 0,
-            snd_nxt: 0,
-            srtt: None,
-            rate: None,
-        }
+        AckEvent::plain(Time::ZERO, acked)
+    }
     }
 
     #[test]
