@@ -241,7 +241,6 @@ mod tests {
             ..AckEvent::plain(Time::from_millis(now_ms), acked)
         }
     }
-    }
 
     #[test]
     fn the_cube_root_is_exact_where_it_can_be() {

@@ -75,7 +75,6 @@ mod tests {
     fn ack(acked: u64) -> AckEvent {
         AckEvent::plain(Time::ZERO, acked)
     }
-    }
 
     #[test]
     fn congestion_avoidance_adds_one_mss_per_window_acked() {
