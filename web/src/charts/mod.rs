@@ -1,11 +1,43 @@
 //! The run's charts on one shared time axis, with a hover cursor and its readout.
+//!
+//! Each chart is a [`plot::Figure`]: what it draws from the [`RunView`] and what its cursor
+//! reads. [`plot::Plot`] puts one on the page as two stacked canvases, the chart drawn when the
+//! run, the language or the layout changes, and a cursor layer over it repainted when the
+//! cursor moves, so hovering never redraws the data.
 
+pub mod axis;
+pub mod cursor;
+pub mod cwnd;
+pub mod draw;
+pub mod fmt;
+pub mod frame;
+pub mod goodput;
+pub mod legend;
+pub mod messages;
+pub mod plot;
+pub mod queue;
+pub mod sequence;
+pub mod series;
+pub mod style;
+
+use std::cell::RefCell;
+use std::ops::Deref;
 use std::rc::Rc;
 
+use gloo_events::EventListener;
+use plotters::coord::Shift;
+use plotters::prelude::DrawingArea;
+use plotters_canvas::CanvasBackend;
 use tcplab::view::RunView;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, MutationObserver, MutationObserverInit, ResizeObserver};
 use yew::prelude::*;
 
 use crate::i18n::Lang;
+use plot::Plot;
+
+pub type Root = DrawingArea<CanvasBackend, Shift>;
 
 #[derive(Properties, PartialEq)]
 pub struct ChartsProps {
@@ -13,13 +45,222 @@ pub struct ChartsProps {
     pub lang: Lang,
     /// The shared cursor, in ms of simulated time.
     pub cursor_ms: Option<f64>,
-    /// Hovering any chart emits the time under the pointer; leaving it emits `None`.
+    /// Hovering any time chart emits the time under the pointer; leaving it emits `None`.
     pub on_cursor: Callback<Option<f64>>,
+}
+
+/// A run's view, compared by identity: a new run is a new `Rc`, and comparing the points
+/// themselves on every render would cost more than drawing.
+#[derive(Debug, Clone)]
+pub struct ViewRef(pub Rc<RunView>);
+
+impl PartialEq for ViewRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for ViewRef {
+    type Target = RunView;
+    fn deref(&self) -> &RunView {
+        &self.0
+    }
+}
+
+/// What every chart draws from: the run and the language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ctx {
+    pub view: ViewRef,
+    pub lang: Lang,
+}
+
+impl Ctx {
+    pub fn new(view: Rc<RunView>, lang: Lang) -> Ctx {
+        Ctx {
+            view: ViewRef(view),
+            lang,
+        }
+    }
+
+    pub fn pick(&self, en: &'static str, zh: &'static str) -> &'static str {
+        self.lang.pick(en, zh)
+    }
+
+    /// The run's scenario, read back from its canonical query.
+    pub fn scenario(&self) -> Option<tcplab::Scenario> {
+        tcplab::Scenario::parse(&self.view.query).ok()
+    }
+
+    /// Flow 1's time of its first data byte: ideal slow start's clock starts there.
+    pub fn first_send_ms(&self) -> f64 {
+        self.view
+            .flows
+            .first()
+            .and_then(|f| f.sends.first())
+            .map_or(0.0, |s| s.0)
+    }
+}
+
+/// What the charts are drawn for besides the run: a new width, pixel ratio or text size
+/// redraws them.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Layout {
+    /// The container's CSS width; 0 until measured.
+    pub width: i32,
+    pub dpr: f64,
+    /// The root element's font size in CSS pixels (16 unless the page enlarges its text).
+    pub root_font: f64,
+}
+
+fn root_font() -> f64 {
+    web_sys::window()
+        .and_then(|w| {
+            let html = w.document()?.document_element()?;
+            let style = w.get_computed_style(&html).ok()??;
+            style.get_property_value("font-size").ok()
+        })
+        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .unwrap_or(16.0)
+}
+
+fn measure(container: Option<&Element>) -> Layout {
+    Layout {
+        width: container.map_or(0, Element::client_width),
+        dpr: web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()),
+        root_font: root_font(),
+    }
+}
+
+/// The layout, kept current by watching the container's size, the root element's class and
+/// style (where a larger text size is set) and the window (where the pixel ratio changes).
+#[hook]
+fn use_layout(container: &NodeRef) -> Layout {
+    let layout = use_state_eq(|| measure(None));
+    {
+        let container = container.clone();
+        let setter = layout.setter();
+        use_effect_with((), move |_| {
+            let update = {
+                let container = container.clone();
+                Rc::new(move || setter.set(measure(container.cast::<Element>().as_ref())))
+            };
+            update();
+            let on_resize = {
+                let update = update.clone();
+                Closure::<dyn FnMut()>::new(move || update())
+            };
+            let on_mutation = {
+                let update = update.clone();
+                Closure::<dyn FnMut()>::new(move || update())
+            };
+            let resize = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+            if let (Some(r), Some(el)) = (&resize, container_element(&container)) {
+                r.observe(&el);
+            }
+            let mutation = MutationObserver::new(on_mutation.as_ref().unchecked_ref()).ok();
+            if let (Some(m), Some(html)) = (
+                &mutation,
+                web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.document_element()),
+            ) {
+                let init = MutationObserverInit::new();
+                init.set_attributes(true);
+                init.set_attribute_filter(&js_sys::Array::of2(&"class".into(), &"style".into()));
+                let _ = m.observe_with_options(&html, &init);
+            }
+            let window = web_sys::window().map(|w| {
+                let update = update.clone();
+                EventListener::new(&w, "resize", move |_| update())
+            });
+            move || {
+                if let Some(r) = resize {
+                    r.disconnect();
+                }
+                if let Some(m) = mutation {
+                    m.disconnect();
+                }
+                drop((on_resize, on_mutation, window));
+            }
+        });
+    }
+    *layout
+}
+
+fn container_element(container: &NodeRef) -> Option<Element> {
+    container.cast::<Element>()
+}
+
+/// Marks the container drawn for `query` once every chart in it has been drawn for it.
+fn mark_drawn(container: &NodeRef, query: &str) {
+    let Some(el) = container_element(container) else {
+        return;
+    };
+    let Ok(canvases) = el.query_selector_all("canvas.chart-base") else {
+        return;
+    };
+    let all = (0..canvases.length()).all(|i| {
+        canvases
+            .item(i)
+            .and_then(|n| n.dyn_into::<Element>().ok())
+            .and_then(|c| c.get_attribute("data-drawn"))
+            .is_some_and(|q| q == query)
+    });
+    if all {
+        let at = web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now());
+        let _ = el.set_attribute("data-drawn", query);
+        let _ = el.set_attribute("data-drawn-at", &format!("{at:.1}"));
+    }
 }
 
 #[function_component]
 pub fn Charts(props: &ChartsProps) -> Html {
+    let container = use_node_ref();
+    let layout = use_layout(&container);
+    let query = use_mut_ref(String::new);
+    query.borrow_mut().clone_from(&props.view.query);
+    let on_drawn = {
+        let (container, query) = (container.clone(), query.clone());
+        use_callback((), move |(), _| mark_drawn(&container, &query.borrow()))
+    };
+    {
+        // A run with no chart to draw is drawn as soon as it is shown.
+        let (container, query): (NodeRef, Rc<RefCell<String>>) = (container.clone(), query.clone());
+        use_effect_with(ViewRef(props.view.clone()), move |_| {
+            mark_drawn(&container, &query.borrow())
+        });
+    }
+
+    let ctx = Ctx::new(props.view.clone(), props.lang);
+    let cursor_ms = props.cursor_ms;
+    let on_cursor = props.on_cursor.clone();
     html! {
-        <div class="charts" data-drawn={props.view.query.clone()}></div>
+        <div class="charts" ref={container} lang={props.lang.code()}>
+            if cwnd::applies(&ctx) {
+                <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms}
+                    on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+            }
+            if goodput::applies(&ctx) {
+                <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms}
+                    on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+            }
+            if sequence::applies(&ctx) {
+                <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
+                    {cursor_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+            }
+            if messages::applies(&ctx) {
+                <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
+                    {cursor_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
+                    {cursor_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+            }
+            if queue::applies(&ctx) {
+                <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms}
+                    on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+            }
+        </div>
     }
 }

@@ -1,0 +1,222 @@
+//! The frame every time chart shares: the legend above, the time axis below over [0, end], a
+//! value axis on the left and the same values in a second unit on the right. The areas beside
+//! the plot have fixed widths, so the time axes of the charts line up down the page.
+
+use plotters::chart::DualCoordChartContext;
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
+use plotters_canvas::CanvasBackend;
+
+use super::fmt::TimeUnit;
+use super::frame::{Frame, Scale};
+use super::legend::{self, Item};
+use super::style::{Style, AXIS, GRID, INK};
+use super::Root;
+use crate::i18n::Lang;
+
+pub type Xy = Cartesian2d<RangedCoordf64, RangedCoordf64>;
+pub type TimeChart<'a> = DualCoordChartContext<'a, CanvasBackend, Xy, Xy>;
+
+/// The left axis, and the right one as a multiple of it.
+pub struct YAxis<'f> {
+    pub top: f64,
+    pub desc: String,
+    pub tick: &'f dyn Fn(f64) -> String,
+    pub right: Option<Right>,
+}
+
+/// A second unit for the same values: right = left × factor.
+pub struct Right {
+    pub factor: f64,
+    pub desc: String,
+}
+
+/// The end of the shared time axis: the run's end, or 1 ms for a run that has none.
+pub fn time_end(end_ms: f64) -> f64 {
+    if end_ms.is_finite() && end_ms > 0.0 {
+        end_ms
+    } else {
+        1.0
+    }
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    format!("chart: {e}")
+}
+
+/// Device pixels between the canvas's top and the legend.
+fn legend_top(st: &Style) -> i32 {
+    st.px(4.0)
+}
+
+/// Lays out the legend, the axes and the grid, and returns the chart to draw series on with
+/// where its plotting area landed. `band` reserves that many device pixels between the legend
+/// and the plot for a strip such as BBR's modes; it ends `gap(st)` above the plot.
+pub fn time_chart<'a>(
+    root: &'a Root,
+    st: &Style,
+    lang: Lang,
+    end_ms: f64,
+    y: &YAxis,
+    items: &[Item],
+    band: i32,
+) -> Result<(TimeChart<'a>, Frame), String> {
+    let end = time_end(end_ms);
+    let top = if y.top.is_finite() && y.top > 0.0 {
+        y.top
+    } else {
+        1.0
+    };
+    let (w, h) = root.dim_in_pixel();
+    let x0 = (st.margin_left() + st.left_area()) as i32;
+    let x1 = w as i32 - (st.margin_right() + st.right_area()) as i32;
+    let legend_h = legend::height(root, st, items, x0, x1);
+    legend::draw(root, st, items, x0, x1, legend_top(st))?;
+    let margin_top = legend_top(st) + legend_h + st.px(8.0) + band;
+
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(margin_top.max(0) as u32)
+        .margin_left(st.margin_left())
+        // The right axis is drawn by `right_axis`: plotters would repeat the left one's labels
+        // in a right label area too.
+        .margin_right(st.margin_right() + st.right_area())
+        .margin_bottom(st.upx(4.0))
+        .x_label_area_size(st.bottom_area())
+        .y_label_area_size(st.left_area())
+        .build_cartesian_2d(0.0..end, 0.0..top)
+        .map_err(err)?;
+
+    let unit = TimeUnit::for_span(end);
+    let plot_w = (x1 - x0).max(1);
+    let plot_h = (h as i32 - margin_top - st.bottom_area() as i32).max(1);
+    let x_labels = (plot_w / st.px(90.0).max(1)).clamp(2, 14) as usize;
+    let y_labels = (plot_h / st.px(42.0).max(1)).clamp(2, 8) as usize;
+    let time_tick = |v: &f64| unit.tick(*v);
+    let y_tick = |v: &f64| (y.tick)(*v);
+    chart
+        .configure_mesh()
+        .x_labels(x_labels)
+        .y_labels(y_labels)
+        .max_light_lines(0)
+        .bold_line_style(GRID)
+        .axis_style(st.line(AXIS, 1.0))
+        .x_label_formatter(&time_tick)
+        .y_label_formatter(&y_tick)
+        .x_desc(unit.desc(lang))
+        .y_desc(y.desc.as_str())
+        .label_style(st.text(0.95, AXIS))
+        .axis_desc_style(st.text(1.0, INK))
+        .draw()
+        .map_err(err)?;
+
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let frame = Frame {
+        x: Scale {
+            lo: 0.0,
+            hi: end,
+            log: false,
+            px: xr,
+        },
+        y: Scale {
+            lo: 0.0,
+            hi: top,
+            log: false,
+            px: yr,
+        },
+        size: (w, h),
+    };
+
+    if let Some(right) = &y.right {
+        right_axis(root, st, &frame, right, y_labels)?;
+    }
+    let dual = chart.set_secondary_coord(0.0..end, 0.0..top);
+    Ok((dual, frame))
+}
+
+/// Round values in `0..=hi`, about `n` of them: steps of 1, 2 or 5 times a power of ten.
+pub fn nice_ticks(hi: f64, n: usize) -> Vec<f64> {
+    if !(hi.is_finite() && hi > 0.0) {
+        return vec![0.0];
+    }
+    let raw = hi / n.max(1) as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    let count = (hi / step).floor() as usize;
+    (0..=count.min(100)).map(|i| i as f64 * step).collect()
+}
+
+/// The same values in a second unit on the right edge of the plot: ticks, labels, its name.
+fn right_axis(
+    root: &Root,
+    st: &Style,
+    frame: &Frame,
+    right: &Right,
+    n: usize,
+) -> Result<(), String> {
+    let factor = right.factor;
+    if !(factor.is_finite() && factor > 0.0) {
+        return Ok(());
+    }
+    let x = frame.right().round() as i32;
+    let (top, bottom) = (frame.top().round() as i32, frame.bottom().round() as i32);
+    root.draw(&PathElement::new(
+        vec![(x, top), (x, bottom)],
+        st.line(AXIS, 1.0),
+    ))
+    .map_err(err)?;
+    let label = st.text(0.95, AXIS).pos(Pos::new(HPos::Left, VPos::Center));
+    let ticks = nice_ticks(frame.y.hi * factor, n);
+    let step = ticks.get(1).copied().unwrap_or(1.0);
+    let decimals = (-step.log10().floor()).clamp(0.0, 9.0) as usize;
+    for v in ticks {
+        let Some(y) = frame.y.y_px(v / factor) else {
+            continue;
+        };
+        let y = y.round() as i32;
+        root.draw(&PathElement::new(
+            vec![(x, y), (x + st.px(5.0), y)],
+            st.line(AXIS, 1.0),
+        ))
+        .map_err(err)?;
+        root.draw(&Text::new(
+            super::fmt::trim(v, decimals),
+            (x + st.px(8.0), y),
+            label.clone(),
+        ))
+        .map_err(err)?;
+    }
+    let (w, _) = root.dim_in_pixel();
+    let desc = st
+        .text(1.0, INK)
+        .transform(FontTransform::Rotate90)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    root.draw(&Text::new(
+        right.desc.clone(),
+        (
+            w as i32 - st.margin_right() as i32 - st.px(16.0),
+            (top + bottom) / 2,
+        ),
+        desc,
+    ))
+    .map_err(err)?;
+    Ok(())
+}
+
+/// The plotting area's width in CSS pixels, known before the chart is laid out (the legend
+/// changes only its height): the width series are thinned and binned for.
+pub fn plot_columns(root: &Root, st: &Style) -> f64 {
+    let (w, _) = root.dim_in_pixel();
+    let beside = st.margin_left() + st.left_area() + st.margin_right() + st.right_area();
+    ((f64::from(w) - f64::from(beside)) / st.dpr).max(1.0)
+}
+
+/// The gap between a band reserved by [`time_chart`] and the plotting area.
+pub fn gap(st: &Style) -> i32 {
+    st.px(4.0)
+}

@@ -1,0 +1,137 @@
+//! The cursor layer: a transparent canvas over each chart holding only the cursor line, a dot
+//! on each series it crosses and a small readout. Moving the cursor repaints this layer alone.
+
+use plotters::prelude::RGBColor;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+use super::frame::Frame;
+use super::style::{css, Style, INK};
+
+/// What the cursor shows: where its line goes (in the chart's own horizontal unit: time for a
+/// time chart), a heading and one row per value.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Readout {
+    pub x: Option<f64>,
+    pub head: String,
+    pub rows: Vec<Row>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub colour: RGBColor,
+    pub text: String,
+    /// The value on the chart's left axis, to mark with a dot on the cursor line.
+    pub y: Option<f64>,
+}
+
+impl Row {
+    pub fn new(colour: RGBColor, text: impl Into<String>, y: Option<f64>) -> Row {
+        Row {
+            colour,
+            text: text.into(),
+            y,
+        }
+    }
+}
+
+fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas.get_context("2d").ok()??.dyn_into().ok()
+}
+
+/// Clears the layer and draws `readout` on it, if any.
+pub fn paint(canvas: &HtmlCanvasElement, frame: &Frame, st: &Style, readout: Option<&Readout>) {
+    let Some(ctx) = context(canvas) else {
+        return;
+    };
+    ctx.clear_rect(
+        0.0,
+        0.0,
+        f64::from(canvas.width()),
+        f64::from(canvas.height()),
+    );
+    let Some(r) = readout else {
+        return;
+    };
+    let Some(x) = r.x.and_then(|v| frame.x.x_px(v)) else {
+        return;
+    };
+    if !frame.x.contains_px(x, 0.5) {
+        return;
+    }
+    let d = st.dpr;
+    let x = x.round() + 0.5;
+    ctx.set_stroke_style_str("rgba(29,36,48,0.65)");
+    ctx.set_line_width(d.max(1.0));
+    ctx.begin_path();
+    ctx.move_to(x, frame.top());
+    ctx.line_to(x, frame.bottom());
+    ctx.stroke();
+
+    for row in &r.rows {
+        let Some(y) = row.y.and_then(|v| frame.y.y_px(v)) else {
+            continue;
+        };
+        if y < frame.top() - 0.5 || y > frame.bottom() + 0.5 {
+            continue;
+        }
+        ctx.begin_path();
+        let _ = ctx.arc(x, y, 3.5 * d * st.zoom(), 0.0, std::f64::consts::TAU);
+        ctx.set_fill_style_str(&css(row.colour));
+        ctx.fill();
+        ctx.set_stroke_style_str("#ffffff");
+        ctx.set_line_width(1.5 * d);
+        ctx.stroke();
+    }
+
+    label(&ctx, frame, st, x, r);
+}
+
+/// The readout's box beside the line, on whichever side has room.
+fn label(ctx: &CanvasRenderingContext2d, frame: &Frame, st: &Style, x: f64, r: &Readout) {
+    let d = st.dpr;
+    let size = st.font_css * d;
+    let line_h = size * 1.35;
+    let pad = 6.0 * d;
+    let swatch = 10.0 * d;
+    let bold = format!("600 {size}px sans-serif");
+    let plain = format!("{size}px sans-serif");
+    let width = |font: &str, text: &str| {
+        ctx.set_font(font);
+        ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0)
+    };
+    let mut w = width(&bold, &r.head);
+    for row in &r.rows {
+        w = w.max(swatch + 5.0 * d + width(&plain, &row.text));
+    }
+    let box_w = w + 2.0 * pad;
+    let box_h = line_h * (1 + r.rows.len()) as f64 + pad * 2.0 - (line_h - size);
+    let gap = 10.0 * d;
+    let bx = if x + gap + box_w <= frame.right() {
+        x + gap
+    } else {
+        (x - gap - box_w).max(0.0)
+    };
+    let by = frame.top() + 4.0 * d;
+
+    ctx.set_fill_style_str("rgba(255,255,255,0.93)");
+    ctx.fill_rect(bx, by, box_w, box_h);
+    ctx.set_stroke_style_str("#c9d0da");
+    ctx.set_line_width(d.max(1.0));
+    ctx.stroke_rect(bx.round() + 0.5, by.round() + 0.5, box_w, box_h);
+
+    ctx.set_text_baseline("top");
+    let mut y = by + pad;
+    ctx.set_fill_style_str(&css(INK));
+    ctx.set_font(&bold);
+    let _ = ctx.fill_text(&r.head, bx + pad, y);
+    y += line_h;
+    ctx.set_font(&plain);
+    for row in &r.rows {
+        ctx.set_fill_style_str(&css(row.colour));
+        ctx.fill_rect(bx + pad, y + size * 0.3, swatch, size * 0.45);
+        ctx.set_fill_style_str(&css(INK));
+        let _ = ctx.fill_text(&row.text, bx + pad + swatch + 5.0 * d, y);
+        y += line_h;
+    }
+}

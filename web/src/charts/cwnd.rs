@@ -1,0 +1,468 @@
+//! The congestion window over time, with ssthresh, the bytes in flight and the receive window,
+//! the path's BDP, CUBIC's predicted curve and BBR's mode.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use tcplab::view::{BbrPoint, FlowView, WindowPoint};
+
+use super::axis::{self, time_chart, Right, YAxis};
+use super::cursor::{Readout, Row};
+use super::draw::{self, Pen};
+use super::fmt::{self, ByteUnit};
+use super::frame::{shows, top_of, Frame};
+use super::legend::{Item, Swatch};
+use super::plot::Figure;
+use super::series::{finite, index_at, max_of, steps};
+use super::style::*;
+use super::{Ctx, Root};
+use crate::i18n::Lang;
+
+/// Flows named one by one in the legend; beyond, the rest share one entry.
+pub const LEGEND_FLOWS: usize = 8;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cwnd(pub Ctx);
+
+pub fn applies(ctx: &Ctx) -> bool {
+    ctx.view.flows.iter().any(|f| !f.window.is_empty())
+}
+
+/// A BBR mode's colour and its name in the page's language.
+pub fn bbr_mode(mode: &str, lang: Lang) -> (RGBColor, &'static str) {
+    match mode {
+        "startup" => (BBR_STARTUP, lang.pick("Startup", "启动 Startup")),
+        "drain" => (BBR_DRAIN, lang.pick("Drain", "排空 Drain")),
+        "probe_bw" => (BBR_PROBE_BW, lang.pick("ProbeBW", "带宽探测 ProbeBW")),
+        "probe_rtt" => (BBR_PROBE_RTT, lang.pick("ProbeRTT", "RTT 探测 ProbeRTT")),
+        _ => (MUTED, lang.pick("unknown", "未知")),
+    }
+}
+
+/// Runs of one BBR mode: (from ms, to ms, mode).
+pub fn bbr_runs(points: &[BbrPoint], end: f64) -> Vec<(f64, f64, &str)> {
+    let mut runs: Vec<(f64, f64, &str)> = Vec::new();
+    for (i, p) in points.iter().enumerate() {
+        let to = points.get(i + 1).map_or(end, |n| n.t);
+        match runs.last_mut() {
+            Some(last) if last.2 == p.mode => last.1 = to,
+            _ => runs.push((p.t, to, p.mode.as_str())),
+        }
+    }
+    runs.retain(|r| r.0.is_finite() && r.1.is_finite() && r.1 >= r.0);
+    runs
+}
+
+/// CUBIC's window W(t) = 0.4 (t − K)³ + W_max in segments, t in s since the epoch began.
+pub fn cubic_w(k_s: f64, w_max: f64, since_s: f64) -> f64 {
+    0.4 * (since_s - k_s).powi(3) + w_max
+}
+
+fn window_series(f: &FlowView, end: f64, value: impl Fn(&WindowPoint) -> f64) -> Vec<(f64, f64)> {
+    steps(&finite(f.window.iter().map(|w| (w.t, value(w)))), end)
+}
+
+/// The advertised receive window, from the first advertisement (before the handshake the
+/// sender has heard none, and the trace says 0).
+fn rwnd_series(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
+    let from = f
+        .window
+        .iter()
+        .position(|w| w.rwnd > 0.0)
+        .unwrap_or(f.window.len());
+    steps(&finite(f.window[from..].iter().map(|w| (w.t, w.rwnd))), end)
+}
+
+fn ssthresh_series(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
+    // Before the first loss ssthresh is unbounded: the line starts where it gets a value.
+    let from = f
+        .window
+        .iter()
+        .position(|w| w.ssthresh.is_some())
+        .unwrap_or(f.window.len());
+    steps(
+        &finite(
+            f.window[from..]
+                .iter()
+                .map(|w| (w.t, w.ssthresh.unwrap_or(f64::NAN))),
+        ),
+        end,
+    )
+}
+
+impl Cwnd {
+    fn bbr(&self) -> &[BbrPoint] {
+        self.0.view.flows.first().map_or(&[], |f| &f.bbr[..])
+    }
+
+    fn band_height(st: &Style) -> i32 {
+        st.px(12.0)
+    }
+}
+
+impl Figure for Cwnd {
+    const KIND: &'static str = "cwnd";
+
+    fn ctx(&self) -> &Ctx {
+        &self.0
+    }
+
+    fn title(&self) -> String {
+        self.0.pick("Congestion window", "拥塞窗口").to_string()
+    }
+
+    fn note(&self) -> Option<String> {
+        let n = self.0.view.flows.len();
+        (n > 1).then(|| match self.0.lang {
+            Lang::En => format!("{n} flows; the cursor reads flow 1's details"),
+            Lang::Zh => format!("{n} 条流；光标读数为流 1 的详情"),
+        })
+    }
+
+    fn height(&self) -> f64 {
+        if self.bbr().is_empty() {
+            300.0
+        } else {
+            318.0
+        }
+    }
+
+    fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
+        let ctx = &self.0;
+        let v = &ctx.view;
+        let th = &v.theory;
+        let lang = ctx.lang;
+        let end = axis::time_end(v.end_ms);
+        let mss = f64::from(th.mss.max(1));
+        let n = v.flows.len();
+
+        let cwnds: Vec<Vec<(f64, f64)>> = v
+            .flows
+            .iter()
+            .map(|f| window_series(f, end, |w| w.cwnd))
+            .collect();
+        let f0 = v.flows.first();
+        // With several flows their windows are the story; flow 1's details stay in the readout.
+        let detail = f0.filter(|_| n == 1);
+        let in_flight = detail.map_or_else(Vec::new, |f| window_series(f, end, |w| w.in_flight));
+        let ssthresh = detail.map_or_else(Vec::new, |f| ssthresh_series(f, end));
+        let rwnd = detail.map_or_else(Vec::new, |f| rwnd_series(f, end));
+        let fair = (n > 1).then(|| th.bdp_bytes / n as f64);
+
+        let data_max = max_of(
+            cwnds
+                .iter()
+                .flatten()
+                .chain(in_flight.iter())
+                .chain(ssthresh.iter())
+                .map(|p| p.1),
+        );
+        let rwnd_max = max_of(rwnd.iter().map(|p| p.1));
+        let mut lines = vec![th.bdp_bytes];
+        lines.extend(rwnd_max);
+        lines.extend(fair);
+        let top = top_of(data_max, &lines, 2.5);
+
+        let mut items = Vec::new();
+        for i in (0..n).take(if n > LEGEND_FLOWS + 1 { 1 } else { n }) {
+            let label = if n == 1 {
+                "cwnd".to_string()
+            } else {
+                format!("{} {}", lang.pick("flow", "流"), i + 1)
+            };
+            let w = if i == 0 { 2.2 } else { 1.3 };
+            items.push(Item::new(Swatch::Line(flow_colour(i), w), label));
+        }
+        if n > LEGEND_FLOWS + 1 {
+            items.push(Item::new(
+                Swatch::Line(flow_colour(1), 1.3),
+                format!("{} 2–{n}", lang.pick("flows", "流")),
+            ));
+        }
+        if !ssthresh.is_empty() {
+            items.push(Item::new(Swatch::Line(SSTHRESH, 1.4), "ssthresh"));
+        }
+        if !in_flight.is_empty() {
+            items.push(Item::new(
+                Swatch::Line(IN_FLIGHT, 1.2),
+                lang.pick("in flight", "在途数据"),
+            ));
+        }
+        let above = |v: f64| {
+            if shows(v, top) {
+                String::new()
+            } else {
+                lang.pick(" (above the chart)", "（超出图表上方）")
+                    .to_string()
+            }
+        };
+        if let Some(r) = rwnd_max {
+            items.push(Item::new(
+                Swatch::Line(RWND, 1.2),
+                format!(
+                    "{} {}{}",
+                    lang.pick("rwnd, advertised: up to", "rwnd（通告窗口）最大"),
+                    fmt::bytes(r),
+                    above(r)
+                ),
+            ));
+        }
+        items.push(Item::new(
+            Swatch::Dashed(BDP, 1.4),
+            format!(
+                "BDP = bw·RTT = {}{}",
+                fmt::bytes(th.bdp_bytes),
+                above(th.bdp_bytes)
+            ),
+        ));
+        if let Some(fair) = fair {
+            items.push(Item::new(
+                Swatch::Dashed(MUTED, 1.2),
+                format!(
+                    "{} BDP/{n} = {}{}",
+                    lang.pick("fair share", "公平份额"),
+                    fmt::bytes(fair),
+                    above(fair)
+                ),
+            ));
+        }
+        let columns = axis::plot_columns(root, st) as usize;
+        if cwnds
+            .iter()
+            .chain([&in_flight, &rwnd])
+            .any(|c| draw::is_dense(c, columns))
+        {
+            items.push(Item::new(
+                Swatch::Block(RGBColor(0xd5, 0xdc, 0xe6)),
+                lang.pick(
+                    "shading: a line's range within one pixel",
+                    "阴影：一个像素内曲线的取值范围",
+                ),
+            ));
+        }
+        let cubic = f0.map_or(&[][..], |f| &f.cubic[..]);
+        if !cubic.is_empty() {
+            items.push(Item::new(
+                Swatch::Dashed(CUBIC, 1.6),
+                lang.pick(
+                    "CUBIC W(t) = 0.4·(t − K)³ + W_max",
+                    "CUBIC 预测 W(t) = 0.4·(t − K)³ + W_max",
+                ),
+            ));
+        }
+        let runs = bbr_runs(self.bbr(), end);
+        let mut seen: Vec<&str> = Vec::new();
+        for r in &runs {
+            if !seen.contains(&r.2) {
+                seen.push(r.2);
+            }
+        }
+        for m in &seen {
+            let (c, name) = bbr_mode(m, lang);
+            items.push(Item::new(Swatch::Block(c), format!("BBR {name}")));
+        }
+
+        let unit = ByteUnit::for_top(top);
+        let tick = |v: f64| unit.tick(v);
+        let y = YAxis {
+            top,
+            desc: format!("{} ({})", lang.pick("bytes", "字节"), unit.name()),
+            tick: &tick,
+            right: Some(Right {
+                factor: 1.0 / mss,
+                desc: match lang {
+                    Lang::En => format!("segments of {} B", th.mss),
+                    Lang::Zh => format!("段（每段 {} B）", th.mss),
+                },
+            }),
+        };
+        let band = if runs.is_empty() {
+            0
+        } else {
+            Self::band_height(st) + axis::gap(st)
+        };
+        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, band)?;
+
+        draw::line(
+            &mut chart,
+            st,
+            &frame,
+            &in_flight,
+            Pen::solid(IN_FLIGHT, 1.2),
+        )?;
+        draw::line(&mut chart, st, &frame, &rwnd, Pen::solid(RWND, 1.2))?;
+        draw::level(&mut chart, st, &frame, th.bdp_bytes, Pen::dashed(BDP, 1.4))?;
+        if let Some(fair) = fair {
+            draw::level(&mut chart, st, &frame, fair, Pen::dashed(MUTED, 1.2))?;
+        }
+        for (i, c) in cwnds.iter().enumerate().skip(1).rev() {
+            draw::line(
+                &mut chart,
+                st,
+                &frame,
+                c,
+                Pen::solid(flow_colour(i), 1.3).alpha(0.85),
+            )?;
+        }
+        if let Some(c) = cwnds.first() {
+            draw::line(&mut chart, st, &frame, c, Pen::solid(ACCENT, 2.2))?;
+        }
+        // Over cwnd, thinner: after a loss the two often coincide, and both must stay visible.
+        draw::line(&mut chart, st, &frame, &ssthresh, Pen::solid(SSTHRESH, 1.3))?;
+        // CUBIC's prediction last: where cwnd follows it, the dashes ride on the line.
+        let cols = draw::columns(&frame, st) as f64;
+        for (i, e) in cubic.iter().enumerate() {
+            let from = e.start_ms.max(0.0);
+            let to = cubic.get(i + 1).map_or(end, |n| n.start_ms).min(end);
+            if !(from.is_finite() && to.is_finite() && to > from) {
+                continue;
+            }
+            let samples = ((to - from) / end * cols).clamp(2.0, 600.0) as usize;
+            let curve: Vec<(f64, f64)> = (0..=samples)
+                .map(|j| {
+                    let t = from + (to - from) * j as f64 / samples as f64;
+                    (t, cubic_w(e.k_s, e.w_max, (t - e.start_ms) / 1000.0) * mss)
+                })
+                .collect();
+            draw::line(
+                &mut chart,
+                st,
+                &frame,
+                &finite(curve),
+                Pen::dashed(CUBIC, 1.6),
+            )?;
+        }
+
+        if !runs.is_empty() {
+            let y1 = frame.top() as i32 - axis::gap(st);
+            let y0 = y1 - Self::band_height(st);
+            for (from, to, mode) in &runs {
+                let (Some(a), Some(b)) = (frame.x.x_px(*from), frame.x.x_px(*to)) else {
+                    continue;
+                };
+                let (c, _) = bbr_mode(mode, lang);
+                root.draw(&Rectangle::new(
+                    [
+                        (a.round() as i32, y0),
+                        (b.round().max(a.round() + 1.0) as i32, y1),
+                    ],
+                    c.filled(),
+                ))
+                .map_err(|e| e.to_string())?;
+            }
+            root.draw(&Text::new(
+                "BBR",
+                (frame.left() as i32 - st.px(6.0), (y0 + y1) / 2),
+                st.text(0.95, INK).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))
+            .map_err(|e| e.to_string())?;
+        }
+        Ok(frame)
+    }
+
+    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+        let ctx = &self.0;
+        let v = &ctx.view;
+        let lang = ctx.lang;
+        let mss = v.theory.mss;
+        let f0 = v.flows.first()?;
+        let mut rows = Vec::new();
+        if let Some(i) = index_at(&f0.window, t, |w| w.t) {
+            let w = &f0.window[i];
+            let seg = |b: f64| fmt::segments(b, mss, lang);
+            rows.push(Row::new(
+                ACCENT,
+                format!("cwnd {} ({})", fmt::bytes(w.cwnd), seg(w.cwnd)),
+                Some(w.cwnd),
+            ));
+            rows.push(match w.ssthresh {
+                Some(s) => Row::new(
+                    SSTHRESH,
+                    format!("ssthresh {} ({})", fmt::bytes(s), seg(s)),
+                    Some(s),
+                ),
+                None => Row::new(
+                    SSTHRESH,
+                    lang.pick("ssthresh ∞ (no loss yet)", "ssthresh ∞（尚无丢包）"),
+                    None,
+                ),
+            });
+            rows.push(Row::new(
+                IN_FLIGHT,
+                format!(
+                    "{} {} ({})",
+                    lang.pick("in flight", "在途"),
+                    fmt::bytes(w.in_flight),
+                    seg(w.in_flight)
+                ),
+                Some(w.in_flight),
+            ));
+            if w.rwnd > 0.0 {
+                rows.push(Row::new(
+                    RWND,
+                    format!("rwnd {}", fmt::bytes(w.rwnd)),
+                    Some(w.rwnd),
+                ));
+            }
+            let srtt = w.srtt_ms.map_or("–".to_string(), fmt::ms);
+            rows.push(Row::new(
+                MUTED,
+                format!("srtt {srtt} · RTO {}", fmt::ms(w.rto_ms)),
+                None,
+            ));
+        }
+        if v.flows.len() > 1 {
+            let total: f64 = v
+                .flows
+                .iter()
+                .filter_map(|f| index_at(&f.window, t, |w| w.t).map(|i| f.window[i].cwnd))
+                .sum();
+            rows.push(Row::new(
+                MUTED,
+                format!(
+                    "{} {}: Σ cwnd {}",
+                    v.flows.len(),
+                    lang.pick("flows", "条流"),
+                    fmt::bytes(total)
+                ),
+                None,
+            ));
+        }
+        if let Some(i) = index_at(&f0.cubic, t, |c| c.start_ms) {
+            let e = &f0.cubic[i];
+            let w = cubic_w(e.k_s, e.w_max, (t - e.start_ms) / 1000.0);
+            if w.is_finite() {
+                rows.push(Row::new(
+                    CUBIC,
+                    format!(
+                        "CUBIC W(t) {} ({} {}, K {} s)",
+                        fmt::segments(w * f64::from(mss.max(1)), mss, lang),
+                        "W_max",
+                        fmt::sig(e.w_max),
+                        fmt::sig(e.k_s)
+                    ),
+                    Some(w * f64::from(mss.max(1))),
+                ));
+            }
+        }
+        if let Some(i) = index_at(&f0.bbr, t, |b| b.t) {
+            let b = &f0.bbr[i];
+            let (c, name) = bbr_mode(&b.mode, lang);
+            let bw = b.bw_mbps.map_or("–".to_string(), fmt::rate);
+            let rtt = b.min_rtt_ms.map_or("–".to_string(), fmt::ms);
+            rows.push(Row::new(
+                c,
+                format!(
+                    "BBR {name} · bw {bw} · min RTT {rtt} · {} {}",
+                    lang.pick("gain", "增益"),
+                    fmt::sig(b.pacing_gain)
+                ),
+                None,
+            ));
+        }
+        Some(Readout {
+            x: Some(t),
+            head: fmt::time(t),
+            rows,
+        })
+    }
+}

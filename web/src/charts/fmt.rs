@@ -1,0 +1,161 @@
+//! Numbers as the charts print them: tick labels in one unit per axis, readouts with three
+//! significant digits.
+
+use crate::i18n::Lang;
+
+/// `v` with `decimals` decimals, trailing zeros dropped: `1.50` -> `1.5`, `2.00` -> `2`.
+pub fn trim(v: f64, decimals: usize) -> String {
+    let s = format!("{v:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s
+    }
+}
+
+/// Decimals enough to tell apart ticks about a sixth of `top` apart.
+pub fn decimals_for(top: f64) -> usize {
+    if !(top.is_finite() && top > 0.0) {
+        return 0;
+    }
+    (1.0 - (top / 6.0).log10().floor()).clamp(0.0, 9.0) as usize
+}
+
+/// Three significant digits, no exponent: `0.103`, `12.1`, `121`, `1,246`.
+pub fn sig(v: f64) -> String {
+    if !v.is_finite() {
+        return "–".to_string();
+    }
+    let a = v.abs();
+    if a >= 1000.0 {
+        let r = v.round();
+        let sign = if r < 0.0 { "-" } else { "" };
+        return format!("{sign}{}", crate::format::count(r.abs() as u64));
+    }
+    let decimals = if a >= 100.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else if a >= 1.0 {
+        2
+    } else if a >= 0.1 {
+        3
+    } else if a > 0.0 {
+        (-a.log10().floor()) as usize + 2
+    } else {
+        0
+    };
+    trim(v, decimals.min(9))
+}
+
+/// The time axis in ms up to two seconds, in s beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    Ms,
+    S,
+}
+
+impl TimeUnit {
+    pub fn for_span(end_ms: f64) -> TimeUnit {
+        if end_ms >= 2000.0 {
+            TimeUnit::S
+        } else {
+            TimeUnit::Ms
+        }
+    }
+
+    pub fn tick(self, ms: f64) -> String {
+        match self {
+            TimeUnit::Ms => trim(ms, 1),
+            TimeUnit::S => trim(ms / 1000.0, 2),
+        }
+    }
+
+    pub fn desc(self, lang: Lang) -> &'static str {
+        match self {
+            TimeUnit::Ms => lang.pick("time (ms)", "时间（ms）"),
+            TimeUnit::S => lang.pick("time (s)", "时间（s）"),
+        }
+    }
+}
+
+/// A readout's time: `123.4 ms`, `12.35 s`.
+pub fn time(ms: f64) -> String {
+    if ms.abs() >= 1000.0 {
+        format!("{} s", trim(ms / 1000.0, 3))
+    } else {
+        format!("{} ms", trim(ms, 1))
+    }
+}
+
+/// Milliseconds with three significant digits, for latencies: `50 ms`, `175 ms`, `0.35 ms`.
+pub fn ms(v: f64) -> String {
+    if v.abs() >= 10_000.0 {
+        format!("{} s", sig(v / 1000.0))
+    } else {
+        format!("{} ms", sig(v))
+    }
+}
+
+/// Bytes in decimal units for an axis whose top is `top`: every tick in the same unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ByteUnit {
+    div: f64,
+    name: &'static str,
+}
+
+impl ByteUnit {
+    pub fn for_top(top: f64) -> ByteUnit {
+        let (div, name) = if top >= 2e9 {
+            (1e9, "GB")
+        } else if top >= 2e6 {
+            (1e6, "MB")
+        } else if top >= 2e3 {
+            (1e3, "kB")
+        } else {
+            (1.0, "B")
+        };
+        ByteUnit { div, name }
+    }
+
+    pub fn tick(self, v: f64) -> String {
+        trim(v / self.div, 2)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.name
+    }
+}
+
+/// A readout's byte count: `1.87 MB`, `14.6 kB`, `512 B`.
+pub fn bytes(v: f64) -> String {
+    if !v.is_finite() {
+        return "–".to_string();
+    }
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{} GB", sig(v / 1e9))
+    } else if a >= 1e6 {
+        format!("{} MB", sig(v / 1e6))
+    } else if a >= 1e3 {
+        format!("{} kB", sig(v / 1e3))
+    } else {
+        format!("{} B", trim(v, 0))
+    }
+}
+
+/// A rate in MB/s: `12.1 MB/s`.
+pub fn rate(mbps: f64) -> String {
+    format!("{} MB/s", sig(mbps))
+}
+
+/// A count of segments of `mss` bytes: `1,280 seg`.
+pub fn segments(bytes: f64, mss: u32, lang: Lang) -> String {
+    let n = bytes / f64::from(mss.max(1));
+    format!("{} {}", sig(n), lang.pick("seg", "段"))
+}

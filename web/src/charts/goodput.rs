@@ -1,0 +1,426 @@
+//! Goodput over time beside what should bound it: the link rate, the receive window over the
+//! RTT, Mathis' loss formula and ideal slow start; BBR's own estimate of the bandwidth.
+
+use tcplab::view::FlowView;
+
+use super::axis::{self, time_chart, Right, YAxis};
+use super::cursor::{Readout, Row};
+use super::draw::{self, Pen};
+use super::fmt;
+use super::frame::{shows, top_of, Frame};
+use super::legend::{Item, Swatch};
+use super::plot::Figure;
+use super::series::{finite, index_at, max_of, steps, value_at};
+use super::style::*;
+use super::{Ctx, Root};
+use crate::i18n::Lang;
+
+/// The narrowest bin drawn, in CSS pixels: thinner bins are merged, so the line reads as a
+/// rate rather than as noise.
+const MIN_BIN_CSS: f64 = 3.0;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goodput(pub Ctx);
+
+pub fn applies(ctx: &Ctx) -> bool {
+    ctx.view.flows.iter().any(|f| !f.goodput.is_empty())
+}
+
+/// The rate smoothed over `m` bins each way: a sliding mean over the last `m` bins, then over
+/// the next `m` of those, which centres it on each bin and weighs neighbours triangularly. TCP
+/// delivers in bursts about a round trip apart; a plain window that is not a whole number of
+/// them would alias the bursts into a comb, and the second pass flattens that comb.
+/// Before the first bin nothing was delivered: a window reaching back past it counts zeros.
+pub fn smooth(bins: &[(f64, f64)], bin_ms: f64, m: usize) -> Vec<(f64, f64)> {
+    let m = m.max(1);
+    let rates: Vec<f64> = bins
+        .iter()
+        .map(|b| if b.1.is_finite() { b.1 } else { 0.0 })
+        .collect();
+    let mut trailing = Vec::with_capacity(rates.len());
+    let mut sum = 0.0;
+    for i in 0..rates.len() {
+        sum += rates[i];
+        if i >= m {
+            sum -= rates[i - m];
+        }
+        trailing.push(sum / m as f64);
+    }
+    // The leading pass near the end averages what there is: the run has no later bins.
+    let mut out = Vec::with_capacity(bins.len());
+    let mut sum = 0.0;
+    let n = trailing.len();
+    for i in (0..n).rev() {
+        sum += trailing[i];
+        if i + m < n {
+            sum -= trailing[i + m];
+        }
+        let count = m.min(n - i);
+        out.push((bins[i].0 + bin_ms / 2.0, (sum / count as f64).max(0.0)));
+    }
+    out.reverse();
+    out
+}
+
+/// A typical round trip of the run: flow 1's median smoothed RTT (queueing included), or the
+/// path's RTT before any sample.
+pub fn round_trip_ms(ctx: &Ctx) -> f64 {
+    let mut srtt: Vec<f64> = ctx
+        .view
+        .flows
+        .first()
+        .map(|f| {
+            f.window
+                .iter()
+                .filter_map(|w| w.srtt_ms)
+                .filter(|v| v.is_finite())
+                .collect()
+        })
+        .unwrap_or_default();
+    srtt.sort_by(f64::total_cmp);
+    srtt.get(srtt.len() / 2)
+        .copied()
+        .unwrap_or(ctx.view.theory.rtt_ms)
+}
+
+/// How many bins the smoothing spans each way: at least [`MIN_BIN_CSS`] pixels and at least
+/// `round_trip`. TCP sends about a window per round trip, so over anything shorter goodput is a
+/// comb of bursts and gaps rather than a rate.
+fn window_bins(f: &FlowView, end: f64, columns: f64, round_trip: f64) -> usize {
+    if f.bin_ms <= 0.0 || !f.bin_ms.is_finite() || end <= 0.0 {
+        return 1;
+    }
+    let px_per_bin = f.bin_ms / end * columns;
+    let for_pixels = MIN_BIN_CSS / px_per_bin;
+    let for_rtt = if round_trip.is_finite() {
+        round_trip / f.bin_ms
+    } else {
+        1.0
+    };
+    // A window a hair short of the round trip would take one bin more than it needs.
+    (for_pixels.max(for_rtt) - 1e-6).ceil().clamp(1.0, 1e6) as usize
+}
+
+/// A flow's goodput smoothed over about a round trip each way; and that span.
+fn flow_line(f: &FlowView, end: f64, columns: f64, round_trip: f64) -> (Vec<(f64, f64)>, f64) {
+    let m = window_bins(f, end, columns, round_trip);
+    (finite(smooth(&f.goodput, f.bin_ms, m)), f.bin_ms * m as f64)
+}
+
+/// Ideal slow start's rate as steps on the run's clock, up to one RTT into the step that
+/// reaches the link rate (after which it is the link line).
+fn slow_start_line(ctx: &Ctx, end: f64) -> Vec<(f64, f64)> {
+    // Messages are sent at the application's pace: no window growth limits them.
+    if ctx.view.summary.msgs.is_some() {
+        return Vec::new();
+    }
+    let th = &ctx.view.theory;
+    let offset = ctx.first_send_ms();
+    let pts: Vec<(f64, f64)> = finite(th.slow_start.iter().map(|&(t, r)| (t + offset, r)))
+        .into_iter()
+        .filter(|p| p.0 <= end)
+        .collect();
+    let stop = pts.last().map_or(end, |l| (l.0 + th.rtt_ms).min(end));
+    steps(&pts, stop)
+}
+
+/// The bandwidth BBR estimated (its windowed maximum), as steps.
+fn bbr_line(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
+    steps(
+        &finite(f.bbr.iter().map(|b| (b.t, b.bw_mbps.unwrap_or(f64::NAN)))),
+        end,
+    )
+}
+
+impl Figure for Goodput {
+    const KIND: &'static str = "goodput";
+
+    fn ctx(&self) -> &Ctx {
+        &self.0
+    }
+
+    fn title(&self) -> String {
+        self.0.pick("Goodput", "有效吞吐量").to_string()
+    }
+
+    fn note(&self) -> Option<String> {
+        let n = self.0.view.flows.len();
+        (n > 1).then(|| match self.0.lang {
+            Lang::En => format!("{n} flows and their sum"),
+            Lang::Zh => format!("{n} 条流及其总和"),
+        })
+    }
+
+    fn height(&self) -> f64 {
+        280.0
+    }
+
+    fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
+        let ctx = &self.0;
+        let v = &ctx.view;
+        let th = &v.theory;
+        let lang = ctx.lang;
+        let end = axis::time_end(v.end_ms);
+        let n = v.flows.len();
+        let columns = axis::plot_columns(root, st);
+
+        let rt = round_trip_ms(ctx);
+        let lines: Vec<(Vec<(f64, f64)>, f64)> = v
+            .flows
+            .iter()
+            .map(|f| flow_line(f, end, columns, rt))
+            .collect();
+        let total = (n > 1).then(|| sum_line(&v.flows, end, columns, rt));
+        let bbr = v.flows.first().map_or_else(Vec::new, |f| bbr_line(f, end));
+        let slow = slow_start_line(ctx, end);
+        let fair = (n > 1).then(|| th.link_mbps / n as f64);
+
+        let data_max = max_of(
+            lines
+                .iter()
+                .flat_map(|l| l.0.iter())
+                .chain(total.iter().flatten())
+                .chain(bbr.iter())
+                .map(|p| p.1),
+        );
+        let mut refs = vec![th.link_mbps, th.window_limit_mbps];
+        refs.extend(th.mathis_mbps);
+        let top = top_of(data_max, &refs, 2.5);
+        let above = |v: f64| {
+            if shows(v, top) {
+                String::new()
+            } else {
+                lang.pick(" (above the chart)", "（超出图表上方）")
+                    .to_string()
+            }
+        };
+
+        let bin = lines.first().map_or(0.0, |l| l.1);
+        let bins = match lang {
+            Lang::En => format!("smoothed over ±{}", fmt::ms(bin)),
+            Lang::Zh => format!("±{} 平滑", fmt::ms(bin)),
+        };
+        let mut items = Vec::new();
+        if n == 1 {
+            items.push(Item::new(
+                Swatch::Line(ACCENT, 1.8),
+                format!("{} ({bins})", lang.pick("goodput", "有效吞吐量")),
+            ));
+        } else {
+            let named = if n > super::cwnd::LEGEND_FLOWS + 1 {
+                1
+            } else {
+                n
+            };
+            for i in 0..named {
+                items.push(Item::new(
+                    Swatch::Line(flow_colour(i), if i == 0 { 2.0 } else { 1.2 }),
+                    format!("{} {}", lang.pick("flow", "流"), i + 1),
+                ));
+            }
+            if named < n {
+                items.push(Item::new(
+                    Swatch::Line(flow_colour(1), 1.2),
+                    format!("{} 2–{n}", lang.pick("flows", "流")),
+                ));
+            }
+            items.push(Item::new(
+                Swatch::Line(TOTAL, 1.6),
+                format!("{} ({bins})", lang.pick("sum of flows", "各流之和")),
+            ));
+        }
+        items.push(Item::new(
+            Swatch::Dashed(LINK, 1.4),
+            format!(
+                "{} {}{}",
+                lang.pick("link rate", "链路速率"),
+                fmt::rate(th.link_mbps),
+                above(th.link_mbps)
+            ),
+        ));
+        if let Some(fair) = fair {
+            items.push(Item::new(
+                Swatch::Dashed(MUTED, 1.2),
+                format!(
+                    "{} = {}",
+                    lang.pick("fair share link/n", "公平份额 链路/n"),
+                    fmt::rate(fair)
+                ),
+            ));
+        }
+        items.push(Item::new(
+            Swatch::Dashed(RWND, 1.4),
+            format!(
+                "rwnd/RTT = {}{}",
+                fmt::rate(th.window_limit_mbps),
+                above(th.window_limit_mbps)
+            ),
+        ));
+        if let Some(m) = th.mathis_mbps {
+            items.push(Item::new(
+                Swatch::Dashed(MATHIS, 1.6),
+                format!("Mathis 1.22·MSS/(RTT·√p) = {}{}", fmt::rate(m), above(m)),
+            ));
+        }
+        if !slow.is_empty() {
+            let iw = ctx.scenario().map_or(10, |s| s.iw);
+            let low = slow.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            items.push(Item::new(
+                Swatch::Dashed(SLOW_START, 1.4),
+                format!(
+                    "{} {iw}·2^k·MSS/RTT{}",
+                    lang.pick("ideal slow start", "理想慢启动"),
+                    above(low)
+                ),
+            ));
+        }
+        if !bbr.is_empty() {
+            items.push(Item::new(
+                Swatch::Line(BBR_BW, 1.4),
+                lang.pick("BBR bandwidth estimate", "BBR 带宽估计"),
+            ));
+        }
+
+        let decimals = fmt::decimals_for(top);
+        let tick = |v: f64| fmt::trim(v, decimals);
+        let y = YAxis {
+            top,
+            desc: lang
+                .pick("goodput (MB/s)", "有效吞吐量（MB/s）")
+                .to_string(),
+            tick: &tick,
+            right: Some(Right {
+                factor: 8.0,
+                desc: lang.pick("Mbit/s", "Mbit/s").to_string(),
+            }),
+        };
+        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+
+        draw::level(&mut chart, st, &frame, th.link_mbps, Pen::dashed(LINK, 1.4))?;
+        if let Some(fair) = fair {
+            draw::level(&mut chart, st, &frame, fair, Pen::dashed(MUTED, 1.2))?;
+        }
+        draw::level(
+            &mut chart,
+            st,
+            &frame,
+            th.window_limit_mbps,
+            Pen::dashed(RWND, 1.4),
+        )?;
+        if let Some(m) = th.mathis_mbps {
+            draw::level(&mut chart, st, &frame, m, Pen::dashed(MATHIS, 1.6))?;
+        }
+        draw::line(&mut chart, st, &frame, &slow, Pen::dashed(SLOW_START, 1.4))?;
+        for (i, l) in lines.iter().enumerate().skip(1).rev() {
+            draw::line(
+                &mut chart,
+                st,
+                &frame,
+                &l.0,
+                Pen::solid(flow_colour(i), 1.2).alpha(0.8),
+            )?;
+        }
+        if let Some(first) = lines.first() {
+            draw::line(&mut chart, st, &frame, &first.0, Pen::solid(ACCENT, 1.8))?;
+        }
+        if let Some(total) = &total {
+            draw::line(&mut chart, st, &frame, total, Pen::solid(TOTAL, 1.6))?;
+        }
+        draw::line(&mut chart, st, &frame, &bbr, Pen::solid(BBR_BW, 1.4))?;
+        Ok(frame)
+    }
+
+    fn readout(&self, t: f64, frame: &Frame, st: &Style) -> Option<Readout> {
+        let ctx = &self.0;
+        let v = &ctx.view;
+        let lang = ctx.lang;
+        let end = axis::time_end(v.end_ms);
+        // The bins as drawn: the trace's own finer bin would disagree with the line it sits on.
+        let columns = draw::columns(frame, st) as f64;
+        let mut rows = Vec::new();
+        let f0 = v.flows.first()?;
+        let rt = round_trip_ms(ctx);
+        let (l0, width) = flow_line(f0, end, columns, rt);
+        if let Some(g) = value_at(&l0, t) {
+            let label = if v.flows.len() > 1 {
+                format!("{} 1", lang.pick("flow", "流"))
+            } else {
+                lang.pick("goodput", "有效吞吐量").to_string()
+            };
+            rows.push(Row::new(
+                ACCENT,
+                format!(
+                    "{label} {} ({}{})",
+                    fmt::rate(g),
+                    lang.pick("smoothed over ±", "平滑 ±"),
+                    fmt::ms(width)
+                ),
+                Some(g),
+            ));
+        }
+        if v.flows.len() > 1 {
+            let total = sum_line(&v.flows, end, columns, rt);
+            if let Some(g) = value_at(&total, t) {
+                rows.push(Row::new(
+                    TOTAL,
+                    format!("{} {}", lang.pick("sum", "总和"), fmt::rate(g)),
+                    Some(g),
+                ));
+            }
+        }
+        let slow = slow_start_line(ctx, end);
+        if let Some(s) = value_at(&slow, t).filter(|_| slow.last().is_some_and(|l| t <= l.0)) {
+            rows.push(Row::new(
+                SLOW_START,
+                format!(
+                    "{} {}",
+                    lang.pick("ideal slow start", "理想慢启动"),
+                    fmt::rate(s)
+                ),
+                Some(s),
+            ));
+        }
+        if let Some(i) = index_at(&f0.bbr, t, |b| b.t) {
+            if let Some(bw) = f0.bbr[i].bw_mbps {
+                rows.push(Row::new(
+                    BBR_BW,
+                    format!(
+                        "{} {}",
+                        lang.pick("BBR estimate", "BBR 估计"),
+                        fmt::rate(bw)
+                    ),
+                    Some(bw),
+                ));
+            }
+        }
+        Some(Readout {
+            x: Some(t),
+            head: fmt::time(t),
+            rows,
+        })
+    }
+}
+
+/// The sum of every flow's goodput, bin by bin (the flows share one bin width).
+fn sum_line(flows: &[FlowView], end: f64, columns: f64, round_trip: f64) -> Vec<(f64, f64)> {
+    let Some(f0) = flows.first() else {
+        return Vec::new();
+    };
+    let len = flows.iter().map(|f| f.goodput.len()).max().unwrap_or(0);
+    let summed: Vec<(f64, f64)> = (0..len)
+        .map(|i| {
+            let t = flows
+                .iter()
+                .find_map(|f| f.goodput.get(i).map(|b| b.0))
+                .unwrap_or(f64::NAN);
+            let g: f64 = flows
+                .iter()
+                .filter_map(|f| f.goodput.get(i).map(|b| b.1))
+                .filter(|v| v.is_finite())
+                .sum();
+            (t, g)
+        })
+        .collect();
+    let m = window_bins(f0, end, columns, round_trip);
+    finite(smooth(&summed, f0.bin_ms, m))
+}

@@ -1,0 +1,249 @@
+//! One chart on the page: a canvas drawn when the run, the language or the layout changes, and
+//! the cursor layer over it, repainted when the cursor moves.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::{HtmlCanvasElement, PointerEvent};
+use yew::prelude::*;
+
+use super::cursor::{self, Readout};
+use super::frame::Frame;
+use super::style::{Style, PAPER};
+use super::{Ctx, Layout, Root};
+
+/// The CSS width used when the canvas has no layout yet (detached, or hidden).
+const FALLBACK_WIDTH: f64 = 960.0;
+
+/// A chart: what it draws and what its cursor reads.
+pub trait Figure: PartialEq + Clone + 'static {
+    /// Names the chart in the DOM (`data-chart`).
+    const KIND: &'static str;
+    /// Whether the horizontal axis is the shared time axis, which hovering moves the cursor on.
+    const TIMED: bool = true;
+
+    fn ctx(&self) -> &Ctx;
+    fn title(&self) -> String;
+    /// A line under the title: which flow is drawn, what a mark means.
+    fn note(&self) -> Option<String> {
+        None
+    }
+    /// The canvas's height in CSS pixels at the default text size.
+    fn height(&self) -> f64;
+    /// Draws the chart on a cleared canvas and says where its plotting area landed.
+    fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String>;
+    /// What the cursor shows at `t_ms` on the chart as drawn in `frame`.
+    fn readout(&self, t_ms: f64, frame: &Frame, st: &Style) -> Option<Readout>;
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlotProps<F: Figure> {
+    pub figure: F,
+    pub layout: Layout,
+    pub cursor_ms: Option<f64>,
+    pub on_cursor: Callback<Option<f64>>,
+    /// Told after each drawing of the chart itself (not of the cursor).
+    pub on_drawn: Callback<()>,
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Sizes both canvases to the layout at the device's pixel ratio and draws the figure.
+fn paint<F: Figure>(
+    figure: &F,
+    base: &HtmlCanvasElement,
+    over: &HtmlCanvasElement,
+    st: &Style,
+) -> Result<Frame, String> {
+    let css_w = match base.client_width() {
+        w if w > 0 => f64::from(w),
+        _ => FALLBACK_WIDTH,
+    };
+    let css_h = (figure.height() * st.zoom()).round();
+    let (w, h) = (
+        (css_w * st.dpr).round().max(1.0) as u32,
+        (css_h * st.dpr).round().max(1.0) as u32,
+    );
+    for c in [base, over] {
+        c.set_width(w);
+        c.set_height(h);
+    }
+    let backend = CanvasBackend::with_canvas_object(base.clone())
+        .ok_or("the browser gave no 2D context for the chart")?;
+    let root = backend.into_drawing_area();
+    root.fill(&PAPER).map_err(|e| e.to_string())?;
+    let frame = figure.draw(&root, st);
+    if let Err(message) = &frame {
+        // Half a chart would be worse than none: say what went wrong where it would have been.
+        let _ = root.fill(&PAPER);
+        let _ = root.draw(&Text::new(
+            message.clone(),
+            (st.px(12.0), st.px(20.0)),
+            st.text(1.0, super::style::MATHIS),
+        ));
+    }
+    root.present().map_err(|e| e.to_string())?;
+    frame
+}
+
+/// The time under the pointer, rounded to what one CSS pixel resolves, or `None` off the plot.
+fn time_at(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_x: f64) -> Option<f64> {
+    let cw = f64::from(canvas.client_width());
+    let scale = if cw > 0.0 {
+        f64::from(canvas.width()) / cw
+    } else {
+        st.dpr
+    };
+    let px = offset_x * scale;
+    if !frame.x.contains_px(px, 2.0 * st.dpr) {
+        return None;
+    }
+    let t = frame.x.value_at_x(px)?.clamp(frame.x.lo, frame.x.hi);
+    let per_px = (frame.x.hi - frame.x.lo) * st.dpr / (frame.right() - frame.left()).max(1.0);
+    let step = 10f64.powf(per_px.log10().floor());
+    let t = if step.is_finite() && step > 0.0 {
+        ((t / step).round() * step).clamp(frame.x.lo, frame.x.hi)
+    } else {
+        t
+    };
+    // Rounding to the step leaves binary noise (0.1 * 3); a link should carry `0.3`.
+    let digits = (-step.log10()).ceil().max(0.0) as i32;
+    let k = 10f64.powi(digits);
+    Some((t * k).round() / k)
+}
+
+#[function_component]
+pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
+    let base = use_node_ref();
+    let over = use_node_ref();
+    let drawn: Rc<RefCell<Option<(Frame, Style)>>> = use_mut_ref(|| None);
+    let cursor_now = use_mut_ref(|| None::<f64>);
+    *cursor_now.borrow_mut() = props.cursor_ms;
+    let last_emitted = use_mut_ref(|| None::<f64>);
+    let draws = use_mut_ref(|| 0u32);
+    // What the chart was last drawn for: a layout change that leaves this chart's width, pixel
+    // ratio and text size as they were (the first measurement of the container) draws nothing.
+    let last: Rc<RefCell<Option<(F, Style, i32)>>> = use_mut_ref(|| None);
+
+    {
+        let (base, over, drawn, cursor_now, draws) = (
+            base.clone(),
+            over.clone(),
+            drawn.clone(),
+            cursor_now.clone(),
+            draws.clone(),
+        );
+        let on_drawn = props.on_drawn.clone();
+        use_effect_with(
+            (props.figure.clone(), props.layout),
+            move |(figure, layout)| {
+                let st = Style::new(layout.dpr, layout.root_font);
+                let (Some(b), Some(o)) = (
+                    base.cast::<HtmlCanvasElement>(),
+                    over.cast::<HtmlCanvasElement>(),
+                ) else {
+                    return;
+                };
+                let key = (figure.clone(), st, b.client_width());
+                if last.borrow().as_ref() == Some(&key) {
+                    on_drawn.emit(());
+                    return;
+                }
+                let started = now();
+                let result = paint(figure, &b, &o, &st);
+                let took = now() - started;
+                let frame = result.ok();
+                if let Some(f) = &frame {
+                    let readout = (*cursor_now.borrow()).and_then(|t| figure.readout(t, f, &st));
+                    cursor::paint(&o, f, &st, readout.as_ref());
+                }
+                *drawn.borrow_mut() = frame.map(|f| (f, st));
+                *last.borrow_mut() = Some(key);
+                let n = {
+                    let mut d = draws.borrow_mut();
+                    *d += 1;
+                    *d
+                };
+                let _ = b.set_attribute("data-draws", &n.to_string());
+                let _ = b.set_attribute("data-draw-ms", &format!("{took:.2}"));
+                let _ = b.set_attribute("data-drawn", &figure.ctx().view.query);
+                on_drawn.emit(());
+            },
+        );
+    }
+    {
+        let (over, drawn) = (over.clone(), drawn.clone());
+        let figure = props.figure.clone();
+        use_effect_with(props.cursor_ms, move |cursor| {
+            if let (Some(o), Some((frame, st))) =
+                (over.cast::<HtmlCanvasElement>(), drawn.borrow().as_ref())
+            {
+                let started = now();
+                let readout = cursor.and_then(|t| figure.readout(t, frame, st));
+                cursor::paint(&o, frame, st, readout.as_ref());
+                let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now() - started));
+            }
+        });
+    }
+
+    let pointer = F::TIMED.then(|| {
+        let (over, drawn, last) = (over.clone(), drawn.clone(), last_emitted.clone());
+        let on_cursor = props.on_cursor.clone();
+        Callback::from(move |e: PointerEvent| {
+            let (Some(canvas), Some((frame, st))) =
+                (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+            else {
+                return;
+            };
+            let t = time_at(&frame, &st, &canvas, f64::from(e.offset_x()));
+            if *last.borrow() != t {
+                *last.borrow_mut() = t;
+                on_cursor.emit(t);
+            }
+        })
+    });
+    let leave = F::TIMED.then(|| {
+        let last = last_emitted.clone();
+        let on_cursor = props.on_cursor.clone();
+        Callback::from(move |_: PointerEvent| {
+            if last.borrow_mut().take().is_some() {
+                on_cursor.emit(None);
+            }
+        })
+    });
+
+    let figure = &props.figure;
+    let height =
+        (figure.height() * Style::new(props.layout.dpr, props.layout.root_font).zoom()).round();
+    let lang = figure.ctx().lang;
+    html! {
+        <figure class={classes!("tl-chart", format!("tl-chart-{}", F::KIND))} data-chart={F::KIND}
+            style="margin:0 0 18px">
+            <figcaption class="tl-chart-title" style="margin:0 0 4px">
+                <strong>{ figure.title() }</strong>
+                if let Some(note) = figure.note() {
+                    <span class="tl-chart-note" style="margin-left:10px;font-size:0.87em;opacity:0.75">
+                        { note }
+                    </span>
+                }
+            </figcaption>
+            <div style="position:relative">
+                <canvas ref={base} class="chart-base" role="img"
+                    aria-label={format!("{} ({})", figure.title(), lang.pick("chart", "图表"))}
+                    style={format!("display:block;width:100%;height:{height}px")} />
+                <canvas ref={over} class="chart-cursor" aria-hidden="true"
+                    style={format!(
+                        "position:absolute;left:0;top:0;width:100%;height:100%;touch-action:pan-y;{}",
+                        if F::TIMED { "cursor:crosshair" } else { "" }
+                    )}
+                    onpointermove={pointer} onpointerleave={leave} />
+            </div>
+        </figure>
+    }
+}

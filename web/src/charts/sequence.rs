@@ -1,0 +1,207 @@
+//! The time-sequence (Stevens) graph of flow 1: each new data segment at the byte it reaches,
+//! retransmissions in red, the cumulative ACK as a line and the highest SACKed byte, with the
+//! slope the link allows.
+
+use super::axis::{self, time_chart, Right, YAxis};
+use super::cursor::{Readout, Row};
+use super::draw::{self, Pen};
+use super::fmt::{self, ByteUnit};
+use super::frame::{top_of, Frame};
+use super::legend::{Item, Swatch};
+use super::plot::Figure;
+use super::series::{finite, index_at, max_of, steps, value_at};
+use super::style::*;
+use super::{Ctx, Root};
+use crate::i18n::Lang;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sequence(pub Ctx);
+
+pub fn applies(ctx: &Ctx) -> bool {
+    ctx.view.flows.first().is_some_and(|f| !f.sends.is_empty())
+}
+
+impl Figure for Sequence {
+    const KIND: &'static str = "sequence";
+
+    fn ctx(&self) -> &Ctx {
+        &self.0
+    }
+
+    fn title(&self) -> String {
+        self.0
+            .pick("Time–sequence graph", "时间–序号图（Stevens 图）")
+            .to_string()
+    }
+
+    fn note(&self) -> Option<String> {
+        let n = self.0.view.flows.len();
+        Some(match (self.0.lang, n > 1) {
+            (Lang::En, true) => format!("flow 1 of {n}; bytes from the start of its stream"),
+            (Lang::Zh, true) => format!("{n} 条流中的流 1；纵轴为该流字节流的偏移"),
+            (Lang::En, false) => "bytes from the start of the stream".to_string(),
+            (Lang::Zh, false) => "纵轴为字节流的偏移".to_string(),
+        })
+    }
+
+    fn height(&self) -> f64 {
+        300.0
+    }
+
+    fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
+        let ctx = &self.0;
+        let v = &ctx.view;
+        let lang = ctx.lang;
+        let end = axis::time_end(v.end_ms);
+        let mss = f64::from(v.theory.mss.max(1));
+        let empty = Vec::new();
+        let (sends, rtx, acks, sacks) = v
+            .flows
+            .first()
+            .map_or((&empty, &empty, &empty, &empty), |f| {
+                (&f.sends, &f.retransmits, &f.acks, &f.sacks)
+            });
+        let sends = finite(sends.iter().copied());
+        let rtx = finite(rtx.iter().copied());
+        let acks = steps(&finite(acks.iter().copied()), end);
+        let sacks = finite(sacks.iter().copied());
+        let data_max = max_of(
+            sends
+                .iter()
+                .chain(&rtx)
+                .chain(&acks)
+                .chain(&sacks)
+                .map(|p| p.1),
+        );
+        let top = top_of(data_max, &[], 1.0);
+
+        // The steepest the stream can climb: the link's rate from the first byte on.
+        let t0 = ctx.first_send_ms();
+        let per_ms = v.theory.link_mbps * 1000.0;
+        let slope = if per_ms.is_finite() && per_ms > 0.0 {
+            let t1 = (t0 + top / per_ms).min(end);
+            vec![(t0, 0.0), (t1, (t1 - t0) * per_ms)]
+        } else {
+            Vec::new()
+        };
+
+        let mut items = vec![Item::new(
+            Swatch::Dot(SENT),
+            lang.pick("data sent (highest byte)", "发送数据（最高字节）"),
+        )];
+        if !rtx.is_empty() {
+            items.push(Item::new(
+                Swatch::Cross(RETRANSMIT),
+                format!(
+                    "{} ({})",
+                    lang.pick("retransmission", "重传"),
+                    crate::format::count(rtx.len() as u64)
+                ),
+            ));
+        }
+        items.push(Item::new(
+            Swatch::Line(ACKED, 1.6),
+            lang.pick("cumulative ACK", "累计确认 ACK"),
+        ));
+        if !sacks.is_empty() {
+            items.push(Item::new(
+                Swatch::Dot(SACKED),
+                lang.pick("SACK (highest SACKed byte)", "SACK（最高选择确认字节）"),
+            ));
+        }
+        if !slope.is_empty() {
+            items.push(Item::new(
+                Swatch::Dashed(LINK, 1.2),
+                format!(
+                    "{} {}",
+                    lang.pick("link-rate slope", "链路速率斜率"),
+                    fmt::rate(v.theory.link_mbps)
+                ),
+            ));
+        }
+
+        let unit = ByteUnit::for_top(top);
+        let tick = |v: f64| unit.tick(v);
+        let y = YAxis {
+            top,
+            desc: format!("{} ({})", lang.pick("sequence", "序号"), unit.name()),
+            tick: &tick,
+            right: Some(Right {
+                factor: 1.0 / mss,
+                desc: lang.pick("segments", "段").to_string(),
+            }),
+        };
+        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+        draw::line(&mut chart, st, &frame, &slope, Pen::dashed(LINK, 1.2))?;
+        draw::line(&mut chart, st, &frame, &acks, Pen::solid(ACKED, 1.6))?;
+        draw::dots(&mut chart, st, &frame, &sacks, 1.6, SACKED)?;
+        draw::dots(&mut chart, st, &frame, &sends, 1.5, SENT)?;
+        draw::crosses(
+            &mut chart,
+            st,
+            &frame,
+            &rtx,
+            2.6,
+            Pen::solid(RETRANSMIT, 1.2),
+        )?;
+        Ok(frame)
+    }
+
+    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+        let ctx = &self.0;
+        let lang = ctx.lang;
+        let f = ctx.view.flows.first()?;
+        let mut rows = Vec::new();
+        let sent = value_at(&f.sends, t);
+        let acked = value_at(&f.acks, t);
+        if let Some(s) = sent {
+            rows.push(Row::new(
+                SENT,
+                format!("{} {}", lang.pick("sent up to", "已发送至"), fmt::bytes(s)),
+                Some(s),
+            ));
+        }
+        if let Some(a) = acked {
+            rows.push(Row::new(
+                ACKED,
+                format!("{} {}", lang.pick("ACKed up to", "已确认至"), fmt::bytes(a)),
+                Some(a),
+            ));
+        }
+        if let Some(s) = value_at(&f.sacks, t).filter(|&s| acked.is_none_or(|a| s > a)) {
+            rows.push(Row::new(
+                SACKED,
+                format!("{} {}", lang.pick("SACKed up to", "SACK 至"), fmt::bytes(s)),
+                Some(s),
+            ));
+        }
+        if let (Some(s), Some(a)) = (sent, acked) {
+            rows.push(Row::new(
+                MUTED,
+                format!(
+                    "{} {}",
+                    lang.pick("sent, not yet ACKed", "已发未确认"),
+                    fmt::bytes((s - a).max(0.0))
+                ),
+                None,
+            ));
+        }
+        let retransmitted = index_at(&f.retransmits, t, |p| p.0).map_or(0, |i| i + 1);
+        if retransmitted > 0 {
+            rows.push(Row::new(
+                RETRANSMIT,
+                format!(
+                    "{} {}",
+                    crate::format::count(retransmitted as u64),
+                    lang.pick("retransmissions so far", "次重传（截至此刻）")
+                ),
+                None,
+            ));
+        }
+        Some(Readout {
+            x: Some(t),
+            head: fmt::time(t),
+            rows,
+        })
+    }
+}

@@ -1,0 +1,224 @@
+//! Turning the view's points into what is worth drawing: steps, about one point per pixel
+//! column, pieces clipped to the frame, and the value under the cursor.
+
+/// Drops points that cannot be drawn (NaN, infinities).
+pub fn finite(points: impl IntoIterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    points
+        .into_iter()
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .collect()
+}
+
+/// The polyline of a step function: each value holds until the next point, the last until
+/// `end`. Window samples are taken when something changes, so a straight line between two of
+/// them would draw a ramp that never happened.
+pub fn steps(points: &[(f64, f64)], end: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(points.len() * 2 + 1);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i > 0 {
+            out.push((x, points[i - 1].1));
+        }
+        out.push((x, y));
+    }
+    if let Some(&(x, y)) = points.last() {
+        if end > x {
+            out.push((end, y));
+        }
+    }
+    out
+}
+
+/// At most four points per pixel column (its first, lowest, highest and last, in time order):
+/// the drawn line keeps every peak and dip of the full series, at a cost bounded by the width.
+pub fn decimate(points: &[(f64, f64)], x0: f64, x1: f64, columns: usize) -> Vec<(f64, f64)> {
+    let columns = columns.max(1);
+    let span = x1 - x0;
+    if points.len() <= columns * 4 || span <= 0.0 || !span.is_finite() {
+        return points.to_vec();
+    }
+    let column = |x: f64| (((x - x0) / span) * columns as f64).floor() as i64;
+    let mut out = Vec::with_capacity(columns * 4);
+    let mut start = 0;
+    while start < points.len() {
+        let c = column(points[start].0);
+        let mut end = start + 1;
+        while end < points.len() && column(points[end].0) == c {
+            end += 1;
+        }
+        let run = &points[start..end];
+        let (mut lo, mut hi) = (0, 0);
+        for (i, p) in run.iter().enumerate() {
+            if p.1 < run[lo].1 {
+                lo = i;
+            }
+            if p.1 > run[hi].1 {
+                hi = i;
+            }
+        }
+        let mut keep = [0, lo.min(hi), lo.max(hi), run.len() - 1];
+        keep.sort_unstable();
+        let mut last = usize::MAX;
+        for k in keep {
+            if k != last {
+                out.push(run[k]);
+                last = k;
+            }
+        }
+        start = end;
+    }
+    out
+}
+
+/// One point per pixel cell, for scatter series (sends, ACKs): a thousand sends that land on the
+/// same pixel are one dot.
+pub fn one_per_cell(
+    points: &[(f64, f64)],
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+    (w, h): (usize, usize),
+) -> Vec<(f64, f64)> {
+    let (sx, sy) = (x1 - x0, y1 - y0);
+    if sx <= 0.0 || sy <= 0.0 || !sx.is_finite() || !sy.is_finite() {
+        return Vec::new();
+    }
+    let mut seen = std::collections::HashSet::with_capacity(points.len().min(w * 4));
+    points
+        .iter()
+        .copied()
+        .filter(|&(x, y)| {
+            let cx = ((x - x0) / sx * w as f64).floor() as i64;
+            let cy = ((y - y0) / sy * h as f64).floor() as i64;
+            seen.insert((cx, cy))
+        })
+        .collect()
+}
+
+/// Splits a polyline into the pieces inside `lo..=hi` vertically, cutting each segment where it
+/// leaves. plotters would instead pin every point outside to the frame's edge, which draws a
+/// curve that goes off the top as one that runs flat along it.
+pub fn clip_y(points: &[(f64, f64)], lo: f64, hi: f64) -> Vec<Vec<(f64, f64)>> {
+    let inside = |y: f64| y >= lo && y <= hi;
+    let cut = |a: (f64, f64), b: (f64, f64), y: f64| {
+        let f = (y - a.1) / (b.1 - a.1);
+        (a.0 + (b.0 - a.0) * f, y)
+    };
+    let mut pieces = Vec::new();
+    let mut piece: Vec<(f64, f64)> = Vec::new();
+    for (i, &p) in points.iter().enumerate() {
+        if i > 0 {
+            let a = points[i - 1];
+            match (inside(a.1), inside(p.1)) {
+                (true, true) => {}
+                (true, false) => {
+                    piece.push(cut(a, p, if p.1 > hi { hi } else { lo }));
+                    pieces.push(std::mem::take(&mut piece));
+                    continue;
+                }
+                (false, true) => piece.push(cut(a, p, if a.1 > hi { hi } else { lo })),
+                (false, false) => {
+                    // Crossing the whole frame between two samples.
+                    if (a.1 > hi && p.1 < lo) || (a.1 < lo && p.1 > hi) {
+                        let (first, second) = if a.1 > hi { (hi, lo) } else { (lo, hi) };
+                        pieces.push(vec![cut(a, p, first), cut(a, p, second)]);
+                    }
+                    continue;
+                }
+            }
+        } else if !inside(p.1) {
+            continue;
+        }
+        piece.push(p);
+    }
+    if piece.len() > 1 {
+        pieces.push(piece);
+    }
+    pieces.retain(|p| p.len() > 1);
+    pieces
+}
+
+/// The index of the last point at or before `t` in a series sorted by time.
+pub fn index_at<T>(points: &[T], t: f64, time: impl Fn(&T) -> f64) -> Option<usize> {
+    points.partition_point(|p| time(p) <= t).checked_sub(1)
+}
+
+/// The value of a step series at `t`: its last point at or before `t`.
+pub fn value_at(points: &[(f64, f64)], t: f64) -> Option<f64> {
+    index_at(points, t, |p| p.0).map(|i| points[i].1)
+}
+
+/// The largest finite value of the series, if any.
+pub fn max_of(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    values
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold(None, |m, v| Some(m.map_or(v, |m: f64| m.max(v))))
+}
+
+/// One pixel column of a dense line: its centre, the lowest and highest value the line takes
+/// in it, and its mean over the column's time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Column {
+    pub x: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub mean: f64,
+}
+
+/// The envelope and time-weighted mean of a polyline (in time order) per pixel column of
+/// `x0..x1`: what a line with many changes per pixel can honestly show, its range and its level.
+pub fn envelope(points: &[(f64, f64)], x0: f64, x1: f64, columns: usize) -> Vec<Column> {
+    let columns = columns.max(1);
+    let span = x1 - x0;
+    if !(span.is_finite() && span > 0.0) || points.is_empty() {
+        return Vec::new();
+    }
+    let width = span / columns as f64;
+    let col_of = |x: f64| (((x - x0) / width).floor().max(0.0) as usize).min(columns - 1);
+    // Per column: (lo, hi, area, covered time).
+    let mut acc: Vec<Option<(f64, f64, f64, f64)>> = vec![None; columns];
+    let mut touch = |c: usize, y: f64, area: f64, dt: f64| {
+        let e = acc[c].get_or_insert((y, y, 0.0, 0.0));
+        e.0 = e.0.min(y);
+        e.1 = e.1.max(y);
+        e.2 += area;
+        e.3 += dt;
+    };
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if x < x0 || x > x1 {
+            continue;
+        }
+        touch(col_of(x), y, 0.0, 0.0);
+        let Some(&(nx, ny)) = points.get(i + 1) else {
+            continue;
+        };
+        if nx <= x {
+            continue;
+        }
+        // Spread the segment over the columns it crosses, cutting it at their edges.
+        let (mut ax, mut ay) = (x, y);
+        let end_x = nx.min(x1);
+        while ax < end_x {
+            let c = col_of(ax);
+            let edge = (x0 + (c + 1) as f64 * width).min(end_x);
+            let bx = if edge > ax { edge } else { end_x };
+            let by = y + (ny - y) * (bx - x) / (nx - x);
+            touch(c, by, (ay + by) / 2.0 * (bx - ax), bx - ax);
+            touch(c, ay, 0.0, 0.0);
+            ax = bx;
+            ay = by;
+        }
+    }
+    acc.into_iter()
+        .enumerate()
+        .filter_map(|(c, e)| {
+            let (lo, hi, area, dt) = e?;
+            let mean = if dt > 0.0 { area / dt } else { (lo + hi) / 2.0 };
+            Some(Column {
+                x: x0 + (c as f64 + 0.5) * width,
+                lo,
+                hi,
+                mean,
+            })
+        })
+        .collect()
+}

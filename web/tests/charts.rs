@@ -1,0 +1,536 @@
+//! The run's charts in a real browser: mounted on a real run, drawn, hidden when they do not
+//! apply, repainting only the cursor layer when the cursor moves, never panicking on an empty or
+//! odd view; and the helpers they draw with.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use tcplab::view::{FlowView, MsgView, RunView, Theory, WindowPoint};
+use tcplab::{run, RunOptions, Scenario};
+use tcplab_web::charts::{axis, fmt, goodput, messages, series, Charts, ChartsProps};
+use tcplab_web::i18n::Lang;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{
+    CanvasRenderingContext2d, Element, HtmlCanvasElement, PointerEvent, PointerEventInit,
+};
+use yew::{AppHandle, Callback};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+fn view(query: &str) -> Rc<RunView> {
+    let s = Scenario::parse(query).expect("a valid scenario");
+    Rc::new(RunView::new(&s, &run(&s, &RunOptions::default())))
+}
+
+struct Mounted {
+    root: Element,
+    app: AppHandle<Charts>,
+    emitted: Rc<RefCell<Vec<Option<f64>>>>,
+}
+
+impl Mounted {
+    fn new(view: Rc<RunView>, lang: Lang, cursor_ms: Option<f64>) -> Mounted {
+        let root = document().create_element("div").expect("a root");
+        root.set_attribute("style", "width:1000px").expect("style");
+        document()
+            .body()
+            .expect("a body")
+            .append_child(&root)
+            .expect("mount");
+        let emitted = Rc::new(RefCell::new(Vec::new()));
+        let props = Self::props(view, lang, cursor_ms, &emitted);
+        let app = yew::Renderer::<Charts>::with_root_and_props(root.clone(), props).render();
+        Mounted { root, app, emitted }
+    }
+
+    fn props(
+        view: Rc<RunView>,
+        lang: Lang,
+        cursor_ms: Option<f64>,
+        emitted: &Rc<RefCell<Vec<Option<f64>>>>,
+    ) -> ChartsProps {
+        let emitted = emitted.clone();
+        ChartsProps {
+            view,
+            lang,
+            cursor_ms,
+            on_cursor: Callback::from(move |t| emitted.borrow_mut().push(t)),
+        }
+    }
+
+    fn update(&mut self, view: Rc<RunView>, lang: Lang, cursor_ms: Option<f64>) {
+        let props = Self::props(view, lang, cursor_ms, &self.emitted);
+        self.app.update(props);
+    }
+
+    fn container(&self) -> Element {
+        self.try_container().expect("the charts' container")
+    }
+
+    fn try_container(&self) -> Option<Element> {
+        self.root.query_selector(".charts").ok().flatten()
+    }
+
+    /// Waits until the container says it is drawn for `query`.
+    async fn drawn(&self, query: &str) {
+        for _ in 0..200 {
+            let drawn = self
+                .try_container()
+                .and_then(|c| c.get_attribute("data-drawn"));
+            if drawn.as_deref() == Some(query) {
+                return;
+            }
+            yew::platform::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "the charts were not drawn for {query:?} (data-drawn = {:?})",
+            self.try_container().map(|c| c.get_attribute("data-drawn"))
+        );
+    }
+
+    fn kinds(&self) -> Vec<String> {
+        self.charts().into_iter().map(|(k, _)| k).collect()
+    }
+
+    fn charts(&self) -> Vec<(String, Element)> {
+        let list = self
+            .root
+            .query_selector_all("[data-chart]")
+            .expect("a query");
+        (0..list.length())
+            .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+            .map(|e| (e.get_attribute("data-chart").unwrap_or_default(), e))
+            .collect()
+    }
+
+    fn canvas(&self, kind: &str, class: &str) -> HtmlCanvasElement {
+        self.root
+            .query_selector(&format!("[data-chart='{kind}'] canvas.{class}"))
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into().ok())
+            .unwrap_or_else(|| panic!("no {class} canvas for {kind}"))
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
+}
+
+fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .expect("get_context")
+        .expect("a 2d context")
+        .dyn_into()
+        .expect("a CanvasRenderingContext2d");
+    ctx.get_image_data(0.0, 0.0, canvas.width().into(), canvas.height().into())
+        .expect("image data")
+        .data()
+        .to_vec()
+}
+
+/// Pixels that are neither white nor transparent.
+fn ink(canvas: &HtmlCanvasElement) -> usize {
+    pixels(canvas)
+        .chunks(4)
+        .filter(|p| p[3] > 0 && p[..3] != [255, 255, 255])
+        .count()
+}
+
+async fn tick() {
+    yew::platform::time::sleep(Duration::from_millis(60)).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_body_run_draws_its_charts_and_no_message_charts() {
+    let v = view("");
+    let m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    assert_eq!(m.kinds(), ["cwnd", "goodput", "sequence", "queue"]);
+    for kind in m.kinds() {
+        let base = m.canvas(&kind, "chart-base");
+        assert!(base.width() >= 1000, "{kind} is {} px wide", base.width());
+        let inked = ink(&base);
+        assert!(inked > 3000, "{kind} has hardly any ink: {inked} pixels");
+        assert_eq!(ink(&m.canvas(&kind, "chart-cursor")), 0, "{kind}: a cursor");
+    }
+    let at = m
+        .container()
+        .get_attribute("data-drawn-at")
+        .and_then(|a| a.parse::<f64>().ok());
+    assert!(at.is_some_and(|a| a > 0.0), "data-drawn-at = {at:?}");
+}
+
+#[wasm_bindgen_test]
+async fn a_message_run_adds_the_latency_charts() {
+    let v = view("app=msgs&rtt=100&loss=3&ackloss=3&count=300&every=10&dur=6");
+    let m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    assert_eq!(
+        m.kinds(),
+        [
+            "cwnd",
+            "goodput",
+            "sequence",
+            "latency",
+            "latency-cdf",
+            "queue"
+        ]
+    );
+    for kind in ["latency", "latency-cdf"] {
+        let inked = ink(&m.canvas(kind, "chart-base"));
+        assert!(inked > 3000, "{kind} has hardly any ink: {inked} pixels");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_new_run_redraws_and_the_container_says_which() {
+    let first = view("");
+    let mut m = Mounted::new(first.clone(), Lang::En, None);
+    m.drawn(&first.query).await;
+    let before = pixels(&m.canvas("cwnd", "chart-base"));
+    let second = view("iw=40&body=500000");
+    m.update(second.clone(), Lang::En, None);
+    m.drawn(&second.query).await;
+    assert_ne!(pixels(&m.canvas("cwnd", "chart-base")), before);
+    // And a message run after a body run grows the message charts.
+    let msgs = view("app=msgs&count=50&dur=2");
+    m.update(msgs.clone(), Lang::En, None);
+    m.drawn(&msgs.query).await;
+    assert!(m.kinds().contains(&"latency".to_string()));
+}
+
+#[wasm_bindgen_test]
+async fn the_cursor_repaints_only_its_layer() {
+    let v = view("");
+    let mut m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    let kinds = m.kinds();
+    let bases: Vec<_> = kinds
+        .iter()
+        .map(|k| {
+            let c = m.canvas(k, "chart-base");
+            (c.get_attribute("data-draws"), pixels(&c))
+        })
+        .collect();
+
+    m.update(v.clone(), Lang::En, Some(150.0));
+    tick().await;
+    for (k, before) in kinds.iter().zip(&bases) {
+        let base = m.canvas(k, "chart-base");
+        assert_eq!(
+            base.get_attribute("data-draws"),
+            before.0,
+            "{k} was redrawn"
+        );
+        assert!(pixels(&base) == before.1, "{k}'s chart changed");
+        let inked = ink(&m.canvas(k, "chart-cursor"));
+        assert!(inked > 100, "{k}: no cursor ({inked} pixels)");
+    }
+    let cursor_at_150 = pixels(&m.canvas("cwnd", "chart-cursor"));
+
+    m.update(v.clone(), Lang::En, Some(60.0));
+    tick().await;
+    assert_ne!(pixels(&m.canvas("cwnd", "chart-cursor")), cursor_at_150);
+
+    m.update(v.clone(), Lang::En, None);
+    tick().await;
+    for k in &kinds {
+        assert_eq!(ink(&m.canvas(k, "chart-cursor")), 0, "{k} kept its cursor");
+    }
+}
+
+fn pointer(kind: &str, canvas: &HtmlCanvasElement, fraction: f64) -> PointerEvent {
+    let rect = canvas.get_bounding_client_rect();
+    let init = PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_client_x((rect.left() + rect.width() * fraction).round() as i32);
+    init.set_client_y((rect.top() + rect.height() / 2.0).round() as i32);
+    PointerEvent::new_with_event_init_dict(kind, &init).expect("a pointer event")
+}
+
+#[wasm_bindgen_test]
+async fn hovering_a_chart_moves_the_shared_cursor() {
+    let v = view("");
+    let m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    let over = m.canvas("goodput", "chart-cursor");
+    over.dispatch_event(&pointer("pointermove", &over, 0.5))
+        .expect("dispatch");
+    let t = m.emitted.borrow().last().copied().flatten();
+    let t = t.expect("a time under the pointer");
+    assert!(t > 0.0 && t < v.end_ms, "{t} outside 0..{}", v.end_ms);
+    // Left of the plot, over the axis labels, is no time at all.
+    over.dispatch_event(&pointer("pointermove", &over, 0.01))
+        .expect("dispatch");
+    assert_eq!(m.emitted.borrow().last().copied(), Some(None));
+    over.dispatch_event(&pointer("pointermove", &over, 0.6))
+        .expect("dispatch");
+    over.dispatch_event(&pointer("pointerleave", &over, 0.6))
+        .expect("dispatch");
+    assert_eq!(m.emitted.borrow().last().copied(), Some(None));
+}
+
+#[wasm_bindgen_test]
+async fn a_narrower_container_redraws_narrower() {
+    let v = view("");
+    let m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    let wide = m.canvas("cwnd", "chart-base").width();
+    m.root.set_attribute("style", "width:700px").expect("style");
+    for _ in 0..40 {
+        tick().await;
+        if m.canvas("cwnd", "chart-base").width() < wide {
+            break;
+        }
+    }
+    let narrow = m.canvas("cwnd", "chart-base");
+    assert!(narrow.width() < wide, "{} then {}", wide, narrow.width());
+    assert!(ink(&narrow) > 3000);
+}
+
+#[wasm_bindgen_test]
+async fn the_chinese_page_labels_its_charts_in_chinese() {
+    let v = view("");
+    let m = Mounted::new(v.clone(), Lang::Zh, None);
+    m.drawn(&v.query).await;
+    let text = m.root.text_content().unwrap_or_default();
+    assert!(text.contains("拥塞窗口"), "{text}");
+    assert!(text.contains("有效吞吐量"), "{text}");
+}
+
+fn empty_theory() -> Theory {
+    Theory {
+        rtt_ms: 0.0,
+        mss: 0,
+        bdp_bytes: 0.0,
+        rwnd_bytes: 0.0,
+        link_mbps: 0.0,
+        window_limit_mbps: 0.0,
+        mathis_mbps: None,
+        slow_start: Vec::new(),
+    }
+}
+
+fn flow(window: Vec<WindowPoint>, goodput: Vec<(f64, f64)>) -> FlowView {
+    FlowView {
+        window,
+        sends: Vec::new(),
+        retransmits: Vec::new(),
+        acks: Vec::new(),
+        sacks: Vec::new(),
+        goodput,
+        bin_ms: 0.0,
+        cubic: Vec::new(),
+        bbr: Vec::new(),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn odd_views_draw_without_panicking() {
+    let base = view("app=msgs&count=20&dur=1");
+    let point = |t: f64, v: f64| WindowPoint {
+        t,
+        cwnd: v,
+        ssthresh: Some(v),
+        in_flight: v,
+        rwnd: v,
+        srtt_ms: Some(v),
+        rto_ms: v,
+    };
+    let nothing = RunView {
+        query: "odd=nothing".into(),
+        theory: empty_theory(),
+        flows: Vec::new(),
+        queue: Vec::new(),
+        drops: Vec::new(),
+        messages: Vec::new(),
+        hol: Vec::new(),
+        end_ms: 0.0,
+        ..(*base).clone()
+    };
+    let one_point = RunView {
+        query: "odd=one-point".into(),
+        flows: vec![flow(vec![point(0.0, 1.0)], vec![(0.0, 1.0)])],
+        queue: vec![(0.0, 0.0)],
+        messages: vec![MsgView {
+            id: 0,
+            conn: 0,
+            write_ms: 0.0,
+            read_ms: Some(0.0),
+            held_by: None,
+        }],
+        ..nothing.clone()
+    };
+    let not_numbers = RunView {
+        query: "odd=nan".into(),
+        theory: Theory {
+            rtt_ms: f64::NAN,
+            bdp_bytes: f64::INFINITY,
+            link_mbps: f64::NAN,
+            mathis_mbps: Some(f64::NAN),
+            slow_start: vec![(f64::NAN, 1.0), (1.0, f64::INFINITY)],
+            ..empty_theory()
+        },
+        flows: vec![flow(
+            vec![
+                point(f64::NAN, 1.0),
+                point(1.0, f64::INFINITY),
+                point(2.0, -5.0),
+            ],
+            vec![(0.0, f64::NAN), (f64::NAN, 3.0)],
+        )],
+        queue: vec![(f64::NAN, 1.0), (1.0, f64::NAN)],
+        messages: vec![MsgView {
+            id: 0,
+            conn: 0,
+            write_ms: f64::NAN,
+            read_ms: None,
+            held_by: Some(7),
+        }],
+        end_ms: f64::NAN,
+        ..nothing.clone()
+    };
+    let mut m = Mounted::new(Rc::new(nothing.clone()), Lang::En, Some(10.0));
+    m.drawn(&nothing.query).await;
+    assert!(
+        m.kinds().contains(&"latency".to_string()),
+        "{:?}",
+        m.kinds()
+    );
+    for v in [one_point, not_numbers] {
+        let q = v.query.clone();
+        m.update(Rc::new(v.clone()), Lang::En, Some(0.5));
+        m.drawn(&q).await;
+        m.update(Rc::new(v), Lang::Zh, Some(f64::NAN));
+        tick().await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn drawing_is_quick_enough_to_follow_a_slider() {
+    let v = view("preset=random-loss-bbr");
+    let mut m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    let mut total = 0.0;
+    for kind in m.kinds() {
+        let ms: f64 = m
+            .canvas(&kind, "chart-base")
+            .get_attribute("data-draw-ms")
+            .and_then(|a| a.parse().ok())
+            .expect("a drawing time");
+        console_log!("draw {kind}: {ms:.1} ms");
+        total += ms;
+    }
+    m.update(v.clone(), Lang::En, Some(12_345.0));
+    tick().await;
+    let cursor: f64 = m
+        .canvas("cwnd", "chart-cursor")
+        .get_attribute("data-paint-ms")
+        .and_then(|a| a.parse().ok())
+        .expect("a cursor time");
+    console_log!("all charts {total:.1} ms; the cursor on cwnd {cursor:.2} ms");
+    // Unoptimised test builds: the release page is several times faster.
+    assert!(total < 4000.0, "drawing took {total} ms");
+    assert!(cursor < 50.0, "the cursor took {cursor} ms");
+}
+
+#[wasm_bindgen_test]
+fn step_lines_hold_each_value() {
+    let s = series::steps(&[(0.0, 1.0), (2.0, 3.0)], 5.0);
+    assert_eq!(s, [(0.0, 1.0), (2.0, 1.0), (2.0, 3.0), (5.0, 3.0)]);
+    assert!(series::steps(&[], 5.0).is_empty());
+    assert_eq!(series::value_at(&[(1.0, 7.0), (3.0, 9.0)], 2.5), Some(7.0));
+    assert_eq!(series::value_at(&[(1.0, 7.0)], 0.5), None);
+}
+
+#[wasm_bindgen_test]
+fn thinning_keeps_every_peak() {
+    let pts: Vec<_> = (0..10_000)
+        .map(|i| (f64::from(i), if i == 5_001 { 99.0 } else { 1.0 }))
+        .collect();
+    let d = series::decimate(&pts, 0.0, 10_000.0, 100);
+    assert!(d.len() <= 400, "{}", d.len());
+    assert!(d.contains(&(5_001.0, 99.0)));
+    let cols = series::envelope(&series::steps(&pts, 10_000.0), 0.0, 10_000.0, 100);
+    assert_eq!(cols.len(), 100);
+    let peak = &cols[50];
+    assert_eq!((peak.lo, peak.hi), (1.0, 99.0));
+    assert!((peak.mean - 1.98).abs() < 1e-9, "{}", peak.mean);
+}
+
+#[wasm_bindgen_test]
+fn clipping_cuts_where_a_line_leaves_the_frame() {
+    let p = series::clip_y(&[(0.0, 0.0), (1.0, 2.0), (2.0, 0.0)], 0.0, 1.0);
+    assert_eq!(
+        p,
+        [vec![(0.0, 0.0), (0.5, 1.0)], vec![(1.5, 1.0), (2.0, 0.0)]]
+    );
+    assert!(series::clip_y(&[(0.0, 5.0), (1.0, 6.0)], 0.0, 1.0).is_empty());
+    assert_eq!(
+        series::clip_y(&[(0.0, 2.0), (2.0, -2.0)], -1.0, 1.0),
+        [vec![(0.5, 1.0), (1.5, -1.0)]]
+    );
+}
+
+#[wasm_bindgen_test]
+fn smoothing_keeps_the_bytes_and_flattens_the_bursts() {
+    // A burst every 4 bins: the smoothed rate is flat at a quarter of the burst.
+    let bins: Vec<_> = (0..40)
+        .map(|i| (f64::from(i) * 10.0, if i % 4 == 0 { 4.0 } else { 0.0 }))
+        .collect();
+    let s = goodput::smooth(&bins, 10.0, 4);
+    assert_eq!(s.len(), bins.len());
+    for &(_, r) in &s[4..32] {
+        assert!((r - 1.0).abs() < 1e-9, "{r}");
+    }
+    assert!(goodput::smooth(&[], 10.0, 4).is_empty());
+}
+
+#[wasm_bindgen_test]
+fn axes_pick_round_ticks() {
+    assert_eq!(axis::nice_ticks(10.0, 5), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+    assert_eq!(axis::nice_ticks(0.0, 5), [0.0]);
+    assert_eq!(axis::nice_ticks(f64::NAN, 5), [0.0]);
+    // Too short a span for 1-2-5 ticks: every digit.
+    assert_eq!(
+        messages::log_tick_values(40.0, 400.0),
+        [40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0, 200.0, 300.0, 400.0]
+    );
+    assert_eq!(
+        messages::log_tick_values(1.0, 1000.0),
+        [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
+    );
+    assert!(messages::log_tick_values(0.0, 10.0).is_empty());
+}
+
+#[wasm_bindgen_test]
+fn numbers_read_with_their_units() {
+    assert_eq!(fmt::sig(0.103_237), "0.103");
+    assert_eq!(fmt::sig(12.07), "12.1");
+    assert_eq!(fmt::sig(1246.03), "1,246");
+    assert_eq!(fmt::sig(f64::NAN), "–");
+    assert_eq!(fmt::trim(2.50, 2), "2.5");
+    assert_eq!(fmt::trim(-0.0001, 2), "0");
+    assert_eq!(fmt::bytes(1_868_800.0), "1.87 MB");
+    assert_eq!(fmt::time(243.5), "243.5 ms");
+    assert_eq!(fmt::time(12_345.0), "12.345 s");
+    let unit = fmt::ByteUnit::for_top(3_500_000.0);
+    assert_eq!(
+        (unit.tick(1_500_000.0), unit.name()),
+        ("1.5".to_string(), "MB")
+    );
+    assert_eq!(fmt::segments(14_600.0, 1460, Lang::En), "10 seg");
+}
