@@ -1,188 +1,215 @@
-//! The page: one control (IW), its readout, and the slow-start chart.
+//! The page: the state in one reducer ([`Page`]), the controls and presets that change it, the
+//! headline and charts that show its run, and three effects that follow it: the address, the
+//! worker's run, and the document's language and type size.
 
-use crate::chart::{self, SlowStart};
-use crate::format;
-use crate::location::{self, Entry};
+use std::rc::Rc;
+
 use gloo_events::EventListener;
-use tcplab::Scenario;
-use web_sys::{HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
-/// The scenario on show, and why the last attempt to change it was refused, if it was.
-#[derive(Debug, Clone, PartialEq)]
-struct PageState {
-    scenario: Scenario,
-    error: Option<String>,
-}
+use crate::banner::Banner;
+use crate::cards::Headline;
+use crate::charts::Charts;
+use crate::controls::{Change, Controls};
+use crate::i18n::Lang;
+use crate::location;
+use crate::presets::Presets;
+use crate::state::{Action, Page};
+use crate::toolbar::{LangSwitch, LargeType, Share};
+use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::Client;
+use crate::{format, prefs};
 
-impl PageState {
-    fn from_url() -> Self {
-        match location::read() {
-            Ok(scenario) => PageState {
-                scenario,
-                error: None,
-            },
-            Err(e) => PageState {
-                scenario: Scenario::default(),
-                error: Some(format!(
-                    "This link's scenario is not valid ({e}); showing the defaults."
-                )),
-            },
-        }
-    }
-}
-
-/// Reads an IW typed or slid by the user through the core's parser, so the page refuses
-/// exactly what a link or the command line would, with the same message.
-fn parse_iw(raw: &str) -> Result<u32, String> {
-    Scenario::parse(&format!("iw={}", raw.trim()))
-        .map(|s| s.iw)
-        .map_err(|e| e.to_string())
+fn arrived() -> location::Address {
+    location::parse_search(&location::current_search().unwrap_or_default())
 }
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_state(PageState::from_url);
-    let chart_error = use_state_eq(|| None::<String>);
-    let canvas = use_node_ref();
-    // A drag is one step in the history: its first move pushes, the rest refine that entry.
-    let dragging = use_mut_ref(|| false);
-    let shown = SlowStart::of(&state.scenario);
-    let latest = use_mut_ref(|| shown);
-    *latest.borrow_mut() = shown;
+    let page = use_reducer(|| Page::new(arrived(), prefs::default_lang(), prefs::stored_large()));
 
+    let client = {
+        let dispatcher = page.dispatcher();
+        use_memo((), move |_| {
+            Client::new(
+                WORKER_SCRIPT,
+                Callback::from(move |(query, outcome)| {
+                    dispatcher.dispatch(Action::Ran { query, outcome })
+                }),
+            )
+        })
+    };
     {
-        // Back and forward restore the scenario of the address they land on.
-        let setter = state.setter();
+        // Back and Forward show the address they land on.
+        let dispatcher = page.dispatcher();
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, "popstate", move |_| setter.set(PageState::from_url()))
-            });
-            move || drop(listener)
-        });
-    }
-    {
-        // The canvas is drawn at device pixels, so a new layout width needs a new drawing.
-        let canvas = canvas.clone();
-        let latest = latest.clone();
-        let chart_error = chart_error.setter();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, "resize", move |_| {
-                    if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                        chart_error.set(chart::draw(&c, &latest.borrow()).err());
-                    }
+                EventListener::new(&w, "popstate", move |_| {
+                    dispatcher.dispatch(Action::Arrive(arrived()))
                 })
             });
             move || drop(listener)
         });
     }
     {
-        let canvas = canvas.clone();
-        let chart_error = chart_error.setter();
-        use_effect_with(shown, move |shown| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                chart_error.set(chart::draw(&c, shown).err());
+        // The address follows every change.
+        let page = page.clone();
+        use_effect_with(page.revision, move |_| {
+            if let Some(entry) = page.entry {
+                if let Err(e) = location::write(&page.search(), entry) {
+                    web_sys::console::warn_1(&format!("the address was not updated: {e}").into());
+                }
             }
         });
     }
+    {
+        // The run follows the scenario (the cursor is not part of it).
+        let client = client.clone();
+        use_effect_with(page.run_query(), move |query| client.request(query));
+    }
+    {
+        let lang = page.lang;
+        use_effect_with(lang, move |lang| set_document_lang(*lang));
+    }
+    {
+        use_effect_with(page.large, move |large| set_large_type(*large));
+    }
 
-    let set_iw = {
-        let state = state.clone();
-        move |raw: String, entry: Entry| match parse_iw(&raw) {
-            Ok(iw) => {
-                let mut scenario = state.scenario.clone();
-                scenario.iw = iw;
-                let error = location::write(&scenario, entry)
-                    .err()
-                    .map(|e| format!("The address bar could not be updated: {e}"));
-                state.set(PageState { scenario, error });
-            }
-            Err(e) => state.set(PageState {
-                scenario: state.scenario.clone(),
-                error: Some(e),
-            }),
-        }
-    };
-    let on_slide = {
-        let set_iw = set_iw.clone();
-        let dragging = dragging.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let entry = if dragging.replace(true) {
-                Entry::Replace
-            } else {
-                Entry::Push
-            };
-            set_iw(input.value(), entry);
+    let on_change = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |c: Change| {
+            dispatcher.dispatch(Action::Set {
+                key: c.key,
+                value: c.value,
+                entry: c.entry,
+            })
         })
     };
-    let on_slide_end = {
-        let dragging = dragging.clone();
-        Callback::from(move |_: Event| {
-            dragging.replace(false);
+    let on_load = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |s| dispatcher.dispatch(Action::Load(s)))
+    };
+    let on_lang = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |lang: Lang| {
+            prefs::store_lang(lang);
+            dispatcher.dispatch(Action::Lang(lang));
         })
     };
-    let on_type = Callback::from(move |e: Event| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        set_iw(input.value(), Entry::Push);
-    });
+    let on_large = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |large: bool| {
+            prefs::store_large(large);
+            dispatcher.dispatch(Action::Large(large));
+        })
+    };
+    let on_cursor = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |t: Option<f64>| dispatcher.dispatch(Action::Hover(t)))
+    };
+    let on_dismiss = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(Action::DismissBanner))
+    };
 
-    let iw = state.scenario.iw;
-    let body_segments = shown.body_segments();
-    let rounds = shown.rounds_for_body();
-    let rtt = state.scenario.rtt_ms;
-    let readout = format!(
-        "IW {iw}: the {} body ({} segments of {} B) is sent after {rounds} round trips, {} at RTT {}.",
-        format::bytes(shown.body),
-        format::count(body_segments),
-        shown.mss,
-        format::millis(f64::from(rounds) * rtt),
-        format::millis(rtt),
-    );
-
+    let lang = page.lang;
+    let running = page.running();
+    let failure = page.current_failure().map(str::to_string);
     html! {
         <div class="page">
             <header class="masthead">
                 <h1>{ "tcplab" }</h1>
-                <p class="tagline">{ "TCP throughput lab" }</p>
+                <p class="tagline">{ lang.pick("TCP throughput lab", "TCP 吞吐量实验室") }</p>
+                <nav class="tools" aria-label={lang.pick("Tools", "工具")}>
+                    <Presets {lang} current={page.scenario.preset} {on_load} />
+                    <Share {lang} search={page.search()} />
+                    <LangSwitch {lang} {on_lang} />
+                    <LargeType {lang} large={page.large} {on_large} />
+                </nav>
             </header>
-            if let Some(message) = &state.error {
-                <p class="banner" role="alert" id="banner">{ message }</p>
+            if let Some(bad) = &page.banner {
+                <Banner bad={bad.clone()} kept_previous={page.banner_kept_previous} {lang} {on_dismiss} />
             }
-            <main>
-                <section class="panel" aria-labelledby="slow-start-title">
-                    <header class="panel-head">
-                        <h2 id="slow-start-title">{ "Slow start" }</h2>
-                        <p class="formula">
-                            { "segments sent after k round trips = IW × (2" }<sup>{ "k" }</sup>{ " − 1)" }
-                            <span class="cite">{ "RFC 5681 · RFC 6928" }</span>
-                        </p>
-                    </header>
-                    <div class="control">
-                        <label for="iw">{ "Initial window " }<abbr title="initial congestion window">{ "IW" }</abbr></label>
-                        <input type="range" id="iw" name="iw" min="1" max="1000" step="1"
-                            value={iw.to_string()}
-                            oninput={on_slide} onchange={on_slide_end}
-                            aria-describedby="iw-readout" />
-                        <input type="number" id="iw-number" class="numbox" min="1" max="1000" step="1"
-                            value={iw.to_string()} onchange={on_type}
-                            aria-label="Initial window in segments" />
-                        <span class="unit">{ "segments" }</span>
-                    </div>
-                    <output id="iw-readout" for="iw" class="readout">{ readout }</output>
-                    <figure class="chart">
-                        <canvas ref={canvas} id="slow-start-chart" role="img"
-                            aria-label={format!("Segments sent after each round trip of ideal slow start from IW {iw}")} />
-                        if let Some(message) = &*chart_error {
-                            <p class="chart-error" role="alert">{ message }</p>
-                        }
-                        <figcaption>
-                            { "Ideal slow start: no loss, no receive-window or link limit, the window doubling every round trip. The grey curve is IW 10 for comparison; the dashed line across is the scenario's body, and the one down marks the round trip that sends its last segment." }
-                        </figcaption>
-                    </figure>
-                </section>
-            </main>
+            <div class="layout">
+                <aside class="sidebar">
+                    <Controls scenario={page.scenario.clone()} {lang}
+                        error={page.field_error.clone()} {on_change} />
+                </aside>
+                <main class="results" aria-busy={running.to_string()}>
+                    <Headline view={page.view.clone()} {lang} {running} {failure}
+                        app={page.scenario.app} />
+                    <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
+                    if let Some(view) = &page.view {
+                        <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()} {on_cursor} />
+                    } else {
+                        <div class="charts" aria-hidden="true"></div>
+                    }
+                </main>
+            </div>
         </div>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct StatusProps {
+    view: Option<Rc<tcplab::view::RunView>>,
+    lang: Lang,
+    running: bool,
+    workers: u32,
+}
+
+/// One line under the cards: the simulation's size and time, or that a run is going.
+#[function_component]
+fn Status(props: &StatusProps) -> Html {
+    let lang = props.lang;
+    let done = props.view.as_ref().map(|v| {
+        let s = &v.summary;
+        match lang {
+            Lang::En => format!(
+                "{} events simulated in {} ({} of simulated time)",
+                format::count(s.events),
+                format::duration(s.sim_wall_ms),
+                format::duration(v.end_ms)
+            ),
+            Lang::Zh => format!(
+                "模拟了 {} 个事件，用时 {}（模拟时间 {}）",
+                format::count(s.events),
+                format::duration(s.sim_wall_ms),
+                format::duration(v.end_ms)
+            ),
+        }
+    });
+    html! {
+        <p class="status" id="status" aria-live="polite" data-workers={props.workers.to_string()}>
+            if props.running {
+                <span class="busy">{ lang.pick("Simulating…", "模拟中…") }</span>
+            }
+            { done.unwrap_or_default() }
+        </p>
+    }
+}
+
+fn set_document_lang(lang: Lang) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(root) = doc.document_element() {
+        let _ = root.set_attribute("lang", lang.html_lang());
+    }
+    doc.set_title(lang.pick("tcplab · TCP throughput lab", "tcplab · TCP 吞吐量实验室"));
+}
+
+fn set_large_type(large: bool) {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let classes = root.class_list();
+    let _ = if large {
+        classes.add_1("large")
+    } else {
+        classes.remove_1("large")
+    };
 }

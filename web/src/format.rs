@@ -59,3 +59,74 @@ pub fn millis(ms: f64) -> String {
         format!("{} ms", text.trim_end_matches('0').trim_end_matches('.'))
     }
 }
+
+/// Groups the digits of a whole number written as text: `"1234567"` -> `"1,234,567"`.
+fn group(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A measurement to `digits` significant digits, never in exponent form, whole parts grouped,
+/// trailing zeros dropped: `11.6`, `0.00997`, `113`, `1,162,631`, `2.5`, `1`. Numbers past the
+/// digits keep their whole part (`1,235`, not `1,230`).
+pub fn number(v: f64, digits: i32) -> String {
+    if !v.is_finite() {
+        return "—".to_string();
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).clamp(0, 12) as usize;
+    let text = format!("{:.*}", decimals, v.abs());
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let fraction = fraction.trim_end_matches('0');
+    let sign = if v < 0.0 && text.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+        "-"
+    } else {
+        ""
+    };
+    if fraction.is_empty() {
+        format!("{sign}{}", group(whole))
+    } else {
+        format!("{sign}{}.{fraction}", group(whole))
+    }
+}
+
+/// A rate in megabytes per second, as the runner reports it: `11.6 MB/s`.
+pub fn mbytes_per_s(v: f64) -> String {
+    format!("{} MB/s", number(v, 3))
+}
+
+/// A rate in bits per second, from megabytes per second: `92.8 Mbit/s`, `1.2 Gbit/s`.
+pub fn bits_per_s(mbytes: f64) -> String {
+    let mbit = mbytes * 8.0;
+    if mbit >= 1000.0 {
+        format!("{} Gbit/s", number(mbit / 1000.0, 3))
+    } else if mbit > 0.0 && mbit < 1.0 {
+        format!("{} kbit/s", number(mbit * 1000.0, 3))
+    } else {
+        format!("{} Mbit/s", number(mbit, 3))
+    }
+}
+
+/// A duration given in milliseconds: four significant digits below a second (`243.5 ms`,
+/// `0.042 ms`), three above (`1.25 s`, `30 s`).
+pub fn duration(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{} s", number(ms / 1000.0, 3))
+    } else {
+        format!("{} ms", number(ms, 4))
+    }
+}
+
+/// A percentage: `0 %`, `1.23 %`, `0.0412 %`.
+pub fn percent(v: f64) -> String {
+    format!("{} %", number(v, 3))
+}

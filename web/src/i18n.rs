@@ -32,3 +32,36 @@ impl Lang {
         }
     }
 }
+
+impl Lang {
+    /// The value of `<html lang>`: what screen readers and fonts go by.
+    pub fn html_lang(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// The language's own name, as its switch shows it.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "中文",
+        }
+    }
+
+    /// The page's language for a browser whose preferred languages are `tags`, best first
+    /// (`navigator.languages`): the first English or Chinese one, else English.
+    pub fn from_browser<S: AsRef<str>>(tags: &[S]) -> Lang {
+        tags.iter()
+            .find_map(|t| {
+                let primary = t.as_ref().split(['-', '_']).next().unwrap_or("");
+                match primary.to_ascii_lowercase().as_str() {
+                    "zh" => Some(Lang::Zh),
+                    "en" => Some(Lang::En),
+                    _ => None,
+                }
+            })
+            .unwrap_or_default()
+    }
+}

@@ -1,15 +1,29 @@
 //! The lab's page: a Yew front end over the `tcplab` simulator.
 //!
-//! Nothing about TCP is decided here: numbers come from `tcplab`, and the URL is read and
-//! written only through its one scenario parser and printer, so a link and the command-line
-//! runner always agree.
+//! Nothing about TCP is decided here: numbers come from `tcplab`, the simulation runs in a Web
+//! Worker ([`worker`]), and the URL is read and written only through the scenario's one parser
+//! and printer, so a link and the command-line runner always agree.
+//!
+//! One module per idea: [`state`] holds the page's state and its changes; [`location`] the
+//! address; [`controls`], [`presets`], [`toolbar`] change the state; [`cards`] (with
+//! [`verdict`]'s words) and [`charts`] show the run; [`i18n`], [`prefs`], [`format`] and
+//! [`scale`] serve them all.
 
 pub mod app;
-pub mod chart;
+pub mod banner;
+pub mod cards;
 pub mod charts;
+pub mod controls;
 pub mod format;
 pub mod i18n;
 pub mod location;
+pub mod prefs;
+pub mod presets;
+pub mod scale;
+pub mod state;
+pub mod toolbar;
+pub mod verdict;
+pub mod worker;
 
 pub use app::App;
 

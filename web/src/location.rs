@@ -1,10 +1,20 @@
 //! The URL is the state: the scenario lives in the query string, read and written only through
-//! `tcplab`'s parser and printer.
+//! `tcplab`'s parser and printer, followed by the page's own `lang=`, which is not part of the
+//! scenario.
+//!
+//! `?rtt=50&loss=1&lang=zh` is the scenario `rtt=50&loss=1` shown in Chinese. The page writes the
+//! canonical form: the scenario's `to_query()`, then `lang=`.
 
+use tcplab::scenario::decode_component;
 use tcplab::Scenario;
 use wasm_bindgen::JsValue;
 
-/// How a new scenario enters the browser's history.
+use crate::i18n::Lang;
+
+/// The page's own key, read and written beside the scenario's.
+pub const LANG_KEY: &str = "lang";
+
+/// How a new state enters the browser's history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Entry {
     /// A new step that Back returns from.
@@ -13,40 +23,133 @@ pub enum Entry {
     Replace,
 }
 
-/// The scenario in the page's current query string, or the message that names what is wrong.
-pub fn read() -> Result<Scenario, String> {
-    let search = web_sys::window()
-        .ok_or("no window")?
-        .location()
-        .search()
-        .map_err(describe)?;
-    parse_search(&search)
+/// What is wrong with a link: the key at fault and the whole message, which names the range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLink {
+    pub key: String,
+    pub message: String,
 }
 
-/// Parses a `location.search` value (with or without its leading `?`).
-pub fn parse_search(search: &str) -> Result<Scenario, String> {
+/// A page address, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Address {
+    pub scenario: Result<Scenario, BadLink>,
+    /// `None` when the address has no `lang=`.
+    pub lang: Result<Option<Lang>, BadLink>,
+}
+
+/// Reads a `location.search` value (with or without its leading `?`).
+pub fn parse_search(search: &str) -> Address {
+    let (query, langs) = split_lang(search);
+    let scenario = Scenario::parse(&query).map_err(|e| BadLink {
+        key: e.key().to_string(),
+        message: e.to_string(),
+    });
+    let lang = match langs.as_slice() {
+        [] => Ok(None),
+        [one] => Lang::from_code(one).map(Some).ok_or_else(|| BadLink {
+            key: LANG_KEY.to_string(),
+            message: format!(
+                "{LANG_KEY}: unknown value \"{}\" (allowed en, zh)",
+                shown(one)
+            ),
+        }),
+        _ => Err(BadLink {
+            key: LANG_KEY.to_string(),
+            message: format!("{LANG_KEY}: repeated key"),
+        }),
+    };
+    Address { scenario, lang }
+}
+
+/// Splits `lang=` off a query: the scenario's pairs as written, and every `lang` value, decoded.
+pub fn split_lang(search: &str) -> (String, Vec<String>) {
     let query = search.strip_prefix('?').unwrap_or(search);
-    Scenario::parse(query).map_err(|e| e.to_string())
+    let mut kept = Vec::new();
+    let mut langs = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if decode_component(key) == LANG_KEY {
+            langs.push(decode_component(value));
+        } else {
+            kept.push(pair);
+        }
+    }
+    (kept.join("&"), langs)
 }
 
-/// The address for `scenario`: the canonical query, nothing when every key is at its default.
-pub fn search_for(scenario: &Scenario) -> String {
+/// The canonical address of a scenario shown in `lang`: `?QUERY&lang=xx`, or `?lang=xx` for the
+/// defaults.
+pub fn search_for(scenario: &Scenario, lang: Lang) -> String {
     let query = scenario.to_query();
     if query.is_empty() {
-        String::new()
+        format!("?{LANG_KEY}={}", lang.code())
     } else {
-        format!("?{query}")
+        format!("?{query}&{LANG_KEY}={}", lang.code())
     }
 }
 
-/// Puts `scenario` in the address bar without reloading the page.
-pub fn write(scenario: &Scenario, entry: Entry) -> Result<(), String> {
+/// The scenario's query without the cursor (`at`): what the simulation depends on.
+pub fn run_query(scenario: &Scenario) -> String {
+    if scenario.at_ms.is_none() {
+        return scenario.to_query();
+    }
+    let mut run = scenario.clone();
+    run.at_ms = None;
+    run.to_query()
+}
+
+/// A value repeated in a message: at most 64 characters, control characters escaped.
+fn shown(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(64)
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if s.chars().nth(64).is_some() {
+        out.push('…');
+    }
+    out.replace('"', "\\\"")
+}
+
+/// The page's current `location.search`.
+pub fn current_search() -> Result<String, String> {
+    web_sys::window()
+        .ok_or("no window")?
+        .location()
+        .search()
+        .map_err(describe)
+}
+
+/// The page's current address, absolute: what Share copies.
+pub fn current_href() -> Result<String, String> {
+    web_sys::window()
+        .ok_or("no window")?
+        .location()
+        .href()
+        .map_err(describe)
+}
+
+/// Puts `search` in the address bar without reloading the page, keeping the path and hash.
+/// Writing the address that is already there adds no step to the history.
+pub fn write(search: &str, entry: Entry) -> Result<(), String> {
     let window = web_sys::window().ok_or("no window")?;
     let location = window.location();
+    let entry = if location.search().map_err(describe)? == search {
+        Entry::Replace
+    } else {
+        entry
+    };
     let url = format!(
         "{}{}{}",
         location.pathname().map_err(describe)?,
-        search_for(scenario),
+        search,
         location.hash().map_err(describe)?
     );
     let history = window.history().map_err(describe)?;
@@ -57,6 +160,12 @@ pub fn write(scenario: &Scenario, entry: Entry) -> Result<(), String> {
     .map_err(describe)
 }
 
-fn describe(e: JsValue) -> String {
-    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+pub fn describe(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            js_sys::Reflect::get(&e, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+        })
+        .unwrap_or_else(|| format!("{e:?}"))
 }

@@ -1,15 +1,25 @@
 //! The page's code in a real browser (headless Chromium through wasm-bindgen-test-runner):
-//! formatting, the URL round trip, the chart's drawing, and the mounted app reacting to input.
+//! formatting, the sliders' scales, the address, the state's changes, the worker's answers and
+//! the verdict's words, and the mounted app reacting to input.
 #![cfg(target_arch = "wasm32")]
 
+use std::rc::Rc;
 use std::time::Duration;
 
+use tcplab::scenario::{Key, PRESETS};
+use tcplab::view::RunView;
 use tcplab::Scenario;
-use tcplab_web::chart::{self, SlowStart};
-use tcplab_web::{format, location, App};
+use tcplab_web::controls::knobs::{self, decimal, KNOBS};
+use tcplab_web::i18n::Lang;
+use tcplab_web::location::{self, Entry};
+use tcplab_web::scale::{significant, Slider};
+use tcplab_web::state::{Action, Page};
+use tcplab_web::worker::protocol::{answer, Reply, Request};
+use tcplab_web::worker::Outcome;
+use tcplab_web::{format, verdict, App};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement};
+use web_sys::HtmlInputElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -19,93 +29,308 @@ fn document() -> web_sys::Document {
         .expect("a document")
 }
 
-fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .expect("get_context")
-        .expect("a 2d context")
-        .dyn_into()
-        .expect("a CanvasRenderingContext2d");
-    ctx.get_image_data(0.0, 0.0, canvas.width().into(), canvas.height().into())
-        .expect("image data")
-        .data()
-        .to_vec()
-}
-
-fn new_canvas() -> HtmlCanvasElement {
-    document()
-        .create_element("canvas")
-        .expect("create a canvas")
-        .dyn_into()
-        .expect("an HtmlCanvasElement")
-}
-
 #[wasm_bindgen_test]
 fn numbers_read_as_people_write_them() {
     assert_eq!(format::count(0), "0");
     assert_eq!(format::count(1713), "1,713");
     assert_eq!(format::count(2_500_000), "2,500,000");
-    assert_eq!(format::si(1.0), "1");
     assert_eq!(format::si(1000.0), "1k");
-    assert_eq!(format::si(10_000_000.0), "10M");
     assert_eq!(format::bytes(2_500_000), "2.5 MB");
-    assert_eq!(format::bytes(1460), "1.46 kB");
     assert_eq!(format::bytes(999), "999 B");
     assert_eq!(format::millis(224.0), "224 ms");
-    assert_eq!(format::millis(0.5), "0.5 ms");
-    assert_eq!(format::millis(1250.0), "1.25 s");
+    assert_eq!(format::number(11.601129627050227, 3), "11.6");
+    assert_eq!(format::number(0.00997340344895887, 3), "0.00997");
+    assert_eq!(format::number(113.49415333511713, 3), "113");
+    assert_eq!(format::number(1_162_631.0, 3), "1,162,631");
+    assert_eq!(format::number(0.0, 3), "0");
+    assert_eq!(format::number(f64::NAN, 3), "—");
+    assert_eq!(format::mbytes_per_s(11.601129627050227), "11.6 MB/s");
+    assert_eq!(format::bits_per_s(11.601129627050227), "92.8 Mbit/s");
+    assert_eq!(format::bits_per_s(125.0), "1 Gbit/s");
+    assert_eq!(format::bits_per_s(0.01), "80 kbit/s");
+    assert_eq!(format::duration(243.496736), "243.5 ms");
+    assert_eq!(format::duration(1250.0), "1.25 s");
+    assert_eq!(format::duration(30_000.0), "30 s");
+    assert_eq!(format::percent(0.0), "0 %");
+    assert_eq!(format::percent(1.23456), "1.23 %");
 }
 
 #[wasm_bindgen_test]
-fn the_curve_is_ideal_slow_start() {
-    let curve = SlowStart::curve(10);
-    assert_eq!(curve.len(), chart::ROUNDS as usize);
-    assert_eq!(curve[0], (1, 10));
-    assert_eq!(curve[7], (8, 2550));
-    let default = SlowStart::of(&Scenario::default());
-    assert_eq!(default.body_segments(), 1713);
-    assert_eq!(default.rounds_for_body(), 8);
-    // The frame holds the steepest curve the slider can ask for.
-    let steepest = SlowStart::curve(1000);
-    assert!(steepest.iter().all(|&(_, s)| (s as f64) < default.y_max()));
+fn log_sliders_span_their_range_and_write_round_values() {
+    let rtt = Slider::log(0.1, 2000.0, false);
+    assert_eq!(rtt.value_at(0), 0.1);
+    assert_eq!(rtt.value_at(rtt.steps()), 2000.0);
+    for p in 0..=rtt.steps() {
+        let v = rtt.value_at(p);
+        assert!((0.1..=2000.0).contains(&v), "{p}: {v}");
+        // Three significant digits, printed without noise.
+        assert!(decimal(v).len() <= 6, "{p}: {}", decimal(v));
+        // The thumb lands back where it was.
+        assert!(rtt.position_of(v).abs_diff(p) <= 1, "{p}: {v}");
+    }
+    // Values are monotonic.
+    for p in 1..=rtt.steps() {
+        assert!(rtt.value_at(p) >= rtt.value_at(p - 1));
+    }
+    assert_eq!(rtt.position_of(1e9), rtt.steps());
+    assert_eq!(rtt.position_of(-1.0), 0);
+    assert_eq!(rtt.position_of(f64::NAN), 0);
+    assert_eq!(significant(28.347, 3), 28.3);
+    assert_eq!(significant(2_449_999.0, 3), 2_450_000.0);
+    assert_eq!(decimal(significant(0.028347, 3)), "0.0283");
 }
 
 #[wasm_bindgen_test]
-fn the_query_string_round_trips() {
-    assert_eq!(location::parse_search(""), Ok(Scenario::default()));
-    assert_eq!(location::search_for(&Scenario::default()), "");
-    let linked = location::parse_search("?iw=37").expect("a valid link");
-    assert_eq!(linked.iw, 37);
-    assert_eq!(location::search_for(&linked), "?iw=37");
-    let refused = location::parse_search("?iw=0").expect_err("IW 0 is out of range");
-    assert!(refused.contains("iw"), "the error names the key: {refused}");
+fn arrow_keys_move_whole_numbers_by_at_least_one() {
+    let iw = Slider::log(1.0, 1000.0, true);
+    assert_eq!(iw.step(10.0, true, false), 11.0);
+    assert_eq!(iw.step(10.0, false, false), 9.0);
+    assert_eq!(iw.step(1.0, false, false), 1.0);
+    assert_eq!(iw.step(1000.0, true, false), 1000.0);
+    assert!(iw.step(10.0, true, true) > 11.0, "Page Up jumps further");
+    // Off-grid values step to the next grid value.
+    let rtt = Slider::log(0.1, 2000.0, false);
+    let up = rtt.step(28.0, true, false);
+    assert!(up > 28.0 && up < 29.0, "{up}");
+    let flows = Slider::linear(1.0, 64.0, 1.0, true);
+    assert_eq!(flows.steps(), 63);
+    assert_eq!(flows.step(8.0, true, false), 9.0);
 }
 
 #[wasm_bindgen_test]
-fn the_chart_draws_and_moves_with_iw() {
-    let canvas = new_canvas();
-    let at = |iw| SlowStart {
-        iw,
-        ..SlowStart::of(&Scenario::default())
-    };
-    chart::draw(&canvas, &at(10)).expect("draw IW 10");
-    let ten = pixels(&canvas);
-    assert!(canvas.width() > 0 && canvas.height() > 0);
-    let inked = ten.chunks(4).filter(|p| p[..3] != [255, 255, 255]).count();
-    assert!(inked > 1000, "the chart has hardly any ink: {inked} pixels");
+fn loss_sliders_stop_at_zero() {
+    let loss = Slider::log_zero(knobs::LOSS_LOW, 50.0);
+    assert_eq!(loss.value_at(0), 0.0);
+    assert_eq!(loss.value_at(1), knobs::LOSS_LOW);
+    assert_eq!(loss.value_at(loss.steps()), 50.0);
+    assert_eq!(loss.position_of(0.0), 0);
+    assert_eq!(loss.step(0.0, true, false), knobs::LOSS_LOW);
+    assert_eq!(loss.step(knobs::LOSS_LOW, false, false), 0.0);
+    let one = loss.position_of(1.0);
+    assert!((loss.value_at(one) - 1.0).abs() < 0.02);
+}
 
-    chart::draw(&canvas, &at(100)).expect("draw IW 100");
-    assert_ne!(
-        pixels(&canvas),
-        ten,
-        "IW 100 draws the same picture as IW 10"
+#[wasm_bindgen_test]
+fn every_slider_writes_values_the_scenario_accepts() {
+    let s = Scenario::default();
+    for knob in KNOBS {
+        let Some(slider) = knobs::slider(knob.key, &s) else {
+            continue;
+        };
+        for p in (0..=slider.steps()).step_by(7).chain([slider.steps()]) {
+            let mut t = s.clone();
+            let v = decimal(slider.value_at(p));
+            assert!(
+                t.set(knob.key.name(), &v).is_ok(),
+                "{} = {v} (position {p}) is refused",
+                knob.key
+            );
+        }
+        // The number box shows what the link says.
+        let shown = knobs::text(knob.key, &s);
+        let mut t = s.clone();
+        assert!(t.set(knob.key.name(), &shown).is_ok(), "{}", knob.key);
+        assert_eq!(t, s, "{}", knob.key);
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_address_carries_the_scenario_and_the_language() {
+    let a = location::parse_search("");
+    assert_eq!(a.scenario, Ok(Scenario::default()));
+    assert_eq!(a.lang, Ok(None));
+    assert_eq!(
+        location::search_for(&Scenario::default(), Lang::En),
+        "?lang=en"
     );
-    chart::draw(&canvas, &at(10)).expect("draw IW 10 again");
-    assert_eq!(pixels(&canvas), ten, "drawing is not repeatable");
+
+    let a = location::parse_search("?rtt=50&lang=zh&loss=1");
+    let s = a.scenario.expect("a valid link");
+    assert_eq!((s.rtt_ms, s.loss_pct), (50.0, 1.0));
+    assert_eq!(a.lang, Ok(Some(Lang::Zh)));
+    assert_eq!(location::search_for(&s, Lang::Zh), "?rtt=50&loss=1&lang=zh");
+    // Percent-encoded keys are keys all the same.
+    assert_eq!(
+        location::parse_search("?l%61ng=zh").lang,
+        Ok(Some(Lang::Zh))
+    );
+
+    let bad = location::parse_search("?rtt=5000")
+        .scenario
+        .expect_err("out of range");
+    assert_eq!(bad.key, "rtt");
+    assert!(bad.message.contains("0.1 to 2000 ms"), "{}", bad.message);
+    let bad = location::parse_search("?lang=fr")
+        .lang
+        .expect_err("unknown");
+    assert_eq!(bad.key, "lang");
+    assert!(bad.message.contains("en, zh"), "{}", bad.message);
+    let bad = location::parse_search("?lang=en&lang=zh")
+        .lang
+        .expect_err("repeated");
+    assert!(bad.message.contains("repeated"), "{}", bad.message);
+
+    let mut s = Scenario::parse("preset=bufferbloat&at=1500").expect("valid");
+    assert_eq!(location::run_query(&s), "preset=bufferbloat");
+    s.at_ms = None;
+    assert_eq!(location::run_query(&s), "preset=bufferbloat");
 }
 
 #[wasm_bindgen_test]
-async fn the_app_follows_its_slider() {
+fn the_browser_language_picks_the_default() {
+    assert_eq!(Lang::from_browser(&["zh-CN", "en-US"]), Lang::Zh);
+    assert_eq!(Lang::from_browser(&["de-DE", "zh_TW"]), Lang::Zh);
+    assert_eq!(Lang::from_browser(&["en-GB", "zh-CN"]), Lang::En);
+    assert_eq!(Lang::from_browser(&["fr"]), Lang::En);
+    assert_eq!(Lang::from_browser::<&str>(&[]), Lang::En);
+}
+
+fn page(search: &str) -> Page {
+    Page::new(location::parse_search(search), Lang::En, false)
+}
+
+#[wasm_bindgen_test]
+fn the_state_changes_through_the_scenarios_rules() {
+    let p = page("?iw=20");
+    assert_eq!(p.scenario.iw, 20);
+    assert_eq!(
+        p.entry,
+        Some(Entry::Replace),
+        "a good link is canonicalised"
+    );
+    assert_eq!(p.search(), "?iw=20&lang=en");
+
+    let set = |p: Page, key: Key, value: &str| {
+        p.apply(Action::Set {
+            key,
+            value: value.to_string(),
+            entry: Entry::Push,
+        })
+    };
+    let p = set(p, Key::Rtt, "50ms");
+    assert_eq!(p.scenario.rtt_ms, 50.0);
+    assert_eq!(p.entry, Some(Entry::Push));
+    let revision = p.revision;
+
+    let p = set(p, Key::Rtt, "5000");
+    assert_eq!(p.scenario.rtt_ms, 50.0, "a refused value changes nothing");
+    assert_eq!(p.revision, revision);
+    let error = p.field_error.clone().expect("the refusal is shown");
+    assert_eq!(error.control, Key::Rtt);
+    assert!(error.message.contains("0.1 to 2000"), "{}", error.message);
+
+    // mss up to where rwnd no longer holds two segments: the message names rwnd.
+    let p = set(p, Key::Rwnd, "100000");
+    let p = set(p, Key::Mss, "65000");
+    let error = p.field_error.clone().expect("refused");
+    assert_eq!(error.control, Key::Mss);
+    assert!(error.message.starts_with("rwnd"), "{}", error.message);
+
+    // The cursor follows a shorter duration.
+    let p = set(p, Key::At, "5000");
+    assert_eq!(p.scenario.at_ms, Some(5000.0));
+    let p = set(p, Key::Dur, "2");
+    assert_eq!(p.scenario.dur_s, 2.0);
+    assert_eq!(p.scenario.at_ms, None);
+
+    // A bad address keeps what was on show and names the key.
+    let p = p.apply(Action::Arrive(location::parse_search("?loss=99")));
+    assert_eq!(p.scenario.dur_s, 2.0);
+    let bad = p.banner.clone().expect("a banner");
+    assert_eq!(bad.key, "loss");
+    assert!(p.banner_kept_previous);
+    assert_eq!(p.entry, None, "a bad address is left as written");
+
+    let fresh = page("?loss=99");
+    assert_eq!(fresh.scenario, Scenario::default());
+    assert!(!fresh.banner_kept_previous);
+
+    let p = p.apply(Action::Lang(Lang::Zh));
+    assert_eq!(p.lang, Lang::Zh);
+    assert_eq!(p.entry, Some(Entry::Push));
+    assert!(p.search().ends_with("&lang=zh"));
+}
+
+#[wasm_bindgen_test]
+fn a_run_is_shown_only_for_its_scenario() {
+    let p = page("");
+    assert!(p.running());
+    let view = run_view("");
+    let p = p.apply(Action::Ran {
+        query: String::new(),
+        outcome: Outcome::View(Rc::new(view)),
+    });
+    assert!(!p.running());
+    let p = p.apply(Action::Set {
+        key: Key::Iw,
+        value: "20".into(),
+        entry: Entry::Push,
+    });
+    assert!(p.running(), "the view is for IW 10");
+    assert!(p.view.is_some(), "and stays on show meanwhile");
+    let p = p.apply(Action::Ran {
+        query: "iw=20".into(),
+        outcome: Outcome::Error("boom".into()),
+    });
+    assert!(!p.running());
+    assert_eq!(p.current_failure(), Some("boom"));
+}
+
+fn run_view(query: &str) -> RunView {
+    let request = serde_json::to_string(&Request {
+        id: 7,
+        query: query.to_string(),
+    })
+    .expect("a request");
+    let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+    assert_eq!(reply.id, Some(7));
+    reply.view.expect("a view")
+}
+
+#[wasm_bindgen_test]
+fn the_worker_answers_as_the_runner_would() {
+    let view = run_view("");
+    let direct = tcplab::run(&Scenario::default(), &tcplab::RunOptions::default());
+    assert_eq!(view.summary.goodput_MBps, direct.summary.goodput_MBps);
+    assert_eq!(view.summary.events, direct.summary.events);
+    assert_eq!(view.query, "");
+
+    let reply: Reply =
+        serde_json::from_str(&answer(r#"{"id":3,"query":"rtt=0"}"#, || 0.0)).expect("a reply");
+    assert_eq!(reply.id, Some(3));
+    assert!(reply.error.expect("an error").starts_with("rtt:"));
+
+    let reply: Reply = serde_json::from_str(&answer("not json", || 0.0)).expect("a reply");
+    assert_eq!(reply.id, None);
+    assert!(reply.error.is_some());
+}
+
+#[wasm_bindgen_test]
+fn every_preset_gets_a_verdict_in_both_languages() {
+    for p in PRESETS {
+        if p.name == "random-loss-bbr" || p.name == "multi-flow" {
+            // Long runs: the end-to-end tests cover them.
+            continue;
+        }
+        let view = run_view(&format!("preset={}", p.name));
+        for lang in Lang::ALL {
+            let title = verdict::title(lang, view.verdict.limit);
+            let detail = verdict::detail(lang, &view);
+            assert!(
+                !title.is_empty() && detail.len() > 20,
+                "{}: {detail}",
+                p.name
+            );
+            assert!(
+                !detail.contains("NaN") && !detail.contains("inf"),
+                "{detail}"
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_app_follows_its_controls() {
     let doc = document();
     let root = doc.create_element("div").expect("a root element");
     doc.body()
@@ -125,29 +350,57 @@ async fn the_app_follows_its_slider() {
             .expect("a selector")
             .unwrap_or_else(|| panic!("#{id} is on the page"))
     };
-    let readout = || find("iw-readout").text_content().unwrap_or_default();
-    assert!(readout().starts_with("IW 10:"), "readout: {}", readout());
-    let canvas: HtmlCanvasElement = find("slow-start-chart").dyn_into().expect("a canvas");
-    let before = pixels(&canvas);
+    let input = |id: &str| -> HtmlInputElement { find(id).dyn_into().expect("an input") };
+    let search = || {
+        web_sys::window()
+            .expect("a window")
+            .location()
+            .search()
+            .expect("search")
+    };
+    // Every control of the default workload is there.
+    for key in [
+        "rtt", "bw", "queue", "loss", "ackloss", "burst", "drop", "iw", "mss", "rwnd", "sack",
+        "hystart", "delack", "minrto", "body", "flows", "dur", "seed",
+    ] {
+        find(key);
+    }
+    assert_eq!(input("rtt-number").value(), "28");
 
-    let slider: HtmlInputElement = find("iw").dyn_into().expect("an input");
-    slider.set_value("20");
-    let input = web_sys::InputEvent::new("input").expect("an input event");
-    slider.dispatch_event(&input).expect("dispatch input");
+    let slider = input("rtt");
+    let position = slider.value();
+    slider.set_value(&(position.parse::<u32>().expect("a position") + 100).to_string());
+    let event = web_sys::InputEvent::new("input").expect("an input event");
+    slider.dispatch_event(&event).expect("dispatch input");
     yew::platform::time::sleep(Duration::from_millis(50)).await;
+    let rtt = input("rtt-number").value();
+    assert_ne!(rtt, "28");
+    assert!(
+        search().starts_with(&format!("?rtt={rtt}&lang=")),
+        "{}",
+        search()
+    );
 
-    assert!(readout().starts_with("IW 20:"), "readout: {}", readout());
-    let search = web_sys::window()
-        .expect("a window")
-        .location()
-        .search()
-        .expect("search");
-    assert_eq!(search, "?iw=20");
-    assert_ne!(pixels(&canvas), before, "the chart was not redrawn");
-    let number: HtmlInputElement = find("iw-number").dyn_into().expect("an input");
-    assert_eq!(number.value(), "20");
+    // A typed value with a unit.
+    let number = input("body-number");
+    number.set_value("1MB");
+    number
+        .dispatch_event(&web_sys::Event::new("change").expect("a change event"))
+        .expect("dispatch change");
+    yew::platform::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(input("body-number").value(), "1000000");
+    assert!(search().contains("body=1000000"), "{}", search());
 
-    // Leave the runner's page as it was.
+    // A refused one names its range.
+    let number = input("iw-number");
+    number.set_value("0");
+    number
+        .dispatch_event(&web_sys::Event::new("change").expect("a change event"))
+        .expect("dispatch change");
+    yew::platform::time::sleep(Duration::from_millis(50)).await;
+    let error = find("iw-error").text_content().unwrap_or_default();
+    assert!(error.contains("1 to 1000"), "{error}");
+
     app.destroy();
     root.remove();
     let _ = web_sys::window()

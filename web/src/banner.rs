@@ -1,0 +1,41 @@
+//! The banner for an address the page cannot show as written: it names the key and its range
+//! (the scenario's own message) and says what is shown instead.
+
+use yew::prelude::*;
+
+use crate::i18n::Lang;
+use crate::location::BadLink;
+
+#[derive(Properties, PartialEq)]
+pub struct BannerProps {
+    pub bad: BadLink,
+    /// A scenario was on show before (Back or Forward to a bad address), and stays.
+    pub kept_previous: bool,
+    pub lang: Lang,
+    pub on_dismiss: Callback<()>,
+}
+
+#[function_component]
+pub fn Banner(props: &BannerProps) -> Html {
+    let lang = props.lang;
+    let instead = match (props.kept_previous, lang) {
+        (true, Lang::En) => "showing the last valid scenario instead.",
+        (false, Lang::En) => "showing the defaults instead.",
+        (true, Lang::Zh) => "改为显示上一个有效的场景。",
+        (false, Lang::Zh) => "改为显示默认场景。",
+    };
+    let on_dismiss = props.on_dismiss.clone();
+    html! {
+        <div class="banner" id="banner" role="alert" data-key={props.bad.key.clone()}>
+            <p>
+                <strong>{ lang.pick("This link has an invalid key, ", "链接中的参数无效，") }</strong>
+                <code>{ props.bad.key.clone() }</code>
+                { lang.pick(": ", "：") }
+                <span class="banner-message">{ props.bad.message.clone() }</span>
+                { lang.pick(" — ", "——") }{ instead }
+            </p>
+            <button type="button" class="mini" aria-label={lang.pick("Dismiss", "关闭")}
+                onclick={Callback::from(move |_: MouseEvent| on_dismiss.emit(()))}>{ "×" }</button>
+        </div>
+    }
+}

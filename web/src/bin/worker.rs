@@ -1,0 +1,26 @@
+//! The simulator's thread: a Web Worker that answers each `{id, query}` the page posts with
+//! `{id, view}` or `{id, error}` (`tcplab_web::worker::protocol`), after saying `{ready}` once.
+
+use tcplab_web::worker::protocol::{answer, Reply};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+fn main() {
+    console_error_panic_hook::set_once();
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let clock = scope.performance();
+    let now = move || clock.as_ref().map_or(0.0, |p| p.now());
+    let reply_to = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let request = e.data().as_string().unwrap_or_default();
+        let reply = answer(&request, &now);
+        // The page is gone if this fails; there is no one left to tell.
+        let _ = reply_to.post_message(&JsValue::from_str(&reply));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    let ready = serde_json::to_string(&Reply::ready()).unwrap_or_default();
+    let _ = scope.post_message(&JsValue::from_str(&ready));
+}

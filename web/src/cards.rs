@@ -1,0 +1,206 @@
+//! The headline: what limited the run in one line, and the numbers the seed posts lead with
+//! (goodput; completion in ms and in round trips; retransmitted share; measured against
+//! Mathis; p99 message latency). Each number keeps the runner's exact value in `data-raw`.
+
+use std::rc::Rc;
+
+use tcplab::view::RunView;
+use tcplab::App;
+use yew::prelude::*;
+
+use crate::format::{bits_per_s, count, duration, mbytes_per_s, number, percent};
+use crate::i18n::Lang;
+use crate::verdict;
+use crate::worker::PAGE_MAX_EVENTS;
+
+#[derive(Properties, PartialEq)]
+pub struct HeadlineProps {
+    pub view: Option<Rc<RunView>>,
+    pub lang: Lang,
+    /// The view is for an older scenario: a newer run is going.
+    pub running: bool,
+    /// The run of the scenario on show failed.
+    #[prop_or_default]
+    pub failure: Option<String>,
+    /// The workload of the scenario on show (a card that does not apply says so).
+    pub app: App,
+}
+
+/// A number, its unit, and its exact value for machines.
+struct Shown {
+    num: String,
+    unit: &'static str,
+    raw: Option<f64>,
+}
+
+fn shown(raw: Option<f64>, unit: &'static str, digits: i32) -> Shown {
+    Shown {
+        num: raw.map_or("—".to_string(), |v| number(v, digits)),
+        unit: if raw.is_some() { unit } else { "" },
+        raw,
+    }
+}
+
+/// A duration in ms shown in ms or s.
+fn shown_ms(raw: Option<f64>) -> Shown {
+    match raw {
+        Some(ms) if ms >= 1000.0 => Shown {
+            num: number(ms / 1000.0, 3),
+            unit: "s",
+            raw,
+        },
+        Some(ms) => Shown {
+            num: number(ms, 4),
+            unit: "ms",
+            raw,
+        },
+        None => shown(None, "", 0),
+    }
+}
+
+fn card(id: &str, title: &str, value: Shown, sub: Html) -> Html {
+    html! {
+        <div class="card" id={id.to_string()}>
+            <h3>{ title.to_string() }</h3>
+            <p class="big">
+                <span class="num" data-raw={value.raw.map(|v| v.to_string()).unwrap_or_default()}>
+                    { value.num }
+                </span>
+                if !value.unit.is_empty() {
+                    <span class="unit">{ value.unit }</span>
+                }
+            </p>
+            <p class="sub">{ sub }</p>
+        </div>
+    }
+}
+
+#[function_component]
+pub fn Headline(props: &HeadlineProps) -> Html {
+    let lang = props.lang;
+    let state = if props.failure.is_some() {
+        "failed"
+    } else if props.running {
+        "running"
+    } else {
+        "done"
+    };
+    let Some(view) = &props.view else {
+        return html! {
+            <section class="headline" id="headline" data-state={state} aria-busy="true">
+                <p class="verdict pending">{ lang.pick("The first run is on its way.", "第一次运行正在进行。") }</p>
+                if let Some(f) = &props.failure {
+                    <p class="run-failure" role="alert">{ f.clone() }</p>
+                }
+            </section>
+        };
+    };
+    let s = &view.summary;
+    let v = &view.verdict;
+    let limit = verdict::limit_name(v.limit);
+
+    let goodput = card(
+        "card-goodput",
+        lang.pick("Goodput", "有效吞吐"),
+        shown(s.goodput_MBps, "MB/s", 3),
+        html! {
+            <>
+                { s.goodput_MBps.map(bits_per_s).unwrap_or_default() }
+                if let Some(g) = s.goodput_MBps {
+                    { format!(" · {} {}", percent(100.0 * g / v.link_mbps), lang.pick("of link", "链路")) }
+                }
+            </>
+        },
+    );
+    let completion = card(
+        "card-completion",
+        lang.pick("Completion", "完成时间"),
+        shown_ms(s.completion_ms),
+        match s.completion_rtts {
+            Some(r) => html! {
+                <>
+                    <span class="num2" data-raw={r.to_string()}>{ number(r, 3) }</span>
+                    { lang.pick(" RTTs", " 个 RTT") }
+                    if let Some(h) = s.handshake_ms {
+                        { format!(" · {} {}", lang.pick("handshake", "握手"), duration(h)) }
+                    }
+                </>
+            },
+            None if props.app == App::Bulk => {
+                html! { lang.pick("bulk: sends for the whole duration", "持续发送：没有完成时间") }
+            }
+            None if s.time_limit_reached || s.budget_exhausted => {
+                html! { lang.pick("not finished", "未完成") }
+            }
+            None => html! { lang.pick("n/a", "不适用") },
+        },
+    );
+    let retrans = card(
+        "card-retrans",
+        lang.pick("Retransmitted", "重传"),
+        shown(s.retrans_bytes_pct, "%", 3),
+        html! {
+            { format!("{} / {} {}", count(s.retransmitted_segments), count(s.data_segments_sent),
+                lang.pick("segments", "段")) }
+        },
+    );
+    let ratio = match (s.goodput_MBps, s.mathis_MBps) {
+        (Some(g), Some(m)) if m > 0.0 => Some(g / m),
+        _ => None,
+    };
+    let mathis = card(
+        "card-mathis",
+        lang.pick("Measured / Mathis", "实测 / Mathis"),
+        shown(ratio, "×", 3),
+        match s.mathis_MBps {
+            Some(m) => html! { format!("Mathis {}", mbytes_per_s(m)) },
+            None => {
+                html! { lang.pick("no random loss, no Mathis rate", "无随机丢包，不适用 Mathis") }
+            }
+        },
+    );
+    let p99 = s.msgs.as_ref().and_then(|m| m.p99_ms);
+    let latency = card(
+        "card-p99",
+        lang.pick("p99 latency", "p99 时延"),
+        shown_ms(p99),
+        match &s.msgs {
+            Some(m) => html! {
+                <>
+                    { format!("{} p50 {}", lang.pick("messages:", "消息："), m.p50_ms.map_or("—".to_string(), duration)) }
+                    { format!(" · {} {}", count(m.lost), lang.pick("lost", "丢失")) }
+                </>
+            },
+            None => html! { lang.pick("messages workload only", "仅消息负载") },
+        },
+    );
+
+    let command = format!("tcplab run '{}'", view.query);
+    html! {
+        <section class={classes!("headline", props.running.then_some("stale"))} id="headline"
+            data-state={state} data-query={view.query.clone()} aria-busy={props.running.to_string()}>
+            <p class={classes!("verdict", format!("limit-{limit}"))} id="verdict" data-limit={limit}>
+                <strong>{ verdict::title(lang, v.limit) }</strong>
+                { " " }
+                <span class="verdict-detail">{ verdict::detail(lang, view) }</span>
+            </p>
+            if s.budget_exhausted {
+                <p class="notice" id="budget" role="alert">
+                    { match lang {
+                        Lang::En => format!("This run needs more than the page's {} events, so it stopped early. Shorten the duration or lower the rate, or run it in full on the command line: ",
+                            number(PAGE_MAX_EVENTS as f64, 3)),
+                        Lang::Zh => format!("这次运行超过了页面的 {} 个事件预算，已提前停止。请缩短时长或降低速率，或在命令行完整运行：",
+                            number(PAGE_MAX_EVENTS as f64, 3)),
+                    } }
+                    <code>{ command }</code>
+                </p>
+            }
+            if let Some(f) = &props.failure {
+                <p class="run-failure" role="alert">{ f.clone() }</p>
+            }
+            <div class="cards">
+                { goodput }{ completion }{ retrans }{ mathis }{ latency }
+            </div>
+        </section>
+    }
+}

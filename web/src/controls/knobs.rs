@@ -1,0 +1,346 @@
+//! Every scenario key as the page presents it: its label, unit and tooltip in both languages,
+//! its slider, and its value as the number box writes it. Ranges come from the key table in
+//! `tcplab::scenario::Key::bounds`, never from here.
+
+use tcplab::scenario::Key;
+use tcplab::Scenario;
+
+use crate::i18n::Lang;
+use crate::scale::Slider;
+
+/// The lowest non-zero loss rate on the loss sliders, in percent: one packet in 100 000. Lower
+/// rates are typed.
+pub const LOSS_LOW: f64 = 0.001;
+
+/// How a key is presented.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Knob {
+    pub key: Key,
+    pub label: (&'static str, &'static str),
+    pub unit: (&'static str, &'static str),
+    pub tip: (&'static str, &'static str),
+}
+
+impl Knob {
+    pub fn label(&self, lang: Lang) -> &'static str {
+        lang.pick(self.label.0, self.label.1)
+    }
+
+    pub fn unit(&self, lang: Lang) -> &'static str {
+        lang.pick(self.unit.0, self.unit.1)
+    }
+
+    pub fn tip(&self, lang: Lang) -> &'static str {
+        lang.pick(self.tip.0, self.tip.1)
+    }
+}
+
+const fn knob(
+    key: Key,
+    label: (&'static str, &'static str),
+    unit: (&'static str, &'static str),
+    tip: (&'static str, &'static str),
+) -> Knob {
+    Knob {
+        key,
+        label,
+        unit,
+        tip,
+    }
+}
+
+/// Every key with a control, in the order of the key table.
+pub const KNOBS: &[Knob] = &[
+    knob(
+        Key::Cc,
+        ("Algorithm", "拥塞控制"),
+        ("", ""),
+        (
+            "Congestion control: Reno (RFC 5681) and CUBIC (RFC 9438) back off on loss; BBR models the path's bandwidth and delay.",
+            "拥塞控制算法：Reno（RFC 5681）与 CUBIC（RFC 9438）遇丢包退让；BBR 按路径带宽与时延建模。",
+        ),
+    ),
+    knob(
+        Key::Rtt,
+        ("RTT", "往返时延"),
+        ("ms", "ms"),
+        (
+            "Round-trip propagation delay, without queueing: half each way.",
+            "往返传播时延（不含排队），单向各一半。",
+        ),
+    ),
+    knob(
+        Key::Bw,
+        ("Bandwidth", "带宽"),
+        ("Mbit/s", "Mbit/s"),
+        (
+            "The bottleneck link's rate; every packet's headers count against it.",
+            "瓶颈链路速率；每个包的首部也占用它。",
+        ),
+    ),
+    knob(
+        Key::Loss,
+        ("Loss", "丢包率"),
+        ("%", "%"),
+        (
+            "Random loss of data packets after the bottleneck.",
+            "数据包在瓶颈之后的随机丢失率。",
+        ),
+    ),
+    knob(
+        Key::Ackloss,
+        ("ACK loss", "ACK 丢失"),
+        ("%", "%"),
+        ("Random loss of ACKs on the way back.", "回程 ACK 的随机丢失率。"),
+    ),
+    knob(
+        Key::Drop,
+        ("Drop packets", "指定丢包"),
+        ("#", "#"),
+        (
+            "Drop exactly these data packets, counted from 1 in the order sent (e.g. 5,9).",
+            "按发送顺序（从 1 数起）丢弃这些数据包，例如 5,9。",
+        ),
+    ),
+    knob(
+        Key::Burst,
+        ("Loss burst", "突发长度"),
+        ("pkts", "包"),
+        (
+            "Mean length of a loss burst (Gilbert-Elliott); 1 = independent losses.",
+            "丢包突发的平均长度（Gilbert-Elliott 模型）；1 表示独立丢包。",
+        ),
+    ),
+    knob(
+        Key::Queue,
+        ("Queue", "队列"),
+        ("pkts", "包"),
+        (
+            "The bottleneck's drop-tail queue: packets waiting beyond it are dropped.",
+            "瓶颈处的尾部丢弃队列：超出的包被丢弃。",
+        ),
+    ),
+    knob(
+        Key::Mss,
+        ("MSS", "MSS"),
+        ("B", "B"),
+        (
+            "Maximum segment size: the payload of one packet.",
+            "最大报文段长度：一个包的净荷。",
+        ),
+    ),
+    knob(
+        Key::Iw,
+        ("Initial window", "初始窗口"),
+        ("seg", "段"),
+        (
+            "Initial congestion window: segments sent in the first round trip (RFC 6928: 10).",
+            "初始拥塞窗口：第一个往返发出的报文段数（RFC 6928：10）。",
+        ),
+    ),
+    knob(
+        Key::Rwnd,
+        ("Receive window", "接收窗口"),
+        ("B", "B"),
+        (
+            "The receiver's buffer: the most data in flight it allows; rwnd/RTT caps the rate.",
+            "接收方缓冲区：允许在途的最大数据量；rwnd/RTT 是速率上限。",
+        ),
+    ),
+    knob(
+        Key::Hystart,
+        ("HyStart", "HyStart"),
+        ("", ""),
+        (
+            "Leave slow start early when delay rises (CUBIC, as in Linux).",
+            "时延上升时提前退出慢启动（CUBIC，与 Linux 相同）。",
+        ),
+    ),
+    knob(
+        Key::Sack,
+        ("SACK", "SACK"),
+        ("", ""),
+        (
+            "Selective acknowledgements: the receiver reports which segments arrived.",
+            "选择性确认：接收方报告哪些报文段已到达。",
+        ),
+    ),
+    knob(
+        Key::Delack,
+        ("Delayed ACK", "延迟确认"),
+        ("ms", "ms"),
+        (
+            "How long the receiver may hold an ACK (RFC 1122); 0 = ACK every segment.",
+            "接收方最多延迟 ACK 的时间（RFC 1122）；0 表示每段都确认。",
+        ),
+    ),
+    knob(
+        Key::Minrto,
+        ("Min RTO", "最小 RTO"),
+        ("ms", "ms"),
+        (
+            "The shortest retransmission timeout (Linux: 200 ms).",
+            "重传超时的下限（Linux：200 ms）。",
+        ),
+    ),
+    knob(
+        Key::App,
+        ("Workload", "负载"),
+        ("", ""),
+        (
+            "Body: one transfer of a fixed size. Bulk: send without end for the duration. Messages: small writes at a fixed interval.",
+            "Body：传一次固定大小的数据。Bulk：在时长内不停发送。Messages：按固定间隔写小消息。",
+        ),
+    ),
+    knob(
+        Key::Body,
+        ("Body size", "数据量"),
+        ("B", "B"),
+        (
+            "Bytes each flow sends before it is done.",
+            "每条流发送的字节数，发完即结束。",
+        ),
+    ),
+    knob(
+        Key::Dur,
+        ("Duration", "时长"),
+        ("s", "s"),
+        (
+            "Simulated time limit of the run.",
+            "模拟的时间上限。",
+        ),
+    ),
+    knob(
+        Key::Flows,
+        ("Flows", "流数"),
+        ("", ""),
+        (
+            "Parallel flows sharing the bottleneck.",
+            "共享瓶颈的并行流数。",
+        ),
+    ),
+    knob(
+        Key::Msg,
+        ("Message size", "消息大小"),
+        ("B", "B"),
+        ("Bytes in each message.", "每条消息的字节数。"),
+    ),
+    knob(
+        Key::Every,
+        ("Interval", "间隔"),
+        ("ms", "ms"),
+        ("Time between two messages.", "两条消息之间的时间。"),
+    ),
+    knob(
+        Key::Count,
+        ("Messages", "消息数"),
+        ("", ""),
+        ("How many messages are sent.", "发送的消息条数。"),
+    ),
+    knob(
+        Key::Conns,
+        ("Connections", "连接数"),
+        ("", ""),
+        (
+            "TCP connections the messages take turns on; 0 = UDP, no ordering.",
+            "消息轮流使用的 TCP 连接数；0 表示 UDP，不保序。",
+        ),
+    ),
+    knob(
+        Key::Seed,
+        ("Seed", "随机种子"),
+        ("", ""),
+        (
+            "The random seed: the same seed gives the same run, bit for bit.",
+            "随机种子：同一种子得到逐位相同的结果。",
+        ),
+    ),
+];
+
+/// The knob of `key`.
+pub fn knob_of(key: Key) -> Option<&'static Knob> {
+    KNOBS.iter().find(|k| k.key == key)
+}
+
+/// The slider of a numeric key in `scenario` (rwnd's lower end follows mss), or `None` for a
+/// key set otherwise (choices, flags, drop, seed).
+pub fn slider(key: Key, scenario: &Scenario) -> Option<Slider> {
+    let (min, max) = key.bounds()?;
+    Some(match key {
+        Key::Loss | Key::Ackloss => Slider::log_zero(LOSS_LOW, max),
+        Key::Rwnd => Slider::log((2 * u64::from(scenario.mss)) as f64, max, true),
+        Key::Delack => Slider::linear(min, max, 1.0, false),
+        Key::Flows | Key::Conns => Slider::linear(min, max, 1.0, true),
+        Key::Queue | Key::Mss | Key::Iw | Key::Body | Key::Msg | Key::Count => {
+            Slider::log(min, max, true)
+        }
+        Key::Rtt | Key::Bw | Key::Burst | Key::Minrto | Key::Dur | Key::Every => {
+            Slider::log(min, max, false)
+        }
+        _ => return None,
+    })
+}
+
+/// A numeric key's value in `scenario`, in its query unit.
+pub fn value(key: Key, s: &Scenario) -> Option<f64> {
+    Some(match key {
+        Key::Rtt => s.rtt_ms,
+        Key::Bw => s.bw_mbps,
+        Key::Loss => s.loss_pct,
+        Key::Ackloss => s.ackloss_pct,
+        Key::Burst => s.burst,
+        Key::Queue => f64::from(s.queue),
+        Key::Mss => f64::from(s.mss),
+        Key::Iw => f64::from(s.iw),
+        Key::Rwnd => s.rwnd as f64,
+        Key::Delack => s.delack_ms,
+        Key::Minrto => s.minrto_ms,
+        Key::Body => s.body as f64,
+        Key::Dur => s.dur_s,
+        Key::Flows => f64::from(s.flows),
+        Key::Msg => f64::from(s.msg),
+        Key::Every => s.every_ms,
+        Key::Count => f64::from(s.count),
+        Key::Conns => f64::from(s.conns),
+        Key::At => s.at_ms?,
+        _ => return None,
+    })
+}
+
+/// A key's value as the number box shows it: the canonical form's text, in the key's unit.
+pub fn text(key: Key, s: &Scenario) -> String {
+    match key {
+        Key::Rwnd => s.rwnd.to_string(),
+        Key::Body => s.body.to_string(),
+        Key::Seed => s.seed.to_string(),
+        Key::Drop => s
+            .drop
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        Key::Cc => s.cc.name().to_string(),
+        Key::App => s.app.name().to_string(),
+        Key::Sack => flag(s.sack).to_string(),
+        Key::Hystart => flag(s.hystart).to_string(),
+        _ => value(key, s).map(decimal).unwrap_or_default(),
+    }
+}
+
+fn flag(on: bool) -> &'static str {
+    if on {
+        "1"
+    } else {
+        "0"
+    }
+}
+
+/// A value as a query writes it: the shortest text that reads back as the same `f64`, never in
+/// exponent form (`28`, `0.1`, `10000000000`).
+pub fn decimal(v: f64) -> String {
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    // Rust's `Display` for f64 is the shortest round-trip form without an exponent.
+    format!("{v}")
+}

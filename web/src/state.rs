@@ -1,0 +1,227 @@
+//! The page's state in one place: the scenario on show, the language, the newest run's view,
+//! and what went wrong. Components read it through props; every change is an [`Action`]
+//! through [`Page::reduce`], which does no I/O: the app writes the address and asks the
+//! worker in effects that follow the state.
+
+use std::rc::Rc;
+
+use tcplab::scenario::Key;
+use tcplab::view::RunView;
+use tcplab::Scenario;
+use yew::Reducible;
+
+use crate::i18n::Lang;
+use crate::location::{self, Address, BadLink, Entry};
+
+/// A change refused by the scenario's rules, shown beside the control that asked for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    /// The control's key.
+    pub control: Key,
+    /// The scenario's message, which names the key at fault and its range.
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub scenario: Scenario,
+    pub lang: Lang,
+    /// Why the address could not be shown as written.
+    pub banner: Option<BadLink>,
+    /// The banner's address came after a good one, whose scenario stays on show.
+    pub banner_kept_previous: bool,
+    pub field_error: Option<FieldError>,
+    /// The newest finished run, which may be for an older scenario while a run is going.
+    pub view: Option<Rc<RunView>>,
+    /// The run of this query failed with this message.
+    pub failure: Option<(String, String)>,
+    /// The pointer's time on the charts, over the link's `at`.
+    pub hover_ms: Option<f64>,
+    pub large: bool,
+    /// Bumped by every change the address must show; `entry` says how it enters the history
+    /// (`None`: the address is left as it is).
+    pub revision: u64,
+    pub entry: Option<Entry>,
+}
+
+pub enum Action {
+    /// The page was opened, or Back or Forward moved to this address.
+    Arrive(Address),
+    /// A control set one key to a value as a query writes it (`28`, `2.5MB`).
+    Set {
+        key: Key,
+        value: String,
+        entry: Entry,
+    },
+    /// A whole new scenario (a preset, the defaults).
+    Load(Scenario),
+    /// The pointer moved over the charts (`None`: it left them).
+    Hover(Option<f64>),
+    Lang(Lang),
+    Large(bool),
+    DismissBanner,
+    /// The worker answered the newest request, for the scenario of `query`.
+    Ran {
+        query: String,
+        outcome: crate::worker::Outcome,
+    },
+}
+
+impl Page {
+    /// The page for an address, with `fallback_lang` where it names none.
+    pub fn new(address: Address, fallback_lang: Lang, large: bool) -> Page {
+        let page = Page {
+            scenario: Scenario::default(),
+            lang: fallback_lang,
+            banner: None,
+            banner_kept_previous: false,
+            field_error: None,
+            view: None,
+            failure: None,
+            hover_ms: None,
+            large,
+            revision: 0,
+            entry: None,
+        };
+        page.arrive(address)
+    }
+
+    fn arrive(mut self, address: Address) -> Page {
+        let mut banner = None;
+        match address.scenario {
+            Ok(s) => self.scenario = s,
+            // The last good scenario stays: the defaults on a first visit.
+            Err(bad) => banner = Some(bad),
+        }
+        match address.lang {
+            Ok(Some(lang)) => self.lang = lang,
+            Ok(None) => {}
+            Err(bad) => banner = banner.or(Some(bad)),
+        }
+        // A good address is rewritten in its canonical form, in place; a bad one is left as
+        // written, for the reader to see what the banner speaks of.
+        self.entry = banner.is_none().then_some(Entry::Replace);
+        self.banner_kept_previous = self.revision > 0;
+        self.banner = banner;
+        self.field_error = None;
+        self.hover_ms = None;
+        self.revision += 1;
+        self
+    }
+
+    /// The query the charts and cards must show: the scenario without the cursor.
+    pub fn run_query(&self) -> String {
+        location::run_query(&self.scenario)
+    }
+
+    /// The canonical address of what is on show.
+    pub fn search(&self) -> String {
+        location::search_for(&self.scenario, self.lang)
+    }
+
+    /// A run for the scenario on show is still going.
+    pub fn running(&self) -> bool {
+        let query = self.run_query();
+        let shown = self.view.as_ref().is_some_and(|v| v.query == query);
+        let failed = self.failure.as_ref().is_some_and(|(q, _)| *q == query);
+        !shown && !failed
+    }
+
+    /// The failure of the run for the scenario on show.
+    pub fn current_failure(&self) -> Option<&str> {
+        let query = self.run_query();
+        self.failure
+            .as_ref()
+            .filter(|(q, _)| *q == query)
+            .map(|(_, m)| m.as_str())
+    }
+
+    /// The cursor the charts show: the pointer's, else the link's `at`.
+    pub fn cursor_ms(&self) -> Option<f64> {
+        self.hover_ms.or(self.scenario.at_ms)
+    }
+
+    fn changed(mut self, scenario: Scenario, entry: Entry) -> Page {
+        self.scenario = scenario;
+        self.field_error = None;
+        self.revision += 1;
+        self.entry = Some(entry);
+        self
+    }
+
+    pub fn apply(self, action: Action) -> Page {
+        match action {
+            Action::Arrive(address) => self.arrive(address),
+            Action::Set { key, value, entry } => {
+                let mut scenario = self.scenario.clone();
+                match set(&mut scenario, key, &value) {
+                    Ok(()) if scenario == self.scenario => Page {
+                        field_error: None,
+                        ..self
+                    },
+                    Ok(()) => self.changed(scenario, entry),
+                    Err(message) => Page {
+                        field_error: Some(FieldError {
+                            control: key,
+                            message,
+                        }),
+                        ..self
+                    },
+                }
+            }
+            Action::Load(scenario) => self.changed(scenario, Entry::Push),
+            Action::Hover(t) => Page {
+                hover_ms: t.filter(|t| t.is_finite()),
+                ..self
+            },
+            Action::Lang(lang) if lang != self.lang => {
+                let mut page = Page { lang, ..self };
+                page.revision += 1;
+                page.entry = Some(Entry::Push);
+                page
+            }
+            Action::Lang(_) => self,
+            Action::Large(large) => Page { large, ..self },
+            Action::DismissBanner => Page {
+                banner: None,
+                ..self
+            },
+            Action::Ran { query, outcome } => match outcome {
+                crate::worker::Outcome::View(view) => Page {
+                    view: Some(view),
+                    failure: None,
+                    ..self
+                },
+                crate::worker::Outcome::Error(message) => Page {
+                    failure: Some((query, message)),
+                    ..self
+                },
+            },
+        }
+    }
+}
+
+/// Sets one key as a control asks. The cursor (`at`) follows a shorter `dur` rather than
+/// refusing it: it is a place in the run, not a setting of it.
+pub fn set(scenario: &mut Scenario, key: Key, value: &str) -> Result<(), String> {
+    let value = value.trim();
+    match scenario.set(key.name(), value) {
+        Ok(()) => Ok(()),
+        Err(e) if e.key() == Key::At.name() && key != Key::At => {
+            let mut without = scenario.clone();
+            without.at_ms = None;
+            without.set(key.name(), value).map_err(|e| e.to_string())?;
+            *scenario = without;
+            Ok(())
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+impl Reducible for Page {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Rc::new((*self).clone().apply(action))
+    }
+}

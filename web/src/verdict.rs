@@ -1,0 +1,152 @@
+//! The one line that says what limited a run, in both languages. Which limit it was is the
+//! simulator's verdict (`tcplab::theory::verdict`); this only words it, with the numbers that
+//! support it.
+
+use tcplab::theory::verdict::Limit;
+use tcplab::view::RunView;
+
+use crate::format::{bits_per_s, duration, mbytes_per_s, number, percent};
+use crate::i18n::Lang;
+use crate::worker::PAGE_MAX_EVENTS;
+
+/// The verdict's short name: what a card or a class is called.
+pub fn limit_name(limit: Limit) -> &'static str {
+    match limit {
+        Limit::LinkRate => "link-rate",
+        Limit::ReceiveWindow => "receive-window",
+        Limit::SlowStart => "slow-start",
+        Limit::Loss => "loss",
+        Limit::HeadOfLine => "head-of-line",
+        Limit::WindowGrowth => "window-growth",
+        Limit::Unfinished => "unfinished",
+    }
+}
+
+/// The verdict's title: "Limited by loss".
+pub fn title(lang: Lang, limit: Limit) -> &'static str {
+    match limit {
+        Limit::LinkRate => lang.pick("Limited by the link rate", "瓶颈：链路速率"),
+        Limit::ReceiveWindow => lang.pick("Limited by the receive window", "瓶颈：接收窗口"),
+        Limit::SlowStart => lang.pick("Limited by slow start", "瓶颈：慢启动"),
+        Limit::Loss => lang.pick("Limited by loss", "瓶颈：丢包"),
+        Limit::HeadOfLine => lang.pick("Limited by head-of-line blocking", "瓶颈：队头阻塞"),
+        Limit::WindowGrowth => lang.pick("Limited by window growth", "瓶颈：窗口增长"),
+        Limit::Unfinished => lang.pick("Unfinished run", "运行未完成"),
+    }
+}
+
+fn share(part: f64, whole: f64) -> String {
+    if whole > 0.0 && part.is_finite() {
+        percent(100.0 * part / whole)
+    } else {
+        "—".to_string()
+    }
+}
+
+/// The sentence after the title: why, in numbers.
+pub fn detail(lang: Lang, view: &RunView) -> String {
+    let v = &view.verdict;
+    let s = &view.summary;
+    let g = mbytes_per_s(v.goodput_mbps);
+    let link = mbytes_per_s(v.link_mbps);
+    let wl = mbytes_per_s(v.window_limit_mbps);
+    let of_link = share(v.goodput_mbps, v.link_mbps);
+    let rtt = duration(view.theory.rtt_ms);
+    match (v.limit, lang) {
+        (Limit::LinkRate, Lang::En) => format!(
+            "Goodput {g} is {of_link} of the link's payload rate, {link} ({}): the bottleneck link is full.",
+            bits_per_s(v.link_mbps)
+        ),
+        (Limit::LinkRate, Lang::Zh) => format!(
+            "有效吞吐 {g}，达到链路净荷速率 {link}（{}）的 {of_link}：瓶颈链路已跑满。",
+            bits_per_s(v.link_mbps)
+        ),
+        (Limit::ReceiveWindow, Lang::En) => format!(
+            "The receive window allows rwnd / RTT = {wl}, under the link's {link}; goodput {g} sits at that cap."
+        ),
+        (Limit::ReceiveWindow, Lang::Zh) => format!(
+            "接收窗口只允许 rwnd / RTT = {wl}，低于链路的 {link}；有效吞吐 {g} 顶在这个上限。"
+        ),
+        (Limit::SlowStart, _) => {
+            let done = s.completion_ms.map_or("—".to_string(), duration);
+            let rtts = s.completion_rtts.map_or("—".to_string(), |r| number(r, 3));
+            let ideal = v.ideal_completion_ms.map_or("—".to_string(), duration);
+            match lang {
+                Lang::En => format!(
+                    "The body was done in {done} ({rtts} RTTs of {rtt}) while the window was still doubling; ideal slow start takes {ideal}. Goodput {g} is {of_link} of the link's {link}."
+                ),
+                Lang::Zh => format!(
+                    "数据在 {done}（{rtts} 个 {rtt} 的往返）内传完，窗口还在翻倍；理想慢启动需 {ideal}。有效吞吐 {g}，只有链路 {link} 的 {of_link}。"
+                ),
+            }
+        }
+        (Limit::Loss, _) => {
+            let retrans = s.retrans_bytes_pct.map_or("—".to_string(), percent);
+            let mathis = v.mathis_mbps.map(mbytes_per_s);
+            match (lang, mathis) {
+                (Lang::En, Some(m)) => format!(
+                    "{retrans} of the bytes were sent again ({} fast retransmits, {} timeouts) and every loss cut the window: goodput {g} against the Mathis rate {m}; the link could carry {link}.",
+                    s.fast_retransmits, s.timeouts
+                ),
+                (Lang::En, None) => format!(
+                    "{retrans} of the bytes were sent again ({} fast retransmits, {} timeouts) and every loss cut the window: goodput {g}; the link could carry {link}.",
+                    s.fast_retransmits, s.timeouts
+                ),
+                (Lang::Zh, Some(m)) => format!(
+                    "{retrans} 的字节被重传（快速重传 {} 次，超时 {} 次），每次丢包都让窗口缩小：有效吞吐 {g}，Mathis 公式给出 {m}；链路本可承载 {link}。",
+                    s.fast_retransmits, s.timeouts
+                ),
+                (Lang::Zh, None) => format!(
+                    "{retrans} 的字节被重传（快速重传 {} 次，超时 {} 次），每次丢包都让窗口缩小：有效吞吐 {g}；链路本可承载 {link}。",
+                    s.fast_retransmits, s.timeouts
+                ),
+            }
+        }
+        (Limit::HeadOfLine, _) => {
+            let events = s.hol.as_ref().map_or(0, |h| h.events);
+            let p99 = s
+                .msgs
+                .as_ref()
+                .and_then(|m| m.p99_ms)
+                .map_or("—".to_string(), duration);
+            let over = s
+                .msgs
+                .as_ref()
+                .and_then(|m| m.over_80ms_pct)
+                .map_or("—".to_string(), percent);
+            match lang {
+                Lang::En => format!(
+                    "{events} times a lost segment held every later message in the receive buffer until its retransmission arrived: p99 latency {p99}, {over} of messages over 80 ms."
+                ),
+                Lang::Zh => format!(
+                    "共 {events} 次：一个报文段丢失，其后的消息都被扣在接收缓冲区里，直到重传到达：p99 时延 {p99}，{over} 的消息超过 80 ms。"
+                ),
+            }
+        }
+        (Limit::WindowGrowth, Lang::En) => format!(
+            "The congestion window had not grown to the path yet: goodput {g} is {of_link} of the link's {link}."
+        ),
+        (Limit::WindowGrowth, Lang::Zh) => format!(
+            "拥塞窗口还没有增长到路径的容量：有效吞吐 {g}，只有链路 {link} 的 {of_link}。"
+        ),
+        (Limit::Unfinished, _) => {
+            let at = duration(view.end_ms);
+            match (lang, s.budget_exhausted) {
+                (Lang::En, true) => format!(
+                    "The run spent the page's budget of {} events at {at} of simulated time; the numbers cover only that part.",
+                    number(PAGE_MAX_EVENTS as f64, 3)
+                ),
+                (Lang::Zh, true) => format!(
+                    "模拟到 {at} 时用完了页面的 {} 个事件预算；数字只反映这一部分。",
+                    number(PAGE_MAX_EVENTS as f64, 3)
+                ),
+                (Lang::En, false) => format!(
+                    "The workload had not finished when the run reached its time limit of {at}: raise the duration to see it through."
+                ),
+                (Lang::Zh, false) => format!(
+                    "到达时长上限 {at} 时负载还没完成：加大时长才能看到结果。"
+                ),
+            }
+        }
+    }
+}

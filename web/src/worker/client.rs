@@ -1,0 +1,303 @@
+//! The page's side of the worker: one request at a time, the newest wins.
+//!
+//! - Requests are gathered until the next animation frame, so a slider dragged across many
+//!   values asks for one run a frame, not one per event.
+//! - A run cannot be interrupted inside WebAssembly: when a newer scenario arrives while one is
+//!   running, the worker is terminated and a fresh one started for the newer scenario.
+//! - Every reply carries its request's id; only the newest request's reply reaches the page.
+//! - A worker that fails (a trap, a script that does not load) is reported once and replaced on
+//!   the next request.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use tcplab::view::RunView;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+use yew::Callback;
+
+use super::protocol::{Reply, Request};
+use crate::location::describe;
+
+/// The worker's script (assets/worker-loader.js, which loads what Trunk builds from the
+/// `tcplab-worker` binary).
+pub const WORKER_SCRIPT: &str = "./worker-loader.js";
+
+/// The end of one request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    View(Rc<RunView>),
+    /// The scenario was refused, or the worker failed.
+    Error(String),
+}
+
+/// The page's handle on its worker. Cloning shares it.
+#[derive(Clone)]
+pub struct Client {
+    inner: Rc<RefCell<Inner>>,
+}
+
+impl PartialEq for Client {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+struct Live {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+struct Inner {
+    script: String,
+    live: Option<Live>,
+    ready: bool,
+    /// The id of the request the worker is running.
+    busy: Option<u64>,
+    /// The newest request, and its query.
+    latest: u64,
+    latest_query: String,
+    /// The newest request, not yet posted.
+    pending: Option<u64>,
+    /// An animation frame is booked to send the pending request.
+    frame: bool,
+    on_outcome: Callback<(String, Outcome)>,
+    /// Workers started so far: the first, and one for each superseded or failed run.
+    started: u32,
+}
+
+impl Client {
+    /// A client that reports each newest request's outcome, with its query, to `on_outcome`.
+    /// The worker starts at once, so that it is ready by the first request.
+    pub fn new(script: &str, on_outcome: Callback<(String, Outcome)>) -> Client {
+        let client = Client {
+            inner: Rc::new(RefCell::new(Inner {
+                script: script.to_string(),
+                live: None,
+                ready: false,
+                busy: None,
+                latest: 0,
+                latest_query: String::new(),
+                pending: None,
+                frame: false,
+                on_outcome,
+                started: 0,
+            })),
+        };
+        let failure = start(&client.inner);
+        client.report(failure);
+        client
+    }
+
+    /// Asks for a run of `query`, superseding every earlier request.
+    pub fn request(&self, query: &str) {
+        {
+            let mut inner = self.inner.borrow_mut();
+            inner.latest += 1;
+            inner.latest_query = query.to_string();
+            inner.pending = Some(inner.latest);
+            if inner.frame {
+                return;
+            }
+        }
+        let weak = Rc::downgrade(&self.inner);
+        // Frees itself once called.
+        let frame = Closure::once_into_js(move |_: f64| {
+            if let Some(inner) = weak.upgrade() {
+                inner.borrow_mut().frame = false;
+                let failure = flush(&inner);
+                Client { inner }.report(failure);
+            }
+        });
+        let scheduled = web_sys::window()
+            .ok_or_else(|| "no window".to_string())
+            .and_then(|w| {
+                w.request_animation_frame(frame.unchecked_ref())
+                    .map_err(describe)
+            });
+        match scheduled {
+            Ok(_) => self.inner.borrow_mut().frame = true,
+            Err(_) => {
+                // No frames to wait for (no window): send at once.
+                let failure = flush(&self.inner);
+                self.report(failure);
+            }
+        }
+    }
+
+    /// Workers started so far.
+    pub fn workers_started(&self) -> u32 {
+        self.inner.borrow().started
+    }
+
+    fn report(&self, failure: Option<(String, Outcome)>) {
+        if let Some(outcome) = failure {
+            let callback = self.inner.borrow().on_outcome.clone();
+            callback.emit(outcome);
+        }
+    }
+}
+
+/// Starts a worker, replacing any. Returns the failure to report, if it could not start.
+fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
+    let weak = Rc::downgrade(inner_rc);
+    let mut inner = inner_rc.borrow_mut();
+    inner.live = None;
+    inner.ready = false;
+    inner.busy = None;
+    let worker = match Worker::new(&inner.script) {
+        Ok(w) => w,
+        Err(e) => {
+            return Some((
+                inner.latest_query.clone(),
+                Outcome::Error(format!("the simulator could not start: {}", describe(e))),
+            ))
+        }
+    };
+    inner.started += 1;
+    let on_message = {
+        let weak = weak.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if let Some(inner) = weak.upgrade() {
+                let outcome = received(&inner, e.data());
+                Client { inner }.report(outcome);
+            }
+        })
+    };
+    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+        e.prevent_default();
+        if let Some(inner) = weak.upgrade() {
+            let outcome = failed(&inner, e.message());
+            Client { inner }.report(outcome);
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    inner.live = Some(Live {
+        worker,
+        _on_message: on_message,
+        _on_error: on_error,
+    });
+    None
+}
+
+/// Sends the pending request: at once to an idle, ready worker; to a fresh worker when the
+/// current one is busy with an older request.
+fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
+    let (busy, live) = {
+        let inner = inner_rc.borrow();
+        inner.pending?;
+        (inner.busy.is_some(), inner.live.is_some())
+    };
+    if busy || !live {
+        if let Some(failure) = start(inner_rc) {
+            return Some(failure);
+        }
+    }
+    post(&mut inner_rc.borrow_mut())
+}
+
+/// Posts the pending request if the worker is ready for it.
+fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
+    if !inner.ready || inner.busy.is_some() {
+        return None;
+    }
+    let id = inner.pending.take()?;
+    let request = Request {
+        id,
+        query: inner.latest_query.clone(),
+    };
+    let text = serde_json::to_string(&request).unwrap_or_default();
+    let live = inner.live.as_ref()?;
+    match live.worker.post_message(&JsValue::from_str(&text)) {
+        Ok(()) => {
+            inner.busy = Some(id);
+            None
+        }
+        Err(e) => Some((
+            inner.latest_query.clone(),
+            Outcome::Error(format!("the simulator could not be asked: {}", describe(e))),
+        )),
+    }
+}
+
+/// A message from the worker.
+fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Outcome)> {
+    let text = data.as_string().unwrap_or_default();
+    let reply: Reply = match serde_json::from_str(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            return failed(
+                inner_rc,
+                format!("the simulator's answer is unreadable: {e}"),
+            );
+        }
+    };
+    let mut inner = inner_rc.borrow_mut();
+    if reply.ready {
+        inner.ready = true;
+        return post(&mut inner);
+    }
+    let Some(id) = reply.id else {
+        drop(inner);
+        return failed(
+            inner_rc,
+            reply
+                .error
+                .unwrap_or_else(|| "the simulator sent an empty answer".to_string()),
+        );
+    };
+    if inner.busy == Some(id) {
+        inner.busy = None;
+    }
+    // A newer request may be waiting for this worker to be free.
+    let next = post(&mut inner);
+    if id != inner.latest {
+        return next;
+    }
+    let outcome = match (reply.view, reply.error) {
+        (Some(view), _) => Outcome::View(Rc::new(view)),
+        (None, Some(error)) => Outcome::Error(error),
+        (None, None) => Outcome::Error("the simulator sent an empty answer".to_string()),
+    };
+    Some((inner.latest_query.clone(), outcome))
+}
+
+/// The worker failed: report it for the request it was running, and start a fresh one if a
+/// request is waiting.
+fn failed(inner_rc: &Rc<RefCell<Inner>>, message: String) -> Option<(String, Outcome)> {
+    let (was_latest, query, waiting) = {
+        let mut inner = inner_rc.borrow_mut();
+        let was_latest = inner.busy == Some(inner.latest) || inner.busy.is_none();
+        inner.live = None;
+        inner.ready = false;
+        inner.busy = None;
+        (
+            was_latest,
+            inner.latest_query.clone(),
+            inner.pending.is_some(),
+        )
+    };
+    if waiting {
+        if let Some(failure) = start(inner_rc) {
+            return Some(failure);
+        }
+        return None;
+    }
+    was_latest.then(|| {
+        (
+            query,
+            Outcome::Error(format!("the simulator failed: {message}")),
+        )
+    })
+}

@@ -1,0 +1,12 @@
+//! The simulator runs in a Web Worker, never on the page's thread.
+//!
+//! [`protocol`] is what crosses between them (JSON strings: the page posts `{id, query}`, the
+//! worker answers `{id, view}` or `{id, error}`) and the worker's side of it; [`client`] is the
+//! page's side: it starts the worker, sends the newest scenario, supersedes a run that a newer
+//! value has made stale, and drops stale answers.
+
+pub mod client;
+pub mod protocol;
+
+pub use client::{Client, Outcome};
+pub use protocol::PAGE_MAX_EVENTS;
