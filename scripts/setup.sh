@@ -112,7 +112,8 @@ need_wasm_opt() {
 }
 
 need_chromium() {
-    # fonts-liberation: the chart's text is drawn by the browser, which needs real fonts.
-    need_debian chromium chromium-driver fonts-liberation
+    # fonts-liberation: the chart's text is drawn by the browser, which needs real fonts;
+    # fonts-wqy-microhei: the page's Chinese, in the screenshots of the end-to-end tests.
+    need_debian chromium chromium-driver fonts-liberation fonts-wqy-microhei
     export CHROMEDRIVER=/usr/bin/chromedriver CHROMIUM=/usr/bin/chromium
 }

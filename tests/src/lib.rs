@@ -56,6 +56,28 @@ pub fn fingerprint(s: &str) -> u64 {
     h.finish()
 }
 
+/// How long a run may take to show: the longest preset takes about a second in the worker; two
+/// cores shared with a build make it slower.
+pub const RUN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A headline card as the page shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Card {
+    pub id: String,
+    /// The number as displayed (`11.6`, `1,713`, `—`).
+    pub text: String,
+    pub unit: String,
+    /// The exact value behind it (`data-raw`), when there is one.
+    pub raw: Option<f64>,
+}
+
+impl Card {
+    /// The displayed number, read back (`1,235` -> 1235).
+    pub fn shown(&self) -> Option<f64> {
+        self.text.replace(',', "").parse().ok()
+    }
+}
+
 // ----------------------------------------------------------------------------------------------
 // The static server
 
@@ -378,23 +400,13 @@ impl Lab {
         }
     }
 
-    /// Opens the page at `path_and_query` (e.g. `?iw=37`) and waits until the chart is drawn.
+    /// Opens the page at `path_and_query` (e.g. `?iw=37`) and waits until its run is shown.
     pub async fn open(&self, path_and_query: &str) {
         self.driver
             .goto(self.server.url(path_and_query))
             .await
             .expect("load the page");
-        let drawn = self
-            .wait_until(Duration::from_secs(20), || async move {
-                self.canvas_is_drawn().await
-            })
-            .await;
-        assert!(
-            drawn,
-            "the chart was not drawn within 20 s of loading {}; console: {:?}",
-            path_and_query,
-            self.console().await
-        );
+        self.wait_for_run(RUN_TIMEOUT).await;
     }
 
     /// Polls `check` until it holds or `within` has passed; says whether it held.
@@ -429,30 +441,82 @@ impl Lab {
         }
     }
 
-    async fn canvas_is_drawn(&self) -> bool {
-        // A canvas that was never drawn on has no non-transparent pixel.
+    /// Waits until the headline shows the run of the scenario on show (or its failure), and
+    /// the charts, once they exist, have drawn it.
+    pub async fn wait_for_run(&self, within: Duration) {
+        let shown = self
+            .wait_until(
+                within,
+                || async move { self.run_state().await != "running" },
+            )
+            .await;
+        assert!(
+            shown,
+            "no run was shown within {within:?} at {}; console: {:?}",
+            self.search().await,
+            self.console().await
+        );
+        let drawn = self
+            .wait_until(within, || async move { self.charts_drawn().await })
+            .await;
+        assert!(
+            drawn,
+            "the charts did not draw {:?} within {within:?}",
+            self.shown_query().await
+        );
+    }
+
+    /// The headline's `data-state`: `running`, `done` or `failed` ("" before the page is up).
+    pub async fn run_state(&self) -> String {
         self.eval_string(
-            "const c = document.getElementById('slow-start-chart');
-             if (!c || c.width === 0) return 'no';
-             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-             for (let i = 3; i < d.length; i += 4) { if (d[i] !== 0) return 'yes'; }
-             return 'no';",
+            "const h = document.getElementById('headline');
+             return h && h.dataset.query !== undefined ? h.dataset.state : (h ? 'running' : '');",
+        )
+        .await
+    }
+
+    /// The canonical query of the run the headline shows.
+    pub async fn shown_query(&self) -> String {
+        self.eval_string(
+            "const h = document.getElementById('headline');
+             return h && h.dataset.query !== undefined ? h.dataset.query : null;",
+        )
+        .await
+    }
+
+    /// The charts have drawn the run the headline shows (true while there are no charts).
+    pub async fn charts_drawn(&self) -> bool {
+        self.eval_string(
+            "const c = document.querySelector('.charts');
+             const h = document.getElementById('headline');
+             if (!c || !h || c.dataset.drawn === undefined) return 'yes';
+             return c.dataset.drawn === h.dataset.query ? 'yes' : 'no';",
         )
         .await
             == "yes"
     }
 
-    /// A fingerprint of the chart's pixels.
+    /// How many canvases the charts have.
+    pub async fn canvas_count(&self) -> usize {
+        self.eval_string("return String(document.querySelectorAll('.charts canvas').length);")
+            .await
+            .parse()
+            .unwrap_or(0)
+    }
+
+    /// A fingerprint of every chart's pixels.
     pub async fn canvas_fingerprint(&self) -> u64 {
         fingerprint(
             &self
                 .eval_string(
-                    "return document.getElementById('slow-start-chart').toDataURL('image/png');",
+                    "return Array.from(document.querySelectorAll('.charts canvas'))
+                        .map(c => c.width + 'x' + c.height + c.toDataURL('image/png')).join('|');",
                 )
                 .await,
         )
     }
 
+    /// The text of the element with this id ("" when there is none).
     pub async fn text_of(&self, id: &str) -> String {
         self.eval_string(&format!(
             "const e = document.getElementById('{id}'); return e ? e.textContent : '';"
@@ -460,6 +524,7 @@ impl Lab {
         .await
     }
 
+    /// The value of the input with this id ("" when there is none).
     pub async fn value_of(&self, id: &str) -> String {
         self.eval_string(&format!(
             "const e = document.getElementById('{id}'); return e ? e.value : '';"
@@ -467,21 +532,63 @@ impl Lab {
         .await
     }
 
-    /// `location.search` of the page, e.g. `?iw=11`.
+    /// `location.search` of the page, e.g. `?iw=11&lang=en`.
     pub async fn search(&self) -> String {
         self.eval_string("return location.search;").await
     }
 
-    /// Sets the slider as a drag would: the value, then `input`, then `change` on release.
-    pub async fn slide_to(&self, value: u32) {
+    /// Moves the range input `id` to `position` as a drag would: the value, then `input`, then
+    /// `change` on release.
+    pub async fn slide_to(&self, id: &str, position: u32) {
         self.eval_string(&format!(
-            "const s = document.getElementById('iw');
-             s.value = '{value}';
+            "const s = document.getElementById('{id}');
+             s.value = '{position}';
              s.dispatchEvent(new Event('input', {{ bubbles: true }}));
              s.dispatchEvent(new Event('change', {{ bubbles: true }}));
              return null;"
         ))
         .await;
+    }
+
+    /// Types `text` into the input `id` and presses Enter, as a person would.
+    pub async fn type_into(&self, id: &str, text: &str) {
+        let input = self
+            .driver
+            .find(By::Id(id))
+            .await
+            .unwrap_or_else(|e| panic!("#{id}: {e}"));
+        input.clear().await.expect("clear the box");
+        input.send_keys(text).await.expect("type into the box");
+        input.send_keys(Key::Enter).await.expect("press Enter");
+    }
+
+    /// Every headline card as shown: id -> (number text, unit, exact value), and the
+    /// completion card's round trips as `card-completion-rtts`.
+    pub async fn cards(&self) -> Vec<Card> {
+        let json = self
+            .eval_string(
+                "const out = [];
+                 for (const c of document.querySelectorAll('#headline .card')) {
+                     const n = c.querySelector('.num');
+                     const u = c.querySelector('.big .unit');
+                     out.push({ id: c.id, text: n ? n.textContent : '', unit: u ? u.textContent : '',
+                                raw: n ? n.dataset.raw : '' });
+                     const r = c.querySelector('.num2');
+                     if (r) out.push({ id: c.id + '-rtts', text: r.textContent, unit: 'RTT', raw: r.dataset.raw });
+                 }
+                 return JSON.stringify(out);",
+            )
+            .await;
+        serde_json::from_str::<Vec<serde_json::Value>>(&json)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| Card {
+                id: v["id"].as_str().unwrap_or("").to_string(),
+                text: v["text"].as_str().unwrap_or("").to_string(),
+                unit: v["unit"].as_str().unwrap_or("").to_string(),
+                raw: v["raw"].as_str().and_then(|r| r.parse().ok()),
+            })
+            .collect()
     }
 
     /// Everything the browser logged since the last call (console calls, uncaught errors,
@@ -517,6 +624,34 @@ impl Lab {
                 .any(|l| l.starts_with("SEVERE") && l.contains("tcplab-e2e probe")),
             "the browser log does not show console.error, so it cannot vouch for the page: {probe:?}"
         );
+    }
+
+    /// Resizes the browser's viewport to `width` x `height` CSS pixels: the window, less what
+    /// headless Chromium still reserves for its (invisible) frame.
+    pub async fn set_window(&self, width: u32, height: u32) {
+        let mut size = (width, height);
+        for _ in 0..3 {
+            self.driver
+                .set_window_rect(0, 0, size.0, size.1)
+                .await
+                .expect("resize the window");
+            let inner = self
+                .eval_string("return innerWidth + 'x' + innerHeight;")
+                .await;
+            let Some((w, h)) = inner
+                .split_once('x')
+                .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+            else {
+                return;
+            };
+            if (w, h) == (width, height) {
+                return;
+            }
+            size = (
+                size.0 + width - w.min(width),
+                size.1 + height - h.min(height),
+            );
+        }
     }
 
     /// Saves a screenshot as `target/e2e/NAME.png` and returns its path.

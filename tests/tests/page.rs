@@ -1,138 +1,489 @@
-//! The built page in headless Chromium: the slider, the readout, the URL and the chart's pixels
-//! must move together, from a user's input and from a link.
+//! The built page in headless Chromium: every preset's cards against the runner's numbers, the
+//! sliders moving the address, the cards and the charts together, a bad link's banner, Back,
+//! the language switch, a newer value superseding a long run, and a run over the page's budget.
+//! Screenshots of every preset, at 1280x960 and at a laptop's 1280x720, go to `target/e2e/`.
 
 use std::time::Duration;
 
-use tcplab_e2e::with_lab;
+use serde_json::Value;
+use tcplab::scenario::PRESETS;
+use tcplab::{RunOptions, Scenario};
+use tcplab_e2e::{with_lab, Card, Lab, RUN_TIMEOUT};
 use thirtyfour::prelude::*;
 
 const SETTLE: Duration = Duration::from_secs(5);
 
+/// The page's event budget (`tcplab_web::worker::PAGE_MAX_EVENTS`).
+const PAGE_MAX_EVENTS: u64 = 20_000_000;
+
+/// What the runner prints for `query` (`tcplab run 'QUERY'`), as JSON, and its verdict.
+fn runner(query: &str) -> (Value, String) {
+    let s = Scenario::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+    let options = RunOptions {
+        max_events: PAGE_MAX_EVENTS,
+        ..RunOptions::default()
+    };
+    let result = tcplab::run(&s, &options);
+    let limit = tcplab::theory::verdict::verdict(&s, &result.summary).limit;
+    let limit = serde_json::to_value(limit)
+        .ok()
+        .and_then(|v| v.as_str().map(|l| l.replace('_', "-")))
+        .unwrap_or_default();
+    (
+        serde_json::to_value(&result.summary).expect("the summary as JSON"),
+        limit,
+    )
+}
+
+fn card<'a>(cards: &'a [Card], id: &str) -> &'a Card {
+    cards
+        .iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no card {id} in {cards:?}"))
+}
+
+/// `shown` is `exact` written to `digits` significant digits (half a unit of the last digit).
+fn rounds_to(shown: f64, exact: f64, digits: i32) -> bool {
+    if exact == 0.0 {
+        return shown == 0.0;
+    }
+    let last = 10f64.powi(exact.abs().log10().floor() as i32 - (digits - 1));
+    (shown - exact).abs() <= 0.5 * last.max(if exact.abs() >= 1.0 { 1.0 } else { 0.0 }) + 1e-9
+}
+
+/// The card shows the runner's `exact` value: `data-raw` to the bit, and the text rounded.
+fn assert_card(c: &Card, exact: Option<f64>, what: &str) {
+    match exact {
+        None => assert_eq!(c.text, "—", "{what}: {c:?} for a null field"),
+        Some(v) => {
+            assert_eq!(c.raw, Some(v), "{what}: the page's exact value differs");
+            let (shown, scale, digits) = match c.unit.as_str() {
+                "s" => (c.shown(), 1000.0, 3),
+                "ms" => (c.shown(), 1.0, 4),
+                _ => (c.shown(), 1.0, 3),
+            };
+            let shown = shown.unwrap_or_else(|| panic!("{what}: {c:?} is not a number"));
+            assert!(
+                rounds_to(shown * scale, v, digits),
+                "{what}: {} {} is not {v} rounded",
+                c.text,
+                c.unit
+            );
+        }
+    }
+}
+
+/// Holds every card of the page to the runner's JSON for `query`.
+async fn assert_cards_match_runner(lab: &Lab, query: &str) {
+    let (json, limit) = runner(query);
+    let cards = lab.cards().await;
+    let f = |k: &str| json[k].as_f64();
+    assert_card(card(&cards, "card-goodput"), f("goodput_MBps"), "goodput");
+    assert_card(
+        card(&cards, "card-completion"),
+        f("completion_ms"),
+        "completion",
+    );
+    if let Some(rtts) = f("completion_rtts") {
+        assert_card(
+            card(&cards, "card-completion-rtts"),
+            Some(rtts),
+            "completion RTTs",
+        );
+    }
+    assert_card(
+        card(&cards, "card-retrans"),
+        f("retrans_bytes_pct"),
+        "retransmitted",
+    );
+    let ratio = match (f("goodput_MBps"), f("mathis_MBps")) {
+        (Some(g), Some(m)) if m > 0.0 => Some(g / m),
+        _ => None,
+    };
+    assert_card(card(&cards, "card-mathis"), ratio, "measured / Mathis");
+    assert_card(
+        card(&cards, "card-p99"),
+        json["msgs"]["p99_ms"].as_f64(),
+        "p99 latency",
+    );
+    let shown_limit = lab
+        .eval_string("return document.getElementById('verdict').dataset.limit;")
+        .await;
+    assert_eq!(shown_limit, limit, "the verdict of {query:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn moving_the_slider_redraws_the_chart_and_updates_the_url() {
+async fn every_preset_shows_the_runners_numbers() {
     with_lab(|lab| async move {
         let lab = &*lab;
-        lab.open("").await;
-        assert_eq!(lab.value_of("iw").await, "10", "the default IW is 10");
-        assert_eq!(
-            lab.search().await,
-            "",
-            "defaults are not written into the URL"
-        );
-        let readout = lab.text_of("iw-readout").await;
-        assert!(readout.starts_with("IW 10:"), "readout: {readout}");
+        for p in PRESETS {
+            let query = format!("preset={}", p.name);
+            lab.set_window(1280, 960).await;
+            lab.open(&format!("?{query}&lang=en")).await;
+            assert_eq!(lab.shown_query().await, query);
+            assert_eq!(lab.run_state().await, "done");
+            assert_eq!(lab.search().await, format!("?{query}&lang=en"));
+            assert_eq!(lab.text_of("banner").await, "", "no banner for {query}");
+            assert_cards_match_runner(lab, &query).await;
+            // The preset's own values are in the controls.
+            let s = Scenario::parse(&query).expect("a preset");
+            assert_eq!(
+                lab.value_of("rtt-number").await.parse::<f64>().ok(),
+                Some(s.rtt_ms),
+                "{query}: the RTT box"
+            );
+            lab.screenshot(&format!("preset-{}", p.name)).await;
+            lab.set_window(1280, 720).await;
+            lab.screenshot(&format!("preset-{}-1280x720", p.name)).await;
+        }
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rtt_and_loss_sliders_move_the_address_the_cards_and_the_charts() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.open("?lang=en").await;
+        assert_eq!(lab.search().await, "?lang=en", "defaults write only lang");
+        assert_eq!(lab.value_of("rtt-number").await, "28");
+        let cards = lab.cards().await;
         let pixels = lab.canvas_fingerprint().await;
+        let canvases = lab.canvas_count().await;
         lab.screenshot("default").await;
 
-        // One step with the keyboard, as a person would.
-        let slider = lab.driver.find(By::Id("iw")).await.expect("the IW slider");
-        slider
-            .send_keys(Key::Right)
+        // One step of the RTT slider with the keyboard.
+        let slider = lab
+            .driver
+            .find(By::Id("rtt"))
             .await
-            .expect("press the right arrow key");
-        let before = &readout;
+            .expect("the RTT slider");
+        slider.send_keys(Key::Right).await.expect("press Right");
         let moved = lab
-            .wait_until(SETTLE, || async move {
-                lab.text_of("iw-readout").await != *before
-            })
+            .wait_until(
+                SETTLE,
+                || async move { lab.search().await.starts_with("?rtt=") },
+            )
             .await;
-        assert!(
-            moved,
-            "the readout did not change after the arrow key: {readout}"
-        );
-        let readout_11 = lab.text_of("iw-readout").await;
-        assert!(readout_11.starts_with("IW 11:"), "readout: {readout_11}");
-        assert_eq!(lab.search().await, "?iw=11");
-        assert_eq!(
-            lab.value_of("iw-number").await,
-            "11",
-            "the number box follows"
-        );
-        let pixels_11 = lab.canvas_fingerprint().await;
-        assert_ne!(pixels_11, pixels, "the chart was not redrawn for IW 11");
+        assert!(moved, "the address did not follow: {}", lab.search().await);
+        let rtt = lab.value_of("rtt-number").await;
+        let stepped: f64 = rtt.parse().expect("a number");
+        assert!(stepped > 28.0 && stepped < 29.0, "one step from 28: {rtt}");
+        assert_eq!(lab.search().await, format!("?rtt={rtt}&lang=en"));
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.shown_query().await, format!("rtt={rtt}"));
+        let after_rtt = lab.cards().await;
+        assert_ne!(after_rtt, cards, "the cards did not change with the RTT");
+        assert_cards_match_runner(lab, &format!("rtt={rtt}")).await;
+        let pixels_rtt = lab.canvas_fingerprint().await;
+        if canvases > 0 {
+            assert_ne!(pixels_rtt, pixels, "the charts did not change with the RTT");
+        }
 
-        // A drag to a far value.
-        lab.slide_to(250).await;
+        // A drag of the loss slider to about 1 %.
+        let position: u32 = lab
+            .eval_string("return String(Math.round(document.getElementById('loss').max * 0.76));")
+            .await
+            .parse()
+            .expect("a position");
+        lab.slide_to("loss", position).await;
         let moved = lab
-            .wait_until(SETTLE, || async move {
-                lab.text_of("iw-readout").await.starts_with("IW 250:")
-            })
+            .wait_until(
+                SETTLE,
+                || async move { lab.search().await.contains("loss=") },
+            )
             .await;
+        assert!(moved, "the address did not follow: {}", lab.search().await);
+        let loss = lab.value_of("loss-number").await;
         assert!(
-            moved,
-            "readout after the drag: {}",
-            lab.text_of("iw-readout").await
+            lab.search().await == format!("?rtt={rtt}&loss={loss}&lang=en"),
+            "{}",
+            lab.search().await
         );
-        assert_eq!(lab.search().await, "?iw=250");
-        let pixels_250 = lab.canvas_fingerprint().await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let query = format!("rtt={rtt}&loss={loss}");
+        assert_eq!(lab.shown_query().await, query);
+        let after_loss = lab.cards().await;
         assert_ne!(
-            pixels_250, pixels_11,
-            "the chart was not redrawn for IW 250"
+            after_loss, after_rtt,
+            "the cards did not change with the loss"
         );
-        assert_ne!(
-            pixels_250, pixels,
-            "the chart for IW 250 is the default one"
-        );
-        lab.screenshot("slider-moved").await;
+        assert_cards_match_runner(lab, &query).await;
+        if canvases > 0 {
+            assert_ne!(
+                lab.canvas_fingerprint().await,
+                pixels_rtt,
+                "the charts did not change with the loss"
+            );
+        }
+        lab.screenshot("sliders-moved").await;
 
-        // Back returns to the previous step, chart included.
+        // Back: the RTT step again, cards and all.
         lab.driver.back().await.expect("go back");
-        let restored = lab
-            .wait_until(SETTLE, || async move { lab.value_of("iw").await == "11" })
+        let expected = format!("?rtt={rtt}&lang=en");
+        let expected = &expected;
+        let back = lab
+            .wait_until(SETTLE, || async move { lab.search().await == *expected })
             .await;
-        assert!(
-            restored,
-            "Back did not restore IW 11: {}",
-            lab.value_of("iw").await
+        assert!(back, "Back went to {}", lab.search().await);
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.value_of("loss-number").await, "0");
+        assert_eq!(
+            lab.cards().await,
+            after_rtt,
+            "Back did not restore the cards"
         );
-        assert_eq!(lab.search().await, "?iw=11");
-        let back_redrawn = lab
+        if canvases > 0 {
+            assert_eq!(lab.canvas_fingerprint().await, pixels_rtt);
+        }
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn back_and_forward_step_through_typed_changes() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.open("?iw=20&lang=en").await;
+        let cards_iw = lab.cards().await;
+        lab.type_into("rtt-number", "50ms").await;
+        let typed = lab
             .wait_until(SETTLE, || async move {
-                lab.canvas_fingerprint().await == pixels_11
+                lab.search().await == "?rtt=50&iw=20&lang=en"
             })
             .await;
-        assert!(back_redrawn, "after Back the chart is not the IW 11 chart");
+        assert!(typed, "typing 50ms: {}", lab.search().await);
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let cards_rtt = lab.cards().await;
+        assert_ne!(cards_rtt, cards_iw);
 
+        lab.driver.back().await.expect("go back");
+        lab.wait_until(
+            SETTLE,
+            || async move { lab.search().await == "?iw=20&lang=en" },
+        )
+        .await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.search().await, "?iw=20&lang=en");
+        assert_eq!(lab.value_of("rtt-number").await, "28");
+        assert_eq!(lab.value_of("iw-number").await, "20");
+        assert_eq!(lab.cards().await, cards_iw, "Back restores the cards");
+
+        lab.driver.forward().await.expect("go forward");
+        lab.wait_until(SETTLE, || async move {
+            lab.search().await == "?rtt=50&iw=20&lang=en"
+        })
+        .await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.value_of("rtt-number").await, "50");
+        assert_eq!(lab.cards().await, cards_rtt, "Forward restores the cards");
+
+        // A refused value says why beside its box and changes nothing.
+        lab.type_into("iw-number", "0").await;
+        let refused = lab
+            .wait_until(SETTLE, || async move {
+                lab.text_of("iw-error").await.contains("1 to 1000")
+            })
+            .await;
+        assert!(refused, "iw=0: {:?}", lab.text_of("iw-error").await);
+        assert_eq!(lab.search().await, "?rtt=50&iw=20&lang=en");
         lab.assert_no_console_errors().await;
     })
     .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_link_opens_at_its_iw() {
+async fn a_malformed_link_names_the_key_and_runs_the_defaults() {
     with_lab(|lab| async move {
-        lab.open("?iw=37").await;
-        assert_eq!(
-            lab.value_of("iw").await,
-            "37",
-            "the slider shows the link's IW"
-        );
-        assert_eq!(lab.value_of("iw-number").await, "37");
-        let readout = lab.text_of("iw-readout").await;
-        assert!(readout.starts_with("IW 37:"), "readout: {readout}");
-        assert_eq!(lab.search().await, "?iw=37", "the link is kept as it was");
-        assert_eq!(
-            lab.text_of("banner").await,
-            "",
-            "no error banner for a good link"
-        );
-        lab.screenshot("link-iw-37").await;
-        lab.assert_no_console_errors().await;
-    })
-    .await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bad_link_says_why_and_shows_the_defaults() {
-    with_lab(|lab| async move {
-        lab.open("?iw=0").await;
+        let lab = &*lab;
+        lab.open("?rtt=abc&lang=en").await;
         let banner = lab.text_of("banner").await;
         assert!(
-            banner.contains("iw"),
+            banner.contains("rtt"),
             "the banner names the key: {banner:?}"
         );
-        assert_eq!(lab.value_of("iw").await, "10", "the defaults are shown");
+        assert!(
+            banner.contains("0.1 to 2000 ms"),
+            "the banner names the range: {banner:?}"
+        );
+        assert!(banner.contains("defaults"), "{banner:?}");
+        assert_eq!(lab.shown_query().await, "", "the defaults run");
+        assert_eq!(lab.value_of("rtt-number").await, "28");
+        assert_eq!(lab.search().await, "?rtt=abc&lang=en", "the bad link stays");
+        assert_cards_match_runner(lab, "").await;
         lab.screenshot("bad-link").await;
+        lab.assert_no_console_errors().await;
+
+        // In Chinese, an unknown key and a bad language.
+        lab.open("?loss=99&lang=zh").await;
+        let banner = lab.text_of("banner").await;
+        assert!(
+            banner.contains("loss") && banner.contains("0 to 50%"),
+            "{banner:?}"
+        );
+        assert!(banner.contains("默认"), "{banner:?}");
+        lab.open("?rtt=50&lang=fr").await;
+        let banner = lab.text_of("banner").await;
+        assert!(
+            banner.contains("lang") && banner.contains("en, zh"),
+            "{banner:?}"
+        );
+        assert_eq!(lab.shown_query().await, "rtt=50", "the scenario still runs");
+        lab.open("?foo=1").await;
+        let banner = lab.text_of("banner").await;
+        assert!(
+            banner.contains("foo") && banner.contains("unknown key"),
+            "{banner:?}"
+        );
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_language_switch_changes_the_labels_and_is_remembered() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.open("?preset=hol-blocking&lang=en").await;
+        let title = || async move {
+            lab.eval_string("return document.querySelector('#card-goodput h3').textContent;")
+                .await
+        };
+        assert_eq!(title().await, "Goodput");
+        assert!(lab.text_of("group-path").await.contains("Path"));
+        lab.driver
+            .find(By::Id("lang-zh"))
+            .await
+            .expect("the Chinese switch")
+            .click()
+            .await
+            .expect("click 中文");
+        let switched = lab
+            .wait_until(SETTLE, || async move { title().await == "有效吞吐" })
+            .await;
+        assert!(switched, "the card title: {}", title().await);
+        assert_eq!(lab.search().await, "?preset=hol-blocking&lang=zh");
+        assert_eq!(
+            lab.eval_string("return document.documentElement.lang;")
+                .await,
+            "zh-CN"
+        );
+        assert!(lab.text_of("group-path").await.contains("路径"));
+        assert!(lab.text_of("verdict").await.contains("瓶颈"));
+        lab.screenshot("lang-zh").await;
+
+        // Remembered: a link without lang= opens in Chinese.
+        lab.open("?preset=hol-blocking").await;
+        assert_eq!(title().await, "有效吞吐");
+        assert_eq!(lab.search().await, "?preset=hol-blocking&lang=zh");
+        // A link's lang= wins over the remembered one.
+        lab.open("?lang=en").await;
+        assert_eq!(title().await, "Goodput");
+
+        // Large type, for a projector.
+        lab.set_window(1280, 720).await;
+        lab.driver
+            .find(By::Id("large-type"))
+            .await
+            .expect("the large-type switch")
+            .click()
+            .await
+            .expect("click large type");
+        let large = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return document.documentElement.className;")
+                    .await
+                    .contains("large")
+            })
+            .await;
+        assert!(large, "large type is not on");
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        lab.screenshot("large-type-1280x720").await;
+
+        // Share copies the address, or shows it to copy by hand.
+        lab.driver
+            .find(By::Id("share"))
+            .await
+            .expect("the share button")
+            .click()
+            .await
+            .expect("click share");
+        let shared = lab
+            .wait_until(SETTLE, || async move {
+                let status = lab.text_of("share-status").await;
+                let link = lab
+                    .eval_string(
+                        "const i = document.querySelector('.share-link'); return i ? i.value : '';",
+                    )
+                    .await;
+                status.contains("Link copied") || link.ends_with("?lang=en")
+            })
+            .await;
+        assert!(shared, "share: {:?}", lab.text_of("share-status").await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newer_value_supersedes_a_long_run_and_the_budget_is_announced() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        // Ten minutes of a 1 Gbit/s flow: far past the page's budget, seconds of work.
+        lab.driver
+            .goto(lab.server.url("?app=bulk&dur=600&lang=en"))
+            .await
+            .expect("load the page");
+        let up = lab
+            .wait_until(SETTLE, || async move {
+                lab.value_of("dur-number").await == "600"
+            })
+            .await;
+        assert!(up, "the page did not come up");
+        // The page keeps answering while the worker runs.
+        let started = std::time::Instant::now();
+        assert_eq!(lab.run_state().await, "running");
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "the page is blocked"
+        );
+        lab.type_into("dur-number", "1").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.shown_query().await, "app=bulk&dur=1");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(
+            lab.shown_query().await,
+            "app=bulk&dur=1",
+            "a stale run came back"
+        );
+        let workers: u32 = lab
+            .eval_string("return document.getElementById('status').dataset.workers;")
+            .await
+            .parse()
+            .unwrap_or(0);
+        assert!(
+            workers >= 2,
+            "the long run was not superseded: {workers} workers"
+        );
+        assert_cards_match_runner(lab, "app=bulk&dur=1").await;
+
+        // Let the long run finish this time: it stops at the budget and says so.
+        lab.driver.back().await.expect("go back");
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.shown_query().await, "app=bulk&dur=600");
+        let notice = lab.text_of("budget").await;
+        assert!(
+            notice.contains("20,000,000") && notice.contains("tcplab run 'app=bulk&dur=600'"),
+            "{notice:?}"
+        );
+        assert_eq!(
+            lab.eval_string("return document.getElementById('verdict').dataset.limit;")
+                .await,
+            "unfinished"
+        );
+        lab.screenshot("budget").await;
         lab.assert_no_console_errors().await;
     })
     .await;

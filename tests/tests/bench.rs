@@ -1,0 +1,102 @@
+//! The page benchmark (not a pass/fail test): the time from a slider's input to the charts
+//! redrawn, measured in the page with the Performance API, for the default scenario and for
+//! ten seconds of a 1 Gbit/s bulk flow; and the longest task on the page's thread meanwhile,
+//! which says whether the page stayed responsive. docs/performance.md ("The page") reports it.
+//!
+//! cargo test -p tcplab-e2e --test bench -- --ignored --nocapture
+
+use std::time::Duration;
+
+use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
+
+/// Moves the RTT slider back and forth `rounds` times; returns each input-to-drawn time (ms)
+/// and the longest task (ms) seen meanwhile.
+async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, f64) {
+    lab.eval_string(
+        "window.__longest = 0;
+         new PerformanceObserver(l => { for (const e of l.getEntries())
+             window.__longest = Math.max(window.__longest, e.duration); })
+             .observe({ type: 'longtask', buffered: false });
+         return null;",
+    )
+    .await;
+    let mut times = Vec::new();
+    for i in 0..rounds {
+        let step = if i % 2 == 0 { 20 } else { -20 };
+        let script = format!(
+            "const done = arguments[arguments.length - 1];
+             const s = document.getElementById('rtt');
+             const target = String(Number(s.value) + ({step}));
+             const results = document.querySelector('.results');
+             const head = document.getElementById('headline');
+             const before = head.dataset.query;
+             const drawn = () => {{
+                 const c = document.querySelector('.charts');
+                 const q = head.dataset.query;
+                 if (q === before || head.dataset.state !== 'done') return false;
+                 return !c || c.dataset.drawn === undefined || c.dataset.drawn === q;
+             }};
+             const obs = new MutationObserver(() => {{
+                 if (!drawn()) return;
+                 obs.disconnect();
+                 performance.mark('tcplab-drawn-{i}');
+                 done(performance.measure('tcplab-{i}', 'tcplab-input-{i}', 'tcplab-drawn-{i}').duration);
+             }});
+             obs.observe(results, {{ attributes: true, childList: true, subtree: true }});
+             performance.mark('tcplab-input-{i}');
+             s.value = target;
+             s.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             s.dispatchEvent(new Event('change', {{ bubbles: true }}));"
+        );
+        let ret = lab
+            .driver
+            .execute_async(script, Vec::new())
+            .await
+            .expect("the measurement");
+        if let Some(ms) = ret.json().as_f64() {
+            times.push(ms);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let longest = lab
+        .eval_string("return String(window.__longest);")
+        .await
+        .parse()
+        .unwrap_or(f64::NAN);
+    (times, longest)
+}
+
+fn report(name: &str, times: &mut [f64], longest: f64) {
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+    let worst = times.last().copied().unwrap_or(f64::NAN);
+    let best = times.first().copied().unwrap_or(f64::NAN);
+    println!(
+        "{name}: input to charts drawn over {} moves: median {median:.1} ms, best {best:.1} ms, \
+         worst {worst:.1} ms; longest task on the page's thread {longest:.1} ms",
+        times.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run it with --ignored --nocapture"]
+async fn slider_input_to_charts_drawn() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.driver
+            .set_script_timeout(Duration::from_secs(30))
+            .await
+            .expect("script timeout");
+        lab.open("?lang=en").await;
+        let (mut times, longest) = measure(lab, 21).await;
+        report("default scenario", &mut times, longest);
+
+        lab.open("?app=bulk&dur=10&lang=en").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let events = lab.text_of("status").await;
+        let (mut times, longest) = measure(lab, 7).await;
+        report("app=bulk&dur=10 (1 Gbit/s)", &mut times, longest);
+        println!("    {events}");
+    })
+    .await;
+}
