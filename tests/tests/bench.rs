@@ -9,17 +9,32 @@ use std::time::Duration;
 
 use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
 
+/// What the page's thread went through while it was measured.
+struct Responsiveness {
+    /// The longest task over 50 ms the browser reported (0: none).
+    longest_task: f64,
+    /// The longest gap between two animation frames.
+    longest_frame_gap: f64,
+}
+
 /// Moves the RTT slider back and forth `rounds` times; returns each input-to-drawn time (ms)
-/// and the longest task (ms) seen meanwhile.
-async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, f64) {
-    lab.eval_string(
-        "window.__longest = 0;
-         new PerformanceObserver(l => { for (const e of l.getEntries())
-             window.__longest = Math.max(window.__longest, e.duration); })
-             .observe({ type: 'longtask', buffered: false });
-         return null;",
-    )
-    .await;
+/// and how responsive the page's thread stayed meanwhile.
+async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, Responsiveness) {
+    let supported = lab
+        .eval_string(
+            "window.__longest = 0; window.__gap = 0; window.__frames = true;
+             let last = performance.now();
+             const frame = t => { window.__gap = Math.max(window.__gap, t - last); last = t;
+                                  if (window.__frames) requestAnimationFrame(frame); };
+             requestAnimationFrame(frame);
+             if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) return 'no';
+             new PerformanceObserver(l => { for (const e of l.getEntries())
+                 window.__longest = Math.max(window.__longest, e.duration); })
+                 .observe({ type: 'longtask', buffered: false });
+             return 'yes';",
+        )
+        .await;
+    assert_eq!(supported, "yes", "this browser reports no long tasks");
     let mut times = Vec::new();
     for i in 0..rounds {
         let step = if i % 2 == 0 { 20 } else { -20 };
@@ -58,23 +73,33 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, f64) {
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let longest = lab
-        .eval_string("return String(window.__longest);")
-        .await
-        .parse()
-        .unwrap_or(f64::NAN);
-    (times, longest)
+    let read = |name: &'static str| async move {
+        lab.eval_string(&format!("return String(window.{name});"))
+            .await
+            .parse()
+            .unwrap_or(f64::NAN)
+    };
+    let page = Responsiveness {
+        longest_task: read("__longest").await,
+        longest_frame_gap: read("__gap").await,
+    };
+    lab.eval_string("window.__frames = false; return null;")
+        .await;
+    (times, page)
 }
 
-fn report(name: &str, times: &mut [f64], longest: f64) {
+fn report(name: &str, times: &mut [f64], page: &Responsiveness) {
     times.sort_by(f64::total_cmp);
     let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
     let worst = times.last().copied().unwrap_or(f64::NAN);
     let best = times.first().copied().unwrap_or(f64::NAN);
     println!(
         "{name}: input to charts drawn over {} moves: median {median:.1} ms, best {best:.1} ms, \
-         worst {worst:.1} ms; longest task on the page's thread {longest:.1} ms",
-        times.len()
+         worst {worst:.1} ms; on the page's thread, the longest task over 50 ms {:.1} ms (0: \
+         none) and the longest gap between two frames {:.1} ms",
+        times.len(),
+        page.longest_task,
+        page.longest_frame_gap
     );
 }
 
@@ -88,15 +113,15 @@ async fn slider_input_to_charts_drawn() {
             .await
             .expect("script timeout");
         lab.open("?lang=en").await;
-        let (mut times, longest) = measure(lab, 21).await;
-        report("default scenario", &mut times, longest);
+        let (mut times, page) = measure(lab, 21).await;
+        report("default scenario", &mut times, &page);
+        println!("    {}", lab.text_of("status").await);
 
         lab.open("?app=bulk&dur=10&lang=en").await;
         lab.wait_for_run(RUN_TIMEOUT).await;
-        let events = lab.text_of("status").await;
-        let (mut times, longest) = measure(lab, 7).await;
-        report("app=bulk&dur=10 (1 Gbit/s)", &mut times, longest);
-        println!("    {events}");
+        let (mut times, page) = measure(lab, 7).await;
+        report("app=bulk&dur=10 (1 Gbit/s)", &mut times, &page);
+        println!("    {}", lab.text_of("status").await);
     })
     .await;
 }

@@ -280,6 +280,49 @@ async fn back_and_forward_step_through_typed_changes() {
         assert_eq!(lab.value_of("rtt-number").await, "50");
         assert_eq!(lab.cards().await, cards_rtt, "Forward restores the cards");
 
+        // The presets menu loads a preset as a new step.
+        lab.driver
+            .find(By::Css("#presets > summary"))
+            .await
+            .expect("the presets menu")
+            .click()
+            .await
+            .expect("open the presets menu");
+        let listed = lab
+            .eval_string("return String(document.querySelectorAll('.preset-list .preset').length);")
+            .await;
+        assert_eq!(
+            listed,
+            (PRESETS.len() + 1).to_string(),
+            "every preset and the defaults"
+        );
+        let item = lab
+            .driver
+            .find(By::Id("preset-bufferbloat"))
+            .await
+            .expect("the bufferbloat preset");
+        let text = item.text().await.unwrap_or_default();
+        assert!(
+            text.contains("drop-tail queue") && text.contains("Source"),
+            "the preset says what it shows and where from: {text:?}"
+        );
+        item.click().await.expect("choose bufferbloat");
+        let loaded = lab
+            .wait_until(SETTLE, || async move {
+                lab.search().await == "?preset=bufferbloat&lang=en"
+            })
+            .await;
+        assert!(loaded, "the preset's link: {}", lab.search().await);
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.shown_query().await, "preset=bufferbloat");
+        lab.driver.back().await.expect("go back");
+        lab.wait_until(SETTLE, || async move {
+            lab.search().await == "?rtt=50&iw=20&lang=en"
+        })
+        .await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.cards().await, cards_rtt, "Back from the preset");
+
         // A refused value says why beside its box and changes nothing.
         lab.type_into("iw-number", "0").await;
         let refused = lab

@@ -28,11 +28,13 @@ pub fn Banner(props: &BannerProps) -> Html {
     html! {
         <div class="banner" id="banner" role="alert" data-key={props.bad.key.clone()}>
             <p>
-                <strong>{ lang.pick("This link has an invalid key, ", "链接中的参数无效，") }</strong>
-                <code>{ props.bad.key.clone() }</code>
-                { lang.pick(": ", "：") }
-                <span class="banner-message">{ props.bad.message.clone() }</span>
-                { lang.pick(" — ", "——") }{ instead }
+                <strong>
+                    { lang.pick("This link's ", "链接中的 ") }
+                    <code>{ if props.bad.key.is_empty() { "\"\"".to_string() } else { props.bad.key.clone() } }</code>
+                    { lang.pick(" is not valid: ", " 无效：") }
+                </strong>
+                <span class="banner-message">{ props.bad.problem.clone() }</span>
+                { lang.pick("; ", "；") }{ instead }
             </p>
             <button type="button" class="mini" aria-label={lang.pick("Dismiss", "关闭")}
                 onclick={Callback::from(move |_: MouseEvent| on_dismiss.emit(()))}>{ "×" }</button>

@@ -109,6 +109,10 @@ pub fn Headline(props: &HeadlineProps) -> Html {
                 if let Some(g) = s.goodput_MBps {
                     { format!(" · {} {}", percent(100.0 * g / v.link_mbps), lang.pick("of link", "链路")) }
                 }
+                if let Some(j) = s.jain_fairness {
+                    <br />
+                    { format!("{} {}", lang.pick("Jain fairness", "Jain 公平指数"), number(j, 3)) }
+                }
             </>
         },
     );

@@ -23,11 +23,24 @@ pub enum Entry {
     Replace,
 }
 
-/// What is wrong with a link: the key at fault and the whole message, which names the range.
+/// What is wrong with a link: the key at fault and the whole message, which names the range
+/// (`rtt: "abc" is not a number (allowed 0.1 to 2000 ms)`), and the message after the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLink {
     pub key: String,
     pub message: String,
+    pub problem: String,
+}
+
+impl BadLink {
+    fn new(key: &str, problem: String) -> BadLink {
+        let shown_key = if key.is_empty() { "\"\"" } else { key };
+        BadLink {
+            key: key.to_string(),
+            message: format!("{shown_key}: {problem}"),
+            problem,
+        }
+    }
 }
 
 /// A page address, read.
@@ -44,20 +57,17 @@ pub fn parse_search(search: &str) -> Address {
     let scenario = Scenario::parse(&query).map_err(|e| BadLink {
         key: e.key().to_string(),
         message: e.to_string(),
+        problem: e.problem().to_string(),
     });
     let lang = match langs.as_slice() {
         [] => Ok(None),
-        [one] => Lang::from_code(one).map(Some).ok_or_else(|| BadLink {
-            key: LANG_KEY.to_string(),
-            message: format!(
-                "{LANG_KEY}: unknown value \"{}\" (allowed en, zh)",
-                shown(one)
-            ),
+        [one] => Lang::from_code(one).map(Some).ok_or_else(|| {
+            BadLink::new(
+                LANG_KEY,
+                format!("unknown value \"{}\" (allowed en, zh)", shown(one)),
+            )
         }),
-        _ => Err(BadLink {
-            key: LANG_KEY.to_string(),
-            message: format!("{LANG_KEY}: repeated key"),
-        }),
+        _ => Err(BadLink::new(LANG_KEY, "repeated key".to_string())),
     };
     Address { scenario, lang }
 }
