@@ -196,6 +196,21 @@ async fn a_message_run_adds_the_latency_charts() {
 }
 
 #[wasm_bindgen_test]
+async fn messages_over_udp_have_no_window_charts_but_a_whole_time_axis() {
+    let v = view("app=msgs&conns=0&rtt=60&loss=5&count=200&every=5&dur=3");
+    // UDP keeps no window: the run's own end is 0, the axis must still reach the last message.
+    let last = v
+        .messages
+        .iter()
+        .filter_map(|m| m.read_ms)
+        .fold(0.0, f64::max);
+    assert!(tcplab_web::charts::axis_end(&v) >= last && last > 900.0);
+    let m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    assert_eq!(m.kinds(), ["goodput", "latency", "latency-cdf", "queue"]);
+}
+
+#[wasm_bindgen_test]
 async fn a_new_run_redraws_and_the_container_says_which() {
     let first = view("");
     let mut m = Mounted::new(first.clone(), Lang::En, None);
@@ -299,6 +314,28 @@ async fn a_narrower_container_redraws_narrower() {
     let narrow = m.canvas("cwnd", "chart-base");
     assert!(narrow.width() < wide, "{} then {}", wide, narrow.width());
     assert!(ink(&narrow) > 3000);
+}
+
+#[wasm_bindgen_test]
+async fn a_larger_root_font_draws_larger_charts() {
+    let v = view("");
+    let m = Mounted::new(v.clone(), Lang::En, None);
+    m.drawn(&v.query).await;
+    let normal = m.canvas("cwnd", "chart-base").height();
+    let html = document().document_element().expect("<html>");
+    // What a projector setting does: a larger root size, through a class or a style.
+    html.set_attribute("style", "font-size:24px")
+        .expect("style");
+    let mut large = normal;
+    for _ in 0..40 {
+        tick().await;
+        large = m.canvas("cwnd", "chart-base").height();
+        if large > normal {
+            break;
+        }
+    }
+    html.remove_attribute("style").expect("style");
+    assert!(large * 2 >= normal * 3, "{normal} px, then {large} px");
 }
 
 #[wasm_bindgen_test]

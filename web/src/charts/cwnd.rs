@@ -17,9 +17,6 @@ use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
 
-/// Flows named one by one in the legend; beyond, the rest share one entry.
-pub const LEGEND_FLOWS: usize = 8;
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cwnd(pub Ctx);
 
@@ -131,7 +128,7 @@ impl Figure for Cwnd {
         let v = &ctx.view;
         let th = &v.theory;
         let lang = ctx.lang;
-        let end = axis::time_end(v.end_ms);
+        let end = ctx.end_ms;
         let mss = f64::from(th.mss.max(1));
         let n = v.flows.len();
 
@@ -163,7 +160,7 @@ impl Figure for Cwnd {
         let top = top_of(data_max, &lines, 2.5);
 
         let mut items = Vec::new();
-        for i in (0..n).take(if n > LEGEND_FLOWS + 1 { 1 } else { n }) {
+        for i in (0..n).take(if n > NAMED_FLOWS { 1 } else { n }) {
             let label = if n == 1 {
                 "cwnd".to_string()
             } else {
@@ -172,14 +169,14 @@ impl Figure for Cwnd {
             let w = if i == 0 { 2.2 } else { 1.3 };
             items.push(Item::new(Swatch::Line(flow_colour(i), w), label));
         }
-        if n > LEGEND_FLOWS + 1 {
+        if n > NAMED_FLOWS {
             items.push(Item::new(
-                Swatch::Line(flow_colour(1), 1.3),
+                Swatch::Line(MANY_FLOWS, 1.3),
                 format!("{} 2–{n}", lang.pick("flows", "流")),
             ));
         }
         if !ssthresh.is_empty() {
-            items.push(Item::new(Swatch::Line(SSTHRESH, 1.4), "ssthresh"));
+            items.push(Item::new(Swatch::Line(SSTHRESH_BAND, 5.0), "ssthresh"));
         }
         if !in_flight.is_empty() {
             items.push(Item::new(
@@ -300,14 +297,21 @@ impl Figure for Cwnd {
                 st,
                 &frame,
                 c,
-                Pen::solid(flow_colour(i), 1.3).alpha(0.85),
+                Pen::solid(colour_of(i, n), 1.3).alpha(0.85),
             )?;
         }
+        // A wide pale band under cwnd: after a loss the two often coincide, and both must
+        // stay visible.
+        draw::line(
+            &mut chart,
+            st,
+            &frame,
+            &ssthresh,
+            Pen::solid(SSTHRESH_BAND, 5.0),
+        )?;
         if let Some(c) = cwnds.first() {
             draw::line(&mut chart, st, &frame, c, Pen::solid(ACCENT, 2.2))?;
         }
-        // Over cwnd, thinner: after a loss the two often coincide, and both must stay visible.
-        draw::line(&mut chart, st, &frame, &ssthresh, Pen::solid(SSTHRESH, 1.3))?;
         // CUBIC's prediction last: where cwnd follows it, the dashes ride on the line.
         let cols = draw::columns(&frame, st) as f64;
         for (i, e) in cubic.iter().enumerate() {
@@ -336,7 +340,10 @@ impl Figure for Cwnd {
             let y1 = frame.top() as i32 - axis::gap(st);
             let y0 = y1 - Self::band_height(st);
             for (from, to, mode) in &runs {
-                let (Some(a), Some(b)) = (frame.x.x_px(*from), frame.x.x_px(*to)) else {
+                let (Some(a), Some(b)) = (
+                    frame.x.x_px(from.clamp(frame.x.lo, frame.x.hi)),
+                    frame.x.x_px(to.clamp(frame.x.lo, frame.x.hi)),
+                ) else {
                     continue;
                 };
                 let (c, _) = bbr_mode(mode, lang);
@@ -376,12 +383,12 @@ impl Figure for Cwnd {
             ));
             rows.push(match w.ssthresh {
                 Some(s) => Row::new(
-                    SSTHRESH,
+                    SSTHRESH_BAND,
                     format!("ssthresh {} ({})", fmt::bytes(s), seg(s)),
                     Some(s),
                 ),
                 None => Row::new(
-                    SSTHRESH,
+                    SSTHRESH_BAND,
                     lang.pick("ssthresh ∞ (no loss yet)", "ssthresh ∞（尚无丢包）"),
                     None,
                 ),

@@ -160,7 +160,7 @@ impl Figure for Goodput {
         let v = &ctx.view;
         let th = &v.theory;
         let lang = ctx.lang;
-        let end = axis::time_end(v.end_ms);
+        let end = ctx.end_ms;
         let n = v.flows.len();
         let columns = axis::plot_columns(root, st);
 
@@ -207,11 +207,7 @@ impl Figure for Goodput {
                 format!("{} ({bins})", lang.pick("goodput", "有效吞吐量")),
             ));
         } else {
-            let named = if n > super::cwnd::LEGEND_FLOWS + 1 {
-                1
-            } else {
-                n
-            };
+            let named = if n > NAMED_FLOWS { 1 } else { n };
             for i in 0..named {
                 items.push(Item::new(
                     Swatch::Line(flow_colour(i), if i == 0 { 2.0 } else { 1.2 }),
@@ -220,7 +216,7 @@ impl Figure for Goodput {
             }
             if named < n {
                 items.push(Item::new(
-                    Swatch::Line(flow_colour(1), 1.2),
+                    Swatch::Line(MANY_FLOWS, 1.2),
                     format!("{} 2–{n}", lang.pick("flows", "流")),
                 ));
             }
@@ -317,7 +313,7 @@ impl Figure for Goodput {
                 st,
                 &frame,
                 &l.0,
-                Pen::solid(flow_colour(i), 1.2).alpha(0.8),
+                Pen::solid(colour_of(i, n), 1.2).alpha(0.8),
             )?;
         }
         if let Some(first) = lines.first() {
@@ -334,7 +330,7 @@ impl Figure for Goodput {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
-        let end = axis::time_end(v.end_ms);
+        let end = ctx.end_ms;
         // The bins as drawn: the trace's own finer bin would disagree with the line it sits on.
         let columns = draw::columns(frame, st) as f64;
         let mut rows = Vec::new();

@@ -96,7 +96,7 @@ impl Figure for Latency {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
-        let end = axis::time_end(v.end_ms);
+        let end = ctx.end_ms;
         let msgs = &v.messages;
         let stats = v.summary.msgs.as_ref();
         let free: Vec<(f64, f64)> = finite(
@@ -120,6 +120,8 @@ impl Figure for Latency {
         let mut refs = vec![one_way];
         refs.extend(p99);
         let top = top_of(data_max, &refs, 2.5).max(1.0);
+        // Lost messages have no latency: they get a row of their own above the rest.
+        let top = if lost.is_empty() { top } else { top * 1.1 };
 
         let mut items = vec![Item::new(Swatch::Dot(MSG), lang.pick("message", "消息"))];
         if !held.is_empty() || !v.hol.is_empty() {
@@ -192,7 +194,7 @@ impl Figure for Latency {
         draw::dots(&mut chart, st, &frame, &free, 1.8, MSG)?;
         draw::dots(&mut chart, st, &frame, &held, 2.2, HELD)?;
         self.bursts(&mut chart, root, st, &frame)?;
-        let lost_at: Vec<(f64, f64)> = lost.iter().map(|&t| (t, top * 0.96)).collect();
+        let lost_at: Vec<(f64, f64)> = lost.iter().map(|&t| (t, top * 0.97)).collect();
         draw::crosses(&mut chart, st, &frame, &lost_at, 3.0, Pen::solid(LOST, 1.4))?;
         Ok(frame)
     }

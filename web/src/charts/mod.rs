@@ -72,13 +72,17 @@ impl Deref for ViewRef {
 pub struct Ctx {
     pub view: ViewRef,
     pub lang: Lang,
+    /// The end of the shared time axis, in ms (see [`axis_end`]).
+    pub end_ms: f64,
 }
 
 impl Ctx {
     pub fn new(view: Rc<RunView>, lang: Lang) -> Ctx {
+        let end_ms = axis_end(&view);
         Ctx {
             view: ViewRef(view),
             lang,
+            end_ms,
         }
     }
 
@@ -99,6 +103,35 @@ impl Ctx {
             .and_then(|f| f.sends.first())
             .map_or(0.0, |s| s.0)
     }
+}
+
+/// The end of the shared time axis: the run's end, or its last event if that is later (a run
+/// without a window trace, messages over UDP, has no end of its own), and 1 ms for a run with
+/// nothing at all, so that every axis has a span.
+pub fn axis_end(v: &RunView) -> f64 {
+    let flows = v.flows.iter().flat_map(|f| {
+        let last = |s: &[(f64, f64)]| s.last().map(|p| p.0);
+        [
+            f.window.last().map(|w| w.t),
+            last(&f.sends),
+            last(&f.retransmits),
+            last(&f.acks),
+            last(&f.sacks),
+            f.goodput.last().map(|g| g.0 + f.bin_ms),
+            f.bbr.last().map(|b| b.t),
+        ]
+    });
+    let messages = v
+        .messages
+        .iter()
+        .map(|m| m.read_ms.unwrap_or(m.write_ms))
+        .chain(v.hol.iter().map(|h| h.end_ms));
+    let all = std::iter::once(Some(v.end_ms))
+        .chain(flows)
+        .chain([v.queue.last().map(|q| q.0), v.drops.last().map(|d| d.t)])
+        .flatten()
+        .chain(messages);
+    axis::time_end(series::max_of(all).unwrap_or(0.0))
 }
 
 /// What the charts are drawn for besides the run: a new width, pixel ratio or text size

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::axis::{self, time_chart, Right, YAxis};
+use super::axis::{time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
 use super::draw::{self, Pen};
 use super::fmt;
@@ -102,7 +102,7 @@ impl Figure for Queue {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
-        let end = axis::time_end(v.end_ms);
+        let end = ctx.end_ms;
         let queue = steps(&finite(v.queue.iter().copied()), end);
         let limit = ctx.scenario().map(|s| f64::from(s.queue));
         let data_max = max_of(queue.iter().map(|p| p.1));
@@ -190,6 +190,7 @@ impl Figure for Queue {
             // One tick per device pixel column: a thousand losses in one column are one tick.
             let mut columns: Vec<i32> = times
                 .filter_map(|d| frame.x.x_px(d.t))
+                .filter(|x| frame.x.contains_px(*x, 0.5))
                 .map(|x| x.round() as i32)
                 .collect();
             columns.dedup();

@@ -2,7 +2,7 @@
 //! retransmissions in red, the cumulative ACK as a line and the highest SACKed byte, with the
 //! slope the link allows.
 
-use super::axis::{self, time_chart, Right, YAxis};
+use super::axis::{time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
 use super::draw::{self, Pen};
 use super::fmt::{self, ByteUnit};
@@ -52,7 +52,7 @@ impl Figure for Sequence {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
-        let end = axis::time_end(v.end_ms);
+        let end = ctx.end_ms;
         let mss = f64::from(v.theory.mss.max(1));
         let empty = Vec::new();
         let (sends, rtx, acks, sacks) = v

@@ -12,7 +12,8 @@ pub const PAPER: RGBColor = RGBColor(0xff, 0xff, 0xff);
 
 /// Flow 1, and the quantity each chart is about.
 pub const ACCENT: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
-pub const SSTHRESH: RGBColor = RGBColor(0xc2, 0x41, 0x0c);
+/// ssthresh: a pale band under cwnd, which it often equals.
+pub const SSTHRESH_BAND: RGBColor = RGBColor(0xee, 0xa0, 0x7e);
 pub const IN_FLIGHT: RGBColor = RGBColor(0x6c, 0xb4, 0xe4);
 pub const RWND: RGBColor = RGBColor(0x0e, 0x74, 0x90);
 pub const BDP: RGBColor = RGBColor(0x2f, 0x36, 0x40);
@@ -57,6 +58,21 @@ const FLOWS: [RGBColor; 9] = [
     RGBColor(0xff, 0x9d, 0xa7),
     RGBColor(0xba, 0xb0, 0xac),
 ];
+
+/// Flows 2 to n when there are too many to tell apart: one quiet colour, so flow 1 stands out.
+pub const MANY_FLOWS: RGBColor = RGBColor(0xa3, 0xab, 0xb8);
+
+/// Flows named one by one; beyond this many, flows after the first share [`MANY_FLOWS`].
+pub const NAMED_FLOWS: usize = 9;
+
+/// The colour of flow `i` of `n`.
+pub fn colour_of(i: usize, n: usize) -> RGBColor {
+    if i > 0 && n > NAMED_FLOWS {
+        MANY_FLOWS
+    } else {
+        flow_colour(i)
+    }
+}
 
 pub fn flow_colour(i: usize) -> RGBColor {
     match i {
