@@ -306,6 +306,7 @@ async fn back_and_forward_step_through_typed_changes() {
             text.contains("drop-tail queue") && text.contains("Source"),
             "the preset says what it shows and where from: {text:?}"
         );
+        lab.screenshot("presets-menu").await;
         item.click().await.expect("choose bufferbloat");
         let loaded = lab
             .wait_until(SETTLE, || async move {

@@ -107,7 +107,10 @@ pub fn Headline(props: &HeadlineProps) -> Html {
             <>
                 { s.goodput_MBps.map(bits_per_s).unwrap_or_default() }
                 if let Some(g) = s.goodput_MBps {
-                    { format!(" · {} {}", percent(100.0 * g / v.link_mbps), lang.pick("of link", "链路")) }
+                    { match lang {
+                        Lang::En => format!(" · {} of link", percent(100.0 * g / v.link_mbps)),
+                        Lang::Zh => format!(" · 占链路 {}", percent(100.0 * g / v.link_mbps)),
+                    } }
                 }
                 if let Some(j) = s.jain_fairness {
                     <br />
@@ -171,8 +174,11 @@ pub fn Headline(props: &HeadlineProps) -> Html {
         match &s.msgs {
             Some(m) => html! {
                 <>
-                    { format!("{} p50 {}", lang.pick("messages:", "消息："), m.p50_ms.map_or("—".to_string(), duration)) }
-                    { format!(" · {} {}", count(m.lost), lang.pick("lost", "丢失")) }
+                    { format!("p50 {}", m.p50_ms.map_or("—".to_string(), duration)) }
+                    { match lang {
+                        Lang::En => format!(" · {} lost", count(m.lost)),
+                        Lang::Zh => format!(" · 丢失 {}", count(m.lost)),
+                    } }
                 </>
             },
             None => html! { lang.pick("messages workload only", "仅消息负载") },

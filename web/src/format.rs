@@ -49,6 +49,23 @@ pub fn bytes(b: u64) -> String {
     format!("{text} {unit}")
 }
 
+/// Bytes as people write a buffer's size: in binary units when the size is a whole number of
+/// KiB (`4 MiB` for 4194304, `64 KiB`), else in decimal units as [`bytes`] writes them.
+pub fn buffer(b: u64) -> String {
+    if b >= 1024 && b.is_multiple_of(1024) {
+        let (scaled, unit) = if b >= 1 << 30 {
+            (b as f64 / f64::from(1u32 << 30), "GiB")
+        } else if b >= 1 << 20 {
+            (b as f64 / f64::from(1u32 << 20), "MiB")
+        } else {
+            (b as f64 / 1024.0, "KiB")
+        };
+        format!("{} {unit}", number(scaled, 3))
+    } else {
+        bytes(b)
+    }
+}
+
 /// Milliseconds without noise: `224 ms`, `0.5 ms`, `1.25 s`.
 pub fn millis(ms: f64) -> String {
     if ms >= 1000.0 {

@@ -51,6 +51,10 @@ fn numbers_read_as_people_write_them() {
     assert_eq!(format::duration(243.496736), "243.5 ms");
     assert_eq!(format::duration(1250.0), "1.25 s");
     assert_eq!(format::duration(30_000.0), "30 s");
+    assert_eq!(format::buffer(4_194_304), "4 MiB");
+    assert_eq!(format::buffer(65_536), "64 KiB");
+    assert_eq!(format::buffer(1 << 30), "1 GiB");
+    assert_eq!(format::buffer(100_000), "100 kB");
     assert_eq!(format::percent(0.0), "0 %");
     assert_eq!(format::percent(1.23456), "1.23 %");
 }
