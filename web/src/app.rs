@@ -54,12 +54,14 @@ pub fn app() -> Html {
     {
         // The address follows every change.
         let page = page.clone();
-        use_effect_with(page.revision, move |_| {
-            if let Some(entry) = page.entry {
-                if let Err(e) = location::write(&page.search(), entry) {
+        let writer = use_memo((), |_| location::Writer::default());
+        use_effect_with(page.revision, move |_| match page.entry {
+            Some(entry) => {
+                if let Err(e) = writer.write(&page.search(), entry) {
                     web_sys::console::warn_1(&format!("the address was not updated: {e}").into());
                 }
             }
+            None => writer.cancel(),
         });
     }
     {

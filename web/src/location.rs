@@ -5,9 +5,13 @@
 //! `?rtt=50&loss=1&lang=zh` is the scenario `rtt=50&loss=1` shown in Chinese. The page writes the
 //! canonical form: the scenario's `to_query()`, then `lang=`.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use tcplab::scenario::decode_component;
 use tcplab::Scenario;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::i18n::Lang;
 
@@ -19,8 +23,11 @@ pub const LANG_KEY: &str = "lang";
 pub enum Entry {
     /// A new step that Back returns from.
     Push,
-    /// The same step, refined (a slider still being dragged).
+    /// The same step, rewritten in place (an address put in canonical form).
     Replace,
+    /// The same step, refined (a slider still being dragged): written at most every
+    /// [`REPLACE_EVERY_MS`] by a [`Writer`].
+    Refine,
 }
 
 /// What is wrong with a link: the key at fault and the whole message, which names the range
@@ -151,11 +158,7 @@ pub fn current_href() -> Result<String, String> {
 pub fn write(search: &str, entry: Entry) -> Result<(), String> {
     let window = web_sys::window().ok_or("no window")?;
     let location = window.location();
-    let entry = if location.search().map_err(describe)? == search {
-        Entry::Replace
-    } else {
-        entry
-    };
+    let push = entry == Entry::Push && location.search().map_err(describe)? != search;
     let url = format!(
         "{}{}{}",
         location.pathname().map_err(describe)?,
@@ -163,11 +166,83 @@ pub fn write(search: &str, entry: Entry) -> Result<(), String> {
         location.hash().map_err(describe)?
     );
     let history = window.history().map_err(describe)?;
-    match entry {
-        Entry::Push => history.push_state_with_url(&JsValue::NULL, "", Some(&url)),
-        Entry::Replace => history.replace_state_with_url(&JsValue::NULL, "", Some(&url)),
+    if push {
+        history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
     }
     .map_err(describe)
+}
+
+/// How long a drag's refinements of the address wait for the next one: a browser refuses a
+/// page that rewrites its address hundreds of times in a few seconds.
+pub const REPLACE_EVERY_MS: i32 = 120;
+
+/// Writes the address as the page changes: a new step at once, and a drag's refinements at
+/// most every [`REPLACE_EVERY_MS`], the last one always.
+#[derive(Clone, Default)]
+pub struct Writer {
+    /// The refinement waiting for its turn, and whether a timer is set for it.
+    pending: Rc<RefCell<(Option<String>, bool)>>,
+}
+
+impl Writer {
+    pub fn write(&self, search: &str, entry: Entry) -> Result<(), String> {
+        match entry {
+            Entry::Push => {
+                // The drag before this step ends where it ended, not one refinement short.
+                let refined = self.pending.borrow_mut().0.take();
+                if let Some(refined) = refined {
+                    write(&refined, Entry::Replace)?;
+                }
+                write(search, entry)
+            }
+            Entry::Replace => {
+                self.cancel();
+                write(search, entry)
+            }
+            Entry::Refine => {
+                let mut pending = self.pending.borrow_mut();
+                pending.0 = Some(search.to_string());
+                if pending.1 {
+                    return Ok(());
+                }
+                pending.1 = true;
+                drop(pending);
+                self.schedule()
+            }
+        }
+    }
+
+    /// Drops a waiting refinement: the page moved to another address (Back, Forward), whose
+    /// entry it must not overwrite.
+    pub fn cancel(&self) {
+        self.pending.borrow_mut().0 = None;
+    }
+
+    fn schedule(&self) -> Result<(), String> {
+        let pending = self.pending.clone();
+        let fire = Closure::once_into_js(move || {
+            let search = {
+                let mut p = pending.borrow_mut();
+                p.1 = false;
+                p.0.take()
+            };
+            if let Some(search) = search {
+                if let Err(e) = write(&search, Entry::Replace) {
+                    web_sys::console::warn_1(&format!("the address was not updated: {e}").into());
+                }
+            }
+        });
+        let window = web_sys::window().ok_or("no window")?;
+        window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                fire.unchecked_ref(),
+                REPLACE_EVERY_MS,
+            )
+            .map(drop)
+            .map_err(describe)
+    }
 }
 
 pub fn describe(e: JsValue) -> String {

@@ -384,6 +384,36 @@ async fn the_app_follows_its_controls() {
         "{}",
         search()
     );
+    // The drag goes on: the address follows a moment later, in the same history entry.
+    let length = web_sys::window()
+        .expect("a window")
+        .history()
+        .expect("history")
+        .length()
+        .expect("length");
+    slider.set_value(&(position.parse::<u32>().expect("a position") + 150).to_string());
+    slider.dispatch_event(&event).expect("dispatch input");
+    yew::platform::time::sleep(Duration::from_millis(20)).await;
+    let dragged = input("rtt-number").value();
+    assert_ne!(dragged, rtt);
+    yew::platform::time::sleep(Duration::from_millis(250)).await;
+    assert!(
+        search().starts_with(&format!("?rtt={dragged}&lang=")),
+        "{}",
+        search()
+    );
+    let history = web_sys::window()
+        .expect("a window")
+        .history()
+        .expect("history");
+    assert_eq!(
+        history.length().expect("length"),
+        length,
+        "one drag, one step"
+    );
+    slider
+        .dispatch_event(&web_sys::Event::new("change").expect("a change event"))
+        .expect("dispatch change");
 
     // A typed value with a unit.
     let number = input("body-number");

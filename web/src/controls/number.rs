@@ -50,7 +50,7 @@ pub fn Number(props: &NumberProps) -> Html {
                 return;
             };
             let entry = if dragging.replace(true) {
-                Entry::Replace
+                Entry::Refine
             } else {
                 Entry::Push
             };
