@@ -509,6 +509,28 @@ fn thinning_keeps_every_peak() {
 }
 
 #[wasm_bindgen_test]
+fn the_envelope_covers_every_column_and_keeps_the_area() {
+    // 243.5 / 860 is not representable: column edges must not divide back to the column before.
+    let line = series::steps(
+        &[(0.0, 0.0), (28.0, 5.0), (200.0, 321.0), (224.2, 6.0)],
+        243.5,
+    );
+    let exact: f64 = line
+        .windows(2)
+        .map(|w| (w[1].0 - w[0].0) * (w[0].1 + w[1].1) / 2.0)
+        .sum();
+    for n in [7, 860, 1000, 1026] {
+        let cols = series::envelope(&line, 0.0, 243.5, n);
+        assert_eq!(cols.len(), n);
+        let area: f64 = cols.iter().map(|c| c.mean).sum::<f64>() * 243.5 / n as f64;
+        assert!(
+            (area - exact).abs() < 1e-6 * exact,
+            "{n}: {area} vs {exact}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
 fn clipping_cuts_where_a_line_leaves_the_frame() {
     let p = series::clip_y(&[(0.0, 0.0), (1.0, 2.0), (2.0, 0.0)], 0.0, 1.0);
     assert_eq!(

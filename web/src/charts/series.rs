@@ -195,17 +195,26 @@ pub fn envelope(points: &[(f64, f64)], x0: f64, x1: f64, columns: usize) -> Vec<
             continue;
         }
         // Spread the segment over the columns it crosses, cutting it at their edges.
+        // The column advances by counting, not by dividing again: an edge computed as
+        // x0 + k·width can divide back to k − 1.
         let (mut ax, mut ay) = (x, y);
         let end_x = nx.min(x1);
-        while ax < end_x {
-            let c = col_of(ax);
-            let edge = (x0 + (c + 1) as f64 * width).min(end_x);
-            let bx = if edge > ax { edge } else { end_x };
+        let mut c = col_of(x);
+        while ax < end_x && c < columns {
+            let edge = x0 + (c + 1) as f64 * width;
+            let bx = if c + 1 == columns {
+                end_x
+            } else {
+                edge.min(end_x)
+            };
             let by = y + (ny - y) * (bx - x) / (nx - x);
-            touch(c, by, (ay + by) / 2.0 * (bx - ax), bx - ax);
-            touch(c, ay, 0.0, 0.0);
+            if bx > ax {
+                touch(c, by, (ay + by) / 2.0 * (bx - ax), bx - ax);
+                touch(c, ay, 0.0, 0.0);
+            }
             ax = bx;
             ay = by;
+            c += 1;
         }
     }
     acc.into_iter()
