@@ -273,28 +273,33 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
     Some((inner.latest_query.clone(), outcome))
 }
 
-/// The worker failed: report it for the request it was running, and start a fresh one if a
-/// request is waiting.
+/// The worker failed: report it for the newest request if that was the one it had (or it
+/// never came up), and start a fresh worker for a waiting request if this one had been working.
+/// A worker that fails before it is ready is not restarted here: the next request tries again,
+/// so a script that does not load costs one attempt per change, not a loop.
 fn failed(inner_rc: &Rc<RefCell<Inner>>, message: String) -> Option<(String, Outcome)> {
-    let (was_latest, query, waiting) = {
+    let (had_newest, was_ready, query, waiting) = {
         let mut inner = inner_rc.borrow_mut();
-        let was_latest = inner.busy == Some(inner.latest) || inner.busy.is_none();
+        let had_newest = inner.busy == Some(inner.latest) || !inner.ready;
+        let was_ready = inner.ready;
         inner.live = None;
         inner.ready = false;
         inner.busy = None;
         (
-            was_latest,
+            had_newest,
+            was_ready,
             inner.latest_query.clone(),
             inner.pending.is_some(),
         )
     };
-    if waiting {
-        if let Some(failure) = start(inner_rc) {
-            return Some(failure);
-        }
-        return None;
+    if waiting && was_ready && !had_newest {
+        return start(inner_rc);
     }
-    was_latest.then(|| {
+    if !was_ready {
+        // The request waits for the next change.
+        inner_rc.borrow_mut().pending = None;
+    }
+    had_newest.then(|| {
         (
             query,
             Outcome::Error(format!("the simulator failed: {message}")),
