@@ -137,16 +137,7 @@ fn pairs(rows: Vec<(Time, [f64; 1])>) -> Vec<(f64, f64)> {
 impl RunView {
     pub fn new(s: &Scenario, r: &RunResult) -> RunView {
         let link = link_payload_mbps(s.bw_mbps, s.mss);
-        let end = r
-            .traces
-            .flows
-            .iter()
-            .filter_map(|f| f.window.last().map(|l| l.0))
-            .max()
-            .unwrap_or(Time::ZERO)
-            .max(Time::from_millis_f64(
-                r.summary.completion_ms.unwrap_or(0.0),
-            ));
+        let end = r.end;
         let theory = Theory {
             rtt_ms: s.rtt_ms,
             mss: s.mss,
@@ -341,6 +332,13 @@ mod tests {
         assert!((v.theory.bdp_bytes - 3_500_000.0).abs() < 1e-6);
         assert_eq!(v.theory.slow_start.first().map(|s| s.0), Some(0.0));
         assert!(v.end_ms > 200.0);
+    }
+
+    #[test]
+    fn a_udp_run_ends_with_its_last_datagram() {
+        let v = view("preset=hol-blocking&conns=0&count=100");
+        // 100 datagrams 10 ms apart, the last read 50 ms after it left.
+        assert!(v.end_ms > 1000.0 && v.end_ms < 1100.0, "{}", v.end_ms);
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct RunResult {
     pub messages: Option<MessageLog>,
     /// Every step, if recorded.
     pub steps: Option<Steps>,
+    /// When the last event happened: the end of the run's time axis.
+    pub end: crate::time::Time,
 }
 
 impl RunResult {
@@ -75,6 +77,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
         delivered,
         messages: world.messages.take(),
         steps: world.steps.take(),
+        end: world.last_event(),
         summary,
         invariants: world.invariants,
         traces: world.traces,

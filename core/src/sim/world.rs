@@ -253,6 +253,11 @@ impl World {
         }
     }
 
+    /// The time of the latest event run.
+    pub fn last_event(&self) -> Time {
+        self.last_event
+    }
+
     fn finished(&self) -> bool {
         match &self.messages {
             Some(log) => log.all_written() && log.settled(),
