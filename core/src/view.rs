@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::cc::bbr::BbrMode;
 use crate::metrics::summary::Summary;
 use crate::metrics::trace::window_col;
+use crate::player::Steps;
 use crate::scenario::Scenario;
 use crate::sim::RunResult;
 use crate::theory::path::{bdp_bytes, link_payload_mbps, window_limit_mbps};
@@ -32,6 +33,8 @@ pub struct RunView {
     pub hol: Vec<HolView>,
     /// When the run stopped, in ms.
     pub end_ms: f64,
+    /// Every step, for the player, when the run recorded them (`RunOptions::record_steps`).
+    pub steps: Option<Steps>,
 }
 
 /// The lines the charts lay over the measurement.
@@ -255,6 +258,7 @@ impl RunView {
             messages,
             hol,
             end_ms: ms(end),
+            steps: r.steps.clone(),
         }
     }
 }
