@@ -17,9 +17,11 @@ struct Responsiveness {
     longest_frame_gap: f64,
 }
 
-/// Moves the RTT slider back and forth `rounds` times; returns each input-to-drawn time (ms)
-/// and how responsive the page's thread stayed meanwhile.
-async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, Responsiveness) {
+/// Moves the RTT slider back and forth `rounds` times; returns each move's times (ms) from the
+/// input to the request posted to the worker, its reply arriving, the reply read, and the
+/// charts drawn (the page's `performance.mark`s), and how responsive the page's thread stayed
+/// meanwhile.
+async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 4]>, Responsiveness) {
     let supported = lab
         .eval_string(
             "window.__longest = 0; window.__gap = 0; window.__frames = true;
@@ -55,7 +57,10 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, Responsiveness) {
                  if (!drawn()) return;
                  obs.disconnect();
                  performance.mark('tcplab-drawn-{i}');
-                 done(performance.measure('tcplab-{i}', 'tcplab-input-{i}', 'tcplab-drawn-{i}').duration);
+                 const total = performance.measure('tcplab-{i}', 'tcplab-input-{i}', 'tcplab-drawn-{i}');
+                 const at = n => {{ const e = performance.getEntriesByName(n, 'mark').pop();
+                                    return e ? e.startTime - total.startTime : null; }};
+                 done([at('tcplab-request'), at('tcplab-reply'), at('tcplab-view'), total.duration]);
              }});
              obs.observe(results, {{ attributes: true, childList: true, subtree: true }});
              performance.mark('tcplab-input-{i}');
@@ -68,8 +73,10 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, Responsiveness) {
             .execute_async(script, Vec::new())
             .await
             .expect("the measurement");
-        if let Some(ms) = ret.json().as_f64() {
-            times.push(ms);
+        let j = ret.json();
+        let stage = |k: usize| j[k].as_f64().unwrap_or(f64::NAN);
+        if j[3].as_f64().is_some() {
+            times.push([stage(0), stage(1), stage(2), stage(3)]);
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -88,15 +95,21 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<f64>, Responsiveness) {
     (times, page)
 }
 
-fn report(name: &str, times: &mut [f64], page: &Responsiveness) {
-    times.sort_by(f64::total_cmp);
-    let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-    let worst = times.last().copied().unwrap_or(f64::NAN);
-    let best = times.first().copied().unwrap_or(f64::NAN);
+fn median(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let at = |i: usize| v.get(i).copied().unwrap_or(f64::NAN);
+    (at(v.len() / 2), at(0), at(v.len().saturating_sub(1)))
+}
+
+fn report(name: &str, times: &[[f64; 4]], page: &Responsiveness) {
+    let stage = |k: usize| median(times.iter().map(|t| t[k]).collect());
+    let (request, reply, view) = (stage(0).0, stage(1).0, stage(2).0);
+    let (drawn, best, worst) = stage(3);
     println!(
-        "{name}: input to charts drawn over {} moves: median {median:.1} ms, best {best:.1} ms, \
-         worst {worst:.1} ms; on the page's thread, the longest task over 50 ms {:.1} ms (0: \
-         none) and the longest gap between two frames {:.1} ms",
+        "{name}, {} moves: input to charts drawn median {drawn:.1} ms (best {best:.1}, worst \
+         {worst:.1}); medians from the input: request posted {request:.1} ms, reply arrived \
+         {reply:.1} ms, reply read {view:.1} ms; on the page's thread, the longest task over \
+         50 ms {:.1} ms (0: none) and the longest gap between two frames {:.1} ms",
         times.len(),
         page.longest_task,
         page.longest_frame_gap
@@ -113,14 +126,14 @@ async fn slider_input_to_charts_drawn() {
             .await
             .expect("script timeout");
         lab.open("?lang=en").await;
-        let (mut times, page) = measure(lab, 21).await;
-        report("default scenario", &mut times, &page);
+        let (times, page) = measure(lab, 21).await;
+        report("default scenario", &times, &page);
         println!("    {}", lab.text_of("status").await);
 
         lab.open("?app=bulk&dur=10&lang=en").await;
         lab.wait_for_run(RUN_TIMEOUT).await;
-        let (mut times, page) = measure(lab, 7).await;
-        report("app=bulk&dur=10 (1 Gbit/s)", &mut times, &page);
+        let (times, page) = measure(lab, 7).await;
+        report("app=bulk&dur=10 (1 Gbit/s)", &times, &page);
         println!("    {}", lab.text_of("status").await);
     })
     .await;
