@@ -284,6 +284,7 @@ fn run_view(query: &str) -> RunView {
     let request = serde_json::to_string(&Request {
         id: 7,
         query: query.to_string(),
+        want: Default::default(),
     })
     .expect("a request");
     let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");

@@ -18,7 +18,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 use yew::Callback;
 
-use super::protocol::{Reply, Request};
+use super::protocol::{Reply, Request, Want};
 use crate::location::describe;
 
 /// The worker's script (assets/worker-loader.js, which loads what Trunk builds from the
@@ -233,6 +233,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
     let request = Request {
         id,
         query: inner.latest_query.clone(),
+        want: Want::View,
     };
     let text = serde_json::to_string(&request).unwrap_or_default();
     let live = inner.live.as_ref()?;

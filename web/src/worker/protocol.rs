@@ -1,19 +1,42 @@
 //! The messages between the page and its worker, and the worker's answer to one request.
 
 use serde::{Deserialize, Serialize};
+use tcplab::metrics::trace::TraceKind;
 use tcplab::view::RunView;
-use tcplab::{RunOptions, Scenario};
+use tcplab::{RunOptions, Scenario, Summary};
 
 /// The page's event budget. The worker simulates about 4 million events a second in Chromium
 /// (docs/performance.md), so a run stops after at most a few seconds; the runner's budget is
 /// ten times larger, and a run that needs more says so and names the command that finishes it.
 pub const PAGE_MAX_EVENTS: u64 = 20_000_000;
 
-/// A request from the page: run the scenario of `query`.
+/// A request from the page: run the scenario of `query`, and answer with what `want` names.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request {
     pub id: u64,
     pub query: String,
+    #[serde(default, skip_serializing_if = "Want::is_view")]
+    pub want: Want,
+}
+
+/// What a request wants back. A sweep's runs need only their summaries (a few hundred bytes
+/// where a view is a few hundred kilobytes); an export wants a trace as `tcplab trace` prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Want {
+    /// The whole `RunView`, for the charts.
+    #[default]
+    View,
+    /// The `Summary` alone.
+    Summary,
+    /// One trace as CSV, by its name in `tcplab trace --what`.
+    Trace(String),
+}
+
+impl Want {
+    pub fn is_view(&self) -> bool {
+        *self == Want::View
+    }
 }
 
 /// What the worker posts. `ready` alone, once, when it can take requests; otherwise `id` with
@@ -26,6 +49,11 @@ pub struct Reply {
     pub id: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view: Option<RunView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+    /// A trace, as `tcplab trace` prints it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csv: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -53,24 +81,9 @@ impl Reply {
 pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
     let reply = match serde_json::from_str::<Request>(request) {
         Err(e) => Reply::error(None, format!("not a request: {e}")),
-        Ok(Request { id, query }) => match Scenario::parse(&query) {
+        Ok(Request { id, query, want }) => match Scenario::parse(&query) {
             Err(e) => Reply::error(Some(id), e.to_string()),
-            Ok(scenario) => {
-                let options = RunOptions {
-                    max_events: PAGE_MAX_EVENTS,
-                    ..RunOptions::default()
-                };
-                let started = now();
-                let result = tcplab::run(&scenario, &options);
-                let took = now() - started;
-                let mut view = RunView::new(&scenario, &result);
-                view.summary.sim_wall_ms = took;
-                Reply {
-                    id: Some(id),
-                    view: Some(view),
-                    ..Reply::default()
-                }
-            }
+            Ok(scenario) => run(id, &scenario, &want, now),
         },
     };
     serde_json::to_string(&reply).unwrap_or_else(|e| {
@@ -79,4 +92,41 @@ pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
             serde_json::Value::String(format!("the view could not be written: {e}"))
         )
     })
+}
+
+fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Reply {
+    let trace = match want {
+        Want::Trace(name) => match name.parse::<TraceKind>() {
+            Ok(kind) => Some(kind),
+            Err(e) => return Reply::error(Some(id), e),
+        },
+        _ => None,
+    };
+    let options = RunOptions {
+        max_events: PAGE_MAX_EVENTS,
+        record_steps: trace == Some(TraceKind::Steps),
+    };
+    let started = now();
+    let result = tcplab::run(scenario, &options);
+    let took = now() - started;
+    let mut reply = Reply {
+        id: Some(id),
+        ..Reply::default()
+    };
+    match (want, trace) {
+        (_, Some(kind)) => reply.csv = Some(result.trace_csv(kind)),
+        (Want::Summary, _) => {
+            let mut summary = result.summary;
+            // As the runner writes them.
+            summary.sim_wall_ms = took;
+            summary.scenario = scenario.to_query();
+            reply.summary = Some(summary);
+        }
+        _ => {
+            let mut view = RunView::new(scenario, &result);
+            view.summary.sim_wall_ms = took;
+            reply.view = Some(view);
+        }
+    }
+    reply
 }
