@@ -17,6 +17,7 @@ pub mod controls;
 pub mod format;
 pub mod i18n;
 pub mod location;
+pub mod player;
 pub mod prefs;
 pub mod presets;
 pub mod scale;

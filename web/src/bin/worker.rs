@@ -1,7 +1,9 @@
 //! The simulator's thread: a Web Worker that answers each `{id, query}` the page posts with
 //! `{id, view}` or `{id, error}` (`tcplab_web::worker::protocol`), after saying `{ready}` once.
+//! A view with the run's steps comes as `[json, Float64Array]`, the steps' buffer transferred
+//! rather than copied (`tcplab_web::player::codec`).
 
-use tcplab_web::worker::protocol::{answer, Reply};
+use tcplab_web::worker::protocol::{answer_packed, Reply};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -14,9 +16,19 @@ fn main() {
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let request = e.data().as_string().unwrap_or_default();
-        let reply = answer(&request, &now);
-        // The page is gone if this fails; there is no one left to tell.
-        let _ = reply_to.post_message(&JsValue::from_str(&reply));
+        let (reply, steps) = answer_packed(&request, &now);
+        let reply = JsValue::from_str(&reply);
+        // The page is gone if posting fails; there is no one left to tell.
+        let _ = match steps {
+            None => reply_to.post_message(&reply),
+            Some(steps) => {
+                let steps = js_sys::Float64Array::from(&steps[..]);
+                reply_to.post_message_with_transfer(
+                    &js_sys::Array::of2(&reply, &steps),
+                    &js_sys::Array::of1(&steps.buffer()),
+                )
+            }
+        };
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.

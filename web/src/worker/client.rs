@@ -65,9 +65,10 @@ struct Inner {
     ready: bool,
     /// The id of the request the worker is running.
     busy: Option<u64>,
-    /// The newest request, and its query.
+    /// The newest request, its query, and whether it wants the run's steps.
     latest: u64,
     latest_query: String,
+    latest_steps: bool,
     /// The newest request, not yet posted.
     pending: Option<u64>,
     /// An animation frame is booked to send the pending request.
@@ -89,6 +90,7 @@ impl Client {
                 busy: None,
                 latest: 0,
                 latest_query: String::new(),
+                latest_steps: false,
                 pending: None,
                 frame: false,
                 on_outcome,
@@ -103,10 +105,16 @@ impl Client {
     /// Asks for a run of `query`, superseding every earlier request. An idle worker gets it at
     /// once; otherwise it waits for the next animation frame, with whatever else comes meanwhile.
     pub fn request(&self, query: &str) {
+        self.request_with(query, false);
+    }
+
+    /// [`Client::request`], with every step of the run when `steps` (for the player).
+    pub fn request_with(&self, query: &str, steps: bool) {
         {
             let mut inner = self.inner.borrow_mut();
             inner.latest += 1;
             inner.latest_query = query.to_string();
+            inner.latest_steps = steps;
             inner.pending = Some(inner.latest);
             if inner.frame {
                 return;
@@ -233,7 +241,11 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
     let request = Request {
         id,
         query: inner.latest_query.clone(),
-        want: Want::View,
+        want: if inner.latest_steps {
+            Want::ViewWithSteps
+        } else {
+            Want::View
+        },
     };
     let text = serde_json::to_string(&request).unwrap_or_default();
     let live = inner.live.as_ref()?;
@@ -253,8 +265,15 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
 /// A message from the worker.
 fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Outcome)> {
     mark("tcplab-reply");
-    let text = data.as_string().unwrap_or_default();
-    let reply: Reply = match serde_json::from_str(&text) {
+    // A view with its steps comes as [json, Float64Array] (bin/worker.rs).
+    let (text, packed) = match data.dyn_into::<js_sys::Array>() {
+        Ok(parts) => (
+            parts.get(0).as_string().unwrap_or_default(),
+            parts.get(1).dyn_into::<js_sys::Float64Array>().ok(),
+        ),
+        Err(data) => (data.as_string().unwrap_or_default(), None),
+    };
+    let mut reply: Reply = match serde_json::from_str(&text) {
         Ok(r) => r,
         Err(e) => {
             return failed(
@@ -286,6 +305,21 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
         return next;
     }
     mark("tcplab-view");
+    if let (Some(steps), Some(packed)) =
+        (reply.view.as_mut().and_then(|v| v.steps.as_mut()), packed)
+    {
+        match crate::player::codec::unpack(&packed.to_vec()) {
+            Ok(list) => steps.steps = list,
+            Err(e) => {
+                // The charts stand without the steps; the player says they are missing.
+                web_sys::console::warn_1(&format!("the run's steps are unreadable: {e}").into());
+                if let Some(v) = reply.view.as_mut() {
+                    v.steps = None;
+                }
+            }
+        }
+        mark("tcplab-steps");
+    }
     let outcome = match (reply.view, reply.error) {
         (Some(view), _) => Outcome::View(Rc::new(view)),
         (None, Some(error)) => Outcome::Error(error),

@@ -27,6 +27,9 @@ pub enum Want {
     /// The whole `RunView`, for the charts.
     #[default]
     View,
+    /// The view with every step of the run, for the player. [`answer_packed`] sends the steps
+    /// packed beside the JSON (`crate::player::codec`).
+    ViewWithSteps,
     /// The `Summary` alone.
     Summary,
     /// One trace as CSV, by its name in `tcplab trace --what`.
@@ -79,14 +82,38 @@ impl Reply {
 /// (the simulator itself never does); the time the simulation took goes into the summary's
 /// `sim_wall_ms`, as the runner reports it.
 pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
-    let reply = match serde_json::from_str::<Request>(request) {
+    to_json(&reply(request, now))
+}
+
+/// The worker's answer as it posts it: the JSON, and a run's steps packed as numbers when it
+/// recorded them (the JSON's `view.steps` then holds every field but the list). Steps that
+/// cannot be packed exactly stay in the JSON.
+pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Vec<f64>>) {
+    let mut reply = reply(request, now);
+    let packed = reply
+        .view
+        .as_mut()
+        .and_then(|v| v.steps.as_mut())
+        .and_then(|s| {
+            let packed = crate::player::codec::pack(&s.steps)?;
+            s.steps = Vec::new();
+            Some(packed)
+        });
+    (to_json(&reply), packed)
+}
+
+fn reply(request: &str, now: impl Fn() -> f64) -> Reply {
+    match serde_json::from_str::<Request>(request) {
         Err(e) => Reply::error(None, format!("not a request: {e}")),
         Ok(Request { id, query, want }) => match Scenario::parse(&query) {
             Err(e) => Reply::error(Some(id), e.to_string()),
             Ok(scenario) => run(id, &scenario, &want, now),
         },
-    };
-    serde_json::to_string(&reply).unwrap_or_else(|e| {
+    }
+}
+
+fn to_json(reply: &Reply) -> String {
+    serde_json::to_string(reply).unwrap_or_else(|e| {
         format!(
             "{{\"error\":{}}}",
             serde_json::Value::String(format!("the view could not be written: {e}"))
@@ -104,7 +131,7 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
     };
     let options = RunOptions {
         max_events: PAGE_MAX_EVENTS,
-        record_steps: trace == Some(TraceKind::Steps),
+        record_steps: trace == Some(TraceKind::Steps) || *want == Want::ViewWithSteps,
     };
     let started = now();
     let result = tcplab::run(scenario, &options);
