@@ -1,6 +1,7 @@
 //! The page: the state in one reducer ([`Page`]), the controls and presets that change it, the
-//! headline and charts that show its run, and three effects that follow it: the address, the
-//! worker's run, and the document's language and type size.
+//! headline and charts that show its run (or the sweep, matrix or comparison on show), and the
+//! effects that follow it: the address, the worker's run, the pool's batch, and the document's
+//! language and type size.
 
 use std::rc::Rc;
 
@@ -10,15 +11,50 @@ use yew::prelude::*;
 use crate::banner::Banner;
 use crate::cards::Headline;
 use crate::charts::Charts;
+use crate::compare::CompareView;
 use crate::controls::{Change, Controls};
+use crate::export::LabExport;
 use crate::i18n::Lang;
 use crate::location;
 use crate::presets::Presets;
 use crate::state::{Action, Page};
+use crate::sweep::keys::View;
+use crate::sweep::matrix::MatrixView;
+use crate::sweep::plan::PlanKey;
+use crate::sweep::tabs::ViewTabs;
+use crate::sweep::view::SweepView;
 use crate::toolbar::{LangSwitch, LargeType, Share};
 use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::pool::{pool_size, Pool};
 use crate::worker::Client;
 use crate::{format, prefs};
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Starts the batch for `key` on the pool, replacing the one running.
+fn start_batch(pool: &Pool, key: &PlanKey, dispatcher: &UseReducerDispatcher<Page>) {
+    let plan = Rc::new(key.plan());
+    let id = pool.run(plan.jobs.clone());
+    dispatcher.dispatch(Action::Started {
+        id,
+        key: key.clone(),
+        plan,
+        now_ms: now_ms(),
+        workers: pool.size().min(plan_jobs(key)),
+    });
+}
+
+fn plan_jobs(key: &PlanKey) -> usize {
+    match key {
+        PlanKey::Sweep(_, s) => s.runs(),
+        PlanKey::Matrix(_, m) => m.runs(),
+        PlanKey::Compare(v) => v.len(),
+    }
+}
 
 fn arrived() -> location::Address {
     location::parse_search(&location::current_search().unwrap_or_default())
@@ -39,6 +75,26 @@ pub fn app() -> Html {
             )
         })
     };
+    let pool = {
+        let dispatcher = page.dispatcher();
+        use_memo((), move |_| {
+            Pool::new(
+                WORKER_SCRIPT,
+                pool_size(),
+                Callback::from(move |f| dispatcher.dispatch(Action::Finished(f, now_ms()))),
+            )
+        })
+    };
+    {
+        // A sweep, a matrix or a comparison runs on the pool as soon as it is on show or
+        // changes; one run is the lab's own worker's.
+        let pool = pool.clone();
+        let dispatcher = page.dispatcher();
+        use_effect_with(page.plan_key(), move |key| match key {
+            Some(key) => start_batch(&pool, key, &dispatcher),
+            None => pool.cancel(),
+        });
+    }
     {
         // Back and Forward show the address they land on.
         let dispatcher = page.dispatcher();
@@ -67,7 +123,12 @@ pub fn app() -> Html {
     {
         // The run follows the scenario (the cursor is not part of it).
         let client = client.clone();
-        use_effect_with(page.run_query(), move |query| client.request(query));
+        let lab = page.keys.view == View::Lab;
+        use_effect_with(lab.then(|| page.run_query()), move |query| {
+            if let Some(query) = query {
+                client.request(query);
+            }
+        });
     }
     {
         let lang = page.lang;
@@ -109,6 +170,26 @@ pub fn app() -> Html {
         let dispatcher = page.dispatcher();
         Callback::from(move |t: Option<f64>| dispatcher.dispatch(Action::Hover(t)))
     };
+    let on_view = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |v| dispatcher.dispatch(Action::Show(v)))
+    };
+    let on_cancel = {
+        let (dispatcher, pool) = (page.dispatcher(), pool.clone());
+        Callback::from(move |()| {
+            pool.cancel();
+            dispatcher.dispatch(Action::Cancelled);
+        })
+    };
+    let on_rerun = {
+        let (dispatcher, pool) = (page.dispatcher(), pool.clone());
+        let key = page.plan_key();
+        Callback::from(move |()| {
+            if let Some(key) = &key {
+                start_batch(&pool, key, &dispatcher);
+            }
+        })
+    };
     let on_dismiss = {
         let dispatcher = page.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(Action::DismissBanner))
@@ -134,18 +215,60 @@ pub fn app() -> Html {
             }
             <div class="layout">
                 <aside class="sidebar">
-                    <Controls scenario={page.scenario.clone()} {lang}
+                    <Controls scenario={page.edited().clone()} {lang}
                         error={page.field_error.clone()} {on_change} />
                 </aside>
-                <main class="results" aria-busy={running.to_string()}>
-                    <Headline view={page.view.clone()} {lang} {running} {failure}
-                        app={page.scenario.app} />
-                    <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
-                    if let Some(view) = &page.view {
-                        <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()} {on_cursor} />
-                    } else {
-                        <div class="charts" aria-hidden="true"></div>
-                    }
+                <main class="results" aria-busy={running.to_string()} data-view={page.keys.view.name()}>
+                    <div class="view-bar">
+                        <ViewTabs {lang} view={page.keys.view} {on_view} />
+                        if page.keys.view == View::Lab {
+                            if let Some(view) = &page.view {
+                                <LabExport {lang} view={Rc::clone(view)} />
+                            }
+                        }
+                    </div>
+                    { match page.keys.view {
+                        View::Lab => html! {
+                            <>
+                                <Headline view={page.view.clone()} {lang} {running} {failure}
+                                    app={page.scenario.app} />
+                                <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
+                                if let Some(view) = &page.view {
+                                    <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()} {on_cursor} />
+                                } else {
+                                    <div class="charts" aria-hidden="true"></div>
+                                }
+                            </>
+                        },
+                        View::Sweep => {
+                            let dispatcher = page.dispatcher();
+                            html! {
+                                <SweepView {lang} base={page.scenario.clone()} spec={page.keys.sweep.clone()}
+                                    batch={page.current_batch().cloned()} live={pool.live()}
+                                    on_spec={Callback::from(move |s| dispatcher.dispatch(Action::Sweep(s)))}
+                                    on_cancel={on_cancel.clone()} on_rerun={on_rerun.clone()} />
+                            }
+                        }
+                        View::Matrix => {
+                            let dispatcher = page.dispatcher();
+                            html! {
+                                <MatrixView {lang} base={page.scenario.clone()} spec={page.keys.matrix.clone()}
+                                    batch={page.current_batch().cloned()} live={pool.live()}
+                                    on_spec={Callback::from(move |s| dispatcher.dispatch(Action::Matrix(s)))}
+                                    on_cancel={on_cancel.clone()} on_rerun={on_rerun.clone()} />
+                            }
+                        }
+                        View::Compare => {
+                            let (d1, d2) = (page.dispatcher(), page.dispatcher());
+                            html! {
+                                <CompareView {lang} scenarios={page.compared()} slot={page.slot}
+                                    batch={page.current_batch().cloned()} live={pool.live()}
+                                    on_others={Callback::from(move |(o, slot)| d1.dispatch(Action::Others(o, slot)))}
+                                    on_slot={Callback::from(move |slot| d2.dispatch(Action::Slot(slot)))}
+                                    on_cancel={on_cancel.clone()} on_rerun={on_rerun.clone()} />
+                            }
+                        }
+                    } }
                 </main>
             </div>
         </div>

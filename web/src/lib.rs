@@ -6,14 +6,17 @@
 //!
 //! One module per idea: [`state`] holds the page's state and its changes; [`location`] the
 //! address; [`controls`], [`presets`], [`toolbar`] change the state; [`cards`] (with
-//! [`verdict`]'s words) and [`charts`] show the run; [`i18n`], [`prefs`], [`format`] and
+//! [`verdict`]'s words) and [`charts`] show the run; [`sweep`] (sweeps and the matrix) and
+//! [`compare`] show many runs, which [`export`] takes away; [`i18n`], [`prefs`], [`format`] and
 //! [`scale`] serve them all.
 
 pub mod app;
 pub mod banner;
 pub mod cards;
 pub mod charts;
+pub mod compare;
 pub mod controls;
+pub mod export;
 pub mod format;
 pub mod i18n;
 pub mod location;
@@ -22,6 +25,7 @@ pub mod prefs;
 pub mod presets;
 pub mod scale;
 pub mod state;
+pub mod sweep;
 pub mod toolbar;
 pub mod verdict;
 pub mod worker;

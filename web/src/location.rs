@@ -1,9 +1,11 @@
 //! The URL is the state: the scenario lives in the query string, read and written only through
-//! `tcplab`'s parser and printer, followed by the page's own `lang=`, which is not part of the
-//! scenario.
+//! `tcplab`'s parser and printer, followed by the page's own keys, which are not part of the
+//! scenario: the view and its settings ([`PAGE_KEYS`], read in `crate::sweep::keys`), then
+//! `lang=`.
 //!
-//! `?rtt=50&loss=1&lang=zh` is the scenario `rtt=50&loss=1` shown in Chinese. The page writes the
-//! canonical form: the scenario's `to_query()`, then `lang=`.
+//! `?rtt=50&loss=1&lang=zh` is the scenario `rtt=50&loss=1` shown in Chinese;
+//! `?preset=loss-sweep&view=sweep&key=loss&values=0.1,1&seeds=3&lang=en` sweeps it. The page
+//! writes the canonical form: the scenario's `to_query()`, the view's keys, then `lang=`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,6 +19,14 @@ use crate::i18n::Lang;
 
 /// The page's own key, read and written beside the scenario's.
 pub const LANG_KEY: &str = "lang";
+
+/// The page's other keys: the view and its settings (docs/scenario.md, "The page's own keys").
+/// None is a scenario key, so a query splits cleanly.
+pub const PAGE_KEYS: &[&str] = &[
+    "view", "key", "values", "key2", "values2", "key3", "values3", "seeds", "metric", "b", "c",
+    // The player's rank of its step at the instant of `at` (`crate::player::state`).
+    "step",
+];
 
 /// How a new state enters the browser's history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +50,7 @@ pub struct BadLink {
 }
 
 impl BadLink {
-    fn new(key: &str, problem: String) -> BadLink {
+    pub fn new(key: &str, problem: String) -> BadLink {
         let shown_key = if key.is_empty() { "\"\"" } else { key };
         BadLink {
             key: key.to_string(),
@@ -56,11 +66,19 @@ pub struct Address {
     pub scenario: Result<Scenario, BadLink>,
     /// `None` when the address has no `lang=`.
     pub lang: Result<Option<Lang>, BadLink>,
+    /// The page's own keys other than `lang`, decoded, as written ([`PAGE_KEYS`]).
+    pub page: Vec<(String, String)>,
 }
 
 /// Reads a `location.search` value (with or without its leading `?`).
 pub fn parse_search(search: &str) -> Address {
-    let (query, langs) = split_lang(search);
+    let (query, mut page) = split_page(search);
+    let langs: Vec<String> = page
+        .iter()
+        .filter(|(k, _)| k == LANG_KEY)
+        .map(|(_, v)| v.clone())
+        .collect();
+    page.retain(|(k, _)| k != LANG_KEY);
     let scenario = Scenario::parse(&query).map_err(|e| BadLink {
         key: e.key().to_string(),
         message: e.to_string(),
@@ -76,34 +94,64 @@ pub fn parse_search(search: &str) -> Address {
         }),
         _ => Err(BadLink::new(LANG_KEY, "repeated key".to_string())),
     };
-    Address { scenario, lang }
+    Address {
+        scenario,
+        lang,
+        page,
+    }
 }
 
-/// Splits `lang=` off a query: the scenario's pairs as written, and every `lang` value, decoded.
-pub fn split_lang(search: &str) -> (String, Vec<String>) {
+/// Splits the page's own keys (`lang` and [`PAGE_KEYS`]) off a query: the scenario's pairs as
+/// written, and the page's pairs, decoded, in order.
+pub fn split_page(search: &str) -> (String, Vec<(String, String)>) {
     let query = search.strip_prefix('?').unwrap_or(search);
     let mut kept = Vec::new();
-    let mut langs = Vec::new();
+    let mut page = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if decode_component(key) == LANG_KEY {
-            langs.push(decode_component(value));
+        let key = decode_component(key);
+        if key == LANG_KEY || PAGE_KEYS.contains(&key.as_str()) {
+            page.push((key, decode_component(value)));
         } else {
             kept.push(pair);
         }
     }
-    (kept.join("&"), langs)
+    (kept.join("&"), page)
+}
+
+/// The canonical address of a scenario with the page's keys `page` (written as given, each
+/// value percent-encoded where it would split the query), shown in `lang`.
+pub fn search_with(scenario: &Scenario, page: &[(&str, String)], lang: Lang) -> String {
+    let mut parts = Vec::with_capacity(page.len() + 2);
+    let query = scenario.to_query();
+    if !query.is_empty() {
+        parts.push(query);
+    }
+    for (key, value) in page {
+        parts.push(format!("{key}={}", encode_component(value)));
+    }
+    parts.push(format!("{LANG_KEY}={}", lang.code()));
+    format!("?{}", parts.join("&"))
+}
+
+/// Percent-encodes what would end a value early or be read otherwise (`&`, `=`, `%`, `+`, `#`,
+/// spaces and anything outside ASCII): a compared scenario's query inside `b=`.
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'&' | b'=' | b'%' | b'+' | b'#' | b'?' => out.push_str(&format!("%{b:02X}")),
+            b if b.is_ascii_graphic() => out.push(b as char),
+            b => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }
 
 /// The canonical address of a scenario shown in `lang`: `?QUERY&lang=xx`, or `?lang=xx` for the
 /// defaults.
 pub fn search_for(scenario: &Scenario, lang: Lang) -> String {
-    let query = scenario.to_query();
-    if query.is_empty() {
-        format!("?{LANG_KEY}={}", lang.code())
-    } else {
-        format!("?{query}&{LANG_KEY}={}", lang.code())
-    }
+    search_with(scenario, &[], lang)
 }
 
 /// The scenario's query without the cursor (`at`): what the simulation depends on.

@@ -1,4 +1,5 @@
 //! The page's state in one place: the scenario on show, the language, the newest run's view,
+//! the view on show with its own keys (a sweep, a matrix, a comparison) and its batch of runs,
 //! and what went wrong. Components read it through props; every change is an [`Action`]
 //! through [`Page::reduce`], which does no I/O: the app writes the address and asks the
 //! worker in effects that follow the state.
@@ -12,6 +13,9 @@ use yew::Reducible;
 
 use crate::i18n::Lang;
 use crate::location::{self, Address, BadLink, Entry};
+use crate::sweep::keys::{MatrixSpec, PageKeys, SweepSpec, View};
+use crate::sweep::plan::{Batch, Plan, PlanKey};
+use crate::worker::pool::Finished;
 
 /// A change refused by the scenario's rules, shown beside the control that asked for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +46,15 @@ pub struct Page {
     /// (`None`: the address is left as it is).
     pub revision: u64,
     pub entry: Option<Entry>,
+    /// The view on show and the keys of every view (`view=`, `key=`, `b=`, ...).
+    pub keys: PageKeys,
+    /// Which scenario the controls edit in the comparison: 0 is the page's own, 1 and 2 are
+    /// `b=` and `c=`.
+    pub slot: usize,
+    /// The newest batch of runs of a sweep, a matrix or a comparison.
+    pub batch: Option<Batch>,
+    /// The step-through player; its cursor's time is the scenario's `at`.
+    pub player: crate::player::State,
 }
 
 pub enum Action {
@@ -65,6 +78,28 @@ pub enum Action {
         query: String,
         outcome: crate::worker::Outcome,
     },
+    /// Another view.
+    Show(View),
+    Sweep(SweepSpec),
+    Matrix(MatrixSpec),
+    /// The compared scenarios beside the page's own, and the one the controls edit.
+    Others(Vec<Scenario>, usize),
+    /// The controls edit compared scenario `slot`.
+    Slot(usize),
+    /// The pool started batch `id` for `key`.
+    Started {
+        id: u64,
+        key: PlanKey,
+        plan: Rc<Plan>,
+        now_ms: f64,
+        workers: usize,
+    },
+    /// One run of a batch came back.
+    Finished(Finished, f64),
+    /// The batch was stopped.
+    Cancelled,
+    /// The step-through player.
+    Player(crate::player::Action),
 }
 
 impl Page {
@@ -82,6 +117,10 @@ impl Page {
             large,
             revision: 0,
             entry: None,
+            keys: PageKeys::default_for(&Scenario::default()),
+            slot: 0,
+            batch: None,
+            player: crate::player::State::default(),
         };
         page.arrive(address)
     }
@@ -98,6 +137,13 @@ impl Page {
             Ok(None) => {}
             Err(bad) => banner = banner.or(Some(bad)),
         }
+        let (keys, bad) = PageKeys::read(&address.page, &self.scenario);
+        self.keys = keys;
+        self.slot = self.slot.min(self.keys.others.len());
+        banner = banner.or(bad);
+        let within = crate::player::state::read_within(&address.page, self.scenario.at_ms);
+        self.player_arrive(*within.as_ref().unwrap_or(&0));
+        banner = banner.or(within.err());
         // A good address is rewritten in its canonical form, in place; a bad one is left as
         // written, for the reader to see what the banner speaks of.
         self.entry = banner.is_none().then_some(Entry::Replace);
@@ -116,7 +162,49 @@ impl Page {
 
     /// The canonical address of what is on show.
     pub fn search(&self) -> String {
-        location::search_for(&self.scenario, self.lang)
+        let mut keys = self.keys.write(self.keys.view);
+        keys.extend(self.player_keys());
+        location::search_with(&self.scenario, &keys, self.lang)
+    }
+
+    /// The scenario the controls show: the page's own, or in a comparison the one chosen.
+    pub fn edited(&self) -> &Scenario {
+        match (self.keys.view, self.slot) {
+            (View::Compare, n) if n > 0 => self.keys.others.get(n - 1).unwrap_or(&self.scenario),
+            _ => &self.scenario,
+        }
+    }
+
+    /// Every scenario of the comparison: the page's own first.
+    pub fn compared(&self) -> Vec<Scenario> {
+        std::iter::once(self.scenario.clone())
+            .chain(self.keys.others.iter().cloned())
+            .collect()
+    }
+
+    /// What the pool must run for the view on show (nothing for one run: the lab's own worker
+    /// does that).
+    pub fn plan_key(&self) -> Option<PlanKey> {
+        let mut base = self.scenario.clone();
+        base.at_ms = None;
+        match self.keys.view {
+            View::Lab => None,
+            View::Sweep => Some(PlanKey::Sweep(base, self.keys.sweep.clone())),
+            View::Matrix => Some(PlanKey::Matrix(base, self.keys.matrix.clone())),
+            View::Compare => Some(PlanKey::Compare(self.compared())),
+        }
+    }
+
+    /// The batch of the view on show, if it is the newest one's (else a new one is starting).
+    pub fn current_batch(&self) -> Option<&Batch> {
+        let key = self.plan_key()?;
+        self.batch.as_ref().filter(|b| b.key == key)
+    }
+
+    fn pushed(mut self) -> Page {
+        self.revision += 1;
+        self.entry = Some(Entry::Push);
+        self
     }
 
     /// A run for the scenario on show is still going.
@@ -136,9 +224,9 @@ impl Page {
             .map(|(_, m)| m.as_str())
     }
 
-    /// The cursor the charts show: the pointer's, else the link's `at`.
+    /// The cursor the charts show: the pointer's, else the player's, else the link's `at`.
     pub fn cursor_ms(&self) -> Option<f64> {
-        self.hover_ms.or(self.scenario.at_ms)
+        self.hover_ms.or(self.player_ms()).or(self.scenario.at_ms)
     }
 
     fn changed(mut self, scenario: Scenario, entry: Entry) -> Page {
@@ -152,6 +240,36 @@ impl Page {
     pub fn apply(self, action: Action) -> Page {
         match action {
             Action::Arrive(address) => self.arrive(address),
+            Action::Set { key, value, entry }
+                if self.keys.view == View::Compare && self.slot > 0 =>
+            {
+                let n = self.slot - 1;
+                let mut others = self.keys.others.clone();
+                let Some(edited) = others.get_mut(n) else {
+                    return self;
+                };
+                match set(edited, key, &value) {
+                    Ok(()) if others == self.keys.others => Page {
+                        field_error: None,
+                        ..self
+                    },
+                    Ok(()) => {
+                        let mut page = self;
+                        page.keys.others = others;
+                        page.field_error = None;
+                        page.revision += 1;
+                        page.entry = Some(entry);
+                        page
+                    }
+                    Err(message) => Page {
+                        field_error: Some(FieldError {
+                            control: key,
+                            message,
+                        }),
+                        ..self
+                    },
+                }
+            }
             Action::Set { key, value, entry } => {
                 let mut scenario = self.scenario.clone();
                 match set(&mut scenario, key, &value) {
@@ -169,7 +287,15 @@ impl Page {
                     },
                 }
             }
-            Action::Load(scenario) => self.changed(scenario, Entry::Push),
+            Action::Load(scenario) if self.keys.view == View::Compare && self.slot > 0 => {
+                let mut page = self;
+                if let Some(s) = page.keys.others.get_mut(page.slot - 1) {
+                    *s = scenario;
+                }
+                page.field_error = None;
+                page.pushed()
+            }
+            Action::Load(scenario) => self.changed(scenario, Entry::Push).player_loaded(),
             Action::Hover(t) => Page {
                 hover_ms: t.filter(|t| t.is_finite()),
                 ..self
@@ -186,12 +312,62 @@ impl Page {
                 banner: None,
                 ..self
             },
+            Action::Show(view) if view != self.keys.view => {
+                let mut page = self;
+                page.keys.view = view;
+                page.field_error = None;
+                page.pushed()
+            }
+            Action::Show(_) => self,
+            Action::Sweep(spec) => {
+                let mut page = self;
+                page.keys.sweep = spec;
+                page.pushed()
+            }
+            Action::Matrix(spec) => {
+                let mut page = self;
+                page.keys.matrix = spec;
+                page.pushed()
+            }
+            Action::Others(others, slot) => {
+                let mut page = self;
+                page.slot = slot.min(others.len());
+                page.keys.others = others;
+                page.field_error = None;
+                page.pushed()
+            }
+            Action::Slot(slot) => Page {
+                slot: slot.min(self.keys.others.len()),
+                field_error: None,
+                ..self
+            },
+            Action::Started {
+                id,
+                key,
+                plan,
+                now_ms,
+                workers,
+            } => Page {
+                batch: Some(Batch::new(id, key, plan, now_ms, workers)),
+                ..self
+            },
+            Action::Finished(f, now_ms) => {
+                let mut page = self;
+                if let Some(b) = page.batch.as_mut().filter(|b| b.id == f.batch) {
+                    b.record(f.index, f.done, now_ms);
+                }
+                page
+            }
+            Action::Player(action) => self.player_apply(action),
+            Action::Cancelled => {
+                let mut page = self;
+                if let Some(b) = page.batch.as_mut().filter(|b| !b.finished()) {
+                    b.cancelled = true;
+                }
+                page
+            }
             Action::Ran { query, outcome } => match outcome {
-                crate::worker::Outcome::View(view) => Page {
-                    view: Some(view),
-                    failure: None,
-                    ..self
-                },
+                crate::worker::Outcome::View(view) => self.with_view(view),
                 crate::worker::Outcome::Error(message) => Page {
                     failure: Some((query, message)),
                     ..self

@@ -1,0 +1,160 @@
+//! The export menu of one run: its summary and its whole view as JSON, each trace as
+//! `tcplab trace` prints it, a PNG of each chart, and the commands.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use tcplab::metrics::trace::TraceKind;
+use tcplab::view::RunView;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlCanvasElement};
+use yew::prelude::*;
+
+use super::{quoted, warn, Item, Menu};
+use crate::i18n::Lang;
+use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::pool::{Done, Finished, Job, Pool};
+use crate::worker::protocol::Want;
+
+#[derive(Properties, PartialEq)]
+pub struct LabExportProps {
+    pub lang: Lang,
+    pub view: Rc<RunView>,
+}
+
+/// Every chart on the page: its kind (`data-chart`), its title and its canvas.
+fn charts() -> Vec<(String, String, HtmlCanvasElement)> {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return Vec::new();
+    };
+    let Ok(list) = doc.query_selector_all(".charts figure[data-chart]") else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| {
+            let fig: Element = list.item(i)?.dyn_into().ok()?;
+            let kind = fig.get_attribute("data-chart")?;
+            let title = fig
+                .query_selector(".tl-chart-title strong")
+                .ok()
+                .flatten()
+                .and_then(|t| t.text_content())
+                .unwrap_or_else(|| kind.clone());
+            let canvas = fig
+                .query_selector("canvas.chart-base")
+                .ok()
+                .flatten()?
+                .dyn_into()
+                .ok()?;
+            Some((kind, title, canvas))
+        })
+        .collect()
+}
+
+/// The traces that apply to a run (messages only for a messages workload).
+fn traces(view: &RunView) -> Vec<TraceKind> {
+    TraceKind::ALL
+        .into_iter()
+        .filter(|k| *k != TraceKind::Msgs || view.summary.msgs.is_some())
+        .collect()
+}
+
+#[function_component]
+pub fn LabExport(props: &LabExportProps) -> Html {
+    let lang = props.lang;
+    let view = props.view.clone();
+    // The file name each trace request is for, by batch.
+    let pending: Rc<RefCell<HashMap<u64, String>>> = use_mut_ref(HashMap::new);
+    let pool = {
+        let pending = pending.clone();
+        use_memo((), move |_| {
+            Pool::new(
+                WORKER_SCRIPT,
+                1,
+                Callback::from(move |f: Finished| {
+                    let Some(name) = pending.borrow_mut().remove(&f.batch) else {
+                        return;
+                    };
+                    match f.done {
+                        Done::Csv(csv) => warn(super::text(&name, "text/csv", &csv)),
+                        Done::Error(e) => warn(Err(e)),
+                        _ => {}
+                    }
+                }),
+            )
+        })
+    };
+    let listed = use_state(Vec::<(String, String)>::new);
+    let on_open = {
+        let listed = listed.clone();
+        Callback::from(move |()| {
+            listed.set(charts().into_iter().map(|(k, t, _)| (k, t)).collect());
+        })
+    };
+
+    let query = view.query.clone();
+    let mut items = Vec::new();
+    {
+        let summary = view.summary.clone();
+        items.push(Item::new(
+            "export-summary-json",
+            lang.pick("Summary (JSON)", "摘要（JSON）"),
+            Callback::from(move |()| {
+                let json = serde_json::to_string(&summary).map_err(|e| e.to_string());
+                warn(json.and_then(|j| {
+                    super::text("tcplab-summary.json", "application/json", &(j + "\n"))
+                }));
+            }),
+        ));
+    }
+    {
+        let view = view.clone();
+        items.push(Item::new(
+            "export-view-json",
+            lang.pick("Every trace as drawn (JSON)", "图中所有轨迹（JSON）"),
+            Callback::from(move |()| {
+                let json = serde_json::to_string(&*view).map_err(|e| e.to_string());
+                warn(json.and_then(|j| super::text("tcplab-view.json", "application/json", &j)));
+            }),
+        ));
+    }
+    for kind in traces(&view) {
+        let (pool, pending, query) = (pool.clone(), pending.clone(), query.clone());
+        items.push(Item::new(
+            format!("export-trace-{}", kind.name()),
+            format!("{} {} (CSV)", lang.pick("Trace", "轨迹"), kind.name()),
+            Callback::from(move |()| {
+                let batch = pool.run(vec![Job {
+                    query: query.clone(),
+                    want: Want::Trace(kind.name().to_string()),
+                }]);
+                pending
+                    .borrow_mut()
+                    .insert(batch, format!("tcplab-{}.csv", kind.name()));
+            }),
+        ));
+    }
+    for (kind, title) in listed.iter() {
+        let kind = kind.clone();
+        items.push(Item::new(
+            format!("export-png-{kind}"),
+            format!("{title} (PNG)"),
+            Callback::from(move |()| {
+                let found = charts().into_iter().find(|(k, _, _)| *k == kind);
+                match found {
+                    Some((_, _, canvas)) => {
+                        warn(super::png(&format!("tcplab-{kind}.png"), &canvas))
+                    }
+                    None => warn(Err(format!("no chart {kind}"))),
+                }
+            }),
+        ));
+    }
+    let q = quoted(&query);
+    let mut command = format!("tcplab run {q}\n");
+    for kind in traces(&view) {
+        command.push_str(&format!("tcplab trace {q} --what {}\n", kind.name()));
+    }
+    html! { <Menu {lang} {items} {command} {on_open} /> }
+}

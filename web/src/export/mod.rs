@@ -1,0 +1,185 @@
+//! Taking the data away: CSV and JSON of a run's traces and summary and of a sweep, PNG of any
+//! chart, and the `tcplab` command line that reproduces a figure natively.
+//!
+//! A download is a link the page clicks for the reader: `#export-link`, kept in the document
+//! with the last file's name (`download`) and content (`href`, a `blob:` or `data:` URL), so
+//! that what was exported can be read back. Traces come from a worker, which runs the scenario
+//! again (it is deterministic) and prints them exactly as `tcplab trace` does.
+
+mod lab;
+
+pub use lab::LabExport;
+
+use std::cell::RefCell;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
+use yew::prelude::*;
+
+use crate::i18n::Lang;
+use crate::location::describe;
+
+thread_local! {
+    /// The object URL of the last text download, revoked when the next one replaces it.
+    static LAST_URL: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn link() -> Result<HtmlAnchorElement, String> {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    if let Some(a) = doc.get_element_by_id("export-link") {
+        return a
+            .dyn_into()
+            .map_err(|_| "#export-link is not a link".to_string());
+    }
+    let a: HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(describe)?
+        .dyn_into()
+        .map_err(|_| "not a link".to_string())?;
+    a.set_id("export-link");
+    a.set_hidden(true);
+    doc.body()
+        .ok_or("no body")?
+        .append_child(&a)
+        .map_err(describe)?;
+    Ok(a)
+}
+
+fn save(name: &str, href: &str) -> Result<(), String> {
+    let a = link()?;
+    a.set_href(href);
+    a.set_download(name);
+    let _ = a.set_attribute("data-name", name);
+    a.click();
+    Ok(())
+}
+
+/// Downloads `text` as the file `name` of type `mime`.
+pub fn text(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&text.into());
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(describe)?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(describe)?;
+    if let Some(old) = LAST_URL.with(|l| l.borrow_mut().replace(url.clone())) {
+        let _ = Url::revoke_object_url(&old);
+    }
+    save(name, &url)
+}
+
+/// Downloads the canvas `canvas` as a PNG of its own pixels.
+pub fn png(name: &str, canvas: &HtmlCanvasElement) -> Result<(), String> {
+    let url = canvas
+        .to_data_url_with_type("image/png")
+        .map_err(describe)?;
+    save(name, &url)
+}
+
+/// The canvas with this id.
+pub fn canvas_by_id(id: &str) -> Option<HtmlCanvasElement> {
+    web_sys::window()?
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into()
+        .ok()
+}
+
+/// Reports a failed export where the reader looks, the console (nothing else is at stake).
+pub fn warn(result: Result<(), String>) {
+    if let Err(e) = result {
+        web_sys::console::warn_1(&format!("export: {e}").into());
+    }
+}
+
+/// One entry of an export menu.
+#[derive(Clone, PartialEq)]
+pub struct Item {
+    pub id: String,
+    pub label: String,
+    pub action: Callback<()>,
+}
+
+impl Item {
+    pub fn new(id: impl Into<String>, label: impl Into<String>, action: Callback<()>) -> Item {
+        Item {
+            id: id.into(),
+            label: label.into(),
+            action,
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MenuProps {
+    pub lang: Lang,
+    pub items: Vec<Item>,
+    /// The command lines that reproduce what is on show, one a line.
+    pub command: String,
+    /// Told when the menu opens (to list what exists only then, the charts on the page).
+    #[prop_or_default]
+    pub on_open: Callback<()>,
+}
+
+/// The Export menu: a disclosure with a button per file, and the command line.
+#[function_component]
+pub fn Menu(props: &MenuProps) -> Html {
+    let lang = props.lang;
+    let on_open = props.on_open.clone();
+    let ontoggle = Callback::from(move |e: Event| {
+        let open = e
+            .target_dyn_into::<web_sys::HtmlDetailsElement>()
+            .is_some_and(|d| d.open());
+        if open {
+            on_open.emit(());
+        }
+    });
+    let copied = use_state_eq(|| false);
+    let copy = {
+        let command = props.command.clone();
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            let promise = window.navigator().clipboard().write_text(&command);
+            let copied = copied.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+            });
+        })
+    };
+    html! {
+        <details class="export" id="export" {ontoggle}>
+            <summary>{ lang.pick("Export", "导出") }</summary>
+            <div class="export-panel">
+                <ul class="export-list">
+                    { for props.items.iter().map(|item| {
+                        let action = item.action.clone();
+                        html! {
+                            <li>
+                                <button type="button" class="mini" id={item.id.clone()}
+                                    onclick={Callback::from(move |_: MouseEvent| action.emit(()))}>
+                                    { item.label.clone() }
+                                </button>
+                            </li>
+                        }
+                    }) }
+                </ul>
+                <p class="export-command-head">
+                    { lang.pick("The same on the command line:", "命令行中的等价命令：") }
+                    <button type="button" class="mini" onclick={copy}>
+                        { if *copied { lang.pick("Copied", "已复制") } else { lang.pick("Copy", "复制") } }
+                    </button>
+                </p>
+                <pre class="export-command" id="export-command">{ props.command.clone() }</pre>
+            </div>
+        </details>
+    }
+}
+
+/// A query quoted for a POSIX shell: `'…'`, a quote inside written `'\''`.
+pub fn quoted(query: &str) -> String {
+    format!("'{}'", query.replace('\'', "'\\''"))
+}

@@ -1,0 +1,111 @@
+//! A canvas that draws a [`Drawing`] at the device's pixel ratio and the page's text size, and
+//! draws it again when what it shows (its `stamp`), its width or the text size changes. The
+//! sweep, matrix and comparison charts are drawn on it; the lab's time charts have their own
+//! (`crate::charts::plot`), with a cursor these do not need.
+
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use crate::charts::style::{Style, MATHIS, PAPER};
+use crate::charts::Root;
+
+/// What a canvas draws.
+pub trait Drawing {
+    fn draw(&self, root: &Root, st: &Style) -> Result<(), String>;
+}
+
+#[derive(Properties, Clone)]
+pub struct CanvasProps {
+    pub id: String,
+    /// What the chart shows, for screen readers.
+    pub label: String,
+    /// CSS pixels at the default text size.
+    pub height: f64,
+    /// Names what is drawn: a new stamp draws again, the same stamp does not.
+    pub stamp: String,
+    pub drawing: Rc<dyn Drawing>,
+}
+
+impl PartialEq for CanvasProps {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.id, &self.label, self.height, &self.stamp)
+            == (&other.id, &other.label, other.height, &other.stamp)
+    }
+}
+
+fn root_font() -> f64 {
+    web_sys::window()
+        .and_then(|w| {
+            let html = w.document()?.document_element()?;
+            let style = w.get_computed_style(&html).ok()??;
+            style.get_property_value("font-size").ok()
+        })
+        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .unwrap_or(16.0)
+}
+
+fn paint(canvas: &HtmlCanvasElement, props: &CanvasProps) -> Result<(), String> {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let st = Style::new(dpr, root_font());
+    let css_w = match canvas.client_width() {
+        w if w > 0 => f64::from(w),
+        _ => 960.0,
+    };
+    let css_h = (props.height * st.zoom()).round();
+    canvas.set_width((css_w * st.dpr).round().max(1.0) as u32);
+    canvas.set_height((css_h * st.dpr).round().max(1.0) as u32);
+    let _ = canvas.style().set_property("height", &format!("{css_h}px"));
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())
+        .ok_or("the browser gave no 2D context for the chart")?;
+    let root = backend.into_drawing_area();
+    root.fill(&PAPER).map_err(|e| e.to_string())?;
+    if let Err(message) = props.drawing.draw(&root, &st) {
+        let _ = root.fill(&PAPER);
+        let _ = root.draw(&Text::new(
+            message,
+            (st.px(12.0), st.px(20.0)),
+            st.text(1.0, MATHIS),
+        ));
+    }
+    root.present().map_err(|e| e.to_string())
+}
+
+#[function_component]
+pub fn Canvas(props: &CanvasProps) -> Html {
+    let canvas = use_node_ref();
+    // Bumped when the window's size or the text size may have changed the layout.
+    let resized = use_state_eq(|| 0u32);
+    {
+        let resized = resized.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                EventListener::new(&w, "resize", move |_| resized.set(resized.wrapping_add(1)))
+            });
+            move || drop(listener)
+        });
+    }
+    {
+        let canvas = canvas.clone();
+        let props = props.clone();
+        use_effect_with((props.clone(), *resized, root_font()), move |_| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                let drawn = paint(&c, &props);
+                let _ = c.set_attribute("data-drawn", &props.stamp);
+                if let Err(e) = drawn {
+                    web_sys::console::warn_1(&format!("chart {}: {e}", props.id).into());
+                }
+            }
+        });
+    }
+    html! {
+        <canvas ref={canvas} id={props.id.clone()} class="sweep-canvas" role="img"
+            aria-label={props.label.clone()}
+            style={format!("display:block;width:100%;height:{}px", props.height)} />
+    }
+}

@@ -1,0 +1,184 @@
+//! The sweep's chart: the metric against the knob on log axes, every seed's run as a faint dot,
+//! the median of each value bold and joined, the spread over the seeds as whiskers, and the
+//! theory's curve dashed and named by its formula.
+
+use plotters::prelude::*;
+use tcplab::scenario::Key;
+use tcplab::Scenario;
+
+use super::canvas::Drawing;
+use super::data::{self, Point};
+use super::keys::Metric;
+use super::xy::{self, Axis};
+use crate::charts::fmt;
+use crate::charts::legend::{Item, Swatch};
+use crate::charts::style::{Style, ACCENT, MATHIS};
+use crate::charts::Root;
+use crate::controls::knob_of;
+use crate::i18n::Lang;
+
+pub struct SweepChart {
+    pub base: Scenario,
+    pub key: Key,
+    pub metric: Metric,
+    pub points: Vec<Point>,
+    pub lang: Lang,
+}
+
+/// The knob's name and unit for an axis: `loss (%)`, `body size (bytes)`.
+pub fn key_desc(key: Key, lang: Lang) -> String {
+    let (label, unit) = knob_of(key).map_or((key.name(), ""), |k| (k.label(lang), k.unit(lang)));
+    let unit = match key {
+        Key::Body | Key::Rwnd => lang.pick("bytes", "字节"),
+        Key::Flows | Key::Conns => "",
+        _ => unit,
+    };
+    if unit.is_empty() {
+        label.to_string()
+    } else {
+        format!("{label} ({unit})")
+    }
+}
+
+/// A value of the knob as a tick reads it: bytes in kB and MB, the rest in three digits.
+pub fn key_tick(key: Key, v: f64) -> String {
+    match key {
+        Key::Body | Key::Rwnd => fmt::bytes(v),
+        _ => fmt::sig(v),
+    }
+}
+
+/// `c` at opacity `a` over white: a legend's swatch for a translucent mark.
+pub fn pale(c: RGBColor, a: f64) -> RGBColor {
+    let mix = |v: u8| (255.0 - (255.0 - f64::from(v)) * a).round() as u8;
+    RGBColor(mix(c.0), mix(c.1), mix(c.2))
+}
+
+pub fn metric_desc(metric: Metric, lang: Lang) -> String {
+    format!("{} ({})", metric.label(lang), metric.unit())
+}
+
+impl Drawing for SweepChart {
+    fn draw(&self, root: &Root, st: &Style) -> Result<(), String> {
+        let lang = self.lang;
+        let xs: Vec<f64> = self
+            .points
+            .iter()
+            .filter_map(|p| p.x)
+            .filter(|x| *x > 0.0)
+            .collect();
+        let (xlo, xhi) = xy::range(xs.iter().copied(), true);
+        let curve = data::theory_curve(&self.base, self.key, self.metric, xlo, xhi);
+        let log_y = self.metric != Metric::Retrans;
+        let ys = self
+            .points
+            .iter()
+            .flat_map(|p| p.seeds.iter().flatten().copied())
+            .chain(curve.iter().map(|c| c.1));
+        let (ylo, yhi) = xy::range(ys, log_y);
+
+        let mut items = vec![
+            Item::new(
+                Swatch::Dot(pale(ACCENT, 0.35)),
+                lang.pick("each seed's run", "每个种子的运行"),
+            ),
+            Item::new(
+                Swatch::Line(ACCENT, 2.4),
+                lang.pick("median over the seeds", "各种子的中位数"),
+            ),
+            Item::new(
+                Swatch::Line(pale(ACCENT, 0.6), 1.2),
+                lang.pick("least to most (whiskers)", "最小到最大（须线）"),
+            ),
+        ];
+        let name = data::theory_name(&self.base, self.key, self.metric, lang);
+        if let (Some(name), false) = (name, curve.is_empty()) {
+            items.push(Item::new(Swatch::Dashed(MATHIS, 1.8), name));
+        }
+        let zero = self.points.iter().any(|p| p.x == Some(0.0));
+        if zero {
+            items.push(Item::new(
+                Swatch::Block(crate::charts::style::GRID),
+                lang.pick(
+                    "0 is in the table, not on the log axis",
+                    "0 只在表中，不在对数轴上",
+                ),
+            ));
+        }
+        let xtick = |v: f64| key_tick(self.key, v);
+        let ytick = |v: f64| fmt::sig(v);
+        let frame = xy::frame(
+            root,
+            st,
+            &items,
+            &Axis {
+                lo: xlo,
+                hi: xhi,
+                log: true,
+                desc: key_desc(self.key, lang),
+                tick: &xtick,
+            },
+            &Axis {
+                lo: ylo,
+                hi: yhi,
+                log: log_y,
+                desc: metric_desc(self.metric, lang),
+                tick: &ytick,
+            },
+        )?;
+
+        xy::line(
+            root,
+            st,
+            &frame,
+            &curve,
+            MATHIS.stroke_width(st.stroke(1.8)),
+            Some((6.0, 4.0)),
+        )?;
+        let faint = ACCENT.mix(0.35).filled();
+        let r_seed = st.px(2.6).max(2);
+        for p in &self.points {
+            let Some(x) = p.x else { continue };
+            for y in p.seeds.iter().flatten() {
+                xy::dot(root, &frame, (x, *y), r_seed, faint)?;
+            }
+            if let Some(s) = p.row.as_ref().and_then(|r| data::spread(r, self.metric)) {
+                if p.seeds.iter().flatten().count() > 1 {
+                    xy::whisker(
+                        root,
+                        st,
+                        &frame,
+                        x,
+                        (s.min, s.max),
+                        ACCENT.mix(0.6).stroke_width(st.stroke(1.2)),
+                    )?;
+                }
+            }
+        }
+        let medians: Vec<(f64, f64)> = self
+            .points
+            .iter()
+            .filter_map(|p| {
+                let m = p
+                    .row
+                    .as_ref()
+                    .and_then(|r| data::spread(r, self.metric))?
+                    .median;
+                Some((p.x?, m))
+            })
+            .collect();
+        xy::line(
+            root,
+            st,
+            &frame,
+            &medians,
+            ACCENT.stroke_width(st.stroke(2.4)),
+            None,
+        )?;
+        let r_med = st.px(4.0).max(3);
+        for m in &medians {
+            xy::dot(root, &frame, *m, r_med, ACCENT.filled())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,549 @@
+//! The page's own keys beside the scenario's: which view is on show (`view=`), a sweep's knob,
+//! values, seeds and metric (`key=`, `values=`, `seeds=`, `metric=`), a matrix's other two
+//! knobs (`key2=`, `values2=`, `key3=`, `values3=`), and the scenarios a comparison sets beside
+//! the page's own (`b=`, `c=`). docs/scenario.md, "The page's own keys", is their reference.
+//!
+//! Every value goes through the scenario's own rules: a sweep value is set with
+//! `Scenario::set` on the scenario on show (so units work and a bad value names its range) and
+//! written back as the canonical query writes it; a compared scenario is a whole query.
+
+use tcplab::scenario::Key;
+use tcplab::Scenario;
+
+use crate::i18n::Lang;
+use crate::location::BadLink;
+
+/// The page's views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum View {
+    /// One run: the cards and the charts.
+    #[default]
+    Lab,
+    Sweep,
+    Matrix,
+    Compare,
+}
+
+impl View {
+    pub const ALL: [View; 4] = [View::Lab, View::Sweep, View::Matrix, View::Compare];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Lab => "lab",
+            View::Sweep => "sweep",
+            View::Matrix => "matrix",
+            View::Compare => "compare",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            View::Lab => lang.pick("One run", "单次运行"),
+            View::Sweep => lang.pick("Sweep", "扫描"),
+            View::Matrix => lang.pick("Matrix", "矩阵"),
+            View::Compare => lang.pick("Compare", "对比"),
+        }
+    }
+}
+
+/// What a sweep or a matrix plots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Metric {
+    #[default]
+    Goodput,
+    Completion,
+    P99,
+    Retrans,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 4] = [
+        Metric::Goodput,
+        Metric::Completion,
+        Metric::P99,
+        Metric::Retrans,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Goodput => "goodput",
+            Metric::Completion => "completion",
+            Metric::P99 => "p99",
+            Metric::Retrans => "retrans",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            Metric::Goodput => lang.pick("goodput", "有效吞吐量"),
+            Metric::Completion => lang.pick("completion time", "完成时间"),
+            Metric::P99 => lang.pick("p99 message latency", "p99 消息时延"),
+            Metric::Retrans => lang.pick("retransmitted", "重传比例"),
+        }
+    }
+
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Goodput => "MB/s",
+            Metric::Completion | Metric::P99 => "ms",
+            Metric::Retrans => "%",
+        }
+    }
+
+    /// The metric of one run's summary.
+    pub fn of(self, s: &tcplab::Summary) -> Option<f64> {
+        match self {
+            Metric::Goodput => s.goodput_MBps,
+            Metric::Completion => s.completion_ms,
+            Metric::P99 => s.msgs.as_ref().and_then(|m| m.p99_ms),
+            Metric::Retrans => s.retrans_bytes_pct,
+        }
+        .filter(|v| v.is_finite())
+    }
+}
+
+/// The knobs a sweep or a matrix can turn, as the issue names them: loss, RTT, initial window,
+/// body size, bandwidth, receive window, flows, connections.
+pub const SWEEP_KEYS: [Key; 8] = [
+    Key::Loss,
+    Key::Rtt,
+    Key::Iw,
+    Key::Body,
+    Key::Bw,
+    Key::Rwnd,
+    Key::Flows,
+    Key::Conns,
+];
+
+/// The most runs one sweep or matrix asks for (values × seeds): at a tenth of a second to a
+/// few seconds a run, more would keep four workers busy for minutes.
+pub const MAX_RUNS: usize = 400;
+/// The most values of one knob.
+pub const MAX_VALUES: usize = 40;
+/// The most seeds per point.
+pub const MAX_SEEDS: u32 = 50;
+
+/// A knob's values when a link names none.
+pub fn default_values(key: Key) -> &'static str {
+    match key {
+        Key::Loss => "0.1,0.2,0.5,1,2,5",
+        Key::Rtt => "5,10,20,50,100,200",
+        Key::Iw => "1,2,4,10,20,40",
+        Key::Body => "10000,100000,1000000,10000000",
+        Key::Bw => "1,10,100,1000",
+        Key::Rwnd => "16384,65536,262144,1048576,4194304",
+        Key::Flows => "1,2,4,8,16",
+        Key::Conns => "1,2,4,8,16",
+        _ => "1",
+    }
+}
+
+/// One knob and its values, each as the canonical query writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Axis {
+    pub key: Key,
+    pub values: Vec<String>,
+}
+
+impl Axis {
+    /// Reads `values` (comma-separated, units allowed) for `key` over `base`. Errors name
+    /// `values_key`, the page key they came from.
+    pub fn parse(
+        key: Key,
+        values: &str,
+        base: &Scenario,
+        values_key: &str,
+    ) -> Result<Axis, BadLink> {
+        let bad = |problem: String| BadLink::new(values_key, problem);
+        if values.trim().is_empty() {
+            return Err(bad(format!(
+                "empty value (allowed values of {}, comma-separated)",
+                key.name()
+            )));
+        }
+        let mut out: Vec<String> = Vec::new();
+        for (i, v) in values.split(',').enumerate() {
+            let v = v.trim();
+            if v.is_empty() {
+                return Err(bad(format!("value {} is empty", i + 1)));
+            }
+            let mut s = base.clone();
+            s.at_ms = None;
+            s.set(key.name(), v).map_err(|e| bad(e.to_string()))?;
+            let text = s.value_text(key);
+            if out.contains(&text) {
+                return Err(bad(format!("{text} is given twice")));
+            }
+            out.push(text);
+            if out.len() > MAX_VALUES {
+                return Err(bad(format!("more than {MAX_VALUES} values")));
+            }
+        }
+        Ok(Axis { key, values: out })
+    }
+
+    /// The axis a link without values gets for `key`.
+    pub fn default_for(key: Key, base: &Scenario) -> Axis {
+        Axis::parse(key, default_values(key), base, "values").unwrap_or(Axis {
+            key,
+            values: Vec::new(),
+        })
+    }
+
+    pub fn text(&self) -> String {
+        self.values.join(",")
+    }
+
+    /// The scenario at value `i`, over `base` (without the cursor, which no run depends on).
+    pub fn point(&self, base: &Scenario, i: usize) -> Result<Scenario, String> {
+        let v = self.values.get(i).ok_or("no such value")?;
+        let mut s = base.clone();
+        s.at_ms = None;
+        s.set(self.key.name(), v).map_err(|e| e.to_string())?;
+        Ok(s)
+    }
+
+    /// Each value as a number in the key's query unit (for the axis).
+    pub fn numbers(&self) -> Vec<Option<f64>> {
+        self.values.iter().map(|v| v.parse::<f64>().ok()).collect()
+    }
+}
+
+/// A sweep: one knob, several seeds per value, one metric.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SweepSpec {
+    pub axis: Axis,
+    pub seeds: u32,
+    pub metric: Metric,
+}
+
+impl SweepSpec {
+    pub fn default_for(base: &Scenario) -> SweepSpec {
+        SweepSpec {
+            axis: Axis::default_for(Key::Loss, base),
+            seeds: 3,
+            metric: Metric::Goodput,
+        }
+    }
+
+    pub fn runs(&self) -> usize {
+        self.axis.values.len() * self.seeds as usize
+    }
+}
+
+/// Seed 004's A/B matrix: rows × columns × panels of one metric.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MatrixSpec {
+    pub rows: Axis,
+    pub cols: Axis,
+    pub panels: Option<Axis>,
+    pub seeds: u32,
+    pub metric: Metric,
+}
+
+impl MatrixSpec {
+    /// Seed 004's matrix: flows 1/4/8/16 × delay 10/50/100 ms × loss 0/0.1/1 %.
+    pub fn default_for(base: &Scenario) -> MatrixSpec {
+        let axis = |key, values| {
+            Axis::parse(key, values, base, "values")
+                .unwrap_or_else(|_| Axis::default_for(key, base))
+        };
+        MatrixSpec {
+            rows: axis(Key::Flows, "1,4,8,16"),
+            cols: axis(Key::Rtt, "10,50,100"),
+            panels: Some(axis(Key::Loss, "0,0.1,1")),
+            seeds: 1,
+            metric: Metric::Goodput,
+        }
+    }
+
+    pub fn cells(&self) -> usize {
+        self.rows.values.len()
+            * self.cols.values.len()
+            * self.panels.as_ref().map_or(1, |p| p.values.len().max(1))
+    }
+
+    pub fn runs(&self) -> usize {
+        self.cells() * self.seeds as usize
+    }
+}
+
+/// Every page key but `lang`, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageKeys {
+    pub view: View,
+    pub sweep: SweepSpec,
+    pub matrix: MatrixSpec,
+    /// The scenarios compared beside the page's own (`b=`, `c=`).
+    pub others: Vec<Scenario>,
+}
+
+impl PageKeys {
+    pub fn default_for(base: &Scenario) -> PageKeys {
+        PageKeys {
+            view: View::Lab,
+            sweep: SweepSpec::default_for(base),
+            matrix: MatrixSpec::default_for(base),
+            others: vec![default_other(base)],
+        }
+    }
+
+    /// Reads the page's keys over the scenario `base`; the first key at fault is reported, and
+    /// what it would have set keeps its default.
+    pub fn read(pairs: &[(String, String)], base: &Scenario) -> (PageKeys, Option<BadLink>) {
+        let mut keys = PageKeys::default_for(base);
+        let mut bad: Option<BadLink> = None;
+        let mut seen: Vec<&str> = Vec::new();
+        for (k, _) in pairs {
+            if seen.contains(&k.as_str()) {
+                return (keys, Some(BadLink::new(k, "repeated key".to_string())));
+            }
+            seen.push(k);
+        }
+        let get = |k: &str| {
+            pairs
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let mut note = |r: Result<(), BadLink>| {
+            if let Err(e) = r {
+                bad.get_or_insert(e);
+            }
+        };
+
+        if let Some(v) = get("view") {
+            match View::from_name(v) {
+                Some(view) => keys.view = view,
+                None => note(Err(BadLink::new(
+                    "view",
+                    format!("unknown value \"{v}\" (allowed lab, sweep, matrix, compare)"),
+                ))),
+            }
+        }
+        let metric = match get("metric") {
+            None => Ok(Metric::Goodput),
+            Some(v) => Metric::from_name(v).ok_or_else(|| {
+                BadLink::new(
+                    "metric",
+                    format!("unknown value \"{v}\" (allowed goodput, completion, p99, retrans)"),
+                )
+            }),
+        };
+        let axis = |key_name: &str,
+                    values_name: &str,
+                    default: Option<Key>|
+         -> Result<Option<Axis>, BadLink> {
+            let key = match (get(key_name), default) {
+                (Some(k), _) => sweep_key(key_name, k)?,
+                (None, Some(d)) => d,
+                (None, None) => {
+                    if get(values_name).is_some() {
+                        return Err(BadLink::new(values_name, format!("needs {key_name}=")));
+                    }
+                    return Ok(None);
+                }
+            };
+            match get(values_name) {
+                Some(v) => Axis::parse(key, v, base, values_name).map(Some),
+                None => Ok(Some(Axis::default_for(key, base))),
+            }
+        };
+
+        if keys.view == View::Matrix {
+            let d = MatrixSpec::default_for(base);
+            let has = |k: &str| get(k).is_some();
+            let rows = if has("key") || has("values") {
+                axis("key", "values", Some(Key::Flows))
+            } else {
+                Ok(Some(d.rows.clone()))
+            };
+            let cols = if has("key2") || has("values2") {
+                axis("key2", "values2", Some(Key::Rtt))
+            } else {
+                Ok(Some(d.cols.clone()))
+            };
+            let panels = if has("key3") || has("values3") {
+                axis("key3", "values3", None)
+            } else if has("key") || has("key2") {
+                Ok(None)
+            } else {
+                Ok(d.panels.clone())
+            };
+            match (rows, cols, panels) {
+                (Ok(Some(rows)), Ok(Some(cols)), Ok(panels)) => {
+                    let distinct = rows.key != cols.key
+                        && panels
+                            .as_ref()
+                            .is_none_or(|p| p.key != rows.key && p.key != cols.key);
+                    if distinct {
+                        keys.matrix = MatrixSpec {
+                            rows,
+                            cols,
+                            panels,
+                            seeds: 1,
+                            metric: Metric::Goodput,
+                        };
+                    } else {
+                        note(Err(BadLink::new(
+                            "key2",
+                            "the matrix's knobs must differ".to_string(),
+                        )));
+                    }
+                }
+                (r, c, p) => {
+                    for e in [r.err(), c.err(), p.err()].into_iter().flatten() {
+                        note(Err(e));
+                    }
+                }
+            }
+        } else {
+            match axis("key", "values", Some(Key::Loss)) {
+                Ok(Some(a)) => keys.sweep.axis = a,
+                Ok(None) => {}
+                Err(e) => note(Err(e)),
+            }
+        }
+        match metric {
+            Ok(m) => {
+                keys.sweep.metric = m;
+                keys.matrix.metric = m;
+            }
+            Err(e) => note(Err(e)),
+        }
+        if let Some(v) = get("seeds") {
+            let runs = if keys.view == View::Matrix {
+                keys.matrix.cells()
+            } else {
+                keys.sweep.axis.values.len()
+            };
+            match seeds(v, runs) {
+                Ok(n) => {
+                    keys.sweep.seeds = n;
+                    keys.matrix.seeds = n;
+                }
+                Err(e) => note(Err(e)),
+            }
+        } else {
+            let runs = if keys.view == View::Matrix {
+                keys.matrix.runs()
+            } else {
+                keys.sweep.runs()
+            };
+            if runs > MAX_RUNS {
+                note(Err(too_many("values", runs)));
+            }
+        }
+
+        let mut others = Vec::new();
+        for k in ["b", "c"] {
+            let Some(q) = get(k) else { continue };
+            match Scenario::parse(q) {
+                Ok(s) => others.push(s),
+                Err(e) => note(Err(BadLink::new(k, e.to_string()))),
+            }
+        }
+        if get("c").is_some() && get("b").is_none() {
+            note(Err(BadLink::new("c", "needs b=".to_string())));
+        }
+        if !others.is_empty() {
+            keys.others = others;
+        }
+        (keys, bad)
+    }
+
+    /// The keys the address carries for `view`, in canonical order.
+    pub fn write(&self, view: View) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        match view {
+            View::Lab => {}
+            View::Sweep => {
+                out.push(("view", view.name().to_string()));
+                out.push(("key", self.sweep.axis.key.name().to_string()));
+                out.push(("values", self.sweep.axis.text()));
+                out.push(("seeds", self.sweep.seeds.to_string()));
+                out.push(("metric", self.sweep.metric.name().to_string()));
+            }
+            View::Matrix => {
+                let m = &self.matrix;
+                out.push(("view", view.name().to_string()));
+                out.push(("key", m.rows.key.name().to_string()));
+                out.push(("values", m.rows.text()));
+                out.push(("key2", m.cols.key.name().to_string()));
+                out.push(("values2", m.cols.text()));
+                if let Some(p) = &m.panels {
+                    out.push(("key3", p.key.name().to_string()));
+                    out.push(("values3", p.text()));
+                }
+                out.push(("seeds", m.seeds.to_string()));
+                out.push(("metric", m.metric.name().to_string()));
+            }
+            View::Compare => {
+                out.push(("view", view.name().to_string()));
+                for (k, s) in ["b", "c"].into_iter().zip(&self.others) {
+                    out.push((k, s.to_query()));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The scenario a comparison starts with beside `base`: the same with another algorithm.
+pub fn default_other(base: &Scenario) -> Scenario {
+    let mut s = base.clone();
+    s.at_ms = None;
+    s.cc = if s.cc == tcplab::CcAlgo::Reno {
+        tcplab::CcAlgo::Cubic
+    } else {
+        tcplab::CcAlgo::Reno
+    };
+    s
+}
+
+fn sweep_key(page_key: &str, name: &str) -> Result<Key, BadLink> {
+    Key::from_name(name)
+        .filter(|k| SWEEP_KEYS.contains(k))
+        .ok_or_else(|| {
+            let known: Vec<&str> = SWEEP_KEYS.iter().map(|k| k.name()).collect();
+            BadLink::new(
+                page_key,
+                format!("unknown value \"{name}\" (allowed {})", known.join(", ")),
+            )
+        })
+}
+
+fn too_many(page_key: &str, runs: usize) -> BadLink {
+    BadLink::new(
+        page_key,
+        format!("{runs} runs is too many (at most {MAX_RUNS} values × seeds)"),
+    )
+}
+
+/// Reads `seeds=` for `points` points: a whole number from 1 to [`MAX_SEEDS`], and at most
+/// [`MAX_RUNS`] runs in all.
+pub fn seeds(v: &str, points: usize) -> Result<u32, BadLink> {
+    let n = v
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_SEEDS).contains(n) && !v.starts_with('+'))
+        .ok_or_else(|| {
+            BadLink::new(
+                "seeds",
+                format!("\"{v}\" is not a whole number from 1 to {MAX_SEEDS}"),
+            )
+        })?;
+    let runs = points * n as usize;
+    if runs > MAX_RUNS {
+        return Err(too_many("seeds", runs));
+    }
+    Ok(n)
+}

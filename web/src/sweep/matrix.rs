@@ -1,0 +1,484 @@
+//! Seed 004's A/B matrix, runnable: one metric over rows × columns × panels of three knobs
+//! (flows × delay × loss by default), as heatmaps with the number in every cell, the same
+//! numbers in a table, and their export.
+
+use std::rc::Rc;
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
+use tcplab::sweep::Spread;
+use tcplab::Scenario;
+use yew::prelude::*;
+
+use super::canvas::{Canvas, Drawing};
+use super::chart::{key_desc, key_tick};
+use super::keys::{Axis, MatrixSpec, Metric};
+use super::plan::{cell, Batch};
+use super::settings::{AxisField, Progress, SeedsMetric};
+use crate::charts::fmt;
+use crate::charts::style::{Style, INK, MUTED, PAPER};
+use crate::charts::Root;
+use crate::export::{self, quoted, Item, Menu};
+use crate::format::number;
+use crate::i18n::Lang;
+use crate::worker::pool::Done;
+
+/// One cell: its runs' metric over the seeds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub spread: Option<Spread>,
+    pub runs: usize,
+    pub complete: bool,
+    pub error: Option<String>,
+}
+
+/// The cells panel by panel, row by row, column by column (the plan's order).
+pub fn cells(spec: &MatrixSpec, batch: Option<&Batch>) -> Vec<Cell> {
+    let seeds = spec.seeds as usize;
+    (0..spec.cells())
+        .map(|i| {
+            let range = i * seeds..(i + 1) * seeds;
+            let results = batch
+                .and_then(|b| b.results.get(range.clone()))
+                .unwrap_or_default();
+            let values: Vec<f64> = results
+                .iter()
+                .filter_map(|r| match r {
+                    Some(Done::Summary(s)) => spec.metric.of(s),
+                    _ => None,
+                })
+                .collect();
+            Cell {
+                spread: Spread::of(values.iter().copied()),
+                runs: values.len(),
+                complete: results.len() == seeds && results.iter().all(Option::is_some),
+                error: batch.and_then(|b| b.error(range)),
+            }
+        })
+        .collect()
+}
+
+fn panels(spec: &MatrixSpec) -> usize {
+    spec.panels.as_ref().map_or(1, |p| p.values.len().max(1))
+}
+
+fn panel_title(spec: &MatrixSpec, p: usize, lang: Lang) -> String {
+    match &spec.panels {
+        Some(axis) => format!(
+            "{} = {}",
+            key_desc(axis.key, lang),
+            axis.values.get(p).map_or("", String::as_str)
+        ),
+        None => String::new(),
+    }
+}
+
+/// Blues, light to dark: the colour of a cell at `t` in 0..=1.
+fn ramp(t: f64) -> RGBColor {
+    const STOPS: [(u8, u8, u8); 5] = [
+        (0xf4, 0xf8, 0xfd),
+        (0xc6, 0xdb, 0xef),
+        (0x6b, 0xae, 0xd6),
+        (0x21, 0x71, 0xb5),
+        (0x08, 0x30, 0x6b),
+    ];
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let x = t * (STOPS.len() - 1) as f64;
+    let i = (x.floor() as usize).min(STOPS.len() - 2);
+    let f = x - i as f64;
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+pub struct Heatmap {
+    pub spec: MatrixSpec,
+    pub cells: Vec<Cell>,
+    pub lang: Lang,
+}
+
+impl Drawing for Heatmap {
+    fn draw(&self, root: &Root, st: &Style) -> Result<(), String> {
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let (w, h) = root.dim_in_pixel();
+        let (w, h) = (w as i32, h as i32);
+        let spec = &self.spec;
+        let lang = self.lang;
+        let (nr, nc, np) = (spec.rows.values.len(), spec.cols.values.len(), panels(spec));
+        if nr == 0 || nc == 0 {
+            return Ok(());
+        }
+        let medians: Vec<f64> = self
+            .cells
+            .iter()
+            .filter_map(|c| c.spread.map(|s| s.median))
+            .collect();
+        let log = spec.metric != Metric::Retrans && medians.iter().all(|v| *v > 0.0);
+        let scale = |v: f64| if log { v.ln() } else { v };
+        let lo = medians
+            .iter()
+            .copied()
+            .map(scale)
+            .fold(f64::INFINITY, f64::min);
+        let hi = medians
+            .iter()
+            .copied()
+            .map(scale)
+            .fold(f64::NEG_INFINITY, f64::max);
+        // Small times are good, so the scale runs the other way for them.
+        let better_low = matches!(
+            spec.metric,
+            Metric::Completion | Metric::P99 | Metric::Retrans
+        );
+        let t_of = |v: f64| {
+            let t = if hi > lo {
+                (scale(v) - lo) / (hi - lo)
+            } else {
+                0.5
+            };
+            if better_low {
+                1.0 - t
+            } else {
+                t
+            }
+        };
+
+        let left = st.px(96.0);
+        let top = st.px(34.0);
+        let bottom = st.px(46.0);
+        let gap = st.px(18.0);
+        let pw = ((w - left - st.px(10.0) - gap * (np as i32 - 1)) / np as i32).max(1);
+        let ph = (h - top - bottom).max(1);
+        let (cw, ch) = (pw / nc as i32, ph / nr as i32);
+        let label = st.text(0.95, INK);
+        let desc = st.text(1.0, INK);
+        for p in 0..np {
+            let x0 = left + p as i32 * (pw + gap);
+            root.draw(&Text::new(
+                panel_title(spec, p, lang),
+                (x0 + pw / 2, top - st.px(10.0)),
+                desc.pos(Pos::new(HPos::Center, VPos::Bottom)),
+            ))
+            .map_err(e)?;
+            for r in 0..nr {
+                for c in 0..nc {
+                    let i = (p * nr + r) * nc + c;
+                    let Some(cell) = self.cells.get(i) else {
+                        continue;
+                    };
+                    // Row 0 at the top.
+                    let (cx, cy) = (x0 + c as i32 * cw, top + r as i32 * ch);
+                    let fill = cell
+                        .spread
+                        .map_or(PAPER, |s| ramp(t_of(s.median) * 0.9 + 0.05));
+                    root.draw(&Rectangle::new(
+                        [(cx, cy), (cx + cw - 1, cy + ch - 1)],
+                        fill.filled(),
+                    ))
+                    .map_err(e)?;
+                    root.draw(&Rectangle::new(
+                        [(cx, cy), (cx + cw - 1, cy + ch - 1)],
+                        RGBColor(0xdd, 0xe2, 0xe9).stroke_width(st.stroke(1.0)),
+                    ))
+                    .map_err(e)?;
+                    let dark = cell
+                        .spread
+                        .is_some_and(|s| t_of(s.median) * 0.9 + 0.05 > 0.55);
+                    let text = match (cell.spread, &cell.error) {
+                        (Some(s), _) => fmt::sig(s.median),
+                        (None, Some(_)) => "×".to_string(),
+                        (None, None) => "…".to_string(),
+                    };
+                    root.draw(&Text::new(
+                        text,
+                        (cx + cw / 2, cy + ch / 2),
+                        st.text(1.1, if dark { PAPER } else { INK })
+                            .pos(Pos::new(HPos::Center, VPos::Center)),
+                    ))
+                    .map_err(e)?;
+                }
+            }
+            for c in 0..nc {
+                let v = spec.cols.values[c]
+                    .parse::<f64>()
+                    .map_or(spec.cols.values[c].clone(), |v| key_tick(spec.cols.key, v));
+                root.draw(&Text::new(
+                    v,
+                    (x0 + c as i32 * cw + cw / 2, top + ph + st.px(6.0)),
+                    label.pos(Pos::new(HPos::Center, VPos::Top)),
+                ))
+                .map_err(e)?;
+            }
+            root.draw(&Text::new(
+                key_desc(spec.cols.key, lang),
+                (x0 + pw / 2, h - st.px(4.0)),
+                desc.pos(Pos::new(HPos::Center, VPos::Bottom)),
+            ))
+            .map_err(e)?;
+        }
+        for r in 0..nr {
+            let v = spec.rows.values[r]
+                .parse::<f64>()
+                .map_or(spec.rows.values[r].clone(), |v| key_tick(spec.rows.key, v));
+            root.draw(&Text::new(
+                v,
+                (left - st.px(6.0), top + r as i32 * ch + ch / 2),
+                label.pos(Pos::new(HPos::Right, VPos::Center)),
+            ))
+            .map_err(e)?;
+        }
+        root.draw(&Text::new(
+            key_desc(spec.rows.key, lang),
+            (st.px(4.0), top + ph / 2),
+            desc.transform(FontTransform::Rotate270)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))
+        .map_err(e)?;
+        let note = format!(
+            "{} ({}), {}",
+            spec.metric.label(lang),
+            spec.metric.unit(),
+            lang.pick(
+                "median over the seeds; darker is better",
+                "各种子中位数；颜色越深越好"
+            )
+        );
+        root.draw(&Text::new(
+            note,
+            (left, st.px(4.0)),
+            st.text(0.95, MUTED).pos(Pos::new(HPos::Left, VPos::Top)),
+        ))
+        .map_err(e)?;
+        Ok(())
+    }
+}
+
+/// The matrix as CSV: one line per cell.
+pub fn csv(spec: &MatrixSpec, cells: &[Cell]) -> String {
+    let metric = format!(
+        "{}_{}",
+        spec.metric.name(),
+        match spec.metric {
+            Metric::Goodput => "MBps",
+            Metric::Completion | Metric::P99 => "ms",
+            Metric::Retrans => "pct",
+        }
+    );
+    let mut out = format!("{},{}", spec.rows.key.name(), spec.cols.key.name());
+    if let Some(p) = &spec.panels {
+        out.push_str(&format!(",{}", p.key.name()));
+    }
+    out.push_str(&format!(
+        ",runs,{metric}_median,{metric}_min,{metric}_max\n"
+    ));
+    let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
+    let (nr, nc) = (spec.rows.values.len(), spec.cols.values.len());
+    for p in 0..panels(spec) {
+        for r in 0..nr {
+            for c in 0..nc {
+                let Some(cell) = cells.get((p * nr + r) * nc + c) else {
+                    continue;
+                };
+                out.push_str(&format!("{},{}", spec.rows.values[r], spec.cols.values[c]));
+                if let Some(axis) = &spec.panels {
+                    out.push_str(&format!(
+                        ",{}",
+                        axis.values.get(p).map_or("", String::as_str)
+                    ));
+                }
+                out.push_str(&format!(
+                    ",{},{},{},{}\n",
+                    cell.runs,
+                    f(cell.spread.map(|s| s.median)),
+                    f(cell.spread.map(|s| s.min)),
+                    f(cell.spread.map(|s| s.max))
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The runner's commands for the matrix: one sweep of the columns' knob per row and panel.
+pub fn command(base: &Scenario, spec: &MatrixSpec) -> String {
+    let mut out = String::new();
+    for p in 0..panels(spec) {
+        for r in 0..spec.rows.values.len() {
+            let mut axes: Vec<(&Axis, usize)> = vec![(&spec.rows, r)];
+            if let Some(axis) = &spec.panels {
+                axes.push((axis, p));
+            }
+            if let Ok(s) = cell(base, &axes) {
+                out.push_str(&format!(
+                    "tcplab sweep {} --key {} --values {} --seeds {} --table\n",
+                    quoted(&s.to_query()),
+                    spec.cols.key.name(),
+                    spec.cols.text(),
+                    spec.seeds
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MatrixViewProps {
+    pub lang: Lang,
+    pub base: Scenario,
+    pub spec: MatrixSpec,
+    pub batch: Option<Batch>,
+    pub live: usize,
+    pub on_spec: Callback<MatrixSpec>,
+    pub on_cancel: Callback<()>,
+    pub on_rerun: Callback<()>,
+}
+
+#[function_component]
+pub fn MatrixView(props: &MatrixViewProps) -> Html {
+    let lang = props.lang;
+    let spec = &props.spec;
+    let cells = cells(spec, props.batch.as_ref());
+    let done = props.batch.as_ref().map_or(0, Batch::done);
+    let taken = |except: usize| -> Vec<tcplab::scenario::Key> {
+        [Some(&spec.rows), Some(&spec.cols), spec.panels.as_ref()]
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| *i != except)
+            .filter_map(|(_, a)| a.map(|a| a.key))
+            .collect()
+    };
+    let fit = |mut s: MatrixSpec| {
+        s.seeds = s
+            .seeds
+            .min((super::keys::MAX_RUNS / s.cells().max(1)).max(1) as u32);
+        s
+    };
+    let on = |which: usize| {
+        let (spec, on_spec) = (spec.clone(), props.on_spec.clone());
+        Callback::from(move |axis: Option<Axis>| {
+            let mut s = spec.clone();
+            match (which, axis) {
+                (0, Some(a)) => s.rows = a,
+                (1, Some(a)) => s.cols = a,
+                (2, a) => s.panels = a,
+                _ => return,
+            }
+            on_spec.emit(fit(s));
+        })
+    };
+    let on_seeds = {
+        let (spec, on_spec) = (spec.clone(), props.on_spec.clone());
+        Callback::from(move |n| {
+            on_spec.emit(MatrixSpec {
+                seeds: n,
+                ..spec.clone()
+            })
+        })
+    };
+    let on_metric = {
+        let (spec, on_spec) = (spec.clone(), props.on_spec.clone());
+        Callback::from(move |m| {
+            on_spec.emit(MatrixSpec {
+                metric: m,
+                ..spec.clone()
+            })
+        })
+    };
+    let height = 70.0 + 44.0 * spec.rows.values.len() as f64 + 50.0;
+    let stamp = format!(
+        "{}:{done}:{}:{:?}:{}",
+        props.batch.as_ref().map_or(0, |b| b.id),
+        lang.code(),
+        spec,
+        props.base.to_query()
+    );
+    let title = format!(
+        "{}: {} × {}{}",
+        spec.metric.label(lang),
+        key_desc(spec.rows.key, lang),
+        key_desc(spec.cols.key, lang),
+        spec.panels
+            .as_ref()
+            .map_or(String::new(), |p| format!(" × {}", key_desc(p.key, lang)))
+    );
+    let items = {
+        let csv = csv(spec, &cells);
+        vec![
+            Item::new(
+                "export-matrix-csv",
+                lang.pick("Matrix (CSV)", "矩阵（CSV）"),
+                Callback::from(move |()| {
+                    export::warn(export::text("tcplab-matrix.csv", "text/csv", &csv))
+                }),
+            ),
+            Item::new(
+                "export-matrix-png",
+                lang.pick("Heatmap (PNG)", "热图（PNG）"),
+                Callback::from(|()| match export::canvas_by_id("matrix-chart") {
+                    Some(c) => export::warn(export::png("tcplab-matrix.png", &c)),
+                    None => export::warn(Err("no chart".to_string())),
+                }),
+            ),
+        ]
+    };
+    let (nr, nc) = (spec.rows.values.len(), spec.cols.values.len());
+    html! {
+        <section class="matrix-view" id="matrix-view">
+            <div class="view-settings">
+                <AxisField {lang} id="matrix-rows" label={lang.pick("Rows", "行")} base={props.base.clone()}
+                    axis={Some(spec.rows.clone())} taken={taken(0)} on_axis={on(0)} />
+                <AxisField {lang} id="matrix-cols" label={lang.pick("Columns", "列")} base={props.base.clone()}
+                    axis={Some(spec.cols.clone())} taken={taken(1)} on_axis={on(1)} />
+                <AxisField {lang} id="matrix-panels" label={lang.pick("Panels", "分图")} base={props.base.clone()}
+                    axis={spec.panels.clone()} optional=true taken={taken(2)} on_axis={on(2)} />
+                <SeedsMetric {lang} id="matrix" seeds={spec.seeds} metric={spec.metric}
+                    points={spec.cells()} {on_seeds} {on_metric} />
+                <Menu {lang} {items} command={command(&props.base, spec)} />
+            </div>
+            <Progress {lang} batch={props.batch.clone()} live={props.live}
+                on_cancel={props.on_cancel.clone()} on_rerun={props.on_rerun.clone()} />
+            <figure class="sweep-figure">
+                <figcaption><strong>{ title.clone() }</strong></figcaption>
+                <Canvas id="matrix-chart" label={title} {height} {stamp}
+                    drawing={Rc::new(Heatmap { spec: spec.clone(), cells: cells.clone(), lang }) as Rc<dyn Drawing>} />
+            </figure>
+            <div class="table-wrap">
+                <table class="sweep-table" id="matrix-table">
+                    <thead>
+                        <tr>
+                            if let Some(p) = &spec.panels { <th scope="col">{ p.key.name() }</th> }
+                            <th scope="col">{ format!("{} \\ {}", spec.rows.key.name(), spec.cols.key.name()) }</th>
+                            { for spec.cols.values.iter().map(|v| html! { <th scope="col">{ v.clone() }</th> }) }
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for (0..panels(spec)).flat_map(|p| (0..nr).map(move |r| (p, r))).map(|(p, r)| html! {
+                            <tr>
+                                if let Some(axis) = &spec.panels {
+                                    <th scope="row">{ axis.values.get(p).cloned().unwrap_or_default() }</th>
+                                }
+                                <th scope="row">{ spec.rows.values[r].clone() }</th>
+                                { for (0..nc).map(|c| {
+                                    let cell = cells.get((p * nr + r) * nc + c);
+                                    let m = cell.and_then(|c| c.spread).map(|s| s.median);
+                                    html! {
+                                        <td class="num" data-raw={m.map(|v| format!("{v}")).unwrap_or_default()}
+                                            title={cell.and_then(|c| c.error.clone()).unwrap_or_default()}>
+                                            { m.map_or("—".to_string(), |v| number(v, 3)) }
+                                        </td>
+                                    }
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

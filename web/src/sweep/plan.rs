@@ -1,0 +1,222 @@
+//! What a sweep, a matrix or a comparison asks the pool for: one job per run, in a fixed order
+//! (value by value, seeds ascending within a value, as the runner's `sweep` runs them), and the
+//! results as they come back.
+
+use std::rc::Rc;
+
+use tcplab::Scenario;
+
+use super::keys::{Axis, MatrixSpec, SweepSpec};
+use crate::worker::pool::{Done, Job};
+use crate::worker::protocol::Want;
+
+/// What the page runs for the view on show: its scenario (or scenarios) and the view's keys.
+/// Two equal keys make the same jobs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanKey {
+    Sweep(Scenario, SweepSpec),
+    Matrix(Scenario, MatrixSpec),
+    Compare(Vec<Scenario>),
+}
+
+impl PlanKey {
+    pub fn plan(&self) -> Plan {
+        match self {
+            PlanKey::Sweep(base, spec) => sweep_plan(base, spec),
+            PlanKey::Matrix(base, spec) => matrix_plan(base, spec),
+            PlanKey::Compare(scenarios) => compare_plan(scenarios),
+        }
+    }
+}
+
+/// The runs of one batch. Result `i` of the batch is run `i`; a run whose scenario cannot be
+/// built (a value that no longer fits the scenario on show) is an error from the start and is
+/// not sent.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    /// The jobs sent to the pool, and the run each one is.
+    pub jobs: Vec<Job>,
+    pub at: Vec<usize>,
+    /// How many runs in all.
+    pub size: usize,
+    pub errors: Vec<(usize, String)>,
+}
+
+impl Plan {
+    fn push(&mut self, run: Result<Scenario, String>, want: Want) {
+        let i = self.size;
+        self.size += 1;
+        match run {
+            Ok(s) => {
+                self.jobs.push(Job {
+                    query: s.to_query(),
+                    want,
+                });
+                self.at.push(i);
+            }
+            Err(e) => self.errors.push((i, e)),
+        }
+    }
+
+    /// Every run's result slot, the refused ones filled in.
+    pub fn empty_results(&self) -> Vec<Option<Done>> {
+        let mut r = vec![None; self.size];
+        for (i, e) in &self.errors {
+            if let Some(slot) = r.get_mut(*i) {
+                *slot = Some(Done::Error(e.clone()));
+            }
+        }
+        r
+    }
+}
+
+/// The runs of one point: `seeds` consecutive seeds from the point's own.
+fn seeded(point: Result<Scenario, String>, seeds: u32) -> Vec<Result<Scenario, String>> {
+    (0..u64::from(seeds))
+        .map(|offset| {
+            let mut s = point.clone()?;
+            s.seed = s.seed.checked_add(offset).ok_or_else(|| {
+                format!(
+                    "seed: {} seeds from {} pass the largest seed",
+                    seeds, s.seed
+                )
+            })?;
+            Ok(s)
+        })
+        .collect()
+}
+
+pub fn sweep_plan(base: &Scenario, spec: &SweepSpec) -> Plan {
+    let mut plan = Plan::default();
+    for i in 0..spec.axis.values.len() {
+        for run in seeded(spec.axis.point(base, i), spec.seeds) {
+            plan.push(run, Want::Summary);
+        }
+    }
+    plan
+}
+
+/// The scenario at one cell of a matrix.
+pub fn cell(base: &Scenario, axes: &[(&Axis, usize)]) -> Result<Scenario, String> {
+    let mut s = base.clone();
+    for (axis, i) in axes {
+        s = axis.point(&s, *i)?;
+    }
+    Ok(s)
+}
+
+/// Cells panel by panel, row by row, column by column; seeds innermost.
+pub fn matrix_plan(base: &Scenario, spec: &MatrixSpec) -> Plan {
+    let mut plan = Plan::default();
+    let panels = spec.panels.as_ref().map_or(1, |p| p.values.len());
+    for p in 0..panels {
+        for r in 0..spec.rows.values.len() {
+            for c in 0..spec.cols.values.len() {
+                let mut axes = vec![(&spec.rows, r), (&spec.cols, c)];
+                if let Some(panel) = &spec.panels {
+                    axes.push((panel, p));
+                }
+                for run in seeded(cell(base, &axes), spec.seeds) {
+                    plan.push(run, Want::Summary);
+                }
+            }
+        }
+    }
+    plan
+}
+
+pub fn compare_plan(scenarios: &[Scenario]) -> Plan {
+    let mut plan = Plan::default();
+    for s in scenarios {
+        let mut s = s.clone();
+        s.at_ms = None;
+        plan.push(Ok(s), Want::View);
+    }
+    plan
+}
+
+/// A batch on its way or done: its plan and every run's result so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Batch {
+    /// The pool's number for it.
+    pub id: u64,
+    pub key: PlanKey,
+    pub plan: Rc<Plan>,
+    pub results: Rc<Vec<Option<Done>>>,
+    pub cancelled: bool,
+    /// `performance.now()` when it started and when its last run came back.
+    pub started_ms: f64,
+    pub finished_ms: Option<f64>,
+    /// Workers the pool runs.
+    pub workers: usize,
+}
+
+impl Batch {
+    pub fn new(id: u64, key: PlanKey, plan: Rc<Plan>, started_ms: f64, workers: usize) -> Batch {
+        let results = Rc::new(plan.empty_results());
+        let mut b = Batch {
+            id,
+            key,
+            plan,
+            results,
+            cancelled: false,
+            started_ms,
+            finished_ms: None,
+            workers,
+        };
+        if b.done() == b.plan.size {
+            b.finished_ms = Some(started_ms);
+        }
+        b
+    }
+
+    pub fn done(&self) -> usize {
+        self.results.iter().filter(|r| r.is_some()).count()
+    }
+
+    pub fn finished(&self) -> bool {
+        self.finished_ms.is_some()
+    }
+
+    pub fn running(&self) -> bool {
+        !self.finished() && !self.cancelled
+    }
+
+    /// Records run `index`'s result (the pool's index, mapped to the run).
+    pub fn record(&mut self, index: usize, done: Done, now_ms: f64) {
+        let Some(&run) = self.plan.at.get(index) else {
+            return;
+        };
+        if let Some(slot) = Rc::make_mut(&mut self.results).get_mut(run) {
+            *slot = Some(done);
+        }
+        if self.done() == self.plan.size {
+            self.finished_ms = Some(now_ms);
+        }
+    }
+
+    /// The summaries of runs `range`, those that finished without error.
+    pub fn summaries(&self, range: std::ops::Range<usize>) -> Vec<tcplab::Summary> {
+        self.results
+            .get(range)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|r| match r {
+                Some(Done::Summary(s)) => Some((**s).clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The first error among runs `range`.
+    pub fn error(&self, range: std::ops::Range<usize>) -> Option<String> {
+        self.results
+            .get(range)
+            .unwrap_or_default()
+            .iter()
+            .find_map(|r| match r {
+                Some(Done::Error(e)) => Some(e.clone()),
+                _ => None,
+            })
+    }
+}

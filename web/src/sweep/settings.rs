@@ -1,0 +1,226 @@
+//! The settings of a sweep and of a matrix: a knob and its values, the seeds, the metric; and the
+//! progress of a batch with its Cancel and Run again.
+
+use tcplab::scenario::Key;
+use tcplab::Scenario;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::keys::{seeds, Axis, Metric, MAX_RUNS, SWEEP_KEYS};
+use super::plan::Batch;
+use crate::controls::knob_of;
+use crate::i18n::Lang;
+
+fn key_label(key: Key, lang: Lang) -> String {
+    knob_of(key).map_or(key.name().to_string(), |k| k.label(lang).to_string())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct AxisFieldProps {
+    pub lang: Lang,
+    /// Names the fields (`sweep`, `matrix-rows`...).
+    pub id: &'static str,
+    pub label: &'static str,
+    pub base: Scenario,
+    /// `None`: no knob (a matrix without panels).
+    pub axis: Option<Axis>,
+    /// Offer "none" as a knob.
+    #[prop_or_default]
+    pub optional: bool,
+    /// Knobs another field has taken.
+    #[prop_or_default]
+    pub taken: Vec<Key>,
+    pub on_axis: Callback<Option<Axis>>,
+}
+
+/// A knob and its values. A new knob starts from its usual values; values are read when the
+/// box is left or Enter is pressed, through the scenario's rules, and a refusal says why.
+#[function_component]
+pub fn AxisField(props: &AxisFieldProps) -> Html {
+    let lang = props.lang;
+    let error = use_state_eq(|| None::<String>);
+    {
+        let error = error.clone();
+        use_effect_with(props.axis.clone(), move |_| error.set(None));
+    }
+    let on_key = {
+        let (base, on_axis) = (props.base.clone(), props.on_axis.clone());
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            let axis = Key::from_name(&select.value()).map(|k| Axis::default_for(k, &base));
+            on_axis.emit(axis);
+        })
+    };
+    let on_values = {
+        let (base, on_axis, error) = (props.base.clone(), props.on_axis.clone(), error.clone());
+        let key = props.axis.as_ref().map(|a| a.key);
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(key) = key else { return };
+            match Axis::parse(key, &input.value(), &base, "values") {
+                Ok(axis) => {
+                    error.set(None);
+                    on_axis.emit(Some(axis));
+                }
+                Err(bad) => error.set(Some(bad.problem)),
+            }
+        })
+    };
+    let id = props.id;
+    let current = props.axis.as_ref().map(|a| a.key);
+    html! {
+        <div class="axis-field">
+            <label for={format!("{id}-key")}>{ props.label }</label>
+            <select id={format!("{id}-key")} onchange={on_key}>
+                if props.optional {
+                    <option value="" selected={current.is_none()}>{ lang.pick("none", "无") }</option>
+                }
+                { for SWEEP_KEYS.iter().filter(|k| Some(**k) == current || !props.taken.contains(k)).map(|k| html! {
+                    <option value={k.name()} selected={current == Some(*k)}>{ key_label(*k, lang) }</option>
+                }) }
+            </select>
+            if let Some(axis) = &props.axis {
+                <input type="text" class="textbox values" id={format!("{id}-values")}
+                    aria-label={lang.pick("values, comma-separated", "取值，逗号分隔")}
+                    aria-invalid={error.is_some().to_string()}
+                    value={axis.text()} onchange={on_values} spellcheck="false" />
+            }
+            if let Some(e) = &*error {
+                <p class="knob-error" id={format!("{id}-error")} role="alert">{ e.clone() }</p>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CommonProps {
+    pub lang: Lang,
+    pub id: &'static str,
+    pub seeds: u32,
+    pub metric: Metric,
+    /// Points (values, or cells) the seeds multiply.
+    pub points: usize,
+    pub on_seeds: Callback<u32>,
+    pub on_metric: Callback<Metric>,
+}
+
+/// Seeds per point and the metric.
+#[function_component]
+pub fn SeedsMetric(props: &CommonProps) -> Html {
+    let lang = props.lang;
+    let error = use_state_eq(|| None::<String>);
+    let on_seeds = {
+        let (on_seeds, error, points) = (props.on_seeds.clone(), error.clone(), props.points);
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            match seeds(input.value().trim(), points) {
+                Ok(n) => {
+                    error.set(None);
+                    on_seeds.emit(n);
+                }
+                Err(bad) => error.set(Some(bad.problem)),
+            }
+        })
+    };
+    let on_metric = {
+        let on_metric = props.on_metric.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            if let Some(m) = Metric::from_name(&select.value()) {
+                on_metric.emit(m);
+            }
+        })
+    };
+    let id = props.id;
+    html! {
+        <div class="seeds-metric">
+            <label for={format!("{id}-seeds")}>{ lang.pick("Seeds per point", "每点种子数") }</label>
+            <input type="number" min="1" max="50" class="numbox" id={format!("{id}-seeds")}
+                aria-invalid={error.is_some().to_string()}
+                value={props.seeds.to_string()} onchange={on_seeds} />
+            <label for={format!("{id}-metric")}>{ lang.pick("Metric", "指标") }</label>
+            <select id={format!("{id}-metric")} onchange={on_metric}>
+                { for Metric::ALL.iter().map(|m| html! {
+                    <option value={m.name()} selected={*m == props.metric}>{ m.label(lang) }</option>
+                }) }
+            </select>
+            <span class="runs-count">
+                { match lang {
+                    Lang::En => format!("{} runs (at most {MAX_RUNS})", props.points * props.seeds as usize),
+                    Lang::Zh => format!("共 {} 次运行（至多 {MAX_RUNS}）", props.points * props.seeds as usize),
+                } }
+            </span>
+            if let Some(e) = &*error {
+                <p class="knob-error" id={format!("{id}-seeds-error")} role="alert">{ e.clone() }</p>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ProgressProps {
+    pub lang: Lang,
+    pub batch: Option<Batch>,
+    /// Workers alive in the pool.
+    pub live: usize,
+    pub on_cancel: Callback<()>,
+    pub on_rerun: Callback<()>,
+}
+
+/// How far the batch is, how fast it goes, and Cancel (or Run again once it stopped).
+#[function_component]
+pub fn Progress(props: &ProgressProps) -> Html {
+    let lang = props.lang;
+    let (done, size) = props
+        .batch
+        .as_ref()
+        .map_or((0, 0), |b| (b.done(), b.plan.size));
+    let running = props.batch.as_ref().is_none_or(Batch::running);
+    let cancelled = props.batch.as_ref().is_some_and(|b| b.cancelled);
+    let rate = props.batch.as_ref().and_then(|b| {
+        let end = b.finished_ms?;
+        let secs = (end - b.started_ms) / 1000.0;
+        (secs > 0.0).then_some((secs, done as f64 / secs))
+    });
+    let workers = props.batch.as_ref().map_or(0, |b| b.workers);
+    let state = if cancelled {
+        "cancelled"
+    } else if running {
+        "running"
+    } else {
+        "done"
+    };
+    let on_cancel = props.on_cancel.clone();
+    let on_rerun = props.on_rerun.clone();
+    html! {
+        <div class="progress" id="progress" data-state={state} data-done={done.to_string()}
+            data-size={size.to_string()} data-live={props.live.to_string()} aria-live="polite">
+            <progress id="progress-bar" max={size.max(1).to_string()} value={done.to_string()} />
+            <span class="progress-text">
+                { match lang {
+                    Lang::En => format!("{done} / {size} runs"),
+                    Lang::Zh => format!("{done} / {size} 次运行"),
+                } }
+                { match (rate, cancelled, lang) {
+                    (_, true, Lang::En) => " · cancelled".to_string(),
+                    (_, true, Lang::Zh) => " · 已取消".to_string(),
+                    (Some((s, r)), _, Lang::En) => format!(" in {s:.1} s · {r:.1} runs/s on {workers} workers"),
+                    (Some((s, r)), _, Lang::Zh) => format!("，用时 {s:.1} 秒 · {workers} 个线程每秒 {r:.1} 次"),
+                    (None, _, Lang::En) => format!(" · {workers} workers"),
+                    (None, _, Lang::Zh) => format!(" · {workers} 个线程"),
+                } }
+            </span>
+            if running {
+                <button type="button" class="mini" id="cancel"
+                    onclick={Callback::from(move |_: MouseEvent| on_cancel.emit(()))}>
+                    { lang.pick("Cancel", "取消") }
+                </button>
+            } else {
+                <button type="button" class="mini" id="rerun"
+                    onclick={Callback::from(move |_: MouseEvent| on_rerun.emit(()))}>
+                    { lang.pick("Run again", "重新运行") }
+                </button>
+            }
+        </div>
+    }
+}
