@@ -16,6 +16,7 @@ use crate::controls::{Change, Controls};
 use crate::export::LabExport;
 use crate::i18n::Lang;
 use crate::location;
+use crate::player::{Player, StepsRef};
 use crate::presets::Presets;
 use crate::state::{Action, Page};
 use crate::sweep::keys::View;
@@ -121,13 +122,25 @@ pub fn app() -> Html {
         });
     }
     {
-        // The run follows the scenario (the cursor is not part of it).
+        // The run follows the scenario (the cursor is not part of it), with its steps while the
+        // player wants them. When they arrive the player stops wanting them: the same run with
+        // fewer things recorded is not asked for again.
         let client = client.clone();
         let lab = page.keys.view == View::Lab;
-        use_effect_with(lab.then(|| page.run_query()), move |query| {
-            if let Some(query) = query {
-                client.request(query);
+        let requested = use_mut_ref(|| None::<(String, bool)>);
+        let request = lab.then(|| (page.run_query(), page.wants_steps()));
+        use_effect_with(request, move |request| match request {
+            Some((query, steps)) => {
+                let mut last = requested.borrow_mut();
+                let needed = last
+                    .as_ref()
+                    .is_none_or(|(q, had)| q != query || (*steps && !*had));
+                if needed {
+                    client.request_with(query, *steps);
+                    *last = Some((query.clone(), *steps));
+                }
             }
+            None => *requested.borrow_mut() = None,
         });
     }
     {
@@ -190,6 +203,10 @@ pub fn app() -> Html {
             }
         })
     };
+    let on_player = {
+        let dispatcher = page.dispatcher();
+        Callback::from(move |a| dispatcher.dispatch(Action::Player(a)))
+    };
     let on_dismiss = {
         let dispatcher = page.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(Action::DismissBanner))
@@ -198,6 +215,7 @@ pub fn app() -> Html {
     let lang = page.lang;
     let running = page.running();
     let failure = page.current_failure().map(str::to_string);
+    let failed = failure.is_some();
     html! {
         <div class="page">
             <header class="masthead">
@@ -234,7 +252,14 @@ pub fn app() -> Html {
                                     app={page.scenario.app} />
                                 <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
-                                    <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()} {on_cursor} />
+                                    <Player state={page.player.clone()}
+                                        steps={page.steps().cloned().map(StepsRef)}
+                                        index={page.step_index()} time_ms={page.player_ms()}
+                                        end_ms={view.end_ms} rtt_ms={view.theory.rtt_ms}
+                                        queue_limit={page.scenario.queue} flows={view.flows.len()}
+                                        {failed} {lang} on_action={on_player} />
+                                    <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
+                                        until_ms={page.player_ms()} {on_cursor} />
                                 } else {
                                     <div class="charts" aria-hidden="true"></div>
                                 }

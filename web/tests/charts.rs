@@ -63,6 +63,7 @@ impl Mounted {
             view,
             lang,
             cursor_ms,
+            until_ms: None,
             on_cursor: Callback::from(move |t| emitted.borrow_mut().push(t)),
         }
     }

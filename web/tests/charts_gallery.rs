@@ -53,6 +53,7 @@ fn gallery() {
         view: Rc::new(view),
         lang,
         cursor_ms,
+        until_ms: None,
         on_cursor: Callback::noop(),
     };
     let app = yew::Renderer::<Charts>::with_root_and_props(root, props).render();

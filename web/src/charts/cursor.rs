@@ -1,5 +1,9 @@
 //! The cursor layer: a transparent canvas over each chart holding only the cursor line, a dot
 //! on each series it crosses and a small readout. Moving the cursor repaints this layer alone.
+//!
+//! While the step-through player is open, the layer also covers the chart after the player's
+//! time, so that the chart shows the run up to that instant and grows as it plays, without
+//! redrawing the chart itself.
 
 use plotters::prelude::RGBColor;
 use wasm_bindgen::JsCast;
@@ -39,8 +43,14 @@ fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas.get_context("2d").ok()??.dyn_into().ok()
 }
 
-/// Clears the layer and draws `readout` on it, if any.
-pub fn paint(canvas: &HtmlCanvasElement, frame: &Frame, st: &Style, readout: Option<&Readout>) {
+/// Clears the layer and draws on it the cover after `until` (a time) and `readout`, if any.
+pub fn paint(
+    canvas: &HtmlCanvasElement,
+    frame: &Frame,
+    st: &Style,
+    readout: Option<&Readout>,
+    until: Option<f64>,
+) {
     let Some(ctx) = context(canvas) else {
         return;
     };
@@ -50,6 +60,15 @@ pub fn paint(canvas: &HtmlCanvasElement, frame: &Frame, st: &Style, readout: Opt
         f64::from(canvas.width()),
         f64::from(canvas.height()),
     );
+    if let Some(x) = until.and_then(|t| cover_from(frame, t)) {
+        ctx.set_fill_style_str(COVER);
+        ctx.fill_rect(
+            x,
+            frame.top(),
+            frame.right() - x + 1.0,
+            frame.bottom() - frame.top(),
+        );
+    }
     let Some(r) = readout else {
         return;
     };
@@ -85,6 +104,17 @@ pub fn paint(canvas: &HtmlCanvasElement, frame: &Frame, st: &Style, readout: Opt
     }
 
     label(&ctx, frame, st, x, r);
+}
+
+/// The paper over what has not happened yet: opaque enough to hide it, with a trace of the
+/// grid left to show that the axis goes on.
+const COVER: &str = "rgba(250,251,252,0.94)";
+
+/// Where the cover starts: the pixel of `t`, clamped to the plotting area; `None` once `t`
+/// is past its end.
+pub fn cover_from(frame: &Frame, t: f64) -> Option<f64> {
+    let x = frame.x.x_px(t)?;
+    (x < frame.right()).then(|| x.max(frame.left()).ceil())
 }
 
 /// The readout's box beside the line, on whichever side has room.

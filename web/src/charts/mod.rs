@@ -45,6 +45,10 @@ pub struct ChartsProps {
     pub lang: Lang,
     /// The shared cursor, in ms of simulated time.
     pub cursor_ms: Option<f64>,
+    /// The step-through player's time: the time charts show what happened up to it and hide
+    /// the rest, as if drawn while the run goes.
+    #[prop_or_default]
+    pub until_ms: Option<f64>,
     /// Hovering any time chart emits the time under the pointer; leaving it emits `None`.
     pub on_cursor: Callback<Option<f64>>,
 }
@@ -268,30 +272,30 @@ pub fn Charts(props: &ChartsProps) -> Html {
     }
 
     let ctx = Ctx::new(props.view.clone(), props.lang);
-    let cursor_ms = props.cursor_ms;
+    let (cursor_ms, until_ms) = (props.cursor_ms, props.until_ms);
     let on_cursor = props.on_cursor.clone();
     html! {
         <div class="charts" ref={container} lang={props.lang.code()}>
             if cwnd::applies(&ctx) {
-                <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms}
+                <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms} {until_ms}
                     on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
             }
             if goodput::applies(&ctx) {
-                <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms}
+                <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
                     on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
             }
             if sequence::applies(&ctx) {
                 <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
-                    {cursor_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
             }
             if messages::applies(&ctx) {
                 <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
-                    {cursor_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
                 <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
-                    {cursor_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
             }
             if queue::applies(&ctx) {
-                <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms}
+                <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms} {until_ms}
                     on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
             }
         </div>

@@ -43,6 +43,9 @@ pub struct PlotProps<F: Figure> {
     pub figure: F,
     pub layout: Layout,
     pub cursor_ms: Option<f64>,
+    /// On a time chart, the time after which the chart is hidden (the player's time).
+    #[prop_or_default]
+    pub until_ms: Option<f64>,
     pub on_cursor: Callback<Option<f64>>,
     /// Told after each drawing of the chart itself (not of the cursor).
     pub on_drawn: Callback<()>,
@@ -123,8 +126,14 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     let base = use_node_ref();
     let over = use_node_ref();
     let drawn: Rc<RefCell<Option<(Frame, Style)>>> = use_mut_ref(|| None);
-    let cursor_now = use_mut_ref(|| None::<f64>);
-    *cursor_now.borrow_mut() = props.cursor_ms;
+    let until = props.until_ms.filter(|_| F::TIMED);
+    // What the cursor layer shows: the cursor, never past the player's time.
+    let cursor_ms = match (props.cursor_ms, until) {
+        (Some(c), Some(u)) => Some(c.min(u)),
+        (c, _) => c,
+    };
+    let cursor_now = use_mut_ref(|| (None::<f64>, None::<f64>));
+    *cursor_now.borrow_mut() = (cursor_ms, until);
     let last_emitted = use_mut_ref(|| None::<f64>);
     let draws = use_mut_ref(|| 0u32);
     // What the chart was last drawn for: a layout change that leaves this chart's width, pixel
@@ -160,8 +169,9 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 let took = now() - started;
                 let frame = result.ok();
                 if let Some(f) = &frame {
-                    let readout = (*cursor_now.borrow()).and_then(|t| figure.readout(t, f, &st));
-                    cursor::paint(&o, f, &st, readout.as_ref());
+                    let (cursor, until) = *cursor_now.borrow();
+                    let readout = cursor.and_then(|t| figure.readout(t, f, &st));
+                    cursor::paint(&o, f, &st, readout.as_ref(), until);
                 }
                 *drawn.borrow_mut() = frame.map(|f| (f, st));
                 *last.borrow_mut() = Some(key);
@@ -180,13 +190,13 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     {
         let (over, drawn) = (over.clone(), drawn.clone());
         let figure = props.figure.clone();
-        use_effect_with(props.cursor_ms, move |cursor| {
+        use_effect_with((cursor_ms, until), move |(cursor, until)| {
             if let (Some(o), Some((frame, st))) =
                 (over.cast::<HtmlCanvasElement>(), drawn.borrow().as_ref())
             {
                 let started = now();
                 let readout = cursor.and_then(|t| figure.readout(t, frame, st));
-                cursor::paint(&o, frame, st, readout.as_ref());
+                cursor::paint(&o, frame, st, readout.as_ref(), *until);
                 let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now() - started));
             }
         });

@@ -1,4 +1,536 @@
 //! The step-through player: every event of a run, one at a time, each said in words with its
 //! numbers, the sender's state beside it and the packets on the path at that instant.
+//!
+//! The worker records the run's steps only while the player is open (or a link names a step);
+//! they arrive packed ([`codec`]) beside the view. [`nav`] moves over them, [`state`] is the
+//! player's part of the page's state, and the components show one step: [`log`] (the sentence
+//! and the steps before it), [`readouts`] (the sender's state) and [`path`] (the packets in
+//! flight). The charts draw up to the player's time and put their cursor there.
 
 pub mod codec;
+pub mod log;
+pub mod nav;
+pub mod path;
+pub mod readouts;
+pub mod state;
+
+use std::cell::{Cell, RefCell};
+use std::ops::Deref;
+use std::rc::Rc;
+
+use gloo_events::{EventListener, EventListenerOptions};
+use tcplab::player::Steps;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+use yew::prelude::*;
+
+use crate::format;
+use crate::i18n::Lang;
+use nav::{Dir, Move};
+pub use state::{Action, State, SPEEDS};
+
+/// A run's steps, compared by identity.
+#[derive(Debug, Clone)]
+pub struct StepsRef(pub Rc<Steps>);
+
+impl PartialEq for StepsRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for StepsRef {
+    type Target = Steps;
+    fn deref(&self) -> &Steps {
+        &self.0
+    }
+}
+
+/// A run's trips on the path, compared by identity.
+#[derive(Debug, Clone)]
+pub struct TripsRef(pub Rc<path::Trips>);
+
+impl PartialEq for TripsRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlayerProps {
+    pub state: State,
+    /// The steps of the run on show, once recorded.
+    pub steps: Option<StepsRef>,
+    /// The step on show.
+    pub index: Option<usize>,
+    /// The player's time (the playhead while playing).
+    pub time_ms: Option<f64>,
+    /// The end of the run, ms: the scrubber's span.
+    pub end_ms: f64,
+    /// The path's round trip without queueing, ms.
+    pub rtt_ms: f64,
+    /// The bottleneck's queue limit, packets.
+    pub queue_limit: u32,
+    pub flows: usize,
+    /// The run on show failed: no steps are coming.
+    #[prop_or_default]
+    pub failed: bool,
+    pub lang: Lang,
+    pub on_action: Callback<Action>,
+}
+
+/// The player: a button while closed; open, the transport, the step in words, the path, the
+/// sender's state and the log.
+#[function_component]
+pub fn Player(props: &PlayerProps) -> Html {
+    let lang = props.lang;
+    let on_action = props.on_action.clone();
+    use_keys(
+        props.state.open && props.steps.is_some(),
+        props.on_action.clone(),
+    );
+    if !props.state.open {
+        return html! {
+            <div class="player-closed">
+                <button type="button" class="player-open" id="player-open"
+                    onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::Open))}>
+                    { lang.pick("▶ Step through the run, event by event", "▶ 逐个事件单步播放这次运行") }
+                </button>
+            </div>
+        };
+    }
+    let close = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| on_action.emit(Action::Close))
+    };
+    let body = match (&props.steps, props.index) {
+        (Some(steps), Some(index)) => html! {
+            <Stage steps={steps.clone()} {index} time_ms={props.time_ms.unwrap_or(0.0)}
+                state={props.state.clone()} end_ms={props.end_ms} rtt_ms={props.rtt_ms}
+                queue_limit={props.queue_limit} flows={props.flows} {lang}
+                on_action={props.on_action.clone()} />
+        },
+        (Some(_), None) => html! {
+            <p class="player-note">{ lang.pick("This run has no steps to show.", "这次运行没有可显示的步骤。") }</p>
+        },
+        (None, _) if props.failed => Html::default(),
+        (None, _) => html! {
+            <p class="player-note busy" id="player-pending">
+                { lang.pick("Recording every step of the run…", "正在记录这次运行的每一步…") }
+            </p>
+        },
+    };
+    let recorded = props.steps.as_ref().map(|s| {
+        let n = format::count(s.steps.len() as u64);
+        match (lang, s.truncated) {
+            (Lang::En, false) => format!("{n} steps"),
+            (Lang::Zh, false) => format!("共 {n} 步"),
+            (Lang::En, true) => format!("the first {n} steps (the run had more)"),
+            (Lang::Zh, true) => format!("前 {n} 步（运行还有更多）"),
+        }
+    });
+    html! {
+        <section class="player" id="player" aria-label={lang.pick("Step-through player", "单步播放器")}
+            data-steps={props.steps.as_ref().map(|s| s.steps.len().to_string()).unwrap_or_default()}>
+            <header class="player-head">
+                <h2>{ lang.pick("Step through the run", "单步播放") }</h2>
+                if let Some(r) = recorded {
+                    <span class="player-count">{ r }</span>
+                }
+                <button type="button" class="mini player-close" id="player-close" onclick={close}
+                    title={lang.pick("Close the player and show the whole run", "关闭播放器，显示整个运行")}>
+                    { lang.pick("Close", "关闭") }
+                </button>
+            </header>
+            { body }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct StageProps {
+    steps: StepsRef,
+    index: usize,
+    time_ms: f64,
+    state: State,
+    end_ms: f64,
+    rtt_ms: f64,
+    queue_limit: u32,
+    flows: usize,
+    lang: Lang,
+    on_action: Callback<Action>,
+}
+
+/// The player with its steps in.
+#[function_component]
+fn Stage(props: &StageProps) -> Html {
+    let steps = &props.steps;
+    let trips = {
+        let rtt = props.rtt_ms;
+        use_memo((props.steps.clone(), rtt.to_bits()), move |(s, _)| {
+            TripsRef(Rc::new(path::trips(&s.steps, rtt)))
+        })
+    };
+    let speed = SPEEDS
+        .get(props.state.speed)
+        .map_or(SPEEDS[state::DEFAULT_SPEED].0, |s| s.0);
+    use_playback(
+        props.state.playing,
+        speed,
+        props.time_ms,
+        props.on_action.clone(),
+    );
+    let lang = props.lang;
+    let Some(step) = steps.steps.get(props.index) else {
+        return Html::default();
+    };
+    // The scrubber spans the run, or the steps kept when the record stopped short.
+    let last = steps.steps.last().map_or(0.0, |s| s.t_ms);
+    let end_ms = if steps.truncated {
+        last
+    } else {
+        props.end_ms.max(last)
+    };
+    html! {
+        <>
+            <Transport steps={steps.clone()} index={props.index} time_ms={props.time_ms}
+                playing={props.state.playing} speed={props.state.speed} rtt_ms={props.rtt_ms}
+                {lang} on_action={props.on_action.clone()} />
+            <Scrubber steps={steps.clone()} time_ms={props.time_ms} {end_ms} {lang}
+                on_action={props.on_action.clone()} />
+            <div class="player-body">
+                <div class="player-main">
+                    <log::Explanation steps={steps.clone()} index={props.index} flows={props.flows} {lang} />
+                    <path::PathView trips={(*trips).clone()} t_ms={props.time_ms}
+                        queue={step.state.queue} limit={props.queue_limit} flows={props.flows} {lang} />
+                    <readouts::Readouts state={step.state} mss={steps.mss} {lang} />
+                </div>
+                <log::EventLog steps={steps.clone()} index={props.index} flows={props.flows} {lang}
+                    on_action={props.on_action.clone()} />
+            </div>
+            <p class="player-keys" id="player-keys">
+                { keys_help(lang) }
+            </p>
+        </>
+    }
+}
+
+fn keys_help(lang: Lang) -> Html {
+    let keys: [(&str, &str, &str); 5] = [
+        ("Space", "play / pause", "播放 / 暂停"),
+        ("← →", "one step", "一步"),
+        ("Shift + ← →", "one round trip", "一个往返"),
+        (
+            "N P",
+            "next / previous loss, recovery, timeout or release",
+            "下一个 / 上一个丢包、恢复、超时或释放",
+        ),
+        ("Home End", "first / last step", "第一步 / 最后一步"),
+    ];
+    html! {
+        <>
+            <span class="keys-title">{ lang.pick("Keys:", "快捷键：") }</span>
+            { for keys.iter().map(|(k, en, zh)| html! {
+                <span class="key-item"><kbd>{ *k }</kbd>{ " " }{ lang.pick(en, zh) }</span>
+            }) }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TransportProps {
+    steps: StepsRef,
+    index: usize,
+    time_ms: f64,
+    playing: bool,
+    speed: usize,
+    rtt_ms: f64,
+    lang: Lang,
+    on_action: Callback<Action>,
+}
+
+/// Play, pause, the moves, the speed, and where the player stands.
+#[function_component]
+fn Transport(props: &TransportProps) -> Html {
+    let lang = props.lang;
+    let steps = &props.steps.steps;
+    let i = props.index;
+    let button = |id: &str, text: &str, title: &str, mv: Move| {
+        let on_action = props.on_action.clone();
+        let enabled = nav::can(steps, i, mv, props.rtt_ms);
+        html! {
+            <button type="button" class="mini" id={id.to_string()} title={title.to_string()}
+                aria-label={title.to_string()} disabled={!enabled}
+                onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::Go(mv)))}>
+                { text.to_string() }
+            </button>
+        }
+    };
+    let play = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| on_action.emit(Action::Toggle))
+    };
+    let on_speed = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(s) = select.value().parse::<usize>() {
+                on_action.emit(Action::Speed(s));
+            }
+        })
+    };
+    let (at_instant, rank) = nav::instant(steps, i);
+    let position = match lang {
+        Lang::En => format!(
+            "step {} of {}",
+            format::count(i as u64 + 1),
+            format::count(steps.len() as u64)
+        ),
+        Lang::Zh => format!(
+            "第 {} 步，共 {} 步",
+            format::count(i as u64 + 1),
+            format::count(steps.len() as u64)
+        ),
+    };
+    let shared = (at_instant > 1).then(|| match lang {
+        Lang::En => format!("{} of {at_instant} at this instant", rank + 1),
+        Lang::Zh => format!("此刻 {at_instant} 步中的第 {}", rank + 1),
+    });
+    html! {
+        <div class="player-transport" role="toolbar" aria-label={lang.pick("Player controls", "播放控制")}>
+            <button type="button" class="player-play" id="player-play" onclick={play}
+                aria-pressed={props.playing.to_string()}>
+                { if props.playing { lang.pick("❚❚ Pause", "❚❚ 暂停") } else { lang.pick("▶ Play", "▶ 播放") } }
+            </button>
+            <span class="transport-group">
+                { button("player-start", "⏮", lang.pick("First step (Home)", "第一步（Home）"), Move::Start) }
+                { button("player-back-landmark", lang.pick("◂ key event", "◂ 关键事件"),
+                    lang.pick("Previous loss, recovery, timeout or release (P)", "上一个丢包、恢复、超时或释放（P）"),
+                    Move::Landmark(Dir::Back)) }
+                { button("player-back-rtt", "« RTT", lang.pick("One round trip back (Shift+←)", "后退一个往返（Shift+←）"),
+                    Move::RoundTrip(Dir::Back)) }
+                { button("player-back", "‹", lang.pick("One step back (←)", "后退一步（←）"), Move::Step(Dir::Back)) }
+                { button("player-forward", "›", lang.pick("One step forward (→)", "前进一步（→）"), Move::Step(Dir::Forward)) }
+                { button("player-forward-rtt", "RTT »", lang.pick("One round trip forward (Shift+→)", "前进一个往返（Shift+→）"),
+                    Move::RoundTrip(Dir::Forward)) }
+                { button("player-forward-landmark", lang.pick("key event ▸", "关键事件 ▸"),
+                    lang.pick("Next loss, recovery, timeout or release (N)", "下一个丢包、恢复、超时或释放（N）"),
+                    Move::Landmark(Dir::Forward)) }
+                { button("player-end", "⏭", lang.pick("Last step (End)", "最后一步（End）"), Move::End) }
+            </span>
+            <label class="player-speed">
+                <span>{ lang.pick("Speed", "速度") }</span>
+                <select id="player-speed" onchange={on_speed}
+                    title={lang.pick("Simulated time per real second", "每秒真实时间对应的模拟时间")}>
+                    { for SPEEDS.iter().enumerate().map(|(k, (_, label))| html! {
+                        <option value={k.to_string()} selected={k == props.speed}>{ *label }</option>
+                    }) }
+                </select>
+            </label>
+            <span class="player-where">
+                <span class="player-time" id="player-time" data-t={props.time_ms.to_string()}
+                    data-index={i.to_string()}>{ log::time(props.time_ms) }</span>
+                <span class="player-position" id="player-position">
+                    { position }
+                    if let Some(s) = shared {
+                        { " · " }{ s }
+                    }
+                </span>
+            </span>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ScrubberProps {
+    steps: StepsRef,
+    time_ms: f64,
+    end_ms: f64,
+    lang: Lang,
+    on_action: Callback<Action>,
+}
+
+/// Positions of the scrubber: fine enough for a step of a few microseconds in a short run.
+const SCRUB: f64 = 10_000.0;
+
+/// Marks on the scrubber at most: past this, a long run's landmarks would be a smear.
+const MARKS: usize = 400;
+
+/// Simulated time as a slider, with the run's landmarks marked under it.
+#[function_component]
+fn Scrubber(props: &ScrubberProps) -> Html {
+    let end = props.end_ms.max(1e-9);
+    let marks = use_memo((props.steps.clone(), end.to_bits()), move |(s, _)| {
+        let all: Vec<(f64, &'static str, &'static str)> = s
+            .steps
+            .iter()
+            .filter(|st| st.kind.is_landmark())
+            .map(|st| {
+                (
+                    (st.t_ms / end * 100.0).clamp(0.0, 100.0),
+                    log::tone(&st.kind),
+                    st.kind.name(),
+                )
+            })
+            .collect();
+        let every = all.len().div_ceil(MARKS).max(1);
+        all.into_iter().step_by(every).collect::<Vec<_>>()
+    });
+    let on_input = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(p) = input.value().parse::<f64>() {
+                on_action.emit(Action::Seek(p / SCRUB * end));
+            }
+        })
+    };
+    let position = (props.time_ms / end * SCRUB).round().clamp(0.0, SCRUB);
+    let lang = props.lang;
+    html! {
+        <div class="player-scrub">
+            <input type="range" id="player-scrub" min="0" max={SCRUB.to_string()} step="1"
+                value={position.to_string()} oninput={on_input}
+                aria-label={lang.pick("Simulated time", "模拟时间")}
+                aria-valuetext={log::time(props.time_ms)} />
+            <div class="scrub-marks" aria-hidden="true">
+                { for marks.iter().map(|(pct, tone, name)| html! {
+                    <span class={classes!("scrub-mark", format!("tone-{tone}"))} data-kind={*name}
+                        style={format!("left:{pct:.3}%")}></span>
+                }) }
+            </div>
+        </div>
+    }
+}
+
+/// The player's keys on the whole page while it is open: space, the arrows (with shift for a
+/// round trip), N and P, Home and End. A key typed into a field, or on a slider, stays there.
+#[hook]
+fn use_keys(active: bool, on_action: Callback<Action>) {
+    let latest = use_mut_ref(|| on_action.clone());
+    *latest.borrow_mut() = on_action;
+    use_effect_with(active, move |active| {
+        let listener = active.then(web_sys::window).flatten().map(|w| {
+            EventListener::new_with_options(
+                &w,
+                "keydown",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if let Some(action) = key_action(e) {
+                        e.prevent_default();
+                        // Cloned first: the action renders the page at once.
+                        let on_action = latest.borrow().clone();
+                        on_action.emit(action);
+                    }
+                },
+            )
+        });
+        move || drop(listener)
+    });
+}
+
+/// The player's action for a key, unless the key belongs to what has focus.
+pub fn key_action(e: &KeyboardEvent) -> Option<Action> {
+    if e.default_prevented() || e.ctrl_key() || e.alt_key() || e.meta_key() {
+        return None;
+    }
+    let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
+    let tag = target
+        .as_ref()
+        .map(|t| t.tag_name().to_ascii_uppercase())
+        .unwrap_or_default();
+    let editable = target
+        .as_ref()
+        .and_then(|t| t.dyn_ref::<web_sys::HtmlElement>())
+        .is_some_and(|h| h.is_content_editable());
+    if editable || matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") {
+        return None;
+    }
+    let on_control = matches!(tag.as_str(), "BUTTON" | "SUMMARY" | "A");
+    let dir = |shift: bool, d: Dir| {
+        if shift {
+            Move::RoundTrip(d)
+        } else {
+            Move::Step(d)
+        }
+    };
+    Some(match e.key().as_str() {
+        // Space on a button presses the button.
+        " " | "Spacebar" if !on_control => Action::Toggle,
+        "ArrowRight" => Action::Go(dir(e.shift_key(), Dir::Forward)),
+        "ArrowLeft" => Action::Go(dir(e.shift_key(), Dir::Back)),
+        "n" | "N" => Action::Go(Move::Landmark(Dir::Forward)),
+        "p" | "P" => Action::Go(Move::Landmark(Dir::Back)),
+        "Home" => Action::Go(Move::Start),
+        "End" => Action::Go(Move::End),
+        _ => return None,
+    })
+}
+
+/// While playing, moves the playhead on every animation frame by the real time elapsed times
+/// the speed.
+#[hook]
+fn use_playback(playing: bool, speed: f64, time_ms: f64, on_action: Callback<Action>) {
+    let now = use_mut_ref(|| time_ms);
+    *now.borrow_mut() = time_ms;
+    let latest = use_mut_ref(|| on_action.clone());
+    *latest.borrow_mut() = on_action;
+    use_effect_with((playing, speed.to_bits()), move |(playing, _)| {
+        let playback = Rc::new(Playback {
+            stopped: Cell::new(!*playing),
+            last: Cell::new(None),
+            frame: Cell::new(None),
+            now,
+            on_action: latest,
+            speed,
+        });
+        if *playing {
+            next_frame(playback.clone());
+        }
+        move || {
+            playback.stopped.set(true);
+            if let (Some(id), Some(w)) = (playback.frame.get(), web_sys::window()) {
+                let _ = w.cancel_animation_frame(id);
+            }
+        }
+    });
+}
+
+/// A playback under way: each frame books the next until it is stopped.
+struct Playback {
+    stopped: Cell<bool>,
+    /// The previous frame's timestamp.
+    last: Cell<Option<f64>>,
+    frame: Cell<Option<i32>>,
+    /// The player's time as last rendered.
+    now: Rc<RefCell<f64>>,
+    on_action: Rc<RefCell<Callback<Action>>>,
+    speed: f64,
+}
+
+fn next_frame(p: Rc<Playback>) {
+    let booked = p.clone();
+    // A closure per frame that frees itself once called: nothing to drop while it runs.
+    let frame = Closure::once_into_js(move |stamp: f64| {
+        if booked.stopped.get() {
+            return;
+        }
+        if let Some(prev) = booked.last.replace(Some(stamp)) {
+            // A tab in the background gets no frames: it resumes where it stopped.
+            let real = (stamp - prev).clamp(0.0, 100.0);
+            let t = *booked.now.borrow() + real * booked.speed;
+            // Cloned first: the tick renders the page at once, which replaces the callback.
+            let on_action = booked.on_action.borrow().clone();
+            on_action.emit(Action::Tick(t));
+        }
+        if !booked.stopped.get() {
+            next_frame(booked);
+        }
+    });
+    let id = web_sys::window().and_then(|w| w.request_animation_frame(frame.unchecked_ref()).ok());
+    p.frame.set(id);
+}

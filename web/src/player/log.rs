@@ -1,0 +1,161 @@
+//! The event log: the step on show explained in a sentence with its numbers, and the steps that
+//! led to it, one line each. The log shows only what has happened: a teacher pauses and asks
+//! what comes next.
+
+use std::rc::Rc;
+
+use tcplab::player::{explain, Language, Step, StepKind, Steps};
+use yew::prelude::*;
+
+use super::state::Action;
+use crate::format;
+use crate::i18n::Lang;
+
+/// Lines of the log: the step on show and the ones before it.
+pub const LINES: usize = 8;
+
+fn language(lang: Lang) -> Language {
+    match lang {
+        Lang::En => Language::En,
+        Lang::Zh => Language::Zh,
+    }
+}
+
+/// What kind of thing a step is, for its colour in the log and on the scrubber.
+pub fn tone(kind: &StepKind) -> &'static str {
+    match kind {
+        StepKind::DataLost { .. } | StepKind::DatagramLost { .. } | StepKind::AckLost { .. } => {
+            "loss"
+        }
+        StepKind::FastRetransmit { .. } | StepKind::Retransmitted { .. } => "repair",
+        StepKind::Timeout { .. } => "timeout",
+        StepKind::RecoveryDone { .. } | StepKind::HolRelease { .. } => "recovered",
+        StepKind::DuplicateAck { .. } | StepKind::LossProbe { .. } => "warning",
+        StepKind::AckArrived { .. } | StepKind::AckSent { .. } => "ack",
+        StepKind::DataArrived { .. } | StepKind::DatagramArrived { .. } => "arrive",
+        StepKind::SynSent { .. } | StepKind::SynReceived | StepKind::Established { .. } => {
+            "handshake"
+        }
+        StepKind::Sent { .. } | StepKind::MessageWritten { .. } => "send",
+    }
+}
+
+/// A step's kind in a few words.
+pub fn kind_label(kind: &StepKind, lang: Lang) -> &'static str {
+    let (en, zh) = match kind {
+        StepKind::SynSent { .. } => ("SYN sent", "发送 SYN"),
+        StepKind::SynReceived => ("SYN received", "收到 SYN"),
+        StepKind::Established { .. } => ("Connected", "连接建立"),
+        StepKind::Sent { .. } => ("Sent", "发送"),
+        StepKind::Retransmitted { .. } => ("Retransmitted", "重传"),
+        StepKind::LossProbe { .. } => ("Tail loss probe", "尾部丢失探测"),
+        StepKind::DataLost { .. } => ("Segment lost", "报文段丢失"),
+        StepKind::DatagramLost { .. } => ("Datagram lost", "数据报丢失"),
+        StepKind::AckLost { .. } => ("ACK lost", "ACK 丢失"),
+        StepKind::DataArrived { .. } => ("Segment arrives", "报文段到达"),
+        StepKind::DatagramArrived { .. } => ("Datagram arrives", "数据报到达"),
+        StepKind::AckSent { .. } => ("ACK sent", "发送 ACK"),
+        StepKind::AckArrived { .. } => ("ACK arrives", "ACK 到达"),
+        StepKind::DuplicateAck { .. } => ("Duplicate ACK", "重复 ACK"),
+        StepKind::FastRetransmit { .. } => ("Fast retransmit", "快速重传"),
+        StepKind::RecoveryDone { .. } => ("Recovery done", "恢复完成"),
+        StepKind::Timeout { .. } => ("Timeout (RTO)", "超时（RTO）"),
+        StepKind::MessageWritten { .. } => ("Message written", "写入消息"),
+        StepKind::HolRelease { .. } => ("Head-of-line release", "队头阻塞解除"),
+    };
+    lang.pick(en, zh)
+}
+
+/// A time to the microsecond, which tells apart the steps of a burst: `84.158 ms`,
+/// `1,234.567 ms`.
+pub fn time(t_ms: f64) -> String {
+    if !t_ms.is_finite() {
+        return "—".to_string();
+    }
+    let us = (t_ms * 1000.0).round().max(0.0) as u64;
+    format!("{}.{:03} ms", format::count(us / 1000), us % 1000)
+}
+
+/// The sentence for step `i`, as the log says it.
+pub fn sentence(step: &Step, steps: &Steps, lang: Lang) -> String {
+    explain(step, steps, language(lang))
+}
+
+/// "flow 2: " before a step of a run with several flows.
+fn flow_prefix(step: &Step, flows: usize, lang: Lang) -> String {
+    if flows > 1 {
+        format!("{} {} · ", lang.pick("flow", "流"), step.flow + 1)
+    } else {
+        String::new()
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ExplanationProps {
+    pub steps: super::StepsRef,
+    pub index: usize,
+    pub flows: usize,
+    pub lang: Lang,
+}
+
+/// The step on show, in words.
+#[function_component]
+pub fn Explanation(props: &ExplanationProps) -> Html {
+    let steps = &props.steps.0;
+    let Some(step) = steps.steps.get(props.index) else {
+        return Html::default();
+    };
+    let lang = props.lang;
+    html! {
+        <div class={classes!("player-explain", format!("tone-{}", tone(&step.kind)))}
+            id="player-explain" aria-live="polite">
+            <p class="player-kind" id="player-kind" data-kind={step.kind.name()}>
+                { flow_prefix(step, props.flows, lang) }{ kind_label(&step.kind, lang) }
+            </p>
+            <p class="player-sentence" id="player-sentence">{ sentence(step, steps, lang) }</p>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LogProps {
+    pub steps: super::StepsRef,
+    pub index: usize,
+    pub flows: usize,
+    pub lang: Lang,
+    pub on_action: Callback<Action>,
+}
+
+/// The steps up to the one on show, the newest last; a click goes back to one.
+#[function_component]
+pub fn EventLog(props: &LogProps) -> Html {
+    let steps: &Rc<Steps> = &props.steps.0;
+    let lang = props.lang;
+    let end = (props.index + 1).min(steps.steps.len());
+    let from = end.saturating_sub(LINES);
+    let line = |i: usize| {
+        let Some(step) = steps.steps.get(i) else {
+            return Html::default();
+        };
+        let current = i == props.index;
+        let on_action = props.on_action.clone();
+        let text = sentence(step, steps, lang);
+        html! {
+            <li class={classes!("log-line", format!("tone-{}", tone(&step.kind)), current.then_some("current"))}
+                data-index={i.to_string()} aria-current={current.then_some("step")}>
+                <button type="button" class="log-go" title={text.clone()}
+                    onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::To(i)))}>
+                    <span class="log-time">{ time(step.t_ms) }</span>
+                    <span class="log-kind">{ flow_prefix(step, props.flows, lang) }{ kind_label(&step.kind, lang) }</span>
+                    <span class="log-text">{ text }</span>
+                </button>
+            </li>
+        }
+    };
+    html! {
+        <ol class="player-log" id="player-log" start={(from + 1).to_string()}
+            aria-label={lang.pick("Event log", "事件日志")}>
+            { for (from..end).map(line) }
+        </ol>
+    }
+}

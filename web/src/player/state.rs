@@ -1,0 +1,362 @@
+//! The player's part of the page's state: whether it is open, the recorded steps of the run on
+//! show, the rank of the cursor's step within its instant (the page's `step=`), and playback.
+//! The cursor's time is the scenario's `at`, so that a link opens at that exact step. Every
+//! change goes through the page's reducer ([`crate::state::Page`]).
+
+use std::rc::Rc;
+
+use tcplab::player::Steps;
+use tcplab::view::RunView;
+use tcplab::Scenario;
+
+use super::nav::{self, Move};
+use crate::location::{BadLink, Entry};
+use crate::state::Page;
+
+/// The page's own key for the cursor's rank among the steps at its instant.
+pub const STEP_KEY: &str = "step";
+
+/// Playback speeds, in simulated time per real second: slow motion to real time.
+pub const SPEEDS: [(f64, &str); 7] = [
+    (0.001, "×1/1000"),
+    (1.0 / 300.0, "×1/300"),
+    (0.01, "×1/100"),
+    (1.0 / 30.0, "×1/30"),
+    (0.1, "×1/10"),
+    (1.0 / 3.0, "×1/3"),
+    (1.0, "×1"),
+];
+
+/// One round trip of a 28 ms path in about three seconds.
+pub const DEFAULT_SPEED: usize = 2;
+
+/// A run's steps, for the query it was recorded for; compared by identity (a new recording is
+/// a new `Rc`, and comparing 100 000 steps on every render would cost more than drawing).
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub query: String,
+    pub steps: Rc<Steps>,
+}
+
+impl PartialEq for Recorded {
+    fn eq(&self, other: &Self) -> bool {
+        self.query == other.query && Rc::ptr_eq(&self.steps, &other.steps)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    pub open: bool,
+    /// The cursor's rank among the steps at its instant (`step=`).
+    pub within: u32,
+    pub playing: bool,
+    /// An index into [`SPEEDS`].
+    pub speed: usize,
+    /// While playing, the playhead: it glides between steps, which the cursor's step follows.
+    pub play_ms: Option<f64>,
+    /// The newest recording, which may be for an older scenario while a run is going.
+    pub recorded: Option<Recorded>,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            open: false,
+            within: 0,
+            playing: false,
+            speed: DEFAULT_SPEED,
+            play_ms: None,
+            recorded: None,
+        }
+    }
+}
+
+/// A change of the player.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Action {
+    Open,
+    Close,
+    Play,
+    Pause,
+    Toggle,
+    Go(Move),
+    /// To step `i` (a line of the log).
+    To(usize),
+    /// To the step at or before this time (the scrubber).
+    Seek(f64),
+    /// The playhead moved on to this time.
+    Tick(f64),
+    /// An index into [`SPEEDS`].
+    Speed(usize),
+}
+
+/// A lesson opens with the player paused at its first step: the slow-start lesson, and any
+/// scenario that stages a loss.
+pub fn is_lesson(s: &Scenario) -> bool {
+    s.preset == Some("post-slow-start") || !s.drop.is_empty()
+}
+
+/// The largest rank `step=` takes: a run keeps at most this many steps.
+pub const MAX_WITHIN: u32 = tcplab::player::MAX_STEPS as u32 - 1;
+
+/// Reads `step=` from the page's own keys. It counts the steps at the instant of `at=`, so it
+/// needs one.
+pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32, BadLink> {
+    let mut values = pairs.iter().filter(|(k, _)| k == STEP_KEY).map(|(_, v)| v);
+    let Some(value) = values.next() else {
+        return Ok(0);
+    };
+    if values.next().is_some() {
+        return Err(BadLink::new(STEP_KEY, "repeated key".to_string()));
+    }
+    let range = format!("(allowed 0 to {MAX_WITHIN}, the rank among the steps at the time of at=)");
+    if value.is_empty() {
+        return Err(BadLink::new(STEP_KEY, format!("empty value {range}")));
+    }
+    if !value.bytes().all(|b| b.is_ascii_digit()) {
+        let shown: String = value.chars().take(64).collect();
+        return Err(BadLink::new(
+            STEP_KEY,
+            format!("{shown:?} is not a whole number {range}"),
+        ));
+    }
+    let within = value
+        .parse::<u64>()
+        .ok()
+        .filter(|v| *v <= u64::from(MAX_WITHIN))
+        .and_then(|v| u32::try_from(v).ok());
+    let Some(within) = within else {
+        let shown: String = value.chars().take(64).collect();
+        return Err(BadLink::new(
+            STEP_KEY,
+            format!("{shown} is out of range {range}"),
+        ));
+    };
+    if at_ms.is_none() {
+        return Err(BadLink::new(
+            STEP_KEY,
+            "needs at= (it counts the steps at that time)".to_string(),
+        ));
+    }
+    Ok(within)
+}
+
+impl Page {
+    /// The recorded steps of the run on show, once they are in.
+    pub fn steps(&self) -> Option<&Rc<Steps>> {
+        let query = self.run_query();
+        self.player
+            .recorded
+            .as_ref()
+            .filter(|r| r.query == query)
+            .map(|r| &r.steps)
+    }
+
+    /// The index of the player's step in [`Page::steps`].
+    pub fn step_index(&self) -> Option<usize> {
+        let steps = self.steps()?;
+        nav::resolve(&steps.steps, self.scenario.at_ms, self.player.within)
+    }
+
+    /// The player's time: the playhead while playing, else its step's time (the first step's,
+    /// 0, before any step is chosen). `None` while the player is closed.
+    pub fn player_ms(&self) -> Option<f64> {
+        if !self.player.open {
+            return None;
+        }
+        let first = || {
+            self.steps()
+                .and_then(|s| s.steps.first())
+                .map_or(0.0, |s| s.t_ms)
+        };
+        Some(
+            self.player
+                .play_ms
+                .or(self.scenario.at_ms)
+                .unwrap_or_else(first),
+        )
+    }
+
+    /// Whether the worker must record the run's steps: the player is open and has none for the
+    /// run on show.
+    pub fn wants_steps(&self) -> bool {
+        self.player.open && self.steps().is_none()
+    }
+
+    /// The page's own keys the player writes: `step=` when the cursor is not the first step at
+    /// its instant.
+    pub fn player_keys(&self) -> Vec<(&'static str, String)> {
+        match (self.scenario.at_ms, self.player.within) {
+            (Some(_), k) if k > 0 => vec![(STEP_KEY, k.to_string())],
+            _ => Vec::new(),
+        }
+    }
+
+    /// An address arrived: the player opens where it names a step, or on a lesson, paused.
+    pub(crate) fn player_arrive(&mut self, within: u32) {
+        let p = &mut self.player;
+        p.open = self.scenario.at_ms.is_some() || is_lesson(&self.scenario);
+        p.within = within;
+        p.playing = false;
+        p.play_ms = None;
+    }
+
+    /// A whole new scenario (a preset): a lesson opens the player at its start; otherwise the
+    /// player stays as it was, at the start.
+    pub(crate) fn player_loaded(mut self) -> Page {
+        let p = &mut self.player;
+        p.open |= is_lesson(&self.scenario);
+        p.within = 0;
+        p.playing = false;
+        p.play_ms = None;
+        self
+    }
+
+    /// A run came back. Its steps, if recorded, go to the player; the charts keep the view they
+    /// have if it is of the same run (the run is deterministic: only the steps are new).
+    pub(crate) fn with_view(mut self, view: Rc<RunView>) -> Page {
+        let (view, steps) = take_steps(view);
+        let same_run = self.view.as_ref().is_some_and(|v| v.query == view.query);
+        if !(steps.is_some() && same_run) {
+            self.view = Some(view.clone());
+        }
+        self.failure = None;
+        if let Some(steps) = steps {
+            self.player.recorded = Some(Recorded {
+                query: view.query.clone(),
+                steps,
+            });
+            self = self.settle_cursor();
+        }
+        self
+    }
+
+    /// Puts the address's cursor on the step it resolved to, where the link named none exactly
+    /// (a time between steps, a rank past the last at that time).
+    fn settle_cursor(self) -> Page {
+        if self.scenario.at_ms.is_none() || !self.player.open {
+            return self;
+        }
+        let Some(i) = self.step_index() else {
+            return self;
+        };
+        self.put(i, Entry::Replace)
+    }
+
+    /// Stands the cursor on step `i`.
+    fn put(mut self, i: usize, entry: Entry) -> Page {
+        let Some((t, within)) = self.steps().and_then(|s| nav::place(&s.steps, i)) else {
+            return self;
+        };
+        if self.scenario.at_ms != Some(t) || self.player.within != within {
+            self.scenario.at_ms = Some(t);
+            self.player.within = within;
+            self.revision += 1;
+            self.entry = Some(entry);
+        }
+        self
+    }
+
+    fn rtt_ms(&self) -> f64 {
+        self.view
+            .as_ref()
+            .map_or(self.scenario.rtt_ms, |v| v.theory.rtt_ms)
+    }
+
+    pub(crate) fn player_apply(mut self, action: Action) -> Page {
+        let here = self.step_index();
+        let count = self.steps().map_or(0, |s| s.steps.len());
+        match action {
+            Action::Open if !self.player.open => {
+                self.player.open = true;
+                self.player.within = 0;
+                self.scenario.at_ms.get_or_insert(0.0);
+                self.revision += 1;
+                self.entry = Some(Entry::Push);
+                self
+            }
+            Action::Close if self.player.open => {
+                self.player.open = false;
+                self.player.playing = false;
+                self.player.play_ms = None;
+                self.player.within = 0;
+                self.scenario.at_ms = None;
+                self.revision += 1;
+                self.entry = Some(Entry::Push);
+                self
+            }
+            Action::Open | Action::Close => self,
+            Action::Toggle if self.player.playing => self.player_apply(Action::Pause),
+            Action::Toggle => self.player_apply(Action::Play),
+            Action::Play => {
+                let Some(i) = here else { return self };
+                // At the end, play starts over.
+                let i = if i + 1 >= count { 0 } else { i };
+                let t = self.steps().and_then(|s| s.steps.get(i)).map(|s| s.t_ms);
+                self = self.put(i, Entry::Refine);
+                self.player.playing = true;
+                self.player.play_ms = t;
+                self
+            }
+            Action::Pause => {
+                self.player.playing = false;
+                self.player.play_ms = None;
+                self
+            }
+            Action::Go(mv) => {
+                let Some(i) = here else { return self };
+                let rtt = self.rtt_ms();
+                let to = self.steps().map_or(i, |s| nav::go(&s.steps, i, mv, rtt));
+                self.player.playing = false;
+                self.player.play_ms = None;
+                self.put(to, Entry::Refine)
+            }
+            Action::To(i) if i < count => {
+                self.player.playing = false;
+                self.player.play_ms = None;
+                self.put(i, Entry::Refine)
+            }
+            Action::To(_) => self,
+            Action::Seek(t) if t.is_finite() => {
+                let Some(i) = self.steps().map(|s| nav::at_time(&s.steps, t)) else {
+                    return self;
+                };
+                if self.player.playing {
+                    self.player.play_ms = Some(t);
+                }
+                self.put(i, Entry::Refine)
+            }
+            Action::Seek(_) => self,
+            Action::Tick(t) if self.player.playing && t.is_finite() => {
+                let Some(steps) = self.steps().cloned() else {
+                    return self;
+                };
+                let Some(last) = steps.steps.last() else {
+                    return self;
+                };
+                if t >= last.t_ms {
+                    self.player.playing = false;
+                    self.player.play_ms = None;
+                    return self.put(steps.steps.len() - 1, Entry::Refine);
+                }
+                self.player.play_ms = Some(t);
+                self.put(nav::at_time(&steps.steps, t), Entry::Refine)
+            }
+            Action::Tick(_) => self,
+            Action::Speed(s) => {
+                self.player.speed = s.min(SPEEDS.len() - 1);
+                self
+            }
+        }
+    }
+}
+
+/// Takes a view's steps out of it, to keep beside it.
+fn take_steps(view: Rc<RunView>) -> (Rc<RunView>, Option<Rc<Steps>>) {
+    if view.steps.is_none() {
+        return (view, None);
+    }
+    let mut view = Rc::try_unwrap(view).unwrap_or_else(|shared| (*shared).clone());
+    let steps = view.steps.take().map(Rc::new);
+    (Rc::new(view), steps)
+}
