@@ -53,6 +53,8 @@ pub struct Page {
     pub slot: usize,
     /// The newest batch of runs of a sweep, a matrix or a comparison.
     pub batch: Option<Batch>,
+    /// The step-through player; its cursor's time is the scenario's `at`.
+    pub player: crate::player::State,
 }
 
 pub enum Action {
@@ -96,6 +98,8 @@ pub enum Action {
     Finished(Finished, f64),
     /// The batch was stopped.
     Cancelled,
+    /// The step-through player.
+    Player(crate::player::Action),
 }
 
 impl Page {
@@ -116,6 +120,7 @@ impl Page {
             keys: PageKeys::default_for(&Scenario::default()),
             slot: 0,
             batch: None,
+            player: crate::player::State::default(),
         };
         page.arrive(address)
     }
@@ -136,6 +141,9 @@ impl Page {
         self.keys = keys;
         self.slot = self.slot.min(self.keys.others.len());
         banner = banner.or(bad);
+        let within = crate::player::state::read_within(&address.page, self.scenario.at_ms);
+        self.player_arrive(*within.as_ref().unwrap_or(&0));
+        banner = banner.or(within.err());
         // A good address is rewritten in its canonical form, in place; a bad one is left as
         // written, for the reader to see what the banner speaks of.
         self.entry = banner.is_none().then_some(Entry::Replace);
@@ -154,7 +162,9 @@ impl Page {
 
     /// The canonical address of what is on show.
     pub fn search(&self) -> String {
-        location::search_with(&self.scenario, &self.keys.write(self.keys.view), self.lang)
+        let mut keys = self.keys.write(self.keys.view);
+        keys.extend(self.player_keys());
+        location::search_with(&self.scenario, &keys, self.lang)
     }
 
     /// The scenario the controls show: the page's own, or in a comparison the one chosen.
@@ -214,9 +224,9 @@ impl Page {
             .map(|(_, m)| m.as_str())
     }
 
-    /// The cursor the charts show: the pointer's, else the link's `at`.
+    /// The cursor the charts show: the pointer's, else the player's, else the link's `at`.
     pub fn cursor_ms(&self) -> Option<f64> {
-        self.hover_ms.or(self.scenario.at_ms)
+        self.hover_ms.or(self.player_ms()).or(self.scenario.at_ms)
     }
 
     fn changed(mut self, scenario: Scenario, entry: Entry) -> Page {
@@ -285,7 +295,7 @@ impl Page {
                 page.field_error = None;
                 page.pushed()
             }
-            Action::Load(scenario) => self.changed(scenario, Entry::Push),
+            Action::Load(scenario) => self.changed(scenario, Entry::Push).player_loaded(),
             Action::Hover(t) => Page {
                 hover_ms: t.filter(|t| t.is_finite()),
                 ..self
@@ -348,6 +358,7 @@ impl Page {
                 }
                 page
             }
+            Action::Player(action) => self.player_apply(action),
             Action::Cancelled => {
                 let mut page = self;
                 if let Some(b) = page.batch.as_mut().filter(|b| !b.finished()) {
@@ -356,11 +367,7 @@ impl Page {
                 page
             }
             Action::Ran { query, outcome } => match outcome {
-                crate::worker::Outcome::View(view) => Page {
-                    view: Some(view),
-                    failure: None,
-                    ..self
-                },
+                crate::worker::Outcome::View(view) => self.with_view(view),
                 crate::worker::Outcome::Error(message) => Page {
                     failure: Some((query, message)),
                     ..self
