@@ -3,12 +3,12 @@
 
 use tcplab::scenario::Key;
 use tcplab::Scenario;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::keys::{seeds, Axis, Metric, MAX_RUNS, SWEEP_KEYS};
 use super::plan::Batch;
-use crate::controls::knob_of;
+use crate::controls::{knob_of, use_draft};
 use crate::i18n::Lang;
 
 fn key_label(key: Key, lang: Lang) -> String {
@@ -51,13 +51,12 @@ pub fn AxisField(props: &AxisFieldProps) -> Html {
             on_axis.emit(axis);
         })
     };
-    let on_values = {
+    let on_commit = {
         let (base, on_axis, error) = (props.base.clone(), props.on_axis.clone(), error.clone());
         let key = props.axis.as_ref().map(|a| a.key);
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
+        Callback::from(move |text: String| {
             let Some(key) = key else { return };
-            match Axis::parse(key, &input.value(), &base, "values") {
+            match Axis::parse(key, &text, &base, "values") {
                 Ok(axis) => {
                     error.set(None);
                     on_axis.emit(Some(axis));
@@ -66,6 +65,8 @@ pub fn AxisField(props: &AxisFieldProps) -> Html {
             }
         })
     };
+    let text = props.axis.as_ref().map(Axis::text).unwrap_or_default();
+    let (shown, on_input, on_change) = use_draft(&text, error.is_some(), on_commit);
     let id = props.id;
     let current = props.axis.as_ref().map(|a| a.key);
     html! {
@@ -79,11 +80,11 @@ pub fn AxisField(props: &AxisFieldProps) -> Html {
                     <option value={k.name()} selected={current == Some(*k)}>{ key_label(*k, lang) }</option>
                 }) }
             </select>
-            if let Some(axis) = &props.axis {
+            if props.axis.is_some() {
                 <input type="text" class="textbox values" id={format!("{id}-values")}
                     aria-label={lang.pick("values, comma-separated", "取值，逗号分隔")}
                     aria-invalid={error.is_some().to_string()}
-                    value={axis.text()} onchange={on_values} spellcheck="false" />
+                    value={shown} oninput={on_input} onchange={on_change} spellcheck="false" />
             }
             if let Some(e) = &*error {
                 <p class="knob-error" id={format!("{id}-error")} role="alert">{ e.clone() }</p>
@@ -109,17 +110,14 @@ pub struct CommonProps {
 pub fn SeedsMetric(props: &CommonProps) -> Html {
     let lang = props.lang;
     let error = use_state_eq(|| None::<String>);
-    let on_seeds = {
+    let on_commit = {
         let (on_seeds, error, points) = (props.on_seeds.clone(), error.clone(), props.points);
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            match seeds(input.value().trim(), points) {
-                Ok(n) => {
-                    error.set(None);
-                    on_seeds.emit(n);
-                }
-                Err(bad) => error.set(Some(bad.problem)),
+        Callback::from(move |text: String| match seeds(text.trim(), points) {
+            Ok(n) => {
+                error.set(None);
+                on_seeds.emit(n);
             }
+            Err(bad) => error.set(Some(bad.problem)),
         })
     };
     let on_metric = {
@@ -131,13 +129,15 @@ pub fn SeedsMetric(props: &CommonProps) -> Html {
             }
         })
     };
+    let (shown, on_input, on_change) =
+        use_draft(&props.seeds.to_string(), error.is_some(), on_commit);
     let id = props.id;
     html! {
         <div class="seeds-metric">
             <label for={format!("{id}-seeds")}>{ lang.pick("Seeds per point", "每点种子数") }</label>
             <input type="number" min="1" max="50" class="numbox" id={format!("{id}-seeds")}
                 aria-invalid={error.is_some().to_string()}
-                value={props.seeds.to_string()} onchange={on_seeds} />
+                value={shown} oninput={on_input} onchange={on_change} />
             <label for={format!("{id}-metric")}>{ lang.pick("Metric", "指标") }</label>
             <select id={format!("{id}-metric")} onchange={on_metric}>
                 { for Metric::ALL.iter().map(|m| html! {

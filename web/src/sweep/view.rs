@@ -69,6 +69,25 @@ fn json(base: &Scenario, spec: &SweepSpec, points: &[Point], batch: Option<&Batc
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
+/// `goodput` -> `Goodput`.
+pub fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// `Loss (%)` -> `loss (%)`, but `RTT (ms)` stays.
+fn decapitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match (c.next(), c.next()) {
+        (Some(f), Some(n)) if n.is_lowercase() => {
+            f.to_lowercase().chain(s.chars().skip(1)).collect()
+        }
+        _ => s.to_string(),
+    }
+}
+
 #[function_component]
 pub fn SweepView(props: &SweepViewProps) -> Html {
     let lang = props.lang;
@@ -131,12 +150,18 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         points: points.clone(),
         lang,
     });
-    let title = format!(
-        "{} {} {}",
-        spec.metric.label(lang),
-        lang.pick("against", "随"),
-        super::chart::key_desc(spec.axis.key, lang)
-    );
+    let title = match lang {
+        Lang::En => format!(
+            "{} against {}",
+            capitalised(spec.metric.label(lang)),
+            decapitalised(&super::chart::key_desc(spec.axis.key, lang))
+        ),
+        Lang::Zh => format!(
+            "{}随{}的变化",
+            spec.metric.label(lang),
+            super::chart::key_desc(spec.axis.key, lang)
+        ),
+    };
 
     let items = {
         let key = spec.axis.key;
