@@ -362,8 +362,8 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
         // Reno vs CUBIC vs BBR, from the address.
         lab.driver
             .goto(lab.server.url(
-                "?cc=reno&rtt=50&bw=100&loss=0.5&app=bulk&dur=10&view=compare&b=rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D10\
-                 &c=cc%3Dbbr%26rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D10&lang=en",
+                "?cc=reno&rtt=50&bw=100&loss=0.5&app=bulk&dur=5&view=compare&b=rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D5\
+                 &c=cc%3Dbbr%26rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D5&lang=en",
             ))
             .await
             .expect("load the page");
@@ -378,9 +378,9 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
         let g: Vec<f64> = goodputs.split(' ').filter_map(|v| v.parse().ok()).collect();
         assert_eq!(g.len(), 3, "three goodputs: {goodputs}");
         for (i, q) in [
-            "cc=reno&rtt=50&bw=100&loss=0.5&app=bulk&dur=10",
-            "rtt=50&bw=100&loss=0.5&app=bulk&dur=10",
-            "cc=bbr&rtt=50&bw=100&loss=0.5&app=bulk&dur=10",
+            "cc=reno&rtt=50&bw=100&loss=0.5&app=bulk&dur=5",
+            "rtt=50&bw=100&loss=0.5&app=bulk&dur=5",
+            "cc=bbr&rtt=50&bw=100&loss=0.5&app=bulk&dur=5",
         ]
         .iter()
         .enumerate()
@@ -393,9 +393,9 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
         let search = lab.search().await;
         assert_eq!(
             search,
-            "?cc=reno&rtt=50&bw=100&loss=0.5&app=bulk&dur=10&view=compare\
-             &b=rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D10\
-             &c=cc%3Dbbr%26rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D10&lang=en"
+            "?cc=reno&rtt=50&bw=100&loss=0.5&app=bulk&dur=5&view=compare\
+             &b=rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D5\
+             &c=cc%3Dbbr%26rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D5&lang=en"
         );
         for id in ["compare-goodput", "compare-cwnd"] {
             let drawn = lab

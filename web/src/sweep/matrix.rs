@@ -149,7 +149,7 @@ impl Drawing for Heatmap {
         };
 
         let left = st.px(96.0);
-        let top = st.px(34.0);
+        let top = st.px(48.0);
         let bottom = st.px(46.0);
         let gap = st.px(18.0);
         let pw = ((w - left - st.px(10.0) - gap * (np as i32 - 1)) / np as i32).max(1);
@@ -161,7 +161,7 @@ impl Drawing for Heatmap {
             let x0 = left + p as i32 * (pw + gap);
             root.draw(&Text::new(
                 panel_title(spec, p, lang),
-                (x0 + pw / 2, top - st.px(10.0)),
+                (x0 + pw / 2, top - st.px(6.0)),
                 desc.pos(Pos::new(HPos::Center, VPos::Bottom)),
             ))
             .map_err(e)?;
@@ -398,14 +398,18 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
         spec,
         props.base.to_query()
     );
+    let knob = |a: &Axis| match lang {
+        Lang::En => super::view::decapitalised(&key_desc(a.key, lang)),
+        Lang::Zh => key_desc(a.key, lang),
+    };
     let title = format!(
         "{}: {} × {}{}",
-        spec.metric.label(lang),
-        key_desc(spec.rows.key, lang),
-        key_desc(spec.cols.key, lang),
+        super::view::capitalised(spec.metric.label(lang)),
+        knob(&spec.rows),
+        knob(&spec.cols),
         spec.panels
             .as_ref()
-            .map_or(String::new(), |p| format!(" × {}", key_desc(p.key, lang)))
+            .map_or(String::new(), |p| format!(" × {}", knob(p)))
     );
     let items = {
         let csv = csv(spec, &cells);

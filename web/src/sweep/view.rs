@@ -78,7 +78,7 @@ pub fn capitalised(s: &str) -> String {
 }
 
 /// `Loss (%)` -> `loss (%)`, but `RTT (ms)` stays.
-fn decapitalised(s: &str) -> String {
+pub fn decapitalised(s: &str) -> String {
     let mut c = s.chars();
     match (c.next(), c.next()) {
         (Some(f), Some(n)) if n.is_lowercase() => {
