@@ -69,7 +69,11 @@ proptest! {
     #[test]
     fn every_run_keeps_the_invariants(query in scenarios()) {
         let s = Scenario::parse(&query).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let options = RunOptions { max_events: 3_000_000, record_steps: true };
+        let options = RunOptions {
+            max_events: 3_000_000,
+            record_steps: true,
+            ..RunOptions::default()
+        };
         let r = run(&s, &options);
         prop_assert_eq!(r.invariants, Invariants::default(), "{}", query);
 

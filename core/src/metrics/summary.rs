@@ -59,8 +59,11 @@ pub struct Summary {
     pub mathis_MBps: Option<f64>,
     pub bdp_bytes: f64,
     pub window_limit_MBps: f64,
-    /// True when the run stopped at the event budget before the workload finished.
+    /// True when the run stopped at a budget (events, or packets on the path) before the
+    /// workload finished; `stopped_by` says which.
     pub budget_exhausted: bool,
+    /// Why the run ended: `finished`, `time_limit`, `event_budget`, `packet_budget` or `idle`.
+    pub stopped_by: String,
     /// True when the run reached `dur` before an app=body or app=msgs workload finished.
     pub time_limit_reached: bool,
     pub events: u64,

@@ -20,12 +20,20 @@ pub struct RunOptions {
     pub max_events: u64,
     /// Keep every step with its explanation's numbers, for the player.
     pub record_steps: bool,
+    /// The most packets that may be on the path at once (queued or on a wire). Memory grows with
+    /// them, so a scenario whose windows would hold more (a gigabyte window of 64-byte segments
+    /// over a long path) stops here and says so, as at the event budget.
+    pub max_in_flight: usize,
 }
 
 impl RunOptions {
     /// The runner's budget: enough for a minute of a 1 Gbit/s flow, and a bound on the time and
     /// memory of the worst scenario the parser accepts.
     pub const RUNNER_MAX_EVENTS: u64 = 200_000_000;
+
+    /// About 150 bytes of simulator state per packet on the path: 400 000 packets keep a run
+    /// well under 256 MB.
+    pub const MAX_IN_FLIGHT: usize = 400_000;
 }
 
 impl Default for RunOptions {
@@ -33,6 +41,7 @@ impl Default for RunOptions {
         RunOptions {
             max_events: Self::RUNNER_MAX_EVENTS,
             record_steps: false,
+            max_in_flight: Self::MAX_IN_FLIGHT,
         }
     }
 }

@@ -45,6 +45,8 @@ pub enum Stop {
     TimeLimit,
     /// The event budget ran out.
     Budget,
+    /// More packets were on the path than the run may hold.
+    PacketBudget,
     /// Nothing was left to happen.
     Idle,
 }
@@ -113,6 +115,7 @@ pub(crate) struct World {
     /// Goodput windows for the summary's percentiles: bytes read per window since `t0`, the
     /// first data byte sent.
     pub window_len: Time,
+    max_in_flight: usize,
     pub window_bytes: Vec<u64>,
     pub t0: Option<Time>,
 }
@@ -221,6 +224,7 @@ impl World {
             awaiting_handshakes: n,
             last_event: Time::ZERO,
             window_len,
+            max_in_flight: options.max_in_flight,
             window_bytes: Vec::new(),
             t0: None,
         }
@@ -249,6 +253,9 @@ impl World {
             }
             if self.finished() {
                 return Stop::Finished;
+            }
+            if self.data_wire.len() + self.ack_wire.len() > self.max_in_flight {
+                return Stop::PacketBudget;
             }
         }
     }

@@ -132,6 +132,7 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
     let options = RunOptions {
         max_events: PAGE_MAX_EVENTS,
         record_steps: trace == Some(TraceKind::Steps) || *want == Want::ViewWithSteps,
+        ..RunOptions::default()
     };
     let started = now();
     let result = tcplab::run(scenario, &options);
