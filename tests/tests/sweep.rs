@@ -115,7 +115,8 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     if bytes.len() < 33 || bytes[..8] != SIGNATURE || &bytes[12..16] != b"IHDR" {
         return None;
     }
-    let word = |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let word =
+        |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     Some((word(16), word(20)))
 }
 
@@ -129,7 +130,13 @@ fn csv_rows(csv: &str) -> Vec<Vec<(String, String)>> {
         .map(str::to_string)
         .collect();
     lines
-        .map(|l| header.iter().cloned().zip(l.split(',').map(str::to_string)).collect())
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
         .collect()
 }
 
@@ -253,7 +260,11 @@ async fn cancel_stops_every_worker_and_a_new_sweep_replaces_a_running_one() {
             .expect("load the page");
         let going = lab
             .wait_until(RUN_TIMEOUT, || async move {
-                progress_field(lab, "done").await.parse::<u32>().unwrap_or(0) >= 2
+                progress_field(lab, "done")
+                    .await
+                    .parse::<u32>()
+                    .unwrap_or(0)
+                    >= 2
             })
             .await;
         assert!(going, "the sweep did not start: {}", progress(lab).await);
@@ -273,15 +284,25 @@ async fn cancel_stops_every_worker_and_a_new_sweep_replaces_a_running_one() {
                     && progress_field(lab, "live").await == "0"
             })
             .await;
-        assert!(stopped, "not stopped within a second: {}", progress(lab).await);
+        assert!(
+            stopped,
+            "not stopped within a second: {}",
+            progress(lab).await
+        );
         assert!(clicked.elapsed() < Duration::from_secs(1));
         let marks = lab
-            .eval_string("return String(performance.getEntriesByName('tcplab-pool-cancel').length);")
+            .eval_string(
+                "return String(performance.getEntriesByName('tcplab-pool-cancel').length);",
+            )
             .await;
         assert_eq!(marks, "1", "the pool terminated its workers once");
         let done = progress_field(lab, "done").await;
         tokio::time::sleep(Duration::from_millis(1500)).await;
-        assert_eq!(progress_field(lab, "done").await, done, "a run came back after Cancel");
+        assert_eq!(
+            progress_field(lab, "done").await,
+            done,
+            "a run came back after Cancel"
+        );
         assert_eq!(progress_field(lab, "live").await, "0");
         lab.screenshot("sweep-cancelled").await;
 
@@ -291,7 +312,11 @@ async fn cancel_stops_every_worker_and_a_new_sweep_replaces_a_running_one() {
         let again = lab
             .wait_until(RUN_TIMEOUT, || async move {
                 progress_field(lab, "state").await == "running"
-                    && progress_field(lab, "done").await.parse::<u32>().unwrap_or(0) >= 1
+                    && progress_field(lab, "done")
+                        .await
+                        .parse::<u32>()
+                        .unwrap_or(0)
+                        >= 1
             })
             .await;
         assert!(again, "Run again: {}", progress(lab).await);
