@@ -23,7 +23,8 @@ pub struct Series<const N: usize> {
     key: usize,
     raw: Vec<Row<N>>,
     bins: Vec<Bin<N>>,
-    bin_ns: u64,
+    /// Bins are 2^shift ns wide, so a row's bin is a shift away, not a division.
+    shift: u32,
     thinned: bool,
     pushed: u64,
 }
@@ -35,7 +36,7 @@ impl<const N: usize> Series<N> {
             key: key.min(N.saturating_sub(1)),
             raw: Vec::new(),
             bins: Vec::new(),
-            bin_ns: 1,
+            shift: 0,
             thinned: false,
             pushed: 0,
         }
@@ -78,9 +79,10 @@ impl<const N: usize> Series<N> {
         let first = self.raw.first().map_or(0, |r| r.0 .0);
         let last = self.raw.last().map_or(0, |r| r.0 .0);
         let span = (last - first).max(1);
-        self.bin_ns = (span / (self.max_bins() as u64 / 2).max(1))
+        let width = (span / (self.max_bins() as u64 / 2).max(1))
             .max(1)
             .next_power_of_two();
+        self.shift = width.trailing_zeros();
         self.thinned = true;
         let raw = std::mem::take(&mut self.raw);
         self.bins.reserve(self.max_bins() + 1);
@@ -94,7 +96,7 @@ impl<const N: usize> Series<N> {
     }
 
     fn add_to_bins(&mut self, row: Row<N>) {
-        let index = row.0 .0 / self.bin_ns;
+        let index = row.0 .0 >> self.shift;
         let key = self.key;
         match self.bins.last_mut() {
             Some(bin) if bin.index == index => {
@@ -121,7 +123,7 @@ impl<const N: usize> Series<N> {
 
     /// Doubles the bin width, merging neighbours.
     fn coarsen(&mut self) {
-        self.bin_ns = self.bin_ns.saturating_mul(2);
+        self.shift = (self.shift + 1).min(63);
         let key = self.key;
         let mut merged: Vec<Bin<N>> = Vec::with_capacity(self.bins.capacity());
         for mut bin in self.bins.drain(..) {

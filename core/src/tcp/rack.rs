@@ -73,7 +73,9 @@ impl Rack {
                 self.sent.pop_front();
                 continue;
             }
-            if t > xmit_ts {
+            // Sent after the most recently delivered segment (or with it, later in the burst):
+            // not judged yet. Checked before the lookup, as most ACKs stop here.
+            if t > xmit_ts || (t == xmit_ts && seq >= self.end_seq) {
                 break;
             }
             let Some(seg) = board.get(seq) else {
