@@ -32,6 +32,8 @@ pub fn letter(i: usize) -> char {
 pub enum What {
     Goodput,
     Cwnd,
+    /// The distribution of message latencies (messages workloads).
+    Latency,
 }
 
 pub struct Compared {
@@ -78,6 +80,24 @@ fn goodput(view: &Rc<RunView>, lang: Lang) -> Vec<(f64, f64)> {
     finite(smooth(&summed, f0.bin_ms, m))
 }
 
+/// Each delivered message's latency against the share of messages at most that late.
+pub fn latency_cdf(view: &RunView) -> Vec<(f64, f64)> {
+    let mut l: Vec<f64> = view
+        .messages
+        .iter()
+        .filter_map(|m| Some(m.read_ms? - m.write_ms))
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    l.sort_by(f64::total_cmp);
+    let n = view.messages.len().max(1) as f64;
+    let mut out = Vec::with_capacity(l.len() * 2);
+    for (i, v) in l.iter().enumerate() {
+        out.push((*v, i as f64 / n));
+        out.push((*v, (i + 1) as f64 / n));
+    }
+    out
+}
+
 fn cwnd(view: &RunView) -> Vec<(f64, f64)> {
     let Some(f0) = view.flows.first() else {
         return Vec::new();
@@ -96,6 +116,7 @@ impl Drawing for Compared {
                 v.as_ref().map(|v| match self.what {
                     What::Goodput => goodput(v, lang),
                     What::Cwnd => cwnd(v),
+                    What::Latency => latency_cdf(v),
                 })
             })
             .collect();
@@ -106,6 +127,12 @@ impl Drawing for Compared {
             .map(|v| crate::charts::axis_end(v))
             .fold(1.0, f64::max);
         let (_, top) = xy::range(lines.iter().flatten().flatten().map(|p| p.1), false);
+        let latency = self.what == What::Latency;
+        let (xlo, xhi) = if latency {
+            xy::range(lines.iter().flatten().flatten().map(|p| p.0), true)
+        } else {
+            (0.0, end)
+        };
         let items: Vec<Item> = self
             .views
             .iter()
@@ -122,9 +149,10 @@ impl Drawing for Compared {
             })
             .collect();
         let unit = TimeUnit::for_span(end);
-        let xtick = move |v: f64| unit.tick(v);
+        let xtick = move |v: f64| if latency { fmt::sig(v) } else { unit.tick(v) };
         let ytick = |v: f64| match self.what {
             What::Goodput => fmt::sig(v),
+            What::Latency => format!("{}%", fmt::sig(v * 100.0)),
             What::Cwnd => fmt::bytes(v),
         };
         let frame = xy::frame(
@@ -132,21 +160,27 @@ impl Drawing for Compared {
             st,
             &items,
             &Axis {
-                lo: 0.0,
-                hi: end,
-                log: false,
-                desc: unit.desc(lang).to_string(),
+                lo: xlo,
+                hi: xhi,
+                log: latency,
+                desc: if latency {
+                    lang.pick("message latency (ms)", "消息时延（ms）")
+                        .to_string()
+                } else {
+                    unit.desc(lang).to_string()
+                },
                 tick: &xtick,
             },
             &Axis {
                 lo: 0.0,
-                hi: top,
+                hi: if latency { 1.0 } else { top },
                 log: false,
                 desc: match self.what {
                     What::Goodput => {
                         lang.pick("goodput, all flows (MB/s)", "有效吞吐量，所有流（MB/s）")
                     }
                     What::Cwnd => lang.pick("cwnd, flow 1 (bytes)", "拥塞窗口，流 1（字节）"),
+                    What::Latency => lang.pick("share of messages", "消息占比"),
                 }
                 .to_string(),
                 tick: &ytick,
@@ -155,7 +189,11 @@ impl Drawing for Compared {
         let cols = ((frame.right() - frame.left()) / st.dpr).max(1.0) as usize;
         for (i, line) in lines.iter().enumerate().rev() {
             let Some(line) = line else { continue };
-            let thin = decimate(line, 0.0, end, cols);
+            let thin = if latency {
+                line.clone()
+            } else {
+                decimate(line, 0.0, end, cols)
+            };
             xy::line(
                 root,
                 st,

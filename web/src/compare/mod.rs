@@ -126,6 +126,10 @@ pub fn CompareView(props: &CompareProps) -> Html {
     let cwnd_title = lang
         .pick("Congestion window of flow 1", "流 1 的拥塞窗口")
         .to_string();
+    let latency_title = lang
+        .pick("Message latency, distribution", "消息时延分布")
+        .to_string();
+    let messages = views.iter().flatten().any(|v| v.summary.msgs.is_some());
 
     let command: String = props
         .scenarios
@@ -153,17 +157,17 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 ))
             }),
         )];
-        for (id, name) in [("compare-goodput", "goodput"), ("compare-cwnd", "cwnd")] {
+        let mut charts = vec![
+            ("compare-goodput", &goodput_title),
+            ("compare-cwnd", &cwnd_title),
+        ];
+        if messages {
+            charts.push(("compare-latency", &latency_title));
+        }
+        for (id, title) in charts {
             items.push(Item::new(
                 format!("export-{id}-png"),
-                format!(
-                    "{} (PNG)",
-                    if name == "goodput" {
-                        &goodput_title
-                    } else {
-                        &cwnd_title
-                    }
-                ),
+                format!("{title} (PNG)"),
                 Callback::from(move |()| match export::canvas_by_id(id) {
                     Some(c) => export::warn(export::png(&format!("tcplab-{id}.png"), &c)),
                     None => export::warn(Err(format!("no chart {id}"))),
@@ -239,6 +243,13 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 <Canvas id="compare-cwnd" label={cwnd_title} height={260.0} stamp={stamp("cwnd")}
                     drawing={Rc::new(Compared { what: What::Cwnd, views: views.clone(), lang }) as Rc<dyn Drawing>} />
             </figure>
+            if messages {
+                <figure class="sweep-figure">
+                    <figcaption><strong>{ latency_title.clone() }</strong></figcaption>
+                    <Canvas id="compare-latency" label={latency_title} height={260.0} stamp={stamp("latency")}
+                        drawing={Rc::new(Compared { what: What::Latency, views: views.clone(), lang }) as Rc<dyn Drawing>} />
+                </figure>
+            }
             <div class="table-wrap">
                 <table class="sweep-table" id="compare-table">
                     <thead>
