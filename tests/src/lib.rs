@@ -27,10 +27,12 @@ pub fn repo_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(".."))
 }
 
-/// The release build of the page. A missing build is a failure, not a skip: a green run must
-/// mean the page was tested.
+/// The release build of the page (`TCPLAB_E2E_DIST` names another, built with `trunk build
+/// --dist`). A missing build is a failure, not a skip: a green run must mean the page was tested.
 pub fn dist_dir() -> PathBuf {
-    let dist = repo_root().join("dist");
+    let dist = std::env::var_os("TCPLAB_E2E_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("dist"));
     assert!(
         dist.join("index.html").is_file(),
         "{} has no index.html: build the page first with `trunk build --release` \

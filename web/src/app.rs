@@ -16,7 +16,7 @@ use crate::controls::{Change, Controls};
 use crate::export::LabExport;
 use crate::i18n::Lang;
 use crate::location;
-use crate::player::{Player, StepsRef};
+use crate::player::{Player, PlayerButton, StepsRef};
 use crate::presets::Presets;
 use crate::state::{Action, Page};
 use crate::sweep::keys::View;
@@ -240,6 +240,9 @@ pub fn app() -> Html {
                     <div class="view-bar">
                         <ViewTabs {lang} view={page.keys.view} {on_view} />
                         if page.keys.view == View::Lab {
+                            if !page.player.open {
+                                <PlayerButton {lang} on_action={on_player.clone()} />
+                            }
                             if let Some(view) = &page.view {
                                 <LabExport {lang} view={Rc::clone(view)} />
                             }
@@ -248,16 +251,18 @@ pub fn app() -> Html {
                     { match page.keys.view {
                         View::Lab => html! {
                             <>
+                                if page.player.open {
+                                    <Player state={page.player.clone()}
+                                        steps={page.steps().cloned().map(StepsRef)}
+                                        index={page.step_index()} time_ms={page.player_ms()}
+                                        end_ms={page.shown_end_ms()} rtt_ms={page.scenario.rtt_ms}
+                                        queue_limit={page.scenario.queue} flows={page.flows()}
+                                        {failed} {lang} on_action={on_player} />
+                                }
                                 <Headline view={page.view.clone()} {lang} {running} {failure}
                                     app={page.scenario.app} />
                                 <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
-                                    <Player state={page.player.clone()}
-                                        steps={page.steps().cloned().map(StepsRef)}
-                                        index={page.step_index()} time_ms={page.player_ms()}
-                                        end_ms={view.end_ms} rtt_ms={view.theory.rtt_ms}
-                                        queue_limit={page.scenario.queue} flows={view.flows.len()}
-                                        {failed} {lang} on_action={on_player} />
                                     <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
                                         until_ms={page.player_ms()} {on_cursor} />
                                 } else {

@@ -106,9 +106,9 @@ pub fn paint(
     label(&ctx, frame, st, x, r);
 }
 
-/// The paper over what has not happened yet: opaque enough to hide it, with a trace of the
-/// grid left to show that the axis goes on.
-const COVER: &str = "rgba(250,251,252,0.94)";
+/// The paper over what has not happened yet, a shade off the chart's white so that the axis
+/// still reads as going on. Opaque: a ghost of the curve would answer "what happens next?".
+const COVER: &str = "#f7f8fa";
 
 /// Where the cover starts: the pixel of `t`, clamped to the plotting area; `None` once `t`
 /// is past its end.

@@ -12,7 +12,7 @@ use crate::format;
 use crate::i18n::Lang;
 
 /// Lines of the log: the step on show and the ones before it.
-pub const LINES: usize = 8;
+pub const LINES: usize = 7;
 
 fn language(lang: Lang) -> Language {
     match lang {

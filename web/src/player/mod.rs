@@ -80,25 +80,38 @@ pub struct PlayerProps {
     pub on_action: Callback<Action>,
 }
 
-/// The player: a button while closed; open, the transport, the step in words, the path, the
-/// sender's state and the log.
+#[derive(Properties, PartialEq)]
+pub struct PlayerButtonProps {
+    pub lang: Lang,
+    pub on_action: Callback<Action>,
+}
+
+/// Opens the player.
+#[function_component]
+pub fn PlayerButton(props: &PlayerButtonProps) -> Html {
+    let on_action = props.on_action.clone();
+    let lang = props.lang;
+    html! {
+        <button type="button" class="player-open" id="player-open"
+            title={lang.pick("Step through the run, event by event, each explained",
+                "逐个事件单步播放这次运行，每一步都有解释")}
+            onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::Open))}>
+            { lang.pick("▶ Step through", "▶ 单步播放") }
+        </button>
+    }
+}
+
+/// The open player: the transport, the step in words, the path, the sender's state and the
+/// log.
 #[function_component]
 pub fn Player(props: &PlayerProps) -> Html {
     let lang = props.lang;
-    let on_action = props.on_action.clone();
     use_keys(
         props.state.open && props.steps.is_some(),
         props.on_action.clone(),
     );
     if !props.state.open {
-        return html! {
-            <div class="player-closed">
-                <button type="button" class="player-open" id="player-open"
-                    onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::Open))}>
-                    { lang.pick("▶ Step through the run, event by event", "▶ 逐个事件单步播放这次运行") }
-                </button>
-            </div>
-        };
+        return Html::default();
     }
     let close = {
         let on_action = props.on_action.clone();
@@ -217,22 +230,28 @@ fn Stage(props: &StageProps) -> Html {
 }
 
 fn keys_help(lang: Lang) -> Html {
-    let keys: [(&str, &str, &str); 5] = [
-        ("Space", "play / pause", "播放 / 暂停"),
-        ("← →", "one step", "一步"),
-        ("Shift + ← →", "one round trip", "一个往返"),
+    let keys: [(&str, &str, &str, &str); 5] = [
+        ("Space", "空格", "play / pause", "播放 / 暂停"),
+        ("← →", "← →", "one step", "一步"),
+        ("Shift + ← →", "Shift + ← →", "one round trip", "一个往返"),
         (
+            "N P",
             "N P",
             "next / previous loss, recovery, timeout or release",
             "下一个 / 上一个丢包、恢复、超时或释放",
         ),
-        ("Home End", "first / last step", "第一步 / 最后一步"),
+        (
+            "Home End",
+            "Home End",
+            "first / last step",
+            "第一步 / 最后一步",
+        ),
     ];
     html! {
         <>
             <span class="keys-title">{ lang.pick("Keys:", "快捷键：") }</span>
-            { for keys.iter().map(|(k, en, zh)| html! {
-                <span class="key-item"><kbd>{ *k }</kbd>{ " " }{ lang.pick(en, zh) }</span>
+            { for keys.iter().map(|(k_en, k_zh, en, zh)| html! {
+                <span class="key-item"><kbd>{ lang.pick(k_en, k_zh) }</kbd>{ " " }{ lang.pick(en, zh) }</span>
             }) }
         </>
     }
@@ -304,7 +323,7 @@ fn Transport(props: &TransportProps) -> Html {
                 { if props.playing { lang.pick("❚❚ Pause", "❚❚ 暂停") } else { lang.pick("▶ Play", "▶ 播放") } }
             </button>
             <span class="transport-group">
-                { button("player-start", "⏮", lang.pick("First step (Home)", "第一步（Home）"), Move::Start) }
+                { button("player-start", "|◂", lang.pick("First step (Home)", "第一步（Home）"), Move::Start) }
                 { button("player-back-landmark", lang.pick("◂ key event", "◂ 关键事件"),
                     lang.pick("Previous loss, recovery, timeout or release (P)", "上一个丢包、恢复、超时或释放（P）"),
                     Move::Landmark(Dir::Back)) }
@@ -317,7 +336,7 @@ fn Transport(props: &TransportProps) -> Html {
                 { button("player-forward-landmark", lang.pick("key event ▸", "关键事件 ▸"),
                     lang.pick("Next loss, recovery, timeout or release (N)", "下一个丢包、恢复、超时或释放（N）"),
                     Move::Landmark(Dir::Forward)) }
-                { button("player-end", "⏭", lang.pick("Last step (End)", "最后一步（End）"), Move::End) }
+                { button("player-end", "▸|", lang.pick("Last step (End)", "最后一步（End）"), Move::End) }
             </span>
             <label class="player-speed">
                 <span>{ lang.pick("Speed", "速度") }</span>

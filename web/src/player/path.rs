@@ -296,7 +296,7 @@ fn summary(s: &Snapshot, queue: u32, lang: Lang) -> String {
     }
 }
 
-/// The view's height in CSS pixels.
+/// The view's height at the page's default text size, in CSS pixels; it grows with large type.
 const HEIGHT: f64 = 128.0;
 
 #[function_component]
@@ -336,9 +336,12 @@ pub fn PathView(props: &PathProps) -> Html {
             aria-label={summary(&snap, props.queue, lang)}
             data-wire={snap.wire.len().to_string()} data-acks={snap.acks.len().to_string()}
             data-queue={props.queue.to_string()} data-lost={snap.lost.len().to_string()}
-            style={format!("display:block;width:100%;height:{HEIGHT}px")} />
+            style={format!("display:block;width:100%;height:{:.3}rem", HEIGHT / ROOT_PX)} />
     }
 }
+
+/// The page's root font size in CSS pixels (assets/style.css), what `rem` means.
+const ROOT_PX: f64 = 15.0;
 
 fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas.get_context("2d").ok()??.dyn_into().ok()
@@ -363,18 +366,20 @@ fn draw(
     };
     let _ = ctx.scale(dpr, dpr);
     let (w, h) = (css_w, css_h);
-    let font = |px: f64, weight: &str| format!("{weight} {px}px sans-serif");
+    // Everything drawn grows with the view, which grows with large type.
+    let z = h / HEIGHT;
+    let font = |px: f64, weight: &str| format!("{weight} {:.1}px sans-serif", px * z);
 
     // Boxes at each end, the queue before the link, the data wire above, the ACK wire below.
-    let end_w = (w * 0.1).clamp(56.0, 84.0);
+    let end_w = (w * 0.1).clamp(56.0 * z, 84.0 * z);
     let (sx0, sx1) = (4.0, 4.0 + end_w);
     let (rx0, rx1) = (w - 4.0 - end_w, w - 4.0);
-    let (top, bottom) = (20.0, h - 22.0);
+    let (top, bottom) = (20.0 * z, h - 22.0 * z);
     let y_data = top + (bottom - top) * 0.3;
     let y_ack = top + (bottom - top) * 0.78;
-    let qw = (w * 0.16).clamp(70.0, 150.0);
-    let (qx0, qx1) = (sx1 + 14.0, sx1 + 14.0 + qw);
-    let (wire0, wire1) = (qx1 + 4.0, rx0 - 4.0);
+    let qw = (w * 0.16).clamp(70.0 * z, 150.0 * z);
+    let (qx0, qx1) = (sx1 + 14.0 * z, sx1 + 14.0 * z + qw);
+    let (wire0, wire1) = (qx1 + 4.0 * z, rx0 - 4.0 * z);
 
     ctx.set_text_baseline("middle");
     ctx.set_text_align("center");
@@ -411,17 +416,17 @@ fn draw(
             "data →  link, then half a round trip on the wire",
             "数据 →  链路，之后在线路上走半个往返",
         ),
-        wire0 + 4.0,
-        top - 9.0,
+        wire0 + 4.0 * z,
+        top - 9.0 * z,
     );
     let _ = ctx.fill_text(
         lang.pick("← ACKs, half a round trip back", "← ACK，半个往返返回"),
-        sx1 + 8.0,
-        bottom + 11.0,
+        sx1 + 8.0 * z,
+        bottom + 11.0 * z,
     );
 
     // The queue: filled from its head (next to the link) by the packets waiting.
-    let qh = 18.0;
+    let qh = 18.0 * z;
     let scale = f64::from(limit.min(max_queue.max(8)).max(1));
     let full = queue >= limit;
     ctx.set_fill_style_str("#ffffff");
@@ -439,7 +444,7 @@ fn draw(
         Lang::En => format!("queue {queue} / {limit}"),
         Lang::Zh => format!("队列 {queue} / {limit}"),
     };
-    let _ = ctx.fill_text(&q_text, (qx0 + qx1) / 2.0, y_data + qh / 2.0 + 10.0);
+    let _ = ctx.fill_text(&q_text, (qx0 + qx1) / 2.0, y_data + qh / 2.0 + 10.0 * z);
 
     // Packets on the wire, the oldest drawn last so that a dense train reads as one bar.
     let colour = |f: &Flight| match f.cargo {
@@ -451,19 +456,19 @@ fn draw(
         let x = wire0 + p * (wire1 - wire0);
         ctx.set_fill_style_str(&colour(f));
         let (pw, ph) = if f.cargo == Cargo::Syn {
-            (9.0, 14.0)
+            (9.0 * z, 14.0 * z)
         } else {
-            (6.0, 12.0)
+            (6.0 * z, 12.0 * z)
         };
         ctx.fill_rect(x - pw / 2.0, y_data - ph / 2.0, pw, ph);
     }
     for (f, p) in &s.acks {
-        let x = rx0 - 4.0 - p * (rx0 - sx1 - 8.0);
+        let x = rx0 - 4.0 * z - p * (rx0 - sx1 - 8.0 * z);
         ctx.set_fill_style_str(&colour(f));
         let (pw, ph) = if f.cargo == Cargo::SynAck {
-            (9.0, 12.0)
+            (9.0 * z, 12.0 * z)
         } else {
-            (4.0, 9.0)
+            (4.0 * z, 9.0 * z)
         };
         ctx.fill_rect(x - pw / 2.0, y_ack - ph / 2.0, pw, ph);
     }
@@ -471,12 +476,12 @@ fn draw(
     // Losses of the last moment, as red crosses where they happened.
     for l in &s.lost {
         let (x, y) = match l.at {
-            LostAt::Staged => (qx0 - 7.0, y_data),
-            LostAt::Queue => (qx0 + 6.0, y_data),
+            LostAt::Staged => (qx0 - 7.0 * z, y_data),
+            LostAt::Queue => (qx0 + 6.0 * z, y_data),
             LostAt::Wire => (wire0 + 0.3 * (wire1 - wire0), y_data),
-            LostAt::AckWire => (rx0 - 18.0, y_ack),
+            LostAt::AckWire => (rx0 - 18.0 * z, y_ack),
         };
-        let r = 6.5;
+        let r = 6.5 * z;
         ctx.set_stroke_style_str(&css(RETRANSMIT));
         ctx.set_line_width(2.5);
         ctx.begin_path();
@@ -487,6 +492,6 @@ fn draw(
         ctx.stroke();
         ctx.set_fill_style_str(&css(RETRANSMIT));
         ctx.set_font(&font(11.0, "600"));
-        let _ = ctx.fill_text(lang.pick("lost", "丢失"), x, y - r - 7.0);
+        let _ = ctx.fill_text(lang.pick("lost", "丢失"), x, y - r - 7.0 * z);
     }
 }

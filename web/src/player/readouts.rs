@@ -15,9 +15,13 @@ pub fn mss(bytes: u64, mss: u32) -> String {
     }
 }
 
-/// A duration in ms with one decimal.
+/// A duration in ms: one decimal below 100 ms, whole above (an RTO of seconds fits its box).
 fn ms(v: f64) -> String {
-    format!("{v:.1}")
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
 }
 
 /// The recovery state's name: Linux's, with what it means.
@@ -48,7 +52,7 @@ pub struct ReadoutsProps {
 
 fn item(id: &str, name: &str, value: String, unit: &str, raw: String, tip: &str) -> Html {
     html! {
-        <div class="readout" title={tip.to_string()}>
+        <div class={classes!("readout", (id == "player-ca").then_some("readout-wide"))} title={tip.to_string()}>
             <dt>{ name.to_string() }</dt>
             <dd id={id.to_string()} data-raw={raw}>
                 <span class="readout-num">{ value }</span>

@@ -177,6 +177,27 @@ impl Page {
         )
     }
 
+    /// The end of the run on show, ms, once its view is in (0 before).
+    pub fn shown_end_ms(&self) -> f64 {
+        let query = self.run_query();
+        self.view
+            .as_ref()
+            .filter(|v| v.query == query)
+            .map_or(0.0, |v| v.end_ms)
+    }
+
+    /// The connections of the scenario on show: its flows, or the connections its messages go
+    /// over (one for UDP).
+    pub fn flows(&self) -> usize {
+        let s = &self.scenario;
+        let n = if s.app == tcplab::App::Msgs {
+            s.conns.max(1)
+        } else {
+            s.flows
+        };
+        usize::try_from(n).unwrap_or(1)
+    }
+
     /// Whether the worker must record the run's steps: the player is open and has none for the
     /// run on show.
     pub fn wants_steps(&self) -> bool {
