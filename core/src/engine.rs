@@ -103,6 +103,35 @@ impl<E> Scheduler<E> {
     pub fn peek_time(&self) -> Option<Time> {
         self.heap.peek().map(|e| e.at)
     }
+
+    /// The (time, sequence number) of the next event in the heap.
+    pub fn peek_key(&self) -> Option<(Time, u64)> {
+        self.heap.peek().map(|e| (e.at, e.seq))
+    }
+
+    /// A sequence number for an event kept outside the heap (a packet on a wire), so that it
+    /// ties with the heap's events in the order it was scheduled.
+    pub fn next_seq(&mut self) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    /// Runs an event kept outside the heap at `at`: advances the clock and counts it against
+    /// the budget.
+    pub fn advance(&mut self, at: Time) -> Result<Time, Halt> {
+        if self.executed >= self.budget {
+            return Err(Halt::Budget);
+        }
+        self.executed += 1;
+        self.now = self.now.max(at);
+        Ok(self.now)
+    }
+
+    /// Whether the budget is spent.
+    pub fn exhausted(&self) -> bool {
+        self.executed >= self.budget
+    }
 }
 
 #[cfg(test)]

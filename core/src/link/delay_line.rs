@@ -1,8 +1,8 @@
 //! A wire with a fixed propagation delay.
 //!
 //! Packets enter in time order and all take the same delay, so they leave in the order they
-//! entered: a FIFO suffices, and the engine needs only one event for the packet at its head
-//! instead of one per packet in flight.
+//! entered: a FIFO suffices, and the engine reads the packet at its head as its next event
+//! beside those of its heap, instead of keeping one heap event per packet in flight.
 
 use std::collections::VecDeque;
 
@@ -11,7 +11,8 @@ use crate::time::Time;
 
 pub struct DelayLine {
     delay: Time,
-    wire: VecDeque<(Time, Packet)>,
+    /// (arrival, the engine's sequence number, packet).
+    wire: VecDeque<(Time, u64, Packet)>,
 }
 
 impl DelayLine {
@@ -26,18 +27,19 @@ impl DelayLine {
         self.delay
     }
 
-    /// Puts `packet` on the wire at `now`. Returns its arrival time if it is now the head, so the
-    /// caller knows to schedule the head's arrival.
-    pub fn push(&mut self, now: Time, packet: Packet) -> Option<Time> {
-        let arrival = now + self.delay;
-        self.wire.push_back((arrival, packet));
-        (self.wire.len() == 1).then_some(arrival)
+    /// Puts `packet` on the wire at `now`; `seq` orders it among events at the same instant.
+    pub fn push(&mut self, now: Time, seq: u64, packet: Packet) {
+        self.wire.push_back((now + self.delay, seq, packet));
     }
 
-    /// Takes the head packet off the wire; returns it with the arrival time of the next one.
-    pub fn pop(&mut self) -> Option<(Packet, Option<Time>)> {
-        let (_, packet) = self.wire.pop_front()?;
-        Some((packet, self.wire.front().map(|(t, _)| *t)))
+    /// The arrival time and sequence number of the head packet.
+    pub fn front_key(&self) -> Option<(Time, u64)> {
+        self.wire.front().map(|(t, s, _)| (*t, *s))
+    }
+
+    /// Takes the head packet off the wire.
+    pub fn pop(&mut self) -> Option<Packet> {
+        self.wire.pop_front().map(|(_, _, p)| p)
     }
 
     pub fn len(&self) -> usize {
@@ -65,12 +67,13 @@ mod tests {
     #[test]
     fn packets_arrive_after_the_delay_in_order() {
         let mut line = DelayLine::new(Time(100));
-        assert_eq!(line.push(Time(0), pkt(1)), Some(Time(100)));
-        assert_eq!(line.push(Time(5), pkt(2)), None);
-        let (p, next) = line.pop().expect("head");
-        assert_eq!((p.flow, next), (1, Some(Time(105))));
-        let (p, next) = line.pop().expect("head");
-        assert_eq!((p.flow, next), (2, None));
+        line.push(Time(0), 7, pkt(1));
+        line.push(Time(5), 9, pkt(2));
+        assert_eq!(line.front_key(), Some((Time(100), 7)));
+        assert_eq!(line.pop().map(|p| p.flow), Some(1));
+        assert_eq!(line.front_key(), Some((Time(105), 9)));
+        assert_eq!(line.pop().map(|p| p.flow), Some(2));
         assert!(line.pop().is_none());
+        assert_eq!(line.front_key(), None);
     }
 }

@@ -22,10 +22,6 @@ use super::RunOptions;
 pub(crate) enum Event {
     /// A flow opens its connection.
     Start(u16),
-    /// The packet at the head of the data direction's wire reaches the receiver.
-    DataArrives,
-    /// The packet at the head of the ACK direction's wire reaches the sender.
-    AckArrives,
     /// A sender's timer (retransmission or pacing).
     SenderTimer(u16),
     /// A receiver's delayed-ACK timer.
@@ -34,6 +30,16 @@ pub(crate) enum Event {
     AppWrite,
     /// The scenario's time limit.
     End,
+}
+
+/// Where the next event comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Heap,
+    /// The packet at the head of the data direction's wire reaches the receiver.
+    Data,
+    /// The packet at the head of the ACK direction's wire reaches the sender.
+    Ack,
 }
 
 /// Why the run stopped.
@@ -233,23 +239,48 @@ impl World {
     /// Runs until the work is done, the time limit, or the event budget.
     pub fn run(&mut self) -> Stop {
         loop {
-            let (now, event) = match self.sched.pop() {
-                Ok(next) => next,
-                Err(Halt::Budget) => return Stop::Budget,
-                Err(Halt::Idle) => return Stop::Idle,
+            // The next event is the earliest of the heap's and the two wires' heads, ties going
+            // to the one scheduled first.
+            let heap = self.sched.peek_key();
+            let data = self.data_wire.front_key();
+            let ack = self.ack_wire.front_key();
+            let next = [
+                (heap, Source::Heap),
+                (data, Source::Data),
+                (ack, Source::Ack),
+            ]
+            .into_iter()
+            .filter_map(|(k, s)| k.map(|k| (k, s)))
+            .min_by_key(|(k, _)| *k);
+            let Some(((at, _), source)) = next else {
+                return Stop::Idle;
             };
-            if now < self.last_event {
-                self.invariants.time_reversals += 1;
-            }
-            self.last_event = now;
-            match event {
-                Event::End => return Stop::TimeLimit,
-                Event::Start(f) => self.start(now, f),
-                Event::DataArrives => self.data_arrives(now),
-                Event::AckArrives => self.ack_arrives(now),
-                Event::SenderTimer(f) => self.sender_timer(now, f),
-                Event::DelAck(f) => self.delack(now, f),
-                Event::AppWrite => self.app_write(now),
+            match source {
+                Source::Heap => match self.sched.pop() {
+                    Ok((now, event)) => {
+                        self.check_time(now);
+                        match event {
+                            Event::End => return Stop::TimeLimit,
+                            Event::Start(f) => self.start(now, f),
+                            Event::SenderTimer(f) => self.sender_timer(now, f),
+                            Event::DelAck(f) => self.delack(now, f),
+                            Event::AppWrite => self.app_write(now),
+                        }
+                    }
+                    Err(Halt::Budget) => return Stop::Budget,
+                    Err(Halt::Idle) => return Stop::Idle,
+                },
+                Source::Data | Source::Ack => {
+                    let Ok(now) = self.sched.advance(at) else {
+                        return Stop::Budget;
+                    };
+                    self.check_time(now);
+                    if source == Source::Data {
+                        self.data_arrives(now);
+                    } else {
+                        self.ack_arrives(now);
+                    }
+                }
             }
             if self.finished() {
                 return Stop::Finished;
@@ -258,6 +289,13 @@ impl World {
                 return Stop::PacketBudget;
             }
         }
+    }
+
+    fn check_time(&mut self, now: Time) {
+        if now < self.last_event {
+            self.invariants.time_reversals += 1;
+        }
+        self.last_event = now;
     }
 
     /// The time of the latest event run.
@@ -476,9 +514,8 @@ impl World {
             self.lost_on_data_path(now, &p, DropCause::Data);
             return;
         }
-        if let Some(t) = self.data_wire.push(departs, p) {
-            self.sched.schedule(t, Event::DataArrives);
-        }
+        let seq = self.sched.next_seq();
+        self.data_wire.push(departs, seq, p);
     }
 
     fn lost_on_data_path(&mut self, now: Time, p: &Packet, cause: DropCause) {
@@ -515,18 +552,14 @@ impl World {
             }
             return;
         }
-        if let Some(t) = self.ack_wire.push(now, p) {
-            self.sched.schedule(t, Event::AckArrives);
-        }
+        let seq = self.sched.next_seq();
+        self.ack_wire.push(now, seq, p);
     }
 
     fn data_arrives(&mut self, now: Time) {
-        let Some((p, next)) = self.data_wire.pop() else {
+        let Some(p) = self.data_wire.pop() else {
             return;
         };
-        if let Some(t) = next {
-            self.sched.schedule(t, Event::DataArrives);
-        }
         let fi = usize::from(p.flow);
         match p.kind {
             Kind::Syn => {
@@ -678,12 +711,9 @@ impl World {
     }
 
     fn ack_arrives(&mut self, now: Time) {
-        let Some((p, next)) = self.ack_wire.pop() else {
+        let Some(p) = self.ack_wire.pop() else {
             return;
         };
-        if let Some(t) = next {
-            self.sched.schedule(t, Event::AckArrives);
-        }
         let fi = usize::from(p.flow);
         let mut out = std::mem::take(&mut self.scratch);
         match p.kind {
