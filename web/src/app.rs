@@ -57,6 +57,22 @@ fn plan_jobs(key: &PlanKey) -> usize {
     }
 }
 
+/// How long a batch's settings must stay as they are before it starts.
+const BATCH_AFTER_MS: i32 = 150;
+
+/// Calls `f` after `ms`; the timer's id to clear it, and the callback, to keep until then.
+fn after(
+    ms: i32,
+    f: impl FnOnce() + 'static,
+) -> Option<(i32, wasm_bindgen::closure::Closure<dyn FnMut()>)> {
+    use wasm_bindgen::JsCast;
+    let f = wasm_bindgen::closure::Closure::once(f);
+    let id = web_sys::window()?
+        .set_timeout_with_callback_and_timeout_and_arguments_0(f.as_ref().unchecked_ref(), ms)
+        .ok()?;
+    Some((id, f))
+}
+
 fn arrived() -> location::Address {
     location::parse_search(&location::current_search().unwrap_or_default())
 }
@@ -87,13 +103,27 @@ pub fn app() -> Html {
         })
     };
     {
-        // A sweep, a matrix or a comparison runs on the pool as soon as it is on show or
-        // changes; one run is the lab's own worker's.
+        // A sweep, a matrix or a comparison runs on the pool once it has been on show, unchanged,
+        // for BATCH_AFTER_MS: a slider dragged in the sweep view restarts the batch once, not
+        // every frame. One run is the lab's own worker's.
         let pool = pool.clone();
         let dispatcher = page.dispatcher();
-        use_effect_with(page.plan_key(), move |key| match key {
-            Some(key) => start_batch(&pool, key, &dispatcher),
-            None => pool.cancel(),
+        use_effect_with(page.plan_key(), move |key| {
+            let timer = match key.clone() {
+                Some(key) => after(BATCH_AFTER_MS, move || {
+                    start_batch(&pool, &key, &dispatcher)
+                }),
+                None => {
+                    pool.cancel();
+                    None
+                }
+            };
+            move || {
+                if let (Some((id, _)), Some(w)) = (&timer, web_sys::window()) {
+                    w.clear_timeout_with_handle(*id);
+                }
+                drop(timer);
+            }
         });
     }
     {
