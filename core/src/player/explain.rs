@@ -3,6 +3,7 @@
 //! windows are in MSS.
 
 use super::step::{CaLabel, DropCauseLabel, Growth, Step, StepKind, Steps};
+use crate::cc::INFINITE_SSTHRESH;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Language {
@@ -272,6 +273,22 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             ),
             format!("第 {count} 个重复 ACK（{}）：接收方仍缺这个字节。", rel(ack)),
         ),
+        // BBR keeps no ssthresh (it stays Linux's "infinite"): its window comes from its model.
+        StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } if ssthresh >= INFINITE_SSTHRESH => lang_pick(
+            lang,
+            format!(
+                "Loss detected (duplicate ACKs / SACK): fast retransmit of {}; BBR keeps no ssthresh and sets the window from its model: cwnd {} -> {} MSS.",
+                rel(seq),
+                mss(cwnd_before, m),
+                mss(cwnd_after, m)
+            ),
+            format!(
+                "检测到丢包（重复 ACK / SACK）：快速重传 {}；BBR 不使用 ssthresh，按其模型设定窗口：cwnd {} -> {} MSS。",
+                rel(seq),
+                mss(cwnd_before, m),
+                mss(cwnd_after, m)
+            ),
+        ),
         StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } => {
             let how = reduction(&steps.cc, lang);
             lang_pick(
@@ -300,6 +317,22 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             ),
             format!("恢复完成：丢包前发出的数据全部被确认；cwnd {} MSS，窗口重新增长。", mss(cwnd, m)),
         ),
+        StepKind::Timeout { rto_ms, backoff, cwnd_before, ssthresh } if ssthresh >= INFINITE_SSTHRESH => {
+            let twice = backed_off(backoff.saturating_sub(1), lang);
+            lang_pick(
+                lang,
+                format!(
+                    "RTO fired after {} ms{twice}: cwnd {} -> 1 MSS (BBR keeps no ssthresh); everything unacknowledged is resent.",
+                    ms(rto_ms),
+                    mss(cwnd_before, m)
+                ),
+                format!(
+                    "RTO 在 {} ms 后超时{twice}：cwnd {} -> 1 MSS（BBR 不使用 ssthresh）；未确认的数据全部重发。",
+                    ms(rto_ms),
+                    mss(cwnd_before, m)
+                ),
+            )
+        }
         StepKind::Timeout { rto_ms, backoff, cwnd_before, ssthresh } => {
             let twice = backed_off(backoff.saturating_sub(1), lang);
             lang_pick(
@@ -441,11 +474,23 @@ mod tests {
                 ssthresh: 28 * 1460,
             },
             StepKind::RecoveryDone { cwnd: 28 * 1460 },
+            StepKind::FastRetransmit {
+                seq: 14600,
+                cwnd_before: 40 * 1460,
+                cwnd_after: 40 * 1460,
+                ssthresh: INFINITE_SSTHRESH,
+            },
             StepKind::Timeout {
                 rto_ms: 412.0,
                 backoff: 3,
                 cwnd_before: 30 * 1460,
                 ssthresh: 15 * 1460,
+            },
+            StepKind::Timeout {
+                rto_ms: 250.0,
+                backoff: 1,
+                cwnd_before: 30 * 1460,
+                ssthresh: INFINITE_SSTHRESH,
             },
             StepKind::MessageWritten { id: 70 },
             StepKind::HolRelease {
@@ -498,6 +543,8 @@ mod tests {
                 "{zh}"
             );
             assert_ne!(en, zh);
+            // No window is ever said in the quadrillions (an unset ssthresh).
+            assert!(!en.contains("3158689053717389"), "{en}");
         }
         let all: std::collections::BTreeSet<&str> = ALL_KINDS.into_iter().collect();
         assert_eq!(seen, all, "every kind needs an example and an explanation");

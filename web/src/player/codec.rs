@@ -5,10 +5,12 @@
 //! into one `Float64Array`, they cross by transfer (no copy) and unpack in milliseconds.
 //!
 //! Every field is a number already: whole numbers travel exactly while they are below 2^53
-//! (a step's byte counts are far below: a run keeps at most 100 000 steps), an absent value is
-//! NaN, and each enum is its variant's position. [`pack`] refuses a step it could not carry
-//! exactly, and the worker then sends that run's steps as JSON instead.
+//! (a step's byte counts are far below: a run keeps at most 100 000 steps), Linux's "infinite"
+//! ssthresh (which BBR never lowers) travels as infinity, an absent value is NaN, and each enum
+//! is its variant's position. [`pack`] refuses a step it could not carry exactly, and the worker
+//! then sends that run's steps as JSON instead.
 
+use tcplab::cc::INFINITE_SSTHRESH;
 use tcplab::player::{CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind};
 
 /// Numbers per step: time, flow, kind, six fields of the kind, seven of the state.
@@ -18,7 +20,13 @@ pub const WIDTH: usize = 16;
 const EXACT: u64 = 1 << 53;
 
 fn whole(v: u64) -> Option<f64> {
-    (v <= EXACT).then_some(v as f64)
+    if v <= EXACT {
+        Some(v as f64)
+    } else if v == INFINITE_SSTHRESH {
+        Some(f64::INFINITY)
+    } else {
+        None
+    }
 }
 
 fn opt(v: Option<f64>) -> f64 {
@@ -203,7 +211,9 @@ impl Reader<'_> {
     fn u64(&mut self, i: usize) -> Result<u64, String> {
         self.at = i;
         let v = self.row[i];
-        if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= EXACT as f64 {
+        if v == f64::INFINITY {
+            Ok(INFINITE_SSTHRESH)
+        } else if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= EXACT as f64 {
             Ok(v as u64)
         } else {
             Err(self.err("a whole number"))

@@ -1,0 +1,781 @@
+//! The step-through player's code in a real browser: every kind of step said in both languages
+//! through the page's own rendering, the steps' trip from the worker, the cursor in the
+//! address (`at=`, `step=`), the moves (a step, a round trip, a landmark) and the reducer's
+//! playback, the packets on the path, and the keys.
+#![cfg(target_arch = "wasm32")]
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use tcplab::player::{
+    CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind, Steps, MAX_STEPS,
+};
+use tcplab::view::RunView;
+use tcplab::{run, RunOptions, Scenario};
+use tcplab_web::i18n::Lang;
+use tcplab_web::location::{self, Entry};
+use tcplab_web::player::log::{kind_label, Explanation, ExplanationProps};
+use tcplab_web::player::nav::{self, Dir, Move};
+use tcplab_web::player::path::{snapshot, trips, LostAt};
+use tcplab_web::player::state::{read_within, Action as PlayerAction, SPEEDS};
+use tcplab_web::player::{codec, key_action, Action, StepsRef};
+use tcplab_web::state::{Action as PageAction, Page};
+use tcplab_web::worker::protocol::{answer, answer_packed, Reply, Request, Want};
+use tcplab_web::worker::Outcome;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+fn record(query: &str) -> Steps {
+    let s = Scenario::parse(query).expect("a valid scenario");
+    let options = RunOptions {
+        record_steps: true,
+        ..RunOptions::default()
+    };
+    run(&s, &options).steps.expect("recorded steps")
+}
+
+/// The staged-loss lesson of the end-to-end tests.
+const LESSON: &str = "cc=cubic&body=300000&drop=20";
+
+fn state() -> FlowState {
+    FlowState {
+        cwnd: 20 * 1460,
+        ssthresh: Some(14 * 1460),
+        in_flight: 10 * 1460,
+        srtt_ms: Some(28.0),
+        rto_ms: 228.0,
+        ca: CaLabel::Recovery,
+        queue: 3,
+    }
+}
+
+/// One example of every kind of step the engine records. A kind added to the engine without
+/// an example here fails `every_kind_is_said_in_both_languages_on_the_page`.
+fn examples() -> Vec<StepKind> {
+    vec![
+        StepKind::SynSent { retry: 0 },
+        StepKind::SynSent { retry: 1 },
+        StepKind::SynReceived,
+        StepKind::Established { rtt_ms: Some(28.0) },
+        StepKind::Established { rtt_ms: None },
+        StepKind::Sent { seq: 0, len: 1460 },
+        StepKind::Retransmitted {
+            seq: 14600,
+            len: 1460,
+        },
+        StepKind::LossProbe {
+            seq: 29200,
+            len: 1460,
+        },
+        StepKind::DataLost {
+            seq: 1460,
+            cause: DropCauseLabel::Random,
+        },
+        StepKind::DataLost {
+            seq: 1460,
+            cause: DropCauseLabel::QueueFull,
+        },
+        StepKind::DataLost {
+            seq: 1460,
+            cause: DropCauseLabel::Staged,
+        },
+        StepKind::DatagramLost {
+            id: 7,
+            cause: DropCauseLabel::Random,
+        },
+        StepKind::AckLost { ack: 2920 },
+        StepKind::DataArrived {
+            seq: 0,
+            len: 1460,
+            in_order: true,
+            delivered: 1460,
+            held: 0,
+        },
+        StepKind::DataArrived {
+            seq: 2920,
+            len: 1460,
+            in_order: false,
+            delivered: 0,
+            held: 1460,
+        },
+        StepKind::DataArrived {
+            seq: 1460,
+            len: 1460,
+            in_order: true,
+            delivered: 4380,
+            held: 0,
+        },
+        StepKind::DataArrived {
+            seq: 0,
+            len: 1460,
+            in_order: true,
+            delivered: 0,
+            held: 0,
+        },
+        StepKind::DatagramArrived { id: 8 },
+        StepKind::AckSent {
+            ack: 2920,
+            sack_blocks: 1,
+            delayed: true,
+        },
+        StepKind::AckArrived {
+            ack: 29200,
+            acked: 2920,
+            sacked: 0,
+            growth: Growth::SlowStart,
+            cwnd_before: 20 * 1460,
+            cwnd_after: 22 * 1460,
+        },
+        StepKind::AckArrived {
+            ack: 29200,
+            acked: 1460,
+            sacked: 1460,
+            growth: Growth::CongestionAvoidance,
+            cwnd_before: 20 * 1460,
+            cwnd_after: 20 * 1460 + 73,
+        },
+        StepKind::AckArrived {
+            ack: 29200,
+            acked: 1460,
+            sacked: 0,
+            growth: Growth::Model,
+            cwnd_before: 20 * 1460,
+            cwnd_after: 30 * 1460,
+        },
+        StepKind::AckArrived {
+            ack: 29200,
+            acked: 1460,
+            sacked: 0,
+            growth: Growth::Held,
+            cwnd_before: 20 * 1460,
+            cwnd_after: 20 * 1460,
+        },
+        StepKind::DuplicateAck {
+            ack: 14600,
+            count: 3,
+        },
+        StepKind::FastRetransmit {
+            seq: 14600,
+            cwnd_before: 40 * 1460,
+            cwnd_after: 28 * 1460,
+            ssthresh: 28 * 1460,
+        },
+        StepKind::RecoveryDone { cwnd: 28 * 1460 },
+        StepKind::Timeout {
+            rto_ms: 412.0,
+            backoff: 3,
+            cwnd_before: 30 * 1460,
+            ssthresh: 15 * 1460,
+        },
+        StepKind::MessageWritten { id: 70 },
+        StepKind::HolRelease {
+            event: 0,
+            messages: 19,
+            worst_ms: 272.0,
+        },
+    ]
+}
+
+/// Every kind the engine records, by name.
+const ALL_KINDS: [&str; 19] = [
+    "syn_sent",
+    "syn_received",
+    "established",
+    "sent",
+    "retransmitted",
+    "loss_probe",
+    "data_lost",
+    "datagram_lost",
+    "ack_lost",
+    "data_arrived",
+    "datagram_arrived",
+    "ack_sent",
+    "ack_arrived",
+    "duplicate_ack",
+    "fast_retransmit",
+    "recovery_done",
+    "timeout",
+    "message_written",
+    "hol_release",
+];
+
+fn han(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// Mounts the page's explanation of `step` in `lang` and reads back its kind and sentence.
+async fn said(step: Step, steps: &Steps, lang: Lang) -> (String, String) {
+    let mut one = steps.clone();
+    one.steps = vec![step];
+    let root = document().create_element("div").expect("a root");
+    document()
+        .body()
+        .expect("a body")
+        .append_child(&root)
+        .expect("mount");
+    let app = yew::Renderer::<Explanation>::with_root_and_props(
+        root.clone(),
+        ExplanationProps {
+            steps: StepsRef(Rc::new(one)),
+            index: 0,
+            flows: 1,
+            lang,
+        },
+    )
+    .render();
+    yew::platform::time::sleep(std::time::Duration::from_millis(5)).await;
+    let text = |id: &str| {
+        root.query_selector(&format!("#{id}"))
+            .ok()
+            .flatten()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    let out = (text("player-kind"), text("player-sentence"));
+    app.destroy();
+    root.remove();
+    out
+}
+
+#[wasm_bindgen_test]
+async fn every_kind_is_said_in_both_languages_on_the_page() {
+    let steps = Steps::new(1460, "cubic");
+    let mut seen = BTreeSet::new();
+    for kind in examples() {
+        seen.insert(kind.name());
+        let step = Step {
+            t_ms: 84.158144,
+            flow: 0,
+            kind,
+            state: state(),
+        };
+        let (kind_en, en) = said(step, &steps, Lang::En).await;
+        let (kind_zh, zh) = said(step, &steps, Lang::Zh).await;
+        let name = kind.name();
+        assert!(
+            !kind_en.is_empty() && !en.is_empty(),
+            "{name}: nothing said in English"
+        );
+        assert!(
+            !kind_zh.is_empty() && !zh.is_empty(),
+            "{name}: nothing said in Chinese"
+        );
+        assert!(
+            !han(&kind_en) && !han(&en),
+            "{name}: Chinese in the English: {en}"
+        );
+        assert!(
+            han(&kind_zh) && han(&zh),
+            "{name}: not translated: {kind_zh} {zh}"
+        );
+        assert_ne!(en, zh, "{name}");
+        assert_eq!(kind_en, kind_label(&kind, Lang::En));
+        // The sentence has its numbers (the handshake's first two steps have none to give).
+        if !matches!(kind, StepKind::SynSent { retry: 0 } | StepKind::SynReceived) {
+            assert!(en.chars().any(|c| c.is_ascii_digit()), "{name}: {en}");
+        }
+    }
+    let all: BTreeSet<&str> = ALL_KINDS.into_iter().collect();
+    assert_eq!(seen, all, "every kind needs an example and its words");
+    // And the kinds of real runs are all among them.
+    for query in [
+        LESSON,
+        "preset=hol-blocking&count=300",
+        "preset=hol-blocking&conns=0&count=100",
+        "loss=2&ackloss=2&body=500000",
+    ] {
+        for s in &record(query).steps {
+            assert!(all.contains(s.kind.name()), "{query}: {}", s.kind.name());
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_classroom_sentence_of_the_fast_retransmit() {
+    let steps = record(LESSON);
+    let fr = steps
+        .steps
+        .iter()
+        .find(|s| matches!(s.kind, StepKind::FastRetransmit { .. }))
+        .expect("a fast retransmit");
+    let en = tcplab_web::player::log::sentence(fr, &steps, Lang::En);
+    assert_eq!(
+        en,
+        "Loss detected (duplicate ACKs / SACK): fast retransmit of 27741; ssthresh = cwnd × 0.7 (CUBIC) = 21.7 MSS, cwnd 31 -> 21.7 MSS."
+    );
+    assert_eq!(tcplab_web::player::log::time(fr.t_ms), "84.158 ms");
+    assert_eq!(tcplab_web::player::log::time(1234.5678), "1,234.568 ms");
+    assert_eq!(
+        tcplab_web::player::readouts::mss(fr.state.cwnd, steps.mss),
+        "21.7"
+    );
+}
+
+#[wasm_bindgen_test]
+fn packed_steps_come_back_exactly() {
+    for query in [
+        LESSON,
+        "preset=hol-blocking&count=300",
+        "preset=hol-blocking&conns=0&count=100",
+        "cc=bbr&loss=1&app=bulk&dur=0.3",
+        "loss=3&ackloss=3&sack=0&body=300000",
+        "flows=3&bw=50&queue=20&app=bulk&dur=0.5",
+    ] {
+        let steps = record(query);
+        let packed = codec::pack(&steps.steps).expect("every step packs");
+        assert_eq!(packed.len(), steps.steps.len() * codec::WIDTH);
+        let back = codec::unpack(&packed).expect("unpacks");
+        assert!(back == steps.steps, "{query}: the steps changed on the way");
+    }
+    // BBR's unset ssthresh travels as infinity and comes back as itself.
+    let bbr = record("cc=bbr&loss=1&app=bulk&dur=0.3");
+    assert!(bbr.steps.iter().any(|s| matches!(
+        s.kind,
+        StepKind::FastRetransmit { ssthresh, .. } if ssthresh == tcplab::cc::INFINITE_SSTHRESH
+    )));
+    // A byte count past 2^53 would not travel exactly: refused, so the JSON carries it.
+    let huge = Step {
+        t_ms: 1.0,
+        flow: 0,
+        kind: StepKind::Sent {
+            seq: (1 << 53) + 1,
+            len: 1460,
+        },
+        state: state(),
+    };
+    assert!(codec::pack(&[huge]).is_none());
+    // Nonsense is refused, never a panic.
+    assert!(codec::unpack(&[1.0; 15]).is_err());
+    let mut bad = codec::pack(&record(LESSON).steps[..1]).expect("packs");
+    bad[2] = 99.0;
+    assert!(codec::unpack(&bad).is_err());
+    bad[2] = 3.0;
+    bad[3] = -1.0;
+    assert!(codec::unpack(&bad).is_err());
+    bad[3] = f64::NAN;
+    assert!(codec::unpack(&bad).is_err());
+}
+
+#[wasm_bindgen_test]
+fn the_worker_packs_the_steps_beside_the_view() {
+    let request = serde_json::to_string(&Request {
+        id: 4,
+        query: LESSON.to_string(),
+        want: Want::ViewWithSteps,
+    })
+    .expect("a request");
+    let (json, packed) = answer_packed(&request, || 0.0);
+    let reply: Reply = serde_json::from_str(&json).expect("a reply");
+    let view = reply.view.expect("a view");
+    let steps = view.steps.expect("the steps' header");
+    assert!(steps.steps.is_empty(), "the list travels packed");
+    assert_eq!((steps.mss, steps.cc.as_str()), (1460, "cubic"));
+    let unpacked = codec::unpack(&packed.expect("packed steps")).expect("unpacks");
+    let inline: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+    let inline = inline
+        .view
+        .and_then(|v| v.steps)
+        .expect("steps in the JSON");
+    assert!(unpacked == inline.steps);
+    assert_eq!(unpacked.len(), record(LESSON).steps.len());
+
+    // A view alone records nothing.
+    let plain = serde_json::to_string(&Request {
+        id: 5,
+        query: LESSON.to_string(),
+        want: Want::View,
+    })
+    .expect("a request");
+    let (json, packed) = answer_packed(&plain, || 0.0);
+    assert!(packed.is_none());
+    let reply: Reply = serde_json::from_str(&json).expect("a reply");
+    assert!(reply.view.expect("a view").steps.is_none());
+}
+
+fn page(search: &str) -> Page {
+    Page::new(location::parse_search(search), Lang::En, false)
+}
+
+fn view_with_steps(query: &str) -> Rc<RunView> {
+    let s = Scenario::parse(query).expect("a scenario");
+    let options = RunOptions {
+        record_steps: true,
+        ..RunOptions::default()
+    };
+    Rc::new(RunView::new(&s, &run(&s, &options)))
+}
+
+/// The page after its run came back with the steps.
+fn ran(p: Page) -> Page {
+    let query = p.run_query();
+    p.apply(PageAction::Ran {
+        query: query.clone(),
+        outcome: Outcome::View(view_with_steps(&query)),
+    })
+}
+
+fn player(p: Page, a: PlayerAction) -> Page {
+    p.apply(PageAction::Player(a))
+}
+
+#[wasm_bindgen_test]
+fn the_cursor_goes_into_the_address_and_back() {
+    let p = page("?rtt=50&at=84.158144&step=2&lang=en");
+    assert!(p.banner.is_none(), "{:?}", p.banner);
+    assert!(p.player.open, "a link with at= opens the player");
+    assert_eq!((p.scenario.at_ms, p.player.within), (Some(84.158144), 2));
+    assert_eq!(p.search(), "?rtt=50&at=84.158144&step=2&lang=en");
+    assert_eq!(p.run_query(), "rtt=50", "the cursor is not part of the run");
+    // step=0 is not written.
+    assert_eq!(page("?at=10&step=0").search(), "?at=10&lang=en");
+
+    // Lessons open paused at their start and write no cursor.
+    for lesson in ["?preset=post-slow-start", "?drop=20&body=300000"] {
+        let p = page(lesson);
+        assert!(p.player.open && !p.player.playing, "{lesson}");
+        assert!(!p.search().contains("at="), "{}", p.search());
+    }
+    assert!(!page("?rtt=50").player.open);
+
+    // Bad values name the key; the page runs on.
+    let pairs = |v: &str| vec![("step".to_string(), v.to_string())];
+    for (value, says) in [
+        ("x", "is not a whole number"),
+        ("", "empty value"),
+        ("-1", "is not a whole number"),
+        ("1.5", "is not a whole number"),
+        ("100000", "out of range"),
+        ("99999999999999999999999", "out of range"),
+    ] {
+        let e = read_within(&pairs(value), Some(1.0)).expect_err(value);
+        assert_eq!(e.key, "step");
+        assert!(e.message.contains(says), "{value}: {}", e.message);
+        assert!(e.message.contains("0 to 99999"), "{}", e.message);
+    }
+    assert_eq!(
+        read_within(&pairs("99999"), Some(1.0)),
+        Ok(MAX_STEPS as u32 - 1)
+    );
+    let e = read_within(&pairs("3"), None).expect_err("no at");
+    assert!(e.message.contains("needs at="), "{}", e.message);
+    let mut twice = pairs("1");
+    twice.extend(pairs("2"));
+    assert!(read_within(&twice, Some(1.0)).is_err());
+    let p = page("?rtt=50&at=10&step=x&lang=en");
+    let bad = p.banner.clone().expect("a banner");
+    assert_eq!(bad.key, "step");
+    assert_eq!(p.entry, None, "a bad address is left as written");
+    assert_eq!(p.scenario.rtt_ms, 50.0, "the scenario still shows");
+    assert_eq!(
+        page("?at=10000000").banner.map(|b| b.key),
+        Some("at".to_string())
+    );
+}
+
+#[wasm_bindgen_test]
+fn every_step_has_one_place_and_the_moves_retrace_themselves() {
+    let steps = record(LESSON);
+    let s = &steps.steps;
+    for i in 0..s.len() {
+        let (t, k) = nav::place(s, i).expect("a place");
+        assert_eq!(
+            nav::resolve(s, Some(t), k),
+            Some(i),
+            "step {i} at {t} rank {k}"
+        );
+    }
+    assert_eq!(nav::resolve(s, None, 5), Some(0));
+    assert_eq!(nav::resolve(&[], Some(1.0), 0), None);
+    // A rank past the last at that instant is the last there; a time between steps, the step
+    // before it.
+    let (t, _) = nav::place(s, 1).expect("a place");
+    let last_there = s.iter().rposition(|x| x.t_ms == t).expect("a step");
+    assert_eq!(nav::resolve(s, Some(t), 9999), Some(last_there));
+    assert_eq!(nav::resolve(s, Some(t + 1e-6), 0), Some(last_there));
+    assert_eq!(nav::resolve(s, Some(1e9), u32::MAX), Some(s.len() - 1));
+
+    let rtt = 28.0;
+    for i in [0, 3, 50, 133, 300, s.len() - 1] {
+        let srtt = nav::round_trip(s, i, rtt);
+        let on = nav::go(s, i, Move::RoundTrip(Dir::Forward), rtt);
+        if i + 1 < s.len() {
+            assert!(on > i);
+            let first = s.iter().position(|x| x.t_ms >= s[i].t_ms + srtt);
+            assert_eq!(on, first.unwrap_or(s.len() - 1).max(i + 1), "from {i}");
+        } else {
+            assert_eq!(on, i, "the last step goes nowhere");
+        }
+        let back = nav::go(s, i, Move::RoundTrip(Dir::Back), rtt);
+        assert!(back <= i.saturating_sub(1));
+        assert!(s[back].t_ms >= s[i].t_ms - srtt || back + 1 == i);
+    }
+    // Landmarks: the staged loss, then its fast retransmit, then the end of recovery.
+    let kinds: Vec<&str> = std::iter::successors(Some(0), |&i| {
+        let j = nav::go(s, i, Move::Landmark(Dir::Forward), rtt);
+        (j != i).then_some(j)
+    })
+    .skip(1)
+    .map(|i| s[i].kind.name())
+    .collect();
+    assert_eq!(kinds.first(), Some(&"data_lost"));
+    assert_eq!(kinds.get(1), Some(&"fast_retransmit"));
+    assert!(kinds.iter().all(|k| [
+        "data_lost",
+        "fast_retransmit",
+        "recovery_done",
+        "timeout",
+        "hol_release"
+    ]
+    .contains(k)));
+    let fr = s
+        .iter()
+        .position(|x| x.kind.name() == "fast_retransmit")
+        .expect("a fast retransmit");
+    let loss = nav::go(s, fr, Move::Landmark(Dir::Back), rtt);
+    assert_eq!(s[loss].kind.name(), "data_lost");
+    assert_eq!(nav::go(s, loss, Move::Landmark(Dir::Back), rtt), loss);
+    assert!(!nav::can(s, loss, Move::Landmark(Dir::Back), rtt));
+    assert!(!nav::can(s, 0, Move::Step(Dir::Back), rtt));
+    assert!(nav::can(s, 0, Move::Step(Dir::Forward), rtt));
+    assert_eq!(nav::go(s, 7, Move::Start, rtt), 0);
+    assert_eq!(nav::go(s, 7, Move::End, rtt), s.len() - 1);
+    assert_eq!(nav::at_time(s, -1.0), 0);
+    assert_eq!(
+        nav::instant(s, 1).0,
+        s.iter().filter(|x| x.t_ms == s[1].t_ms).count()
+    );
+}
+
+#[wasm_bindgen_test]
+fn the_reducer_steps_plays_and_settles_the_cursor() {
+    let p = ran(page(&format!("?{LESSON}&lang=en")));
+    let steps = p.steps().cloned().expect("the steps are in");
+    let s = &steps.steps;
+    assert_eq!(p.step_index(), Some(0));
+    assert_eq!(p.player_ms(), Some(0.0));
+    assert!(!p.wants_steps());
+
+    // One step on: the address carries it, refined in place.
+    let p = player(p, PlayerAction::Go(Move::Step(Dir::Forward)));
+    assert_eq!(p.step_index(), Some(1));
+    assert_eq!(p.entry, Some(Entry::Refine));
+    assert!(
+        p.search().contains(&format!("at={}", s[1].t_ms)),
+        "{}",
+        p.search()
+    );
+    // To the fast retransmit, which shares its instant: step= tells them apart.
+    let fr = s
+        .iter()
+        .position(|x| x.kind.name() == "fast_retransmit")
+        .expect("a fast retransmit");
+    let p = player(p, PlayerAction::To(fr));
+    let (t, k) = nav::place(s, fr).expect("a place");
+    assert!(k > 0);
+    assert!(
+        p.search().contains(&format!("at={t}&step={k}&lang=en")),
+        "{}",
+        p.search()
+    );
+    // The written address opens on the same step.
+    let again = ran(page(&p.search()));
+    assert_eq!(again.step_index(), Some(fr));
+    // Back five, forward five: the same step and state.
+    let mut q = again.clone();
+    for _ in 0..5 {
+        q = player(q, PlayerAction::Go(Move::Step(Dir::Back)));
+    }
+    assert_eq!(q.step_index(), Some(fr - 5));
+    for _ in 0..5 {
+        q = player(q, PlayerAction::Go(Move::Step(Dir::Forward)));
+    }
+    assert_eq!(q.step_index(), Some(fr));
+    assert_eq!(q.search(), again.search());
+
+    // Playing glides between steps; the cursor's step follows the playhead.
+    let p = player(again, PlayerAction::Play);
+    assert!(p.player.playing);
+    let t = s[fr].t_ms + 0.5;
+    let p = player(p, PlayerAction::Tick(t));
+    assert_eq!(p.player_ms(), Some(t));
+    assert_eq!(p.step_index(), Some(nav::at_time(s, t)));
+    assert_eq!(p.cursor_ms(), Some(t), "the charts follow the playhead");
+    // A tick past the end stops on the last step.
+    let p = player(p, PlayerAction::Tick(1e9));
+    assert!(!p.player.playing);
+    assert_eq!(p.step_index(), Some(s.len() - 1));
+    // Play at the end starts over.
+    let p = player(p, PlayerAction::Play);
+    assert_eq!(p.step_index(), Some(0));
+    let p = player(p, PlayerAction::Pause);
+    assert!(!p.player.playing && p.player.play_ms.is_none());
+    let p = player(p, PlayerAction::Speed(99));
+    assert_eq!(p.player.speed, SPEEDS.len() - 1);
+    let p = player(p, PlayerAction::Seek(s[fr].t_ms));
+    assert_eq!(p.step_index(), Some(nav::at_time(s, s[fr].t_ms)));
+
+    // Close: no cursor in the address, the charts whole again; open: at=0, a new entry.
+    let p = player(p, PlayerAction::Close);
+    assert!(!p.player.open);
+    assert!(!p.search().contains("at="));
+    assert_eq!(p.player_ms(), None);
+    assert_eq!(p.entry, Some(Entry::Push));
+    let p = player(p, PlayerAction::Open);
+    assert!(p.search().contains("at=0&"), "{}", p.search());
+    assert_eq!(
+        p.step_index(),
+        Some(0),
+        "the steps are kept for the same run"
+    );
+
+    // A time between steps settles on the step before it once the steps are in.
+    let p = page("?rtt=50&at=60&lang=en");
+    assert!(p.wants_steps());
+    let p = ran(p);
+    let s = record("rtt=50").steps;
+    let i = nav::at_time(&s, 60.0);
+    assert_eq!(p.step_index(), Some(i));
+    assert_eq!(p.scenario.at_ms, Some(s[i].t_ms));
+    assert_eq!(p.entry, Some(Entry::Replace));
+}
+
+#[wasm_bindgen_test]
+fn the_steps_keep_the_charts_view_of_the_same_run() {
+    let p = page("?rtt=50&lang=en");
+    let plain = {
+        let s = Scenario::parse("rtt=50").expect("a scenario");
+        Rc::new(RunView::new(&s, &run(&s, &RunOptions::default())))
+    };
+    let p = p.apply(PageAction::Ran {
+        query: "rtt=50".into(),
+        outcome: Outcome::View(plain.clone()),
+    });
+    let p = player(p, PlayerAction::Open);
+    assert!(p.wants_steps());
+    let p = ran(p);
+    assert!(
+        Rc::ptr_eq(p.view.as_ref().expect("a view"), &plain),
+        "the charts do not redraw"
+    );
+    assert!(p.steps().is_some() && !p.wants_steps());
+    // A new scenario's run wants its own steps.
+    let p = p.apply(PageAction::Set {
+        key: tcplab::scenario::Key::Rtt,
+        value: "60".into(),
+        entry: Entry::Push,
+    });
+    assert!(p.steps().is_none() && p.wants_steps());
+}
+
+#[wasm_bindgen_test]
+fn the_path_shows_the_packets_in_flight_and_the_loss() {
+    let steps = record(LESSON);
+    let s = &steps.steps;
+    let t = trips(s, 28.0);
+    let count = |names: &[&str]| s.iter().filter(|x| names.contains(&x.kind.name())).count();
+    // Every arrival is a trip that began with a send.
+    assert_eq!(t.data.len(), count(&["data_arrived", "syn_received"]));
+    assert_eq!(
+        t.acks.len(),
+        count(&["ack_arrived", "duplicate_ack", "established"])
+    );
+    assert!(t
+        .data
+        .iter()
+        .chain(&t.acks)
+        .all(|f| f.sent <= f.leaves && f.leaves <= f.arrives));
+    assert_eq!(t.lost.len(), 1);
+    assert_eq!(t.lost[0].at, LostAt::Staged);
+
+    // At the staged loss, the red mark; a moment later, the segments on the wire.
+    let loss = s
+        .iter()
+        .find(|x| x.kind.name() == "data_lost")
+        .expect("the staged loss");
+    let at_loss = snapshot(&t, loss.t_ms);
+    assert_eq!(at_loss.lost.len(), 1);
+    let later = snapshot(&t, loss.t_ms + 14.0);
+    assert!(later.lost.is_empty());
+    assert!(!later.wire.is_empty(), "segments on their way");
+    assert!(later.wire.iter().all(|(_, p)| (0.0..=1.0).contains(p)));
+    // Halfway through the handshake, the SYN is halfway there.
+    let syn = snapshot(&t, 7.0);
+    assert_eq!(syn.wire.len(), 1);
+    assert!((syn.wire[0].1 - 0.5).abs() < 0.01, "{}", syn.wire[0].1);
+    assert!(snapshot(&t, 1e9).wire.is_empty());
+}
+
+fn key(key: &str, shift: bool) -> web_sys::KeyboardEvent {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("an event")
+}
+
+/// The action a key pressed on `target` asks for, read where the page's listener reads it.
+fn pressed(target: &web_sys::Element, k: &str, shift: bool) -> Option<Action> {
+    let seen = Rc::new(std::cell::RefCell::new(None));
+    let listener = {
+        let seen = seen.clone();
+        gloo_events::EventListener::new(&document(), "keydown", move |e| {
+            if let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() {
+                *seen.borrow_mut() = Some(key_action(e));
+            }
+        })
+    };
+    target.dispatch_event(&key(k, shift)).expect("dispatch");
+    drop(listener);
+    let out = seen.borrow_mut().take().flatten();
+    out
+}
+
+#[wasm_bindgen_test]
+fn the_keys_move_the_player_but_not_a_field() {
+    let doc = document();
+    let body: web_sys::Element = doc.body().expect("a body").into();
+    assert_eq!(pressed(&body, " ", false), Some(Action::Toggle));
+    assert_eq!(
+        pressed(&body, "ArrowRight", false),
+        Some(Action::Go(Move::Step(Dir::Forward)))
+    );
+    assert_eq!(
+        pressed(&body, "ArrowLeft", true),
+        Some(Action::Go(Move::RoundTrip(Dir::Back)))
+    );
+    assert_eq!(
+        pressed(&body, "n", false),
+        Some(Action::Go(Move::Landmark(Dir::Forward)))
+    );
+    assert_eq!(
+        pressed(&body, "P", true),
+        Some(Action::Go(Move::Landmark(Dir::Back)))
+    );
+    assert_eq!(pressed(&body, "Home", false), Some(Action::Go(Move::Start)));
+    assert_eq!(pressed(&body, "x", false), None);
+    for tag in ["input", "textarea", "select"] {
+        let field = doc.create_element(tag).expect("a field");
+        body.append_child(&field).expect("mount");
+        assert_eq!(pressed(&field, "ArrowRight", false), None, "{tag}");
+        assert_eq!(pressed(&field, " ", false), None, "{tag}");
+        field.remove();
+    }
+    // Space on a button presses the button; the arrows still step.
+    let button = doc.create_element("button").expect("a button");
+    body.append_child(&button).expect("mount");
+    assert_eq!(pressed(&button, " ", false), None);
+    assert_eq!(
+        pressed(&button, "ArrowLeft", false),
+        Some(Action::Go(Move::Step(Dir::Back)))
+    );
+    button.remove();
+}
