@@ -479,9 +479,27 @@ async fn bench_the_steps_transfer() {
     with_lab(|lab| async move {
         let lab = &*lab;
         for query in ["preset=post-slow-start", "app=bulk&dur=1"] {
-            for round in 0..3 {
-                lab.open(&format!("?{query}&at=0&lang=en")).await;
-                wait_for_steps(lab).await;
+            for round in 0..6 {
+                // Every other round without the steps, for comparison.
+                let steps = round % 2 == 0;
+                let cursor = if steps { "&at=0" } else { "" };
+                lab.open(&format!("?{query}{cursor}&lang=en")).await;
+                if steps {
+                    wait_for_steps(lab).await;
+                }
+                lab.eval_string(
+                    "window.__long = [];
+                     new PerformanceObserver(l => window.__long.push(...l.getEntries()))
+                         .observe({ type: 'longtask', buffered: true });
+                     return null;",
+                )
+                .await;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                let longest = lab
+                    .eval_string(
+                        "return String(Math.max(0, ...window.__long.map(e => e.duration)));",
+                    )
+                    .await;
                 let m = lab
                     .eval_string(
                         "const at = n => { const e = performance.getEntriesByName(n); return e.length ? e[e.length - 1].startTime : NaN; };
@@ -495,8 +513,8 @@ async fn bench_the_steps_transfer() {
                 let v: Value = serde_json::from_str(&m).unwrap_or(Value::Null);
                 let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
                 println!(
-                    "{query} (round {round}): {} steps; request to reply {:.1} ms, reply to view read {:.1} ms, steps unpacked {:.1} ms",
-                    v["count"].as_str().unwrap_or(""),
+                    "{query} (round {round}): {} steps; request to reply {:.1} ms, reply to view read {:.1} ms, steps unpacked {:.1} ms; longest task {longest} ms",
+                    if steps { v["count"].as_str().unwrap_or("") } else { "no" },
                     f("reply") - f("request"),
                     f("view") - f("reply"),
                     f("steps") - f("view"),
