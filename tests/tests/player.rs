@@ -524,3 +524,61 @@ async fn bench_the_steps_transfer() {
     })
     .await;
 }
+
+/// Screenshots of the player at moments a lesson stops on: a head-of-line release, a timeout,
+/// a full pipe, and large type on a projector's 1280x720 (`target/e2e/player-*.png`):
+/// `cargo test -p tcplab-e2e --test player gallery -- --ignored`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "screenshots for people, not a check"]
+async fn gallery() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        for (query, kind, name) in [
+            ("preset=hol-blocking", "hol_release", "player-hol-release"),
+            ("loss=10&body=200000&sack=0", "timeout", "player-timeout"),
+        ] {
+            let steps = record(query);
+            let i = steps
+                .steps
+                .iter()
+                .position(|s| s.kind.name() == kind)
+                .unwrap_or_else(|| panic!("{query} has no {kind}"));
+            lab.open(&format!(
+                "?{}&lang=en",
+                address_of(query, &steps.steps, i)[1..].trim_end_matches("&lang=en")
+            ))
+            .await;
+            wait_for_steps(lab).await;
+            assert!(wait_for_step(lab, i).await, "{query}: step {i}");
+            lab.screenshot(name).await;
+        }
+        lab.open("?app=bulk&dur=1&at=500&lang=en").await;
+        wait_for_steps(lab).await;
+        lab.screenshot("player-full-pipe").await;
+        lab.open("?app=bulk&dur=1&at=500&lang=zh").await;
+        wait_for_steps(lab).await;
+        lab.screenshot("player-full-pipe-zh").await;
+        lab.set_window(1280, 720).await;
+        lab.open(&format!("?{LESSON}&lang=en")).await;
+        lab.driver
+            .find(By::Id("large-type"))
+            .await
+            .expect("the large-type switch")
+            .click()
+            .await
+            .expect("large type");
+        wait_for_steps(lab).await;
+        press(lab, "nn").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        lab.screenshot("player-large-type-1280x720").await;
+        lab.driver
+            .find(By::Id("large-type"))
+            .await
+            .expect("the large-type switch")
+            .click()
+            .await
+            .expect("large type off");
+    })
+    .await;
+}

@@ -10,8 +10,9 @@
 use std::collections::{HashMap, VecDeque};
 
 use tcplab::player::{DropCauseLabel, Step, StepKind};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
 use yew::prelude::*;
 
 use crate::charts::style::{colour_of, css, ACKED, INK, MUTED, RETRANSMIT};
@@ -302,20 +303,29 @@ const HEIGHT: f64 = 128.0;
 #[function_component]
 pub fn PathView(props: &PathProps) -> Html {
     let canvas = use_node_ref();
-    let width = use_state_eq(|| 0);
+    let size = use_state_eq(|| (0, 0));
     {
-        // A new width redraws: the window, or the panel's column, changed size.
-        let (canvas, width) = (canvas.clone(), width.clone());
+        // A new size redraws: the window, the panel's column or large type changed it.
+        let (canvas, size) = (canvas.clone(), size.clone());
         use_effect_with((), move |_| {
-            let measure = move || {
-                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    width.set(c.client_width());
-                }
+            let measure = {
+                let canvas = canvas.clone();
+                Closure::<dyn FnMut()>::new(move || {
+                    if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                        size.set((c.client_width(), c.client_height()));
+                    }
+                })
             };
-            measure();
-            let listener = web_sys::window()
-                .map(|w| gloo_events::EventListener::new(&w, "resize", move |_| measure()));
-            move || drop(listener)
+            let observer = ResizeObserver::new(measure.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(c)) = (&observer, canvas.cast::<Element>()) {
+                o.observe(&c);
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(measure);
+            }
         });
     }
     let snap = snapshot(&props.trips.0, props.t_ms);
@@ -323,10 +333,19 @@ pub fn PathView(props: &PathProps) -> Html {
         let canvas = canvas.clone();
         let snap = snap.clone();
         let (queue, limit, flows, lang) = (props.queue, props.limit, props.flows, props.lang);
-        let max_queue = props.trips.0.max_queue;
-        use_effect_with((snap, queue, *width, lang), move |(snap, _, _, _)| {
+        let (max_queue, one_way) = (props.trips.0.max_queue, props.trips.0.one_way);
+        use_effect_with((snap, queue, *size, lang), move |(snap, _, _, _)| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                draw(&c, snap, queue, limit, max_queue, flows, lang);
+                let scene = Scene {
+                    snap,
+                    queue,
+                    limit,
+                    max_queue,
+                    one_way_ms: one_way,
+                    flows,
+                    lang,
+                };
+                draw(&c, &scene);
             }
         });
     }
@@ -347,15 +366,28 @@ fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas.get_context("2d").ok()??.dyn_into().ok()
 }
 
-fn draw(
-    canvas: &HtmlCanvasElement,
-    s: &Snapshot,
+/// What one drawing of the path shows.
+struct Scene<'a> {
+    snap: &'a Snapshot,
+    /// Packets queued after the step on show, the queue's limit, and the most ever queued.
     queue: u32,
     limit: u32,
     max_queue: u32,
+    one_way_ms: f64,
     flows: usize,
     lang: Lang,
-) {
+}
+
+fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
+    let Scene {
+        snap: s,
+        queue,
+        limit,
+        max_queue,
+        one_way_ms,
+        flows,
+        lang,
+    } = *scene;
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
     let css_w = f64::from(canvas.client_width().max(1));
     let css_h = f64::from(canvas.client_height().max(1));
@@ -411,19 +443,45 @@ fn draw(
     ctx.set_font(&font(11.0, "400"));
     ctx.set_fill_style_str(&css(MUTED));
     ctx.set_text_align("left");
-    let _ = ctx.fill_text(
-        lang.pick(
-            "data →  link, then half a round trip on the wire",
-            "数据 →  链路，之后在线路上走半个往返",
+    let one_way = format!("{one_way_ms:.1} ms");
+    let (data_long, acks_long) = match lang {
+        Lang::En => (
+            format!("data →  the link, then {one_way} on the wire"),
+            format!("← ACKs, {one_way} back"),
         ),
-        wire0 + 4.0 * z,
-        top - 9.0 * z,
-    );
-    let _ = ctx.fill_text(
-        lang.pick("← ACKs, half a round trip back", "← ACK，半个往返返回"),
-        sx1 + 8.0 * z,
-        bottom + 11.0 * z,
-    );
+        Lang::Zh => (
+            format!("数据 →  经过链路，再在线路上走 {one_way}"),
+            format!("← ACK，{one_way} 返回"),
+        ),
+    };
+    let fits = |text: &str, room: f64| {
+        ctx.measure_text(text)
+            .map(|m| m.width() <= room)
+            .unwrap_or(false)
+    };
+    for (long, short, x, y, room) in [
+        (
+            data_long,
+            lang.pick("data →", "数据 →"),
+            wire0 + 4.0 * z,
+            top - 9.0 * z,
+            rx0 - wire0,
+        ),
+        (
+            acks_long,
+            lang.pick("← ACKs", "← ACK"),
+            sx1 + 8.0 * z,
+            bottom + 11.0 * z,
+            rx0 - sx1,
+        ),
+    ] {
+        let text = if fits(&long, room) {
+            long.as_str()
+        } else {
+            short
+        };
+        let _ = ctx.fill_text(text, x, y);
+    }
 
     // The queue: filled from its head (next to the link) by the packets waiting.
     let qh = 18.0 * z;

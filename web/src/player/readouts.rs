@@ -30,7 +30,7 @@ pub fn ca_label(ca: CaLabel, lang: Lang) -> &'static str {
         CaLabel::Open => lang.pick("Open", "正常 Open"),
         CaLabel::Disorder => lang.pick("Disorder", "乱序 Disorder"),
         CaLabel::Recovery => lang.pick("Recovery", "快速恢复 Recovery"),
-        CaLabel::Loss => lang.pick("Loss (after a timeout)", "超时恢复 Loss"),
+        CaLabel::Loss => lang.pick("Loss (timeout)", "超时恢复 Loss"),
     }
 }
 
