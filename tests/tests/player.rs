@@ -521,6 +521,39 @@ async fn bench_the_steps_transfer() {
                 );
             }
         }
+        // Playing: how evenly the page's frames come while the player moves on every frame.
+        for query in ["cc=cubic&body=300000&drop=20", "app=bulk&dur=1&at=400"] {
+            lab.open(&format!("?{query}&lang=en")).await;
+            wait_for_steps(lab).await;
+            lab.eval_string(
+                "window.__gaps = []; let last = performance.now();
+                 const tick = now => { window.__gaps.push(now - last); last = now;
+                                       requestAnimationFrame(tick); };
+                 requestAnimationFrame(tick);
+                 return null;",
+            )
+            .await;
+            press(lab, " ").await;
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            let stats = lab
+                .eval_string(
+                    "const g = window.__gaps.slice(2).sort((a, b) => a - b);
+                     return `${g.length} frames in 3 s; median ${g[g.length >> 1].toFixed(1)} ms, \
+                             95th percentile ${g[Math.floor(g.length * 0.95)].toFixed(1)} ms, \
+                             worst ${g[g.length - 1].toFixed(1)} ms`;",
+                )
+                .await;
+            let t = lab.text_of("player-time").await;
+            let paints = lab
+                .eval_string(
+                    "return Array.from(document.querySelectorAll('canvas.chart-cursor'))
+                        .map(c => c.closest('figure').dataset.chart + ' ' + c.dataset.paintMs + ' ms').join(', ');",
+                )
+                .await;
+            println!("{query}: the cursor layers' last repaint: {paints}");
+            press(lab, " ").await;
+            println!("{query}, playing at x1/100 to {t}: {stats}");
+        }
     })
     .await;
 }
