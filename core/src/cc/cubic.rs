@@ -263,49 +263,38 @@ mod tests {
         assert!((ALPHA_CUBIC - 0.529_411_764_705_882_4).abs() < 1e-12);
     }
 
-    #[test]
-    fn a_loss_cuts_to_beta_and_remembers_w_max() {
+    /// A window of 100 segments that has just taken one loss.
+    fn after_one_loss() -> (Window, Cubic) {
         let mut w = Window {
             cwnd: 100 * MSS,
             ssthresh: u64::MAX,
             mss: MSS,
         };
         let mut c = Cubic::new(false);
-        c.on_enter_recovery(
-            &mut w,
-            &LossEvent {
-                now: Time::ZERO,
-                flight_size: 100 * MSS,
-            },
-        );
+        c.on_enter_recovery(&mut w, &loss(100));
+        (w, c)
+    }
+
+    fn loss(flight_segments: u64) -> LossEvent {
+        LossEvent {
+            now: Time::ZERO,
+            flight_size: flight_segments * MSS,
+        }
+    }
+
+    #[test]
+    fn a_loss_cuts_to_beta_and_remembers_w_max() {
+        let (mut w, mut c) = after_one_loss();
         assert_eq!((w.cwnd, w.ssthresh), (70 * MSS, 70 * MSS));
         assert_eq!(c.w_max(), 100.0);
         // Fast convergence: a second loss below the last maximum remembers less.
-        c.on_enter_recovery(
-            &mut w,
-            &LossEvent {
-                now: Time::ZERO,
-                flight_size: 70 * MSS,
-            },
-        );
+        c.on_enter_recovery(&mut w, &loss(70));
         assert!((c.w_max() - 70.0 * 0.85).abs() < 1e-9);
     }
 
     #[test]
     fn the_window_regrows_along_the_cubic_and_plateaus_at_w_max() {
-        let mut w = Window {
-            cwnd: 100 * MSS,
-            ssthresh: u64::MAX,
-            mss: MSS,
-        };
-        let mut c = Cubic::new(false);
-        c.on_enter_recovery(
-            &mut w,
-            &LossEvent {
-                now: Time::ZERO,
-                flight_size: 100 * MSS,
-            },
-        );
+        let (mut w, mut c) = after_one_loss();
         // One ACK per segment for 3 s of 100 ms round trips.
         let mut now = 0;
         let mut k = 0.0;
