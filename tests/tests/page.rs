@@ -5,112 +5,12 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
 use tcplab::scenario::PRESETS;
-use tcplab::{RunOptions, Scenario};
-use tcplab_e2e::{with_lab, Card, Lab, RUN_TIMEOUT};
+use tcplab::Scenario;
+use tcplab_e2e::{assert_cards_match_runner, with_lab, RUN_TIMEOUT};
 use thirtyfour::prelude::*;
 
 const SETTLE: Duration = Duration::from_secs(5);
-
-/// The page's event budget (`tcplab_web::worker::PAGE_MAX_EVENTS`).
-const PAGE_MAX_EVENTS: u64 = 20_000_000;
-
-/// What the runner prints for `query` (`tcplab run 'QUERY'`), as JSON, and its verdict.
-fn runner(query: &str) -> (Value, String) {
-    let s = Scenario::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
-    let options = RunOptions {
-        max_events: PAGE_MAX_EVENTS,
-        ..RunOptions::default()
-    };
-    let result = tcplab::run(&s, &options);
-    let limit = tcplab::theory::verdict::verdict(&s, &result.summary).limit;
-    let limit = serde_json::to_value(limit)
-        .ok()
-        .and_then(|v| v.as_str().map(|l| l.replace('_', "-")))
-        .unwrap_or_default();
-    (
-        serde_json::to_value(&result.summary).expect("the summary as JSON"),
-        limit,
-    )
-}
-
-fn card<'a>(cards: &'a [Card], id: &str) -> &'a Card {
-    cards
-        .iter()
-        .find(|c| c.id == id)
-        .unwrap_or_else(|| panic!("no card {id} in {cards:?}"))
-}
-
-/// `shown` is `exact` written to `digits` significant digits (half a unit of the last digit).
-fn rounds_to(shown: f64, exact: f64, digits: i32) -> bool {
-    if exact == 0.0 {
-        return shown == 0.0;
-    }
-    let last = 10f64.powi(exact.abs().log10().floor() as i32 - (digits - 1));
-    (shown - exact).abs() <= 0.5 * last.max(if exact.abs() >= 1.0 { 1.0 } else { 0.0 }) + 1e-9
-}
-
-/// The card shows the runner's `exact` value: `data-raw` to the bit, and the text rounded.
-fn assert_card(c: &Card, exact: Option<f64>, what: &str) {
-    match exact {
-        None => assert_eq!(c.text, "—", "{what}: {c:?} for a null field"),
-        Some(v) => {
-            assert_eq!(c.raw, Some(v), "{what}: the page's exact value differs");
-            let (shown, scale, digits) = match c.unit.as_str() {
-                "s" => (c.shown(), 1000.0, 3),
-                "ms" => (c.shown(), 1.0, 4),
-                _ => (c.shown(), 1.0, 3),
-            };
-            let shown = shown.unwrap_or_else(|| panic!("{what}: {c:?} is not a number"));
-            assert!(
-                rounds_to(shown * scale, v, digits),
-                "{what}: {} {} is not {v} rounded",
-                c.text,
-                c.unit
-            );
-        }
-    }
-}
-
-/// Holds every card of the page to the runner's JSON for `query`.
-async fn assert_cards_match_runner(lab: &Lab, query: &str) {
-    let (json, limit) = runner(query);
-    let cards = lab.cards().await;
-    let f = |k: &str| json[k].as_f64();
-    assert_card(card(&cards, "card-goodput"), f("goodput_MBps"), "goodput");
-    assert_card(
-        card(&cards, "card-completion"),
-        f("completion_ms"),
-        "completion",
-    );
-    if let Some(rtts) = f("completion_rtts") {
-        assert_card(
-            card(&cards, "card-completion-rtts"),
-            Some(rtts),
-            "completion RTTs",
-        );
-    }
-    assert_card(
-        card(&cards, "card-retrans"),
-        f("retrans_bytes_pct"),
-        "retransmitted",
-    );
-    let ratio = match (f("goodput_MBps"), f("mathis_MBps")) {
-        (Some(g), Some(m)) if m > 0.0 => Some(g / m),
-        _ => None,
-    };
-    assert_card(card(&cards, "card-mathis"), ratio, "measured / Mathis");
-    assert_card(
-        card(&cards, "card-p99"),
-        json["msgs"]["p99_ms"].as_f64(),
-        "p99 latency",
-    );
-    let shown_limit = lab
-        .eval_string("return document.getElementById('verdict').dataset.limit;")
-        .await;
-    assert_eq!(shown_limit, limit, "the verdict of {query:?}");
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_preset_shows_the_runners_numbers() {

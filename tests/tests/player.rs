@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tcplab::player::{explain, Language, Step, StepKind, Steps};
 use tcplab::{RunOptions, Scenario};
-use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
+use tcplab_e2e::{with_lab, Lab, PAGE_MAX_EVENTS, RUN_TIMEOUT};
 use thirtyfour::prelude::*;
 
 const SETTLE: Duration = Duration::from_secs(10);
@@ -21,7 +21,7 @@ const LESSON: &str = "cc=cubic&body=300000&drop=20";
 fn record(query: &str) -> Steps {
     let s = Scenario::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
     let options = RunOptions {
-        max_events: 20_000_000,
+        max_events: PAGE_MAX_EVENTS,
         record_steps: true,
         ..RunOptions::default()
     };
