@@ -29,9 +29,14 @@ pub fn Banner(props: &BannerProps) -> Html {
         <div class="banner" id="banner" role="alert" data-key={props.bad.key.clone()}>
             <p>
                 <strong>
-                    { lang.pick("This link's ", "链接中的 ") }
-                    <code>{ if props.bad.key.is_empty() { "\"\"".to_string() } else { props.bad.key.clone() } }</code>
-                    { lang.pick(" is not valid: ", " 无效：") }
+                    // `=1` or `&=&`: there is no key to quote, and `""` would read as a typo.
+                    if props.bad.key.is_empty() {
+                        { lang.pick("This link has an empty key: ", "链接中有一个空的键：") }
+                    } else {
+                        { lang.pick("This link's ", "链接中的 ") }
+                        <code>{ props.bad.shown_key.clone() }</code>
+                        { lang.pick(" is not valid: ", " 无效：") }
+                    }
                 </strong>
                 <span class="banner-message">{ props.bad.problem.clone() }</span>
                 { lang.pick("; ", "；") }{ instead }

@@ -44,18 +44,33 @@ pub enum Entry {
 /// (`rtt: "abc" is not a number (allowed 0.1 to 2000 ms)`), and the message after the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLink {
+    /// The key as written, decoded.
     pub key: String,
+    /// The key as a message repeats it: cut to 64 characters and control characters escaped,
+    /// as the scenario's messages do, since an unknown key may be a whole 100 KB link.
+    pub shown_key: String,
     pub message: String,
     pub problem: String,
 }
 
 impl BadLink {
     pub fn new(key: &str, problem: String) -> BadLink {
-        let shown_key = if key.is_empty() { "\"\"" } else { key };
+        let shown_key = cut(key);
+        let in_message = if key.is_empty() { "\"\"" } else { &shown_key };
         BadLink {
             key: key.to_string(),
-            message: format!("{shown_key}: {problem}"),
+            message: format!("{in_message}: {problem}"),
+            shown_key,
             problem,
+        }
+    }
+
+    fn from_scenario(e: &tcplab::scenario::ScenarioError) -> BadLink {
+        BadLink {
+            key: e.key().to_string(),
+            shown_key: cut(e.key()),
+            message: e.to_string(),
+            problem: e.problem().to_string(),
         }
     }
 }
@@ -79,11 +94,7 @@ pub fn parse_search(search: &str) -> Address {
         .map(|(_, v)| v.clone())
         .collect();
     page.retain(|(k, _)| k != LANG_KEY);
-    let scenario = Scenario::parse(&query).map_err(|e| BadLink {
-        key: e.key().to_string(),
-        message: e.to_string(),
-        problem: e.problem().to_string(),
-    });
+    let scenario = Scenario::parse(&query).map_err(|e| BadLink::from_scenario(&e));
     let lang = match langs.as_slice() {
         [] => Ok(None),
         [one] => Lang::from_code(one).map(Some).ok_or_else(|| {
@@ -164,8 +175,14 @@ pub fn run_query(scenario: &Scenario) -> String {
     run.to_query()
 }
 
-/// A value repeated in a message: at most 64 characters, control characters escaped.
+/// A value repeated in a message: at most 64 characters, control characters and quotes
+/// escaped.
 fn shown(s: &str) -> String {
+    cut(s).replace('"', "\\\"")
+}
+
+/// At most 64 characters of `s`, then `…` if there was more; control characters escaped.
+fn cut(s: &str) -> String {
     let mut out: String = s
         .chars()
         .take(64)
@@ -180,7 +197,7 @@ fn shown(s: &str) -> String {
     if s.chars().nth(64).is_some() {
         out.push('…');
     }
-    out.replace('"', "\\\"")
+    out
 }
 
 /// The page's current `location.search`.

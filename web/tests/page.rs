@@ -174,6 +174,28 @@ fn the_address_carries_the_scenario_and_the_language() {
         .expect_err("repeated");
     assert!(bad.message.contains("repeated"), "{}", bad.message);
 
+    // A key is repeated back as the scenario's messages repeat it: cut and escaped.
+    let long = "k".repeat(100_000);
+    let bad = location::parse_search(&format!("?{long}=1"))
+        .scenario
+        .expect_err("unknown");
+    assert_eq!(bad.key, long);
+    assert_eq!(bad.shown_key, format!("{}…", "k".repeat(64)));
+    assert!(bad.message.starts_with(&bad.shown_key), "{}", bad.message);
+    let bad = location::parse_search("?a%0Ab=1")
+        .scenario
+        .expect_err("unknown");
+    assert_eq!(bad.shown_key, "a\\nb");
+    let bad = location::parse_search("?&&&=&")
+        .scenario
+        .expect_err("empty");
+    assert_eq!((bad.key.as_str(), bad.shown_key.as_str()), ("", ""));
+    assert!(
+        bad.message.starts_with("\"\": unknown key"),
+        "{}",
+        bad.message
+    );
+
     let mut s = Scenario::parse("preset=bufferbloat&at=1500").expect("valid");
     assert_eq!(location::run_query(&s), "preset=bufferbloat");
     s.at_ms = None;
