@@ -27,6 +27,8 @@ pub struct Series<const N: usize> {
     shift: u32,
     thinned: bool,
     pushed: u64,
+    /// The time of the latest row: rows are never placed before it.
+    latest: Time,
 }
 
 impl<const N: usize> Series<N> {
@@ -39,6 +41,7 @@ impl<const N: usize> Series<N> {
             shift: 0,
             thinned: false,
             pushed: 0,
+            latest: Time::ZERO,
         }
     }
 
@@ -62,8 +65,13 @@ impl<const N: usize> Series<N> {
 
     /// Appends a row. Rows must come in time order; one from the past is placed at the latest
     /// time seen, so the series never runs backwards.
+    ///
+    /// Every packet pushes a row or two, so the common cases are kept short and inline: a row
+    /// under the cap, or one that falls in the newest bin.
+    #[inline(always)]
     pub fn push(&mut self, t: Time, values: [f64; N]) {
-        let t = self.last().map_or(t, |l| t.max(l.0));
+        let t = t.max(self.latest);
+        self.latest = t;
         self.pushed += 1;
         if !self.thinned {
             self.raw.push((t, values));
@@ -71,6 +79,20 @@ impl<const N: usize> Series<N> {
                 self.start_thinning();
             }
             return;
+        }
+        let key = self.key;
+        let index = t.0 >> self.shift;
+        if let Some(bin) = self.bins.last_mut() {
+            if bin.index == index {
+                if values[key] < bin.min.1[key] {
+                    bin.min = (t, values);
+                }
+                if values[key] > bin.max.1[key] {
+                    bin.max = (t, values);
+                }
+                bin.last = (t, values);
+                return;
+            }
         }
         self.add_to_bins((t, values));
     }
@@ -95,6 +117,7 @@ impl<const N: usize> Series<N> {
         self.cap / 4
     }
 
+    #[cold]
     fn add_to_bins(&mut self, row: Row<N>) {
         let index = row.0 .0 >> self.shift;
         let key = self.key;
@@ -173,6 +196,10 @@ pub struct RateBins {
     bin_ns: u64,
     bytes: Vec<u64>,
     cap: usize,
+    /// The bin the latest bytes went to, and its span in ns: times mostly come in order, so
+    /// the next bytes usually land in it without a division.
+    current: usize,
+    current_span: (u64, u64),
 }
 
 impl RateBins {
@@ -181,21 +208,38 @@ impl RateBins {
             bin_ns: initial_bin.as_nanos().max(1),
             bytes: Vec::new(),
             cap: cap.max(4),
+            current: 0,
+            current_span: (0, 0),
         }
     }
 
+    #[inline]
     pub fn add(&mut self, t: Time, bytes: u64) {
-        let mut i = (t.as_nanos() / self.bin_ns) as usize;
+        let ns = t.as_nanos();
+        let (start, end) = self.current_span;
+        if start <= ns && ns < end {
+            self.bytes[self.current] += bytes;
+            return;
+        }
+        self.add_to_new_bin(ns, bytes);
+    }
+
+    #[cold]
+    fn add_to_new_bin(&mut self, ns: u64, bytes: u64) {
+        let mut i = (ns / self.bin_ns) as usize;
         while i >= self.cap {
             self.bin_ns = self.bin_ns.saturating_mul(2);
             let halved: Vec<u64> = self.bytes.chunks(2).map(|c| c.iter().sum()).collect();
             self.bytes = halved;
-            i = (t.as_nanos() / self.bin_ns) as usize;
+            i = (ns / self.bin_ns) as usize;
         }
         if self.bytes.len() <= i {
             self.bytes.resize(i + 1, 0);
         }
         self.bytes[i] += bytes;
+        self.current = i;
+        let start = i as u64 * self.bin_ns;
+        self.current_span = (start, start.saturating_add(self.bin_ns));
     }
 
     pub fn bin_width(&self) -> Time {
@@ -263,5 +307,46 @@ mod tests {
         assert_eq!(r.bins().map(|(_, b)| b).sum::<u64>(), 3000);
         assert!(r.bins().count() <= 8);
         assert_eq!(r.bin_width(), Time(160));
+    }
+
+    #[test]
+    fn rate_bins_put_a_late_count_in_its_own_bin() {
+        let mut r = RateBins::new(Time(10), 100);
+        r.add(Time(25), 1);
+        r.add(Time(27), 2);
+        r.add(Time(5), 4);
+        r.add(Time(29), 8);
+        r.add(Time(30), 16);
+        let bins: Vec<u64> = r.bins().map(|(_, b)| b).collect();
+        assert_eq!(bins, vec![4, 0, 11, 16]);
+    }
+
+    #[test]
+    fn within_one_bin_the_thinned_series_keeps_first_extremes_and_last() {
+        let mut s: Series<2> = Series::new(16, 0);
+        // Past the cap, so rows go to bins; then five rows inside one far bin.
+        for i in 0..17u64 {
+            s.push(Time(i), [0.0, 0.0]);
+        }
+        assert!(s.is_thinned());
+        let base = 1 << 40;
+        for (dt, v) in [(0, 5.0), (1, 9.0), (2, 1.0), (3, 7.0), (4, 6.0)] {
+            s.push(Time(base + dt), [v, v * 10.0]);
+        }
+        let tail: Vec<(u64, [f64; 2])> = s
+            .rows()
+            .into_iter()
+            .filter(|r| r.0 .0 >= base)
+            .map(|r| (r.0 .0 - base, r.1))
+            .collect();
+        assert_eq!(
+            tail,
+            vec![
+                (0, [5.0, 50.0]),
+                (1, [9.0, 90.0]),
+                (2, [1.0, 10.0]),
+                (4, [6.0, 60.0])
+            ]
+        );
     }
 }
