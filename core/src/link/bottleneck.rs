@@ -28,6 +28,9 @@ pub struct Bottleneck {
     free_at: Time,
     /// Transmission start times of the packets waiting, ascending.
     waiting: VecDeque<Time>,
+    /// The latest packet size and its serialisation time: a flow's packets are mostly one size,
+    /// and the exact time takes a 128-bit division.
+    last_size: (u32, Time),
 }
 
 impl Bottleneck {
@@ -38,6 +41,7 @@ impl Bottleneck {
             free_at: Time::ZERO,
             // Sized for the common case; a huge configured queue grows only if it fills.
             waiting: VecDeque::with_capacity(capacity.min(4096)),
+            last_size: (0, serialisation_time(0, bits_per_s)),
         }
     }
 
@@ -50,7 +54,13 @@ impl Bottleneck {
         if start > now {
             self.waiting.push_back(start);
         }
-        self.free_at = start + serialisation_time(u64::from(wire_bytes), self.bits_per_s);
+        if self.last_size.0 != wire_bytes {
+            self.last_size = (
+                wire_bytes,
+                serialisation_time(u64::from(wire_bytes), self.bits_per_s),
+            );
+        }
+        self.free_at = start + self.last_size.1;
         Enqueued::Departs(self.free_at)
     }
 
@@ -113,5 +123,20 @@ mod tests {
         assert_eq!(b.queued(Time(0)), 3);
         assert_eq!(b.queued(Time(12_000)), 2);
         assert_eq!(b.queued(Time(36_000)), 0);
+    }
+
+    #[test]
+    fn each_size_takes_its_own_time_whatever_came_before() {
+        let mut b = Bottleneck::new(GBIT, 10);
+        // 1500 B = 12 us, 40 B = 320 ns, 1 B = 8 ns (rounded up: 1 byte at 3 bit/s below).
+        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(12_000)));
+        assert_eq!(b.offer(Time(0), 40), Enqueued::Departs(Time(12_320)));
+        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(24_320)));
+        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(36_320)));
+        let mut slow = Bottleneck::new(3, 10);
+        assert_eq!(
+            slow.offer(Time(0), 1),
+            Enqueued::Departs(Time(2_666_666_667))
+        );
     }
 }

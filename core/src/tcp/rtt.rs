@@ -22,6 +22,9 @@ pub struct RttEstimator {
     rto_min: Time,
     /// Timeouts in a row since the last valid sample: the timer is doubled this many times.
     backoff: u32,
+    /// The timeout to arm, kept up to date as samples and timeouts come: the sender reads it
+    /// several times per ACK.
+    rto: Time,
 }
 
 impl RttEstimator {
@@ -33,6 +36,7 @@ impl RttEstimator {
             latest: None,
             rto_min,
             backoff: 0,
+            rto: INITIAL_RTO,
         }
     }
 
@@ -54,6 +58,7 @@ impl RttEstimator {
             }
         }
         self.backoff = 0;
+        self.rto = self.backed_off_rto();
     }
 
     /// The timeout before backoff.
@@ -66,6 +71,10 @@ impl RttEstimator {
 
     /// The timeout to arm now: the base timeout doubled once per timeout in a row.
     pub fn rto(&self) -> Time {
+        self.rto
+    }
+
+    fn backed_off_rto(&self) -> Time {
         let factor = 1u64.checked_shl(self.backoff).unwrap_or(u64::MAX);
         self.base_rto().saturating_mul(factor).min(MAX_RTO)
     }
@@ -73,6 +82,7 @@ impl RttEstimator {
     /// A timeout fired: double the timer (RFC 6298 §5.5).
     pub fn back_off(&mut self) {
         self.backoff = self.backoff.saturating_add(1).min(32);
+        self.rto = self.backed_off_rto();
     }
 
     pub fn backoff(&self) -> u32 {
