@@ -86,7 +86,37 @@ pub(crate) struct Flow {
     seen_edge: u64,
     seen_sent: u64,
     seen_probes: u64,
-    last_window_row: [f64; 6],
+    last_window: Option<WindowState>,
+}
+
+/// What the window trace shows of a sender, as last recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct WindowState {
+    cwnd: u64,
+    /// Capped at "infinite", which the trace shows as no value.
+    ssthresh: u64,
+    in_flight: u64,
+    peer_window: u64,
+    srtt: Option<Time>,
+    rto: Time,
+}
+
+impl WindowState {
+    /// The trace's row.
+    fn row(&self) -> [f64; 6] {
+        let mut row = [0.0; 6];
+        row[window_col::CWND] = self.cwnd as f64;
+        row[window_col::SSTHRESH] = if self.ssthresh >= crate::cc::INFINITE_SSTHRESH {
+            f64::NAN
+        } else {
+            self.ssthresh as f64
+        };
+        row[window_col::IN_FLIGHT] = self.in_flight as f64;
+        row[window_col::RWND] = self.peer_window as f64;
+        row[window_col::SRTT_MS] = self.srtt.map_or(f64::NAN, Time::as_millis_f64);
+        row[window_col::RTO_MS] = self.rto.as_millis_f64();
+        row
+    }
 }
 
 pub(crate) struct World {
@@ -123,8 +153,13 @@ pub(crate) struct World {
     pub window_len: Time,
     max_in_flight: usize,
     pub window_bytes: Vec<u64>,
+    /// The end of the last goodput window.
+    window_until: Time,
     pub t0: Option<Time>,
 }
+
+/// The key of a source with nothing in it: later than any event's.
+const NO_EVENT: (Time, u64) = (Time::MAX, u64::MAX);
 
 /// Trace rows kept per series before thinning, shared out among the flows.
 const TRACE_ROWS: usize = 32_768;
@@ -180,7 +215,7 @@ impl World {
                 seen_edge: 0,
                 seen_sent: 0,
                 seen_probes: 0,
-                last_window_row: [f64::NAN; 6],
+                last_window: None,
             });
         }
         let mut sched = Scheduler::new(options.max_events);
@@ -232,6 +267,7 @@ impl World {
             window_len,
             max_in_flight: options.max_in_flight,
             window_bytes: Vec::new(),
+            window_until: Time::ZERO,
             t0: None,
         }
     }
@@ -240,20 +276,23 @@ impl World {
     pub fn run(&mut self) -> Stop {
         loop {
             // The next event is the earliest of the heap's and the two wires' heads, ties going
-            // to the one scheduled first.
-            let heap = self.sched.peek_key();
-            let data = self.data_wire.front_key();
-            let ack = self.ack_wire.front_key();
-            let next = [
-                (heap, Source::Heap),
-                (data, Source::Data),
-                (ack, Source::Ack),
-            ]
-            .into_iter()
-            .filter_map(|(k, s)| k.map(|k| (k, s)))
-            .min_by_key(|(k, _)| *k);
-            let Some(((at, _), source)) = next else {
+            // to the one scheduled first. Sequence numbers are unique, so keys never tie; an
+            // empty source's key is past every real one.
+            let heap = self.sched.peek_key().unwrap_or(NO_EVENT);
+            let data = self.data_wire.front_key().unwrap_or(NO_EVENT);
+            let ack = self.ack_wire.front_key().unwrap_or(NO_EVENT);
+            let (at, source) = if data < heap {
+                if ack < data {
+                    (ack.0, Source::Ack)
+                } else {
+                    (data.0, Source::Data)
+                }
+            } else if ack < heap {
+                (ack.0, Source::Ack)
+            } else if heap == NO_EVENT {
                 return Stop::Idle;
+            } else {
+                (heap.0, Source::Heap)
             };
             match source {
                 Source::Heap => match self.sched.pop() {
@@ -377,9 +416,10 @@ impl World {
                 sent_new |= self.emit(now, fi, p);
             }
         } else {
-            for p in out.drain(..) {
+            for &p in out.iter() {
                 sent_new |= self.emit(now, fi, p);
             }
+            out.clear();
         }
         let flow = &mut self.flows[fi];
         // A tail loss probe may go past cwnd (RFC 8985 §7.3, Linux forces it out); nothing else.
@@ -428,30 +468,20 @@ impl World {
     fn record_window(&mut self, now: Time, fi: usize) {
         let s = &self.flows[fi].sender;
         let w = s.window();
-        let ssthresh = if w.ssthresh >= crate::cc::INFINITE_SSTHRESH {
-            f64::NAN
-        } else {
-            w.ssthresh as f64
+        let state = WindowState {
+            cwnd: w.cwnd,
+            ssthresh: w.ssthresh.min(crate::cc::INFINITE_SSTHRESH),
+            in_flight: s.in_flight(),
+            peer_window: s.peer_window(),
+            srtt: s.rtt().srtt(),
+            rto: s.rtt().rto(),
         };
-        let row = [
-            w.cwnd as f64,
-            ssthresh,
-            s.in_flight() as f64,
-            s.peer_window() as f64,
-            s.rtt().srtt().map_or(f64::NAN, Time::as_millis_f64),
-            s.rtt().rto().as_millis_f64(),
-        ];
-        let last = &mut self.flows[fi].last_window_row;
-        let same = row
-            .iter()
-            .zip(last.iter())
-            .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()));
-        if !same {
-            *last = row;
-            self.traces.flows[fi].window.push(now, row);
+        // Most ACKs change something, but not all; an unchanged row is not worth a trace row.
+        if self.flows[fi].last_window != Some(state) {
+            self.flows[fi].last_window = Some(state);
+            self.traces.flows[fi].window.push(now, state.row());
         }
         self.record_model(now, fi);
-        debug_assert_eq!(window_col::CWND, 0);
     }
 
     /// The algorithm's model for the overlays: a new CUBIC epoch, or a change in BBR's.
@@ -659,13 +689,26 @@ impl World {
     }
 
     fn record_goodput_window(&mut self, now: Time, bytes: u64) {
+        // Reads come in time order, so most land in the window of the one before.
+        if now < self.window_until {
+            if let Some(b) = self.window_bytes.last_mut() {
+                *b += bytes;
+                return;
+            }
+        }
         let t0 = *self.t0.get_or_insert(now);
-        let i = ((now - t0).as_nanos() / self.window_len.as_nanos().max(1)) as usize;
+        let len = self.window_len.as_nanos().max(1);
+        let i = ((now - t0).as_nanos() / len) as usize;
         // At most dur / window_len = 1200 windows.
         if self.window_bytes.len() <= i {
             self.window_bytes.resize(i + 1, 0);
         }
         self.window_bytes[i] += bytes;
+        self.window_until = if i + 1 == self.window_bytes.len() {
+            t0 + Time((i as u64 + 1).saturating_mul(len))
+        } else {
+            Time::ZERO
+        };
     }
 
     fn send_ack(&mut self, now: Time, fi: usize, kind: Kind, delayed: bool) {
