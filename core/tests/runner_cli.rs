@@ -167,31 +167,7 @@ fn run_prints_one_json_object_with_the_spec_fields() {
         Err(e) => panic!("not JSON ({e}): {text}"),
     };
     assert_eq!(v["scenario"], "preset=post-slow-start&seed=3");
-    for field in [
-        "goodput_MBps",
-        "completion_ms",
-        "transfer_ms",
-        "completion_rtts",
-        "transfer_rtts",
-        "handshake_ms",
-        "data_segments_sent",
-        "retransmitted_segments",
-        "retrans_bytes_pct",
-        "dropped_data",
-        "dropped_acks",
-        "queue_drops",
-        "fast_retransmits",
-        "timeouts",
-        "msgs",
-        "hol",
-        "throughput_windows_MBps",
-        "jain_fairness",
-        "mathis_MBps",
-        "bdp_bytes",
-        "window_limit_MBps",
-        "events",
-        "sim_wall_ms",
-    ] {
+    for &field in tcplab::metrics::summary::SPEC_FIELDS {
         assert!(v.get(field).is_some(), "missing {field}");
     }
     assert!(v["sim_wall_ms"].as_f64().is_some_and(|ms| ms >= 0.0));

@@ -698,32 +698,7 @@ mod tests {
         assert!(v["msgs"].is_null());
         assert_eq!(v["throughput_windows_MBps"]["p95"], 40.0);
         assert_eq!(v["events"], 123_456);
-        for field in [
-            "scenario",
-            "goodput_MBps",
-            "completion_ms",
-            "transfer_ms",
-            "completion_rtts",
-            "transfer_rtts",
-            "handshake_ms",
-            "data_segments_sent",
-            "retransmitted_segments",
-            "retrans_bytes_pct",
-            "dropped_data",
-            "dropped_acks",
-            "queue_drops",
-            "fast_retransmits",
-            "timeouts",
-            "msgs",
-            "hol",
-            "throughput_windows_MBps",
-            "jain_fairness",
-            "mathis_MBps",
-            "bdp_bytes",
-            "window_limit_MBps",
-            "events",
-            "sim_wall_ms",
-        ] {
+        for &field in tcplab::metrics::summary::SPEC_FIELDS {
             assert!(
                 v.get(field).is_some(),
                 "the spec's field {field} is missing"

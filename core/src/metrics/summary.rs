@@ -32,6 +32,35 @@ pub struct WindowStats {
     pub p99: f64,
 }
 
+/// The fields `../shared/spec/scenario.md` promises in every summary, in its order. Outside
+/// tools read these names; the runner's tests check each is present.
+pub const SPEC_FIELDS: &[&str] = &[
+    "scenario",
+    "goodput_MBps",
+    "completion_ms",
+    "transfer_ms",
+    "completion_rtts",
+    "transfer_rtts",
+    "handshake_ms",
+    "data_segments_sent",
+    "retransmitted_segments",
+    "retrans_bytes_pct",
+    "dropped_data",
+    "dropped_acks",
+    "queue_drops",
+    "fast_retransmits",
+    "timeouts",
+    "msgs",
+    "hol",
+    "throughput_windows_MBps",
+    "jain_fairness",
+    "mathis_MBps",
+    "bdp_bytes",
+    "window_limit_MBps",
+    "events",
+    "sim_wall_ms",
+];
+
 /// One run's summary. `None` serialises as `null`: the field does not apply to this run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[allow(non_snake_case)]
@@ -68,4 +97,23 @@ pub struct Summary {
     pub time_limit_reached: bool,
     pub events: u64,
     pub sim_wall_ms: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SPEC_FIELDS;
+
+    /// The project's copy of the contract lists the fields in one sentence; the list here must
+    /// say the same, in the same order.
+    #[test]
+    fn the_spec_fields_are_those_the_scenario_doc_lists() {
+        let doc = include_str!("../../../docs/scenario.md");
+        let Some(start) = doc.find("The JSON object has the fields of the spec (") else {
+            panic!("docs/scenario.md no longer lists the summary's fields");
+        };
+        let rest = &doc[start..];
+        let list = &rest[..rest.find(')').unwrap_or(rest.len())];
+        let named: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+        assert_eq!(named, SPEC_FIELDS);
+    }
 }
