@@ -1,12 +1,15 @@
-//! The page benchmark (not a pass/fail test): the time from a slider's input to the charts
-//! redrawn, measured in the page with the Performance API, for the default scenario and for
-//! ten seconds of a 1 Gbit/s bulk flow; and the longest task on the page's thread meanwhile,
-//! which says whether the page stayed responsive. docs/performance.md ("The page") reports it.
+//! The page benchmark (not a pass/fail test), measured in headless Chromium with the Performance
+//! API: the time from a slider's input to the charts redrawn, for the default scenario and for
+//! ten seconds of a 1 Gbit/s bulk flow, with the longest task on the page's thread meanwhile,
+//! which says whether the page stayed responsive; the simulator's speed in the page's Web
+//! Worker, in engine events per second; and a cold load, from navigation to the first run's
+//! charts drawn. docs/performance.md ("The page") reports them.
 //!
 //! cargo test -p tcplab-e2e --test bench -- --ignored --nocapture
 
 use std::time::Duration;
 
+use serde_json::Value;
 use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
 
 /// What the page's thread went through while it was measured.
@@ -137,4 +140,206 @@ async fn slider_input_to_charts_drawn() {
         println!("    {}", lab.text_of("status").await);
     })
     .await;
+}
+
+/// The scenarios of the simulator's own benchmark (`core/benches/engine.rs`), to compare the
+/// worker with the native build, and a run that spends the page's whole event budget.
+const ENGINE_SCENARIOS: [(&str, &str); 4] = [
+    ("1 Gbit/s bulk flow, 1 s", "app=bulk&dur=1"),
+    ("same with 0.1 % loss", "app=bulk&dur=1&loss=0.1"),
+    ("8 flows sharing 1 Gbit/s, 1 s", "app=bulk&dur=1&flows=8"),
+    (
+        "a run that spends the page's whole budget",
+        "app=bulk&dur=600",
+    ),
+];
+
+/// Runs `query` `rounds` times, one after another, in a fresh worker of the page's own build
+/// (`worker-loader.js`, as the page starts it), asking for the summary alone as a sweep does;
+/// returns each run's events and the worker's own timing of the simulation (`sim_wall_ms`,
+/// taken around `tcplab::run` inside the worker), and when the worker said it was ready.
+async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f64)>) {
+    let request =
+        |id: usize| serde_json::json!({ "id": id, "query": query, "want": "summary" }).to_string();
+    let requests: Vec<String> = (1..=rounds).map(request).collect();
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         const requests = {};
+         const started = performance.now();
+         const w = new Worker('worker-loader.js');
+         let ready = null;
+         const out = [];
+         const fail = error => {{ w.terminate(); done(JSON.stringify({{ error: String(error) }})); }};
+         w.onerror = e => fail(e.message);
+         w.onmessage = e => {{
+             try {{
+                 const r = JSON.parse(e.data);
+                 if (r.error) return fail(r.error);
+                 if (r.ready) ready = performance.now() - started;
+                 else out.push([r.summary.events, r.summary.sim_wall_ms]);
+                 if (out.length < requests.length) w.postMessage(requests[out.length]);
+                 else {{ w.terminate(); done(JSON.stringify({{ ready, out }})); }}
+             }} catch (error) {{ fail(error); }}
+         }};",
+        serde_json::to_string(&requests).expect("the requests as JSON")
+    );
+    let ret = lab
+        .driver
+        .execute_async(script, Vec::new())
+        .await
+        .expect("the worker's runs");
+    let text = ret.json().as_str().unwrap_or("").to_string();
+    let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    assert!(v["error"].is_null(), "{query}: {}", v["error"]);
+    let runs = v["out"]
+        .as_array()
+        .map(|runs| {
+            runs.iter()
+                .map(|r| {
+                    (
+                        r[0].as_u64().unwrap_or(0),
+                        r[1].as_f64().unwrap_or(f64::NAN),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (v["ready"].as_f64().unwrap_or(f64::NAN), runs)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run it with --ignored --nocapture"]
+async fn engine_events_per_second_in_the_worker() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.driver
+            .set_script_timeout(Duration::from_secs(120))
+            .await
+            .expect("script timeout");
+        lab.open("?lang=en").await;
+        for (name, query) in ENGINE_SCENARIOS {
+            // The budget run takes seconds; the others are repeated until the median settles.
+            let rounds = if query.contains("dur=600") { 3 } else { 11 };
+            let (ready, runs) = worker_runs(lab, query, rounds).await;
+            let Some(&(events, first_ms)) = runs.first() else {
+                panic!("{query}: no run came back");
+            };
+            // The first run of a fresh worker is also when V8 moves the hot code from its
+            // baseline compiler to its optimising one; the rest show the steady state.
+            let (warm_ms, best_ms, worst_ms) = median(runs[1..].iter().map(|r| r.1).collect());
+            let rate = |ms: f64| events as f64 / ms * 1e3 / 1e6;
+            println!(
+                "{name} (`{query}`): {events} events; first run in a fresh worker {first_ms:.1} ms \
+                 ({:.2} M events/s); then median {warm_ms:.1} ms ({:.2} M events/s, best {:.2}, \
+                 worst {:.2}) over {} runs; worker ready {ready:.0} ms after it was started",
+                rate(first_ms),
+                rate(warm_ms),
+                rate(best_ms),
+                rate(worst_ms),
+                runs.len() - 1
+            );
+        }
+        // The same budget run as a reader gets it: a link opened in a fresh page, whose own
+        // start-up shares the cores with the worker.
+        for _ in 0..3 {
+            lab.open("?app=bulk&dur=600&lang=en").await;
+            println!(
+                "a fresh page at `?app=bulk&dur=600`: {}",
+                lab.text_of("status").await
+            );
+        }
+    })
+    .await;
+}
+
+/// What a load of the page took, in ms from navigation start (the Performance API's zero).
+#[derive(Debug)]
+struct Load {
+    html: f64,
+    page_wasm: f64,
+    first_paint: f64,
+    worker_ready: f64,
+    request: f64,
+    reply_read: f64,
+    drawn: f64,
+}
+
+/// Loads the default page and waits for its charts; the load's milestones.
+async fn load(lab: &Lab) -> Load {
+    lab.open("?lang=en").await;
+    let json = lab
+        .eval_string(
+            "const nav = performance.getEntriesByType('navigation')[0];
+             const wasm = performance.getEntriesByType('resource')
+                 .find(r => /tcplab-web-.*_bg\\.wasm$/.test(r.name));
+             const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+             const first = n => { const e = performance.getEntriesByName(n, 'mark');
+                                  return e.length ? e[0].startTime : null; };
+             return JSON.stringify({
+                 html: nav ? nav.responseEnd : null,
+                 page_wasm: wasm ? wasm.responseEnd : null,
+                 first_paint: fcp ? fcp.startTime : null,
+                 // The worker's first message is its `ready`.
+                 worker_ready: first('tcplab-reply'),
+                 request: first('tcplab-request'),
+                 reply_read: first('tcplab-view'),
+                 drawn: first('tcplab-drawn') });",
+        )
+        .await;
+    let v: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+    let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    Load {
+        html: f("html"),
+        page_wasm: f("page_wasm"),
+        first_paint: f("first_paint"),
+        worker_ready: f("worker_ready"),
+        request: f("request"),
+        reply_read: f("reply_read"),
+        drawn: f("drawn"),
+    }
+}
+
+fn print_loads(what: &str, loads: &[Load]) {
+    let m = |f: fn(&Load) -> f64| median(loads.iter().map(f).collect());
+    let (drawn, best, worst) = m(|l| l.drawn);
+    println!(
+        "{what}, {} loads: navigation start to the first run's charts drawn median {drawn:.0} ms \
+         (best {best:.0}, worst {worst:.0}); medians: HTML {:.0} ms, page's wasm fetched {:.0} \
+         ms, first contentful paint {:.0} ms, worker ready {:.0} ms, run requested {:.0} ms, \
+         reply read {:.0} ms",
+        loads.len(),
+        m(|l| l.html).0,
+        m(|l| l.page_wasm).0,
+        m(|l| l.first_paint).0,
+        m(|l| l.worker_ready).0,
+        m(|l| l.request).0,
+        m(|l| l.reply_read).0,
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run it with --ignored --nocapture"]
+async fn cold_load_to_the_first_charts_drawn() {
+    // The server answers `Cache-Control: no-store`, so every load fetches and compiles the
+    // page anew; a fresh browser's first load also starts its processes and caches.
+    let mut first = Vec::new();
+    let mut again = Vec::new();
+    for _ in 0..5 {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        with_lab(|lab| async move {
+            let lab = &*lab;
+            let cold = load(lab).await;
+            let mut reloads = Vec::new();
+            for _ in 0..4 {
+                reloads.push(load(lab).await);
+            }
+            let _ = tx.send((cold, reloads));
+        })
+        .await;
+        let (cold, reloads) = rx.await.expect("the loads");
+        first.push(cold);
+        again.extend(reloads);
+    }
+    print_loads("a fresh browser's first load", &first);
+    print_loads("the same browser loading the page again", &again);
 }
