@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the page's gzipped wasm for each cargo opt-level (s, z, 3) against each wasm-opt
-# level, the way Trunk builds it (release profile, wasm-bindgen --target web, then wasm-opt).
+# level, the way Trunk builds it (the `page` profile, wasm-bindgen --target web, then wasm-opt).
 # Prints a markdown table for docs/performance.md. Uses its own target dir: several minutes.
 set -euo pipefail
 # shellcheck source=scripts/setup.sh
@@ -16,10 +16,10 @@ kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }
 echo "| cargo opt-level | wasm-opt | wasm | wasm gzipped | JS gzipped |"
 echo "|---|---|---:|---:|---:|"
 for level in s z 3; do
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=$level cargo build -q --release \
+    CARGO_PROFILE_PAGE_OPT_LEVEL=$level cargo build -q --profile page \
         --target "$WASM_TARGET" -p tcplab-web --bin tcplab-web
     wasm-bindgen --target web --no-typescript --out-dir "$out/$level" \
-        "$CARGO_TARGET_DIR/$WASM_TARGET/release/tcplab-web.wasm"
+        "$CARGO_TARGET_DIR/$WASM_TARGET/page/tcplab-web.wasm"
     bg="$out/$level/tcplab-web_bg.wasm"
     js_gz=$(gz "$out/$level/tcplab-web.js")
     for w in none -Os -Oz -O3; do
