@@ -5,9 +5,10 @@ use tcplab::metrics::trace::TraceKind;
 use tcplab::view::RunView;
 use tcplab::{RunOptions, Scenario, Summary};
 
-/// The page's event budget. The worker simulates about 4 million events a second in Chromium
-/// (docs/performance.md), so a run stops after at most a few seconds; the runner's budget is
-/// ten times larger, and a run that needs more says so and names the command that finishes it.
+/// The page's event budget. The worker simulates 6 to 9 million events a second on a long run
+/// in Chromium (docs/performance.md), so a run stops after at most a few seconds; the runner's
+/// budget is ten times larger, and a run that needs more says so and names the command that
+/// finishes it.
 pub const PAGE_MAX_EVENTS: u64 = 20_000_000;
 
 /// A request from the page: run the scenario of `query`, and answer with what `want` names.
