@@ -11,8 +11,9 @@ pub enum Language {
     Zh,
 }
 
-/// A window in MSS: whole where it is whole, else one decimal.
-fn mss(bytes: u64, mss: u32) -> String {
+/// A window in MSS as the explanations and the player's readouts write it: whole where it is
+/// whole, else one decimal.
+pub fn mss(bytes: u64, mss: u32) -> String {
     let v = bytes as f64 / f64::from(mss.max(1));
     if (v - v.round()).abs() < 0.05 {
         format!("{}", v.round() as u64)
@@ -21,7 +22,8 @@ fn mss(bytes: u64, mss: u32) -> String {
     }
 }
 
-fn ms(v: f64) -> String {
+/// A duration in ms: one decimal below 100 ms, whole above (an RTO of seconds fits its box).
+pub fn ms(v: f64) -> String {
     if v >= 100.0 {
         format!("{v:.0}")
     } else {

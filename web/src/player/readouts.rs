@@ -1,28 +1,10 @@
 //! The sender's state after the step on show: the numbers the sentence speaks of.
 
+use tcplab::player::explain::{ms, mss};
 use tcplab::player::{CaLabel, FlowState};
 use yew::prelude::*;
 
 use crate::i18n::Lang;
-
-/// A window in MSS as the explanations write it: whole where it is whole, else one decimal.
-pub fn mss(bytes: u64, mss: u32) -> String {
-    let v = bytes as f64 / f64::from(mss.max(1));
-    if (v - v.round()).abs() < 0.05 {
-        format!("{}", v.round())
-    } else {
-        format!("{v:.1}")
-    }
-}
-
-/// A duration in ms: one decimal below 100 ms, whole above (an RTO of seconds fits its box).
-fn ms(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
 
 /// The recovery state's name: Linux's, with what it means.
 pub fn ca_label(ca: CaLabel, lang: Lang) -> &'static str {
