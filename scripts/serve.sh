@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Serves the lab on 127.0.0.1 and rebuilds it when a source changes; Ctrl-C stops it.
 # Installs what is missing first (scripts/setup.sh). PORT=NNNN picks another port; extra
-# arguments go to `trunk serve`.
+# arguments go to `trunk serve`. Once the lab answers, it opens the default scenario in the
+# desktop's browser, where there is a desktop (NO_OPEN=1 skips that).
 set -euo pipefail
 # shellcheck source=scripts/setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -18,6 +19,24 @@ answers() {
         IFS= read -r -t 5 status <&3
         [[ "$status" == *" 200 "* ]]
     ) 2>/dev/null
+}
+
+# Opens $1 in the desktop's browser, if there is a desktop and a way to reach its browser; on a
+# headless machine the address above is all there is to say.
+open_browser() {
+    [[ "${NO_OPEN:-0}" == 1 ]] && return 0
+    if [[ "$(uname -s)" == Darwin ]]; then
+        open "$1" && return 0
+    elif [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
+        local opener
+        for opener in xdg-open sensible-browser x-www-browser; do
+            if command -v "$opener" >/dev/null; then
+                "$opener" "$1" >/dev/null 2>&1 &
+                return 0
+            fi
+        done
+    fi
+    echo "    open $1 in a browser"
 }
 
 section "Tools"
@@ -45,4 +64,5 @@ until answers; do
     sleep 1
 done
 section "tcplab is served at $URL"
+open_browser "$URL"
 wait "$trunk_pid"
