@@ -2,7 +2,8 @@
 //! not ASCII or not UTF-8, a 100 KB query, a repeated key, an unknown preset, 100 000 `drop`
 //! entries, empty values and empty keys. Each must get a banner that names the key (and its
 //! range, where docs/scenario.md gives one) in the scenario's own words, run the defaults, leave
-//! the link in the address bar, log no error, and leave a page whose sliders still work.
+//! the link in the address bar, log no error, and leave a page whose sliders still work and
+//! whose banner goes once a slider has moved.
 //! Screenshots of each go to `target/e2e/hostile-*.png`.
 
 use std::time::{Duration, Instant};
@@ -158,7 +159,8 @@ async fn assert_refused(lab: &Lab, c: &Case) {
     assert_still_works(lab, c.name).await;
 }
 
-/// A slider moved after the bad link writes a good address, and its run is shown.
+/// A slider moved after the bad link writes a good address, and its run is shown; the banner,
+/// which said the defaults were shown instead, is gone.
 async fn assert_still_works(lab: &Lab, name: &str) {
     let position: u32 = lab
         .eval_string("return String(Math.round(document.getElementById('rtt').max * 0.6));")
@@ -176,6 +178,11 @@ async fn assert_still_works(lab: &Lab, name: &str) {
         moved,
         "{name}: the slider did not move the address: {}",
         lab.search().await
+    );
+    assert_eq!(
+        lab.text_of("banner").await,
+        "",
+        "{name}: the banner stayed once the RTT was the user's"
     );
     let rtt = lab.value_of("rtt-number").await;
     assert_ne!(rtt, "28", "{name}: the RTT did not change");

@@ -1,5 +1,6 @@
 //! The banner for an address the page cannot show as written: it names the key and its range
-//! (the scenario's own message) and says what is shown instead.
+//! (the scenario's own message) and says what is shown instead. It stays until dismissed or
+//! until the user changes the scenario, when "instead" no longer holds (`Page::apply`).
 
 use yew::prelude::*;
 

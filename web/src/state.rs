@@ -102,6 +102,34 @@ pub enum Action {
     Player(crate::player::Action),
 }
 
+impl Action {
+    /// The action is the user choosing what is simulated: the scenario, a compared one, a
+    /// sweep's or a matrix's runs, the player's cursor (the scenario's `at`). Not the language,
+    /// the type size, the view on show or the pointer (they show the same scenario otherwise),
+    /// nor what the worker and the pool answer. An address arriving has its own banner.
+    fn chooses_scenario(&self) -> bool {
+        match self {
+            Action::Set { .. }
+            | Action::Load(_)
+            | Action::Sweep(_)
+            | Action::Matrix(_)
+            | Action::Others(..)
+            | Action::Player(_) => true,
+            Action::Arrive(_)
+            | Action::Hover(_)
+            | Action::Lang(_)
+            | Action::Large(_)
+            | Action::DismissBanner
+            | Action::Ran { .. }
+            | Action::Show(_)
+            | Action::Slot(_)
+            | Action::Started { .. }
+            | Action::Finished(..)
+            | Action::Cancelled => false,
+        }
+    }
+}
+
 impl Page {
     /// The page for an address, with `fallback_lang` where it names none.
     pub fn new(address: Address, fallback_lang: Lang, large: bool) -> Page {
@@ -238,6 +266,20 @@ impl Page {
     }
 
     pub fn apply(self, action: Action) -> Page {
+        let chosen = action.chooses_scenario();
+        let revision = self.revision;
+        let mut page = self.reduce_action(action);
+        // The banner speaks of the link the page opened on and says what is shown instead of
+        // it. Once the user has changed the scenario, what is shown is theirs and the banner
+        // would be wrong; a change that changed nothing (a refused value, the same value again)
+        // leaves it to be read.
+        if chosen && page.revision != revision {
+            page.banner = None;
+        }
+        page
+    }
+
+    fn reduce_action(self, action: Action) -> Page {
         match action {
             Action::Arrive(address) => self.arrive(address),
             Action::Set { key, value, entry }

@@ -12,8 +12,10 @@ use tcplab::Scenario;
 use tcplab_web::controls::knobs::{self, decimal, KNOBS};
 use tcplab_web::i18n::Lang;
 use tcplab_web::location::{self, Entry};
+use tcplab_web::player::Action as PlayerAction;
 use tcplab_web::scale::{significant, Slider};
 use tcplab_web::state::{Action, Page};
+use tcplab_web::sweep::keys::View;
 use tcplab_web::worker::protocol::{answer, Reply, Request};
 use tcplab_web::worker::Outcome;
 use tcplab_web::{format, verdict, App};
@@ -275,6 +277,65 @@ fn the_state_changes_through_the_scenarios_rules() {
     assert_eq!(p.lang, Lang::Zh);
     assert_eq!(p.entry, Some(Entry::Push));
     assert!(p.search().ends_with("&lang=zh"));
+}
+
+#[wasm_bindgen_test]
+fn a_bad_links_banner_lasts_until_the_user_changes_the_scenario() {
+    let set = |p: Page, key: Key, value: &str| {
+        p.apply(Action::Set {
+            key,
+            value: value.to_string(),
+            entry: Entry::Refine,
+        })
+    };
+    let bad = page("?rtt=abc&lang=en");
+    assert_eq!(bad.banner.as_ref().map(|b| b.key.as_str()), Some("rtt"));
+
+    // What leaves the defaults on show leaves the banner that says so.
+    let p = set(bad.clone(), Key::Rtt, "28");
+    assert!(p.banner.is_some(), "the value it already had");
+    let p = set(p, Key::Rtt, "5000");
+    assert!(p.field_error.is_some());
+    assert!(p.banner.is_some(), "a refused value");
+    let p = p.apply(Action::Lang(Lang::Zh));
+    assert!(p.banner.is_some(), "the language: the banner is read in it");
+    let p = p
+        .apply(Action::Show(View::Sweep))
+        .apply(Action::Show(View::Lab));
+    assert!(p.banner.is_some(), "another view of the same scenario");
+    let p = p
+        .apply(Action::Hover(Some(10.0)))
+        .apply(Action::Large(true));
+    assert!(p.banner.is_some());
+    let p = p.apply(Action::Ran {
+        query: String::new(),
+        outcome: Outcome::View(Rc::new(run_view(""))),
+    });
+    assert!(p.banner.is_some(), "the defaults' run coming back");
+
+    // The scenario on show is the user's: the banner's "instead" no longer holds.
+    let p = set(p, Key::Rtt, "50");
+    assert_eq!(p.scenario.rtt_ms, 50.0);
+    assert_eq!(p.banner, None, "a slider moved");
+    let preset = PRESETS.first().expect("a preset");
+    let p = bad
+        .clone()
+        .apply(Action::Load(preset.scenario().expect("a valid preset")));
+    assert_eq!(p.banner, None, "a preset");
+    let p = bad.clone().apply(Action::Player(PlayerAction::Open));
+    assert_eq!(p.scenario.at_ms, Some(0.0));
+    assert_eq!(p.banner, None, "the player's cursor");
+    let p = bad.apply(Action::Arrive(location::parse_search("?rtt=40&lang=en")));
+    assert_eq!(p.banner, None, "Back or Forward to a good address");
+
+    // A bad sweep setting goes when the sweep is set.
+    let p = page("?view=sweep&key=mtu&lang=en");
+    assert_eq!(p.banner.as_ref().map(|b| b.key.as_str()), Some("key"));
+    let mut spec = p.keys.sweep.clone();
+    spec.axis.values.truncate(1);
+    assert_ne!(spec, p.keys.sweep);
+    let p = p.apply(Action::Sweep(spec));
+    assert_eq!(p.banner, None);
 }
 
 #[wasm_bindgen_test]
