@@ -3,6 +3,7 @@
 //! the plot have fixed widths, so the time axes of the charts line up down the page.
 
 use plotters::chart::DualCoordChartContext;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -70,46 +71,34 @@ pub fn time_chart<'a>(
         1.0
     };
     let (w, h) = root.dim_in_pixel();
-    let x0 = (st.margin_left() + st.left_area()) as i32;
-    let x1 = w as i32 - (st.margin_right() + st.right_area()) as i32;
-    let legend_h = legend::height(root, st, items, x0, x1);
-    legend::draw(root, st, items, x0, x1, legend_top(st))?;
+    let legend_h = legend_above(root, st, items)?;
     let margin_top = legend_top(st) + legend_h + st.px(8.0) + band;
-
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(margin_top.max(0) as u32)
-        .margin_left(st.margin_left())
-        // The right axis is drawn by `right_axis`: plotters would repeat the left one's labels
-        // in a right label area too.
-        .margin_right(st.margin_right() + st.right_area())
-        .margin_bottom(st.upx(4.0))
-        .x_label_area_size(st.bottom_area())
-        .y_label_area_size(st.left_area())
+    let mut chart = builder(root, st, margin_top)
         .build_cartesian_2d(0.0..end, 0.0..top)
         .map_err(err)?;
 
     let unit = TimeUnit::for_span(end);
+    let (x0, x1) = plot_edges(root, st);
     let plot_w = (x1 - x0).max(1);
     let plot_h = (h as i32 - margin_top - st.bottom_area() as i32).max(1);
     let x_labels = (plot_w / st.px(90.0).max(1)).clamp(2, 14) as usize;
     let y_labels = (plot_h / st.px(42.0).max(1)).clamp(2, 8) as usize;
     let time_tick = |v: &f64| unit.tick(*v);
     let y_tick = |v: &f64| (y.tick)(*v);
-    chart
-        .configure_mesh()
-        .x_labels(x_labels)
-        .y_labels(y_labels)
-        .max_light_lines(0)
-        .bold_line_style(GRID)
-        .axis_style(st.line(AXIS, 1.0))
-        .x_label_formatter(&time_tick)
-        .y_label_formatter(&y_tick)
-        .x_desc(unit.desc(lang))
-        .y_desc(y.desc.as_str())
-        .label_style(st.text(0.95, AXIS))
-        .axis_desc_style(st.text(1.0, INK))
-        .draw()
-        .map_err(err)?;
+    mesh(
+        &mut chart,
+        st,
+        Ticks {
+            count: x_labels,
+            label: &time_tick,
+            desc: unit.desc(lang),
+        },
+        Ticks {
+            count: y_labels,
+            label: &y_tick,
+            desc: &y.desc,
+        },
+    )?;
 
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let frame = Frame {
@@ -133,6 +122,79 @@ pub fn time_chart<'a>(
     }
     let dual = chart.set_secondary_coord(0.0..end, 0.0..top);
     Ok((dual, frame))
+}
+
+/// The left and right edges of the plotting area in device pixels, known before the chart is
+/// laid out.
+fn plot_edges(root: &Root, st: &Style) -> (i32, i32) {
+    let (w, _) = root.dim_in_pixel();
+    let x0 = (st.margin_left() + st.left_area()) as i32;
+    let x1 = w as i32 - (st.margin_right() + st.right_area()) as i32;
+    (x0, x1)
+}
+
+/// Draws the legend's rows from the canvas's top, as wide as the plot; returns its height in
+/// device pixels.
+pub fn legend_above(root: &Root, st: &Style, items: &[Item]) -> Result<i32, String> {
+    let (x0, x1) = plot_edges(root, st);
+    let height = legend::height(root, st, items, x0, x1);
+    legend::draw(root, st, items, x0, x1, legend_top(st))?;
+    Ok(height)
+}
+
+/// A chart builder with the margins and label areas every chart of the run shares, so that
+/// their plots line up down the page; the plot starts `margin_top` device pixels down.
+pub fn builder<'a, 'b>(
+    root: &'a Root,
+    st: &Style,
+    margin_top: i32,
+) -> ChartBuilder<'a, 'b, CanvasBackend> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .margin_top(margin_top.max(0) as u32)
+        .margin_left(st.margin_left())
+        // The right axis is drawn by `right_axis`: plotters would repeat the left one's labels
+        // in a right label area too.
+        .margin_right(st.margin_right() + st.right_area())
+        .margin_bottom(st.upx(4.0))
+        .x_label_area_size(st.bottom_area())
+        .y_label_area_size(st.left_area());
+    builder
+}
+
+/// One axis of a [`mesh`]: about how many labelled ticks, how a tick reads, the axis's name.
+pub struct Ticks<'f, V> {
+    pub count: usize,
+    pub label: &'f dyn Fn(&V) -> String,
+    pub desc: &'f str,
+}
+
+/// The grid and the axes with their ticks and names, drawn alike on every chart of the run.
+pub fn mesh<X, Y>(
+    chart: &mut ChartContext<'_, CanvasBackend, Cartesian2d<X, Y>>,
+    st: &Style,
+    x: Ticks<X::ValueType>,
+    y: Ticks<Y::ValueType>,
+) -> Result<(), String>
+where
+    X: Ranged + ValueFormatter<<X as Ranged>::ValueType>,
+    Y: Ranged + ValueFormatter<<Y as Ranged>::ValueType>,
+{
+    chart
+        .configure_mesh()
+        .x_labels(x.count)
+        .y_labels(y.count)
+        .max_light_lines(0)
+        .bold_line_style(GRID)
+        .axis_style(st.line(AXIS, 1.0))
+        .x_label_formatter(x.label)
+        .y_label_formatter(y.label)
+        .x_desc(x.desc)
+        .y_desc(y.desc)
+        .label_style(st.text(0.95, AXIS))
+        .axis_desc_style(st.text(1.0, INK))
+        .draw()
+        .map_err(err)
 }
 
 /// Round values in `0..=hi`, about `n` of them: steps of 1, 2 or 5 times a power of ten.

@@ -29,6 +29,17 @@ pub struct Row {
     pub y: Option<f64>,
 }
 
+impl Readout {
+    /// A time chart's readout: the cursor line at `t`, headed by the time.
+    pub fn at(t: f64, rows: Vec<Row>) -> Readout {
+        Readout {
+            x: Some(t),
+            head: super::fmt::time(t),
+            rows,
+        }
+    }
+}
+
 impl Row {
     pub fn new(colour: RGBColor, text: impl Into<String>, y: Option<f64>) -> Row {
         Row {

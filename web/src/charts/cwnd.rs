@@ -9,8 +9,8 @@ use super::axis::{self, time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
 use super::draw::{self, Pen};
 use super::fmt::{self, ByteUnit};
-use super::frame::{shows, top_of, Frame};
-use super::legend::{Item, Swatch};
+use super::frame::{above, top_of, Frame};
+use super::legend::{self, Item, Swatch};
 use super::plot::Figure;
 use super::series::{finite, index_at, max_of, steps};
 use super::style::*;
@@ -159,22 +159,11 @@ impl Figure for Cwnd {
         lines.extend(fair);
         let top = top_of(data_max, &lines, 2.5);
 
-        let mut items = Vec::new();
-        for i in (0..n).take(if n > NAMED_FLOWS { 1 } else { n }) {
-            let label = if n == 1 {
-                "cwnd".to_string()
-            } else {
-                format!("{} {}", lang.pick("flow", "流"), i + 1)
-            };
-            let w = if i == 0 { 2.2 } else { 1.3 };
-            items.push(Item::new(Swatch::Line(flow_colour(i), w), label));
-        }
-        if n > NAMED_FLOWS {
-            items.push(Item::new(
-                Swatch::Line(MANY_FLOWS, 1.3),
-                format!("{} 2–{n}", lang.pick("flows", "流")),
-            ));
-        }
+        let mut items = if n == 1 {
+            vec![Item::new(Swatch::Line(flow_colour(0), 2.2), "cwnd")]
+        } else {
+            legend::flow_items(n, lang, (2.2, 1.3))
+        };
         if !ssthresh.is_empty() {
             items.push(Item::new(Swatch::Line(SSTHRESH_BAND, 5.0), "ssthresh"));
         }
@@ -184,14 +173,6 @@ impl Figure for Cwnd {
                 lang.pick("in flight", "在途数据"),
             ));
         }
-        let above = |v: f64| {
-            if shows(v, top) {
-                String::new()
-            } else {
-                lang.pick(" (above the chart)", "（超出图表上方）")
-                    .to_string()
-            }
-        };
         if let Some(r) = rwnd_max {
             items.push(Item::new(
                 Swatch::Line(RWND, 1.2),
@@ -199,7 +180,7 @@ impl Figure for Cwnd {
                     "{} {}{}",
                     lang.pick("rwnd, advertised: up to", "rwnd（通告窗口）最大"),
                     fmt::bytes(r),
-                    above(r)
+                    above(r, top, lang)
                 ),
             ));
         }
@@ -208,7 +189,7 @@ impl Figure for Cwnd {
             format!(
                 "BDP = bw·RTT = {}{}",
                 fmt::bytes(th.bdp_bytes),
-                above(th.bdp_bytes)
+                above(th.bdp_bytes, top, lang)
             ),
         ));
         if let Some(fair) = fair {
@@ -218,7 +199,7 @@ impl Figure for Cwnd {
                     "{} BDP/{n} = {}{}",
                     lang.pick("fair share", "公平份额"),
                     fmt::bytes(fair),
-                    above(fair)
+                    above(fair, top, lang)
                 ),
             ));
         }
@@ -466,10 +447,6 @@ impl Figure for Cwnd {
                 None,
             ));
         }
-        Some(Readout {
-            x: Some(t),
-            head: fmt::time(t),
-            rows,
-        })
+        Some(Readout::at(t, rows))
     }
 }

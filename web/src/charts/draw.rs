@@ -1,7 +1,9 @@
 //! Drawing series on a time chart: lines clipped to the frame and thinned to the pixel width,
 //! dashed theory lines, markers.
 
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
 
 use super::axis::TimeChart;
 use super::frame::Frame;
@@ -162,23 +164,10 @@ pub fn dots(
     radius_css: f64,
     colour: RGBColor,
 ) -> Result<(), String> {
-    let cells = cells(frame, st, radius_css);
-    let r = ((radius_css * st.dpr).round() as i32).max(1);
     let style = colour.filled();
-    let kept = one_per_cell(
-        points,
-        (frame.x.lo, frame.x.hi),
-        (frame.y.lo, frame.y.hi),
-        cells,
-    );
-    chart
-        .draw_series(
-            kept.into_iter()
-                .filter(|p| p.1 >= frame.y.lo && p.1 <= frame.y.hi)
-                .map(|p| Circle::new(p, r, style)),
-        )
-        .map(|_| ())
-        .map_err(err)
+    markers(chart, st, frame, points, radius_css, |p, r| {
+        Circle::new(p, r, style)
+    })
 }
 
 /// Cross markers, one per pixel cell.
@@ -190,9 +179,28 @@ pub fn crosses(
     radius_css: f64,
     pen: Pen,
 ) -> Result<(), String> {
+    let style = pen.style(st);
+    markers(chart, st, frame, points, radius_css, |p, r| {
+        Cross::new(p, r, style)
+    })
+}
+
+/// The markers `marker` makes at a point with a radius in device pixels, one per pixel cell
+/// about a marker's size, those in the frame's value range only.
+fn markers<E>(
+    chart: &mut TimeChart,
+    st: &Style,
+    frame: &Frame,
+    points: &[(f64, f64)],
+    radius_css: f64,
+    marker: impl Fn((f64, f64), i32) -> E,
+) -> Result<(), String>
+where
+    for<'b> &'b E: PointCollection<'b, (f64, f64)>,
+    E: Drawable<CanvasBackend>,
+{
     let cells = cells(frame, st, radius_css);
     let r = ((radius_css * st.dpr).round() as i32).max(1);
-    let style = pen.style(st);
     let kept = one_per_cell(
         points,
         (frame.x.lo, frame.x.hi),
@@ -203,7 +211,7 @@ pub fn crosses(
         .draw_series(
             kept.into_iter()
                 .filter(|p| p.1 >= frame.y.lo && p.1 <= frame.y.hi)
-                .map(|p| Cross::new(p, r, style)),
+                .map(|p| marker(p, r)),
         )
         .map(|_| ())
         .map_err(err)

@@ -26,6 +26,12 @@ pub fn decimals_for(top: f64) -> usize {
     (1.0 - (top / 6.0).log10().floor()).clamp(0.0, 9.0) as usize
 }
 
+/// A value axis's tick labels from 0 to `top`: the decimals [`decimals_for`] gives, no more.
+pub fn tick_for(top: f64) -> impl Fn(f64) -> String {
+    let decimals = decimals_for(top);
+    move |v| trim(v, decimals)
+}
+
 /// Three significant digits, no exponent: `0.103`, `12.1`, `121`, `1,246`.
 pub fn sig(v: f64) -> String {
     if !v.is_finite() {

@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+use crate::i18n::Lang;
+
 /// One axis: a value range over a pixel range, linear or logarithmic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scale {
@@ -106,4 +108,14 @@ pub fn top_of(data_max: Option<f64>, lines: &[f64], reach: f64) -> f64 {
 /// Whether a horizontal line at `v` is inside a frame topped at `top`.
 pub fn shows(v: f64, top: f64) -> bool {
     v.is_finite() && v >= 0.0 && v <= top
+}
+
+/// What a line's legend entry adds when [`top_of`] left the line out of the frame: that it is
+/// above the chart.
+pub fn above(v: f64, top: f64, lang: Lang) -> &'static str {
+    if shows(v, top) {
+        ""
+    } else {
+        lang.pick(" (above the chart)", "（超出图表上方）")
+    }
 }

@@ -7,8 +7,8 @@ use super::axis::{self, time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
 use super::draw::{self, Pen};
 use super::fmt;
-use super::frame::{shows, top_of, Frame};
-use super::legend::{Item, Swatch};
+use super::frame::{above, top_of, Frame};
+use super::legend::{self, Item, Swatch};
 use super::plot::Figure;
 use super::series::{finite, index_at, max_of, steps, value_at};
 use super::style::*;
@@ -186,14 +186,6 @@ impl Figure for Goodput {
         let mut refs = vec![th.link_mbps, th.window_limit_mbps];
         refs.extend(th.mathis_mbps);
         let top = top_of(data_max, &refs, 2.5);
-        let above = |v: f64| {
-            if shows(v, top) {
-                String::new()
-            } else {
-                lang.pick(" (above the chart)", "（超出图表上方）")
-                    .to_string()
-            }
-        };
 
         let bin = lines.first().map_or(0.0, |l| l.1);
         let bins = match lang {
@@ -207,19 +199,7 @@ impl Figure for Goodput {
                 format!("{} ({bins})", lang.pick("goodput", "有效吞吐量")),
             ));
         } else {
-            let named = if n > NAMED_FLOWS { 1 } else { n };
-            for i in 0..named {
-                items.push(Item::new(
-                    Swatch::Line(flow_colour(i), if i == 0 { 2.0 } else { 1.2 }),
-                    format!("{} {}", lang.pick("flow", "流"), i + 1),
-                ));
-            }
-            if named < n {
-                items.push(Item::new(
-                    Swatch::Line(MANY_FLOWS, 1.2),
-                    format!("{} 2–{n}", lang.pick("flows", "流")),
-                ));
-            }
+            items.extend(legend::flow_items(n, lang, (2.0, 1.2)));
             items.push(Item::new(
                 Swatch::Line(TOTAL, 1.6),
                 format!("{} ({bins})", lang.pick("sum of flows", "各流之和")),
@@ -231,7 +211,7 @@ impl Figure for Goodput {
                 "{} {}{}",
                 lang.pick("link rate", "链路速率"),
                 fmt::rate(th.link_mbps),
-                above(th.link_mbps)
+                above(th.link_mbps, top, lang)
             ),
         ));
         if let Some(fair) = fair {
@@ -249,13 +229,17 @@ impl Figure for Goodput {
             format!(
                 "rwnd/RTT = {}{}",
                 fmt::rate(th.window_limit_mbps),
-                above(th.window_limit_mbps)
+                above(th.window_limit_mbps, top, lang)
             ),
         ));
         if let Some(m) = th.mathis_mbps {
             items.push(Item::new(
                 Swatch::Dashed(MATHIS, 1.6),
-                format!("Mathis 1.22·MSS/(RTT·√p) = {}{}", fmt::rate(m), above(m)),
+                format!(
+                    "Mathis 1.22·MSS/(RTT·√p) = {}{}",
+                    fmt::rate(m),
+                    above(m, top, lang)
+                ),
             ));
         }
         if !slow.is_empty() {
@@ -266,7 +250,7 @@ impl Figure for Goodput {
                 format!(
                     "{} {iw}·2^k·MSS/RTT{}",
                     lang.pick("ideal slow start", "理想慢启动"),
-                    above(low)
+                    above(low, top, lang)
                 ),
             ));
         }
@@ -277,8 +261,7 @@ impl Figure for Goodput {
             ));
         }
 
-        let decimals = fmt::decimals_for(top);
-        let tick = |v: f64| fmt::trim(v, decimals);
+        let tick = fmt::tick_for(top);
         let y = YAxis {
             top,
             desc: lang
@@ -389,21 +372,14 @@ impl Figure for Goodput {
                 ));
             }
         }
-        Some(Readout {
-            x: Some(t),
-            head: fmt::time(t),
-            rows,
-        })
+        Some(Readout::at(t, rows))
     }
 }
 
-/// The sum of every flow's goodput, bin by bin (the flows share one bin width).
-fn sum_line(flows: &[FlowView], end: f64, columns: f64, round_trip: f64) -> Vec<(f64, f64)> {
-    let Some(f0) = flows.first() else {
-        return Vec::new();
-    };
+/// The sum of every flow's goodput, bin by bin (the flows share one bin width), unsmoothed.
+pub fn summed(flows: &[FlowView]) -> Vec<(f64, f64)> {
     let len = flows.iter().map(|f| f.goodput.len()).max().unwrap_or(0);
-    let summed: Vec<(f64, f64)> = (0..len)
+    (0..len)
         .map(|i| {
             let t = flows
                 .iter()
@@ -416,7 +392,14 @@ fn sum_line(flows: &[FlowView], end: f64, columns: f64, round_trip: f64) -> Vec<
                 .sum();
             (t, g)
         })
-        .collect();
+        .collect()
+}
+
+/// The sum of every flow's goodput, smoothed as [`flow_line`] smooths one flow's.
+fn sum_line(flows: &[FlowView], end: f64, columns: f64, round_trip: f64) -> Vec<(f64, f64)> {
+    let Some(f0) = flows.first() else {
+        return Vec::new();
+    };
     let m = window_bins(f0, end, columns, round_trip);
-    finite(smooth(&summed, f0.bin_ms, m))
+    finite(smooth(&summed(flows), f0.bin_ms, m))
 }

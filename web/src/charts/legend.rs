@@ -2,8 +2,9 @@
 
 use plotters::prelude::*;
 
-use super::style::{Style, INK};
+use super::style::{flow_colour, Style, INK, MANY_FLOWS, NAMED_FLOWS};
 use super::Root;
+use crate::i18n::Lang;
 
 /// How a legend entry draws its sample.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,6 +38,28 @@ impl Item {
             label: label.into(),
         }
     }
+}
+
+/// The entries of `n` flows drawn in their own colours ([`super::style::colour_of`]): one each
+/// while there are few enough to tell apart, else flow 1 and the rest as one quiet entry.
+/// `widths` are flow 1's line and the others'.
+pub fn flow_items(n: usize, lang: Lang, (first, others): (f64, f64)) -> Vec<Item> {
+    let named = if n > NAMED_FLOWS { 1 } else { n };
+    let mut items: Vec<Item> = (0..named)
+        .map(|i| {
+            Item::new(
+                Swatch::Line(flow_colour(i), if i == 0 { first } else { others }),
+                format!("{} {}", lang.pick("flow", "流"), i + 1),
+            )
+        })
+        .collect();
+    if named < n {
+        items.push(Item::new(
+            Swatch::Line(MANY_FLOWS, others),
+            format!("{} 2–{n}", lang.pick("flows", "流")),
+        ));
+    }
+    items
 }
 
 /// Entries placed in rows: (item index, x, row).

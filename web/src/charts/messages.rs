@@ -10,8 +10,8 @@ use super::axis::{self, time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
 use super::draw::{self, Pen};
 use super::fmt;
-use super::frame::{shows, top_of, Frame, Scale};
-use super::legend::{self, Item, Swatch};
+use super::frame::{above, top_of, Frame, Scale};
+use super::legend::{Item, Swatch};
 use super::plot::Figure;
 use super::series::{finite, max_of};
 use super::style::*;
@@ -160,19 +160,13 @@ impl Figure for Latency {
             ),
         ));
         if let Some(p) = p99 {
-            let above = if shows(p, top) {
-                ""
-            } else {
-                lang.pick(" (above the chart)", "（超出图表上方）")
-            };
             items.push(Item::new(
                 Swatch::Dashed(MATHIS, 1.2),
-                format!("p99 = {}{above}", fmt::ms(p)),
+                format!("p99 = {}{}", fmt::ms(p), above(p, top, lang)),
             ));
         }
 
-        let decimals = fmt::decimals_for(top);
-        let tick = |v: f64| fmt::trim(v, decimals);
+        let tick = fmt::tick_for(top);
         let rtt = v.theory.rtt_ms;
         let y = YAxis {
             top,
@@ -246,11 +240,7 @@ impl Figure for Latency {
                 None,
             ));
         }
-        Some(Readout {
-            x: Some(t),
-            head: fmt::time(t),
-            rows,
-        })
+        Some(Readout::at(t, rows))
     }
 }
 
@@ -456,39 +446,27 @@ impl Figure for Distribution {
             ),
         ));
 
-        let (w, _) = root.dim_in_pixel();
-        let x0 = (st.margin_left() + st.left_area()) as i32;
-        let x1 = w as i32 - (st.margin_right() + st.right_area()) as i32;
-        let legend_h = legend::height(root, st, &items, x0, x1);
-        legend::draw(root, st, &items, x0, x1, st.px(4.0))?;
-        let err = |e: DrawingAreaErrorKind<_>| format!("chart: {e}");
-        let mut chart = ChartBuilder::on(root)
-            .margin_top((st.px(12.0) + legend_h).max(0) as u32)
-            .margin_left(st.margin_left())
-            .margin_right(st.margin_right() + st.right_area())
-            .margin_bottom(st.upx(4.0))
-            .x_label_area_size(st.bottom_area())
-            .y_label_area_size(st.left_area())
+        let legend_h = axis::legend_above(root, st, &items)?;
+        let mut chart = axis::builder(root, st, st.px(12.0) + legend_h)
             .build_cartesian_2d((lo..hi).log_scale(), 0.0..1.0)
-            .map_err(err)?;
+            .map_err(|e| format!("chart: {e}"))?;
         let x_tick = |_: &f64| String::new();
         let y_tick = |v: &f64| format!("{}%", fmt::trim(v * 100.0, 0));
-        chart
-            .configure_mesh()
+        axis::mesh(
+            &mut chart,
+            st,
             // The latency ticks are drawn by `log_ticks`: plotters labels only some decades.
-            .x_labels(0)
-            .y_labels(6)
-            .max_light_lines(0)
-            .bold_line_style(GRID)
-            .axis_style(st.line(AXIS, 1.0))
-            .x_label_formatter(&x_tick)
-            .y_label_formatter(&y_tick)
-            .x_desc(lang.pick("latency (ms, log scale)", "时延（ms，对数刻度）"))
-            .y_desc(lang.pick("messages read", "已读取消息"))
-            .label_style(st.text(0.95, AXIS))
-            .axis_desc_style(st.text(1.0, INK))
-            .draw()
-            .map_err(err)?;
+            axis::Ticks {
+                count: 0,
+                label: &x_tick,
+                desc: lang.pick("latency (ms, log scale)", "时延（ms，对数刻度）"),
+            },
+            axis::Ticks {
+                count: 6,
+                label: &y_tick,
+                desc: lang.pick("messages read", "已读取消息"),
+            },
+        )?;
         let (xr, yr) = chart.plotting_area().get_pixel_range();
         let frame = Frame {
             x: Scale {

@@ -149,23 +149,11 @@ pub struct Layout {
     pub root_font: f64,
 }
 
-fn root_font() -> f64 {
-    web_sys::window()
-        .and_then(|w| {
-            let html = w.document()?.document_element()?;
-            let style = w.get_computed_style(&html).ok()??;
-            style.get_property_value("font-size").ok()
-        })
-        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .unwrap_or(16.0)
-}
-
 fn measure(container: Option<&Element>) -> Layout {
     Layout {
         width: container.map_or(0, Element::client_width),
         dpr: web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()),
-        root_font: root_font(),
+        root_font: style::root_font(),
     }
 }
 

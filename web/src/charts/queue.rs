@@ -7,7 +7,7 @@ use super::axis::{time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
 use super::draw::{self, Pen};
 use super::fmt;
-use super::frame::{shows, top_of, Frame};
+use super::frame::{above, top_of, Frame};
 use super::legend::{Item, Swatch};
 use super::plot::Figure;
 use super::series::{finite, max_of, one_per_cell, steps, value_at};
@@ -113,16 +113,12 @@ impl Figure for Queue {
             lang.pick("packets queued", "排队的包"),
         )];
         if let Some(l) = limit {
-            let above = if shows(l, top) {
-                ""
-            } else {
-                lang.pick(" (above the chart)", "（超出图表上方）")
-            };
+            let note = above(l, top, lang);
             items.push(Item::new(
                 Swatch::Dashed(BDP, 1.2),
                 match lang {
-                    Lang::En => format!("queue limit {} packets{above}", fmt::trim(l, 0)),
-                    Lang::Zh => format!("队列上限 {} 个包{above}", fmt::trim(l, 0)),
+                    Lang::En => format!("queue limit {} packets{note}", fmt::trim(l, 0)),
+                    Lang::Zh => format!("队列上限 {} 个包{note}", fmt::trim(l, 0)),
                 },
             ));
         }
@@ -146,8 +142,7 @@ impl Figure for Queue {
             }
         }
 
-        let decimals = fmt::decimals_for(top);
-        let tick = |v: f64| fmt::trim(v, decimals);
+        let tick = fmt::tick_for(top);
         let y = YAxis {
             top,
             desc: lang.pick("queue (packets)", "队列（包）").to_string(),
@@ -244,10 +239,6 @@ impl Figure for Queue {
                 ));
             }
         }
-        Some(Readout {
-            x: Some(t),
-            head: fmt::time(t),
-            rows,
-        })
+        Some(Readout::at(t, rows))
     }
 }

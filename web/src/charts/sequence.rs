@@ -198,10 +198,6 @@ impl Figure for Sequence {
                 None,
             ));
         }
-        Some(Readout {
-            x: Some(t),
-            head: fmt::time(t),
-            rows,
-        })
+        Some(Readout::at(t, rows))
     }
 }

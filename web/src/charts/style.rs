@@ -86,6 +86,20 @@ pub fn css(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
+/// The page's root font size in CSS pixels, 16 unless the page enlarges its text (large type):
+/// what [`Style::new`] sizes the charts' text from.
+pub fn root_font() -> f64 {
+    web_sys::window()
+        .and_then(|w| {
+            let html = w.document()?.document_element()?;
+            let style = w.get_computed_style(&html).ok()??;
+            style.get_property_value("font-size").ok()
+        })
+        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .unwrap_or(16.0)
+}
+
 /// How big one CSS pixel and one line of text are on this canvas.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Style {

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use tcplab::view::RunView;
 
 use crate::charts::fmt::{self, TimeUnit};
-use crate::charts::goodput::{round_trip_ms, smooth};
+use crate::charts::goodput::{round_trip_ms, smooth, summed};
 use crate::charts::legend::{Item, Swatch};
 use crate::charts::series::{decimate, finite, steps};
 use crate::charts::style::{Style, ACCENT};
@@ -49,35 +49,13 @@ fn goodput(view: &Rc<RunView>, lang: Lang) -> Vec<(f64, f64)> {
     let Some(f0) = view.flows.first() else {
         return Vec::new();
     };
-    let len = view
-        .flows
-        .iter()
-        .map(|f| f.goodput.len())
-        .max()
-        .unwrap_or(0);
-    let summed: Vec<(f64, f64)> = (0..len)
-        .map(|i| {
-            let t = view
-                .flows
-                .iter()
-                .find_map(|f| f.goodput.get(i).map(|b| b.0))
-                .unwrap_or(f64::NAN);
-            let g = view
-                .flows
-                .iter()
-                .filter_map(|f| f.goodput.get(i).map(|b| b.1))
-                .filter(|v| v.is_finite())
-                .sum();
-            (t, g)
-        })
-        .collect();
     let rt = round_trip_ms(&Ctx::new(view.clone(), lang));
     let m = if f0.bin_ms > 0.0 && rt.is_finite() {
         ((rt / f0.bin_ms).ceil() as usize).clamp(1, 100_000)
     } else {
         1
     };
-    finite(smooth(&summed, f0.bin_ms, m))
+    finite(smooth(&summed(&view.flows), f0.bin_ms, m))
 }
 
 /// Each delivered message's latency against the share of messages at most that late.

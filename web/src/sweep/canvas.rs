@@ -11,7 +11,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use crate::charts::style::{Style, MATHIS, PAPER};
+use crate::charts::style::{root_font, Style, MATHIS, PAPER};
 use crate::charts::Root;
 
 /// What a canvas draws.
@@ -36,18 +36,6 @@ impl PartialEq for CanvasProps {
         (&self.id, &self.label, self.height, &self.stamp)
             == (&other.id, &other.label, other.height, &other.stamp)
     }
-}
-
-fn root_font() -> f64 {
-    web_sys::window()
-        .and_then(|w| {
-            let html = w.document()?.document_element()?;
-            let style = w.get_computed_style(&html).ok()??;
-            style.get_property_value("font-size").ok()
-        })
-        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .unwrap_or(16.0)
 }
 
 fn paint(canvas: &HtmlCanvasElement, props: &CanvasProps) -> Result<(), String> {
