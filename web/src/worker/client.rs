@@ -15,9 +15,10 @@ use std::rc::Rc;
 use tcplab::view::RunView;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker};
 use yew::Callback;
 
+use super::live::Live;
+use super::mark;
 use super::protocol::{Reply, Request, Want};
 use crate::location::describe;
 
@@ -42,20 +43,6 @@ pub struct Client {
 impl PartialEq for Client {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.inner, &other.inner)
-    }
-}
-
-struct Live {
-    worker: Worker,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
     }
 }
 
@@ -164,15 +151,6 @@ impl Client {
     }
 }
 
-/// Leaves a `performance.mark` for the page benchmark (tests/tests/bench.rs): when a request
-/// was posted (`tcplab-request`), its reply arrived (`tcplab-reply`) and was read
-/// (`tcplab-view`).
-fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
-    }
-}
-
 /// Starts a worker, replacing any. Returns the failure to report, if it could not start.
 fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     let weak = Rc::downgrade(inner_rc);
@@ -180,40 +158,32 @@ fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     inner.live = None;
     inner.ready = false;
     inner.busy = None;
-    let worker = match Worker::new(&inner.script) {
-        Ok(w) => w,
-        Err(e) => {
-            return Some((
-                inner.latest_query.clone(),
-                Outcome::Error(format!("the simulator could not start: {}", describe(e))),
-            ))
-        }
-    };
-    inner.started += 1;
     let on_message = {
         let weak = weak.clone();
-        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        move |data: JsValue| {
             if let Some(inner) = weak.upgrade() {
-                let outcome = received(&inner, e.data());
+                let outcome = received(&inner, data);
                 Client { inner }.report(outcome);
             }
-        })
+        }
     };
-    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
-        e.prevent_default();
+    let on_error = move |message: String| {
         if let Some(inner) = weak.upgrade() {
-            let outcome = failed(&inner, e.message());
+            let outcome = failed(&inner, message);
             Client { inner }.report(outcome);
         }
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    inner.live = Some(Live {
-        worker,
-        _on_message: on_message,
-        _on_error: on_error,
-    });
-    None
+    };
+    match Live::start(&inner.script, on_message, on_error) {
+        Ok(live) => {
+            inner.started += 1;
+            inner.live = Some(live);
+            None
+        }
+        Err(e) => Some((
+            inner.latest_query.clone(),
+            Outcome::Error(format!("the simulator could not start: {}", describe(e))),
+        )),
+    }
 }
 
 /// Sends the pending request: at once to an idle, ready worker; to a fresh worker when the
@@ -249,7 +219,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
     };
     let text = serde_json::to_string(&request).unwrap_or_default();
     let live = inner.live.as_ref()?;
-    match live.worker.post_message(&JsValue::from_str(&text)) {
+    match live.post(&text) {
         Ok(()) => {
             mark("tcplab-request");
             inner.busy = Some(id);

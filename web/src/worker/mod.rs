@@ -4,11 +4,22 @@
 //! worker answers `{id, view}` or `{id, error}`) and the worker's side of it; [`client`] is the
 //! page's side: it starts the worker, sends the newest scenario, supersedes a run that a newer
 //! value has made stale, and drops stale answers. [`pool`] runs many independent runs at once
-//! (a sweep, a comparison, an export) on a few workers.
+//! (a sweep, a comparison, an export) on a few workers; both hold their workers as [`live`]
+//! ones.
 
 pub mod client;
+pub mod live;
 pub mod pool;
 pub mod protocol;
 
 pub use client::{Client, Outcome};
 pub use protocol::PAGE_MAX_EVENTS;
+
+/// Leaves a `performance.mark` for the page benchmark (tests/tests/bench.rs): the client's
+/// `tcplab-request` (a request posted), `tcplab-reply` (its reply arrived), `tcplab-view` (read)
+/// and `tcplab-steps` (its steps unpacked); the pool's `tcplab-pool-cancel`.
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}

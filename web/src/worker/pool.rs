@@ -15,11 +15,11 @@ use std::rc::Rc;
 
 use tcplab::view::RunView;
 use tcplab::Summary;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use wasm_bindgen::JsValue;
 use yew::Callback;
 
+use super::live::Live;
+use super::mark;
 use super::protocol::{Reply, Request, Want};
 use crate::location::describe;
 
@@ -83,20 +83,10 @@ impl PartialEq for Pool {
 struct Slot {
     /// Names the slot in its worker's handlers.
     key: u64,
-    worker: Worker,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    live: Live,
     ready: bool,
     /// The request id and job index the worker is running.
     busy: Option<(u64, usize)>,
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
-    }
 }
 
 struct Inner {
@@ -183,12 +173,6 @@ impl Pool {
     }
 }
 
-fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
-    }
-}
-
 /// Posts queued jobs to idle workers and starts the workers the rest need.
 fn fill(inner_rc: &Rc<RefCell<Inner>>) -> Vec<Finished> {
     let mut failures = Vec::new();
@@ -244,8 +228,8 @@ fn post(inner: &mut Inner, slot: usize, index: usize) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     let s = inner.slots.get_mut(slot).ok_or("no such worker")?;
-    s.worker
-        .post_message(&JsValue::from_str(&text))
+    s.live
+        .post(&text)
         .map_err(|e| format!("the simulator could not be asked: {}", describe(e)))?;
     s.busy = Some((id, index));
     Ok(())
@@ -254,33 +238,28 @@ fn post(inner: &mut Inner, slot: usize, index: usize) -> Result<(), String> {
 fn spawn(inner_rc: &Rc<RefCell<Inner>>) -> Result<(), String> {
     let weak = Rc::downgrade(inner_rc);
     let mut inner = inner_rc.borrow_mut();
-    let worker = Worker::new(&inner.script).map_err(describe)?;
     let key = inner.next_key;
-    inner.next_key += 1;
-    inner.started += 1;
     let on_message = {
         let weak = weak.clone();
-        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        move |data: JsValue| {
             if let Some(inner) = weak.upgrade() {
-                let finished = received(&inner, key, e.data());
+                let finished = received(&inner, key, data);
                 Pool { inner }.report(finished);
             }
-        })
+        }
     };
-    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
-        e.prevent_default();
+    let on_error = move |message: String| {
         if let Some(inner) = weak.upgrade() {
-            let finished = failed(&inner, key, e.message());
+            let finished = failed(&inner, key, message);
             Pool { inner }.report(finished);
         }
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    };
+    let live = Live::start(&inner.script, on_message, on_error).map_err(describe)?;
+    inner.next_key += 1;
+    inner.started += 1;
     inner.slots.push(Slot {
         key,
-        worker,
-        _on_message: on_message,
-        _on_error: on_error,
+        live,
         ready: false,
         busy: None,
     });

@@ -1,0 +1,52 @@
+//! A started Web Worker and its two handlers, as the lab's worker ([`super::client`]) and each
+//! of the pool's ([`super::pool`]) hold it. Dropping it unhooks the handlers and terminates
+//! the worker: a run cannot be interrupted inside WebAssembly, so a superseded one is stopped
+//! this way.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+pub struct Live {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl Live {
+    /// Starts `script`. Each message's data goes to `on_message`; a failure's message goes to
+    /// `on_error`, in place of the browser's own report of an uncaught error.
+    pub fn start(
+        script: &str,
+        mut on_message: impl FnMut(JsValue) + 'static,
+        mut on_error: impl FnMut(String) + 'static,
+    ) -> Result<Live, JsValue> {
+        let worker = Worker::new(script)?;
+        let on_message =
+            Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| on_message(e.data()));
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+            e.prevent_default();
+            on_error(e.message());
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Live {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+
+    /// Posts a request, as JSON text.
+    pub fn post(&self, text: &str) -> Result<(), JsValue> {
+        self.worker.post_message(&JsValue::from_str(text))
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
