@@ -2,15 +2,7 @@
 
 /// `1713` -> `"1,713"`.
 pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    group(&n.to_string())
 }
 
 /// A short label for a log-scale axis: `1`, `10`, `100`, `1k`, `10k`, `100k`, `1M`, `10M`.

@@ -55,6 +55,17 @@ pub enum LostAt {
     AckWire,
 }
 
+impl LostAt {
+    /// Where a packet of data (a segment, a datagram) lost for `cause` was lost.
+    fn of_data(cause: DropCauseLabel) -> LostAt {
+        match cause {
+            DropCauseLabel::Staged => LostAt::Staged,
+            DropCauseLabel::QueueFull => LostAt::Queue,
+            DropCauseLabel::Random => LostAt::Wire,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lost {
     pub flow: u16,
@@ -138,11 +149,7 @@ pub fn trips(steps: &[Step], rtt_ms: f64) -> Trips {
                 out.lost.push(Lost {
                     flow: f,
                     t,
-                    at: match cause {
-                        DropCauseLabel::Staged => LostAt::Staged,
-                        DropCauseLabel::QueueFull => LostAt::Queue,
-                        DropCauseLabel::Random => LostAt::Wire,
-                    },
+                    at: LostAt::of_data(cause),
                 });
             }
             StepKind::DataArrived { seq, .. } => {
@@ -158,11 +165,7 @@ pub fn trips(steps: &[Step], rtt_ms: f64) -> Trips {
                 out.lost.push(Lost {
                     flow: f,
                     t,
-                    at: match cause {
-                        DropCauseLabel::Staged => LostAt::Staged,
-                        DropCauseLabel::QueueFull => LostAt::Queue,
-                        DropCauseLabel::Random => LostAt::Wire,
-                    },
+                    at: LostAt::of_data(cause),
                 });
             }
             StepKind::DatagramArrived { id } => {
