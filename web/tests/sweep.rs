@@ -318,6 +318,18 @@ fn draw(drawing: &dyn Drawing) -> usize {
         .count()
 }
 
+/// `key`'s batch `id` as the pool gathers it, every run done in process.
+fn ran(id: u64, key: PlanKey) -> Batch {
+    let plan = Rc::new(key.plan());
+    let mut batch = Batch::new(id, key, plan.clone(), 0.0, 2);
+    for (i, job) in plan.jobs.iter().enumerate() {
+        let s = Scenario::parse(&job.query).expect("a scenario");
+        let summary = tcplab::run(&s, &RunOptions::default()).summary;
+        batch.record(i, Done::Summary(Rc::new(summary)), 1.0);
+    }
+    batch
+}
+
 #[wasm_bindgen_test]
 fn the_sweep_chart_and_the_heatmap_draw() {
     let base = Scenario::parse("preset=loss-sweep&dur=2").expect("a scenario");
@@ -326,14 +338,7 @@ fn the_sweep_chart_and_the_heatmap_draw() {
         seeds: 2,
         metric: Metric::Goodput,
     };
-    let key = PlanKey::Sweep(base.clone(), spec.clone());
-    let plan = Rc::new(key.plan());
-    let mut batch = Batch::new(1, key, plan.clone(), 0.0, 2);
-    for (i, job) in plan.jobs.iter().enumerate() {
-        let s = Scenario::parse(&job.query).expect("a scenario");
-        let summary = tcplab::run(&s, &RunOptions::default()).summary;
-        batch.record(i, Done::Summary(Rc::new(summary)), 1.0);
-    }
+    let batch = ran(1, PlanKey::Sweep(base.clone(), spec.clone()));
     let points = data::points(&base, &spec, Some(&batch));
     for lang in Lang::ALL {
         let inked = draw(&SweepChart {
@@ -353,14 +358,7 @@ fn the_sweep_chart_and_the_heatmap_draw() {
         seeds: 1,
         metric: Metric::Goodput,
     };
-    let key = PlanKey::Matrix(base.clone(), m.clone());
-    let plan = Rc::new(key.plan());
-    let mut batch = Batch::new(2, key, plan.clone(), 0.0, 2);
-    for (i, job) in plan.jobs.iter().enumerate() {
-        let s = Scenario::parse(&job.query).expect("a scenario");
-        let summary = tcplab::run(&s, &RunOptions::default()).summary;
-        batch.record(i, Done::Summary(Rc::new(summary)), 1.0);
-    }
+    let batch = ran(2, PlanKey::Matrix(base.clone(), m.clone()));
     let cells = matrix::cells(&m, Some(&batch));
     assert!(cells.iter().all(|c| c.complete && c.spread.is_some()));
     let csv = matrix::csv(&m, &cells);
