@@ -541,12 +541,30 @@ impl Lab {
         self.eval_string("return location.search;").await
     }
 
-    /// Moves the range input `id` to `position` as a drag would: the value, then `input`, then
-    /// `change` on release.
-    pub async fn slide_to(&self, id: &str, position: u32) {
+    /// Waits until the address (`location.search`) passes `check`; says whether it did.
+    pub async fn wait_for_search(&self, within: Duration, check: impl Fn(&str) -> bool) -> bool {
+        let check = &check;
+        self.wait_until(within, move || async move { check(&self.search().await) })
+            .await
+    }
+
+    /// Clicks the element `by` finds; `what` names it in a failure.
+    pub async fn click(&self, by: By, what: &str) {
+        self.driver
+            .find(by)
+            .await
+            .unwrap_or_else(|e| panic!("{what} is not on the page: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {what}: {e}"));
+    }
+
+    /// Moves the range input `id` to `share` (0 to 1) of its length as a drag would: the value,
+    /// then `input`, then `change` on release.
+    pub async fn slide_to_share(&self, id: &str, share: f64) {
         self.eval_string(&format!(
             "const s = document.getElementById('{id}');
-             s.value = '{position}';
+             s.value = String(Math.round(s.max * {share}));
              s.dispatchEvent(new Event('input', {{ bubbles: true }}));
              s.dispatchEvent(new Event('change', {{ bubbles: true }}));
              return null;"

@@ -162,17 +162,9 @@ async fn assert_refused(lab: &Lab, c: &Case) {
 /// A slider moved after the bad link writes a good address, and its run is shown; the banner,
 /// which said the defaults were shown instead, is gone.
 async fn assert_still_works(lab: &Lab, name: &str) {
-    let position: u32 = lab
-        .eval_string("return String(Math.round(document.getElementById('rtt').max * 0.6));")
-        .await
-        .parse()
-        .expect("the RTT slider's length");
-    lab.slide_to("rtt", position).await;
+    lab.slide_to_share("rtt", 0.6).await;
     let moved = lab
-        .wait_until(
-            SETTLE,
-            || async move { lab.search().await.starts_with("?rtt=") },
-        )
+        .wait_for_search(SETTLE, |s| s.starts_with("?rtt="))
         .await;
     assert!(
         moved,

@@ -61,10 +61,7 @@ async fn the_rtt_and_loss_sliders_move_the_address_the_cards_and_the_charts() {
             .expect("the RTT slider");
         slider.send_keys(Key::Right).await.expect("press Right");
         let moved = lab
-            .wait_until(
-                SETTLE,
-                || async move { lab.search().await.starts_with("?rtt=") },
-            )
+            .wait_for_search(SETTLE, |s| s.starts_with("?rtt="))
             .await;
         assert!(moved, "the address did not follow: {}", lab.search().await);
         let rtt = lab.value_of("rtt-number").await;
@@ -80,18 +77,8 @@ async fn the_rtt_and_loss_sliders_move_the_address_the_cards_and_the_charts() {
         assert_ne!(pixels_rtt, pixels, "the charts did not change with the RTT");
 
         // A drag of the loss slider to about 1 %.
-        let position: u32 = lab
-            .eval_string("return String(Math.round(document.getElementById('loss').max * 0.76));")
-            .await
-            .parse()
-            .expect("a position");
-        lab.slide_to("loss", position).await;
-        let moved = lab
-            .wait_until(
-                SETTLE,
-                || async move { lab.search().await.contains("loss=") },
-            )
-            .await;
+        lab.slide_to_share("loss", 0.76).await;
+        let moved = lab.wait_for_search(SETTLE, |s| s.contains("loss=")).await;
         assert!(moved, "the address did not follow: {}", lab.search().await);
         let loss = lab.value_of("loss-number").await;
         assert!(
@@ -118,10 +105,7 @@ async fn the_rtt_and_loss_sliders_move_the_address_the_cards_and_the_charts() {
         // Back: the RTT step again, cards and all.
         lab.driver.back().await.expect("go back");
         let expected = format!("?rtt={rtt}&lang=en");
-        let expected = &expected;
-        let back = lab
-            .wait_until(SETTLE, || async move { lab.search().await == *expected })
-            .await;
+        let back = lab.wait_for_search(SETTLE, |s| s == expected).await;
         assert!(back, "Back went to {}", lab.search().await);
         lab.wait_for_run(RUN_TIMEOUT).await;
         assert_eq!(lab.value_of("loss-number").await, "0");
@@ -148,9 +132,7 @@ async fn back_and_forward_step_through_typed_changes() {
         let cards_iw = lab.cards().await;
         lab.type_into("rtt-number", "50ms").await;
         let typed = lab
-            .wait_until(SETTLE, || async move {
-                lab.search().await == "?rtt=50&iw=20&lang=en"
-            })
+            .wait_for_search(SETTLE, |s| s == "?rtt=50&iw=20&lang=en")
             .await;
         assert!(typed, "typing 50ms: {}", lab.search().await);
         lab.wait_for_run(RUN_TIMEOUT).await;
@@ -158,11 +140,7 @@ async fn back_and_forward_step_through_typed_changes() {
         assert_ne!(cards_rtt, cards_iw);
 
         lab.driver.back().await.expect("go back");
-        lab.wait_until(
-            SETTLE,
-            || async move { lab.search().await == "?iw=20&lang=en" },
-        )
-        .await;
+        lab.wait_for_search(SETTLE, |s| s == "?iw=20&lang=en").await;
         lab.wait_for_run(RUN_TIMEOUT).await;
         assert_eq!(lab.search().await, "?iw=20&lang=en");
         assert_eq!(lab.value_of("rtt-number").await, "28");
@@ -170,22 +148,15 @@ async fn back_and_forward_step_through_typed_changes() {
         assert_eq!(lab.cards().await, cards_iw, "Back restores the cards");
 
         lab.driver.forward().await.expect("go forward");
-        lab.wait_until(SETTLE, || async move {
-            lab.search().await == "?rtt=50&iw=20&lang=en"
-        })
-        .await;
+        lab.wait_for_search(SETTLE, |s| s == "?rtt=50&iw=20&lang=en")
+            .await;
         lab.wait_for_run(RUN_TIMEOUT).await;
         assert_eq!(lab.value_of("rtt-number").await, "50");
         assert_eq!(lab.cards().await, cards_rtt, "Forward restores the cards");
 
         // The presets menu loads a preset as a new step.
-        lab.driver
-            .find(By::Css("#presets > summary"))
-            .await
-            .expect("the presets menu")
-            .click()
-            .await
-            .expect("open the presets menu");
+        lab.click(By::Css("#presets > summary"), "the presets menu")
+            .await;
         let listed = lab
             .eval_string("return String(document.querySelectorAll('.preset-list .preset').length);")
             .await;
@@ -207,18 +178,14 @@ async fn back_and_forward_step_through_typed_changes() {
         lab.screenshot("presets-menu").await;
         item.click().await.expect("choose bufferbloat");
         let loaded = lab
-            .wait_until(SETTLE, || async move {
-                lab.search().await == "?preset=bufferbloat&lang=en"
-            })
+            .wait_for_search(SETTLE, |s| s == "?preset=bufferbloat&lang=en")
             .await;
         assert!(loaded, "the preset's link: {}", lab.search().await);
         lab.wait_for_run(RUN_TIMEOUT).await;
         assert_eq!(lab.shown_query().await, "preset=bufferbloat");
         lab.driver.back().await.expect("go back");
-        lab.wait_until(SETTLE, || async move {
-            lab.search().await == "?rtt=50&iw=20&lang=en"
-        })
-        .await;
+        lab.wait_for_search(SETTLE, |s| s == "?rtt=50&iw=20&lang=en")
+            .await;
         lab.wait_for_run(RUN_TIMEOUT).await;
         assert_eq!(lab.cards().await, cards_rtt, "Back from the preset");
 
@@ -295,13 +262,7 @@ async fn the_language_switch_changes_the_labels_and_is_remembered() {
         };
         assert_eq!(title().await, "Goodput");
         assert!(lab.text_of("group-path").await.contains("Path"));
-        lab.driver
-            .find(By::Id("lang-zh"))
-            .await
-            .expect("the Chinese switch")
-            .click()
-            .await
-            .expect("click 中文");
+        lab.click(By::Id("lang-zh"), "the Chinese switch").await;
         let switched = lab
             .wait_until(SETTLE, || async move { title().await == "有效吞吐" })
             .await;
@@ -326,13 +287,8 @@ async fn the_language_switch_changes_the_labels_and_is_remembered() {
 
         // Large type, for a projector.
         lab.set_window(1280, 720).await;
-        lab.driver
-            .find(By::Id("large-type"))
-            .await
-            .expect("the large-type switch")
-            .click()
-            .await
-            .expect("click large type");
+        lab.click(By::Id("large-type"), "the large-type switch")
+            .await;
         let large = lab
             .wait_until(SETTLE, || async move {
                 lab.eval_string("return document.documentElement.className;")
@@ -345,13 +301,7 @@ async fn the_language_switch_changes_the_labels_and_is_remembered() {
         lab.screenshot("large-type-1280x720").await;
 
         // Share copies the address, or shows it to copy by hand.
-        lab.driver
-            .find(By::Id("share"))
-            .await
-            .expect("the share button")
-            .click()
-            .await
-            .expect("click share");
+        lab.click(By::Id("share"), "the share button").await;
         let shared = lab
             .wait_until(SETTLE, || async move {
                 let status = lab.text_of("share-status").await;

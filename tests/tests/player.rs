@@ -253,11 +253,7 @@ async fn a_staged_loss_is_stepped_to_its_fast_retransmit_and_back() {
         assert_eq!(readout(&at_fr, "player-cwnd"), mss(cwnd_after, steps.mss));
         assert_eq!(readout(&at_fr, "player-ca"), "Recovery");
         let written = address_of(LESSON, &steps.steps, fr);
-        let expected = written.clone();
-        let expected = &expected;
-        let wrote = lab
-            .wait_until(SETTLE, || async move { lab.search().await == *expected })
-            .await;
+        let wrote = lab.wait_for_search(SETTLE, |s| s == written).await;
         assert!(wrote, "the address: {} (not {written})", lab.search().await);
         assert!(
             written.contains("&step="),
@@ -373,13 +369,8 @@ async fn the_player_opens_closes_explains_in_chinese_and_refuses_a_bad_step() {
         // Not a lesson: the player waits behind a button.
         lab.open("?lang=en").await;
         assert_eq!(lab.text_of("player").await, "");
-        lab.driver
-            .find(By::Id("player-open"))
-            .await
-            .expect("the player's button")
-            .click()
-            .await
-            .expect("open the player");
+        lab.click(By::Id("player-open"), "the player's button")
+            .await;
         wait_for_steps(lab).await;
         let steps = record("");
         assert_is_step(&shown(lab).await, &steps, 0);
@@ -389,31 +380,17 @@ async fn the_player_opens_closes_explains_in_chinese_and_refuses_a_bad_step() {
             "an open player is in the link"
         );
         // A step forward with the button, then the log's first line goes back to it.
-        lab.driver
-            .find(By::Id("player-forward"))
-            .await
-            .expect("the step button")
-            .click()
-            .await
-            .expect("step");
+        lab.click(By::Id("player-forward"), "the step button").await;
         assert!(wait_for_step(lab, 1).await);
-        lab.driver
-            .find(By::Css("#player-log .log-line[data-index='0'] button"))
-            .await
-            .expect("the log's first line")
-            .click()
-            .await
-            .expect("click the log");
+        lab.click(
+            By::Css("#player-log .log-line[data-index='0'] button"),
+            "the log's first line",
+        )
+        .await;
         assert!(wait_for_step(lab, 0).await);
 
         // In Chinese, the same step in Chinese.
-        lab.driver
-            .find(By::Id("lang-zh"))
-            .await
-            .expect("the Chinese switch")
-            .click()
-            .await
-            .expect("click 中文");
+        lab.click(By::Id("lang-zh"), "the Chinese switch").await;
         let zh = explain(&steps.steps[0], &steps, Language::Zh);
         let zh = &zh;
         let said = lab
@@ -426,16 +403,8 @@ async fn the_player_opens_closes_explains_in_chinese_and_refuses_a_bad_step() {
         lab.screenshot("player-zh").await;
 
         // Close: the whole run again, and no cursor in the link.
-        lab.driver
-            .find(By::Id("player-close"))
-            .await
-            .expect("the close button")
-            .click()
-            .await
-            .expect("close");
-        let closed = lab
-            .wait_until(SETTLE, || async move { lab.search().await == "?lang=zh" })
-            .await;
+        lab.click(By::Id("player-close"), "the close button").await;
+        let closed = lab.wait_for_search(SETTLE, |s| s == "?lang=zh").await;
         assert!(closed, "{}", lab.search().await);
         assert!(covered_right(lab).await < 0.1, "the charts are whole again");
 
@@ -461,10 +430,7 @@ async fn the_player_opens_closes_explains_in_chinese_and_refuses_a_bad_step() {
             .expect("a step");
         assert!(wait_for_step(lab, i).await);
         let expected = address_of("rtt=50", &steps.steps, i);
-        let expected = &expected;
-        let settled = lab
-            .wait_until(SETTLE, || async move { lab.search().await == *expected })
-            .await;
+        let settled = lab.wait_for_search(SETTLE, |s| s == expected).await;
         assert!(settled, "{} is not {expected}", lab.search().await);
         lab.assert_no_console_errors().await;
     })
@@ -594,24 +560,15 @@ async fn gallery() {
         lab.screenshot("player-full-pipe-zh").await;
         lab.set_window(1280, 720).await;
         lab.open(&format!("?{LESSON}&lang=en")).await;
-        lab.driver
-            .find(By::Id("large-type"))
-            .await
-            .expect("the large-type switch")
-            .click()
-            .await
-            .expect("large type");
+        lab.click(By::Id("large-type"), "the large-type switch")
+            .await;
         wait_for_steps(lab).await;
         press(lab, "nn").await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         lab.screenshot("player-large-type-1280x720").await;
-        lab.driver
-            .find(By::Id("large-type"))
-            .await
-            .expect("the large-type switch")
-            .click()
-            .await
-            .expect("large type off");
+        // Large type is stored as a preference: off again, as it was found.
+        lab.click(By::Id("large-type"), "the large-type switch")
+            .await;
     })
     .await;
 }

@@ -323,9 +323,7 @@ async fn cancel_stops_every_worker_and_a_new_sweep_replaces_a_running_one() {
         lab.type_into("sweep-seeds", "2").await;
         lab.type_into("sweep-values", "5,20,50").await;
         let replaced = lab
-            .wait_until(SETTLE, || async move {
-                lab.search().await.contains("values=5,20,50&seeds=2")
-            })
+            .wait_for_search(SETTLE, |s| s.contains("values=5,20,50&seeds=2"))
             .await;
         assert!(replaced, "the address: {}", lab.search().await);
         wait_for_batch(lab, SWEEP_TIMEOUT).await;
@@ -441,11 +439,7 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
             .await;
         assert!(edits_b);
         lab.type_into("rtt-number", "100").await;
-        let moved = lab
-            .wait_until(SETTLE, || async move {
-                lab.search().await.contains("&b=rtt%3D100%26bw%3D100")
-            })
-            .await;
+        let moved = lab.wait_for_search(SETTLE, |s| s.contains("&b=rtt%3D100%26bw%3D100")).await;
         assert!(moved, "B's RTT in the address: {}", lab.search().await);
         assert!(lab.search().await.starts_with("?cc=reno&rtt=50&"), "A is unchanged");
 
