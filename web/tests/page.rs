@@ -446,6 +446,16 @@ async fn the_app_follows_its_controls() {
             .search()
             .expect("search")
     };
+    let history = || {
+        web_sys::window()
+            .expect("a window")
+            .history()
+            .expect("history")
+    };
+    let changed = |e: &web_sys::EventTarget| {
+        e.dispatch_event(&web_sys::Event::new("change").expect("a change event"))
+            .expect("dispatch change")
+    };
     // Every control of the default workload is there.
     for key in [
         "rtt", "bw", "queue", "loss", "ackloss", "burst", "drop", "iw", "mss", "rwnd", "sack",
@@ -469,12 +479,7 @@ async fn the_app_follows_its_controls() {
         search()
     );
     // The drag goes on: the address follows a moment later, in the same history entry.
-    let length = web_sys::window()
-        .expect("a window")
-        .history()
-        .expect("history")
-        .length()
-        .expect("length");
+    let length = history().length().expect("length");
     slider.set_value(&(position.parse::<u32>().expect("a position") + 150).to_string());
     slider.dispatch_event(&event).expect("dispatch input");
     yew::platform::time::sleep(Duration::from_millis(20)).await;
@@ -486,25 +491,17 @@ async fn the_app_follows_its_controls() {
         "{}",
         search()
     );
-    let history = web_sys::window()
-        .expect("a window")
-        .history()
-        .expect("history");
     assert_eq!(
-        history.length().expect("length"),
+        history().length().expect("length"),
         length,
         "one drag, one step"
     );
-    slider
-        .dispatch_event(&web_sys::Event::new("change").expect("a change event"))
-        .expect("dispatch change");
+    changed(&slider);
 
     // A typed value with a unit.
     let number = input("body-number");
     number.set_value("1MB");
-    number
-        .dispatch_event(&web_sys::Event::new("change").expect("a change event"))
-        .expect("dispatch change");
+    changed(&number);
     yew::platform::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(input("body-number").value(), "1000000");
     assert!(search().contains("body=1000000"), "{}", search());
@@ -512,18 +509,12 @@ async fn the_app_follows_its_controls() {
     // A refused one names its range.
     let number = input("iw-number");
     number.set_value("0");
-    number
-        .dispatch_event(&web_sys::Event::new("change").expect("a change event"))
-        .expect("dispatch change");
+    changed(&number);
     yew::platform::time::sleep(Duration::from_millis(50)).await;
     let error = find("iw-error").text_content().unwrap_or_default();
     assert!(error.contains("1 to 1000"), "{error}");
 
     app.destroy();
     root.remove();
-    let _ = web_sys::window()
-        .expect("a window")
-        .history()
-        .expect("history")
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
+    let _ = history().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
 }
