@@ -308,7 +308,13 @@ impl Scoreboard {
             merged.end = merged.end.max(r.end);
             j += 1;
         }
-        self.sacked_ranges.splice(i..j, std::iter::once(merged));
+        // Vec::splice would do, but this runs for every SACK block of every ACK in recovery.
+        if i == j {
+            self.sacked_ranges.insert(i, merged);
+        } else {
+            self.sacked_ranges[i] = merged;
+            self.sacked_ranges.drain(i + 1..j);
+        }
     }
 
     /// RFC 6675 §4 IsLost: a segment not SACKed, with DupThresh segments SACKed above it, is
