@@ -113,6 +113,16 @@ pub const TABLE_HEADER: &str =
     "key,value,runs,goodput_median_MBps,goodput_min_MBps,goodput_max_MBps,\
 completion_median_ms,p99_median_ms,retrans_median_pct,theory,theory_unit,measured_over_theory\n";
 
+/// A text field as CSV writes it (RFC 4180): in double quotes, its quotes doubled, when it holds
+/// a comma, a quote or a line break; as it is otherwise. A `drop` value such as `5,9` needs it.
+fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
+}
+
 /// The rows as CSV, the same columns the page's table shows.
 pub fn table_csv(key: Key, rows: &[SweepRow]) -> String {
     use std::fmt::Write as _;
@@ -125,9 +135,9 @@ pub fn table_csv(key: Key, rows: &[SweepRow]) -> String {
         };
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{unit},{}",
-            key.name(),
-            r.value,
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_field(key.name()),
+            csv_field(&r.value),
             r.runs,
             f(r.goodput_mbps.map(|s| s.median)),
             f(r.goodput_mbps.map(|s| s.min)),
@@ -136,6 +146,7 @@ pub fn table_csv(key: Key, rows: &[SweepRow]) -> String {
             f(r.p99_ms.map(|s| s.median)),
             f(r.retrans_pct.map(|s| s.median)),
             f(Some(theory).filter(|t| t.is_finite())),
+            csv_field(unit),
             f(r.measured_over_theory),
         );
     }
@@ -160,6 +171,55 @@ mod tests {
             max: 0.0,
         });
         assert_eq!((s.min, s.max), (1.0, 9.0));
+    }
+
+    /// The fields of one CSV line, read as RFC 4180 reads them.
+    fn fields(line: &str) -> Vec<String> {
+        let (mut out, mut field, mut quoted, mut chars) =
+            (Vec::new(), String::new(), false, line.chars().peekable());
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    field.push('"');
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => out.push(std::mem::take(&mut field)),
+                _ => field.push(c),
+            }
+        }
+        out.push(field);
+        out
+    }
+
+    #[test]
+    fn a_value_with_a_comma_or_a_quote_is_one_quoted_field() {
+        let row = |value: &str| SweepRow {
+            value: value.to_string(),
+            runs: 1,
+            goodput_mbps: None,
+            completion_ms: Some(Spread {
+                median: 210.0,
+                min: 210.0,
+                max: 210.0,
+            }),
+            p99_ms: None,
+            retrans_pct: None,
+            prediction: Prediction::CompletionMs(100.0),
+            measured_over_theory: Some(2.1),
+        };
+        let csv = table_csv(Key::Drop, &[row("5,9"), row("7"), row("a\"b")]);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[1], "drop,\"5,9\",1,,,,210,,,100,ms,2.1");
+        assert_eq!(lines[2], "drop,7,1,,,,210,,,100,ms,2.1");
+        assert_eq!(lines[3], "drop,\"a\"\"b\",1,,,,210,,,100,ms,2.1");
+        let columns = fields(lines[0]).len();
+        assert_eq!(columns, 12);
+        for (line, value) in lines[1..].iter().zip(["5,9", "7", "a\"b"]) {
+            let f = fields(line);
+            assert_eq!(f.len(), columns, "{line}");
+            assert_eq!(f[1], value);
+        }
     }
 
     #[test]
