@@ -99,11 +99,6 @@ impl<E> Scheduler<E> {
         Ok((entry.at, entry.event))
     }
 
-    /// The time of the next event, if any.
-    pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.at)
-    }
-
     /// The (time, sequence number) of the next event in the heap.
     pub fn peek_key(&self) -> Option<(Time, u64)> {
         self.heap.peek().map(|e| (e.at, e.seq))

@@ -77,11 +77,6 @@ impl Receiver {
         self.ooo_bytes
     }
 
-    /// The first out-of-order range, if data is waiting behind a hole.
-    pub fn first_hole_end(&self) -> Option<u64> {
-        self.ooo.first().map(|b| b.start)
-    }
-
     pub fn delack_deadline(&self) -> Option<Time> {
         self.delack_deadline
     }
