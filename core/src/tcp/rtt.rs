@@ -3,8 +3,9 @@
 //! SRTT and RTTVAR follow RFC 6298 §2 exactly. The timeout is Linux's `tcp_set_rto`:
 //! `SRTT + max(4 * RTTVAR, rto_min)`, which puts the 200 ms floor on the variance term rather
 //! than on the whole timeout, so a 100 ms path times out after about 300 ms, not 200. Samples
-//! come only from data sent once (Karn's rule, RFC 6298 §3); each timeout doubles the timer
-//! (§5.5) up to Linux's TCP_RTO_MAX of 120 s.
+//! come only from data sent once (Karn's rule, RFC 6298 §3): the lab's simplification, since
+//! Linux, with timestamps, samples retransmitted data too (`tcp_rtt_tsopt_us`). Each timeout
+//! doubles the timer (§5.5) up to Linux's TCP_RTO_MAX of 120 s.
 
 use crate::time::Time;
 

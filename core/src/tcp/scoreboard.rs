@@ -21,11 +21,14 @@ pub struct Seg {
     /// Time of the latest transmission.
     pub sent_at: Time,
     pub sacked: bool,
-    /// Deemed lost and not yet (re)transmitted since.
+    /// Deemed lost (Linux's `TCPCB_LOST`). It stays set when the segment is retransmitted, so
+    /// "awaiting retransmission" is `lost && !retrans`; only a SACK or the cumulative ACK clears
+    /// it.
     pub lost: bool,
     /// Retransmitted since it was last deemed lost.
     pub retrans: bool,
-    /// Retransmitted at least once: Karn's rule excludes it from RTT samples.
+    /// Retransmitted at least once: the lab's Karn's rule (RFC 6298 §3) takes no RTT sample from
+    /// an ACK that covers it. A simplification: Linux, measuring by timestamps, would.
     pub ever_retrans: bool,
     /// Delivery-rate state when it was sent (Linux `tcp_rate_skb_sent`).
     pub tx: TxSnapshot,
@@ -81,7 +84,10 @@ pub struct Acked {
     /// Bytes acknowledged in all.
     pub bytes: u64,
     /// Send time of the oldest newly acknowledged segment, if no retransmitted segment was
-    /// among them (Karn's rule as Linux's `tcp_clean_rtx_queue` applies it).
+    /// among them: Karn's rule (RFC 6298 §3), as a stack without timestamp RTT measurement
+    /// applies it. The lab's simplification, not Linux's behaviour: with timestamps (whose
+    /// option bytes the lab charges on every segment) Linux samples retransmitted data through
+    /// the echoed timestamp (`tcp_ack_update_rtt`, `tcp_rtt_tsopt_us`) and SACKed segments too.
     pub rtt_sent_at: Option<Time>,
     /// The most recently sent segment delivered.
     pub latest: Option<DeliveredSeg>,
@@ -214,6 +220,8 @@ impl Scoreboard {
                 self.retrans_bytes -= len;
             }
         }
+        // Karn's rule (RFC 6298 §3), the lab's simplification: no sample once any retransmitted
+        // segment is covered, where Linux would sample it by its timestamp echo.
         if retrans_acked {
             out.rtt_sent_at = None;
         }
