@@ -121,3 +121,20 @@ proptest! {
         prop_assert_eq!(r.trace_csv(tcplab::metrics::trace::TraceKind::Seq), again.trace_csv(tcplab::metrics::trace::TraceKind::Seq));
     }
 }
+
+/// Runs that go through timeouts without SACK, where the sender's reckoning of what has left
+/// the network leans on duplicate ACKs: the observer's own count of the data in flight must
+/// stay within cwnd once the sender is back in the Open state.
+#[test]
+fn newreno_after_timeouts_keeps_the_window() {
+    for query in [
+        "cc=reno&sack=0&loss=5&app=bulk&dur=30&bw=10",
+        "preset=loss-sweep&sack=0&loss=5",
+        "cc=cubic&sack=0&loss=3&ackloss=3&app=bulk&dur=20&rtt=80",
+    ] {
+        let s = Scenario::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+        let r = run(&s, &RunOptions::default());
+        assert!(r.summary.timeouts > 0, "{query} has no timeout to test");
+        assert_eq!(r.invariants, Invariants::default(), "{query}");
+    }
+}

@@ -58,6 +58,9 @@ pub struct Cubic {
     w_max: f64,
     /// The previous W_max, for fast convergence (RFC 9438 §4.7).
     last_w_max: f64,
+    /// RFC 9438 §4.6's cwnd_prior: the window when ssthresh was last set, in segments; W_est
+    /// reaching it ends the Reno-friendly region's slower increase (§4.3).
+    cwnd_prior: f64,
     curve: Option<CubicCurve>,
     /// Reno's window estimate for the Reno-friendly region, in segments.
     w_est: f64,
@@ -72,6 +75,7 @@ impl Cubic {
         Cubic {
             w_max: 0.0,
             last_w_max: 0.0,
+            cwnd_prior: 0.0,
             curve: None,
             w_est: 0.0,
             carry: 0.0,
@@ -92,6 +96,7 @@ impl Cubic {
     /// RFC 9438 §4.6 and §4.7: remember the window, with fast convergence, and cut it.
     fn reduce(&mut self, w: &mut Window) {
         let cwnd = w.cwnd_segments();
+        self.cwnd_prior = cwnd;
         self.w_max = if cwnd < self.last_w_max {
             cwnd * (1.0 + BETA_CUBIC) / 2.0
         } else {
@@ -124,8 +129,8 @@ impl Cubic {
             }
         });
         let segs = acked as f64 / mss;
-        // RFC 9438 §4.3: W_est grows as Reno would, with alpha 1 once past W_max.
-        let alpha = if self.w_est >= self.w_max {
+        // RFC 9438 §4.3: W_est grows as Reno would, with alpha 1 once it reaches cwnd_prior.
+        let alpha = if self.w_est >= self.cwnd_prior {
             1.0
         } else {
             ALPHA_CUBIC
@@ -180,8 +185,10 @@ impl CongestionControl for Cubic {
                 }
             }
         }
+        // Linux `tcp_may_raise_cwnd`: only an ACK that acknowledges new data cumulatively grows
+        // the window (RFC 5681 §3.1), then by everything it delivered (`acked_sacked`).
         let acked = ack.acked + ack.sacked;
-        if ack.in_recovery || !ack.cwnd_limited || acked == 0 {
+        if ack.in_recovery || !ack.cwnd_limited || ack.acked == 0 {
             return;
         }
         let mut acked = acked;
@@ -203,10 +210,13 @@ impl CongestionControl for Cubic {
         if first {
             self.reduce(w);
         }
-        // Linux's `bictcp_state(TCP_CA_Loss)` resets the algorithm: the slow start that follows
-        // ends at ssthresh and a fresh epoch starts from there.
+        // Linux's `bictcp_state(TCP_CA_Loss)` resets the algorithm (`bictcp_reset`, which clears
+        // the minimum delay too): the slow start that follows ends at ssthresh and a fresh epoch
+        // starts from there.
         self.w_max = 0.0;
         self.last_w_max = 0.0;
+        self.cwnd_prior = 0.0;
+        self.delay_min = None;
         self.curve = None;
         if let Some(h) = self.hystart.as_mut() {
             h.reset();

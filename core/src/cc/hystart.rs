@@ -9,7 +9,7 @@ use crate::time::Time;
 pub const LOW_WINDOW_SEGMENTS: f64 = 16.0;
 /// Linux's `hystart_ack_delta_us`: ACKs closer than this belong to one train.
 pub const ACK_DELTA: Time = Time(2_000_000);
-/// Linux's HYSTART_MIN_SAMPLES: RTT samples taken at the start of each round.
+/// Linux's HYSTART_MIN_SAMPLES: RTT samples a round takes before its delay is judged.
 pub const MIN_SAMPLES: u32 = 8;
 /// Linux's HYSTART_DELAY_MIN and HYSTART_DELAY_MAX: the clamp on the delay threshold.
 pub const DELAY_MIN: Time = Time(4_000_000);
@@ -77,8 +77,10 @@ impl HyStart {
                 return self.found;
             }
         }
+        // Linux since 2020 ("tcp_cubic: fix spurious HYSTART_DELAY exit upon drop in min RTT"):
+        // the round's minimum takes every sample, and is judged once MIN_SAMPLES are in.
+        self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
         if self.sample_cnt < MIN_SAMPLES {
-            self.curr_rtt = Some(self.curr_rtt.map_or(rtt, |c| c.min(rtt)));
             self.sample_cnt += 1;
         } else if let Some(curr) = self.curr_rtt {
             let margin = Time(delay_min.as_nanos() / 8).max(DELAY_MIN).min(DELAY_MAX);
@@ -130,6 +132,19 @@ mod tests {
             ));
         }
         assert_eq!(exit, Some(HyStartExit::DelayIncrease));
+    }
+
+    #[test]
+    fn a_lower_rtt_after_the_first_samples_is_not_a_delay_increase() {
+        let mut h = HyStart::default();
+        let base = Time(100 * MS);
+        // Eight samples 15 ms above the minimum (past its 12.5 ms margin), then the path's
+        // minimum again: the round's minimum follows it down, so slow start goes on.
+        for n in 0..20u64 {
+            let rtt = if n < 8 { Time(115 * MS) } else { base };
+            let exit = h.on_ack(Time(n * 5 * MS), 1 + n, 1_000, rtt, base, Time::ZERO);
+            assert_eq!(exit, None, "sample {n}");
+        }
     }
 
     #[test]

@@ -40,7 +40,10 @@ impl CongestionControl for Reno {
     }
 
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
-        if ack.in_recovery || !ack.cwnd_limited || ack.acked + ack.sacked == 0 {
+        // Linux `tcp_may_raise_cwnd`: only an ACK that acknowledges new data cumulatively grows
+        // the window (RFC 5681 §3.1), then by everything it delivered (`acked_sacked`); a
+        // duplicate ACK that only SACKs new data does not.
+        if ack.in_recovery || !ack.cwnd_limited || ack.acked == 0 {
             return;
         }
         let mut acked = ack.acked + ack.sacked;
@@ -84,7 +87,7 @@ mod tests {
             mss: 1_000,
         };
         let mut reno = Reno::default();
-        // Ten ACKs of two segments each: 20 segments acknowledged, two windows' worth at first.
+        // Five ACKs of two segments each: ten segments acknowledged, one window's worth.
         for _ in 0..5 {
             reno.on_ack(&mut w, &ack(2_000));
         }
@@ -95,6 +98,25 @@ mod tests {
     fn loss_halves_the_window_with_a_two_segment_floor() {
         assert_eq!(Reno::loss_ssthresh(40_000, 1_000), 20_000);
         assert_eq!(Reno::loss_ssthresh(3_000, 1_000), 2_000);
+    }
+
+    #[test]
+    fn a_duplicate_ack_that_only_sacks_does_not_grow_the_window() {
+        let mut w = Window {
+            cwnd: 10_000,
+            ssthresh: u64::MAX,
+            mss: 1_000,
+        };
+        let mut reno = Reno::default();
+        let mut dupack = ack(0);
+        dupack.sacked = 1_000;
+        reno.on_ack(&mut w, &dupack);
+        assert_eq!(w.cwnd, 10_000);
+        // The ACK that fills the hole counts what it acknowledges and what it SACKs.
+        let mut filling = ack(1_000);
+        filling.sacked = 1_000;
+        reno.on_ack(&mut w, &filling);
+        assert_eq!(w.cwnd, 12_000);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::packet::{Kind, Packet, HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::player::{StepKind, Steps};
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
-use crate::tcp::sender::ConnState;
+use crate::tcp::sender::{CaState, ConnState};
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::Time;
 use crate::workload::{MessageLog, Workload};
@@ -85,6 +85,8 @@ pub(crate) struct Flow {
     /// observer's own record, to check the sender against.
     seen_edge: u64,
     seen_sent: u64,
+    /// The highest cumulative ACK the sender has been given.
+    seen_ack: u64,
     seen_probes: u64,
     last_window: Option<WindowState>,
 }
@@ -214,6 +216,7 @@ impl World {
                 done_at: None,
                 seen_edge: 0,
                 seen_sent: 0,
+                seen_ack: 0,
                 seen_probes: 0,
                 last_window: None,
             });
@@ -426,7 +429,19 @@ impl World {
         let probes = flow.sender.stats().loss_probes;
         let probed = probes > flow.seen_probes;
         flow.seen_probes = probes;
-        if sent_new && !probed && flow.sender.in_flight() > flow.sender.window().cwnd {
+        let cwnd = flow.sender.window().cwnd;
+        if sent_new && !probed && flow.sender.in_flight() > cwnd {
+            self.invariants.cwnd_breaches += 1;
+        }
+        // The same rule by the observer's own count, which does not trust the sender's
+        // estimate of what has left the network: while the receiver holds nothing out of order
+        // and the sender knows of no loss, everything sent and not cumulatively acknowledged is
+        // in flight, or acknowledged by an ACK still on its way.
+        let plain = flow.sender.ca_state() == CaState::Open
+            && flow.sender.dupacks() == 0
+            && flow.sender.knows_no_loss()
+            && flow.receiver.ooo_bytes() == 0;
+        if sent_new && !probed && plain && flow.seen_sent - flow.seen_ack > cwnd {
             self.invariants.cwnd_breaches += 1;
         }
         self.record_window(now, fi);
@@ -776,6 +791,7 @@ impl World {
             Kind::Ack { ack, wnd, .. } => {
                 let flow = &mut self.flows[fi];
                 flow.seen_edge = flow.seen_edge.max(ack + wnd);
+                flow.seen_ack = flow.seen_ack.max(ack);
                 let tr = &mut self.traces.flows[fi];
                 tr.acks.push(now, [ack as f64]);
                 if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {

@@ -242,6 +242,15 @@ impl Sender {
         self.board.pipe().saturating_sub(self.reno_sacked)
     }
 
+    /// Whether the scoreboard holds nothing SACKed, deemed lost or resent: then everything
+    /// from `snd_una` to `snd_nxt` is in flight, and an observer can count it without the
+    /// sender's help.
+    pub fn knows_no_loss(&self) -> bool {
+        self.board.sacked_bytes() == 0
+            && self.board.lost_bytes() == 0
+            && self.board.retrans_bytes() == 0
+    }
+
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
     }
@@ -327,6 +336,12 @@ impl Sender {
     }
 
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        // Linux arms one timer for both: the probe's replaces the retransmission timer
+        // (`tcp_schedule_loss_probe`, RFC 8985 §7.2), so a probe due by the RTO's deadline goes
+        // out and re-arms the RTO instead of losing the tie to it.
+        if self.pto_deadline.is_some_and(|d| d <= now) {
+            self.send_loss_probe(now, out);
+        }
         if self.rto_deadline.is_some_and(|d| d <= now) {
             self.on_rto(now, out);
         }
@@ -335,9 +350,6 @@ impl Sender {
             self.detect_losses(now);
             self.on_losses(now);
             self.try_send(now, out);
-        }
-        if self.pto_deadline.is_some_and(|d| d <= now) {
-            self.send_loss_probe(now, out);
         }
         if self.paced_wait && self.pace_next <= now {
             self.paced_wait = false;
@@ -440,18 +452,30 @@ impl Sender {
                 }
             }
             self.dupacks = 0;
-            // Linux `tcp_remove_reno_sacks`: the ACK's first segment filled the hole; the rest
-            // had been counted by their duplicate ACKs.
-            self.reno_sacked = self
-                .reno_sacked
-                .saturating_sub(acked.bytes.saturating_sub(self.w.mss));
+            self.reno_sacked = if matches!(self.ca, CaState::Loss { .. }) {
+                // Linux `tcp_process_loss` (`tcp_reset_reno_sack`): after a timeout the
+                // duplicate ACKs counted so far may be for data the receiver already had.
+                0
+            } else {
+                // Linux `tcp_remove_reno_sacks`: the ACK's first segment filled the hole; the
+                // rest had been counted by their duplicate ACKs.
+                self.reno_sacked
+                    .saturating_sub(acked.bytes.saturating_sub(self.w.mss))
+            };
             // RFC 6298 §5.2 and §5.3.
             self.rto_deadline = (!self.board.is_empty()).then(|| now + self.rtt.rto());
         } else if !self.board.is_empty() && (!self.cfg.sack || newly_sacked > 0) {
             // RFC 5681 §2's duplicate ACK; with SACK, RFC 6675 §2 counts only those that SACK
             // new data.
             self.dupacks += 1;
-            if !self.cfg.sack {
+            // Linux `tcp_process_loss`: after a timeout a duplicate ACK counts as a segment that
+            // left the network only once data beyond the timeout's `recover` is out; before that
+            // it is most likely for a resent segment the receiver already had.
+            let counts = match self.ca {
+                CaState::Loss { recover } => self.snd_nxt > recover,
+                _ => true,
+            };
+            if !self.cfg.sack && counts {
                 let cap = self.board.out_bytes().saturating_sub(self.w.mss);
                 self.reno_sacked = (self.reno_sacked + self.w.mss).min(cap);
             }
@@ -550,7 +574,10 @@ impl Sender {
             self.dupacks as usize >= DUP_THRESH || (self.cfg.sack && self.board.lost_bytes() > 0);
         if lost {
             self.enter_recovery(now);
-        } else if self.dupacks > 0 || self.board.sacked_bytes() > 0 {
+        } else if self.dupacks > 0 || self.board.sacked_bytes() > 0 || self.reno_sacked > 0 {
+            // Linux `tcp_try_to_open`: the sender is Open again only once nothing is left out
+            // (`tcp_left_out`, which counts Reno's duplicate ACKs not yet cleared by the
+            // cumulative ACK).
             self.ca = CaState::Disorder;
         } else {
             self.ca = CaState::Open;
@@ -568,7 +595,14 @@ impl Sender {
             let rto_left = self
                 .rto_deadline
                 .map_or(Time::MAX, |d| d.saturating_sub(now));
-            Some(now + probe_timeout(self.rtt.srtt(), self.board.len(), rto_left))
+            Some(
+                now + probe_timeout(
+                    self.rtt.srtt(),
+                    self.board.len(),
+                    rto_left,
+                    self.cfg.rto_min,
+                ),
+            )
         } else {
             None
         };

@@ -5,18 +5,23 @@
 
 use crate::time::Time;
 
-/// Linux adds its minimum RTO to the probe timeout when a single segment is out, since the
-/// receiver may be holding its ACK back (RFC 8985's WCDelAckT).
-pub const DELAYED_ACK_ALLOWANCE: Time = Time::from_millis(200);
-/// Linux's TCP_TIMEOUT_MIN, added otherwise.
+/// Linux's TCP_TIMEOUT_MIN, added to two SRTTs when more than one segment is out.
 pub const TIMEOUT_MIN: Time = Time::from_millis(2);
 
 /// The probe timeout for `srtt` with `segments_out` outstanding, not past the RTO deadline.
-pub fn probe_timeout(srtt: Option<Time>, segments_out: usize, rto_left: Time) -> Time {
+/// With a single segment out the receiver may be holding its ACK back (RFC 8985's WCDelAckT),
+/// and Linux allows for it with its minimum RTO, `rto_min` (`tcp_rto_min` in
+/// `tcp_schedule_loss_probe`; 200 ms unless set, as the `minrto` key sets it here).
+pub fn probe_timeout(
+    srtt: Option<Time>,
+    segments_out: usize,
+    rto_left: Time,
+    rto_min: Time,
+) -> Time {
     let pto = match srtt {
         Some(srtt) => {
             let extra = if segments_out == 1 {
-                DELAYED_ACK_ALLOWANCE
+                rto_min
             } else {
                 TIMEOUT_MIN
             };
@@ -34,17 +39,23 @@ mod tests {
     #[test]
     fn two_rtts_or_the_rto_whichever_is_first() {
         let srtt = Some(Time::from_millis(100));
+        let rto_min = Time::from_millis(200);
         assert_eq!(
-            probe_timeout(srtt, 10, Time::from_secs(1)),
+            probe_timeout(srtt, 10, Time::from_secs(1), rto_min),
             Time::from_millis(202)
         );
         assert_eq!(
-            probe_timeout(srtt, 1, Time::from_secs(1)),
+            probe_timeout(srtt, 1, Time::from_secs(1), rto_min),
             Time::from_millis(400)
         );
         assert_eq!(
-            probe_timeout(srtt, 1, Time::from_millis(300)),
+            probe_timeout(srtt, 1, Time::from_millis(300), rto_min),
             Time::from_millis(300)
+        );
+        // A lower minimum RTO shortens the single segment's allowance with it.
+        assert_eq!(
+            probe_timeout(srtt, 1, Time::from_secs(1), Time::from_millis(20)),
+            Time::from_millis(220)
         );
     }
 }
