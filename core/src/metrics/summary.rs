@@ -92,6 +92,8 @@ pub struct Summary {
     /// workload finished; `stopped_by` says which.
     pub budget_exhausted: bool,
     /// Why the run ended: `finished`, `time_limit`, `event_budget`, `packet_budget` or `idle`.
+    /// `idle` is a safeguard a run reaching its `dur` never shows (the event ending the run stays
+    /// queued until it returns), kept for compatibility.
     pub stopped_by: String,
     /// True when the run reached `dur` before an app=body or app=msgs workload finished.
     pub time_limit_reached: bool,
