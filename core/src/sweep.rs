@@ -13,7 +13,8 @@ use crate::theory::slow_start::ideal_completion_ms;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Prediction {
-    /// Goodput, MB/s: Mathis under loss, else the smaller of the link and the window limit.
+    /// Goodput, MB/s, of all the flows: each at Mathis's rate under loss or its window limit,
+    /// whichever is less, together at most the link's rate.
     GoodputMbps(f64),
     /// Completion of one body on an ideal path, ms.
     CompletionMs(f64),
@@ -23,17 +24,18 @@ pub enum Prediction {
 /// completion time for a body, otherwise the smaller of the link rate and window/RTT.
 pub fn prediction(s: &Scenario) -> Prediction {
     let link = link_payload_mbps(s.bw_mbps, s.mss);
+    // The receive window limits each flow on its own; the link is shared by all of them.
     let window = window_limit_mbps(s.rwnd as f64, s.rtt_ms);
-    let cap = link.min(window);
+    let flows = f64::from(s.flows.max(1));
     if s.app == App::Body {
+        let cap = (link / flows).min(window);
         return Prediction::CompletionMs(ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, cap));
     }
-    let per_flow = mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0);
-    let flows = f64::from(s.flows.max(1));
-    match per_flow {
-        Some(m) => Prediction::GoodputMbps((m * flows).min(cap)),
-        None => Prediction::GoodputMbps(cap),
-    }
+    let per_flow = match mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0) {
+        Some(m) => m.min(window),
+        None => window,
+    };
+    Prediction::GoodputMbps((per_flow * flows).min(link))
 }
 
 /// The spread of one metric over a point's seeds.
@@ -234,5 +236,21 @@ mod tests {
         );
         let body = Scenario::default();
         assert!(matches!(prediction(&body), Prediction::CompletionMs(t) if t > 200.0 && t < 300.0));
+    }
+
+    #[test]
+    fn each_flow_has_its_own_window_and_all_share_the_link() {
+        let rate = |q: &str| match prediction(&Scenario::parse(q).unwrap_or_default()) {
+            Prediction::GoodputMbps(m) => m,
+            Prediction::CompletionMs(_) => panic!("{q}: a rate for a bulk flow"),
+        };
+        // 64 KiB over 100 ms: 0.65536 MB/s a flow, well under the 1 Gbit/s link.
+        let one = rate("app=bulk&rtt=100&rwnd=65536");
+        assert!((one - 0.65536).abs() < 1e-9, "{one}");
+        let four = rate("app=bulk&rtt=100&rwnd=65536&flows=4");
+        assert!((four - 4.0 * 0.65536).abs() < 1e-9, "{four}");
+        // A 10 Mbit/s link caps the four together.
+        let link = rate("app=bulk&rtt=100&rwnd=65536&flows=4&bw=10");
+        assert!(link < 4.0 * 0.65536 && (link - rate("app=bulk&bw=10")).abs() < 1e-9);
     }
 }
