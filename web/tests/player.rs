@@ -313,10 +313,7 @@ fn the_classroom_sentence_of_the_fast_retransmit() {
     );
     assert_eq!(tcplab_web::player::log::time(fr.t_ms), "84.158 ms");
     assert_eq!(tcplab_web::player::log::time(1234.5678), "1,234.568 ms");
-    assert_eq!(
-        tcplab::player::explain::mss(fr.state.cwnd, steps.mss),
-        "21"
-    );
+    assert_eq!(tcplab::player::explain::mss(fr.state.cwnd, steps.mss), "21");
 }
 
 #[wasm_bindgen_test]
