@@ -44,7 +44,7 @@ fn seed_000_reno_under_random_loss_follows_mathis() {
     // 0.89 to 1.21 for loss >= 0.5 %. Reno here, run 30 s (not the post's 5.5 s) so the steady
     // state the formula describes outweighs the first slow start's overshoot; median of 5 seeds.
     // Tolerance 0.7..1.5, the issue's: Mathis's constant assumes periodic loss and no timeouts,
-    // and delayed ACKs at a few segments of window cost up to a quarter at 5 %.
+    // and delayed ACKs at a few segments of window cost more than a quarter at 5 % (20 ms).
     for rtt in [20, 100] {
         for loss in [0.5, 1.0, 2.0, 5.0] {
             let mut ratios = Vec::new();
