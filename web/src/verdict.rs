@@ -50,6 +50,13 @@ pub fn detail(lang: Lang, view: &RunView) -> String {
     let g = mbytes_per_s(v.goodput_mbps);
     let link = mbytes_per_s(v.link_mbps);
     let wl = mbytes_per_s(v.window_limit_mbps);
+    // Several connections each have a window: the limit is theirs together.
+    let n = v.connections;
+    let windows = if n > 1 {
+        format!("{n} × rwnd / RTT")
+    } else {
+        "rwnd / RTT".to_string()
+    };
     let of_link = share(v.goodput_mbps, v.link_mbps);
     let rtt = duration(view.theory.rtt_ms);
     match (v.limit, lang) {
@@ -62,10 +69,10 @@ pub fn detail(lang: Lang, view: &RunView) -> String {
             bits_per_s(v.link_mbps)
         ),
         (Limit::ReceiveWindow, Lang::En) => format!(
-            "The receive window allows rwnd / RTT = {wl}, under the link's {link}; goodput {g} sits at that cap."
+            "The receive window allows {windows} = {wl}, under the link's {link}; goodput {g} sits at that cap."
         ),
         (Limit::ReceiveWindow, Lang::Zh) => format!(
-            "接收窗口只允许 rwnd / RTT = {wl}，低于链路的 {link}；有效吞吐 {g} 顶在这个上限。"
+            "接收窗口只允许 {windows} = {wl}，低于链路的 {link}；有效吞吐 {g} 顶在这个上限。"
         ),
         (Limit::SlowStart, _) => {
             let done = s.completion_ms.map_or("—".to_string(), duration);

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::summary::Summary;
 use crate::scenario::{App, Scenario};
+use crate::workload::Workload;
 
 use super::path::{link_payload_mbps, window_limit_mbps};
 use super::slow_start::ideal_completion_ms;
@@ -36,7 +37,10 @@ pub struct Verdict {
     pub goodput_mbps: f64,
     /// The link's payload rate.
     pub link_mbps: f64,
+    /// The receive window's limit on all the connections together: conns × rwnd/RTT.
     pub window_limit_mbps: f64,
+    /// The connections whose windows make that limit.
+    pub connections: u32,
     pub mathis_mbps: Option<f64>,
     /// app=body: what the body would take on an ideal path (no loss, ideal slow start).
     pub ideal_completion_ms: Option<f64>,
@@ -47,10 +51,12 @@ const NEAR: f64 = 0.7;
 
 pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
     let link = link_payload_mbps(s.bw_mbps, s.mss);
-    let wl = window_limit_mbps(s.rwnd as f64, s.rtt_ms);
+    // Each connection has a receive window of its own, and the goodput is theirs together.
+    let conns = Workload::connections(s).max(1) as f64;
+    let wl = window_limit_mbps(s.rwnd as f64, s.rtt_ms) * conns;
     let g = summary.goodput_MBps.unwrap_or(0.0);
     let ideal = (s.app == App::Body)
-        .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, link.min(wl)));
+        .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, link.min(wl) / conns));
     let lossy = summary.retransmitted_segments > 0 || summary.dropped_data > 0;
     let hol_share = summary
         .msgs
@@ -81,6 +87,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         goodput_mbps: g,
         link_mbps: link,
         window_limit_mbps: wl,
+        connections: conns as u32,
         mathis_mbps: summary.mathis_MBps,
         ideal_completion_ms: ideal,
     }
@@ -107,5 +114,19 @@ mod tests {
         assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
         assert_eq!(limit_of("app=bulk&bw=100&rtt=20"), Limit::LinkRate);
         assert_eq!(limit_of("body=1GB&dur=0.5"), Limit::Unfinished);
+    }
+
+    #[test]
+    fn many_windows_together_can_fill_the_link() {
+        // 1 MiB over 20 ms is 52 MB/s a flow: one flow is held by its window, four of them
+        // fill the 1 Gbit/s link (121 MB/s of payload).
+        assert_eq!(
+            limit_of("app=bulk&rtt=20&rwnd=1048576&dur=5"),
+            Limit::ReceiveWindow
+        );
+        assert_eq!(
+            limit_of("app=bulk&rtt=20&rwnd=1048576&dur=5&flows=4"),
+            Limit::LinkRate
+        );
     }
 }
