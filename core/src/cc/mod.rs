@@ -67,7 +67,8 @@ pub struct AckEvent {
     pub sacked: u64,
     /// Bytes newly deemed lost while this ACK was processed (Linux's `rs->losses`).
     pub lost: u64,
-    /// RTT sample of this ACK (Karn's rule: none from retransmitted data).
+    /// RTT sample of this ACK. None from retransmitted data: the lab applies Karn's rule
+    /// (RFC 6298 §3) where Linux, with timestamps, would take one (docs/model.md).
     pub rtt: Option<Time>,
     /// The lowest RTT seen on the connection.
     pub min_rtt: Option<Time>,
