@@ -27,7 +27,8 @@ pub struct Series<const N: usize> {
     shift: u32,
     thinned: bool,
     pushed: u64,
-    /// The time of the latest row: rows are never placed before it.
+    /// The time of the latest row: rows are never placed before it. The last row has it too,
+    /// but reading it there branches on thinning for every push (2 % of a run, measured).
     latest: Time,
 }
 
