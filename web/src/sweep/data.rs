@@ -165,11 +165,14 @@ pub fn theory_name(base: &Scenario, key: Key, metric: Metric, lang: Lang) -> Opt
         Metric::Goodput if base.app != App::Body => {
             if key == Key::Loss || base.loss_pct > 0.0 {
                 Some(lang.pick(
-                    "Mathis 1.22·MSS/(RTT·√p) × flows, at most min(link, rwnd/RTT)",
-                    "Mathis 1.22·MSS/(RTT·√p) × 流数，不超过 min(链路, rwnd/RTT)",
+                    "min(Mathis 1.22·MSS/(RTT·√p), rwnd/RTT) × flows, at most the link",
+                    "min(Mathis 1.22·MSS/(RTT·√p), rwnd/RTT) × 流数，不超过链路速率",
                 ))
             } else {
-                Some(lang.pick("min(link rate, rwnd/RTT)", "min(链路速率, rwnd/RTT)"))
+                Some(lang.pick(
+                    "min(link rate, flows × rwnd/RTT)",
+                    "min(链路速率, 流数 × rwnd/RTT)",
+                ))
             }
         }
         _ => None,
