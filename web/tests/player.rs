@@ -7,9 +7,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use tcplab::player::{
-    CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind, Steps, MAX_STEPS,
-};
+use tcplab::player::{CaLabel, FlowState, Step, StepKind, Steps, MAX_STEPS};
 use tcplab::view::RunView;
 use tcplab::{run, RunOptions, Scenario};
 use tcplab_web::i18n::Lang;
@@ -57,156 +55,6 @@ fn state() -> FlowState {
     }
 }
 
-/// One example of every kind of step the engine records. A kind added to the engine without
-/// an example here fails `every_kind_is_said_in_both_languages_on_the_page`.
-fn examples() -> Vec<StepKind> {
-    vec![
-        StepKind::SynSent { retry: 0 },
-        StepKind::SynSent { retry: 1 },
-        StepKind::SynReceived,
-        StepKind::Established { rtt_ms: Some(28.0) },
-        StepKind::Established { rtt_ms: None },
-        StepKind::Sent { seq: 0, len: 1460 },
-        StepKind::Retransmitted {
-            seq: 14600,
-            len: 1460,
-        },
-        StepKind::LossProbe {
-            seq: 29200,
-            len: 1460,
-        },
-        StepKind::DataLost {
-            seq: 1460,
-            cause: DropCauseLabel::Random,
-        },
-        StepKind::DataLost {
-            seq: 1460,
-            cause: DropCauseLabel::QueueFull,
-        },
-        StepKind::DataLost {
-            seq: 1460,
-            cause: DropCauseLabel::Staged,
-        },
-        StepKind::DatagramLost {
-            id: 7,
-            cause: DropCauseLabel::Random,
-        },
-        StepKind::AckLost { ack: 2920 },
-        StepKind::DataArrived {
-            seq: 0,
-            len: 1460,
-            in_order: true,
-            delivered: 1460,
-            held: 0,
-        },
-        StepKind::DataArrived {
-            seq: 2920,
-            len: 1460,
-            in_order: false,
-            delivered: 0,
-            held: 1460,
-        },
-        StepKind::DataArrived {
-            seq: 1460,
-            len: 1460,
-            in_order: true,
-            delivered: 4380,
-            held: 0,
-        },
-        StepKind::DataArrived {
-            seq: 0,
-            len: 1460,
-            in_order: true,
-            delivered: 0,
-            held: 0,
-        },
-        StepKind::DatagramArrived { id: 8 },
-        StepKind::AckSent {
-            ack: 2920,
-            sack_blocks: 1,
-            delayed: true,
-        },
-        StepKind::AckArrived {
-            ack: 29200,
-            acked: 2920,
-            sacked: 0,
-            growth: Growth::SlowStart,
-            cwnd_before: 20 * 1460,
-            cwnd_after: 22 * 1460,
-        },
-        StepKind::AckArrived {
-            ack: 29200,
-            acked: 1460,
-            sacked: 1460,
-            growth: Growth::CongestionAvoidance,
-            cwnd_before: 20 * 1460,
-            cwnd_after: 20 * 1460 + 73,
-        },
-        StepKind::AckArrived {
-            ack: 29200,
-            acked: 1460,
-            sacked: 0,
-            growth: Growth::Model,
-            cwnd_before: 20 * 1460,
-            cwnd_after: 30 * 1460,
-        },
-        StepKind::AckArrived {
-            ack: 29200,
-            acked: 1460,
-            sacked: 0,
-            growth: Growth::Held,
-            cwnd_before: 20 * 1460,
-            cwnd_after: 20 * 1460,
-        },
-        StepKind::DuplicateAck {
-            ack: 14600,
-            count: 3,
-        },
-        StepKind::FastRetransmit {
-            seq: 14600,
-            cwnd_before: 40 * 1460,
-            cwnd_after: 28 * 1460,
-            ssthresh: 28 * 1460,
-        },
-        StepKind::RecoveryDone { cwnd: 28 * 1460 },
-        StepKind::Timeout {
-            rto_ms: 412.0,
-            backoff: 3,
-            cwnd_before: 30 * 1460,
-            ssthresh: 15 * 1460,
-        },
-        StepKind::MessageWritten { id: 70 },
-        StepKind::HolRelease {
-            event: 0,
-            messages: 19,
-            worst_ms: 272.0,
-        },
-    ]
-}
-
-/// Every kind the engine records, by name.
-const ALL_KINDS: [&str; 19] = [
-    "syn_sent",
-    "syn_received",
-    "established",
-    "sent",
-    "retransmitted",
-    "loss_probe",
-    "data_lost",
-    "datagram_lost",
-    "ack_lost",
-    "data_arrived",
-    "datagram_arrived",
-    "ack_sent",
-    "ack_arrived",
-    "duplicate_ack",
-    "fast_retransmit",
-    "recovery_done",
-    "timeout",
-    "message_written",
-    "hol_release",
-];
-
 fn han(s: &str) -> bool {
     s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
@@ -249,7 +97,7 @@ async fn said(step: Step, steps: &Steps, lang: Lang) -> (String, String) {
 async fn every_kind_is_said_in_both_languages_on_the_page() {
     let steps = Steps::new(1460, "cubic");
     let mut seen = BTreeSet::new();
-    for kind in examples() {
+    for kind in StepKind::examples() {
         seen.insert(kind.name());
         let step = Step {
             t_ms: 84.158144,
@@ -283,7 +131,7 @@ async fn every_kind_is_said_in_both_languages_on_the_page() {
             assert!(en.chars().any(|c| c.is_ascii_digit()), "{name}: {en}");
         }
     }
-    let all: BTreeSet<&str> = ALL_KINDS.into_iter().collect();
+    let all: BTreeSet<&str> = StepKind::NAMES.into_iter().collect();
     assert_eq!(seen, all, "every kind needs an example and its words");
     // And the kinds of real runs are all among them.
     for query in [

@@ -396,140 +396,11 @@ mod tests {
         }
     }
 
-    /// One example of every kind the engine records. Adding a kind without listing it here
-    /// fails `every_kind_is_explained_in_both_languages`.
-    fn examples() -> Vec<StepKind> {
-        vec![
-            StepKind::SynSent { retry: 0 },
-            StepKind::SynSent { retry: 2 },
-            StepKind::SynReceived,
-            StepKind::Established { rtt_ms: Some(28.0) },
-            StepKind::Sent { seq: 0, len: 1460 },
-            StepKind::Retransmitted {
-                seq: 14600,
-                len: 1460,
-            },
-            StepKind::LossProbe {
-                seq: 29200,
-                len: 1460,
-            },
-            StepKind::DataLost {
-                seq: 1460,
-                cause: DropCauseLabel::Random,
-            },
-            StepKind::DataLost {
-                seq: 1460,
-                cause: DropCauseLabel::QueueFull,
-            },
-            StepKind::DataLost {
-                seq: 1460,
-                cause: DropCauseLabel::Staged,
-            },
-            StepKind::DatagramLost {
-                id: 7,
-                cause: DropCauseLabel::Random,
-            },
-            StepKind::AckLost { ack: 2920 },
-            StepKind::DataArrived {
-                seq: 0,
-                len: 1460,
-                in_order: true,
-                delivered: 1460,
-                held: 0,
-            },
-            StepKind::DataArrived {
-                seq: 2920,
-                len: 1460,
-                in_order: false,
-                delivered: 0,
-                held: 1460,
-            },
-            StepKind::DataArrived {
-                seq: 1460,
-                len: 1460,
-                in_order: true,
-                delivered: 4380,
-                held: 0,
-            },
-            StepKind::DatagramArrived { id: 8 },
-            StepKind::AckSent {
-                ack: 2920,
-                sack_blocks: 1,
-                delayed: false,
-            },
-            StepKind::AckArrived {
-                ack: 29200,
-                acked: 2920,
-                sacked: 0,
-                growth: Growth::SlowStart,
-                cwnd_before: 20 * 1460,
-                cwnd_after: 22 * 1460,
-            },
-            StepKind::DuplicateAck {
-                ack: 14600,
-                count: 3,
-            },
-            StepKind::FastRetransmit {
-                seq: 14600,
-                cwnd_before: 40 * 1460,
-                cwnd_after: 28 * 1460,
-                ssthresh: 28 * 1460,
-            },
-            StepKind::RecoveryDone { cwnd: 28 * 1460 },
-            StepKind::FastRetransmit {
-                seq: 14600,
-                cwnd_before: 40 * 1460,
-                cwnd_after: 40 * 1460,
-                ssthresh: INFINITE_SSTHRESH,
-            },
-            StepKind::Timeout {
-                rto_ms: 412.0,
-                backoff: 3,
-                cwnd_before: 30 * 1460,
-                ssthresh: 15 * 1460,
-            },
-            StepKind::Timeout {
-                rto_ms: 250.0,
-                backoff: 1,
-                cwnd_before: 30 * 1460,
-                ssthresh: INFINITE_SSTHRESH,
-            },
-            StepKind::MessageWritten { id: 70 },
-            StepKind::HolRelease {
-                event: 0,
-                messages: 19,
-                worst_ms: 272.0,
-            },
-        ]
-    }
-
-    const ALL_KINDS: [&str; 19] = [
-        "syn_sent",
-        "syn_received",
-        "established",
-        "sent",
-        "retransmitted",
-        "loss_probe",
-        "data_lost",
-        "datagram_lost",
-        "ack_lost",
-        "data_arrived",
-        "datagram_arrived",
-        "ack_sent",
-        "ack_arrived",
-        "duplicate_ack",
-        "fast_retransmit",
-        "recovery_done",
-        "timeout",
-        "message_written",
-        "hol_release",
-    ];
-
     #[test]
     fn every_kind_is_explained_in_both_languages() {
         let steps = Steps::new(1460, "cubic");
         let mut seen = std::collections::BTreeSet::new();
-        for kind in examples() {
+        for kind in StepKind::examples() {
             seen.insert(kind.name());
             let step = Step {
                 t_ms: 1.0,
@@ -548,7 +419,7 @@ mod tests {
             // No window is ever said in the quadrillions (an unset ssthresh).
             assert!(!en.contains("3158689053717389"), "{en}");
         }
-        let all: std::collections::BTreeSet<&str> = ALL_KINDS.into_iter().collect();
+        let all: std::collections::BTreeSet<&str> = StepKind::NAMES.into_iter().collect();
         assert_eq!(seen, all, "every kind needs an example and an explanation");
     }
 

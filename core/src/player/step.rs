@@ -131,7 +131,8 @@ pub enum StepKind {
 }
 
 impl StepKind {
-    /// A name per kind, for the page's filters and for the test that every kind is explained.
+    /// A name per kind, for the page's filters and for the test that every kind is explained
+    /// (one of [`StepKind::NAMES`]).
     pub fn name(&self) -> &'static str {
         match self {
             StepKind::SynSent { .. } => "syn_sent",
@@ -154,6 +155,138 @@ impl StepKind {
             StepKind::MessageWritten { .. } => "message_written",
             StepKind::HolRelease { .. } => "hol_release",
         }
+    }
+
+    /// The name of every kind, in `name`'s order: a kind added to `name` goes here too, and
+    /// gets an example in `examples` (the tests of both crates check the three agree).
+    pub const NAMES: [&'static str; 19] = [
+        "syn_sent",
+        "syn_received",
+        "established",
+        "sent",
+        "retransmitted",
+        "loss_probe",
+        "data_lost",
+        "datagram_lost",
+        "ack_lost",
+        "data_arrived",
+        "datagram_arrived",
+        "ack_sent",
+        "ack_arrived",
+        "duplicate_ack",
+        "fast_retransmit",
+        "recovery_done",
+        "timeout",
+        "message_written",
+        "hol_release",
+    ];
+
+    /// One example of every kind, with numbers a classroom would see: what the explanations of
+    /// the core and of the page are tested on.
+    pub fn examples() -> Vec<StepKind> {
+        vec![
+            StepKind::SynSent { retry: 0 },
+            StepKind::SynSent { retry: 2 },
+            StepKind::SynReceived,
+            StepKind::Established { rtt_ms: Some(28.0) },
+            StepKind::Established { rtt_ms: None },
+            StepKind::Sent { seq: 0, len: 1460 },
+            StepKind::Retransmitted {
+                seq: 14600,
+                len: 1460,
+            },
+            StepKind::LossProbe {
+                seq: 29200,
+                len: 1460,
+            },
+            StepKind::DataLost {
+                seq: 1460,
+                cause: DropCauseLabel::Random,
+            },
+            StepKind::DataLost {
+                seq: 1460,
+                cause: DropCauseLabel::QueueFull,
+            },
+            StepKind::DataLost {
+                seq: 1460,
+                cause: DropCauseLabel::Staged,
+            },
+            StepKind::DatagramLost {
+                id: 7,
+                cause: DropCauseLabel::Random,
+            },
+            StepKind::AckLost { ack: 2920 },
+            StepKind::DataArrived {
+                seq: 0,
+                len: 1460,
+                in_order: true,
+                delivered: 1460,
+                held: 0,
+            },
+            StepKind::DataArrived {
+                seq: 2920,
+                len: 1460,
+                in_order: false,
+                delivered: 0,
+                held: 1460,
+            },
+            StepKind::DataArrived {
+                seq: 1460,
+                len: 1460,
+                in_order: true,
+                delivered: 4380,
+                held: 0,
+            },
+            StepKind::DatagramArrived { id: 8 },
+            StepKind::AckSent {
+                ack: 2920,
+                sack_blocks: 1,
+                delayed: false,
+            },
+            StepKind::AckArrived {
+                ack: 29200,
+                acked: 2920,
+                sacked: 0,
+                growth: Growth::SlowStart,
+                cwnd_before: 20 * 1460,
+                cwnd_after: 22 * 1460,
+            },
+            StepKind::DuplicateAck {
+                ack: 14600,
+                count: 3,
+            },
+            StepKind::FastRetransmit {
+                seq: 14600,
+                cwnd_before: 40 * 1460,
+                cwnd_after: 28 * 1460,
+                ssthresh: 28 * 1460,
+            },
+            StepKind::RecoveryDone { cwnd: 28 * 1460 },
+            StepKind::FastRetransmit {
+                seq: 14600,
+                cwnd_before: 40 * 1460,
+                cwnd_after: 40 * 1460,
+                ssthresh: crate::cc::INFINITE_SSTHRESH,
+            },
+            StepKind::Timeout {
+                rto_ms: 412.0,
+                backoff: 3,
+                cwnd_before: 30 * 1460,
+                ssthresh: 15 * 1460,
+            },
+            StepKind::Timeout {
+                rto_ms: 250.0,
+                backoff: 1,
+                cwnd_before: 30 * 1460,
+                ssthresh: crate::cc::INFINITE_SSTHRESH,
+            },
+            StepKind::MessageWritten { id: 70 },
+            StepKind::HolRelease {
+                event: 0,
+                messages: 19,
+                worst_ms: 272.0,
+            },
+        ]
     }
 
     /// Kinds a teacher jumps between ("next loss / recovery / timeout / release").
@@ -224,5 +357,20 @@ impl Steps {
     pub fn index_at(&self, t_ms: f64) -> Option<usize> {
         let n = self.steps.partition_point(|s| s.t_ms <= t_ms);
         n.checked_sub(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StepKind;
+
+    #[test]
+    fn the_examples_name_every_kind() {
+        let mut named: Vec<&str> = StepKind::examples().iter().map(StepKind::name).collect();
+        named.sort_unstable();
+        named.dedup();
+        let mut names = StepKind::NAMES.to_vec();
+        names.sort_unstable();
+        assert_eq!(named, names);
     }
 }
