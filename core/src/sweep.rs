@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::summary::Summary;
 use crate::scenario::{App, Key, Scenario};
-use crate::theory::path::{link_payload_mbps, mathis_mbps, window_limit_mbps};
+use crate::theory::path::{mathis_mbps, Limits};
 use crate::theory::slow_start::ideal_completion_ms;
 
 /// What the theory column predicts for a point, and in which unit.
@@ -23,19 +23,21 @@ pub enum Prediction {
 /// The theory for one point of a sweep over `key`: Mathis where there is loss, the ideal path's
 /// completion time for a body, otherwise the smaller of the link rate and window/RTT.
 pub fn prediction(s: &Scenario) -> Prediction {
-    let link = link_payload_mbps(s.bw_mbps, s.mss);
-    // The receive window limits each flow on its own; the link is shared by all of them.
-    let window = window_limit_mbps(s.rwnd as f64, s.rtt_ms);
-    let flows = f64::from(s.flows.max(1));
+    let limits = Limits::of(s);
     if s.app == App::Body {
-        let cap = (link / flows).min(window);
-        return Prediction::CompletionMs(ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, cap));
+        return Prediction::CompletionMs(ideal_completion_ms(
+            s.iw,
+            s.mss,
+            s.body,
+            s.rtt_ms,
+            limits.each(),
+        ));
     }
-    let per_flow = match mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0) {
-        Some(m) => m.min(window),
-        None => window,
+    let per_conn = match mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0) {
+        Some(m) => m.min(limits.window_each),
+        None => limits.window_each,
     };
-    Prediction::GoodputMbps((per_flow * flows).min(link))
+    Prediction::GoodputMbps((per_conn * limits.conns).min(limits.link))
 }
 
 /// The spread of one metric over a point's seeds.

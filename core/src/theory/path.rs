@@ -33,6 +33,39 @@ pub fn link_payload_mbps(bw_mbps: f64, mss: u32) -> f64 {
     bw_mbps / 8.0 * mss / (mss + f64::from(crate::packet::HEADER_BYTES))
 }
 
+/// What a scenario's path and windows allow its connections, in MB/s: the link is shared by all
+/// of them, while each has a receive window of its own. The verdict and the sweep's theory both
+/// read it, so they judge a run by the same limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// The link's payload rate.
+    pub link: f64,
+    /// rwnd/RTT: one connection's window limit.
+    pub window_each: f64,
+    /// The connections sharing the link (at least one).
+    pub conns: f64,
+}
+
+impl Limits {
+    pub fn of(s: &crate::scenario::Scenario) -> Limits {
+        Limits {
+            link: link_payload_mbps(s.bw_mbps, s.mss),
+            window_each: window_limit_mbps(s.rwnd as f64, s.rtt_ms),
+            conns: crate::workload::Workload::connections(s).max(1) as f64,
+        }
+    }
+
+    /// All the connections' windows together.
+    pub fn window_all(&self) -> f64 {
+        self.window_each * self.conns
+    }
+
+    /// What one connection can reach on an ideal path: its share of the link, or its window.
+    pub fn each(&self) -> f64 {
+        (self.link / self.conns).min(self.window_each)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::summary::Summary;
 use crate::scenario::{App, Scenario};
-use crate::workload::Workload;
 
-use super::path::{link_payload_mbps, window_limit_mbps};
+use super::path::Limits;
 use super::slow_start::ideal_completion_ms;
 
 /// The limit a run ran into.
@@ -50,13 +49,13 @@ pub struct Verdict {
 const NEAR: f64 = 0.7;
 
 pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
-    let link = link_payload_mbps(s.bw_mbps, s.mss);
-    // Each connection has a receive window of its own, and the goodput is theirs together.
-    let conns = Workload::connections(s).max(1) as f64;
-    let wl = window_limit_mbps(s.rwnd as f64, s.rtt_ms) * conns;
+    let limits = Limits::of(s);
+    let link = limits.link;
+    // The goodput is all the connections' together, so it meets all their windows together.
+    let wl = limits.window_all();
     let g = summary.goodput_MBps.unwrap_or(0.0);
     let ideal = (s.app == App::Body)
-        .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, link.min(wl) / conns));
+        .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, limits.each()));
     let lossy = summary.retransmitted_segments > 0 || summary.dropped_data > 0;
     let hol_share = summary
         .msgs
@@ -87,7 +86,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         goodput_mbps: g,
         link_mbps: link,
         window_limit_mbps: wl,
-        connections: conns as u32,
+        connections: limits.conns as u32,
         mathis_mbps: summary.mathis_MBps,
         ideal_completion_ms: ideal,
     }
