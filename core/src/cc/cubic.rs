@@ -54,10 +54,9 @@ pub fn cbrt(x: f64) -> f64 {
 #[derive(Debug, Clone)]
 pub struct Cubic {
     /// The window before the last reduction, in segments (after fast convergence); zero when
-    /// none is remembered.
+    /// none is remembered. At the next reduction it is also the previous W_max that fast
+    /// convergence compares with (RFC 9438 §4.7; Linux keeps the one `last_max_cwnd` too).
     w_max: f64,
-    /// The previous W_max, for fast convergence (RFC 9438 §4.7).
-    last_w_max: f64,
     /// RFC 9438 §4.6's cwnd_prior: the window when ssthresh was last set, in segments; W_est
     /// reaching it ends the Reno-friendly region's slower increase (§4.3).
     cwnd_prior: f64,
@@ -74,7 +73,6 @@ impl Cubic {
     pub fn new(hystart: bool) -> Self {
         Cubic {
             w_max: 0.0,
-            last_w_max: 0.0,
             cwnd_prior: 0.0,
             curve: None,
             w_est: 0.0,
@@ -97,12 +95,11 @@ impl Cubic {
     fn reduce(&mut self, w: &mut Window) {
         let cwnd = w.cwnd_segments();
         self.cwnd_prior = cwnd;
-        self.w_max = if cwnd < self.last_w_max {
+        self.w_max = if cwnd < self.w_max {
             cwnd * (1.0 + BETA_CUBIC) / 2.0
         } else {
             cwnd
         };
-        self.last_w_max = self.w_max;
         w.ssthresh = ((w.cwnd as f64 * BETA_CUBIC) as u64).max(2 * w.mss);
         self.curve = None;
         self.carry = 0.0;
@@ -185,13 +182,9 @@ impl CongestionControl for Cubic {
                 }
             }
         }
-        // Linux `tcp_may_raise_cwnd`: only an ACK that acknowledges new data cumulatively grows
-        // the window (RFC 5681 §3.1), then by everything it delivered (`acked_sacked`).
-        let acked = ack.acked + ack.sacked;
-        if ack.in_recovery || !ack.cwnd_limited || ack.acked == 0 {
+        let Some(mut acked) = ack.growth() else {
             return;
-        }
-        let mut acked = acked;
+        };
         if w.in_slow_start() {
             acked = slow_start(w, acked);
             if acked == 0 {
@@ -214,7 +207,6 @@ impl CongestionControl for Cubic {
         // the minimum delay too): the slow start that follows ends at ssthresh and a fresh epoch
         // starts from there.
         self.w_max = 0.0;
-        self.last_w_max = 0.0;
         self.cwnd_prior = 0.0;
         self.delay_min = None;
         self.curve = None;

@@ -90,6 +90,14 @@ pub struct AckEvent {
 }
 
 impl AckEvent {
+    /// Whether a loss-based algorithm may grow the window on this ACK, and by how many bytes
+    /// (Linux `tcp_may_raise_cwnd` and `acked_sacked`): only an ACK that acknowledges new data
+    /// cumulatively (RFC 5681 §3.1), by everything it delivered; a duplicate ACK that only
+    /// SACKs does not; nor an ACK in fast recovery, nor one to a window the sender is not using.
+    pub fn growth(&self) -> Option<u64> {
+        (!self.in_recovery && self.cwnd_limited && self.acked > 0).then(|| self.acked + self.sacked)
+    }
+
     /// An ACK of `acked` new bytes at `now` for a window-limited sender in the Open state, with
     /// nothing else to report: the starting point of the algorithms' tests.
     pub fn plain(now: Time, acked: u64) -> AckEvent {

@@ -40,13 +40,9 @@ impl CongestionControl for Reno {
     }
 
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
-        // Linux `tcp_may_raise_cwnd`: only an ACK that acknowledges new data cumulatively grows
-        // the window (RFC 5681 §3.1), then by everything it delivered (`acked_sacked`); a
-        // duplicate ACK that only SACKs new data does not.
-        if ack.in_recovery || !ack.cwnd_limited || ack.acked == 0 {
+        let Some(mut acked) = ack.growth() else {
             return;
-        }
-        let mut acked = ack.acked + ack.sacked;
+        };
         if w.in_slow_start() {
             acked = slow_start(w, acked);
             if acked == 0 {
