@@ -42,10 +42,19 @@ impl World {
 
     /// Records a step of flow `fi` at `now`, if steps are being kept.
     pub(super) fn record(&mut self, now: Time, fi: usize, kind: StepKind) {
+        self.record_in_flight(now, fi, kind, None);
+    }
+
+    /// Records a step, with the data in flight as it was when the step happened where that
+    /// differs from now (a burst's sends each left with less in flight than after the burst).
+    fn record_in_flight(&mut self, now: Time, fi: usize, kind: StepKind, in_flight: Option<u64>) {
         if self.steps.is_none() {
             return;
         }
-        let state = self.flow_state(now, fi);
+        let mut state = self.flow_state(now, fi);
+        if let Some(in_flight) = in_flight {
+            state.in_flight = in_flight;
+        }
         if let Some(steps) = self.steps.as_mut() {
             steps.push(Step {
                 t_ms: now.as_millis_f64(),
@@ -110,34 +119,21 @@ impl World {
             Note::Retransmit { seq, len, .. } => (Some(StepKind::Retransmitted { seq, len }), true),
         };
         if let Some(kind) = kind {
-            self.record(at, fi, kind);
-            // A burst's sends each show the data in flight when they left.
-            if let (
-                Note::Send { in_flight, .. } | Note::Retransmit { in_flight, .. },
-                Some(steps),
-            ) = (note, self.steps.as_mut())
-            {
-                if let Some(last) = steps.steps.last_mut() {
-                    last.state.in_flight = in_flight;
+            let in_flight = match note {
+                Note::Send { in_flight, .. } | Note::Retransmit { in_flight, .. } => {
+                    Some(in_flight)
                 }
-            }
+                _ => None,
+            };
+            self.record_in_flight(at, fi, kind, in_flight);
         }
         carries_packet
     }
 
     /// The step of an ACK's arrival, from the window before and after the sender took it.
-    pub(super) fn record_ack(
-        &mut self,
-        now: Time,
-        fi: usize,
-        ack: u64,
-        before: AckBefore,
-        sacked: u64,
-    ) {
-        if self.steps.is_none() {
-            return;
-        }
+    pub(super) fn record_ack(&mut self, now: Time, fi: usize, ack: u64, before: AckBefore) {
         let s = &self.flows[fi].sender;
+        let sacked = s.last_sacked();
         let after = s.window().cwnd;
         let kind = if ack > before.una {
             let growth = if after == before.cwnd {
@@ -183,6 +179,18 @@ pub(super) struct AckBefore {
     pub cwnd: u64,
     pub ssthresh: u64,
     pub dupacks: u32,
+}
+
+impl AckBefore {
+    pub fn of(s: &crate::tcp::Sender) -> AckBefore {
+        let w = s.window();
+        AckBefore {
+            una: s.snd_una(),
+            cwnd: w.cwnd,
+            ssthresh: w.ssthresh,
+            dupacks: s.dupacks(),
+        }
+    }
 }
 
 pub(super) fn drop_label(cause: crate::metrics::trace::DropCause) -> DropCauseLabel {

@@ -797,16 +797,12 @@ impl World {
                 if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
                     tr.sacks.push(now, [high as f64]);
                 }
-                let w = flow.sender.window();
-                let before = AckBefore {
-                    una: flow.sender.snd_una(),
-                    cwnd: w.cwnd,
-                    ssthresh: w.ssthresh,
-                    dupacks: flow.sender.dupacks(),
-                };
+                // The player's step needs the window of before the ACK; only then is it kept.
+                let before = self.steps.is_some().then(|| AckBefore::of(&flow.sender));
                 flow.sender.on_ack(now, ack, wnd, p.sack_blocks(), &mut out);
-                let sacked = flow.sender.last_sacked();
-                self.record_ack(now, fi, ack, before, sacked);
+                if let Some(before) = before {
+                    self.record_ack(now, fi, ack, before);
+                }
             }
             _ => {}
         }

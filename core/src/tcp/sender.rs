@@ -197,8 +197,17 @@ impl Sender {
     }
 
     fn note(&mut self, now: Time, note: Note) {
-        if let Some(notes) = self.notes.as_mut() {
-            notes.push((now, note));
+        self.note_with(now, |_| note);
+    }
+
+    /// Notes what `note` makes of the sender, working it out only when notes are kept: sends
+    /// are noted on every packet.
+    fn note_with(&mut self, now: Time, note: impl FnOnce(&Sender) -> Note) {
+        if self.notes.is_some() {
+            let note = note(self);
+            if let Some(notes) = self.notes.as_mut() {
+                notes.push((now, note));
+            }
         }
     }
 
@@ -736,15 +745,11 @@ impl Sender {
             self.board.on_retransmit(seq, now, tx);
             self.stats.retransmitted_segments += 1;
             self.stats.retransmitted_bytes += u64::from(len);
-            let in_flight = self.in_flight();
-            self.note(
-                now,
-                Note::Retransmit {
-                    seq,
-                    len,
-                    in_flight,
-                },
-            );
+            self.note_with(now, |s| Note::Retransmit {
+                seq,
+                len,
+                in_flight: s.in_flight(),
+            });
         } else {
             self.board.push(Seg {
                 seq,
@@ -757,15 +762,11 @@ impl Sender {
                 tx,
             });
             self.snd_nxt = seq + u64::from(len);
-            let in_flight = self.in_flight();
-            self.note(
-                now,
-                Note::Send {
-                    seq,
-                    len,
-                    in_flight,
-                },
-            );
+            self.note_with(now, |s| Note::Send {
+                seq,
+                len,
+                in_flight: s.in_flight(),
+            });
         }
         self.rack.on_transmit(now, seq);
         self.stats.data_segments += 1;
