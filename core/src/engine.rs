@@ -83,14 +83,13 @@ impl<E> Scheduler<E> {
     /// back.
     pub fn schedule(&mut self, at: Time, event: E) {
         let at = at.max(self.now);
-        let seq = self.next_seq;
-        self.next_seq += 1;
+        let seq = self.next_seq();
         self.heap.push(Entry { at, seq, event });
     }
 
     /// The next event, advancing the clock to its time.
     pub fn pop(&mut self) -> Result<(Time, E), Halt> {
-        if self.executed >= self.budget {
+        if self.exhausted() {
             return Err(Halt::Budget);
         }
         let entry = self.heap.pop().ok_or(Halt::Idle)?;
@@ -115,7 +114,7 @@ impl<E> Scheduler<E> {
     /// Runs an event kept outside the heap at `at`: advances the clock and counts it against
     /// the budget.
     pub fn advance(&mut self, at: Time) -> Result<Time, Halt> {
-        if self.executed >= self.budget {
+        if self.exhausted() {
             return Err(Halt::Budget);
         }
         self.executed += 1;
@@ -126,6 +125,30 @@ impl<E> Scheduler<E> {
     /// Whether the budget is spent.
     pub fn exhausted(&self) -> bool {
         self.executed >= self.budget
+    }
+}
+
+/// The deadline of a timer that keeps at most one event pending in the engine: an earlier
+/// deadline needs an event of its own, a later one is looked at again when the pending event
+/// fires. A timer re-armed on every packet then costs no event per packet.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pending(Option<Time>);
+
+impl Pending {
+    /// Arms the timer for `deadline`; returns whether an event must be scheduled for it.
+    pub fn arm(&mut self, deadline: Time) -> bool {
+        if self.0.is_none_or(|armed| deadline < armed) {
+            self.0 = Some(deadline);
+            return true;
+        }
+        false
+    }
+
+    /// An event for this timer ran at `now`: if it was the one pending, none is now.
+    pub fn fired(&mut self, now: Time) {
+        if self.0 == Some(now) {
+            self.0 = None;
+        }
     }
 }
 
@@ -169,5 +192,19 @@ mod tests {
     fn an_empty_queue_is_idle() {
         let mut s: Scheduler<()> = Scheduler::new(10);
         assert_eq!(s.pop(), Err(Halt::Idle));
+    }
+
+    #[test]
+    fn a_timer_keeps_one_event_pending_for_its_earliest_deadline() {
+        let mut t = Pending::default();
+        assert!(t.arm(Time(100)));
+        // Later deadlines wait for the pending event; an earlier one needs its own.
+        assert!(!t.arm(Time(150)));
+        assert!(t.arm(Time(50)));
+        // The event at 100 is no longer the pending one: its firing changes nothing.
+        t.fired(Time(100));
+        assert!(!t.arm(Time(80)));
+        t.fired(Time(50));
+        assert!(t.arm(Time(80)));
     }
 }

@@ -1,7 +1,7 @@
 //! The world of one run: the path, the flows, the clock, and the dispatch of every event.
 
 use crate::cc::{new_controller, CcModel, CcOptions};
-use crate::engine::{Halt, Scheduler};
+use crate::engine::{Halt, Pending, Scheduler};
 use crate::link::{Bottleneck, DelayLine, Enqueued, LossModel, StagedDrops};
 use crate::metrics::trace::{window_col, DropCause, Traces, MAX_CUBIC_EPOCHS};
 use crate::packet::{Kind, Packet, HEADER_BYTES, UDP_HEADER_BYTES};
@@ -74,8 +74,8 @@ pub(crate) struct Flow {
     pub sender: Sender,
     pub receiver: Receiver,
     pub workload: Workload,
-    sender_timer: Option<Time>,
-    delack_timer: Option<Time>,
+    sender_timer: Pending,
+    delack_timer: Pending,
     /// Bytes the receiving application has read.
     pub delivered: u64,
     pub first_arrival: Option<Time>,
@@ -208,8 +208,8 @@ impl World {
                 sender,
                 receiver,
                 workload,
-                sender_timer: None,
-                delack_timer: None,
+                sender_timer: Pending::default(),
+                delack_timer: Pending::default(),
                 delivered: 0,
                 first_arrival: None,
                 last_read: None,
@@ -447,8 +447,7 @@ impl World {
         self.record_window(now, fi);
         let flow = &mut self.flows[fi];
         if let Some(d) = flow.sender.next_deadline() {
-            if flow.sender_timer.is_none_or(|armed| d < armed) {
-                flow.sender_timer = Some(d);
+            if flow.sender_timer.arm(d) {
                 self.sched.schedule(d, Event::SenderTimer(f));
             }
         }
@@ -696,8 +695,7 @@ impl World {
         } else if let Some(d) = flow.receiver.delack_deadline() {
             // One pending event at a time: a later deadline is picked up when it fires, so a
             // receiver that ACKs every second segment costs no event per segment.
-            if flow.delack_timer.is_none_or(|armed| d < armed) {
-                flow.delack_timer = Some(d);
+            if flow.delack_timer.arm(d) {
                 self.sched.schedule(d, Event::DelAck(fi as u16));
             }
         }
@@ -754,15 +752,12 @@ impl World {
     fn delack(&mut self, now: Time, f: u16) {
         let fi = usize::from(f);
         let flow = &mut self.flows[fi];
-        if flow.delack_timer == Some(now) {
-            flow.delack_timer = None;
-        }
+        flow.delack_timer.fired(now);
         if flow.receiver.delack_due(now) {
             let kind = flow.receiver.make_ack();
             self.send_ack(now, fi, kind, true);
         } else if let Some(d) = flow.receiver.delack_deadline() {
-            if flow.delack_timer.is_none_or(|armed| d < armed) {
-                flow.delack_timer = Some(d);
+            if flow.delack_timer.arm(d) {
                 self.sched.schedule(d, Event::DelAck(f));
             }
         }
@@ -812,9 +807,7 @@ impl World {
 
     fn sender_timer(&mut self, now: Time, f: u16) {
         let fi = usize::from(f);
-        if self.flows[fi].sender_timer == Some(now) {
-            self.flows[fi].sender_timer = None;
-        }
+        self.flows[fi].sender_timer.fired(now);
         let mut out = std::mem::take(&mut self.scratch);
         self.flows[fi].sender.on_timer(now, &mut out);
         self.after_sender(now, f, &mut out);
