@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::metrics::stats::quantile;
 use crate::metrics::summary::Summary;
 use crate::scenario::{App, Key, Scenario};
 use crate::theory::path::{mathis_mbps, Limits};
@@ -56,16 +57,10 @@ impl Spread {
             return None;
         }
         v.sort_by(f64::total_cmp);
-        let n = v.len();
-        let median = if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            (v[n / 2 - 1] + v[n / 2]) / 2.0
-        };
         Some(Spread {
-            median,
-            min: v[0],
-            max: v[n - 1],
+            median: quantile(&v, 0.5)?,
+            min: *v.first()?,
+            max: *v.last()?,
         })
     }
 }

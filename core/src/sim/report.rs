@@ -1,5 +1,6 @@
 //! The summary of a run, field for field as the spec defines it.
 
+use crate::metrics::stats::{jain, quantile};
 use crate::metrics::summary::{HolStats, MsgStats, Summary, WindowStats};
 use crate::scenario::Scenario;
 use crate::theory::path::{bdp_bytes, mathis_mbps, window_limit_mbps};
@@ -7,25 +8,6 @@ use crate::time::Time;
 use crate::workload::MessageLog;
 
 use super::world::{Stop, World};
-
-/// The `q`-quantile of sorted values, by linear interpolation between closest ranks.
-pub(crate) fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
-    if sorted.is_empty() {
-        return None;
-    }
-    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
-    let lo = pos.floor() as usize;
-    let hi = pos.ceil() as usize;
-    let frac = pos - lo as f64;
-    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)
-}
-
-/// Jain's fairness index: (sum x)^2 / (n * sum x^2); 1 when all are equal.
-pub(crate) fn jain(xs: &[f64]) -> Option<f64> {
-    let sum: f64 = xs.iter().sum();
-    let sq: f64 = xs.iter().map(|x| x * x).sum();
-    (sq > 0.0).then(|| sum * sum / (xs.len() as f64 * sq))
-}
 
 pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
     let rtt_ms = s.rtt_ms;
@@ -196,24 +178,5 @@ fn hol_stats(log: &MessageLog) -> HolStats {
         held_median: quantile(&held, 0.5),
         held_max: log.events.iter().map(|e| u64::from(e.held)).max(),
         worst_delay_median_ms: quantile(&worst, 0.5),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quantiles_interpolate() {
-        let v = [1.0, 2.0, 3.0, 4.0];
-        assert_eq!(quantile(&v, 0.5), Some(2.5));
-        assert_eq!(quantile(&v, 1.0), Some(4.0));
-        assert_eq!(quantile(&[], 0.5), None);
-    }
-
-    #[test]
-    fn jain_is_one_for_equal_shares_and_one_over_n_for_a_monopoly() {
-        assert_eq!(jain(&[3.0, 3.0, 3.0]), Some(1.0));
-        assert_eq!(jain(&[1.0, 0.0, 0.0, 0.0]), Some(0.25));
     }
 }
