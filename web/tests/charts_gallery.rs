@@ -1,9 +1,11 @@
 //! The charts of one scenario left on the page, to be looked at: a chart nobody can read is a
-//! failure even when every test passes. Does nothing unless built with `TCPLAB_GALLERY` set:
+//! failure even when every test passes. Ignored, as it checks nothing; `--include-ignored` runs
+//! it (this runner's `--ignored` still skips it), and it then does nothing unless built with
+//! `TCPLAB_GALLERY` set:
 //!
 //! ```sh
 //! TCPLAB_GALLERY='preset=hol-blocking' NO_HEADLESS=1 WASM_BINDGEN_TEST_ADDRESS=127.0.0.1:8765 \
-//!     cargo test --target wasm32-unknown-unknown -p tcplab-web --test charts_gallery
+//!     cargo test --target wasm32-unknown-unknown -p tcplab-web --test charts_gallery -- --include-ignored
 //! chromium --headless --screenshot=/tmp/charts.png --window-size=1280,2400 \
 //!     --virtual-time-budget=20000 http://127.0.0.1:8765/
 //! ```
@@ -24,6 +26,7 @@ use yew::Callback;
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
+#[ignore = "charts for people to look at, not a check; needs TCPLAB_GALLERY at build time"]
 fn gallery() {
     let Some(query) = option_env!("TCPLAB_GALLERY") else {
         return;
