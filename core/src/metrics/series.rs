@@ -16,6 +16,21 @@ struct Bin<const N: usize> {
     last: Row<N>,
 }
 
+impl<const N: usize> Bin<N> {
+    /// Takes in what came later in the same bin: a row (its own lowest, highest and last) or a
+    /// neighbouring bin's lowest, highest and last, judged on column `key`.
+    #[inline(always)]
+    fn absorb(&mut self, min: Row<N>, max: Row<N>, last: Row<N>, key: usize) {
+        if min.1[key] < self.min.1[key] {
+            self.min = min;
+        }
+        if max.1[key] > self.max.1[key] {
+            self.max = max;
+        }
+        self.last = last;
+    }
+}
+
 /// A time series of rows with `N` columns, thinned on column `key` once past `cap` rows.
 #[derive(Debug, Clone)]
 pub struct Series<const N: usize> {
@@ -85,13 +100,8 @@ impl<const N: usize> Series<N> {
         let index = t.0 >> self.shift;
         if let Some(bin) = self.bins.last_mut() {
             if bin.index == index {
-                if values[key] < bin.min.1[key] {
-                    bin.min = (t, values);
-                }
-                if values[key] > bin.max.1[key] {
-                    bin.max = (t, values);
-                }
-                bin.last = (t, values);
+                let row = (t, values);
+                bin.absorb(row, row, row, key);
                 return;
             }
         }
@@ -123,15 +133,7 @@ impl<const N: usize> Series<N> {
         let index = row.0 .0 >> self.shift;
         let key = self.key;
         match self.bins.last_mut() {
-            Some(bin) if bin.index == index => {
-                if row.1[key] < bin.min.1[key] {
-                    bin.min = row;
-                }
-                if row.1[key] > bin.max.1[key] {
-                    bin.max = row;
-                }
-                bin.last = row;
-            }
+            Some(bin) if bin.index == index => bin.absorb(row, row, row, key),
             _ => self.bins.push(Bin {
                 index,
                 first: row,
@@ -153,15 +155,7 @@ impl<const N: usize> Series<N> {
         for mut bin in self.bins.drain(..) {
             bin.index /= 2;
             match merged.last_mut() {
-                Some(m) if m.index == bin.index => {
-                    if bin.min.1[key] < m.min.1[key] {
-                        m.min = bin.min;
-                    }
-                    if bin.max.1[key] > m.max.1[key] {
-                        m.max = bin.max;
-                    }
-                    m.last = bin.last;
-                }
+                Some(m) if m.index == bin.index => m.absorb(bin.min, bin.max, bin.last, key),
                 _ => merged.push(bin),
             }
         }
