@@ -40,21 +40,15 @@ fn now_ms() -> f64 {
 fn start_batch(pool: &Pool, key: &PlanKey, dispatcher: &UseReducerDispatcher<Page>) {
     let plan = Rc::new(key.plan());
     let id = pool.run(plan.jobs.clone());
+    // Refused runs are never sent: they keep no worker busy.
+    let workers = pool.size().min(plan.jobs.len());
     dispatcher.dispatch(Action::Started {
         id,
         key: key.clone(),
         plan,
         now_ms: now_ms(),
-        workers: pool.size().min(plan_jobs(key)),
+        workers,
     });
-}
-
-fn plan_jobs(key: &PlanKey) -> usize {
-    match key {
-        PlanKey::Sweep(_, s) => s.runs(),
-        PlanKey::Matrix(_, m) => m.runs(),
-        PlanKey::Compare(v) => v.len(),
-    }
 }
 
 /// How long a batch's settings must stay as they are before it starts.

@@ -152,12 +152,12 @@ fn a_sweep_runs_value_by_value_with_seeds_ascending() {
         metric: Metric::Goodput,
     };
     let plan = sweep_plan(&base, &rwnd);
-    assert_eq!((plan.size, plan.jobs.len()), (2, 1));
+    assert_eq!((plan.size(), plan.jobs.len()), (2, 1));
     assert!(plan.errors[0].1.contains("rwnd"), "{:?}", plan.errors);
     // The matrix: panels, rows, columns, then seeds.
     let m = MatrixSpec::default_for(&base);
     let plan = matrix_plan(&base, &m);
-    assert_eq!(plan.size, 36);
+    assert_eq!(plan.size(), 36);
     assert_eq!(plan.jobs[1].query, "preset=loss-sweep&rtt=50&loss=0&seed=7");
     assert_eq!(
         plan.jobs[3].query,

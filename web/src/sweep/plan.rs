@@ -37,15 +37,17 @@ pub struct Plan {
     /// The jobs sent to the pool, and the run each one is.
     pub jobs: Vec<Job>,
     pub at: Vec<usize>,
-    /// How many runs in all.
-    pub size: usize,
     pub errors: Vec<(usize, String)>,
 }
 
 impl Plan {
+    /// How many runs in all: those sent and those refused.
+    pub fn size(&self) -> usize {
+        self.at.len() + self.errors.len()
+    }
+
     fn push(&mut self, run: Result<Scenario, String>, want: Want) {
-        let i = self.size;
-        self.size += 1;
+        let i = self.size();
         match run {
             Ok(s) => {
                 self.jobs.push(Job {
@@ -60,7 +62,7 @@ impl Plan {
 
     /// Every run's result slot, the refused ones filled in.
     pub fn empty_results(&self) -> Vec<Option<Done>> {
-        let mut r = vec![None; self.size];
+        let mut r = vec![None; self.size()];
         for (i, e) in &self.errors {
             if let Some(slot) = r.get_mut(*i) {
                 *slot = Some(Done::Error(e.clone()));
@@ -164,7 +166,7 @@ impl Batch {
             finished_ms: None,
             workers,
         };
-        if b.done() == b.plan.size {
+        if b.done() == b.plan.size() {
             b.finished_ms = Some(started_ms);
         }
         b
@@ -190,7 +192,7 @@ impl Batch {
         if let Some(slot) = Rc::make_mut(&mut self.results).get_mut(run) {
             *slot = Some(done);
         }
-        if self.done() == self.plan.size {
+        if self.done() == self.plan.size() {
             self.finished_ms = Some(now_ms);
         }
     }

@@ -174,7 +174,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
     let (done, size) = props
         .batch
         .as_ref()
-        .map_or((0, 0), |b| (b.done(), b.plan.size));
+        .map_or((0, 0), |b| (b.done(), b.plan.size()));
     let running = props.batch.as_ref().is_none_or(Batch::running);
     let cancelled = props.batch.as_ref().is_some_and(|b| b.cancelled);
     let rate = props.batch.as_ref().and_then(|b| {
