@@ -66,19 +66,13 @@ impl World {
     }
 
     /// The step for one of the sender's notes. Returns whether a packet went out with it.
-    pub(super) fn record_note(
-        &mut self,
-        at: Time,
-        fi: usize,
-        note: Note,
-        last: Option<Note>,
-    ) -> bool {
+    pub(super) fn record_note(&mut self, at: Time, fi: usize, note: Note) -> bool {
         let (kind, carries_packet) = match note {
-            Note::SynSent { retry } => (Some(StepKind::SynSent { retry }), true),
+            Note::SynSent { retry } => (StepKind::SynSent { retry }, true),
             Note::Established { rtt } => (
-                Some(StepKind::Established {
+                StepKind::Established {
                     rtt_ms: rtt.map(Time::as_millis_f64),
-                }),
+                },
                 true,
             ),
             Note::FastRetransmit {
@@ -87,46 +81,38 @@ impl World {
                 cwnd_after,
                 ssthresh,
             } => (
-                Some(StepKind::FastRetransmit {
+                StepKind::FastRetransmit {
                     seq,
                     cwnd_before,
                     cwnd_after,
                     ssthresh,
-                }),
+                },
                 false,
             ),
-            Note::RecoveryDone { cwnd } => (Some(StepKind::RecoveryDone { cwnd }), false),
+            Note::RecoveryDone { cwnd } => (StepKind::RecoveryDone { cwnd }, false),
             Note::Timeout {
                 rto,
                 backoff,
                 cwnd_before,
                 ssthresh,
             } => (
-                Some(StepKind::Timeout {
+                StepKind::Timeout {
                     rto_ms: rto.as_millis_f64(),
                     backoff,
                     cwnd_before,
                     ssthresh,
-                }),
+                },
                 false,
             ),
-            Note::LossProbe { seq, len } => (Some(StepKind::LossProbe { seq, len }), false),
-            // The probe's own transmission was said by the probe's step.
-            Note::Send { seq, .. } | Note::Retransmit { seq, .. } if matches!(last, Some(Note::LossProbe { seq: s, .. }) if s == seq) => {
-                (None, true)
-            }
-            Note::Send { seq, len, .. } => (Some(StepKind::Sent { seq, len }), true),
-            Note::Retransmit { seq, len, .. } => (Some(StepKind::Retransmitted { seq, len }), true),
+            Note::LossProbe { seq, len } => (StepKind::LossProbe { seq, len }, true),
+            Note::Send { seq, len, .. } => (StepKind::Sent { seq, len }, true),
+            Note::Retransmit { seq, len, .. } => (StepKind::Retransmitted { seq, len }, true),
         };
-        if let Some(kind) = kind {
-            let in_flight = match note {
-                Note::Send { in_flight, .. } | Note::Retransmit { in_flight, .. } => {
-                    Some(in_flight)
-                }
-                _ => None,
-            };
-            self.record_in_flight(at, fi, kind, in_flight);
-        }
+        let in_flight = match note {
+            Note::Send { in_flight, .. } | Note::Retransmit { in_flight, .. } => Some(in_flight),
+            _ => None,
+        };
+        self.record_in_flight(at, fi, kind, in_flight);
         carries_packet
     }
 

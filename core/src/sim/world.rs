@@ -406,14 +406,12 @@ impl World {
             // comes right after the send's.
             let notes = self.flows[fi].sender.take_notes();
             let mut packets = out.drain(..);
-            let mut last = None;
             for (at, note) in notes {
-                if self.record_note(at, fi, note, last) {
+                if self.record_note(at, fi, note) {
                     if let Some(p) = packets.next() {
                         sent_new |= self.emit(now, fi, p);
                     }
                 }
-                last = Some(note);
             }
             for p in packets {
                 sent_new |= self.emit(now, fi, p);

@@ -92,6 +92,17 @@ pub enum Note {
     },
 }
 
+/// How a segment goes out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tx {
+    New,
+    Retransmit,
+    /// A tail loss probe (RFC 8985 §7.3): new data, or the last segment again.
+    Probe {
+        retransmit: bool,
+    },
+}
+
 /// Counters of one sender, for the summary.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SenderStats {
@@ -635,8 +646,7 @@ impl Sender {
             (last.seq, last.len, true)
         };
         self.stats.loss_probes += 1;
-        self.note(now, Note::LossProbe { seq, len });
-        self.transmit(now, seq, len, retransmit, out);
+        self.transmit(now, seq, len, Tx::Probe { retransmit }, out);
         self.tlp_high_seq = Some(self.snd_nxt);
         self.rto_deadline = Some(now + self.rtt.rto());
     }
@@ -726,7 +736,12 @@ impl Sender {
                 break;
             }
             self.force_retransmit = false;
-            self.transmit(now, seq, len, retransmit.is_some(), out);
+            let how = if retransmit.is_some() {
+                Tx::Retransmit
+            } else {
+                Tx::New
+            };
+            self.transmit(now, seq, len, how, out);
             if let Some(rate) = pacing {
                 let bits_per_s = (rate * 8.0).max(1.0) as u64;
                 let wire = u64::from(len + HEADER_BYTES);
@@ -739,17 +754,24 @@ impl Sender {
     }
 
     /// Puts one segment on the wire and records it.
-    fn transmit(&mut self, now: Time, seq: u64, len: u32, retransmit: bool, out: &mut Vec<Packet>) {
+    /// One note says each packet: a probe is noted as the probe it is, whether it carries new
+    /// data or the last segment again.
+    fn transmit(&mut self, now: Time, seq: u64, len: u32, how: Tx, out: &mut Vec<Packet>) {
         let tx = self.rate.on_send(now, self.board.is_empty());
-        if retransmit {
+        if matches!(how, Tx::Probe { .. }) {
+            self.note(now, Note::LossProbe { seq, len });
+        }
+        if matches!(how, Tx::Retransmit | Tx::Probe { retransmit: true }) {
             self.board.on_retransmit(seq, now, tx);
             self.stats.retransmitted_segments += 1;
             self.stats.retransmitted_bytes += u64::from(len);
-            self.note_with(now, |s| Note::Retransmit {
-                seq,
-                len,
-                in_flight: s.in_flight(),
-            });
+            if how == Tx::Retransmit {
+                self.note_with(now, |s| Note::Retransmit {
+                    seq,
+                    len,
+                    in_flight: s.in_flight(),
+                });
+            }
         } else {
             self.board.push(Seg {
                 seq,
@@ -762,11 +784,13 @@ impl Sender {
                 tx,
             });
             self.snd_nxt = seq + u64::from(len);
-            self.note_with(now, |s| Note::Send {
-                seq,
-                len,
-                in_flight: s.in_flight(),
-            });
+            if how == Tx::New {
+                self.note_with(now, |s| Note::Send {
+                    seq,
+                    len,
+                    in_flight: s.in_flight(),
+                });
+            }
         }
         self.rack.on_transmit(now, seq);
         self.stats.data_segments += 1;
