@@ -124,32 +124,36 @@ fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// The rows as CSV, the same columns the page's table shows.
 pub fn table_csv(key: Key, rows: &[SweepRow]) -> String {
-    use std::fmt::Write as _;
     let mut out = String::from(TABLE_HEADER);
-    let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
     for r in rows {
-        let (theory, unit) = match r.prediction {
-            Prediction::GoodputMbps(v) => (v, "MBps"),
-            Prediction::CompletionMs(v) => (v, "ms"),
-        };
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
-            csv_field(key.name()),
-            csv_field(&r.value),
-            r.runs,
-            f(r.goodput_mbps.map(|s| s.median)),
-            f(r.goodput_mbps.map(|s| s.min)),
-            f(r.goodput_mbps.map(|s| s.max)),
-            f(r.completion_ms.map(|s| s.median)),
-            f(r.p99_ms.map(|s| s.median)),
-            f(r.retrans_pct.map(|s| s.median)),
-            f(Some(theory).filter(|t| t.is_finite())),
-            csv_field(unit),
-            f(r.measured_over_theory),
-        );
+        out.push_str(&table_row(key, r));
     }
     out
+}
+
+/// One line of the table, with its newline: the runner writes each as soon as its seeds are
+/// done.
+pub fn table_row(key: Key, r: &SweepRow) -> String {
+    let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
+    let (theory, unit) = match r.prediction {
+        Prediction::GoodputMbps(v) => (v, "MBps"),
+        Prediction::CompletionMs(v) => (v, "ms"),
+    };
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        csv_field(key.name()),
+        csv_field(&r.value),
+        r.runs,
+        f(r.goodput_mbps.map(|s| s.median)),
+        f(r.goodput_mbps.map(|s| s.min)),
+        f(r.goodput_mbps.map(|s| s.max)),
+        f(r.completion_ms.map(|s| s.median)),
+        f(r.p99_ms.map(|s| s.median)),
+        f(r.retrans_pct.map(|s| s.median)),
+        f(Some(theory).filter(|t| t.is_finite())),
+        csv_field(unit),
+        f(r.measured_over_theory),
+    )
 }
 
 #[cfg(test)]

@@ -358,35 +358,28 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             points,
             seeds,
             key,
-            table: true,
+            table,
         } => {
-            out.write_all(sweep::TABLE_HEADER.as_bytes())
-                .map_err(Failure::io)?;
+            if *table {
+                out.write_all(sweep::TABLE_HEADER.as_bytes())
+                    .map_err(Failure::io)?;
+            }
+            // Each line goes out as soon as it is known (a run's JSON, or a value's row once its
+            // seeds are done), so a long sweep shows progress.
             for point in points {
                 let mut runs = Vec::new();
-                for offset in 0..*seeds {
-                    let mut scenario = point.clone();
-                    scenario.seed = point.seed.saturating_add(offset);
-                    runs.push(simulate(&scenario, &job.options)?.summary);
+                for scenario in seeds_of(point, *seeds) {
+                    let summary = simulate(&scenario, &job.options)?.summary;
+                    if !*table {
+                        writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
+                        out.flush().map_err(Failure::io)?;
+                    }
+                    runs.push(summary);
                 }
-                let row = sweep::SweepRow::new(*key, point, &runs);
-                let csv = sweep::table_csv(*key, std::slice::from_ref(&row));
-                // Without its header: one row per value as soon as its seeds are done.
-                out.write_all(csv.split_once('\n').map_or("", |(_, r)| r).as_bytes())
-                    .map_err(Failure::io)?;
-                out.flush().map_err(Failure::io)?;
-            }
-            Ok(())
-        }
-        Work::Sweep { points, seeds, .. } => {
-            for point in points {
-                for offset in 0..*seeds {
-                    let mut scenario = point.clone();
-                    // Checked by `sweep_points`.
-                    scenario.seed = point.seed.saturating_add(offset);
-                    let result = simulate(&scenario, &job.options)?;
-                    writeln!(out, "{}", json_line(&result.summary)?).map_err(Failure::io)?;
-                    // One line per run as it finishes, so a long sweep shows progress.
+                if *table {
+                    let row = sweep::SweepRow::new(*key, point, &runs);
+                    out.write_all(sweep::table_row(*key, &row).as_bytes())
+                        .map_err(Failure::io)?;
                     out.flush().map_err(Failure::io)?;
                 }
             }
@@ -402,6 +395,15 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
                 .map_err(Failure::io)
         }
     }
+}
+
+/// A sweep point's runs: its seed and the `seeds - 1` after it (checked by `sweep_points`).
+fn seeds_of(point: &Scenario, seeds: u64) -> impl Iterator<Item = Scenario> + '_ {
+    (0..seeds).map(move |offset| {
+        let mut scenario = point.clone();
+        scenario.seed = point.seed.saturating_add(offset);
+        scenario
+    })
 }
 
 /// Runs one scenario, timing the simulation alone: the library never reads a clock.
