@@ -175,66 +175,66 @@ pub fn app() -> Html {
         use_effect_with(page.large, move |large| set_large_type(*large));
     }
 
-    let on_change = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |c: Change| {
-            dispatcher.dispatch(Action::Set {
-                key: c.key,
-                value: c.value,
-                entry: c.entry,
-            })
+    // The callbacks are made once (or again when what they run changes), so the components
+    // they are given see the same props between renders and are not drawn again for nothing.
+    let on_change = use_callback(page.dispatcher(), |c: Change, dispatcher| {
+        dispatcher.dispatch(Action::Set {
+            key: c.key,
+            value: c.value,
+            entry: c.entry,
         })
-    };
-    let on_load = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |s| dispatcher.dispatch(Action::Load(s)))
-    };
-    let on_lang = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |lang: Lang| {
-            prefs::store_lang(lang);
-            dispatcher.dispatch(Action::Lang(lang));
-        })
-    };
-    let on_large = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |large: bool| {
-            prefs::store_large(large);
-            dispatcher.dispatch(Action::Large(large));
-        })
-    };
-    let on_cursor = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |t: Option<f64>| dispatcher.dispatch(Action::Hover(t)))
-    };
-    let on_view = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |v| dispatcher.dispatch(Action::Show(v)))
-    };
+    });
+    let on_load = use_callback(page.dispatcher(), |s, dispatcher| {
+        dispatcher.dispatch(Action::Load(s))
+    });
+    let on_lang = use_callback(page.dispatcher(), |lang: Lang, dispatcher| {
+        prefs::store_lang(lang);
+        dispatcher.dispatch(Action::Lang(lang));
+    });
+    let on_large = use_callback(page.dispatcher(), |large: bool, dispatcher| {
+        prefs::store_large(large);
+        dispatcher.dispatch(Action::Large(large));
+    });
+    let on_cursor = use_callback(page.dispatcher(), |t: Option<f64>, dispatcher| {
+        dispatcher.dispatch(Action::Hover(t))
+    });
+    let on_view = use_callback(page.dispatcher(), |v, dispatcher| {
+        dispatcher.dispatch(Action::Show(v))
+    });
     let on_cancel = {
-        let (dispatcher, pool) = (page.dispatcher(), pool.clone());
-        Callback::from(move |()| {
+        // The pool is made once: the callback needs making only once too.
+        let pool = pool.clone();
+        use_callback(page.dispatcher(), move |(), dispatcher| {
             pool.cancel();
             dispatcher.dispatch(Action::Cancelled);
         })
     };
     let on_rerun = {
         let (dispatcher, pool) = (page.dispatcher(), pool.clone());
-        let key = page.plan_key();
-        Callback::from(move |()| {
-            if let Some(key) = &key {
+        use_callback(page.plan_key(), move |(), key| {
+            if let Some(key) = key {
                 start_batch(&pool, key, &dispatcher);
             }
         })
     };
-    let on_player = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |a| dispatcher.dispatch(Action::Player(a)))
-    };
-    let on_dismiss = {
-        let dispatcher = page.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(Action::DismissBanner))
-    };
+    let on_player = use_callback(page.dispatcher(), |a, dispatcher| {
+        dispatcher.dispatch(Action::Player(a))
+    });
+    let on_dismiss = use_callback(page.dispatcher(), |(), dispatcher| {
+        dispatcher.dispatch(Action::DismissBanner)
+    });
+    let on_sweep = use_callback(page.dispatcher(), |s, dispatcher| {
+        dispatcher.dispatch(Action::Sweep(s))
+    });
+    let on_matrix = use_callback(page.dispatcher(), |m, dispatcher| {
+        dispatcher.dispatch(Action::Matrix(m))
+    });
+    let on_others = use_callback(page.dispatcher(), |(others, slot), dispatcher| {
+        dispatcher.dispatch(Action::Others(others, slot))
+    });
+    let on_slot = use_callback(page.dispatcher(), |slot, dispatcher| {
+        dispatcher.dispatch(Action::Slot(slot))
+    });
 
     let lang = page.lang;
     let running = page.running();
@@ -294,34 +294,21 @@ pub fn app() -> Html {
                                 }
                             </>
                         },
-                        View::Sweep => {
-                            let dispatcher = page.dispatcher();
-                            html! {
-                                <SweepView {lang} base={page.scenario.clone()} spec={page.keys.sweep.clone()}
-                                    batch={page.current_batch().cloned()} live={pool.live()}
-                                    on_spec={Callback::from(move |s| dispatcher.dispatch(Action::Sweep(s)))}
-                                    on_cancel={on_cancel.clone()} on_rerun={on_rerun.clone()} />
-                            }
-                        }
-                        View::Matrix => {
-                            let dispatcher = page.dispatcher();
-                            html! {
-                                <MatrixView {lang} base={page.scenario.clone()} spec={page.keys.matrix.clone()}
-                                    batch={page.current_batch().cloned()} live={pool.live()}
-                                    on_spec={Callback::from(move |s| dispatcher.dispatch(Action::Matrix(s)))}
-                                    on_cancel={on_cancel.clone()} on_rerun={on_rerun.clone()} />
-                            }
-                        }
-                        View::Compare => {
-                            let (d1, d2) = (page.dispatcher(), page.dispatcher());
-                            html! {
-                                <CompareView {lang} scenarios={page.compared()} slot={page.slot}
-                                    batch={page.current_batch().cloned()} live={pool.live()}
-                                    on_others={Callback::from(move |(o, slot)| d1.dispatch(Action::Others(o, slot)))}
-                                    on_slot={Callback::from(move |slot| d2.dispatch(Action::Slot(slot)))}
-                                    on_cancel={on_cancel.clone()} on_rerun={on_rerun.clone()} />
-                            }
-                        }
+                        View::Sweep => html! {
+                            <SweepView {lang} base={page.scenario.clone()} spec={page.keys.sweep.clone()}
+                                batch={page.current_batch().cloned()} live={pool.live()}
+                                on_spec={on_sweep} {on_cancel} {on_rerun} />
+                        },
+                        View::Matrix => html! {
+                            <MatrixView {lang} base={page.scenario.clone()} spec={page.keys.matrix.clone()}
+                                batch={page.current_batch().cloned()} live={pool.live()}
+                                on_spec={on_matrix} {on_cancel} {on_rerun} />
+                        },
+                        View::Compare => html! {
+                            <CompareView {lang} scenarios={page.compared()} slot={page.slot}
+                                batch={page.current_batch().cloned()} live={pool.live()}
+                                {on_others} {on_slot} {on_cancel} {on_rerun} />
+                        },
                     } }
                 </main>
             </div>
