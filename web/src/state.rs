@@ -197,10 +197,24 @@ impl Page {
 
     /// The scenario the controls show: the page's own, or in a comparison the one chosen.
     pub fn edited(&self) -> &Scenario {
-        match (self.keys.view, self.slot) {
-            (View::Compare, n) if n > 0 => self.keys.others.get(n - 1).unwrap_or(&self.scenario),
-            _ => &self.scenario,
+        match self.compared_slot() {
+            Some(n) => &self.keys.others[n],
+            None => &self.scenario,
         }
+    }
+
+    /// The scenario the controls edit, to change.
+    fn edited_mut(&mut self) -> &mut Scenario {
+        match self.compared_slot() {
+            Some(n) => &mut self.keys.others[n],
+            None => &mut self.scenario,
+        }
+    }
+
+    /// Which of `others` the controls edit, if not the page's own scenario.
+    fn compared_slot(&self) -> Option<usize> {
+        let n = self.slot.checked_sub(1)?;
+        (self.keys.view == View::Compare && n < self.keys.others.len()).then_some(n)
     }
 
     /// Every scenario of the comparison: the page's own first.
@@ -229,9 +243,14 @@ impl Page {
         self.batch.as_ref().filter(|b| b.key == key)
     }
 
-    fn pushed(mut self) -> Page {
+    /// A change the address must show, entering the history as `entry`.
+    pub(crate) fn revise(&mut self, entry: Entry) {
         self.revision += 1;
-        self.entry = Some(Entry::Push);
+        self.entry = Some(entry);
+    }
+
+    fn pushed(mut self) -> Page {
+        self.revise(Entry::Push);
         self
     }
 
@@ -257,11 +276,11 @@ impl Page {
         self.hover_ms.or(self.player_ms()).or(self.scenario.at_ms)
     }
 
+    /// The scenario the controls edit becomes `scenario`.
     fn changed(mut self, scenario: Scenario, entry: Entry) -> Page {
-        self.scenario = scenario;
+        *self.edited_mut() = scenario;
         self.field_error = None;
-        self.revision += 1;
-        self.entry = Some(entry);
+        self.revise(entry);
         self
     }
 
@@ -282,40 +301,11 @@ impl Page {
     fn reduce_action(self, action: Action) -> Page {
         match action {
             Action::Arrive(address) => self.arrive(address),
-            Action::Set { key, value, entry }
-                if self.keys.view == View::Compare && self.slot > 0 =>
-            {
-                let n = self.slot - 1;
-                let mut others = self.keys.others.clone();
-                let Some(edited) = others.get_mut(n) else {
-                    return self;
-                };
-                match set(edited, key, &value) {
-                    Ok(()) if others == self.keys.others => Page {
-                        field_error: None,
-                        ..self
-                    },
-                    Ok(()) => {
-                        let mut page = self;
-                        page.keys.others = others;
-                        page.field_error = None;
-                        page.revision += 1;
-                        page.entry = Some(entry);
-                        page
-                    }
-                    Err(message) => Page {
-                        field_error: Some(FieldError {
-                            control: key,
-                            message,
-                        }),
-                        ..self
-                    },
-                }
-            }
+            // The controls edit the page's own scenario, or in a comparison the one chosen.
             Action::Set { key, value, entry } => {
-                let mut scenario = self.scenario.clone();
+                let mut scenario = self.edited().clone();
                 match set(&mut scenario, key, &value) {
-                    Ok(()) if scenario == self.scenario => Page {
+                    Ok(()) if scenario == *self.edited() => Page {
                         field_error: None,
                         ..self
                     },
@@ -329,25 +319,21 @@ impl Page {
                     },
                 }
             }
-            Action::Load(scenario) if self.keys.view == View::Compare && self.slot > 0 => {
-                let mut page = self;
-                if let Some(s) = page.keys.others.get_mut(page.slot - 1) {
-                    *s = scenario;
+            Action::Load(scenario) => {
+                let own = self.compared_slot().is_none();
+                let page = self.changed(scenario, Entry::Push);
+                // A preset for a compared scenario leaves the player as it is.
+                if own {
+                    page.player_loaded()
+                } else {
+                    page
                 }
-                page.field_error = None;
-                page.pushed()
             }
-            Action::Load(scenario) => self.changed(scenario, Entry::Push).player_loaded(),
             Action::Hover(t) => Page {
                 hover_ms: t.filter(|t| t.is_finite()),
                 ..self
             },
-            Action::Lang(lang) if lang != self.lang => {
-                let mut page = Page { lang, ..self };
-                page.revision += 1;
-                page.entry = Some(Entry::Push);
-                page
-            }
+            Action::Lang(lang) if lang != self.lang => Page { lang, ..self }.pushed(),
             Action::Lang(_) => self,
             Action::Large(large) => Page { large, ..self },
             Action::DismissBanner => Page {

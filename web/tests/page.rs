@@ -218,6 +218,50 @@ fn page(search: &str) -> Page {
 }
 
 #[wasm_bindgen_test]
+fn the_controls_edit_the_compared_scenario_chosen() {
+    let p = page("?rtt=28")
+        .apply(Action::Show(View::Compare))
+        .apply(Action::Others(vec![Scenario::default()], 1));
+    let (own, revision) = (p.scenario.clone(), p.revision);
+    let p = p.apply(Action::Set {
+        key: Key::Rtt,
+        value: "50".to_string(),
+        entry: Entry::Refine,
+    });
+    assert_eq!(p.keys.others[0].rtt_ms, 50.0);
+    assert_eq!(p.scenario, own, "the page's own scenario is left as it is");
+    assert_eq!((p.revision, p.entry), (revision + 1, Some(Entry::Refine)));
+    let p = p.apply(Action::Set {
+        key: Key::Rtt,
+        value: "5000".to_string(),
+        entry: Entry::Push,
+    });
+    assert_eq!(
+        p.keys.others[0].rtt_ms, 50.0,
+        "a refused value changes nothing"
+    );
+    assert_eq!(p.revision, revision + 1);
+    assert!(p.field_error.is_some());
+
+    let preset = Scenario::parse(PRESETS[0].query).expect("a preset");
+    let p = p.apply(Action::Load(preset.clone()));
+    assert_eq!((&p.keys.others[0], &p.scenario), (&preset, &own));
+    assert_eq!((p.revision, p.entry), (revision + 2, Some(Entry::Push)));
+    assert!(p.field_error.is_none());
+
+    // Back on the page's own scenario, the controls edit it.
+    let p = p.apply(Action::Slot(0)).apply(Action::Set {
+        key: Key::Rtt,
+        value: "70".to_string(),
+        entry: Entry::Push,
+    });
+    assert_eq!(
+        (p.scenario.rtt_ms, p.keys.others[0].rtt_ms),
+        (70.0, preset.rtt_ms)
+    );
+}
+
+#[wasm_bindgen_test]
 fn the_state_changes_through_the_scenarios_rules() {
     let p = page("?iw=20");
     assert_eq!(p.scenario.iw, 20);

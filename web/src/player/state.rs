@@ -272,8 +272,7 @@ impl Page {
         if self.scenario.at_ms != Some(t) || self.player.within != within {
             self.scenario.at_ms = Some(t);
             self.player.within = within;
-            self.revision += 1;
-            self.entry = Some(entry);
+            self.revise(entry);
         }
         self
     }
@@ -292,8 +291,7 @@ impl Page {
                 self.player.open = true;
                 self.player.within = 0;
                 self.scenario.at_ms.get_or_insert(0.0);
-                self.revision += 1;
-                self.entry = Some(Entry::Push);
+                self.revise(Entry::Push);
                 self
             }
             Action::Close if self.player.open => {
@@ -302,8 +300,7 @@ impl Page {
                 self.player.play_ms = None;
                 self.player.within = 0;
                 self.scenario.at_ms = None;
-                self.revision += 1;
-                self.entry = Some(Entry::Push);
+                self.revise(Entry::Push);
                 self
             }
             Action::Open | Action::Close => self,
