@@ -28,13 +28,7 @@ use crate::toolbar::{LangSwitch, LargeType, Share};
 use crate::worker::client::WORKER_SCRIPT;
 use crate::worker::pool::{pool_size, Pool};
 use crate::worker::Client;
-use crate::{format, prefs};
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
+use crate::{format, now_ms, prefs};
 
 /// Starts the batch for `key` on the pool, replacing the one running.
 fn start_batch(pool: &Pool, key: &PlanKey, dispatcher: &UseReducerDispatcher<Page>) {

@@ -32,6 +32,13 @@ pub mod worker;
 
 pub use app::App;
 
+/// The page's clock: `performance.now()`, in milliseconds (0 without a window).
+pub(crate) fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// Mounts the page on `<body>`.
 pub fn start() {
     // With panic = "abort" a panic would otherwise reach the console only as "unreachable".

@@ -14,7 +14,7 @@ use super::fmt::TimeUnit;
 use super::frame::{Frame, Scale};
 use super::legend::{self, Item};
 use super::style::{Style, AXIS, GRID, INK};
-use super::Root;
+use super::{err, Root};
 use crate::i18n::Lang;
 
 pub type Xy = Cartesian2d<RangedCoordf64, RangedCoordf64>;
@@ -41,10 +41,6 @@ pub fn time_end(end_ms: f64) -> f64 {
     } else {
         1.0
     }
-}
-
-fn err(e: impl std::fmt::Display) -> String {
-    format!("chart: {e}")
 }
 
 /// Device pixels between the canvas's top and the legend.

@@ -6,6 +6,7 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
 use super::axis::TimeChart;
+use super::err;
 use super::frame::Frame;
 use super::series::{clip_y, decimate, envelope, one_per_cell};
 use super::style::Style;
@@ -56,10 +57,6 @@ impl Pen {
             .mix(self.alpha)
             .stroke_width(st.stroke(self.width))
     }
-}
-
-fn err(e: impl std::fmt::Display) -> String {
-    format!("chart: {e}")
 }
 
 /// Pixel columns of the plotting area: how many points a line needs at most.

@@ -15,7 +15,7 @@ use super::legend::{Item, Swatch};
 use super::plot::Figure;
 use super::series::{finite, max_of};
 use super::style::*;
-use super::{Ctx, Root};
+use super::{err, Ctx, Root};
 use crate::i18n::Lang;
 
 pub fn applies(ctx: &Ctx) -> bool {
@@ -449,7 +449,7 @@ impl Figure for Distribution {
         let legend_h = axis::legend_above(root, st, &items)?;
         let mut chart = axis::builder(root, st, st.px(12.0) + legend_h)
             .build_cartesian_2d((lo..hi).log_scale(), 0.0..1.0)
-            .map_err(|e| format!("chart: {e}"))?;
+            .map_err(err)?;
         let x_tick = |_: &f64| String::new();
         let y_tick = |v: &f64| format!("{}%", fmt::trim(v * 100.0, 0));
         axis::mesh(

@@ -39,6 +39,11 @@ use plot::Plot;
 
 pub type Root = DrawingArea<CanvasBackend, Shift>;
 
+/// A drawing's failure, as a chart reports it.
+pub(crate) fn err(e: impl std::fmt::Display) -> String {
+    format!("chart: {e}")
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ChartsProps {
     pub view: Rc<RunView>,

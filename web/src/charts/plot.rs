@@ -13,6 +13,7 @@ use super::cursor::{self, Readout};
 use super::frame::Frame;
 use super::style::{Style, PAPER};
 use super::{Ctx, Layout, Root};
+use crate::now_ms;
 
 /// The CSS width used when the canvas has no layout yet (detached, or hidden).
 const FALLBACK_WIDTH: f64 = 960.0;
@@ -49,12 +50,6 @@ pub struct PlotProps<F: Figure> {
     pub on_cursor: Callback<Option<f64>>,
     /// Told after each drawing of the chart itself (not of the cursor).
     pub on_drawn: Callback<()>,
-}
-
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// Sizes both canvases to the layout at the device's pixel ratio and draws the figure.
@@ -164,9 +159,9 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                     on_drawn.emit(());
                     return;
                 }
-                let started = now();
+                let started = now_ms();
                 let result = paint(figure, &b, &o, &st);
-                let took = now() - started;
+                let took = now_ms() - started;
                 let frame = result.ok();
                 if let Some(f) = &frame {
                     let (cursor, until) = *cursor_now.borrow();
@@ -194,10 +189,10 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
             if let (Some(o), Some((frame, st))) =
                 (over.cast::<HtmlCanvasElement>(), drawn.borrow().as_ref())
             {
-                let started = now();
+                let started = now_ms();
                 let readout = cursor.and_then(|t| figure.readout(t, frame, st));
                 cursor::paint(&o, frame, st, readout.as_ref(), *until);
-                let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now() - started));
+                let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now_ms() - started));
             }
         });
     }

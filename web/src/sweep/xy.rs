@@ -10,7 +10,7 @@ use crate::charts::axis::nice_ticks;
 use crate::charts::frame::{Frame, Scale};
 use crate::charts::legend::{self, Item};
 use crate::charts::style::{Style, AXIS, GRID, INK};
-use crate::charts::Root;
+use crate::charts::{err, Root};
 
 /// One axis: its range, whether it is logarithmic, its name and how a tick reads.
 pub struct Axis<'a> {
@@ -19,10 +19,6 @@ pub struct Axis<'a> {
     pub log: bool,
     pub desc: String,
     pub tick: &'a dyn Fn(f64) -> String,
-}
-
-fn err(e: impl std::fmt::Display) -> String {
-    format!("chart: {e}")
 }
 
 /// A range that holds every value, padded, for a log axis (positive values only) or a linear
