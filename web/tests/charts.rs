@@ -604,3 +604,36 @@ fn numbers_read_with_their_units() {
     );
     assert_eq!(fmt::segments(14_600.0, 1460, Lang::En), "10 seg");
 }
+
+#[wasm_bindgen_test]
+fn the_plot_width_known_before_the_layout_is_the_one_laid_out() {
+    use plotters::prelude::IntoDrawingArea;
+    use tcplab_web::charts::draw;
+    use tcplab_web::charts::style::Style;
+
+    for (width, dpr) in [(1180, 1.0), (1001, 1.5), (777, 1.25), (320, 3.0)] {
+        let canvas: HtmlCanvasElement = document()
+            .create_element("canvas")
+            .expect("a canvas")
+            .dyn_into()
+            .expect("a canvas element");
+        canvas.set_width(width);
+        canvas.set_height(400);
+        let root = plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+            .expect("a backend")
+            .into_drawing_area();
+        let st = Style::new(dpr, 16.0);
+        let before = axis::plot_columns(&root, &st);
+        let tick = |v: f64| v.to_string();
+        let y = axis::YAxis {
+            top: 10.0,
+            desc: "y".to_string(),
+            tick: &tick,
+            right: None,
+        };
+        let (_, frame) =
+            axis::time_chart(&root, &st, Lang::En, 1000.0, &y, &[], 0).expect("laid out");
+        assert_eq!(draw::plot_width(&frame, &st), before, "{width} px at {dpr}");
+        assert_eq!(draw::columns(&frame, &st), before as usize);
+    }
+}

@@ -267,7 +267,8 @@ fn right_axis(
 }
 
 /// The plotting area's width in CSS pixels, known before the chart is laid out (the legend
-/// changes only its height): the width series are thinned and binned for.
+/// changes only its height): the width series are thinned and binned for. Once laid out,
+/// [`draw::plot_width`](super::draw::plot_width) reads the same from the frame.
 pub fn plot_columns(root: &Root, st: &Style) -> f64 {
     let (w, _) = root.dim_in_pixel();
     let beside = st.margin_left() + st.left_area() + st.margin_right() + st.right_area();

@@ -59,9 +59,15 @@ impl Pen {
     }
 }
 
+/// The plotting area's width in CSS pixels, which series are thinned and binned for: on a
+/// time chart, [`axis::plot_columns`](super::axis::plot_columns) as it was before the layout.
+pub fn plot_width(frame: &Frame, st: &Style) -> f64 {
+    ((frame.right() - frame.left()) / st.dpr).max(1.0)
+}
+
 /// Pixel columns of the plotting area: how many points a line needs at most.
 pub fn columns(frame: &Frame, st: &Style) -> usize {
-    ((frame.right() - frame.left()) / st.dpr).max(1.0) as usize
+    plot_width(frame, st) as usize
 }
 
 /// Points per pixel column above which a solid line is drawn as its envelope and mean: a

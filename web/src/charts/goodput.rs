@@ -314,8 +314,9 @@ impl Figure for Goodput {
         let v = &ctx.view;
         let lang = ctx.lang;
         let end = ctx.end_ms;
-        // The bins as drawn: the trace's own finer bin would disagree with the line it sits on.
-        let columns = draw::columns(frame, st) as f64;
+        // The bins as drawn: the trace's own finer bin would disagree with the line it sits on,
+        // and so would whole columns where the drawing binned for the fractional width.
+        let columns = draw::plot_width(frame, st);
         let mut rows = Vec::new();
         let f0 = v.flows.first()?;
         let rt = round_trip_ms(ctx);
