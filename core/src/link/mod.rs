@@ -4,7 +4,9 @@
 pub mod bottleneck;
 pub mod delay_line;
 pub mod loss;
+pub mod path;
 
 pub use bottleneck::{Bottleneck, Enqueued};
 pub use delay_line::DelayLine;
 pub use loss::{LossModel, StagedDrops};
+pub use path::{Direction, Fate, Path, PathShape};

@@ -2,11 +2,10 @@
 
 use crate::cc::{new_controller, CcModel, CcOptions};
 use crate::engine::{Halt, Pending, Scheduler};
-use crate::link::{Bottleneck, DelayLine, Enqueued, LossModel, StagedDrops};
+use crate::link::{DelayLine, Direction, Fate, Path};
 use crate::metrics::trace::{window_col, DropCause, Traces, MAX_CUBIC_EPOCHS};
 use crate::packet::{Kind, Packet, HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::player::{StepKind, Steps};
-use crate::rng::SimRng;
 use crate::scenario::Scenario;
 use crate::tcp::sender::{CaState, ConnState};
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
@@ -123,13 +122,10 @@ impl WindowState {
 
 pub(crate) struct World {
     pub sched: Scheduler<Event>,
-    rng: SimRng,
-    bottleneck: Bottleneck,
+    /// The path's queue and losses (shared with the kernel twin's router).
+    path: Path,
     data_wire: DelayLine,
     ack_wire: DelayLine,
-    data_loss: LossModel,
-    ack_loss: LossModel,
-    staged: StagedDrops,
     pub flows: Vec<Flow>,
     scratch: Vec<Packet>,
     pub traces: Traces,
@@ -169,8 +165,8 @@ const TRACE_ROWS: usize = 32_768;
 impl World {
     pub fn new(s: &Scenario, options: &RunOptions) -> World {
         let rtt = Time::from_millis_f64(s.rtt_ms);
-        let one_way = Time(rtt.as_nanos() / 2);
-        let bits_per_s = (s.bw_mbps * 1e6).round().max(1.0) as u64;
+        let path = Path::new(s);
+        let shape = path.shape();
         let mss = s.mss;
         let workload = Workload::from_scenario(s);
         let n = Workload::connections(s);
@@ -242,13 +238,9 @@ impl World {
         let window_len = Time::from_millis(500).max(rtt.saturating_mul(10));
         World {
             sched,
-            rng: SimRng::new(s.seed),
-            bottleneck: Bottleneck::new(bits_per_s, s.queue as usize),
-            data_wire: DelayLine::new(one_way),
-            ack_wire: DelayLine::new(rtt - one_way),
-            data_loss: LossModel::new(s.loss_pct / 100.0, s.burst),
-            ack_loss: LossModel::new(s.ackloss_pct / 100.0, s.burst),
-            staged: StagedDrops::new(s.drop.clone()),
+            path,
+            data_wire: DelayLine::new(shape.data_delay),
+            ack_wire: DelayLine::new(shape.ack_delay),
             flows,
             scratch: Vec::with_capacity(64),
             traces: Traces::new(n.max(1), cap, Time((rtt.as_nanos() / 4).max(1_000))),
@@ -474,7 +466,7 @@ impl World {
     }
 
     pub(super) fn bottleneck_waiting(&self, now: Time) -> usize {
-        self.bottleneck.waiting_at(now)
+        self.path.waiting_at(now)
     }
 
     fn record_window(&mut self, now: Time, fi: usize) {
@@ -535,29 +527,28 @@ impl World {
     }
 
     fn send_on_data_path(&mut self, now: Time, p: Packet) {
-        if p.is_data() && self.staged.lose_next() {
-            self.dropped_data += 1;
-            self.lost_on_data_path(now, &p, DropCause::Staged);
-            return;
+        let fate = self
+            .path
+            .offer(Direction::Data, now, p.wire_bytes, p.is_data());
+        if matches!(fate, Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)) {
+            // The link took the packet: the queue it joined is what the trace shows.
+            let queued = self.path.queued(now);
+            self.traces.queue.push(now, [queued as f64]);
         }
-        let departs = match self.bottleneck.offer(now, p.wire_bytes) {
-            Enqueued::Departs(t) => t,
-            Enqueued::Dropped => {
-                self.queue_drops += 1;
-                self.lost_on_data_path(now, &p, DropCause::Queue);
-                return;
+        match fate {
+            Fate::Delivered { departs, .. } => {
+                let seq = self.sched.next_seq();
+                self.data_wire.push(departs, seq, p);
             }
-        };
-        let queued = self.bottleneck.queued(now);
-        self.traces.queue.push(now, [queued as f64]);
-        // Random loss strikes on the wire, after the packet has used the link.
-        if self.data_loss.lose(&mut self.rng) {
-            self.dropped_data += 1;
-            self.lost_on_data_path(now, &p, DropCause::Data);
-            return;
+            Fate::Dropped(cause) => {
+                if cause == DropCause::Queue {
+                    self.queue_drops += 1;
+                } else {
+                    self.dropped_data += 1;
+                }
+                self.lost_on_data_path(now, &p, cause);
+            }
         }
-        let seq = self.sched.next_seq();
-        self.data_wire.push(departs, seq, p);
     }
 
     fn lost_on_data_path(&mut self, now: Time, p: &Packet, cause: DropCause) {
@@ -586,7 +577,7 @@ impl World {
     }
 
     fn send_on_ack_path(&mut self, now: Time, p: Packet) {
-        if self.ack_loss.lose(&mut self.rng) {
+        if let Fate::Dropped(_) = self.path.offer(Direction::Ack, now, p.wire_bytes, false) {
             self.dropped_acks += 1;
             self.traces.record_drop(now, p.flow, DropCause::Ack);
             if let Kind::Ack { ack, .. } = p.kind {

@@ -1,0 +1,205 @@
+//! What the path does to each packet, in one place: the simulator's world and the kernel twin's
+//! router both ask it, so the same scenario drops the same packets and schedules the same
+//! departures in both engines.
+//!
+//! Data direction: a staged drop (`drop=`, counted over data packets only), then the bottleneck's
+//! drop-tail queue, then random loss on the wire after the packet has used the link, then the
+//! one-way delay. ACK direction: random loss, then the delay, no rate limit. One generator,
+//! seeded from the scenario, draws both directions' random losses in the order packets are
+//! offered.
+
+use crate::metrics::trace::DropCause;
+use crate::rng::SimRng;
+use crate::scenario::Scenario;
+use crate::time::Time;
+
+use super::{Bottleneck, Enqueued, LossModel, StagedDrops};
+
+/// The two directions of the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Sender to receiver: data (and the SYN), through the bottleneck.
+    Data,
+    /// Receiver to sender: ACKs (and the SYN-ACK), delay only.
+    Ack,
+}
+
+/// What becomes of one packet offered to the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// It leaves the path's far end at `arrives`; on the data direction it left the bottleneck
+    /// at `departs` (on the ACK direction `departs` is the time it was offered).
+    Delivered { departs: Time, arrives: Time },
+    Dropped(DropCause),
+}
+
+/// The path's fixed figures, derived from a scenario once for both engines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathShape {
+    /// Bottleneck rate, bits per second (at least 1).
+    pub bits_per_s: u64,
+    /// Drop-tail queue, packets waiting (not counting the one on the link).
+    pub queue: usize,
+    /// One-way delays: `rtt / 2` on the data direction, the rest of `rtt` on the ACK direction.
+    pub data_delay: Time,
+    pub ack_delay: Time,
+}
+
+impl PathShape {
+    pub fn of(s: &Scenario) -> PathShape {
+        let rtt = Time::from_millis_f64(s.rtt_ms);
+        let data_delay = Time(rtt.as_nanos() / 2);
+        PathShape {
+            bits_per_s: (s.bw_mbps * 1e6).round().max(1.0) as u64,
+            queue: s.queue as usize,
+            data_delay,
+            ack_delay: rtt - data_delay,
+        }
+    }
+}
+
+pub struct Path {
+    shape: PathShape,
+    rng: SimRng,
+    bottleneck: Bottleneck,
+    data_loss: LossModel,
+    ack_loss: LossModel,
+    staged: StagedDrops,
+}
+
+impl Path {
+    pub fn new(s: &Scenario) -> Path {
+        let shape = PathShape::of(s);
+        Path {
+            shape,
+            rng: SimRng::new(s.seed),
+            bottleneck: Bottleneck::new(shape.bits_per_s, shape.queue),
+            data_loss: LossModel::new(s.loss_pct / 100.0, s.burst),
+            ack_loss: LossModel::new(s.ackloss_pct / 100.0, s.burst),
+            staged: StagedDrops::new(s.drop.clone()),
+        }
+    }
+
+    pub fn shape(&self) -> PathShape {
+        self.shape
+    }
+
+    /// Offers a packet of `wire_bytes` (IP length, headers included) at `now`; `is_data` says
+    /// whether it carries payload (a TCP segment with data, or a UDP datagram), which is what
+    /// staged drops count.
+    pub fn offer(&mut self, dir: Direction, now: Time, wire_bytes: u32, is_data: bool) -> Fate {
+        match dir {
+            Direction::Data => {
+                if is_data && self.staged.lose_next() {
+                    return Fate::Dropped(DropCause::Staged);
+                }
+                let departs = match self.bottleneck.offer(now, wire_bytes) {
+                    Enqueued::Departs(t) => t,
+                    Enqueued::Dropped => return Fate::Dropped(DropCause::Queue),
+                };
+                // Random loss strikes on the wire, after the packet has used the link.
+                if self.data_loss.lose(&mut self.rng) {
+                    return Fate::Dropped(DropCause::Data);
+                }
+                Fate::Delivered {
+                    departs,
+                    arrives: departs + self.shape.data_delay,
+                }
+            }
+            Direction::Ack => {
+                if self.ack_loss.lose(&mut self.rng) {
+                    return Fate::Dropped(DropCause::Ack);
+                }
+                Fate::Delivered {
+                    departs: now,
+                    arrives: now + self.shape.ack_delay,
+                }
+            }
+        }
+    }
+
+    /// Packets waiting in the bottleneck's queue at `now` (forgetting those that have left).
+    pub fn queued(&mut self, now: Time) -> usize {
+        self.bottleneck.queued(now)
+    }
+
+    /// Packets waiting at `now`, for observers that must not change the state.
+    pub fn waiting_at(&self, now: Time) -> usize {
+        self.bottleneck.waiting_at(now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(query: &str) -> Path {
+        match Scenario::parse(query) {
+            Ok(s) => Path::new(&s),
+            Err(e) => panic!("{query}: {e}"),
+        }
+    }
+
+    #[test]
+    fn the_shape_splits_the_rtt_and_rounds_the_rate() {
+        let p = path("rtt=31.537&bw=0.01&queue=7");
+        let shape = p.shape();
+        assert_eq!(shape.data_delay, Time(15_768_500));
+        assert_eq!(shape.ack_delay, Time(15_768_500));
+        assert_eq!(shape.bits_per_s, 10_000);
+        assert_eq!(shape.queue, 7);
+        // An odd number of nanoseconds: the ACK direction takes the extra one.
+        let odd = path("rtt=0.100001").shape();
+        assert_eq!((odd.data_delay, odd.ack_delay), (Time(50_000), Time(50_001)));
+    }
+
+    #[test]
+    fn data_is_serialised_then_delayed_and_acks_only_delayed() {
+        // 100 Mbit/s: 1500 bytes take 120 us; 20 ms RTT.
+        let mut p = path("rtt=20&bw=100&queue=10");
+        let arrive = |f: Fate| match f {
+            Fate::Delivered { arrives, .. } => arrives.as_nanos(),
+            Fate::Dropped(c) => panic!("dropped: {c:?}"),
+        };
+        assert_eq!(arrive(p.offer(Direction::Data, Time(0), 1500, true)), 10_120_000);
+        assert_eq!(arrive(p.offer(Direction::Data, Time(0), 1500, true)), 10_240_000);
+        assert_eq!(arrive(p.offer(Direction::Ack, Time(5), 52, false)), 10_000_005);
+        assert_eq!(p.queued(Time(0)), 1);
+    }
+
+    #[test]
+    fn staged_drops_count_data_packets_only() {
+        let mut p = path("drop=2");
+        let fates: Vec<bool> = [true, false, true, true]
+            .into_iter()
+            .map(|data| {
+                matches!(
+                    p.offer(Direction::Data, Time(0), 100, data),
+                    Fate::Dropped(DropCause::Staged)
+                )
+            })
+            .collect();
+        assert_eq!(fates, [false, false, true, false]);
+    }
+
+    #[test]
+    fn the_same_seed_loses_the_same_packets_in_both_directions() {
+        let losses = |q: &str| {
+            let mut p = path(q);
+            (0..2000u64)
+                .map(|i| {
+                    let dir = if i % 3 == 0 { Direction::Ack } else { Direction::Data };
+                    matches!(
+                        p.offer(dir, Time(i * 1_000_000), 100, true),
+                        Fate::Dropped(_)
+                    )
+                })
+                .collect::<Vec<bool>>()
+        };
+        let a = losses("loss=5&ackloss=5&seed=9");
+        assert_eq!(a, losses("loss=5&ackloss=5&seed=9"));
+        assert_ne!(a, losses("loss=5&ackloss=5&seed=10"));
+        let lost = a.iter().filter(|&&l| l).count();
+        assert!((60..140).contains(&lost), "{lost} of 2000 at 5 %");
+    }
+}
