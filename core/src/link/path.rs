@@ -29,7 +29,10 @@ pub enum Direction {
 pub enum Fate {
     /// It leaves the path's far end at `arrives`; on the data direction it left the bottleneck
     /// at `departs` (on the ACK direction `departs` is the time it was offered).
-    Delivered { departs: Time, arrives: Time },
+    Delivered {
+        departs: Time,
+        arrives: Time,
+    },
     Dropped(DropCause),
 }
 
@@ -150,7 +153,10 @@ mod tests {
         assert_eq!(shape.queue, 7);
         // An odd number of nanoseconds: the ACK direction takes the extra one.
         let odd = path("rtt=0.100001").shape();
-        assert_eq!((odd.data_delay, odd.ack_delay), (Time(50_000), Time(50_001)));
+        assert_eq!(
+            (odd.data_delay, odd.ack_delay),
+            (Time(50_000), Time(50_001))
+        );
     }
 
     #[test]
@@ -161,9 +167,18 @@ mod tests {
             Fate::Delivered { arrives, .. } => arrives.as_nanos(),
             Fate::Dropped(c) => panic!("dropped: {c:?}"),
         };
-        assert_eq!(arrive(p.offer(Direction::Data, Time(0), 1500, true)), 10_120_000);
-        assert_eq!(arrive(p.offer(Direction::Data, Time(0), 1500, true)), 10_240_000);
-        assert_eq!(arrive(p.offer(Direction::Ack, Time(5), 52, false)), 10_000_005);
+        assert_eq!(
+            arrive(p.offer(Direction::Data, Time(0), 1500, true)),
+            10_120_000
+        );
+        assert_eq!(
+            arrive(p.offer(Direction::Data, Time(0), 1500, true)),
+            10_240_000
+        );
+        assert_eq!(
+            arrive(p.offer(Direction::Ack, Time(5), 52, false)),
+            10_000_005
+        );
         assert_eq!(p.queued(Time(0)), 1);
     }
 
@@ -188,7 +203,11 @@ mod tests {
             let mut p = path(q);
             (0..2000u64)
                 .map(|i| {
-                    let dir = if i % 3 == 0 { Direction::Ack } else { Direction::Data };
+                    let dir = if i % 3 == 0 {
+                        Direction::Ack
+                    } else {
+                        Direction::Data
+                    };
                     matches!(
                         p.offer(dir, Time(i * 1_000_000), 100, true),
                         Fate::Dropped(_)

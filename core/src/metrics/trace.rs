@@ -62,6 +62,10 @@ impl FromStr for TraceKind {
     }
 }
 
+/// The columns of `trace --what cwnd` (the kernel twin's trace starts with the same ones).
+pub const CWND_CSV_HEADER: &str =
+    "t_ms,flow,cwnd_bytes,ssthresh_bytes,in_flight_bytes,rwnd_bytes,srtt_ms,rto_ms";
+
 /// Why a packet was lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropCause {
@@ -219,7 +223,8 @@ impl Traces {
         let mut out = String::new();
         match kind {
             TraceKind::Cwnd => {
-                out.push_str("t_ms,flow,cwnd_bytes,ssthresh_bytes,in_flight_bytes,rwnd_bytes,srtt_ms,rto_ms\n");
+                out.push_str(CWND_CSV_HEADER);
+                out.push('\n');
                 for (f, tr) in self.flows.iter().enumerate() {
                     for (t, v) in tr.window.rows() {
                         let _ = writeln!(

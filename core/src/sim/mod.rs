@@ -5,6 +5,7 @@ mod record;
 mod report;
 mod world;
 
+pub use report::{goodput_window, hol_stats, msg_stats, window_stats};
 pub use world::{Invariants, Stop};
 
 use crate::metrics::summary::Summary;

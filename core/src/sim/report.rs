@@ -69,28 +69,12 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
     let data_bytes = sum(|st| st.data_bytes);
     let retx_bytes = sum(|st| st.retransmitted_bytes);
 
-    // Whole windows only: a partial last window would understate the rate.
     let end = match stop {
         Stop::TimeLimit => Some(w.end),
         _ => last_read,
     };
     let windows = match (w.t0, end) {
-        (Some(t0), Some(end)) => {
-            let whole = ((end - t0).as_nanos() / w.window_len.as_nanos().max(1)) as usize;
-            let secs = w.window_len.as_secs_f64();
-            let mut rates: Vec<f64> = (0..whole)
-                .map(|i| w.window_bytes.get(i).copied().unwrap_or(0) as f64 / secs / 1e6)
-                .collect();
-            rates.sort_by(f64::total_cmp);
-            match (
-                quantile(&rates, 0.5),
-                quantile(&rates, 0.95),
-                quantile(&rates, 0.99),
-            ) {
-                (Some(p50), Some(p95), Some(p99)) => Some(WindowStats { p50, p95, p99 }),
-                _ => None,
-            }
-        }
+        (Some(t0), Some(end)) => window_stats(&w.window_bytes, end - t0, w.window_len),
         _ => None,
     };
 
@@ -140,9 +124,33 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
     }
 }
 
+/// The length of the spec's goodput windows: 0.5 s, or 10 RTTs if longer.
+pub fn goodput_window(s: &Scenario) -> Time {
+    Time::from_millis(500).max(Time::from_millis_f64(s.rtt_ms).saturating_mul(10))
+}
+
+/// The spec's goodput windows: the whole windows of `window_len` in `span` (a partial last
+/// window would understate the rate), from the bytes read in each.
+pub fn window_stats(window_bytes: &[u64], span: Time, window_len: Time) -> Option<WindowStats> {
+    let whole = (span.as_nanos() / window_len.as_nanos().max(1)) as usize;
+    let secs = window_len.as_secs_f64();
+    let mut rates: Vec<f64> = (0..whole)
+        .map(|i| window_bytes.get(i).copied().unwrap_or(0) as f64 / secs / 1e6)
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    match (
+        quantile(&rates, 0.5),
+        quantile(&rates, 0.95),
+        quantile(&rates, 0.99),
+    ) {
+        (Some(p50), Some(p95), Some(p99)) => Some(WindowStats { p50, p95, p99 }),
+        _ => None,
+    }
+}
+
 /// Latency statistics over the messages read; `over_80ms_pct` counts against every message
 /// written, as seed 001 does.
-fn msg_stats(log: &MessageLog) -> MsgStats {
+pub fn msg_stats(log: &MessageLog) -> MsgStats {
     let mut lat: Vec<f64> = log
         .records
         .iter()
@@ -164,7 +172,7 @@ fn msg_stats(log: &MessageLog) -> MsgStats {
     }
 }
 
-fn hol_stats(log: &MessageLog) -> HolStats {
+pub fn hol_stats(log: &MessageLog) -> HolStats {
     let mut held: Vec<f64> = log.events.iter().map(|e| f64::from(e.held)).collect();
     held.sort_by(f64::total_cmp);
     let mut worst: Vec<f64> = log

@@ -234,8 +234,7 @@ impl World {
             .filter(|f| f.workload.target().is_some())
             .count();
         let every_flow_ends = unfinished == flows.len() && !flows.is_empty();
-        // The spec's windows: 0.5 s, or 10 RTTs if longer.
-        let window_len = Time::from_millis(500).max(rtt.saturating_mul(10));
+        let window_len = super::report::goodput_window(s);
         World {
             sched,
             path,
@@ -530,7 +529,10 @@ impl World {
         let fate = self
             .path
             .offer(Direction::Data, now, p.wire_bytes, p.is_data());
-        if matches!(fate, Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)) {
+        if matches!(
+            fate,
+            Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)
+        ) {
             // The link took the packet: the queue it joined is what the trace shows.
             let queued = self.path.queued(now);
             self.traces.queue.push(now, [queued as f64]);

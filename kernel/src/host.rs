@@ -1,0 +1,161 @@
+//! One of the twin's two hosts: a network namespace of its own with a TUN device, one address
+//! from 198.18.0.0/15, and one route, to the other host, through the device. No default route, so
+//! nothing the host sends can go anywhere but the router.
+
+use std::io;
+use std::net::Ipv4Addr;
+
+use crate::netns::Netns;
+use crate::plan::Plan;
+use crate::sys::Tun;
+
+pub const DEVICE: &str = "tcplab0";
+
+pub struct Host {
+    pub ns: Netns,
+    pub tun: Tun,
+}
+
+/// Which end a host is: the settings that matter differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Sender,
+    Receiver,
+}
+
+impl Host {
+    pub fn new(role: Role, addr: Ipv4Addr, peer: Ipv4Addr, plan: &Plan) -> io::Result<Host> {
+        let label = match role {
+            Role::Sender => "sender",
+            Role::Receiver => "receiver",
+        };
+        let ns = Netns::new(label)?;
+        // IPv6 off before the device exists, so that it never sends router solicitations.
+        for key in [
+            "net.ipv6.conf.all.disable_ipv6",
+            "net.ipv6.conf.default.disable_ipv6",
+        ] {
+            if ns.sysctl(key, "1").is_err() {
+                // A kernel without IPv6 has nothing to turn off.
+            }
+        }
+        // Per-route metrics cached from an earlier connection would change the next one's start
+        // (tcp_init_metrics); the lab's connections start fresh.
+        ns.sysctl("net.ipv4.tcp_no_metrics_save", "1")?;
+        ns.sysctl("net.ipv4.tcp_sack", if plan.sack { "1" } else { "0" })?;
+        ns.sysctl("net.ipv4.tcp_timestamps", "1")?;
+        // Autotuning's ceilings, above any window the lab allows; the sockets force their own
+        // buffers anyway (apps::SocketPlan::buffer).
+        ns.sysctl("net.ipv4.tcp_rmem", "4096 131072 2147483647")?;
+        ns.sysctl("net.ipv4.tcp_wmem", "4096 16384 2147483647")?;
+        let tun = ns.run(|| Tun::create(DEVICE))?;
+        let mtu = plan.mtu.to_string();
+        let qlen = plan.txqueuelen.to_string();
+        ns.command("ip", &["link", "set", "dev", "lo", "up"])?;
+        ns.command(
+            "ip",
+            &[
+                "link",
+                "set",
+                "dev",
+                DEVICE,
+                "mtu",
+                &mtu,
+                "txqueuelen",
+                &qlen,
+                "up",
+            ],
+        )?;
+        // Segmentation and receive offloads would hand the router (and the kernel) packets
+        // larger than the MTU, which no real path carries.
+        ns.command(
+            "ethtool",
+            &["-K", DEVICE, "tso", "off", "gso", "off", "gro", "off"],
+        )?;
+        let local = format!("{addr}/32");
+        let remote = format!("{peer}/32");
+        let src = addr.to_string();
+        ns.command("ip", &["addr", "add", &local, "dev", DEVICE])?;
+        let mut route = vec!["route", "add", &remote, "dev", DEVICE, "src", &src];
+        let initcwnd = plan.initcwnd.to_string();
+        let rto_min = format!("{}ms", plan.rto_min_ms);
+        match role {
+            Role::Sender => {
+                route.extend(["initcwnd", &initcwnd, "rto_min", &rto_min]);
+            }
+            Role::Receiver => {
+                if plan.quickack {
+                    route.extend(["quickack", "1"]);
+                }
+            }
+        }
+        ns.command("ip", &route)?;
+        Ok(Host { ns, tun })
+    }
+
+    /// The device's counters as this namespace's `/proc/net/dev` has them: (tx packets, tx
+    /// drops). A drop here is a packet the device's ring had no room for.
+    pub fn device_tx(&self) -> io::Result<(u64, u64)> {
+        let text = self.ns.read("/proc/thread-self/net/dev")?;
+        parse_dev_tx(&text, DEVICE)
+            .ok_or_else(|| io::Error::other(format!("no {DEVICE} in /proc/net/dev")))
+    }
+
+    /// `TcpExt` counters of this namespace (`/proc/net/netstat`), by name.
+    pub fn netstat(&self, name: &str) -> io::Result<u64> {
+        let text = self.ns.read("/proc/thread-self/net/netstat")?;
+        parse_netstat(&text, name)
+            .ok_or_else(|| io::Error::other(format!("no TcpExt {name} in /proc/net/netstat")))
+    }
+}
+
+fn parse_dev_tx(text: &str, dev: &str) -> Option<(u64, u64)> {
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{dev}:")))?;
+    let fields: Vec<u64> = line
+        .split_once(':')?
+        .1
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    // Receive: bytes packets errs drop fifo frame compressed multicast; then transmit.
+    Some((*fields.get(9)?, *fields.get(11)?))
+}
+
+fn parse_netstat(text: &str, name: &str) -> Option<u64> {
+    let mut lines = text.lines();
+    while let Some(head) = lines.next() {
+        let values = lines.next()?;
+        if !head.starts_with("TcpExt:") {
+            continue;
+        }
+        let i = head.split_whitespace().position(|h| h == name)?;
+        return values.split_whitespace().nth(i)?.parse().ok();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_counters_are_read_from_proc_net_dev() {
+        let text = "Inter-|   Receive                                                |  Transmit\n \
+face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n    \
+lo:       0       0    0    0    0     0          0         0        0       0    0    0    0     0       0          0\n\
+tcplab0: 1500 1 0 0 0 0 0 0 3000000 2000 0 7 0 0 0 0\n";
+        assert_eq!(parse_dev_tx(text, "tcplab0"), Some((2000, 7)));
+        assert_eq!(parse_dev_tx(text, "eth0"), None);
+    }
+
+    #[test]
+    fn netstat_counters_are_found_by_name() {
+        let text = "TcpExt: SyncookiesSent TCPSackRecovery TCPRenoRecovery\nTcpExt: 0 3 1\n\
+IpExt: InNoRoutes\nIpExt: 0\n";
+        assert_eq!(parse_netstat(text, "TCPSackRecovery"), Some(3));
+        assert_eq!(parse_netstat(text, "TCPRenoRecovery"), Some(1));
+        assert_eq!(parse_netstat(text, "Nope"), None);
+    }
+}

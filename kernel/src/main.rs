@@ -1,0 +1,250 @@
+//! `tcplab-kernel`: a scenario through this machine's own Linux TCP. Usage in `USAGE`.
+
+#[cfg(not(target_os = "linux"))]
+fn main() {
+    eprintln!("tcplab-kernel: the kernel twin runs on Linux only");
+    std::process::exit(1);
+}
+
+#[cfg(target_os = "linux")]
+fn main() {
+    std::process::exit(cli::main());
+}
+
+#[cfg(target_os = "linux")]
+mod cli {
+    use std::io::Write;
+
+    use tcplab::Scenario;
+    use tcplab_kernel::trace::cwnd_csv;
+    use tcplab_kernel::twin::{self, Options, TwinError};
+    use tcplab_kernel::validate::{self, Grid};
+
+    const USAGE: &str = "\
+tcplab-kernel: a scenario of the lab through this machine's own Linux TCP
+
+Usage:
+  tcplab-kernel run   'QUERY'                   one JSON summary, the simulator's fields
+  tcplab-kernel trace 'QUERY' --what cwnd [--every-ms X]
+                                                the sender's TCP_INFO as CSV (every X ms, default 1)
+  tcplab-kernel validate [--grid loss|slowstart|hol|all] [--seeds N] [--tolerance T]
+                                                both engines cell by cell; exit 1 if a cell is
+                                                outside a factor of 1 + T (default 0.25)
+  tcplab-kernel --help
+
+Needs root and /dev/net/tun. Two unnamed network namespaces (198.18.0.1 and 198.18.0.2) and a
+user-space router between their TUN devices emulate the path; the kernel removes them when the
+process ends, however it ends.
+";
+
+    enum Failure {
+        /// Bad arguments or scenario: status 2.
+        Usage(String),
+        /// Could not run: status 1.
+        Run(String),
+        /// Validation found cells outside the tolerance: status 1, nothing more to say.
+        Outside,
+    }
+
+    impl From<TwinError> for Failure {
+        fn from(e: TwinError) -> Failure {
+            match e {
+                TwinError::Refused(r) => Failure::Usage(r.to_string()),
+                other => Failure::Run(other.to_string()),
+            }
+        }
+    }
+
+    pub fn main() -> i32 {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        match dispatch(&args) {
+            Ok(()) => 0,
+            Err(Failure::Usage(m)) => {
+                eprintln!("tcplab-kernel: {m}");
+                2
+            }
+            Err(Failure::Run(m)) => {
+                eprintln!("tcplab-kernel: {m}");
+                1
+            }
+            Err(Failure::Outside) => 1,
+        }
+    }
+
+    /// `--name value` or `--name=value` options after the command, and at most one positional.
+    struct Args {
+        positional: Option<String>,
+        options: Vec<(String, String)>,
+    }
+
+    fn parse_args(rest: &[String], known: &[&str]) -> Result<Args, Failure> {
+        let mut positional = None;
+        let mut options: Vec<(String, String)> = Vec::new();
+        let mut it = rest.iter();
+        while let Some(a) = it.next() {
+            if let Some(opt) = a.strip_prefix("--") {
+                let (name, value) = match opt.split_once('=') {
+                    Some((n, v)) => (n.to_string(), v.to_string()),
+                    None => {
+                        let v = it
+                            .next()
+                            .ok_or_else(|| Failure::Usage(format!("--{opt}: missing value")))?;
+                        (opt.to_string(), v.clone())
+                    }
+                };
+                if !known.contains(&name.as_str()) {
+                    return Err(Failure::Usage(format!("--{name}: unknown option")));
+                }
+                if options.iter().any(|(n, _)| *n == name) {
+                    return Err(Failure::Usage(format!("--{name}: given twice")));
+                }
+                options.push((name, value));
+            } else if positional.is_some() {
+                return Err(Failure::Usage(format!(
+                    "unexpected argument \"{a}\" (one QUERY only; quote it: 'rtt=20&loss=1')"
+                )));
+            } else {
+                positional = Some(a.clone());
+            }
+        }
+        Ok(Args {
+            positional,
+            options,
+        })
+    }
+
+    impl Args {
+        fn get(&self, name: &str) -> Option<&str> {
+            self.options
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        }
+
+        fn scenario(&self) -> Result<Scenario, Failure> {
+            Scenario::parse(self.positional.as_deref().unwrap_or(""))
+                .map_err(|e| Failure::Usage(e.to_string()))
+        }
+    }
+
+    fn number<T: std::str::FromStr + PartialOrd + Copy + std::fmt::Display>(
+        args: &Args,
+        name: &str,
+        default: T,
+        lo: T,
+        hi: T,
+    ) -> Result<T, Failure> {
+        let Some(v) = args.get(name) else {
+            return Ok(default);
+        };
+        match v.parse::<T>() {
+            Ok(x) if x >= lo && x <= hi => Ok(x),
+            _ => Err(Failure::Usage(format!(
+                "--{name}: \"{v}\" is not a number from {lo} to {hi}"
+            ))),
+        }
+    }
+
+    fn print(text: &str) -> Result<(), Failure> {
+        let mut out = std::io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            Err(e) => Err(Failure::Run(format!("writing the output: {e}"))),
+        }
+    }
+
+    fn dispatch(args: &[String]) -> Result<(), Failure> {
+        if args.iter().any(|a| a == "-h" || a == "--help")
+            || args.first().is_some_and(|a| a == "help")
+        {
+            return print(USAGE);
+        }
+        let Some((command, rest)) = args.split_first() else {
+            return Err(Failure::Usage(
+                "missing command (run, trace or validate); see --help".into(),
+            ));
+        };
+        match command.as_str() {
+            "run" => {
+                let a = parse_args(rest, &[])?;
+                let s = a.scenario()?;
+                let k = twin::run(&s, &Options::default())?;
+                let json = serde_json::to_string(&k.summary)
+                    .map_err(|e| Failure::Run(format!("writing the summary: {e}")))?;
+                print(&format!("{json}\n"))
+            }
+            "trace" => {
+                let a = parse_args(rest, &["what", "every-ms"])?;
+                match a.get("what") {
+                    Some("cwnd") => {}
+                    Some(other) => {
+                        return Err(Failure::Usage(format!(
+                            "--what: the kernel twin traces cwnd only, not \"{other}\""
+                        )))
+                    }
+                    None => return Err(Failure::Usage("--what: required by trace (cwnd)".into())),
+                }
+                let every: f64 = number(&a, "every-ms", 1.0, 0.05, 1000.0)?;
+                let s = a.scenario()?;
+                let options = Options {
+                    sample_every: std::time::Duration::from_secs_f64(every / 1e3),
+                };
+                let k = twin::run(&s, &options)?;
+                print(&cwnd_csv(&k.samples))
+            }
+            "validate" => {
+                let a = parse_args(rest, &["grid", "seeds", "tolerance"])?;
+                if let Some(p) = &a.positional {
+                    return Err(Failure::Usage(format!(
+                        "unexpected argument \"{p}\" (validate takes no query)"
+                    )));
+                }
+                let grids: Vec<Grid> = match a.get("grid").unwrap_or("all") {
+                    "all" => Grid::ALL.to_vec(),
+                    g => vec![Grid::from_name(g).ok_or_else(|| {
+                        Failure::Usage(format!(
+                            "--grid: unknown grid \"{g}\" (allowed loss, slowstart, hol, all)"
+                        ))
+                    })?],
+                };
+                let seeds: u64 = number(&a, "seeds", 3, 1, 100)?;
+                let tolerance: f64 = number(&a, "tolerance", 0.25, 0.0, 100.0)?;
+                twin::preflight()?;
+                eprintln!(
+                    "tcplab-kernel: linux {}, {} seeds a cell, tolerance a factor of {}",
+                    tcplab_kernel::sys::kernel_release(),
+                    seeds,
+                    1.0 + tolerance
+                );
+                print(validate::TABLE_HEADER)?;
+                let mut outside = 0;
+                for g in grids {
+                    let cells = g.cells();
+                    for (i, cell) in cells.iter().enumerate() {
+                        eprintln!(
+                            "tcplab-kernel: {} {}/{}: {}",
+                            g.name(),
+                            i + 1,
+                            cells.len(),
+                            cell.query
+                        );
+                        let row = validate::run_cell(cell, seeds)?;
+                        if !row.within(tolerance) {
+                            outside += 1;
+                        }
+                        print(&validate::table_row(&row, tolerance))?;
+                    }
+                }
+                if outside > 0 {
+                    eprintln!("tcplab-kernel: {outside} cells outside the tolerance");
+                    return Err(Failure::Outside);
+                }
+                Ok(())
+            }
+            other => Err(Failure::Usage(format!(
+                "unknown command \"{other}\" (commands: run, trace, validate)"
+            ))),
+        }
+    }
+}

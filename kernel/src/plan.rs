@@ -1,0 +1,151 @@
+//! How each scenario key becomes a setting of the real kernel, in one place. A key the kernel
+//! cannot honour as the simulator means it is refused with the reason, never ignored.
+//!
+//! | key | in the twin |
+//! |---|---|
+//! | `cc` | `TCP_CONGESTION` on the sender's socket |
+//! | `rtt`, `bw`, `queue`, `loss`, `ackloss`, `burst`, `drop`, `seed` | the router (`tcplab::link::Path`) |
+//! | `mss` | the TUN devices' MTU, `mss + 52` (IPv4, TCP and the timestamp option, on by default) |
+//! | `iw` | the sender's route, `initcwnd` |
+//! | `rwnd` | the receiver's `TCP_WINDOW_CLAMP`, with a forced receive buffer four times larger |
+//! | `sack` | `net.ipv4.tcp_sack` in both namespaces |
+//! | `minrto` | the sender's route, `rto_min` |
+//! | `delack` | 0: the receiver's route, `quickack 1`; 40: Linux's own delayed ACKs (40 ms minimum) |
+//! | `hystart` | 1 only: CUBIC's HyStart switch is a global module parameter |
+//! | `app`, `body`, `dur`, `flows`, `msg`, `every`, `count`, `conns` | the applications |
+//! | `at` | nothing: it places the player's cursor |
+
+use tcplab::{App, CcAlgo, Scenario};
+
+use crate::ip::TCP_OVERHEAD;
+
+/// Linux's delayed-ACK minimum, `TCP_DELACK_MIN` (HZ/25): the one delayed-ACK timeout the
+/// kernel offers without BPF.
+pub const LINUX_DELACK_MS: f64 = 40.0;
+
+/// The kernel settings for one scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub mtu: u32,
+    pub initcwnd: u32,
+    pub rto_min_ms: u32,
+    pub quickack: bool,
+    pub sack: bool,
+    pub cc: CcAlgo,
+    pub rwnd: u64,
+    /// The TUN devices' transmit rings: room for every packet a window can hold, so that the
+    /// device never drops what the router has not read yet.
+    pub txqueuelen: u32,
+}
+
+/// A key the kernel cannot honour, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {why}")]
+pub struct Refusal {
+    pub key: &'static str,
+    pub why: String,
+}
+
+impl Plan {
+    pub fn of(s: &Scenario) -> Result<Plan, Refusal> {
+        if !s.hystart && s.cc == CcAlgo::Cubic {
+            return Err(Refusal {
+                key: "hystart",
+                why: "the kernel cannot turn HyStart off for one connection: it is the global \
+                      module parameter /sys/module/tcp_cubic/parameters/hystart, which the twin \
+                      leaves alone (allowed 1)"
+                    .into(),
+            });
+        }
+        let quickack = if s.delack_ms == 0.0 {
+            true
+        } else if s.delack_ms == LINUX_DELACK_MS {
+            false
+        } else {
+            return Err(Refusal {
+                key: "delack",
+                why: format!(
+                    "the kernel cannot delay ACKs by {} ms: it ACKs every segment (0, the route's \
+                     quickack) or delays by its own timer of at least 40 ms (40)",
+                    s.delack_ms
+                ),
+            });
+        };
+        let rto_min_ms = s.minrto_ms.round();
+        if rto_min_ms != s.minrto_ms {
+            return Err(Refusal {
+                key: "minrto",
+                why: format!(
+                    "the route's rto_min is whole milliseconds; {} ms is not (allowed 1 to 5000)",
+                    s.minrto_ms
+                ),
+            });
+        }
+        let segments = s.rwnd / u64::from(s.mss) + 1;
+        let txqueuelen = (segments.saturating_mul(2) + 1000).clamp(10_000, 1_000_000) as u32;
+        Ok(Plan {
+            mtu: s.mss + TCP_OVERHEAD,
+            initcwnd: s.iw,
+            rto_min_ms: rto_min_ms as u32,
+            quickack,
+            sack: s.sack,
+            cc: s.cc,
+            rwnd: s.rwnd,
+            txqueuelen,
+        })
+    }
+}
+
+/// How many TCP connections a scenario opens (none for UDP messages).
+pub fn connections(s: &Scenario) -> usize {
+    match s.app {
+        App::Msgs => s.conns as usize,
+        App::Body | App::Bulk => s.flows as usize,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(q: &str) -> Result<Plan, Refusal> {
+        Plan::of(&Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}")))
+    }
+
+    #[test]
+    fn the_defaults_map_to_linux_defaults() {
+        let p = plan("").expect("the defaults are honoured");
+        assert_eq!(p.mtu, 1512);
+        assert_eq!(p.initcwnd, 10);
+        assert_eq!(p.rto_min_ms, 200);
+        assert!(!p.quickack && p.sack);
+        assert_eq!(p.rwnd, 4_194_304);
+        assert_eq!(plan("mss=1448").map(|p| p.mtu), Ok(1500));
+    }
+
+    #[test]
+    fn keys_the_kernel_cannot_honour_are_refused_by_name() {
+        assert_eq!(plan("delack=0").map(|p| p.quickack), Ok(true));
+        assert_eq!(plan("delack=25").map_err(|r| r.key), Err("delack"));
+        assert_eq!(plan("hystart=0").map_err(|r| r.key), Err("hystart"));
+        assert!(
+            plan("hystart=0&cc=reno").is_ok(),
+            "HyStart is CUBIC's alone"
+        );
+        assert_eq!(plan("minrto=1.5").map_err(|r| r.key), Err("minrto"));
+        let msg = plan("delack=25").map_err(|r| r.to_string());
+        assert!(
+            msg.as_ref().is_err_and(|m| m.starts_with("delack: ")),
+            "{msg:?}"
+        );
+    }
+
+    #[test]
+    fn the_rings_hold_a_window() {
+        assert_eq!(plan("").map(|p| p.txqueuelen), Ok(10_000));
+        assert_eq!(
+            plan("rwnd=1073741824&mss=64").map(|p| p.txqueuelen),
+            Ok(1_000_000)
+        );
+    }
+}

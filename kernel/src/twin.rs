@@ -1,0 +1,891 @@
+//! One scenario through the real kernel: two namespaces, the router between them, the
+//! applications at both ends, and the summary in the simulator's terms.
+
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex, OnceLock};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tcplab::link::Path;
+use tcplab::metrics::stats::jain;
+use tcplab::theory::path::{bdp_bytes, mathis_mbps, window_limit_mbps};
+use tcplab::time::Time;
+use tcplab::workload::{MessageLog, MsgRecord};
+use tcplab::{App, Scenario};
+
+use crate::apps::{self, ReadPlan, Reception, SocketPlan};
+use crate::host::{Host, Role};
+use crate::ip::{RECEIVER_ADDR, SENDER_ADDR};
+use crate::plan::{self, Plan, Refusal};
+use crate::router::{self, RouterReport, Schedule};
+use crate::summary::{KernelSide, KernelSummary};
+use crate::sys::{self, TcpInfo};
+
+/// Why a kernel run could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum TwinError {
+    /// This machine cannot host the twin (not root, no TUN, a tool missing).
+    #[error("{0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    #[error("{context}: {source}")]
+    Io {
+        context: &'static str,
+        source: io::Error,
+    },
+}
+
+fn io_err(context: &'static str) -> impl FnOnce(io::Error) -> TwinError {
+    move |source| TwinError::Io { context, source }
+}
+
+/// Checks that this machine can host the twin, before anything is made.
+pub fn preflight() -> Result<(), TwinError> {
+    if !sys::is_root() {
+        return Err(TwinError::Unavailable(
+            "the kernel twin needs root: it makes network namespaces and TUN devices (run it as root)"
+                .into(),
+        ));
+    }
+    if !std::path::Path::new("/dev/net/tun").exists() {
+        return Err(TwinError::Unavailable(
+            "/dev/net/tun is missing: this kernel or container offers no TUN devices".into(),
+        ));
+    }
+    for tool in ["ip", "ethtool"] {
+        let found = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]
+            .iter()
+            .any(|d| std::path::Path::new(&format!("{d}/{tool}")).exists());
+        if !found {
+            return Err(TwinError::Unavailable(format!(
+                "{tool} is missing: install Debian's {} package (scripts/test.sh does)",
+                if tool == "ip" { "iproute2" } else { "ethtool" }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What to record beside the summary.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// How often the sender's `TCP_INFO` is read for the window trace.
+    pub sample_every: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            sample_every: Duration::from_millis(10),
+        }
+    }
+}
+
+/// One `TCP_INFO` reading of a sender's socket.
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    pub t: Time,
+    pub flow: usize,
+    pub info: TcpInfo,
+}
+
+pub struct KernelRun {
+    pub summary: KernelSummary,
+    /// Every change the sampler saw, in time order per flow.
+    pub samples: Vec<Sample>,
+}
+
+/// How long past `dur` a run may go (a last read, the teardown) before the watchdog stops its
+/// applications, and how long after that before it ends the process.
+const GRACE: Duration = Duration::from_secs(5);
+const HARD_STOP: Duration = Duration::from_secs(10);
+
+/// The two hosts and the path between them, for one scenario.
+struct Twin<'s> {
+    s: &'s Scenario,
+    plan: Plan,
+    tx: Host,
+    rx: Host,
+}
+
+impl<'s> Twin<'s> {
+    fn new(s: &'s Scenario) -> Result<Twin<'s>, TwinError> {
+        preflight()?;
+        let plan = Plan::of(s)?;
+        let tx = Host::new(Role::Sender, SENDER_ADDR, RECEIVER_ADDR, &plan)
+            .map_err(io_err("setting up the sender's namespace"))?;
+        let rx = Host::new(Role::Receiver, RECEIVER_ADDR, SENDER_ADDR, &plan)
+            .map_err(io_err("setting up the receiver's namespace"))?;
+        Ok(Twin { s, plan, tx, rx })
+    }
+
+    /// Runs `work` with the router moving packets, under the watchdog; returns what `work`
+    /// returned, the router's report and the wall time.
+    fn drive<T: Send>(
+        &self,
+        work: impl FnOnce(Instant, &AtomicBool) -> io::Result<T> + Send,
+    ) -> Result<(T, RouterReport, f64), TwinError> {
+        let router_stop = AtomicBool::new(false);
+        let apps_stop = AtomicBool::new(false);
+        let (done, watch) = mpsc::channel::<()>();
+        let epoch = Instant::now();
+        let dur = Duration::from_secs_f64(self.s.dur_s);
+        let (outcome, report) = thread::scope(|sc| {
+            let router = sc.spawn(|| {
+                let r = router::run(
+                    &self.tx.tun,
+                    &self.rx.tun,
+                    Schedule::new(Path::new(self.s)),
+                    epoch,
+                    &router_stop,
+                );
+                if r.is_err() {
+                    apps_stop.store(true, Ordering::Release);
+                }
+                r
+            });
+            let stop = &apps_stop;
+            sc.spawn(move || {
+                if watch.recv_timeout(dur + GRACE).is_err() {
+                    stop.store(true, Ordering::Release);
+                    if watch.recv_timeout(HARD_STOP).is_err() {
+                        // Every namespace and device goes with the process (netns.rs).
+                        eprintln!(
+                            "tcplab-kernel: the run did not stop after its time limit; exiting"
+                        );
+                        std::process::exit(1);
+                    }
+                }
+            });
+            let outcome = work(epoch, &apps_stop);
+            let _ = done.send(());
+            router_stop.store(true, Ordering::Release);
+            let report = router
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the router panicked")));
+            (outcome, report)
+        });
+        let wall_ms = epoch.elapsed().as_secs_f64() * 1e3;
+        let outcome = outcome.map_err(io_err("running the applications"))?;
+        let report = report.map_err(io_err("routing"))?;
+        Ok((outcome, report, wall_ms))
+    }
+}
+
+pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
+    let twin = Twin::new(s)?;
+    let deadline = Time::from_secs_f64(s.dur_s);
+    let sampler = Sampler::new(options.sample_every);
+    let (outcome, report, wall_ms) = twin.drive(|epoch, stop| {
+        thread::scope(|sc| {
+            let sampling = sc.spawn(|| sampler.run(epoch));
+            let outcome = workload(
+                s, &twin.plan, &twin.tx, &twin.rx, epoch, deadline, stop, &sampler,
+            );
+            sampler.stop();
+            let _ = sampling.join();
+            outcome
+        })
+    })?;
+    let (tx, rx) = (&twin.tx, &twin.rx);
+    let device_drops = [tx, rx]
+        .iter()
+        .filter_map(|h| h.device_tx().ok())
+        .map(|(_, drops)| drops)
+        .sum();
+    let recoveries = ["TCPSackRecovery", "TCPRenoRecovery"]
+        .iter()
+        .map(|n| tx.netstat(n))
+        .sum::<io::Result<u64>>()
+        .ok();
+    let probes = tx.netstat("TCPLossProbes").ok();
+    let summary = summarise(
+        s,
+        &outcome,
+        report,
+        KernelCounters {
+            device_drops,
+            recoveries,
+            probes,
+            rwnd_seen: sampler.max_snd_wnd(),
+            namespaces: [tx.ns.inode(), rx.ns.inode()],
+        },
+        wall_ms,
+    );
+    let mut samples = sampler.into_samples();
+    samples.sort_by_key(|x| (x.flow, x.t));
+    Ok(KernelRun { summary, samples })
+}
+
+/// `rounds` one-byte exchanges on one connection of the scenario's path, each timed by the
+/// application from its write to the echo's read: the path's round-trip time as a program sees
+/// it, for calibrating the router. The echo goes back at once (`TCP_NODELAY` both ways, and the
+/// reply carries the ACK).
+pub fn ping_pong(s: &Scenario, rounds: usize) -> Result<Vec<Time>, TwinError> {
+    let twin = Twin::new(s)?;
+    let sockets = SocketPlan {
+        cc: twin.plan.cc,
+        rwnd: twin.plan.rwnd,
+        nodelay: true,
+    };
+    let sampler = Sampler::new(Duration::from_secs(1));
+    let (rtts, _, _) = twin.drive(|epoch, stop| {
+        let mut conns = open_connections(1, &sockets, &twin.tx, &twin.rx, epoch, &sampler)?;
+        let (mut ours, mut theirs, _, _) = conns
+            .pop()
+            .ok_or_else(|| io::Error::other("no connection"))?;
+        theirs.set_nodelay(true)?;
+        ours.set_read_timeout(Some(Duration::from_secs(5)))?;
+        theirs.set_read_timeout(Some(Duration::from_secs(5)))?;
+        thread::scope(|sc| {
+            let echo = sc.spawn(move || {
+                let mut b = [0u8; 1];
+                for _ in 0..rounds {
+                    if stop.load(Ordering::Acquire) {
+                        break;
+                    }
+                    theirs.read_exact(&mut b)?;
+                    theirs.write_all(&b)?;
+                }
+                Ok::<_, io::Error>(())
+            });
+            let mut rtts = Vec::with_capacity(rounds);
+            let mut b = [0u8; 1];
+            for _ in 0..rounds {
+                let t = router::now(epoch);
+                ours.write_all(&b)?;
+                ours.read_exact(&mut b)?;
+                rtts.push(router::now(epoch) - t);
+            }
+            echo.join()
+                .unwrap_or_else(|_| Err(io::Error::other("the echo panicked")))?;
+            Ok(rtts)
+        })
+    })?;
+    Ok(rtts)
+}
+
+/// What one TCP connection did, seen from both ends.
+#[derive(Debug, Clone, Default)]
+struct Connection {
+    syn: Time,
+    up: Time,
+    first_write: Option<Time>,
+    reception: Reception,
+    /// The sender's last `TCP_INFO`, and how many bytes of it the kernel gave.
+    info: Option<(TcpInfo, usize)>,
+}
+
+#[derive(Debug, Default)]
+struct Outcome {
+    connections: Vec<Connection>,
+    /// app=msgs: every message's write and read.
+    messages: Option<MessageLog>,
+    /// app=msgs over UDP: the first datagram's time (there is no handshake).
+    udp_start: Option<Time>,
+    udp_bytes: u64,
+    udp_last_read: Option<Time>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn workload(
+    s: &Scenario,
+    plan: &Plan,
+    tx: &Host,
+    rx: &Host,
+    epoch: Instant,
+    deadline: Time,
+    stop: &AtomicBool,
+    sampler: &Sampler,
+) -> io::Result<Outcome> {
+    let sockets = SocketPlan {
+        cc: plan.cc,
+        rwnd: plan.rwnd,
+        nodelay: s.app == App::Msgs,
+    };
+    match (s.app, plan::connections(s)) {
+        (App::Msgs, 0) => datagrams(s, tx, rx, epoch, deadline, stop),
+        (App::Msgs, _) => messages(s, &sockets, tx, rx, epoch, deadline, stop, sampler),
+        (App::Body | App::Bulk, _) => {
+            transfers(s, &sockets, tx, rx, epoch, deadline, stop, sampler)
+        }
+    }
+}
+
+/// Opens `n` connections at once from the sender's namespace and accepts them at the receiver;
+/// returns each (sender's stream, receiver's stream, SYN time, handshake time), in sender order.
+fn open_connections(
+    n: usize,
+    sockets: &SocketPlan,
+    tx: &Host,
+    rx: &Host,
+    epoch: Instant,
+    sampler: &Sampler,
+) -> io::Result<Vec<(TcpStream, TcpStream, Time, Time)>> {
+    let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
+    thread::scope(|sc| {
+        let acceptor = sc.spawn(|| {
+            let mut accepted = Vec::with_capacity(n);
+            while accepted.len() < n {
+                accepted.push(listener.accept()?);
+            }
+            Ok::<_, io::Error>(accepted)
+        });
+        let senders: Vec<_> = (0..n)
+            .map(|_| {
+                sc.spawn(|| {
+                    tx.ns.enter()?;
+                    apps::connect(sockets, epoch)
+                })
+            })
+            .collect();
+        let mut opened = Vec::with_capacity(n);
+        for h in senders {
+            opened.push(
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a sender panicked")))?,
+            );
+        }
+        let mut accepted = acceptor
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the acceptor panicked")))?;
+        let mut out = Vec::with_capacity(n);
+        for (i, (stream, syn, up)) in opened.into_iter().enumerate() {
+            let port = stream.local_addr()?.port();
+            let at = accepted
+                .iter()
+                .position(|(_, peer)| peer.port() == port)
+                .ok_or_else(|| io::Error::other("an accepted connection has no sender"))?;
+            let (theirs, _) = accepted.swap_remove(at);
+            sampler.register(i, stream.as_raw_fd());
+            out.push((stream, theirs, syn, up));
+        }
+        Ok(out)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn transfers(
+    s: &Scenario,
+    sockets: &SocketPlan,
+    tx: &Host,
+    rx: &Host,
+    epoch: Instant,
+    deadline: Time,
+    stop: &AtomicBool,
+    sampler: &Sampler,
+) -> io::Result<Outcome> {
+    let n = s.flows as usize;
+    let conns = open_connections(n, sockets, tx, rx, epoch, sampler)?;
+    let t0 = OnceLock::new();
+    let read = ReadPlan {
+        target: (s.app == App::Body).then_some(s.body),
+        rwnd: s.rwnd,
+        epoch,
+        deadline,
+        window: tcplab::sim::goodput_window(s),
+        t0: &t0,
+        stop,
+    };
+    let senders_done = AtomicBool::new(false);
+    let results = thread::scope(|sc| {
+        let mut handles = Vec::with_capacity(n);
+        for (mut ours, theirs, syn, up) in conns {
+            let reader = sc.spawn(|| apps::receive(theirs, &read));
+            let (t0, senders_done) = (&t0, &senders_done);
+            let writer = sc.spawn(move || {
+                let first = apps::send(&mut ours, read.target, epoch, deadline, t0, stop);
+                // The socket stays open (and its TCP_INFO readable) until every reader is done.
+                while !senders_done.load(Ordering::Acquire) && !stop.load(Ordering::Acquire) {
+                    thread::sleep(Duration::from_millis(2));
+                }
+                let info = sys::tcp_info(ours.as_raw_fd()).ok();
+                first.map(|f| (f, info, ours))
+            });
+            handles.push((reader, writer, syn, up));
+        }
+        let mut readings = Vec::with_capacity(n);
+        for (reader, writer, syn, up) in handles {
+            let r = reader
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("a reader panicked")));
+            readings.push((r, writer, syn, up));
+        }
+        senders_done.store(true, Ordering::Release);
+        sampler.stop();
+        let mut out = Vec::with_capacity(n);
+        for (r, writer, syn, up) in readings {
+            let w = writer
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("a writer panicked")));
+            out.push((r, w, syn, up));
+        }
+        out
+    });
+    let mut connections = Vec::with_capacity(n);
+    let mut streams = Vec::with_capacity(n);
+    for (r, w, syn, up) in results {
+        let (first_write, info, stream) = w?;
+        streams.push(stream);
+        connections.push(Connection {
+            syn,
+            up,
+            first_write,
+            reception: r?,
+            info,
+        });
+    }
+    sampler.forget();
+    drop(streams);
+    Ok(Outcome {
+        connections,
+        ..Outcome::default()
+    })
+}
+
+/// The message ids of connection `c` of `conns`, in its stream's order (round-robin).
+fn ids_on(c: usize, conns: usize, count: usize) -> impl Iterator<Item = usize> {
+    (c..count).step_by(conns.max(1))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn messages(
+    s: &Scenario,
+    sockets: &SocketPlan,
+    tx: &Host,
+    rx: &Host,
+    epoch: Instant,
+    deadline: Time,
+    stop: &AtomicBool,
+    sampler: &Sampler,
+) -> io::Result<Outcome> {
+    let conns = s.conns as usize;
+    let count = s.count as usize;
+    let every = Time::from_millis_f64(s.every_ms);
+    let opened = open_connections(conns, sockets, tx, rx, epoch, sampler)?;
+    let (mut ours, mut theirs, mut times) = (Vec::new(), Vec::new(), Vec::new());
+    for (o, t, syn, up) in opened {
+        ours.push(o);
+        theirs.push(t);
+        times.push((syn, up));
+    }
+    // The application starts once every connection is up, as in the simulator.
+    let start = now_after(&times, epoch);
+    let mut writes = vec![Time::ZERO; count];
+    let payload = vec![0x6du8; s.msg as usize];
+    let reads = thread::scope(|sc| {
+        let readers: Vec<_> = theirs
+            .into_iter()
+            .enumerate()
+            .map(|(c, stream)| {
+                let expected = ids_on(c, conns, count).count();
+                sc.spawn(move || {
+                    apps::read_messages(stream, s.rwnd, s.msg, expected, epoch, deadline, stop)
+                })
+            })
+            .collect();
+        for (k, w) in writes.iter_mut().enumerate() {
+            let at = start + every.saturating_mul(k as u64);
+            if at > deadline || stop.load(Ordering::Acquire) {
+                break;
+            }
+            apps::sleep_until(epoch, at);
+            *w = router::now(epoch);
+            if apps::write_message(&mut ours[k % conns.max(1)], &payload).is_err() {
+                break;
+            }
+        }
+        readers
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a reader panicked")))
+            })
+            .collect::<io::Result<Vec<Vec<Time>>>>()
+    })?;
+    sampler.stop();
+    let mut log = MessageLog::new(s.msg, every, s.count, s.conns);
+    log.records = writes
+        .iter()
+        .map(|&w| MsgRecord {
+            write: w,
+            read: None,
+            held_by: None,
+            lost: false,
+        })
+        .collect();
+    let mut connections = Vec::with_capacity(conns);
+    for (c, got) in reads.iter().enumerate() {
+        let mut reception = Reception::default();
+        for (id, &t) in ids_on(c, conns, count).zip(got) {
+            log.records[id].read = Some(t);
+            reception.bytes += u64::from(s.msg);
+            reception.first_read.get_or_insert(t);
+            reception.last_read = Some(t);
+        }
+        let info = sys::tcp_info(ours[c].as_raw_fd()).ok();
+        connections.push(Connection {
+            syn: times[c].0,
+            up: times[c].1,
+            first_write: Some(start),
+            reception,
+            info,
+        });
+    }
+    sampler.forget();
+    Ok(Outcome {
+        connections,
+        messages: Some(log),
+        ..Outcome::default()
+    })
+}
+
+fn now_after(times: &[(Time, Time)], epoch: Instant) -> Time {
+    let up = times.iter().map(|t| t.1).max().unwrap_or(Time::ZERO);
+    up.max(router::now(epoch))
+}
+
+fn datagrams(
+    s: &Scenario,
+    tx: &Host,
+    rx: &Host,
+    epoch: Instant,
+    deadline: Time,
+    stop: &AtomicBool,
+) -> io::Result<Outcome> {
+    let receiver = rx.ns.run(apps::udp_receiver)?;
+    let sender = tx.ns.run(apps::udp_sender)?;
+    let count = s.count as usize;
+    let every = Time::from_millis_f64(s.every_ms);
+    let mut writes = vec![Time::ZERO; count];
+    let mut buf = vec![0x6du8; s.msg as usize];
+    let start = router::now(epoch);
+    let got = thread::scope(|sc| {
+        let reader = sc.spawn(|| apps::read_datagrams(&receiver, s.count, epoch, deadline, stop));
+        for (k, w) in writes.iter_mut().enumerate() {
+            let at = start + every.saturating_mul(k as u64);
+            if at > deadline || stop.load(Ordering::Acquire) {
+                break;
+            }
+            apps::sleep_until(epoch, at);
+            apps::stamp(&mut buf, k as u32);
+            *w = router::now(epoch);
+            if sender.send(&buf).is_err() {
+                break;
+            }
+        }
+        reader
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the reader panicked")))
+    })?;
+    let mut log = MessageLog::new(s.msg, every, s.count, 0);
+    log.records = writes
+        .iter()
+        .map(|&w| MsgRecord {
+            write: w,
+            read: None,
+            held_by: None,
+            lost: true,
+        })
+        .collect();
+    let mut bytes = 0;
+    let mut last = None;
+    for (id, t) in got {
+        if let Some(r) = log.records.get_mut(id as usize) {
+            r.read = Some(t);
+            r.lost = false;
+            bytes += u64::from(s.msg);
+            last = Some(t);
+        }
+    }
+    Ok(Outcome {
+        connections: Vec::new(),
+        messages: Some(log),
+        udp_start: Some(start),
+        udp_bytes: bytes,
+        udp_last_read: last,
+    })
+}
+
+/// Reads the senders' `TCP_INFO` on a period, keeping a row whenever something in it changed.
+struct Sampler {
+    every: Duration,
+    fds: Mutex<Vec<(usize, RawFd)>>,
+    samples: Mutex<Vec<Sample>>,
+    max_snd_wnd: Mutex<Option<u64>>,
+    stopped: AtomicBool,
+}
+
+impl Sampler {
+    fn new(every: Duration) -> Sampler {
+        Sampler {
+            every,
+            fds: Mutex::new(Vec::new()),
+            samples: Mutex::new(Vec::new()),
+            max_snd_wnd: Mutex::new(None),
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    fn register(&self, flow: usize, fd: RawFd) {
+        if let Ok(mut fds) = self.fds.lock() {
+            fds.push((flow, fd));
+        }
+    }
+
+    /// Stops reading: called before the sockets close, so no descriptor is read once reused.
+    fn stop(&self) {
+        self.stopped.store(true, Ordering::Release);
+        // Waits for a reading in progress to end.
+        drop(self.fds.lock());
+    }
+
+    fn forget(&self) {
+        if let Ok(mut fds) = self.fds.lock() {
+            fds.clear();
+        }
+    }
+
+    fn run(&self, epoch: Instant) {
+        let mut last: Vec<Option<TcpInfo>> = Vec::new();
+        while !self.stopped.load(Ordering::Acquire) {
+            if let Ok(fds) = self.fds.lock() {
+                if self.stopped.load(Ordering::Acquire) {
+                    break;
+                }
+                for &(flow, fd) in fds.iter() {
+                    let Ok((info, len)) = sys::tcp_info(fd) else {
+                        continue;
+                    };
+                    if last.len() <= flow {
+                        last.resize(flow + 1, None);
+                    }
+                    if len >= sys::TCP_INFO_WITH_WINDOWS {
+                        if let Ok(mut m) = self.max_snd_wnd.lock() {
+                            let w = u64::from(info.snd_wnd);
+                            *m = Some(m.map_or(w, |x| x.max(w)));
+                        }
+                    }
+                    if last[flow].is_none_or(|l| changed(&l, &info)) {
+                        last[flow] = Some(info);
+                        if let Ok(mut s) = self.samples.lock() {
+                            s.push(Sample {
+                                t: router::now(epoch),
+                                flow,
+                                info,
+                            });
+                        }
+                    }
+                }
+            }
+            thread::sleep(self.every);
+        }
+    }
+
+    fn max_snd_wnd(&self) -> Option<u64> {
+        self.max_snd_wnd.lock().ok().and_then(|m| *m)
+    }
+
+    fn into_samples(self) -> Vec<Sample> {
+        self.samples.into_inner().unwrap_or_default()
+    }
+}
+
+/// Whether a reading differs from the last in anything the trace shows.
+fn changed(a: &TcpInfo, b: &TcpInfo) -> bool {
+    (
+        a.snd_cwnd,
+        a.snd_ssthresh,
+        a.unacked,
+        a.sacked,
+        a.lost,
+        a.retrans,
+        a.snd_wnd,
+        a.rtt_us,
+        a.rto_us,
+        a.total_retrans,
+    ) != (
+        b.snd_cwnd,
+        b.snd_ssthresh,
+        b.unacked,
+        b.sacked,
+        b.lost,
+        b.retrans,
+        b.snd_wnd,
+        b.rtt_us,
+        b.rto_us,
+        b.total_retrans,
+    )
+}
+
+/// Counters read from the kernel after the run.
+struct KernelCounters {
+    device_drops: u64,
+    recoveries: Option<u64>,
+    probes: Option<u64>,
+    rwnd_seen: Option<u64>,
+    namespaces: [u64; 2],
+}
+
+fn summarise(
+    s: &Scenario,
+    o: &Outcome,
+    router: RouterReport,
+    k: KernelCounters,
+    wall_ms: f64,
+) -> KernelSummary {
+    let ms = |t: Time| t.as_millis_f64();
+    let conns = &o.connections;
+    let syn_at = conns.iter().map(|c| c.syn).min();
+    let first_data = conns
+        .iter()
+        .filter_map(|c| c.first_write)
+        .min()
+        .or(o.udp_start);
+    let first_arrival = conns.iter().filter_map(|c| c.reception.first_read).min();
+    let last_read = conns
+        .iter()
+        .filter_map(|c| c.reception.last_read)
+        .chain(o.udp_last_read)
+        .max();
+    let delivered: u64 = conns.iter().map(|c| c.reception.bytes).sum::<u64>() + o.udp_bytes;
+    let span = match (first_data, last_read) {
+        (Some(a), Some(b)) if b > a => Some(b - a),
+        _ => None,
+    };
+    let goodput = |bytes: u64| span.map(|d| bytes as f64 / d.as_secs_f64() / 1e6);
+    let per_flow: Vec<f64> = conns
+        .iter()
+        .map(|c| goodput(c.reception.bytes).unwrap_or(0.0))
+        .collect();
+    let finished = match s.app {
+        App::Body => !conns.is_empty() && conns.iter().all(|c| c.reception.bytes >= s.body),
+        App::Bulk => false,
+        App::Msgs => o
+            .messages
+            .as_ref()
+            .is_some_and(|m| m.records.iter().all(|r| r.read.is_some())),
+    };
+    let done_at = last_read.filter(|_| finished && s.app == App::Body);
+    let completion = done_at.zip(syn_at).map(|(d, s0)| ms(d - s0));
+    let transfer = done_at.zip(first_arrival).map(|(d, a)| ms(d - a));
+    let handshake = conns.iter().map(|c| c.up - c.syn).max().map(ms);
+    let infos: Vec<(TcpInfo, usize)> = conns.iter().filter_map(|c| c.info).collect();
+    let tcp = !conns.is_empty() && infos.len() == conns.len();
+    let sum = |f: fn(&TcpInfo) -> u64| -> Option<u64> {
+        tcp.then(|| infos.iter().map(|(i, _)| f(i)).sum())
+    };
+    let bytes_sent = sum(|i| i.bytes_sent);
+    let bytes_retrans = sum(|i| i.bytes_retrans);
+    let rto_counted = tcp
+        && infos
+            .iter()
+            .all(|(_, len)| *len >= sys::TCP_INFO_WITH_RTO_COUNTS);
+    let udp = conns.is_empty();
+    let windows = match (first_data, s.app) {
+        (Some(t0), App::Body | App::Bulk) => {
+            let end = if finished {
+                last_read
+            } else {
+                Some(Time::from_secs_f64(s.dur_s))
+            };
+            let len = tcplab::sim::goodput_window(s);
+            let mut bins: Vec<u64> = Vec::new();
+            for c in conns {
+                for (i, &b) in c.reception.window_bytes.iter().enumerate() {
+                    if bins.len() <= i {
+                        bins.resize(i + 1, 0);
+                    }
+                    bins[i] += b;
+                }
+            }
+            end.and_then(|e| tcplab::sim::window_stats(&bins, e.saturating_sub(t0), len))
+        }
+        _ => None,
+    };
+    let time_limited = !finished && s.app != App::Bulk;
+    KernelSummary {
+        scenario: s.to_query(),
+        goodput_MBps: goodput(delivered),
+        completion_ms: completion,
+        transfer_ms: transfer,
+        completion_rtts: completion.map(|c| c / s.rtt_ms),
+        transfer_rtts: transfer.map(|t| t / s.rtt_ms),
+        handshake_ms: handshake,
+        data_segments_sent: if udp {
+            Some(0)
+        } else {
+            sum(|i| u64::from(i.data_segs_out))
+        },
+        retransmitted_segments: if udp {
+            Some(0)
+        } else {
+            sum(|i| u64::from(i.total_retrans))
+        },
+        retrans_bytes_pct: bytes_sent
+            .zip(bytes_retrans)
+            .filter(|(sent, _)| *sent > 0)
+            .map(|(sent, re)| re as f64 * 100.0 / sent as f64),
+        dropped_data: Some(router.data.dropped_random + router.data.dropped_staged),
+        dropped_acks: Some(router.ack.dropped_random),
+        queue_drops: Some(router.data.dropped_queue),
+        fast_retransmits: if udp { Some(0) } else { k.recoveries },
+        timeouts: if udp {
+            Some(0)
+        } else if rto_counted {
+            sum(|i| u64::from(i.total_rto))
+        } else {
+            None
+        },
+        msgs: o.messages.as_ref().map(tcplab::sim::msg_stats),
+        hol: None,
+        throughput_windows_MBps: windows,
+        jain_fairness: if conns.len() > 1 && s.app != App::Msgs {
+            jain(&per_flow)
+        } else {
+            None
+        },
+        per_flow_goodput_MBps: if s.app == App::Msgs {
+            Vec::new()
+        } else {
+            per_flow
+        },
+        mathis_MBps: mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0),
+        bdp_bytes: bdp_bytes(s.bw_mbps, s.rtt_ms),
+        window_limit_MBps: window_limit_mbps(s.rwnd as f64, s.rtt_ms),
+        budget_exhausted: None,
+        // As the simulator says it: bulk runs end at their time limit by design.
+        stopped_by: if finished { "finished" } else { "time_limit" }.to_string(),
+        time_limit_reached: time_limited,
+        events: None,
+        sim_wall_ms: None,
+        engine: format!("linux {}", sys::kernel_release()),
+        wall_ms,
+        router,
+        kernel: KernelSide {
+            cc: s.cc.name().to_string(),
+            snd_mss: infos.first().map(|(i, _)| i.snd_mss),
+            rwnd_seen_bytes: k.rwnd_seen,
+            rwnd_advertised_bytes: conns
+                .iter()
+                .filter_map(|c| c.reception.rcv_wnd)
+                .max()
+                .map(u64::from),
+            device_drops: k.device_drops,
+            loss_probes: if udp { None } else { k.probes },
+            rto_recoveries: tcp
+                .then(|| {
+                    infos
+                        .iter()
+                        .map(|(i, _)| u64::from(i.total_rto_recoveries))
+                        .sum()
+                })
+                .filter(|_| rto_counted),
+            namespaces: k.namespaces,
+        },
+    }
+}

@@ -1,0 +1,191 @@
+//! The twin against this machine's kernel. These need root and /dev/net/tun: without them each
+//! test says why it did not run, unless `TCPLAB_KERNEL_TESTS=require` (set by scripts/test.sh
+//! when it runs as root with a TUN device, as CI does), when a missing capability fails the test.
+
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use tcplab::{RunOptions, Scenario};
+use tcplab_kernel::netns::namespaces_in_use;
+use tcplab_kernel::twin::{self, Options, TwinError};
+
+/// One twin at a time: two runs at once would share the machine's two cores and spoil the timing.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn available() -> bool {
+    match twin::preflight() {
+        Ok(()) => true,
+        Err(e) => {
+            if std::env::var("TCPLAB_KERNEL_TESTS").is_ok_and(|v| v == "require") {
+                panic!("the kernel tests are required here but cannot run: {e}");
+            }
+            eprintln!("skipped: {e}");
+            false
+        }
+    }
+}
+
+fn scenario(q: &str) -> Scenario {
+    Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"))
+}
+
+fn kernel(q: &str) -> tcplab_kernel::summary::KernelSummary {
+    match twin::run(&scenario(q), &Options::default()) {
+        Ok(k) => k.summary,
+        Err(e) => panic!("{q}: {e}"),
+    }
+}
+
+fn assert_gone(namespaces: &[u64]) {
+    let in_use = namespaces_in_use();
+    for ns in namespaces {
+        assert!(
+            !in_use.contains(ns),
+            "namespace net:[{ns}] is still held by a process"
+        );
+    }
+}
+
+#[test]
+fn a_one_byte_ping_pong_shows_the_set_rtt() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    let s = scenario("rtt=50&bw=100&delack=0");
+    let mut rtts: Vec<f64> = match twin::ping_pong(&s, 21) {
+        Ok(r) => r.iter().map(|t| t.as_millis_f64()).collect(),
+        Err(e) => panic!("{e}"),
+    };
+    rtts.sort_by(f64::total_cmp);
+    let median = rtts[rtts.len() / 2];
+    // 50 ms of propagation, and a 53-byte packet's 4.2 us of serialisation on the way out.
+    assert!(
+        (median - 50.0).abs() <= 0.02 * 50.0,
+        "median round trip {median} ms for a set 50 ms: {rtts:?}"
+    );
+}
+
+#[test]
+fn a_loss_free_bulk_flow_reaches_the_set_rate() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    // A 1 MiB window keeps the flow under BDP + queue (no loss) and far above the link's rate.
+    let k = kernel("rtt=20&bw=100&mss=1448&rwnd=1MiB&app=bulk&dur=5");
+    let link = 100e6 / 8.0 * 1448.0 / 1500.0 / 1e6;
+    let windows = k.throughput_windows_MBps.expect("bulk has goodput windows");
+    assert!(
+        (windows.p50 - link).abs() <= 0.03 * link,
+        "median 0.5 s goodput {} MB/s for a link of {link} MB/s of payload",
+        windows.p50
+    );
+    assert_eq!(k.queue_drops, Some(0));
+    assert_eq!(k.retransmitted_segments, Some(0));
+    assert_eq!(k.kernel.device_drops, 0);
+    let late = k
+        .router
+        .release_lateness
+        .p99_us
+        .expect("packets were released");
+    assert!(late <= 100.0, "p99 release lateness {late} us");
+    assert_eq!(
+        k.kernel.rwnd_seen_bytes,
+        Some(1 << 20),
+        "the advertised window is rwnd"
+    );
+    assert_gone(&k.kernel.namespaces);
+}
+
+#[test]
+fn a_body_completes_as_the_simulator_says_on_a_clean_path() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    let q = "rtt=31.5&bw=100&mss=1448&body=2.5MB";
+    let k = kernel(q);
+    let sim = tcplab::run(&scenario(q), &RunOptions::default()).summary;
+    let (kc, sc) = (
+        k.completion_ms.expect("the body completed"),
+        sim.completion_ms.expect("the body completed"),
+    );
+    assert!(
+        (kc - sc).abs() <= 0.05 * sc,
+        "kernel {kc} ms, simulator {sc} ms"
+    );
+    assert_eq!(k.data_segments_sent, Some(sim.data_segments_sent));
+    let r = &k.router;
+    for c in [r.data, r.ack] {
+        assert_eq!(c.received, c.accounted(), "{c:?}");
+    }
+    assert_eq!(r.foreign, 0, "nothing but the twin's own packets");
+}
+
+#[test]
+fn a_staged_loss_costs_exactly_one_retransmission() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    let k = kernel("rtt=20&bw=100&mss=1448&body=300000&drop=20");
+    assert_eq!(k.router.data.dropped_staged, 1);
+    assert_eq!(k.dropped_data, Some(1));
+    assert_eq!(k.retransmitted_segments, Some(1));
+    assert_eq!(k.fast_retransmits, Some(1));
+    assert_eq!(k.timeouts, Some(0));
+    assert!(k.completion_ms.is_some());
+}
+
+#[test]
+fn keys_the_kernel_cannot_honour_are_refused() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    match twin::run(&scenario("delack=25"), &Options::default()) {
+        Err(TwinError::Refused(r)) => assert_eq!(r.key, "delack"),
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("delack=25 was run"),
+    }
+}
+
+#[test]
+fn a_killed_run_leaves_no_namespace_behind() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    let own = namespaces_in_use();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tcplab-kernel"))
+        .args(["run", "rtt=20&bw=10&app=bulk&dur=30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the twin starts");
+    // Wait for its two namespaces to appear.
+    let started = Instant::now();
+    let mut made = Vec::new();
+    while started.elapsed() < Duration::from_secs(10) {
+        made = namespaces_in_use()
+            .into_iter()
+            .filter(|n| !own.contains(n))
+            .collect();
+        if made.len() >= 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(made.len() >= 2, "the run made {made:?}");
+    std::thread::sleep(Duration::from_millis(500));
+    // SIGKILL: no handler of the twin's runs; the kernel alone must clean up.
+    child.kill().expect("kill");
+    child.wait().expect("reaped");
+    assert_gone(&made);
+    let named = std::fs::read_dir("/run/netns")
+        .map(|d| d.flatten().count())
+        .unwrap_or(0);
+    assert_eq!(named, 0, "no named namespace was made");
+}
