@@ -71,13 +71,17 @@ pub fn listen(plan: &SocketPlan, backlog: i32) -> io::Result<TcpListener> {
     Ok(s.into())
 }
 
-/// Makes the connection's largest window `rwnd` again once Linux has measured its scaling ratio
-/// (see [`listen`]): the clamp it set is `sk_rcvbuf * ratio / 256`, so a buffer of `rwnd *
-/// sk_rcvbuf / clamp` lets exactly `rwnd` be advertised when it is empty.
+/// Makes the connection's largest window `rwnd` again whenever Linux has (re)measured its
+/// scaling ratio (see [`listen`]), which shows as a clamp other than `rwnd`: the clamp it set is
+/// `sk_rcvbuf * ratio / 256`, so a buffer of `rwnd * sk_rcvbuf / clamp` lets exactly `rwnd` be
+/// advertised when it is empty. Called after every read: two `getsockopt`s when nothing changed.
 pub fn fit_window(fd: std::os::fd::RawFd, rwnd: u64) -> io::Result<()> {
     let clamp = sys::get_int_option(fd, libc::IPPROTO_TCP, sys::TCP_WINDOW_CLAMP)?;
+    if clamp <= 0 || i64::from(clamp) == i64::try_from(rwnd).unwrap_or(i64::MAX) {
+        return Ok(());
+    }
     let rcvbuf = sys::get_int_option(fd, libc::SOL_SOCKET, libc::SO_RCVBUF)?;
-    if clamp <= 0 || rcvbuf <= 0 {
+    if rcvbuf <= 0 {
         return Ok(());
     }
     let need = (u128::from(rwnd) * rcvbuf as u128).div_ceil(clamp as u128);
@@ -172,9 +176,7 @@ pub fn receive(mut stream: TcpStream, plan: &ReadPlan) -> io::Result<Reception> 
                 if t > plan.deadline {
                     break;
                 }
-                if got.first_read.is_none() {
-                    fit_window(stream.as_raw_fd(), plan.rwnd)?;
-                }
+                fit_window(stream.as_raw_fd(), plan.rwnd)?;
                 let t0 = *plan.t0.get_or_init(|| t);
                 got.record(t, n, t0, plan.window);
             }
@@ -286,9 +288,7 @@ pub fn read_messages(
                 if t > deadline {
                     break;
                 }
-                if bytes == 0 {
-                    fit_window(stream.as_raw_fd(), rwnd)?;
-                }
+                fit_window(stream.as_raw_fd(), rwnd)?;
                 bytes += n as u64;
                 while (reads.len() as u64 + 1) * msg <= bytes {
                     reads.push(t);

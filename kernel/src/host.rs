@@ -7,7 +7,22 @@ use std::net::Ipv4Addr;
 
 use crate::netns::Netns;
 use crate::plan::Plan;
-use crate::sys::Tun;
+use crate::sys::{self, Tun};
+
+/// The CPU the router keeps to: the last one, leaving the others to the kernel and the
+/// applications. `None` on a single CPU, where there is nothing to share out.
+pub fn router_cpu(cpus: usize) -> Option<usize> {
+    (cpus > 1).then(|| cpus - 1)
+}
+
+/// The RPS mask (hex, as `rps_cpus` takes it) of every CPU but the router's.
+fn steering_mask(cpus: usize) -> Option<String> {
+    let router = router_cpu(cpus)?;
+    let n = cpus.min(64);
+    let all: u64 = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mask = all & !(1u64 << router.min(63));
+    Some(format!("{mask:x}"))
+}
 
 pub const DEVICE: &str = "tcplab0";
 
@@ -72,6 +87,12 @@ impl Host {
             "ethtool",
             &["-K", DEVICE, "tso", "off", "gso", "off", "gro", "off"],
         )?;
+        // The kernel's work on a packet the router hands in (the whole TCP receive path, and the
+        // replies it sends) would otherwise run inside the router's write, on the router's CPU,
+        // and make the next releases late: receive packet steering moves it to the other CPUs.
+        if let Some(mask) = steering_mask(sys::cpu_count()) {
+            ns.write_sysfs(&format!("class/net/{DEVICE}/queues/rx-0/rps_cpus"), &mask)?;
+        }
         let local = format!("{addr}/32");
         let remote = format!("{peer}/32");
         let src = addr.to_string();
@@ -139,6 +160,14 @@ fn parse_netstat(text: &str, name: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steering_leaves_the_routers_cpu_alone() {
+        assert_eq!(steering_mask(1), None);
+        assert_eq!(steering_mask(2).as_deref(), Some("1"));
+        assert_eq!(steering_mask(4).as_deref(), Some("7"));
+        assert_eq!(router_cpu(2), Some(1));
+    }
 
     #[test]
     fn device_counters_are_read_from_proc_net_dev() {

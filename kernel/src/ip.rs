@@ -21,6 +21,8 @@ pub struct Header {
     pub src: Ipv4Addr,
     pub dst: Ipv4Addr,
     pub protocol: u8,
+    /// The IP header's length: where the transport header starts.
+    pub ihl: usize,
     /// The IP total length: what the bottleneck serialises (as the simulator counts it).
     pub total_len: u32,
     /// Transport payload bytes (TCP data after the header and options, or the UDP payload).
@@ -64,6 +66,7 @@ impl Header {
             src,
             dst,
             protocol,
+            ihl,
             total_len: total_len as u32,
             payload: payload as u32,
             seq,

@@ -25,3 +25,4 @@ pub mod trace;
 pub mod twin;
 #[cfg(target_os = "linux")]
 pub mod validate;
+pub mod window;

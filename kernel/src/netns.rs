@@ -91,6 +91,32 @@ impl Netns {
         }
     }
 
+    /// Writes `value` to `/sys/PATH` as this namespace's sysfs has it. The sysfs a process sees
+    /// belongs to the namespace it was mounted in, so a child enters the namespace and a private
+    /// mount namespace, mounts a fresh sysfs there and writes; its mounts vanish with it.
+    pub fn write_sysfs(&self, path: &str, value: &str) -> io::Result<()> {
+        let fd = self.fd.as_raw_fd();
+        let script = "mount --make-rprivate / && mount -t sysfs sysfs /sys && printf %s \"$1\" > \"/sys/$2\"";
+        let mut cmd = Command::new(find_program("sh"));
+        cmd.args(["-c", script, "sh", value, path]);
+        // SAFETY: two system calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                sys::setns_net(fd)?;
+                sys::unshare_mounts()
+            });
+        }
+        let out = cmd.output()?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(io::Error::other(format!(
+                "writing /sys/{path}: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            )))
+        }
+    }
+
     /// Sets `net.x.y` inside the namespace (the `/proc/sys/net` a thread sees is its namespace's).
     pub fn sysctl(&self, key: &str, value: &str) -> io::Result<()> {
         let path = format!("/proc/sys/{}", key.replace('.', "/"));

@@ -148,6 +148,28 @@ pub fn make_realtime(priority: i32) -> bool {
     unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 }
 }
 
+/// The CPUs this process may run on.
+pub fn cpu_count() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Keeps the calling thread on `cpu`; false if the kernel refused.
+pub fn pin_to_cpu(cpu: usize) -> bool {
+    // SAFETY: cpu_set_t is plain data; CPU_SET writes inside it; pid 0 is the calling thread.
+    unsafe {
+        let mut set: libc::cpu_set_t = zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+
+/// Moves the calling thread (between fork and exec) into a mount namespace of its own, whose
+/// mounts nobody else sees, so that it can mount a sysfs of its network namespace.
+pub fn unshare_mounts() -> io::Result<()> {
+    // SAFETY: affects the calling process only.
+    check(unsafe { libc::unshare(libc::CLONE_NEWNS) }).map(drop)
+}
+
 /// Asks for timers as exact as the kernel can make them (the default slack is 50 us).
 pub fn tighten_timer_slack() {
     // SAFETY: PR_SET_TIMERSLACK takes one integer argument.

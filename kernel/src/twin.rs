@@ -23,6 +23,7 @@ use crate::plan::{self, Plan, Refusal};
 use crate::router::{self, RouterReport, Schedule};
 use crate::summary::{KernelSide, KernelSummary};
 use crate::sys::{self, TcpInfo};
+use crate::window::WindowCap;
 
 /// Why a kernel run could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -140,6 +141,7 @@ impl<'s> Twin<'s> {
                     &self.tx.tun,
                     &self.rx.tun,
                     Schedule::new(Path::new(self.s)),
+                    WindowCap::new(self.s.rwnd),
                     epoch,
                     &router_stop,
                 );
@@ -368,6 +370,57 @@ fn open_connections(
     })
 }
 
+/// Accepts `n` connections on `listener` and hands each, as it comes, to `serve` on a thread of
+/// its own (with the peer's port); returns what each returned, in the order accepted.
+/// Gives up when `stop` is set (a sender failed, or the watchdog fired).
+fn accept_each<T: Send>(
+    listener: &std::net::TcpListener,
+    n: usize,
+    stop: &AtomicBool,
+    serve: impl Fn(TcpStream, u16) -> io::Result<T> + Sync,
+) -> io::Result<Vec<(u16, T)>> {
+    listener.set_nonblocking(true)?;
+    thread::scope(|sc| {
+        let mut served = Vec::with_capacity(n);
+        while served.len() < n {
+            let (stream, peer) = match listener.accept() {
+                Ok(a) => a,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if stop.load(Ordering::Acquire) {
+                        return Err(io::Error::other("stopped before every connection came"));
+                    }
+                    sys::wait_readable(&[listener.as_raw_fd()], Some(Duration::from_millis(20)))?;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            stream.set_nonblocking(false)?;
+            let serve = &serve;
+            served.push((peer.port(), sc.spawn(move || serve(stream, peer.port()))));
+        }
+        served
+            .into_iter()
+            .map(|(port, h)| {
+                let r = h
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a receiver panicked")))?;
+                Ok((port, r))
+            })
+            .collect()
+    })
+}
+
+/// What a sending thread of a transfer ends with.
+struct Sent {
+    port: u16,
+    syn: Time,
+    up: Time,
+    first_write: Option<Time>,
+    info: Option<(TcpInfo, usize)>,
+    /// Kept open until the sampler has stopped reading it.
+    stream: TcpStream,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn transfers(
     s: &Scenario,
@@ -380,7 +433,7 @@ fn transfers(
     sampler: &Sampler,
 ) -> io::Result<Outcome> {
     let n = s.flows as usize;
-    let conns = open_connections(n, sockets, tx, rx, epoch, sampler)?;
+    let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
     let t0 = OnceLock::new();
     let read = ReadPlan {
         target: (s.app == App::Body).then_some(s.body),
@@ -392,52 +445,69 @@ fn transfers(
         stop,
     };
     let senders_done = AtomicBool::new(false);
-    let results = thread::scope(|sc| {
-        let mut handles = Vec::with_capacity(n);
-        for (mut ours, theirs, syn, up) in conns {
-            let reader = sc.spawn(|| apps::receive(theirs, &read));
-            let (t0, senders_done) = (&t0, &senders_done);
-            let writer = sc.spawn(move || {
-                let first = apps::send(&mut ours, read.target, epoch, deadline, t0, stop);
-                // The socket stays open (and its TCP_INFO readable) until every reader is done.
-                while !senders_done.load(Ordering::Acquire) && !stop.load(Ordering::Acquire) {
-                    thread::sleep(Duration::from_millis(2));
-                }
-                let info = sys::tcp_info(ours.as_raw_fd()).ok();
-                first.map(|f| (f, info, ours))
-            });
-            handles.push((reader, writer, syn, up));
-        }
-        let mut readings = Vec::with_capacity(n);
-        for (reader, writer, syn, up) in handles {
-            let r = reader
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("a reader panicked")));
-            readings.push((r, writer, syn, up));
-        }
+    let (received, sent) = thread::scope(|sc| {
+        let receivers =
+            sc.spawn(|| accept_each(&listener, n, stop, |stream, _| apps::receive(stream, &read)));
+        // Each sender writes as soon as its handshake is done (the SYN-ACK is in), as the
+        // simulator's does, not when the receiver has accepted.
+        let senders: Vec<_> = (0..n)
+            .map(|i| {
+                let (t0, senders_done, read) = (&t0, &senders_done, &read);
+                sc.spawn(move || {
+                    tx.ns.enter()?;
+                    let (mut stream, syn, up) = apps::connect(sockets, epoch)?;
+                    let port = stream.local_addr()?.port();
+                    sampler.register(i, stream.as_raw_fd());
+                    let first_write =
+                        apps::send(&mut stream, read.target, epoch, deadline, t0, stop)?;
+                    // The socket stays open (and its TCP_INFO readable) until every reader is done.
+                    while !senders_done.load(Ordering::Acquire) && !stop.load(Ordering::Acquire) {
+                        thread::sleep(Duration::from_millis(2));
+                    }
+                    let info = sys::tcp_info(stream.as_raw_fd()).ok();
+                    Ok::<_, io::Error>(Sent {
+                        port,
+                        syn,
+                        up,
+                        first_write,
+                        info,
+                        stream,
+                    })
+                })
+            })
+            .collect();
+        let received = receivers
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the receivers panicked")));
         senders_done.store(true, Ordering::Release);
         sampler.stop();
-        let mut out = Vec::with_capacity(n);
-        for (r, writer, syn, up) in readings {
-            let w = writer
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("a writer panicked")));
-            out.push((r, w, syn, up));
-        }
-        out
+        let sent: Vec<io::Result<Sent>> = senders
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a sender panicked")))
+            })
+            .collect();
+        (received, sent)
     });
+    let mut received = received?;
     let mut connections = Vec::with_capacity(n);
     let mut streams = Vec::with_capacity(n);
-    for (r, w, syn, up) in results {
-        let (first_write, info, stream) = w?;
-        streams.push(stream);
+    for sent in sent {
+        let sent = sent?;
+        let at = received
+            .iter()
+            .position(|(port, _)| *port == sent.port)
+            .ok_or_else(|| io::Error::other("a connection was never accepted"))?;
+        let (_, reception) = received.swap_remove(at);
         connections.push(Connection {
-            syn,
-            up,
-            first_write,
-            reception: r?,
-            info,
+            syn: sent.syn,
+            up: sent.up,
+            first_write: sent.first_write,
+            reception,
+            info: sent.info,
         });
+        streams.push(sent.stream);
     }
     sampler.forget();
     drop(streams);
@@ -466,28 +536,76 @@ fn messages(
     let conns = s.conns as usize;
     let count = s.count as usize;
     let every = Time::from_millis_f64(s.every_ms);
-    let opened = open_connections(conns, sockets, tx, rx, epoch, sampler)?;
-    let (mut ours, mut theirs, mut times) = (Vec::new(), Vec::new(), Vec::new());
-    for (o, t, syn, up) in opened {
-        ours.push(o);
-        theirs.push(t);
-        times.push((syn, up));
-    }
-    // The application starts once every connection is up, as in the simulator.
-    let start = now_after(&times, epoch);
+    let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
+    // The senders' ports in connection order, for the receivers to know which stream is which.
+    let ports: OnceLock<Vec<u16>> = OnceLock::new();
+    let ports_ready = (Mutex::new(false), std::sync::Condvar::new());
     let mut writes = vec![Time::ZERO; count];
     let payload = vec![0x6du8; s.msg as usize];
-    let reads = thread::scope(|sc| {
-        let readers: Vec<_> = theirs
-            .into_iter()
-            .enumerate()
-            .map(|(c, stream)| {
+    let (reads, opened) = thread::scope(|sc| {
+        let receivers = sc.spawn(|| {
+            accept_each(&listener, conns, stop, |stream, port| {
+                let (lock, ready) = &ports_ready;
+                let mut done = lock.lock().map_err(|_| io::Error::other("poisoned"))?;
+                while !*done {
+                    done = ready.wait(done).map_err(|_| io::Error::other("poisoned"))?;
+                }
+                drop(done);
+                let c = ports
+                    .get()
+                    .and_then(|p| p.iter().position(|&q| q == port))
+                    .ok_or_else(|| io::Error::other("an accepted connection has no sender"))?;
                 let expected = ids_on(c, conns, count).count();
-                sc.spawn(move || {
-                    apps::read_messages(stream, s.rwnd, s.msg, expected, epoch, deadline, stop)
+                let got =
+                    apps::read_messages(stream, s.rwnd, s.msg, expected, epoch, deadline, stop)?;
+                Ok((c, got))
+            })
+        });
+        let connecting: Vec<_> = (0..conns)
+            .map(|_| {
+                sc.spawn(|| {
+                    tx.ns.enter()?;
+                    apps::connect(sockets, epoch)
                 })
             })
             .collect();
+        let mut opened = Vec::with_capacity(conns);
+        let mut failed = None;
+        for h in connecting {
+            match h
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("a sender panicked")))
+            {
+                Ok(c) => opened.push(c),
+                Err(e) => failed = Some(e),
+            }
+        }
+        let listed: Vec<u16> = opened
+            .iter()
+            .filter_map(|(st, _, _)| st.local_addr().ok().map(|a| a.port()))
+            .collect();
+        let _ = ports.set(listed);
+        {
+            let (lock, ready) = &ports_ready;
+            if let Ok(mut done) = lock.lock() {
+                *done = true;
+            }
+            ready.notify_all();
+        }
+        if let Some(e) = failed {
+            stop.store(true, Ordering::Release);
+            return (Err(e), opened);
+        }
+        for (i, (st, _, _)) in opened.iter().enumerate() {
+            sampler.register(i, st.as_raw_fd());
+        }
+        // The application starts once every connection is up, as in the simulator.
+        let start = opened
+            .iter()
+            .map(|(_, _, up)| *up)
+            .max()
+            .unwrap_or(Time::ZERO)
+            .max(router::now(epoch));
         for (k, w) in writes.iter_mut().enumerate() {
             let at = start + every.saturating_mul(k as u64);
             if at > deadline || stop.load(Ordering::Acquire) {
@@ -495,19 +613,23 @@ fn messages(
             }
             apps::sleep_until(epoch, at);
             *w = router::now(epoch);
-            if apps::write_message(&mut ours[k % conns.max(1)], &payload).is_err() {
+            let c = k % conns.max(1);
+            if apps::write_message(&mut opened[c].0, &payload).is_err() {
                 break;
             }
         }
-        readers
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a reader panicked")))
-            })
-            .collect::<io::Result<Vec<Vec<Time>>>>()
-    })?;
-    sampler.stop();
+        let reads = receivers
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the receivers panicked")));
+        sampler.stop();
+        (reads, opened)
+    });
+    let reads = reads?;
+    let start = opened
+        .iter()
+        .map(|(_, _, up)| *up)
+        .max()
+        .unwrap_or(Time::ZERO);
     let mut log = MessageLog::new(s.msg, every, s.count, s.conns);
     log.records = writes
         .iter()
@@ -518,8 +640,12 @@ fn messages(
             lost: false,
         })
         .collect();
+    let mut by_conn: Vec<Vec<Time>> = vec![Vec::new(); conns];
+    for (_, (c, got)) in reads {
+        by_conn[c] = got;
+    }
     let mut connections = Vec::with_capacity(conns);
-    for (c, got) in reads.iter().enumerate() {
+    for (c, got) in by_conn.iter().enumerate() {
         let mut reception = Reception::default();
         for (id, &t) in ids_on(c, conns, count).zip(got) {
             log.records[id].read = Some(t);
@@ -527,13 +653,13 @@ fn messages(
             reception.first_read.get_or_insert(t);
             reception.last_read = Some(t);
         }
-        let info = sys::tcp_info(ours[c].as_raw_fd()).ok();
+        let (stream, syn, up) = &opened[c];
         connections.push(Connection {
-            syn: times[c].0,
-            up: times[c].1,
+            syn: *syn,
+            up: *up,
             first_write: Some(start),
             reception,
-            info,
+            info: sys::tcp_info(stream.as_raw_fd()).ok(),
         });
     }
     sampler.forget();
@@ -542,11 +668,6 @@ fn messages(
         messages: Some(log),
         ..Outcome::default()
     })
-}
-
-fn now_after(times: &[(Time, Time)], epoch: Instant) -> Time {
-    let up = times.iter().map(|t| t.1).max().unwrap_or(Time::ZERO);
-    up.max(router::now(epoch))
 }
 
 fn datagrams(

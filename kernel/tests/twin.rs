@@ -94,8 +94,9 @@ fn a_loss_free_bulk_flow_reaches_the_set_rate() {
     assert_eq!(
         k.kernel.rwnd_seen_bytes,
         Some(1 << 20),
-        "the advertised window is rwnd"
+        "the sender saw rwnd"
     );
+    assert_eq!(k.kernel.rwnd_advertised_bytes, Some(1 << 20));
     assert_gone(&k.kernel.namespaces);
 }
 
