@@ -27,7 +27,10 @@ pub struct Header {
     pub total_len: u32,
     /// Transport payload bytes (TCP data after the header and options, or the UDP payload).
     pub payload: u32,
-    /// TCP sequence number of the first payload byte, and the SYN/FIN/RST flags.
+    /// Transport ports (TCP or UDP).
+    pub src_port: u16,
+    pub dst_port: u16,
+    /// TCP sequence number of the first payload byte, and the SYN and FIN flags.
     pub seq: u32,
     pub syn: bool,
     pub fin: bool,
@@ -49,6 +52,8 @@ impl Header {
         let src = Ipv4Addr::new(p[12], p[13], p[14], p[15]);
         let dst = Ipv4Addr::new(p[16], p[17], p[18], p[19]);
         let t = &p[ihl..total_len];
+        let src_port = u16::from_be_bytes([*t.first()?, *t.get(1)?]);
+        let dst_port = u16::from_be_bytes([*t.get(2)?, *t.get(3)?]);
         let (payload, seq, syn, fin) = match protocol {
             PROTO_TCP => {
                 let off = usize::from(*t.get(12)? >> 4) * 4;
@@ -68,6 +73,8 @@ impl Header {
             protocol,
             ihl,
             total_len: total_len as u32,
+            src_port,
+            dst_port,
             payload: payload as u32,
             seq,
             syn,

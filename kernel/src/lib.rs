@@ -7,6 +7,7 @@
 
 #[cfg(target_os = "linux")]
 pub mod apps;
+pub mod hol;
 #[cfg(target_os = "linux")]
 pub mod host;
 pub mod ip;

@@ -18,6 +18,7 @@ use tcplab::link::{Direction, Fate, Path};
 use tcplab::metrics::trace::DropCause;
 use tcplab::time::Time;
 
+use crate::hol::Delivery;
 use crate::ip::{Header, RECEIVER_ADDR, SENDER_ADDR};
 use crate::sys::{self, Tun};
 use crate::window::WindowCap;
@@ -217,6 +218,16 @@ pub struct RouterReport {
     pub realtime: bool,
     /// Segments from the receiver whose window the router lowered to `rwnd` (window.rs).
     pub windows_capped: u64,
+    /// Every TCP segment handed to the receiver, when asked for (hol.rs).
+    #[serde(skip)]
+    pub deliveries: Vec<Delivery>,
+}
+
+/// What the router does besides the path.
+pub struct RouterOptions {
+    pub cap: WindowCap,
+    /// Log each TCP segment handed to the receiver, for the head-of-line replay.
+    pub log_deliveries: bool,
 }
 
 /// The router's time: nanoseconds since the run's epoch, on the monotonic clock.
@@ -281,7 +292,7 @@ pub fn run(
     sender: &Tun,
     receiver: &Tun,
     mut schedule: Schedule,
-    mut cap: WindowCap,
+    options: RouterOptions,
     epoch: Instant,
     stop: &AtomicBool,
 ) -> io::Result<RouterReport> {
@@ -290,6 +301,11 @@ pub fn run(
         sys::pin_to_cpu(cpu);
     }
     let realtime = sys::make_realtime(50);
+    let RouterOptions {
+        mut cap,
+        log_deliveries,
+    } = options;
+    let mut deliveries = Vec::new();
     let mut lateness = Lateness::default();
     let mut spin = SpinBudget::default();
     let mut foreign = 0u64;
@@ -327,6 +343,9 @@ pub fn run(
                 Direction::Data => receiver,
                 Direction::Ack => sender,
             };
+            if log_deliveries && dir == Direction::Data {
+                deliveries.extend(Header::parse(&bytes).and_then(|h| Delivery::of(t, &h)));
+            }
             if out.write(&bytes).is_err() {
                 write_errors += 1;
             }
@@ -363,6 +382,7 @@ pub fn run(
         release_lateness: lateness.summary(),
         realtime,
         windows_capped: cap.capped,
+        deliveries,
     })
 }
 

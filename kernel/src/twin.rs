@@ -20,7 +20,7 @@ use crate::apps::{self, ReadPlan, Reception, SocketPlan};
 use crate::host::{Host, Role};
 use crate::ip::{RECEIVER_ADDR, SENDER_ADDR};
 use crate::plan::{self, Plan, Refusal};
-use crate::router::{self, RouterReport, Schedule};
+use crate::router::{self, RouterOptions, RouterReport, Schedule};
 use crate::summary::{KernelSide, KernelSummary};
 use crate::sys::{self, TcpInfo};
 use crate::window::WindowCap;
@@ -141,7 +141,10 @@ impl<'s> Twin<'s> {
                     &self.tx.tun,
                     &self.rx.tun,
                     Schedule::new(Path::new(self.s)),
-                    WindowCap::new(self.s.rwnd),
+                    RouterOptions {
+                        cap: WindowCap::new(self.s.rwnd),
+                        log_deliveries: self.s.app == App::Msgs && self.s.conns > 0,
+                    },
                     epoch,
                     &router_stop,
                 );
@@ -291,6 +294,8 @@ struct Outcome {
     udp_start: Option<Time>,
     udp_bytes: u64,
     udp_last_read: Option<Time>,
+    /// app=msgs over TCP: each connection's sender port, in connection order.
+    ports: Vec<u16>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -540,7 +545,7 @@ fn messages(
     // The senders' ports in connection order, for the receivers to know which stream is which.
     let ports: OnceLock<Vec<u16>> = OnceLock::new();
     let ports_ready = (Mutex::new(false), std::sync::Condvar::new());
-    let mut writes = vec![Time::ZERO; count];
+    let mut writes: Vec<Time> = Vec::with_capacity(count);
     let payload = vec![0x6du8; s.msg as usize];
     let (reads, opened) = thread::scope(|sc| {
         let receivers = sc.spawn(|| {
@@ -606,17 +611,18 @@ fn messages(
             .max()
             .unwrap_or(Time::ZERO)
             .max(router::now(epoch));
-        for (k, w) in writes.iter_mut().enumerate() {
+        for k in 0..count {
             let at = start + every.saturating_mul(k as u64);
             if at > deadline || stop.load(Ordering::Acquire) {
                 break;
             }
             apps::sleep_until(epoch, at);
-            *w = router::now(epoch);
+            let w = router::now(epoch);
             let c = k % conns.max(1);
             if apps::write_message(&mut opened[c].0, &payload).is_err() {
                 break;
             }
+            writes.push(w);
         }
         let reads = receivers
             .join()
@@ -666,6 +672,7 @@ fn messages(
     Ok(Outcome {
         connections,
         messages: Some(log),
+        ports: ports.get().cloned().unwrap_or_default(),
         ..Outcome::default()
     })
 }
@@ -682,22 +689,23 @@ fn datagrams(
     let sender = tx.ns.run(apps::udp_sender)?;
     let count = s.count as usize;
     let every = Time::from_millis_f64(s.every_ms);
-    let mut writes = vec![Time::ZERO; count];
+    let mut writes: Vec<Time> = Vec::with_capacity(count);
     let mut buf = vec![0x6du8; s.msg as usize];
     let start = router::now(epoch);
     let got = thread::scope(|sc| {
         let reader = sc.spawn(|| apps::read_datagrams(&receiver, s.count, epoch, deadline, stop));
-        for (k, w) in writes.iter_mut().enumerate() {
+        for k in 0..count {
             let at = start + every.saturating_mul(k as u64);
             if at > deadline || stop.load(Ordering::Acquire) {
                 break;
             }
             apps::sleep_until(epoch, at);
             apps::stamp(&mut buf, k as u32);
-            *w = router::now(epoch);
+            let w = router::now(epoch);
             if sender.send(&buf).is_err() {
                 break;
             }
+            writes.push(w);
         }
         reader
             .join()
@@ -729,6 +737,7 @@ fn datagrams(
         udp_start: Some(start),
         udp_bytes: bytes,
         udp_last_read: last,
+        ports: Vec::new(),
     })
 }
 
@@ -886,10 +895,9 @@ fn summarise(
     let finished = match s.app {
         App::Body => !conns.is_empty() && conns.iter().all(|c| c.reception.bytes >= s.body),
         App::Bulk => false,
-        App::Msgs => o
-            .messages
-            .as_ref()
-            .is_some_and(|m| m.records.iter().all(|r| r.read.is_some())),
+        App::Msgs => o.messages.as_ref().is_some_and(|m| {
+            m.records.len() == s.count as usize && m.records.iter().all(|r| r.read.is_some())
+        }),
     };
     let done_at = last_read.filter(|_| finished && s.app == App::Body);
     let completion = done_at.zip(syn_at).map(|(d, s0)| ms(d - s0));
@@ -963,7 +971,19 @@ fn summarise(
             None
         },
         msgs: o.messages.as_ref().map(tcplab::sim::msg_stats),
-        hol: None,
+        hol: o
+            .messages
+            .as_ref()
+            .filter(|_| !o.ports.is_empty())
+            .map(|m| {
+                let writes: Vec<Time> = m.records.iter().map(|r| r.write).collect();
+                tcplab::sim::hol_stats(&crate::hol::replay(
+                    s,
+                    &o.ports,
+                    &writes,
+                    &router.deliveries,
+                ))
+            }),
         throughput_windows_MBps: windows,
         jain_fairness: if conns.len() > 1 && s.app != App::Msgs {
             jain(&per_flow)

@@ -141,6 +141,28 @@ fn a_staged_loss_costs_exactly_one_retransmission() {
 }
 
 #[test]
+fn a_staged_loss_under_messages_is_one_head_of_line_event() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    // The fifth data segment (message 4) is lost: the messages written behind it wait in the
+    // receiver's buffer until its retransmission, then come out together.
+    let q = "rtt=100&bw=100&app=msgs&msg=100&every=10&count=60&conns=1&drop=5&dur=5";
+    let k = kernel(q);
+    let hol = k
+        .hol
+        .expect("messages over TCP have head-of-line statistics");
+    assert_eq!(hol.events, 1, "{hol:?}");
+    let held = hol.held_max.expect("one event");
+    assert!(held >= 2, "{hol:?}");
+    let msgs = k.msgs.expect("message statistics");
+    assert_eq!((msgs.sent, msgs.received), (60, 60));
+    let sim = tcplab::run(&scenario(q), &RunOptions::default()).summary;
+    assert_eq!(sim.hol.map(|h| h.events), Some(1));
+}
+
+#[test]
 fn keys_the_kernel_cannot_honour_are_refused() {
     let _one = ONE_AT_A_TIME.lock();
     if !available() {
