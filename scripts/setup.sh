@@ -111,6 +111,25 @@ need_wasm_opt() {
     fi
 }
 
+# The kernel twin's tests (kernel/): `ip` to configure its namespaces and routes, `ethtool` to
+# turn the TUN devices' offloads off, `mount` (in Debian's base system) for their sysfs.
+need_kernel_tools() {
+    need_debian iproute2 ethtool
+}
+
+# Whether this machine can host the kernel twin: root and a TUN device. Prints why not.
+can_run_kernel_twin() {
+    if [ "$(id -u)" -ne 0 ]; then
+        say "kernel twin: not root, so its tests only say why they skip"
+        return 1
+    fi
+    if [ ! -e /dev/net/tun ]; then
+        say "kernel twin: no /dev/net/tun, so its tests only say why they skip"
+        return 1
+    fi
+    return 0
+}
+
 need_chromium() {
     # fonts-liberation: the chart's text is drawn by the browser, which needs real fonts;
     # fonts-wqy-microhei: the page's Chinese, in the screenshots of the end-to-end tests.

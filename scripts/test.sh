@@ -15,6 +15,7 @@ need_trunk
 need_wasm_bindgen
 need_wasm_opt
 need_chromium
+need_kernel_tools
 elapsed
 
 section "Formatting: cargo fmt --check"
@@ -37,6 +38,17 @@ elapsed
 # checks above (in Node.js, which wasm-bindgen-test-runner uses for tests not tied to a browser).
 section "The simulator in wasm32: cargo test --target $WASM_TARGET -p tcplab --test golden"
 cargo test --target "$WASM_TARGET" -p tcplab --test golden
+elapsed
+
+# The kernel twin runs the scenarios through this machine's own TCP. As root with a TUN device
+# (CI) its tests are required to run; elsewhere each says why it skipped. One at a time: two
+# twins at once would share the two cores and spoil each other's timing.
+section "The kernel twin: cargo test --release -p tcplab-kernel"
+if can_run_kernel_twin; then
+    export TCPLAB_KERNEL_TESTS=require
+fi
+cargo test --release -p tcplab-kernel -- --test-threads=1
+unset TCPLAB_KERNEL_TESTS
 elapsed
 
 section "Tests of the page's code, wasm32 in headless Chromium: cargo test -p tcplab-web"
