@@ -71,6 +71,44 @@ pub fn preflight() -> Result<(), TwinError> {
     Ok(())
 }
 
+const AVAILABLE_CC: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
+
+/// Makes sure the kernel has `cc`, loading its module (`tcp_bbr`, say) if it is one; refuses the
+/// scenario's `cc` with what the kernel offers when it cannot.
+fn congestion_control_available(cc: tcplab::CcAlgo) -> Result<(), TwinError> {
+    let has = || {
+        std::fs::read_to_string(AVAILABLE_CC)
+            .map(|a| a.split_whitespace().any(|n| n == cc.name()))
+            .unwrap_or(false)
+    };
+    if has() {
+        return Ok(());
+    }
+    let module = format!("tcp_{}", cc.name());
+    let loaded = std::process::Command::new("modprobe")
+        .arg(&module)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if loaded && has() {
+        return Ok(());
+    }
+    let offered = std::fs::read_to_string(AVAILABLE_CC).unwrap_or_default();
+    Err(TwinError::Refused(Refusal {
+        key: "cc",
+        why: format!(
+            "this kernel has no {} (it offers: {}; modprobe {module} {})",
+            cc.name(),
+            offered.trim(),
+            if loaded {
+                "loaded nothing new"
+            } else {
+                "failed"
+            }
+        ),
+    }))
+}
+
 /// What to record beside the summary.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -117,6 +155,7 @@ impl<'s> Twin<'s> {
     fn new(s: &'s Scenario) -> Result<Twin<'s>, TwinError> {
         preflight()?;
         let plan = Plan::of(s)?;
+        congestion_control_available(plan.cc)?;
         let tx = Host::new(Role::Sender, SENDER_ADDR, RECEIVER_ADDR, &plan)
             .map_err(io_err("setting up the sender's namespace"))?;
         let rx = Host::new(Role::Receiver, RECEIVER_ADDR, SENDER_ADDR, &plan)
