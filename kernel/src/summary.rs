@@ -68,3 +68,103 @@ pub struct KernelSide {
     /// The inodes of the run's two network namespaces (sender, receiver), gone when it ends.
     pub namespaces: [u64; 2],
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::router::{DirCounters, LatenessSummary};
+    use tcplab::{RunOptions, Scenario};
+
+    fn kernel_summary() -> KernelSummary {
+        KernelSummary {
+            scenario: String::new(),
+            goodput_MBps: None,
+            completion_ms: None,
+            transfer_ms: None,
+            completion_rtts: None,
+            transfer_rtts: None,
+            handshake_ms: None,
+            data_segments_sent: None,
+            retransmitted_segments: None,
+            retrans_bytes_pct: None,
+            dropped_data: None,
+            dropped_acks: None,
+            queue_drops: None,
+            fast_retransmits: None,
+            timeouts: None,
+            msgs: None,
+            hol: None,
+            throughput_windows_MBps: None,
+            jain_fairness: None,
+            per_flow_goodput_MBps: Vec::new(),
+            mathis_MBps: None,
+            bdp_bytes: 0.0,
+            window_limit_MBps: 0.0,
+            budget_exhausted: None,
+            stopped_by: String::new(),
+            time_limit_reached: false,
+            events: None,
+            sim_wall_ms: None,
+            engine: String::new(),
+            wall_ms: 0.0,
+            router: RouterReport {
+                data: DirCounters::default(),
+                ack: DirCounters::default(),
+                foreign: 0,
+                write_errors: 0,
+                release_lateness: LatenessSummary {
+                    packets: 0,
+                    p50_us: None,
+                    p99_us: None,
+                    p999_us: None,
+                    max_us: None,
+                },
+                realtime: false,
+                windows_capped: 0,
+                deliveries: Vec::new(),
+            },
+            kernel: KernelSide {
+                cc: String::new(),
+                snd_mss: None,
+                rwnd_seen_bytes: None,
+                rwnd_advertised_bytes: None,
+                device_drops: 0,
+                loss_probes: None,
+                rto_recoveries: None,
+                namespaces: [0, 0],
+            },
+        }
+    }
+
+    /// Top-level keys of a JSON object, in the order written.
+    fn keys(json: &str) -> Vec<String> {
+        let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+        let mut found: Vec<(usize, String)> = value
+            .as_object()
+            .map(|m| {
+                m.keys()
+                    .filter_map(|k| json.find(&format!("\"{k}\":")).map(|i| (i, k.clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        found.into_iter().map(|(_, k)| k).collect()
+    }
+
+    #[test]
+    fn the_kernel_summary_has_the_simulators_fields_in_its_order() {
+        let sim = tcplab::run(
+            &Scenario::parse("body=10000").unwrap_or_default(),
+            &RunOptions::default(),
+        )
+        .summary;
+        let sim_keys = keys(&serde_json::to_string(&sim).unwrap_or_default());
+        let kernel_keys = keys(&serde_json::to_string(&kernel_summary()).unwrap_or_default());
+        assert!(sim_keys.len() >= tcplab::metrics::summary::SPEC_FIELDS.len());
+        assert_eq!(&kernel_keys[..sim_keys.len()], &sim_keys[..]);
+        assert_eq!(
+            &kernel_keys[sim_keys.len()..],
+            ["engine", "wall_ms", "router", "kernel"]
+        );
+    }
+}

@@ -227,9 +227,21 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
     let (outcome, report, wall_ms) = twin.drive(|epoch, stop| {
         thread::scope(|sc| {
             let sampling = sc.spawn(|| sampler.run(epoch));
-            let outcome = workload(
-                s, &twin.plan, &twin.tx, &twin.rx, epoch, deadline, stop, &sampler,
-            );
+            let sockets = SocketPlan {
+                cc: twin.plan.cc,
+                rwnd: twin.plan.rwnd,
+                nodelay: s.app == App::Msgs,
+            };
+            let outcome = workload(&Run {
+                s,
+                sockets: &sockets,
+                tx: &twin.tx,
+                rx: &twin.rx,
+                epoch,
+                deadline,
+                stop,
+                sampler: &sampler,
+            });
             sampler.stop();
             let _ = sampling.join();
             outcome
@@ -337,28 +349,26 @@ struct Outcome {
     ports: Vec<u16>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn workload(
-    s: &Scenario,
-    plan: &Plan,
-    tx: &Host,
-    rx: &Host,
+/// Everything the applications of one run share.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    s: &'a Scenario,
+    sockets: &'a SocketPlan,
+    tx: &'a Host,
+    rx: &'a Host,
     epoch: Instant,
+    /// `dur` on the run's clock: nothing is counted after it.
     deadline: Time,
-    stop: &AtomicBool,
-    sampler: &Sampler,
-) -> io::Result<Outcome> {
-    let sockets = SocketPlan {
-        cc: plan.cc,
-        rwnd: plan.rwnd,
-        nodelay: s.app == App::Msgs,
-    };
+    stop: &'a AtomicBool,
+    sampler: &'a Sampler,
+}
+
+fn workload(run: &Run) -> io::Result<Outcome> {
+    let s = run.s;
     match (s.app, plan::connections(s)) {
-        (App::Msgs, 0) => datagrams(s, tx, rx, epoch, deadline, stop),
-        (App::Msgs, _) => messages(s, &sockets, tx, rx, epoch, deadline, stop, sampler),
-        (App::Body | App::Bulk, _) => {
-            transfers(s, &sockets, tx, rx, epoch, deadline, stop, sampler)
-        }
+        (App::Msgs, 0) => datagrams(run),
+        (App::Msgs, _) => messages(run),
+        (App::Body | App::Bulk, _) => transfers(run),
     }
 }
 
@@ -465,17 +475,17 @@ struct Sent {
     stream: TcpStream,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn transfers(
-    s: &Scenario,
-    sockets: &SocketPlan,
-    tx: &Host,
-    rx: &Host,
-    epoch: Instant,
-    deadline: Time,
-    stop: &AtomicBool,
-    sampler: &Sampler,
-) -> io::Result<Outcome> {
+fn transfers(run: &Run) -> io::Result<Outcome> {
+    let Run {
+        s,
+        sockets,
+        tx,
+        rx,
+        epoch,
+        deadline,
+        stop,
+        sampler,
+    } = *run;
     let n = s.flows as usize;
     let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
     let t0 = OnceLock::new();
@@ -566,17 +576,17 @@ fn ids_on(c: usize, conns: usize, count: usize) -> impl Iterator<Item = usize> {
     (c..count).step_by(conns.max(1))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn messages(
-    s: &Scenario,
-    sockets: &SocketPlan,
-    tx: &Host,
-    rx: &Host,
-    epoch: Instant,
-    deadline: Time,
-    stop: &AtomicBool,
-    sampler: &Sampler,
-) -> io::Result<Outcome> {
+fn messages(run: &Run) -> io::Result<Outcome> {
+    let Run {
+        s,
+        sockets,
+        tx,
+        rx,
+        epoch,
+        deadline,
+        stop,
+        sampler,
+    } = *run;
     let conns = s.conns as usize;
     let count = s.count as usize;
     let every = Time::from_millis_f64(s.every_ms);
@@ -716,14 +726,16 @@ fn messages(
     })
 }
 
-fn datagrams(
-    s: &Scenario,
-    tx: &Host,
-    rx: &Host,
-    epoch: Instant,
-    deadline: Time,
-    stop: &AtomicBool,
-) -> io::Result<Outcome> {
+fn datagrams(run: &Run) -> io::Result<Outcome> {
+    let Run {
+        s,
+        tx,
+        rx,
+        epoch,
+        deadline,
+        stop,
+        ..
+    } = *run;
     let receiver = rx.ns.run(apps::udp_receiver)?;
     let sender = tx.ns.run(apps::udp_sender)?;
     let count = s.count as usize;
