@@ -2,6 +2,7 @@
 //! SACK scoreboard.
 
 pub mod rack;
+pub mod ranges;
 pub mod rate;
 pub mod receiver;
 pub mod rtt;

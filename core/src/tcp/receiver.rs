@@ -6,6 +6,7 @@
 //! occupies the buffer: the free space, and so the window, is `rwnd` less that data.
 
 use crate::packet::{Kind, SackBlock, MAX_SACK_BLOCKS};
+use crate::tcp::ranges::RangeSet;
 use crate::time::Time;
 
 /// Linux's TCP_MAX_QUICKACKS: a new connection ACKs its first segments at once so that the
@@ -40,9 +41,10 @@ pub struct Receiver {
     /// The highest right edge ever advertised: a window is never shrunk (RFC 9293 §3.8.6,
     /// Linux `tcp_select_window`).
     right_edge: u64,
-    /// Out-of-order data held in the buffer: disjoint ranges above `rcv_nxt`, ascending.
-    ooo: Vec<SackBlock>,
-    ooo_bytes: u64,
+    /// Out-of-order data held in the buffer: disjoint ranges above `rcv_nxt`. Each arrival
+    /// costs a logarithm of the holes, not their number: a large window under random loss
+    /// keeps thousands open.
+    ooo: RangeSet,
     /// A byte of each recently changed out-of-order range, newest first: the SACK blocks to
     /// report, RFC 2018 §4's order.
     recent: Vec<u64>,
@@ -59,8 +61,7 @@ impl Receiver {
             cfg,
             rcv_nxt: 0,
             right_edge: cfg.rwnd,
-            ooo: Vec::with_capacity(8),
-            ooo_bytes: 0,
+            ooo: RangeSet::new(),
             recent: Vec::with_capacity(MAX_SACK_BLOCKS + 1),
             unacked_segments: 0,
             delack_deadline: None,
@@ -74,7 +75,7 @@ impl Receiver {
     }
 
     pub fn ooo_bytes(&self) -> u64 {
-        self.ooo_bytes
+        self.ooo.bytes()
     }
 
     pub fn delack_deadline(&self) -> Option<Time> {
@@ -103,7 +104,7 @@ impl Receiver {
         };
         // Beyond the window: no room was offered for it (RFC 9293 §3.10.7.4).
         let end = end.min(self.right_edge);
-        if end <= self.rcv_nxt || self.ooo.iter().any(|b| b.start <= seq && end <= b.end) {
+        if end <= self.rcv_nxt || self.ooo.containing(seq).is_some_and(|b| end <= b.end) {
             arrival.duplicate = true;
             // A duplicate is ACKed at once so the sender learns what arrived (RFC 5681 §4.2).
             arrival.ack_now = true;
@@ -113,7 +114,7 @@ impl Receiver {
             self.rcv_nxt = end;
             self.pull_in_order();
         } else {
-            self.insert_ooo(SackBlock { start: seq, end });
+            self.ooo.insert(SackBlock { start: seq, end });
             self.recent.retain(|&a| a < seq || a >= end);
             self.recent.insert(0, seq);
         }
@@ -123,8 +124,8 @@ impl Receiver {
         let mut kept = 0;
         for i in 0..self.recent.len() {
             let a = self.recent[i];
-            let range = self.range_of(a);
-            if (0..kept).all(|j| self.range_of(self.recent[j]) != range) {
+            let range = self.ooo.containing(a);
+            if (0..kept).all(|j| self.ooo.containing(self.recent[j]) != range) {
                 self.recent[kept] = a;
                 kept += 1;
             }
@@ -151,40 +152,12 @@ impl Receiver {
         arrival
     }
 
-    fn range_of(&self, seq: u64) -> Option<SackBlock> {
-        self.ooo
-            .iter()
-            .copied()
-            .find(|b| b.start <= seq && seq < b.end)
-    }
-
-    fn insert_ooo(&mut self, block: SackBlock) {
-        let i = self.ooo.partition_point(|r| r.end < block.start);
-        let mut merged = block;
-        let mut j = i;
-        let mut covered = 0;
-        while let Some(r) = self.ooo.get(j) {
-            if r.start > merged.end {
-                break;
-            }
-            covered += r.end - r.start;
-            merged.start = merged.start.min(r.start);
-            merged.end = merged.end.max(r.end);
-            j += 1;
-        }
-        self.ooo_bytes = self.ooo_bytes + (merged.end - merged.start) - covered;
-        self.ooo.splice(i..j, std::iter::once(merged));
-    }
-
     /// Moves out-of-order data that is now in order to the application.
     fn pull_in_order(&mut self) {
-        while let Some(first) = self.ooo.first().copied() {
-            if first.start > self.rcv_nxt {
-                break;
+        while self.ooo.first().is_some_and(|r| r.start <= self.rcv_nxt) {
+            if let Some(r) = self.ooo.pop_first() {
+                self.rcv_nxt = self.rcv_nxt.max(r.end);
             }
-            self.ooo.remove(0);
-            self.ooo_bytes -= first.end - first.start;
-            self.rcv_nxt = self.rcv_nxt.max(first.end);
         }
         // A range partly below rcv_nxt cannot remain: ranges are disjoint and above it.
     }
@@ -199,13 +172,13 @@ impl Receiver {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.quickacks = self.quickacks.saturating_sub(1);
-        let free = self.cfg.rwnd.saturating_sub(self.ooo_bytes);
+        let free = self.cfg.rwnd.saturating_sub(self.ooo.bytes());
         self.right_edge = self.right_edge.max(self.rcv_nxt + free);
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         let mut n = 0;
         if self.cfg.sack {
             for &a in &self.recent {
-                if let Some(b) = self.range_of(a) {
+                if let Some(b) = self.ooo.containing(a) {
                     if n < MAX_SACK_BLOCKS {
                         sack[n] = b;
                         n += 1;

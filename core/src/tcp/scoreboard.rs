@@ -7,6 +7,8 @@
 
 use std::collections::VecDeque;
 
+use crate::tcp::ranges::RangeSet;
+
 use crate::packet::SackBlock;
 use crate::time::Time;
 
@@ -96,8 +98,8 @@ pub struct Acked {
 #[derive(Debug, Default)]
 pub struct Scoreboard {
     segs: VecDeque<Seg>,
-    /// SACKed ranges above the cumulative ACK, disjoint and ascending.
-    sacked_ranges: Vec<SackBlock>,
+    /// SACKed ranges above the cumulative ACK.
+    sacked_ranges: RangeSet,
     out_bytes: u64,
     sacked_bytes: u64,
     sacked_segs: usize,
@@ -174,8 +176,8 @@ impl Scoreboard {
         self.sacked_ranges.last().map(|b| b.end)
     }
 
-    pub fn sacked_ranges(&self) -> &[SackBlock] {
-        &self.sacked_ranges
+    pub fn sacked_ranges(&self) -> Vec<SackBlock> {
+        self.sacked_ranges.iter().collect()
     }
 
     fn index_of(&self, seq: u64) -> Option<usize> {
@@ -225,10 +227,7 @@ impl Scoreboard {
         if retrans_acked {
             out.rtt_sent_at = None;
         }
-        self.sacked_ranges.retain(|b| b.end > ack);
-        if let Some(first) = self.sacked_ranges.first_mut() {
-            first.start = first.start.max(ack);
-        }
+        self.sacked_ranges.remove_below(ack);
         self.lost_judged_to = self.lost_judged_to.max(ack);
         self.retransmit_hint = self.retransmit_hint.max(ack);
         out
@@ -251,21 +250,19 @@ impl Scoreboard {
             }
             // Walk the gaps of [start, end) not yet covered by a SACKed range.
             let mut cursor = start;
-            let mut k = self.sacked_ranges.partition_point(|r| r.end <= start);
             while cursor < end {
-                let gap_end = match self.sacked_ranges.get(k) {
-                    Some(r) if r.start <= cursor => {
-                        cursor = r.end;
-                        k += 1;
-                        continue;
-                    }
-                    Some(r) => r.start.min(end),
-                    None => end,
-                };
+                if let Some(r) = self.sacked_ranges.containing(cursor) {
+                    cursor = r.end;
+                    continue;
+                }
+                let gap_end = self
+                    .sacked_ranges
+                    .starting_from(cursor)
+                    .map_or(end, |r| r.start.min(end));
                 self.mark_sacked(cursor, gap_end, &mut newly, &mut latest);
                 cursor = gap_end;
             }
-            self.insert_range(SackBlock { start, end });
+            self.sacked_ranges.insert(SackBlock { start, end });
         }
         (newly, latest)
     }
@@ -304,27 +301,6 @@ impl Scoreboard {
         }
     }
 
-    fn insert_range(&mut self, block: SackBlock) {
-        let i = self.sacked_ranges.partition_point(|r| r.end < block.start);
-        let mut merged = block;
-        let mut j = i;
-        while let Some(r) = self.sacked_ranges.get(j) {
-            if r.start > merged.end {
-                break;
-            }
-            merged.start = merged.start.min(r.start);
-            merged.end = merged.end.max(r.end);
-            j += 1;
-        }
-        // Vec::splice would do, but this runs for every SACK block of every ACK in recovery.
-        if i == j {
-            self.sacked_ranges.insert(i, merged);
-        } else {
-            self.sacked_ranges[i] = merged;
-            self.sacked_ranges.drain(i + 1..j);
-        }
-    }
-
     /// RFC 6675 §4 IsLost: a segment not SACKed, with DupThresh segments SACKed above it, is
     /// deemed lost. Segments already retransmitted are left to the timer, as Linux does without
     /// RACK. Returns the bytes newly marked.
@@ -334,6 +310,9 @@ impl Scoreboard {
         let Some(high) = self.high_sacked() else {
             return 0;
         };
+        if self.sacked_segs < DUP_THRESH {
+            return 0;
+        }
         let mut i = self.segs.partition_point(|s| s.seq < high);
         let mut found = 0;
         let mut threshold = None;

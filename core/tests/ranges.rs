@@ -1,0 +1,125 @@
+//! The receiver's out-of-order buffer and the sender's SACKed ranges live in a B-tree of ranges
+//! (`tcp::ranges::RangeSet`), so that their cost per segment is a logarithm of the holes. These
+//! properties hold them to the simplest model there is, one flag per byte, over random loss and
+//! reordering patterns in a window far larger than any run keeps.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use tcplab::packet::{Kind, SackBlock};
+use tcplab::tcp::ranges::RangeSet;
+use tcplab::tcp::{Receiver, ReceiverConfig};
+use tcplab::time::Time;
+
+/// The model: which bytes are held.
+fn runs(held: &[bool], from: usize) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < held.len() {
+        if held[i] {
+            let start = i;
+            while i < held.len() && held[i] {
+                i += 1;
+            }
+            out.push((start as u64, i as u64));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Insert(u64, u64),
+    RemoveBelow(u64),
+}
+
+fn ops() -> impl Strategy<Value = Vec<Op>> {
+    prop::collection::vec(
+        prop_oneof![
+            8 => (0u64..4000, 1u64..60).prop_map(|(s, l)| Op::Insert(s, s + l)),
+            1 => (0u64..4000).prop_map(Op::RemoveBelow),
+        ],
+        1..400,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn a_range_set_holds_exactly_the_bytes_put_in(ops in ops()) {
+        let mut set = RangeSet::new();
+        let mut held = vec![false; 4100];
+        for op in &ops {
+            match *op {
+                Op::Insert(s, e) => {
+                    let merged = set.insert(SackBlock { start: s, end: e });
+                    for b in &mut held[s as usize..e as usize] {
+                        *b = true;
+                    }
+                    // The merged range is the maximal run around the block.
+                    let around = runs(&held, 0)
+                        .into_iter()
+                        .find(|&(a, b)| a <= s && e <= b);
+                    prop_assert_eq!(Some((merged.start, merged.end)), around);
+                }
+                Op::RemoveBelow(x) => {
+                    set.remove_below(x);
+                    for b in &mut held[..x as usize] {
+                        *b = false;
+                    }
+                }
+            }
+            let got: Vec<(u64, u64)> = set.iter().map(|r| (r.start, r.end)).collect();
+            prop_assert_eq!(&got, &runs(&held, 0));
+            prop_assert_eq!(set.bytes(), held.iter().filter(|&&b| b).count() as u64);
+            for probe in [0u64, 1, 999, 2000, 4050] {
+                let inside = runs(&held, 0).into_iter().find(|&(a, b)| a <= probe && probe < b);
+                prop_assert_eq!(set.containing(probe).map(|r| (r.start, r.end)), inside);
+            }
+        }
+    }
+
+    /// Segments of a huge window arrive in a random order, some twice, some never: the
+    /// receiver's in-order point, held bytes and SACK blocks are what a byte map says.
+    #[test]
+    fn the_receiver_reassembles_like_a_byte_map(
+        order in Just((0u64..600).collect::<Vec<u64>>()).prop_shuffle(),
+        lost in prop::collection::vec(prop::bool::weighted(0.05), 600),
+        repeats in prop::collection::vec(0usize..600, 0..60),
+    ) {
+        const MSS: u64 = 10;
+        let mut rx = Receiver::new(ReceiverConfig {
+            rwnd: 1 << 30,
+            mss: MSS as u32,
+            sack: true,
+            delack: Time::ZERO,
+        });
+        let mut held = vec![false; 600 * MSS as usize];
+        let arrivals: Vec<u64> = order
+            .iter()
+            .copied()
+            .filter(|&n| !lost[n as usize])
+            .chain(repeats.iter().map(|&i| order[i]))
+            .collect();
+        for n in arrivals {
+            rx.on_data(Time::ZERO, n * MSS, MSS as u32);
+            for b in &mut held[(n * MSS) as usize..((n + 1) * MSS) as usize] {
+                *b = true;
+            }
+            let rcv_nxt = held.iter().position(|&b| !b).unwrap_or(held.len()) as u64;
+            prop_assert_eq!(rx.rcv_nxt(), rcv_nxt);
+            let above = runs(&held, rcv_nxt as usize);
+            prop_assert_eq!(rx.ooo_bytes(), above.iter().map(|(a, b)| b - a).sum::<u64>());
+            if let Kind::Ack { ack, sack, sack_len, .. } = rx.make_ack() {
+                prop_assert_eq!(ack, rcv_nxt);
+                for blk in &sack[..usize::from(sack_len)] {
+                    // Every block reported is one whole held run above the ACK.
+                    prop_assert!(above.contains(&(blk.start, blk.end)), "{:?} not in {:?}", blk, above);
+                }
+            }
+        }
+    }
+}
