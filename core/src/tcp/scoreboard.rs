@@ -5,7 +5,7 @@
 //! Segments keep the boundaries they were first sent with (no repacketisation), so every ACK and
 //! SACK edge falls on a segment boundary.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use crate::tcp::ranges::RangeSet;
 
@@ -100,6 +100,9 @@ pub struct Scoreboard {
     segs: VecDeque<Seg>,
     /// SACKed ranges above the cumulative ACK.
     sacked_ranges: RangeSet,
+    /// The segments deemed lost and not retransmitted since, by first byte: NextSeg's
+    /// candidates, found in a logarithm of the window instead of a walk over it.
+    to_retransmit: BTreeSet<u64>,
     out_bytes: u64,
     sacked_bytes: u64,
     sacked_segs: usize,
@@ -180,6 +183,15 @@ impl Scoreboard {
         self.sacked_ranges.iter().collect()
     }
 
+    /// Keeps `to_retransmit` in step with one segment's flags, after any change to them.
+    fn track(to_retransmit: &mut BTreeSet<u64>, seg: &Seg) {
+        if seg.lost && !seg.retrans && !seg.sacked {
+            to_retransmit.insert(seg.seq);
+        } else {
+            to_retransmit.remove(&seg.seq);
+        }
+    }
+
     fn index_of(&self, seq: u64) -> Option<usize> {
         let i = self.segs.partition_point(|s| s.end() <= seq);
         (i < self.segs.len() && self.segs[i].seq <= seq).then_some(i)
@@ -200,6 +212,7 @@ impl Scoreboard {
             let Some(seg) = self.segs.pop_front() else {
                 break;
             };
+            self.to_retransmit.remove(&seg.seq);
             let len = u64::from(seg.len);
             out.bytes += len;
             self.out_bytes -= len;
@@ -296,6 +309,7 @@ impl Scoreboard {
                 seg.retrans = false;
                 self.retrans_bytes -= len;
             }
+            Self::track(&mut self.to_retransmit, seg);
             self.sacked_bytes += len;
             self.sacked_segs += 1;
         }
@@ -346,6 +360,7 @@ impl Scoreboard {
                 seg.lost = true;
                 marked += u64::from(seg.len);
                 self.lost_high = self.lost_high.max(seg.end());
+                Self::track(&mut self.to_retransmit, seg);
             }
         }
         self.lost_bytes += marked;
@@ -373,6 +388,7 @@ impl Scoreboard {
             seg.lost = true;
             self.lost_bytes += len;
         }
+        Self::track(&mut self.to_retransmit, seg);
         self.lost_marked += len;
         let end = seg.end();
         self.lost_high = self.lost_high.max(end);
@@ -394,6 +410,7 @@ impl Scoreboard {
             self.retrans_bytes -= u64::from(seg.len);
         }
         seg.lost = true;
+        Self::track(&mut self.to_retransmit, seg);
         self.lost_bytes += u64::from(seg.len);
         self.lost_marked += u64::from(seg.len);
         self.lost_high = self.lost_high.max(seg.end());
@@ -416,6 +433,7 @@ impl Scoreboard {
                 seg.lost = true;
                 self.lost_bytes += u64::from(seg.len);
             }
+            Self::track(&mut self.to_retransmit, seg);
             self.lost_marked += u64::from(seg.len);
         }
         if let Some(first) = self.segs.front() {
@@ -432,21 +450,25 @@ impl Scoreboard {
         if self.lost_bytes == 0 {
             return None;
         }
-        let mut i = self
-            .segs
-            .partition_point(|s| s.end() <= self.retransmit_hint);
-        while let Some(seg) = self.segs.get(i) {
-            if seg.seq >= self.lost_high {
-                break;
+        // No candidate below the hint is looked at (the segment holding the hint included), as
+        // a walk from the hint would: the hint is part of the rule's state, not only a shortcut.
+        let from = self.get(self.retransmit_hint).map_or(self.retransmit_hint, |s| s.seq);
+        let next = self
+            .to_retransmit
+            .range(from..)
+            .next()
+            .copied()
+            .filter(|&seq| seq < self.lost_high);
+        match next.and_then(|seq| self.get(seq).map(|s| (s.seq, s.len))) {
+            Some(found) => {
+                self.retransmit_hint = found.0;
+                Some(found)
             }
-            if seg.lost && !seg.retrans {
-                self.retransmit_hint = seg.seq;
-                return Some((seg.seq, seg.len));
+            None => {
+                self.retransmit_hint = self.lost_high;
+                None
             }
-            i += 1;
         }
-        self.retransmit_hint = self.lost_high;
-        None
     }
 
     /// Records the retransmission of the segment at `seq`.
@@ -462,6 +484,7 @@ impl Scoreboard {
         seg.ever_retrans = true;
         seg.sent_at = now;
         seg.tx = tx;
+        Self::track(&mut self.to_retransmit, seg);
     }
 
     /// Whether the head segment is deemed lost (RFC 6675's IsLost(HighACK + 1)).
