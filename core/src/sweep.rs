@@ -80,10 +80,37 @@ pub struct SweepRow {
     pub measured_over_theory: Option<f64>,
 }
 
+/// The figures of one run that a sweep's row is made of: all a table keeps of a run, so that a
+/// sweep's memory grows by these few numbers per seed, not by whole summaries.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunFigures {
+    pub goodput_mbps: Option<f64>,
+    pub completion_ms: Option<f64>,
+    pub p99_ms: Option<f64>,
+    pub retrans_pct: Option<f64>,
+}
+
+impl RunFigures {
+    pub fn of(r: &Summary) -> RunFigures {
+        RunFigures {
+            goodput_mbps: r.goodput_MBps,
+            completion_ms: r.completion_ms,
+            p99_ms: r.msgs.as_ref().and_then(|m| m.p99_ms),
+            retrans_pct: r.retrans_bytes_pct,
+        }
+    }
+}
+
 impl SweepRow {
     /// Summarises the runs of one value (scenario `s`, any of its seeds).
     pub fn new(key: Key, s: &Scenario, runs: &[Summary]) -> SweepRow {
-        let goodput = Spread::of(runs.iter().filter_map(|r| r.goodput_MBps));
+        let figures: Vec<RunFigures> = runs.iter().map(RunFigures::of).collect();
+        SweepRow::of_figures(key, s, &figures)
+    }
+
+    /// The same from each run's figures alone.
+    pub fn of_figures(key: Key, s: &Scenario, runs: &[RunFigures]) -> SweepRow {
+        let goodput = Spread::of(runs.iter().filter_map(|r| r.goodput_mbps));
         let completion = Spread::of(runs.iter().filter_map(|r| r.completion_ms));
         let prediction = prediction(s);
         let ratio = match prediction {
@@ -96,11 +123,8 @@ impl SweepRow {
             runs: runs.len(),
             goodput_mbps: goodput,
             completion_ms: completion,
-            p99_ms: Spread::of(
-                runs.iter()
-                    .filter_map(|r| r.msgs.as_ref().and_then(|m| m.p99_ms)),
-            ),
-            retrans_pct: Spread::of(runs.iter().filter_map(|r| r.retrans_bytes_pct)),
+            p99_ms: Spread::of(runs.iter().filter_map(|r| r.p99_ms)),
+            retrans_pct: Spread::of(runs.iter().filter_map(|r| r.retrans_pct)),
             prediction,
             measured_over_theory: ratio,
         }

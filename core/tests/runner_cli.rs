@@ -327,3 +327,72 @@ fn refused_first(args: &[&str]) -> String {
     assert_eq!(out.status.code(), Some(2));
     stderr(&out)
 }
+
+/// The peak resident memory of a runner process (`VmHWM`, a high-water mark), read from
+/// /proc while it runs: the last reading before it exits is its peak to within those moments.
+#[cfg(target_os = "linux")]
+fn peak_kib_of_sweep(args: &[&str]) -> u64 {
+    use std::io::Read;
+    let mut child = match Command::new(env!("CARGO_BIN_EXE_tcplab"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => panic!("cannot start tcplab: {e}"),
+    };
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut out = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 1 << 16];
+        let mut lines = 0usize;
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            lines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+        }
+        lines
+    });
+    let mut peak = 0;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path) {
+            if let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = peak.max(kib);
+            }
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let lines = reader.join().unwrap_or(0);
+    assert!(lines > 0, "the sweep printed nothing");
+    peak
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_long_sweep_keeps_its_memory_flat() {
+    // 100 000 seeds: JSON lines keep nothing of a run, a table a few numbers per run.
+    for extra in [&["--table"][..], &[]] {
+        let mut args = vec![
+            "sweep",
+            "body=1&flows=64",
+            "--key",
+            "loss",
+            "--values",
+            "0",
+            "--seeds",
+            "100000",
+        ];
+        args.extend_from_slice(extra);
+        let kib = peak_kib_of_sweep(&args);
+        assert!(kib < 50 * 1024, "{args:?}: peak {kib} KiB");
+    }
+}

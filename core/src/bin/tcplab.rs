@@ -365,19 +365,21 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
                     .map_err(Failure::io)?;
             }
             // Each line goes out as soon as it is known (a run's JSON, or a value's row once its
-            // seeds are done), so a long sweep shows progress.
+            // seeds are done), so a long sweep shows progress. JSON lines keep nothing of a run;
+            // a table keeps each run's few figures until its row is written.
             for point in points {
                 let mut runs = Vec::new();
                 for scenario in seeds_of(point, *seeds) {
                     let summary = simulate(&scenario, &job.options)?.summary;
-                    if !*table {
+                    if *table {
+                        runs.push(sweep::RunFigures::of(&summary));
+                    } else {
                         writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
                         out.flush().map_err(Failure::io)?;
                     }
-                    runs.push(summary);
                 }
                 if *table {
-                    let row = sweep::SweepRow::new(*key, point, &runs);
+                    let row = sweep::SweepRow::of_figures(*key, point, &runs);
                     out.write_all(sweep::table_row(*key, &row).as_bytes())
                         .map_err(Failure::io)?;
                     out.flush().map_err(Failure::io)?;

@@ -452,7 +452,9 @@ impl Scoreboard {
         }
         // No candidate below the hint is looked at (the segment holding the hint included), as
         // a walk from the hint would: the hint is part of the rule's state, not only a shortcut.
-        let from = self.get(self.retransmit_hint).map_or(self.retransmit_hint, |s| s.seq);
+        let from = self
+            .get(self.retransmit_hint)
+            .map_or(self.retransmit_hint, |s| s.seq);
         let next = self
             .to_retransmit
             .range(from..)
