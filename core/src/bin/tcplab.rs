@@ -183,7 +183,15 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
                     "--what: required by trace (cwnd, throughput, seq, msgs, queue, steps)",
                 )
             })?;
-            Work::Trace(scenario, what.parse().map_err(Failure::Usage)?)
+            let what: TraceKind = what.parse().map_err(Failure::Usage)?;
+            // Only the message workload writes messages: an empty table would say nothing.
+            if what == TraceKind::Msgs && scenario.app != tcplab::App::Msgs {
+                return Err(Failure::Usage(format!(
+                    "--what: msgs applies to app=msgs only (this scenario has app={})",
+                    scenario.app.name()
+                )));
+            }
+            Work::Trace(scenario, what)
         }
         Command::Sweep => {
             let key = flags
@@ -589,9 +597,15 @@ mod tests {
     #[test]
     fn trace_needs_a_known_trace() {
         for kind in TraceKind::ALL {
-            let j = job(&["trace", "--what", kind.name()]);
-            assert_eq!(j.work, Work::Trace(Scenario::default(), kind));
+            let query = if kind == TraceKind::Msgs { "app=msgs" } else { "" };
+            let j = job(&["trace", query, "--what", kind.name()]);
+            let scenario = Scenario::parse(query).unwrap_or_default();
+            assert_eq!(j.work, Work::Trace(scenario, kind));
         }
+        assert_eq!(
+            refused(&["trace", "app=bulk", "--what", "msgs"]),
+            "--what: msgs applies to app=msgs only (this scenario has app=bulk)"
+        );
         assert!(refused(&["trace", "--what", "rtt"]).starts_with("--what: unknown trace"));
         assert!(refused(&["trace"]).starts_with("--what: required by trace"));
     }
