@@ -396,3 +396,18 @@ fn a_long_sweep_keeps_its_memory_flat() {
         assert!(kib < 50 * 1024, "{args:?}: peak {kib} KiB");
     }
 }
+
+#[test]
+fn bidi_overrides_in_arguments_and_values_are_escaped() {
+    refused(
+        &["run", "cc=%E2%80%AEmoc.elpmaxe"],
+        "tcplab: cc: unknown value \"\\u{202e}moc.elpmaxe\" (allowed reno, cubic, bbr)",
+    );
+    let out = tcplab(&["walk\u{202E}"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("\\u{202e}") && !err.contains('\u{202E}'),
+        "{err}"
+    );
+}

@@ -60,11 +60,11 @@ process ends, however it ends.
         match dispatch(&args) {
             Ok(()) => 0,
             Err(Failure::Usage(m)) => {
-                eprintln!("tcplab-kernel: {m}");
+                eprintln!("tcplab-kernel: {}", tcplab::scenario::escaped(&m));
                 2
             }
             Err(Failure::Run(m)) => {
-                eprintln!("tcplab-kernel: {m}");
+                eprintln!("tcplab-kernel: {}", tcplab::scenario::escaped(&m));
                 1
             }
             Err(Failure::Outside) => 1,

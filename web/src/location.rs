@@ -55,7 +55,7 @@ pub struct BadLink {
 
 impl BadLink {
     pub fn new(key: &str, problem: String) -> BadLink {
-        let shown_key = cut(key);
+        let shown_key = tcplab::scenario::shown(key).into_owned();
         let in_message = if key.is_empty() { "\"\"" } else { &shown_key };
         BadLink {
             key: key.to_string(),
@@ -68,7 +68,7 @@ impl BadLink {
     fn from_scenario(e: &tcplab::scenario::ScenarioError) -> BadLink {
         BadLink {
             key: e.key().to_string(),
-            shown_key: cut(e.key()),
+            shown_key: tcplab::scenario::shown(e.key()).into_owned(),
             message: e.to_string(),
             problem: e.problem().to_string(),
         }
@@ -175,29 +175,10 @@ pub fn run_query(scenario: &Scenario) -> String {
     run.to_query()
 }
 
-/// A value repeated in a message: at most 64 characters, control characters and quotes
-/// escaped.
+/// A value repeated in a message: the scenario's own rule (at most 64 characters, control and
+/// format characters escaped), and quotes escaped.
 fn shown(s: &str) -> String {
-    cut(s).replace('"', "\\\"")
-}
-
-/// At most 64 characters of `s`, then `…` if there was more; control characters escaped.
-fn cut(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .take(64)
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect();
-    if s.chars().nth(64).is_some() {
-        out.push('…');
-    }
-    out
+    tcplab::scenario::shown(s).replace('"', "\\\"")
 }
 
 /// The page's current `location.search`.

@@ -127,7 +127,13 @@ fn main() -> ExitCode {
         .and_then(|()| out.flush().map_err(Failure::io));
     let (status, message) = match outcome {
         Ok(()) | Err(Failure::Closed) => return ExitCode::SUCCESS,
-        Err(Failure::Usage(m)) => (2, format!("{m}\nRun 'tcplab --help' for usage.")),
+        Err(Failure::Usage(m)) => (
+            2,
+            format!(
+                "{}\nRun 'tcplab --help' for usage.",
+                tcplab::scenario::escaped(&m)
+            ),
+        ),
         Err(Failure::Scenario(e)) => (2, e.to_string()),
         Err(Failure::Internal(m)) => (1, format!("internal error: {m}")),
     };
@@ -597,7 +603,11 @@ mod tests {
     #[test]
     fn trace_needs_a_known_trace() {
         for kind in TraceKind::ALL {
-            let query = if kind == TraceKind::Msgs { "app=msgs" } else { "" };
+            let query = if kind == TraceKind::Msgs {
+                "app=msgs"
+            } else {
+                ""
+            };
             let j = job(&["trace", query, "--what", kind.name()]);
             let scenario = Scenario::parse(query).unwrap_or_default();
             assert_eq!(j.work, Work::Trace(scenario, kind));

@@ -78,15 +78,54 @@ impl ScenarioError {
 /// Longest key or value repeated back in a message, in characters.
 const SHOWN_CHARS: usize = 64;
 
-/// `s` fit to repeat in a one-line message: control characters escaped, long input cut.
-fn shown(s: &str) -> Cow<'_, str> {
-    if s.chars().count() <= SHOWN_CHARS && !s.chars().any(char::is_control) {
+/// Whether `c` must not be shown as itself in a message: a control character, or a Unicode
+/// format character that is invisible or reorders the text around it (bidi embeddings,
+/// overrides and isolates, zero-width characters, the BOM). Shown raw, a right-to-left override
+/// inside a hand-edited link would make the lab's own sentence read backwards.
+pub fn is_unshowable(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{061C}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206F}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+        )
+}
+
+/// A whole message with its control and format characters escaped (nothing cut): for messages
+/// that repeat a command-line argument, as `shown` does for a scenario's values.
+pub fn escaped(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else if is_unshowable(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `s` fit to repeat in a one-line message: control and format characters escaped (`\n`,
+/// `\u{202e}`), long input cut after 64 characters with `…`.
+pub fn shown(s: &str) -> Cow<'_, str> {
+    if s.chars().count() <= SHOWN_CHARS && !s.chars().any(is_unshowable) {
         return Cow::Borrowed(s);
     }
     let mut out = String::new();
     for c in s.chars().take(SHOWN_CHARS) {
         if c.is_control() {
             out.extend(c.escape_default());
+        } else if is_unshowable(c) {
+            out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }
@@ -128,6 +167,26 @@ mod tests {
 
     fn message(key: &str, problem: Problem) -> String {
         ScenarioError::new(key, problem).to_string()
+    }
+
+    #[test]
+    fn bidi_and_invisible_characters_are_escaped() {
+        assert_eq!(shown("a\u{202E}b"), "a\\u{202e}b");
+        assert_eq!(shown("\u{2066}x\u{2069}"), "\\u{2066}x\\u{2069}");
+        assert_eq!(
+            shown("zero\u{200B}width\u{FEFF}"),
+            "zero\\u{200b}width\\u{feff}"
+        );
+        assert_eq!(shown("line\nbreak"), "line\\nbreak");
+        assert_eq!(shown("中文 ok"), "中文 ok", "visible text is left alone");
+        let m = message(
+            "cc",
+            Problem::UnknownValue {
+                value: "\u{202E}moc.elpmaxe".into(),
+                allowed: "reno, cubic, bbr".into(),
+            },
+        );
+        assert!(!m.chars().any(is_unshowable), "{m}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod presets;
 mod print;
 mod units;
 
-pub use error::{Problem, ScenarioError};
+pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
 pub use keys::Key;
 pub use parse::decode as decode_component;
 pub use presets::{Preset, PRESETS};
