@@ -115,6 +115,17 @@ fn a_bad_page_key_is_named() {
     assert_eq!((k.as_str(), m.as_str()), ("seeds", "seeds: repeated key"));
     let (k, _) = bad("?view=matrix&key=rtt&key2=rtt");
     assert_eq!(k, "key2");
+    // A matrix's knobs are checked in every view, though only the matrix uses them.
+    let (k, m) = bad("?key2=zzz");
+    assert_eq!(k, "key2");
+    assert!(m.contains("unknown value \"zzz\""), "{m}");
+    let (k, m) = bad("?view=sweep&values3=zzz");
+    assert_eq!(
+        (k.as_str(), m.as_str()),
+        ("values3", "values3: needs key3=")
+    );
+    let (k, _) = bad("?view=sweep&key3=rtt&values3=zzz");
+    assert_eq!(k, "values3");
     // The scenario still runs; the view keeps its defaults.
     let p = page("?rtt=50&view=sweep&key=mtu");
     assert_eq!(p.scenario.rtt_ms, 50.0);

@@ -411,6 +411,13 @@ impl PageKeys {
                 Ok(None) => {}
                 Err(e) => note(Err(e)),
             }
+            // A matrix's other knobs do nothing in this view, and the address drops them, but a
+            // bad one still gets the banner (docs/scenario.md: every bad key is named).
+            for (k, v) in [("key2", "values2"), ("key3", "values3")] {
+                if let Err(e) = axis(k, v, None) {
+                    note(Err(e));
+                }
+            }
         }
         match metric {
             Ok(m) => {
