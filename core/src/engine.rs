@@ -48,12 +48,15 @@ pub enum Halt {
     Budget,
 }
 
-/// A time-ordered event queue with a hard budget on the number of events it will hand out.
+/// A time-ordered event queue with a hard budget on the events it will hand out and the work
+/// charged beside them.
 pub struct Scheduler<E> {
     heap: BinaryHeap<Entry<E>>,
     now: Time,
     next_seq: u64,
     executed: u64,
+    /// Work charged beside the events (segments walked by the loss bookkeeping).
+    work: u64,
     budget: u64,
 }
 
@@ -66,6 +69,7 @@ impl<E> Scheduler<E> {
             now: Time::ZERO,
             next_seq: 0,
             executed: 0,
+            work: 0,
             budget,
         }
     }
@@ -122,9 +126,20 @@ impl<E> Scheduler<E> {
         Ok(self.now)
     }
 
+    /// Charges `units` of work beside the events: the budget bounds events and work together,
+    /// so a run whose events grow costly (a walk over thousands of holes) still stops in time.
+    pub fn charge(&mut self, units: u64) {
+        self.work = self.work.saturating_add(units);
+    }
+
+    /// Work charged so far.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
     /// Whether the budget is spent.
     pub fn exhausted(&self) -> bool {
-        self.executed >= self.budget
+        self.executed.saturating_add(self.work) >= self.budget
     }
 }
 

@@ -45,3 +45,31 @@ fn the_other_stops_say_what_they_are() {
     assert_eq!(stop_of("body=1GB&dur=0.1", &o).0, "time_limit");
     assert!(!stop_of("body=1GB&dur=0.1", &o).1);
 }
+
+/// The links a hostile user found: BBR with a huge window under random loss keeps thousands of
+/// holes open, which once made each event cost in proportion to them.
+const HOLES: [&str; 2] = [
+    "cc=bbr&app=bulk&dur=600&rtt=200&rwnd=1073741824&loss=1",
+    "cc=bbr&app=bulk&dur=600&bw=80&rtt=2000&mss=64&rwnd=1073741824&queue=1000&loss=1&iw=1000",
+];
+
+#[test]
+fn the_budget_counts_the_work_of_many_holes() {
+    let budget = 1_500_000;
+    for q in HOLES {
+        let s = Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+        let r = run(
+            &s,
+            &RunOptions {
+                max_events: budget,
+                ..RunOptions::default()
+            },
+        );
+        assert_eq!(r.summary.stopped_by, "event_budget", "{q}");
+        // The loss bookkeeping's walks were charged, and the budget stopped events and work
+        // together: fewer events ran than the budget allows on its own.
+        assert!(r.work > 0, "{q}");
+        assert!(r.summary.events + r.work >= budget, "{q}");
+        assert!(r.summary.events < budget, "{q}: {} events", r.summary.events);
+    }
+}

@@ -54,6 +54,9 @@ pub struct RunResult {
     pub traces: Traces,
     pub stop: Stop,
     pub invariants: Invariants,
+    /// Work the budget charged beside the events (`engine::Scheduler::charge`): segments walked
+    /// by the senders' loss bookkeeping.
+    pub work: u64,
     /// Bytes each flow's receiving application read.
     pub delivered: Vec<u64>,
     /// Every message and head-of-line event (app=msgs).
@@ -90,6 +93,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
         end: world.last_event(),
         summary,
         invariants: world.invariants,
+        work: world.work(),
         traces: world.traces,
         stop,
     }

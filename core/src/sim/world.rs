@@ -331,6 +331,11 @@ impl World {
         self.last_event = now;
     }
 
+    /// Work charged to the budget beside the events.
+    pub fn work(&self) -> u64 {
+        self.sched.work()
+    }
+
     /// The time of the latest event run.
     pub fn last_event(&self) -> Time {
         self.last_event
@@ -391,6 +396,8 @@ impl World {
     /// the sender's timer.
     fn after_sender(&mut self, now: Time, f: u16, out: &mut Vec<Packet>) {
         let fi = usize::from(f);
+        let work = self.flows[fi].sender.take_work();
+        self.sched.charge(work);
         let mut sent_new = false;
         if self.steps.is_some() {
             // Each note that carries a packet is followed by that packet, so a drop's step

@@ -15,6 +15,11 @@ use crate::time::Time;
 /// RFC 6675's DupThresh: the third duplicate ACK, or three segments SACKed above a hole.
 pub const DUP_THRESH: usize = 3;
 
+/// Segments a walk may visit as part of the event that asked for it, before the rest is
+/// charged to the budget as work: ordinary recovery stays within it, so an ordinary run's
+/// budget is counted in events alone.
+const FREE_WALK: u64 = 32;
+
 /// One segment in flight or awaiting its cumulative ACK.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Seg {
@@ -116,6 +121,12 @@ pub struct Scoreboard {
     retransmit_hint: u64,
     /// The end of the highest segment marked lost.
     lost_high: u64,
+    /// Segments visited since the last `take_work` by the walks that may revisit segments
+    /// (IsLost's, and a timeout's over the whole window): what the engine's budget charges
+    /// beside its events, so that a run's time stays bounded by it whatever the losses make
+    /// these walks cost. The other walks touch each segment a bounded number of times over its
+    /// life (acknowledged once, SACKed once), so the events already bound them.
+    work: u64,
 }
 
 impl Scoreboard {
@@ -133,6 +144,17 @@ impl Scoreboard {
 
     pub fn is_empty(&self) -> bool {
         self.segs.is_empty()
+    }
+
+    /// Charges a walk of `visited` segments: the first `FREE_WALK` of each walk are what any
+    /// event may do, and only the rest is work beyond the event's own (see `work`).
+    fn charge(&mut self, visited: u64) {
+        self.work += visited.saturating_sub(FREE_WALK);
+    }
+
+    /// The work done since the last call (see `work`).
+    pub fn take_work(&mut self) -> u64 {
+        std::mem::take(&mut self.work)
     }
 
     pub fn len(&self) -> usize {
@@ -330,8 +352,10 @@ impl Scoreboard {
         let mut i = self.segs.partition_point(|s| s.seq < high);
         let mut found = 0;
         let mut threshold = None;
+        let mut visited = 0u64;
         while i > 0 {
             i -= 1;
+            visited += 1;
             let seg = &self.segs[i];
             if seg.sacked {
                 found += 1;
@@ -345,6 +369,7 @@ impl Scoreboard {
             }
         }
         let Some(threshold) = threshold else {
+            self.charge(visited);
             return 0;
         };
         let mut marked = 0;
@@ -356,6 +381,7 @@ impl Scoreboard {
                 break;
             }
             i += 1;
+            visited += 1;
             if !seg.sacked && !seg.lost && !seg.retrans {
                 seg.lost = true;
                 marked += u64::from(seg.len);
@@ -366,6 +392,7 @@ impl Scoreboard {
         self.lost_bytes += marked;
         self.lost_marked += marked;
         self.lost_judged_to = self.lost_judged_to.max(threshold);
+        self.charge(visited);
         marked
     }
 
@@ -421,6 +448,7 @@ impl Scoreboard {
     /// After a timeout every segment not SACKed is deemed lost, retransmitted or not (Linux
     /// `tcp_enter_loss`).
     pub fn mark_all_lost(&mut self) {
+        self.charge(self.segs.len() as u64);
         for seg in self.segs.iter_mut() {
             if seg.sacked {
                 continue;

@@ -699,6 +699,11 @@ impl Sender {
     }
 
     /// Sends what the windows allow: retransmissions first, then new data (RFC 6675 NextSeg).
+    /// The loss bookkeeping's work since the last call, for the engine's budget.
+    pub fn take_work(&mut self) -> u64 {
+        self.board.take_work()
+    }
+
     pub fn try_send(&mut self, now: Time, out: &mut Vec<Packet>) {
         if self.conn != ConnState::Established {
             return;
