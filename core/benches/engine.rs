@@ -1,5 +1,5 @@
 //! Simulator speed: engine events per second on a 1 Gbit/s bulk flow, the default scenario end
-//! to end, and ten seconds of a 1 Gbit/s flow. Figures and how to read them: docs/performance.md.
+//! to end, ten seconds of a 1 Gbit/s flow, and the hostile links of many holes. Figures and how to read them: docs/performance.md.
 //!
 //! `cargo bench -p tcplab --bench engine`
 
@@ -42,5 +42,28 @@ fn scenarios(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, events_per_second, scenarios);
+/// The hostile links of many holes (a huge window under random loss), each cut at a budget of
+/// 2 million: their cost per event is a logarithm of the holes, and the budget counts the rest.
+fn holes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("holes");
+    group.sample_size(10);
+    let options = RunOptions {
+        max_events: 2_000_000,
+        ..RunOptions::default()
+    };
+    for q in [
+        "cc=bbr&app=bulk&dur=600&rtt=200&rwnd=1073741824&loss=1",
+        "cc=bbr&app=bulk&dur=600&bw=80&rtt=2000&mss=64&rwnd=1073741824&queue=1000&loss=1&iw=1000",
+    ] {
+        let s = scenario(q);
+        let events = run(&s, &options).summary.events;
+        group.throughput(Throughput::Elements(events));
+        group.bench_with_input(BenchmarkId::from_parameter(q), &s, |b, s| {
+            b.iter(|| run(black_box(s), &options))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, events_per_second, scenarios, holes);
 criterion_main!(benches);

@@ -70,6 +70,10 @@ fn the_budget_counts_the_work_of_many_holes() {
         // together: fewer events ran than the budget allows on its own.
         assert!(r.work > 0, "{q}");
         assert!(r.summary.events + r.work >= budget, "{q}");
-        assert!(r.summary.events < budget, "{q}: {} events", r.summary.events);
+        assert!(
+            r.summary.events < budget,
+            "{q}: {} events",
+            r.summary.events
+        );
     }
 }
