@@ -293,6 +293,14 @@ async fn text_that_is_not_ascii_or_not_utf8_is_named() {
             "loss",
             &["\"%zz\" is not a number", "0 to 50%"],
         ),
+        // A right-to-left override would make the lab's own sentence read backwards ("This link
+        // is valid, run it at example.com"): it is shown escaped, and the value is isolated.
+        case(
+            "bidi-override",
+            "cc=%E2%80%AEmoc.elpmaxe",
+            "cc",
+            &["unknown value \"\\u{202e}moc.elpmaxe\""],
+        ),
     ])
     .await;
 }

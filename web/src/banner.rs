@@ -35,15 +35,65 @@ pub fn Banner(props: &BannerProps) -> Html {
                         { lang.pick("This link has an empty key: ", "链接中有一个空的键：") }
                     } else {
                         { lang.pick("This link's ", "链接中的 ") }
-                        <code>{ props.bad.shown_key.clone() }</code>
+                        <code><bdi>{ props.bad.shown_key.clone() }</bdi></code>
                         { lang.pick(" is not valid: ", " 无效：") }
                     }
                 </strong>
-                <span class="banner-message">{ props.bad.problem.clone() }</span>
+                <span class="banner-message">{ isolated(&props.bad.problem) }</span>
                 { lang.pick("; ", "；") }{ instead }
             </p>
             <button type="button" class="mini" aria-label={lang.pick("Dismiss", "关闭")}
                 onclick={Callback::from(move |_: MouseEvent| on_dismiss.emit(()))}>{ "×" }</button>
         </div>
     }
+}
+
+/// The message with each quoted value (`"…"`, its own quotes escaped as `\"`) in a `<bdi>`: a
+/// value in another script, or a right-to-left one, then cannot reorder the sentence around it.
+/// The text is unchanged; only the isolation is added.
+fn isolated(message: &str) -> Html {
+    let parts = quoted_parts(message);
+    parts
+        .into_iter()
+        .map(|(text, quoted)| {
+            if quoted {
+                html! { <bdi>{ text }</bdi> }
+            } else {
+                html! { { text } }
+            }
+        })
+        .collect::<Html>()
+}
+
+/// `message` cut into runs, each marked whether it is a quoted value (quotes included).
+pub fn quoted_parts(message: &str) -> Vec<(String, bool)> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut inside = false;
+    let mut escaped = false;
+    for c in message.chars() {
+        if inside {
+            current.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                parts.push((std::mem::take(&mut current), true));
+                inside = false;
+            }
+        } else if c == '"' {
+            if !current.is_empty() {
+                parts.push((std::mem::take(&mut current), false));
+            }
+            current.push(c);
+            inside = true;
+        } else {
+            current.push(c);
+        }
+    }
+    if !current.is_empty() {
+        parts.push((current, inside));
+    }
+    parts
 }

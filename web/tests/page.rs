@@ -575,3 +575,19 @@ async fn the_app_follows_its_controls() {
     root.remove();
     let _ = history().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
 }
+
+#[wasm_bindgen_test]
+fn the_banner_isolates_each_quoted_value() {
+    let parts =
+        tcplab_web::banner::quoted_parts("unknown value \"\\u{202e}x\\\"y\" (allowed reno, cubic)");
+    let expected: Vec<(String, bool)> = vec![
+        ("unknown value ".into(), false),
+        ("\"\\u{202e}x\\\"y\"".into(), true),
+        (" (allowed reno, cubic)".into(), false),
+    ];
+    assert_eq!(parts, expected);
+    assert_eq!(
+        tcplab_web::banner::quoted_parts("repeated key"),
+        vec![("repeated key".to_string(), false)]
+    );
+}
