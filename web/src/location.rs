@@ -181,6 +181,11 @@ fn shown(s: &str) -> String {
     tcplab::scenario::shown(s).replace('"', "\\\"")
 }
 
+/// A value repeated in a message in quotes, by the same rule.
+pub fn quoted(s: &str) -> String {
+    format!("\"{}\"", shown(s))
+}
+
 /// The page's current `location.search`.
 pub fn current_search() -> Result<String, String> {
     web_sys::window()

@@ -305,6 +305,21 @@ fn the_cursor_goes_into_the_address_and_back() {
         assert!(e.message.contains(says), "{value}: {}", e.message);
         assert!(e.message.contains("0 to 99999"), "{}", e.message);
     }
+    // A long value is cut with its marker, as the scenario's values are.
+    let long = "7".repeat(100);
+    let e = read_within(&pairs(&long), Some(1.0)).expect_err("long");
+    assert!(
+        e.message
+            .starts_with(&format!("step: {}… is out of range", "7".repeat(64))),
+        "{}",
+        e.message
+    );
+    let e = read_within(&pairs(&format!("x{long}")), Some(1.0)).expect_err("long text");
+    assert!(
+        e.message.contains("…\" is not a whole number"),
+        "{}",
+        e.message
+    );
     assert_eq!(
         read_within(&pairs("99999"), Some(1.0)),
         Ok(MAX_STEPS as u32 - 1)

@@ -114,10 +114,12 @@ pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32
         return Err(BadLink::new(STEP_KEY, format!("empty value {range}")));
     }
     if !value.bytes().all(|b| b.is_ascii_digit()) {
-        let shown: String = value.chars().take(64).collect();
         return Err(BadLink::new(
             STEP_KEY,
-            format!("{shown:?} is not a whole number {range}"),
+            format!(
+                "{} is not a whole number {range}",
+                crate::location::quoted(value)
+            ),
         ));
     }
     let within = value
@@ -126,10 +128,9 @@ pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32
         .filter(|v| *v <= u64::from(MAX_WITHIN))
         .and_then(|v| u32::try_from(v).ok());
     let Some(within) = within else {
-        let shown: String = value.chars().take(64).collect();
         return Err(BadLink::new(
             STEP_KEY,
-            format!("{shown} is out of range {range}"),
+            format!("{} is out of range {range}", tcplab::scenario::shown(value)),
         ));
     };
     if at_ms.is_none() {
