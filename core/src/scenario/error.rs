@@ -103,15 +103,21 @@ pub fn is_unshowable(c: char) -> bool {
 pub fn escaped(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     for c in message.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else if is_unshowable(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
+        push_shown(&mut out, c);
     }
     out
+}
+
+/// Appends `c` as a message shows it: `\n` for a control character, `\u{202e}` for a format
+/// character, itself otherwise.
+fn push_shown(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_default());
+    } else if is_unshowable(c) {
+        out.extend(c.escape_unicode());
+    } else {
+        out.push(c);
+    }
 }
 
 /// `s` fit to repeat in a one-line message: control and format characters escaped (`\n`,
@@ -122,13 +128,7 @@ pub fn shown(s: &str) -> Cow<'_, str> {
     }
     let mut out = String::new();
     for c in s.chars().take(SHOWN_CHARS) {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else if is_unshowable(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
+        push_shown(&mut out, c);
     }
     if s.chars().nth(SHOWN_CHARS).is_some() {
         out.push('…');
