@@ -64,5 +64,9 @@ until answers; do
     sleep 1
 done
 section "tcplab is served at $URL"
+say "to host dist/ elsewhere: any static host; the page carries its own Content-Security-Policy"
+say "(a meta tag), and a host that sets headers should add: Content-Security-Policy:"
+say "frame-ancestors 'self', X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer,"
+say "and Content-Type: application/wasm for .wasm files (README, Hosting the page)"
 open_browser "$URL"
 wait "$trunk_pid"

@@ -58,6 +58,8 @@ need_rust() {
 }
 
 need_trunk() {
+    # Trunk's post-build hook (scripts/csp.py) writes the page's Content-Security-Policy.
+    command -v python3 >/dev/null || need_debian python3
     if [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VERSION" ]; then
         say "trunk $TRUNK_VERSION already installed"
     else

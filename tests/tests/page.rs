@@ -380,3 +380,64 @@ async fn a_newer_value_supersedes_a_long_run_and_the_budget_is_announced() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_runs_under_its_content_security_policy() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.open("?lang=en").await;
+        let policy = lab
+            .eval_string(
+                "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]');
+                 return m ? m.content : '';",
+            )
+            .await;
+        for directive in [
+            "script-src 'self' 'sha256-",
+            "'wasm-unsafe-eval'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "worker-src 'self'",
+        ] {
+            assert!(policy.contains(directive), "{directive} in {policy:?}");
+        }
+        assert_eq!(lab.run_state().await, "done", "the page and its worker ran");
+        assert!(lab.charts_drawn().await);
+        // Nothing the page did broke the policy; an injected inline script is refused.
+        let before = lab.console().await;
+        let violations: Vec<&String> = before
+            .iter()
+            .filter(|l| l.contains("Content Security Policy") || l.contains("integrity"))
+            .collect();
+        assert!(violations.is_empty(), "{violations:#?}");
+        let ran = lab
+            .eval_string(
+                "window.__violations = [];
+                 document.addEventListener('securitypolicyviolation',
+                     e => window.__violations.push(e.violatedDirective));
+                 const s = document.createElement('script');
+                 s.textContent = 'window.__injected = true';
+                 document.head.appendChild(s);
+                 return String(window.__injected === true);",
+            )
+            .await;
+        assert_eq!(ran, "false", "an inline script ran under the policy");
+        let refused = lab
+            .eval_string(
+                "return new Promise(r => setTimeout(() => r(window.__violations.join(',')), 200));",
+            )
+            .await;
+        assert!(
+            refused.contains("script-src"),
+            "violations seen: {refused:?}"
+        );
+        // The refusal is logged as an error; that one is expected, and nothing else is.
+        let logged = lab.console().await;
+        let others: Vec<&String> = logged
+            .iter()
+            .filter(|l| l.starts_with("SEVERE") && !l.contains("Content Security Policy"))
+            .collect();
+        assert!(others.is_empty(), "{others:#?}");
+    })
+    .await;
+}
