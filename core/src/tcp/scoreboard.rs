@@ -517,6 +517,55 @@ impl Scoreboard {
         Self::track(&mut self.to_retransmit, seg);
     }
 
+    /// Checks every counter and index against the segments themselves, for tests: the byte
+    /// and segment counts, the SACKed ranges' cover, and the retransmission queue. `Err` names
+    /// the first that disagrees.
+    pub fn audit(&self) -> Result<(), String> {
+        let sum = |f: fn(&Seg) -> bool| -> u64 {
+            self.segs
+                .iter()
+                .filter(|s| f(s))
+                .map(|s| u64::from(s.len))
+                .sum()
+        };
+        let checks = [
+            ("out_bytes", self.out_bytes, sum(|_| true)),
+            ("sacked_bytes", self.sacked_bytes, sum(|s| s.sacked)),
+            ("lost_bytes", self.lost_bytes, sum(|s| s.lost)),
+            ("retrans_bytes", self.retrans_bytes, sum(|s| s.retrans)),
+            (
+                "sacked_segs",
+                self.sacked_segs as u64,
+                self.segs.iter().filter(|s| s.sacked).count() as u64,
+            ),
+        ];
+        for (name, kept, counted) in checks {
+            if kept != counted {
+                return Err(format!("{name}: kept {kept}, counted {counted}"));
+            }
+        }
+        let queued: Vec<u64> = self.to_retransmit.iter().copied().collect();
+        let due: Vec<u64> = self
+            .segs
+            .iter()
+            .filter(|s| s.lost && !s.retrans && !s.sacked)
+            .map(|s| s.seq)
+            .collect();
+        if queued != due {
+            return Err(format!("to_retransmit {queued:?}, segments {due:?}"));
+        }
+        for seg in self.segs.iter().filter(|s| s.sacked) {
+            if self
+                .sacked_ranges
+                .containing(seg.seq)
+                .is_none_or(|r| r.end < seg.end())
+            {
+                return Err(format!("SACKed segment {} outside every range", seg.seq));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the head segment is deemed lost (RFC 6675's IsLost(HighACK + 1)).
     pub fn head_is_lost(&self) -> bool {
         self.segs.front().is_some_and(|s| s.lost)
