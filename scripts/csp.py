@@ -14,6 +14,8 @@ that script by its SHA-256 and no other inline script. What each directive is fo
                             the style attributes Yew writes (chart heights, colours)
   img-src 'self' data: blob:
                             the favicon and the charts' PNG exports
+  connect-src 'self' blob: data:
+                            the page's files, and its exports (the blob: and data: URLs it made)
   object-src 'none'; base-uri 'none'; form-action 'none'
                             no plugins, no <base> rewriting of relative URLs, no form posts
 
@@ -45,6 +47,7 @@ def policy(hashes):
             "style-src-elem 'self'",
             "style-src-attr 'unsafe-inline'",
             "img-src 'self' data: blob:",
+            "connect-src 'self' blob: data:",
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'none'",
