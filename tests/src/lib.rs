@@ -406,10 +406,27 @@ impl Lab {
 
     /// Opens the page at `path_and_query` (e.g. `?iw=37`) and waits until its run is shown.
     pub async fn open(&self, path_and_query: &str) {
+        // The document being left is marked, so that what follows waits for the new one: a
+        // check that ran on the old page (its run done, its charts drawn) would pass at once.
+        let _ = self
+            .driver
+            .execute("window.__tcplabLeaving = true; return null;", Vec::new())
+            .await;
         self.driver
             .goto(self.server.url(path_and_query))
             .await
             .expect("load the page");
+        let arrived = self
+            .wait_until(RUN_TIMEOUT, || async move {
+                self.eval_string("return String(window.__tcplabLeaving === true);")
+                    .await
+                    == "false"
+            })
+            .await;
+        assert!(
+            arrived,
+            "{path_and_query} never replaced the page before it"
+        );
         self.wait_for_run(RUN_TIMEOUT).await;
     }
 
