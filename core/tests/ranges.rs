@@ -161,16 +161,7 @@ proptest! {
         use tcplab::tcp::scoreboard::{Scoreboard, Seg, TxSnapshot};
         let mut b = Scoreboard::new();
         for i in 0..3000u64 {
-            b.push(Seg {
-                seq: i,
-                len: 1,
-                sent_at: Time(i),
-                sacked: false,
-                lost: false,
-                retrans: false,
-                ever_retrans: false,
-                tx: TxSnapshot::default(),
-            });
+            b.push(Seg::sent(i, 1, Time(i), TxSnapshot::default()));
         }
         for op in &ops {
             match *op {

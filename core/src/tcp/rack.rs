@@ -124,16 +124,7 @@ mod tests {
         let mut b = Scoreboard::new();
         for i in 0..n {
             let t = Time(i * MS);
-            b.push(Seg {
-                seq: i * 1000,
-                len: 1000,
-                sent_at: t,
-                sacked: false,
-                lost: false,
-                retrans: false,
-                ever_retrans: false,
-                tx: TxSnapshot::default(),
-            });
+            b.push(Seg::sent(i * 1000, 1000, t, TxSnapshot::default()));
             rack.on_transmit(t, i * 1000);
         }
         (rack, b)
@@ -165,16 +156,7 @@ mod tests {
         rack.on_transmit(Time(10 * MS), 0);
         // Segment 2 was sent at 2 ms; the retransmission at 10 ms. A SACK for a segment sent
         // after the retransmission proves it lost.
-        b.push(Seg {
-            seq: 3000,
-            len: 1000,
-            sent_at: Time(11 * MS),
-            sacked: false,
-            lost: false,
-            retrans: false,
-            ever_retrans: false,
-            tx: TxSnapshot::default(),
-        });
+        b.push(Seg::sent(3000, 1000, Time(11 * MS), TxSnapshot::default()));
         rack.on_transmit(Time(11 * MS), 3000);
         let (_, latest) = b.sack(&[SackBlock {
             start: 1000,

@@ -42,6 +42,20 @@ pub struct Seg {
 }
 
 impl Seg {
+    /// A segment just sent for the first time: neither SACKed, lost nor retransmitted.
+    pub fn sent(seq: u64, len: u32, sent_at: Time, tx: TxSnapshot) -> Seg {
+        Seg {
+            seq,
+            len,
+            sent_at,
+            sacked: false,
+            lost: false,
+            retrans: false,
+            ever_retrans: false,
+            tx,
+        }
+    }
+
     pub fn end(&self) -> u64 {
         self.seq + u64::from(self.len)
     }
@@ -586,16 +600,12 @@ mod tests {
     fn board(n: u64) -> Scoreboard {
         let mut b = Scoreboard::new();
         for i in 0..n {
-            b.push(Seg {
-                seq: i * u64::from(MSS),
-                len: MSS,
-                sent_at: Time(i),
-                sacked: false,
-                lost: false,
-                retrans: false,
-                ever_retrans: false,
-                tx: TxSnapshot::default(),
-            });
+            b.push(Seg::sent(
+                i * u64::from(MSS),
+                MSS,
+                Time(i),
+                TxSnapshot::default(),
+            ));
         }
         b
     }

@@ -778,16 +778,7 @@ impl Sender {
                 });
             }
         } else {
-            self.board.push(Seg {
-                seq,
-                len,
-                sent_at: now,
-                sacked: false,
-                lost: false,
-                retrans: false,
-                ever_retrans: false,
-                tx,
-            });
+            self.board.push(Seg::sent(seq, len, now, tx));
             self.snd_nxt = seq + u64::from(len);
             if how == Tx::New {
                 self.note_with(now, |s| Note::Send {
