@@ -37,6 +37,14 @@ pub struct SocketPlan {
 }
 
 impl SocketPlan {
+    pub fn of(plan: &crate::plan::Plan, nodelay: bool) -> SocketPlan {
+        SocketPlan {
+            cc: plan.cc,
+            rwnd: plan.rwnd,
+            nodelay,
+        }
+    }
+
     /// The sender's buffer: room for a whole window and what the application queued behind it,
     /// so that the send buffer never limits the window (`tcp_wmem` autotuning is off with it).
     fn buffer(&self) -> i32 {

@@ -50,6 +50,7 @@ process ends, however it ends.
         fn from(e: TwinError) -> Failure {
             match e {
                 TwinError::Refused(r) => Failure::Usage(r.to_string()),
+                TwinError::Scenario(e) => Failure::Usage(e.to_string()),
                 other => Failure::Run(other.to_string()),
             }
         }

@@ -311,6 +311,7 @@ pub fn run(
     let mut foreign = 0u64;
     let mut write_errors = 0u64;
     let mut buf = vec![0u8; 65_536];
+    let mut spare: Vec<Vec<u8>> = Vec::new();
     let fds = [sender.raw_fd(), receiver.raw_fd()];
     loop {
         for (tun, dir, to) in [
@@ -330,7 +331,10 @@ pub fn run(
                         if dir == Direction::Ack {
                             cap.apply(&mut buf[..n], &h);
                         }
-                        schedule.arrive(dir, t, &h, buf[..n].to_vec());
+                        let mut bytes = spare.pop().unwrap_or_default();
+                        bytes.clear();
+                        bytes.extend_from_slice(&buf[..n]);
+                        schedule.arrive(dir, t, &h, bytes);
                     }
                     _ => foreign += 1,
                 }
@@ -349,6 +353,9 @@ pub fn run(
             if out.write(&bytes).is_err() {
                 write_errors += 1;
             }
+            // Released buffers are reused for the next arrivals: no allocation per packet once
+            // the path holds its window.
+            spare.push(bytes);
             t = now(epoch);
         }
         if stop.load(Ordering::Acquire) {

@@ -33,6 +33,8 @@ pub enum TwinError {
     Unavailable(String),
     #[error(transparent)]
     Refused(#[from] Refusal),
+    #[error(transparent)]
+    Scenario(#[from] tcplab::ScenarioError),
     #[error("{context}: {source}")]
     Io {
         context: &'static str,
@@ -227,11 +229,7 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
     let (outcome, report, wall_ms) = twin.drive(|epoch, stop| {
         thread::scope(|sc| {
             let sampling = sc.spawn(|| sampler.run(epoch));
-            let sockets = SocketPlan {
-                cc: twin.plan.cc,
-                rwnd: twin.plan.rwnd,
-                nodelay: s.app == App::Msgs,
-            };
+            let sockets = SocketPlan::of(&twin.plan, s.app == App::Msgs);
             let outcome = workload(&Run {
                 s,
                 sockets: &sockets,
@@ -283,17 +281,9 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
 /// reply carries the ACK).
 pub fn ping_pong(s: &Scenario, rounds: usize) -> Result<Vec<Time>, TwinError> {
     let twin = Twin::new(s)?;
-    let sockets = SocketPlan {
-        cc: twin.plan.cc,
-        rwnd: twin.plan.rwnd,
-        nodelay: true,
-    };
-    let sampler = Sampler::new(Duration::from_secs(1));
+    let sockets = SocketPlan::of(&twin.plan, true);
     let (rtts, _, _) = twin.drive(|epoch, stop| {
-        let mut conns = open_connections(1, &sockets, &twin.tx, &twin.rx, epoch, &sampler)?;
-        let (mut ours, mut theirs, _, _) = conns
-            .pop()
-            .ok_or_else(|| io::Error::other("no connection"))?;
+        let (mut ours, mut theirs) = open_connection(&sockets, &twin.tx, &twin.rx, epoch, stop)?;
         theirs.set_nodelay(true)?;
         ours.set_read_timeout(Some(Duration::from_secs(5)))?;
         theirs.set_read_timeout(Some(Duration::from_secs(5)))?;
@@ -372,55 +362,53 @@ fn workload(run: &Run) -> io::Result<Outcome> {
     }
 }
 
-/// Opens `n` connections at once from the sender's namespace and accepts them at the receiver;
-/// returns each (sender's stream, receiver's stream, SYN time, handshake time), in sender order.
-fn open_connections(
-    n: usize,
+/// Connects one socket of `sockets` from the sender's namespace (on the calling thread, which
+/// stays in it): the stream, when its SYN left and when its handshake completed.
+fn connect_from(
+    tx: &Host,
+    sockets: &SocketPlan,
+    epoch: Instant,
+) -> io::Result<(TcpStream, Time, Time)> {
+    tx.ns.enter()?;
+    apps::connect(sockets, epoch)
+}
+
+/// Takes the item of the connection whose sender used `port`.
+fn take_port<T>(items: &mut Vec<(u16, T)>, port: u16) -> io::Result<T> {
+    let at = items
+        .iter()
+        .position(|(p, _)| *p == port)
+        .ok_or_else(|| io::Error::other(format!("no connection from port {port}")))?;
+    Ok(items.swap_remove(at).1)
+}
+
+/// Opens one connection and hands back both ends: (sender's stream, receiver's stream).
+fn open_connection(
     sockets: &SocketPlan,
     tx: &Host,
     rx: &Host,
     epoch: Instant,
-    sampler: &Sampler,
-) -> io::Result<Vec<(TcpStream, TcpStream, Time, Time)>> {
-    let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
+    stop: &AtomicBool,
+) -> io::Result<(TcpStream, TcpStream)> {
+    let listener = rx.ns.run(|| apps::listen(sockets, 1))?;
     thread::scope(|sc| {
-        let acceptor = sc.spawn(|| {
-            let mut accepted = Vec::with_capacity(n);
-            while accepted.len() < n {
-                accepted.push(listener.accept()?);
+        let acceptor = sc.spawn(|| accept_each(&listener, 1, stop, |stream, _| Ok(stream)));
+        let opened = sc
+            .spawn(|| connect_from(tx, sockets, epoch))
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the sender panicked")));
+        let (ours, _, _) = match opened {
+            Ok(o) => o,
+            Err(e) => {
+                stop.store(true, Ordering::Release);
+                return Err(e);
             }
-            Ok::<_, io::Error>(accepted)
-        });
-        let senders: Vec<_> = (0..n)
-            .map(|_| {
-                sc.spawn(|| {
-                    tx.ns.enter()?;
-                    apps::connect(sockets, epoch)
-                })
-            })
-            .collect();
-        let mut opened = Vec::with_capacity(n);
-        for h in senders {
-            opened.push(
-                h.join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a sender panicked")))?,
-            );
-        }
+        };
         let mut accepted = acceptor
             .join()
             .unwrap_or_else(|_| Err(io::Error::other("the acceptor panicked")))?;
-        let mut out = Vec::with_capacity(n);
-        for (i, (stream, syn, up)) in opened.into_iter().enumerate() {
-            let port = stream.local_addr()?.port();
-            let at = accepted
-                .iter()
-                .position(|(_, peer)| peer.port() == port)
-                .ok_or_else(|| io::Error::other("an accepted connection has no sender"))?;
-            let (theirs, _) = accepted.swap_remove(at);
-            sampler.register(i, stream.as_raw_fd());
-            out.push((stream, theirs, syn, up));
-        }
-        Ok(out)
+        let theirs = take_port(&mut accepted, ours.local_addr()?.port())?;
+        Ok((ours, theirs))
     })
 }
 
@@ -508,8 +496,7 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
             .map(|i| {
                 let (t0, senders_done, read) = (&t0, &senders_done, &read);
                 sc.spawn(move || {
-                    tx.ns.enter()?;
-                    let (mut stream, syn, up) = apps::connect(sockets, epoch)?;
+                    let (mut stream, syn, up) = connect_from(tx, sockets, epoch)?;
                     let port = stream.local_addr()?.port();
                     sampler.register(i, stream.as_raw_fd());
                     let first_write =
@@ -549,11 +536,7 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
     let mut streams = Vec::with_capacity(n);
     for sent in sent {
         let sent = sent?;
-        let at = received
-            .iter()
-            .position(|(port, _)| *port == sent.port)
-            .ok_or_else(|| io::Error::other("a connection was never accepted"))?;
-        let (_, reception) = received.swap_remove(at);
+        let reception = take_port(&mut received, sent.port)?;
         connections.push(Connection {
             syn: sent.syn,
             up: sent.up,
@@ -591,23 +574,18 @@ fn messages(run: &Run) -> io::Result<Outcome> {
     let count = s.count as usize;
     let every = Time::from_millis_f64(s.every_ms);
     let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
-    // The senders' ports in connection order, for the receivers to know which stream is which.
+    // The senders' ports in connection order, for the receivers to know which stream is which;
+    // set once every connect has returned (failed ones too), so no receiver waits for ever.
     let ports: OnceLock<Vec<u16>> = OnceLock::new();
-    let ports_ready = (Mutex::new(false), std::sync::Condvar::new());
     let mut writes: Vec<Time> = Vec::with_capacity(count);
     let payload = vec![0x6du8; s.msg as usize];
     let (reads, opened) = thread::scope(|sc| {
         let receivers = sc.spawn(|| {
             accept_each(&listener, conns, stop, |stream, port| {
-                let (lock, ready) = &ports_ready;
-                let mut done = lock.lock().map_err(|_| io::Error::other("poisoned"))?;
-                while !*done {
-                    done = ready.wait(done).map_err(|_| io::Error::other("poisoned"))?;
-                }
-                drop(done);
                 let c = ports
-                    .get()
-                    .and_then(|p| p.iter().position(|&q| q == port))
+                    .wait()
+                    .iter()
+                    .position(|&q| q == port)
                     .ok_or_else(|| io::Error::other("an accepted connection has no sender"))?;
                 let expected = ids_on(c, conns, count).count();
                 let got =
@@ -616,12 +594,7 @@ fn messages(run: &Run) -> io::Result<Outcome> {
             })
         });
         let connecting: Vec<_> = (0..conns)
-            .map(|_| {
-                sc.spawn(|| {
-                    tx.ns.enter()?;
-                    apps::connect(sockets, epoch)
-                })
-            })
+            .map(|_| sc.spawn(|| connect_from(tx, sockets, epoch)))
             .collect();
         let mut opened = Vec::with_capacity(conns);
         let mut failed = None;
@@ -639,13 +612,6 @@ fn messages(run: &Run) -> io::Result<Outcome> {
             .filter_map(|(st, _, _)| st.local_addr().ok().map(|a| a.port()))
             .collect();
         let _ = ports.set(listed);
-        {
-            let (lock, ready) = &ports_ready;
-            if let Ok(mut done) = lock.lock() {
-                *done = true;
-            }
-            ready.notify_all();
-        }
         if let Some(e) = failed {
             stop.store(true, Ordering::Release);
             return (Err(e), opened);

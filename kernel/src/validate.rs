@@ -165,7 +165,7 @@ pub fn run_cell(cell: &Cell, seeds: u64) -> Result<Row, TwinError> {
     let mut lateness: Option<f64> = None;
     for seed in 1..=seeds {
         let q = format!("{}&seed={seed}", cell.query);
-        let s = Scenario::parse(&q).map_err(|e| TwinError::Unavailable(format!("{q}: {e}")))?;
+        let s = Scenario::parse(&q)?;
         let r = tcplab::run(&s, &RunOptions::default());
         sim.extend(cell.metric.of_sim(&r.summary));
         let k = twin::run(&s, &Options::default())?;
