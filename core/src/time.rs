@@ -26,6 +26,10 @@ impl Time {
         Time(s.saturating_mul(Self::NANOS_PER_S))
     }
 
+    pub const fn from_micros(us: u64) -> Time {
+        Time(us.saturating_mul(1_000))
+    }
+
     /// Rounds a (validated, finite, non-negative) number of milliseconds to the nearest ns.
     pub fn from_millis_f64(ms: f64) -> Time {
         Time::from_secs_f64(ms / 1e3)

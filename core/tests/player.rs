@@ -52,8 +52,22 @@ fn a_staged_loss_is_told_from_drop_to_recovery() {
         unreachable!("checked above")
     };
     assert_eq!(seq, 19 * 1460, "the 20th data packet's first byte");
-    assert_eq!(cwnd_after, cwnd_before / 2);
+    // PRR (RFC 6937): ssthresh is half the window at once; the window itself is what is in
+    // flight plus the retransmission, and comes down to ssthresh by the end of recovery.
+    let Some(ssthresh) = step.state.ssthresh else {
+        unreachable!("Reno sets ssthresh")
+    };
+    assert_eq!(
+        ssthresh,
+        cwnd_before / 1460 / 2 * 1460,
+        "half the window, in whole packets"
+    );
+    assert!(
+        cwnd_after > ssthresh && cwnd_after < cwnd_before,
+        "{cwnd_after}"
+    );
     assert_eq!(step.state.cwnd, cwnd_after);
+    assert_eq!(steps.steps[done].state.cwnd, ssthresh);
     let en = explain(step, &steps, Language::En);
     assert!(en.contains("fast retransmit of 27741"), "{en}");
     assert!(en.contains("cwnd × 0.5 (Reno)"), "{en}");

@@ -14,9 +14,10 @@
 //! bandwidth and to yield it, and ProbeRTT dips to four packets in flight every ten seconds to
 //! measure the propagation delay afresh.
 //!
-//! Linux counts in packets; here the window is in bytes, so every packet count of Linux is that
-//! many full segments (`mss` bytes). Gains are kept in Linux's fixed point (`BBR_UNIT` = 256), so
-//! they are exactly Linux's values (the high gain is 739/256 = 2.8867).
+//! The window, the targets and the counts are in packets, as Linux's; the bandwidth is kept in
+//! payload bytes per second and turned into packets of `mss` bytes where a window is made of it.
+//! Gains are kept in Linux's fixed point (`BBR_UNIT` = 256), so they are exactly Linux's values
+//! (the high gain is 739/256 = 2.8867).
 //!
 //! Where this differs from Linux, and why:
 //! - The long-term ("lt") bandwidth sampling that detects token-bucket policers
@@ -73,7 +74,7 @@ pub const BBR_PACING_GAIN: [u32; CYCLE_LEN] = [
 /// ProbeBW starts at a random one of this many phases (never the draining one).
 pub const BBR_CYCLE_RAND: u32 = 7;
 /// The least window, in packets: two ACK-every-other-packet exchanges in flight.
-pub const BBR_CWND_MIN_TARGET: u64 = 4;
+pub const BBR_CWND_MIN_TARGET: u32 = 4;
 /// Startup goes on while the bandwidth grows by this factor per round...
 pub const BBR_FULL_BW_THRESH: u32 = BBR_UNIT * 5 / 4;
 /// ...and ends after this many rounds without.
@@ -83,13 +84,13 @@ pub const BBR_EXTRA_ACKED_GAIN: u32 = BBR_UNIT;
 /// Window of the ACK-aggregation filter, in round trips (two halves of this length).
 pub const BBR_EXTRA_ACKED_WIN_RTTS: u32 = 5;
 /// An aggregation epoch is restarted once this many packets have been ACKed in it.
-pub const BBR_ACK_EPOCH_ACKED_RESET_THRESH: u64 = 1 << 20;
+pub const BBR_ACK_EPOCH_ACKED_RESET_THRESH: u32 = 1 << 20;
 /// The ACK-aggregation allowance is at most this long at the estimated bandwidth, in µs.
 pub const BBR_EXTRA_ACKED_MAX_US: u64 = 100_000;
 /// Linux's TCP_INIT_CWND: the BDP assumed before any RTT sample, in packets.
-pub const TCP_INIT_CWND: u64 = 10;
+pub const TCP_INIT_CWND: u32 = 10;
 /// Linux's `bbr_tso_segs_goal`, in segments: the lab sends one segment at a time.
-pub const SEND_QUANTUM_SEGS: u64 = 1;
+pub const SEND_QUANTUM_SEGS: u32 = 1;
 
 /// BBR's state machine (Linux `enum bbr_mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,7 +237,7 @@ pub struct Bbr {
     prev_ca_state: CaState,
     packet_conservation: bool,
     /// The window before loss recovery or ProbeRTT cut it, to restore after.
-    prior_cwnd: u64,
+    prior_cwnd: u32,
     /// Startup's full-pipe detection: the bandwidth to beat by 25%, and rounds without.
     full_bw: f64,
     full_bw_cnt: u32,
@@ -253,8 +254,8 @@ pub struct Bbr {
     /// ACK aggregation (`bbr_update_ack_aggregation`): the epoch's start and bytes ACKed in it,
     /// and the most excess ACKed in each half of the window.
     ack_epoch_stamp: Time,
-    ack_epoch_acked: u64,
-    extra_acked: [u64; 2],
+    ack_epoch_acked: u32,
+    extra_acked: [u32; 2],
     extra_acked_win_rtts: u32,
     extra_acked_win_idx: usize,
     /// Fast recovery started since the last ACK: that ACK counts as reporting a loss.
@@ -345,10 +346,6 @@ impl Bbr {
         self.pacing_rate
     }
 
-    fn segs(&self, n: u64) -> u64 {
-        n.saturating_mul(self.mss)
-    }
-
     /// `bw * gain` with the pacing margin, bytes per second (`bbr_rate_bytes_per_sec`).
     fn rate_bytes_per_sec(bw: f64, gain: u32) -> f64 {
         bw * f64::from(gain) / f64::from(BBR_UNIT) * f64::from(100 - BBR_PACING_MARGIN_PERCENT)
@@ -357,7 +354,7 @@ impl Bbr {
 
     /// `bbr_init_pacing_rate_from_rtt`: high_gain * cwnd / SRTT, or over a nominal 1 ms before
     /// any RTT sample.
-    fn init_pacing_rate_from_rtt(&mut self, cwnd: u64, srtt: Option<Time>) {
+    fn init_pacing_rate_from_rtt(&mut self, cwnd: u32, srtt: Option<Time>) {
         let rtt = match srtt {
             Some(srtt) => {
                 self.has_seen_rtt = true;
@@ -365,7 +362,7 @@ impl Bbr {
             }
             None => Time::from_millis(1),
         };
-        let bw = cwnd as f64 / rtt.as_secs_f64();
+        let bw = f64::from(cwnd) * self.mss as f64 / rtt.as_secs_f64();
         self.pacing_rate = Some(Self::rate_bytes_per_sec(bw, BBR_HIGH_GAIN));
     }
 
@@ -389,55 +386,54 @@ impl Bbr {
         }
     }
 
-    /// `bbr_bdp`: ceil(bw * min_rtt * gain), in whole segments (bytes).
-    fn bdp(&self, bw: f64, gain: u32) -> u64 {
+    /// `bbr_bdp`: ceil(bw * min_rtt * gain), in packets.
+    fn bdp(&self, bw: f64, gain: u32) -> u32 {
         let Some(min_rtt) = self.min_rtt else {
             // No valid RTT sample yet: be safe, cap at the initial window.
-            return self.segs(TCP_INIT_CWND);
+            return TCP_INIT_CWND;
         };
         let segs =
             bw * min_rtt.as_secs_f64() * f64::from(gain) / f64::from(BBR_UNIT) / self.mss as f64;
         // `as` saturates, and a NaN becomes zero.
-        self.segs(segs.ceil() as u64)
+        segs.ceil() as u32
     }
 
     /// `bbr_quantization_budget`: room for the segments queued at both ends, rounded up to an
     /// even count for delayed ACKs, and two more in the probing phase so that even a small BDP
     /// gets inflight above it.
-    fn quantization_budget(&self, cwnd: u64) -> u64 {
-        let mut segs = cwnd
-            .div_ceil(self.mss)
-            .saturating_add(3 * SEND_QUANTUM_SEGS);
+    fn quantization_budget(&self, cwnd: u32) -> u32 {
+        let mut segs = cwnd.saturating_add(3 * SEND_QUANTUM_SEGS);
         segs = segs.saturating_add(1) & !1;
         if self.mode == BbrMode::ProbeBw && self.cycle_idx == 0 {
             segs = segs.saturating_add(2);
         }
-        self.segs(segs)
+        segs
     }
 
     /// `bbr_inflight`.
-    fn inflight(&self, bw: f64, gain: u32) -> u64 {
+    fn inflight(&self, bw: f64, gain: u32) -> u32 {
         self.quantization_budget(self.bdp(bw, gain))
     }
 
     /// `bbr_packets_in_net_at_edt`, with the next departure taken as now: the data in flight,
     /// plus the segment about to leave when inflight is meant to grow.
-    fn in_net_at_edt(&self, inflight_now: u64) -> u64 {
+    fn in_net_at_edt(&self, inflight_now: u32) -> u32 {
         if self.pacing_gain > BBR_UNIT {
-            inflight_now.saturating_add(self.segs(SEND_QUANTUM_SEGS))
+            inflight_now.saturating_add(SEND_QUANTUM_SEGS)
         } else {
             inflight_now
         }
     }
 
     /// `bbr_ack_aggregation_cwnd`: extra window for ACKs that arrive in bunches.
-    fn ack_aggregation_cwnd(&self) -> u64 {
+    fn ack_aggregation_cwnd(&self) -> u32 {
         if BBR_EXTRA_ACKED_GAIN == 0 || !self.full_bw_reached {
             return 0;
         }
-        let max_aggr = (self.bw.get() * BBR_EXTRA_ACKED_MAX_US as f64 / 1e6) as u64;
+        let max_aggr =
+            (self.bw.get() * BBR_EXTRA_ACKED_MAX_US as f64 / 1e6 / self.mss as f64) as u32;
         let extra = self.extra_acked[0].max(self.extra_acked[1]);
-        let aggr = extra.saturating_mul(u64::from(BBR_EXTRA_ACKED_GAIN)) >> BBR_SCALE;
+        let aggr = extra.saturating_mul(BBR_EXTRA_ACKED_GAIN) >> BBR_SCALE;
         aggr.min(max_aggr)
     }
 
@@ -479,9 +475,9 @@ impl Bbr {
         }
         // What the bandwidth estimate would have delivered over the epoch.
         let epoch = ack.now.saturating_sub(self.ack_epoch_stamp).as_secs_f64();
-        let mut expected = (self.bw.get() * epoch) as u64;
+        let mut expected = (self.bw.get() * epoch / self.mss as f64) as u32;
         // Restart the epoch when ACKs run below the expected rate, or after very many.
-        let reset_at = self.segs(BBR_ACK_EPOCH_ACKED_RESET_THRESH);
+        let reset_at = BBR_ACK_EPOCH_ACKED_RESET_THRESH;
         if self.ack_epoch_acked <= expected
             || self.ack_epoch_acked.saturating_add(acked) >= reset_at
         {
@@ -489,10 +485,7 @@ impl Bbr {
             self.ack_epoch_stamp = ack.now;
             expected = 0;
         }
-        self.ack_epoch_acked = self
-            .ack_epoch_acked
-            .saturating_add(acked)
-            .min(self.segs(0xFFFFF));
+        self.ack_epoch_acked = self.ack_epoch_acked.saturating_add(acked).min(0xFFFFF);
         let extra = self.ack_epoch_acked.saturating_sub(expected).min(w.cwnd);
         let slot = &mut self.extra_acked[self.extra_acked_win_idx];
         *slot = (*slot).max(extra);
@@ -606,15 +599,13 @@ impl Bbr {
             // Ignore the low-rate samples of this mode: Linux sets `tp->app_limited` to
             // delivered + inflight on each of its ACKs, so every packet sent from the first of
             // them until delivery passes the last mark is flagged.
-            let mark = ack.delivered.saturating_add(ack.in_flight).max(1);
+            let mark = ack.delivered.saturating_add(ack.in_flight_bytes).max(1);
             self.probe_rtt_app_limited = match self.probe_rtt_app_limited {
                 Some((from, until)) => Some((from, until.max(mark))),
                 None => Some((ack.delivered, mark)),
             };
             // Hold the minimum in flight for max(200 ms, one round).
-            if self.probe_rtt_done_stamp.is_none()
-                && ack.in_flight <= self.segs(BBR_CWND_MIN_TARGET)
-            {
+            if self.probe_rtt_done_stamp.is_none() && ack.in_flight <= BBR_CWND_MIN_TARGET {
                 self.probe_rtt_done_stamp =
                     Some(ack.now + Time::from_millis(BBR_PROBE_RTT_MODE_MS));
                 self.probe_rtt_round_done = false;
@@ -649,14 +640,14 @@ impl Bbr {
         w: &Window,
         ack: &AckEvent,
         state: CaState,
-        acked: u64,
-        losses: u64,
-    ) -> (u64, bool) {
+        acked: u32,
+        losses: u32,
+    ) -> (u32, bool) {
         let mut cwnd = w.cwnd;
         // An ACK for P packets should release at most 2P: take off what was lost first, then
         // bbr_set_cwnd slow-starts toward the target.
         if losses > 0 {
-            cwnd = cwnd.saturating_sub(losses).max(self.mss);
+            cwnd = cwnd.saturating_sub(losses).max(1);
         }
         if state == CaState::Recovery && self.prev_ca_state != CaState::Recovery {
             // First round of recovery: packet conservation, starting a round now; cut unused
@@ -678,7 +669,7 @@ impl Bbr {
 
     /// `bbr_set_cwnd`: slow-start toward the target window if below it (the bandwidth estimate
     /// grows, or a loss pulled the window down), snap down to it if above once the pipe is full.
-    fn set_cwnd(&mut self, w: &mut Window, ack: &AckEvent, state: CaState, losses: u64) {
+    fn set_cwnd(&mut self, w: &mut Window, ack: &AckEvent, state: CaState, losses: u32) {
         let acked = ack.acked.saturating_add(ack.sacked);
         let mut cwnd = w.cwnd;
         if acked > 0 {
@@ -693,16 +684,16 @@ impl Bbr {
                 if self.full_bw_reached {
                     // Only cut the window once the pipe was filled.
                     cwnd = cwnd.saturating_add(acked).min(target);
-                } else if cwnd < target || ack.delivered < self.segs(TCP_INIT_CWND) {
+                } else if cwnd < target || ack.delivered_pkts < u64::from(TCP_INIT_CWND) {
                     cwnd = cwnd.saturating_add(acked);
                 }
-                cwnd = cwnd.max(self.segs(BBR_CWND_MIN_TARGET));
+                cwnd = cwnd.max(BBR_CWND_MIN_TARGET);
             }
         }
         w.cwnd = cwnd;
         if self.mode == BbrMode::ProbeRtt {
             // Drain the queue, refresh min_rtt.
-            w.cwnd = w.cwnd.min(self.segs(BBR_CWND_MIN_TARGET));
+            w.cwnd = w.cwnd.min(BBR_CWND_MIN_TARGET);
         }
     }
 
@@ -737,7 +728,7 @@ impl CongestionControl for Bbr {
 
     /// `bbr_main`: update the model, then set the pacing rate and the window from it.
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
-        self.mss = w.mss.max(1);
+        self.mss = u64::from(w.mss.max(1));
         if !self.initialised {
             // `bbr_init`: the min_rtt filter starts from the connection's lowest RTT so far.
             self.initialised = true;
@@ -750,11 +741,7 @@ impl CongestionControl for Bbr {
         // Linux's `rs->losses`; the ACK that starts recovery counts at least the segment it
         // retransmits.
         let pending = std::mem::take(&mut self.loss_pending);
-        let losses = if pending {
-            ack.lost.max(self.mss)
-        } else {
-            ack.lost
-        };
+        let losses = if pending { ack.lost.max(1) } else { ack.lost };
         let state = self.ca_state(ack);
         let app_limited = ack.rate.is_some_and(|r| r.app_limited) || self.probe_rtt_marked(ack);
 
@@ -777,20 +764,23 @@ impl CongestionControl for Bbr {
     /// `bbr_ssthresh`: save the window for when recovery ends; ssthresh is left as it is. The
     /// window itself is set by the ACK that follows (packet conservation).
     fn on_enter_recovery(&mut self, w: &mut Window, _loss: &LossEvent) {
-        self.mss = w.mss.max(1);
+        self.mss = u64::from(w.mss.max(1));
         self.save_cwnd(w);
         self.loss_pending = true;
     }
 
-    /// Linux leaves the window to `bbr_main` when recovery ends (`tcp_end_cwnd_reduction` does
-    /// nothing for algorithms with `cong_control`); the next ACK restores the saved window.
-    fn on_exit_recovery(&mut self, _w: &mut Window, _now: Time) {}
+    /// `bbr_main` sets the window on every ACK, recovery included (Linux's `cong_control`):
+    /// no PRR, and `tcp_end_cwnd_reduction` leaves the window alone when recovery ends; the
+    /// next ACK restores the saved window.
+    fn controls_window(&self) -> bool {
+        true
+    }
 
     /// `tcp_enter_loss` calls `bbr_ssthresh` (on the first timeout of an episode), then
     /// `bbr_set_state(TCP_CA_Loss)`: full-pipe detection starts over. The sender then sets the
     /// window to one segment, and BBR grows it back from the next ACK.
     fn on_rto(&mut self, w: &mut Window, loss: &LossEvent, first: bool) {
-        self.mss = w.mss.max(1);
+        self.mss = u64::from(w.mss.max(1));
         if first {
             self.save_cwnd(w);
         }
@@ -830,15 +820,13 @@ mod tests {
     use super::*;
     use crate::cc::{RateSample, INFINITE_SSTHRESH};
 
-    const MSS: u64 = 1000;
+    /// One packet, the unit of windows and of what an ACK delivers; it carries `MSS` bytes.
+    const PKT: u32 = 1;
+    const MSS: u32 = 1000;
     const RTT: Time = Time::from_millis(100);
 
-    fn window(cwnd_segs: u64) -> Window {
-        Window {
-            cwnd: cwnd_segs * MSS,
-            ssthresh: INFINITE_SSTHRESH,
-            mss: MSS,
-        }
+    fn window(cwnd_segs: u32) -> Window {
+        Window::new(cwnd_segs * PKT, MSS)
     }
 
     /// A flow over a path of `RTT` as BBR sees it, one ACK at a time: each ACK delivers
@@ -848,7 +836,7 @@ mod tests {
         w: Window,
         now: Time,
         delivered: u64,
-        in_flight: u64,
+        in_flight: u32,
         in_recovery: bool,
         rtt: Time,
     }
@@ -860,7 +848,7 @@ mod tests {
                 w: window(10),
                 now: Time::ZERO,
                 delivered: 0,
-                in_flight: 10 * MSS,
+                in_flight: 10 * PKT,
                 in_recovery: false,
                 rtt: RTT,
             }
@@ -868,23 +856,26 @@ mod tests {
 
         /// One ACK `dt` after the last, delivering `acked` bytes that were sent when
         /// `prior_delivered` had been delivered, at `rate` bytes/s.
-        fn ack_with(&mut self, dt: Time, acked: u64, rate: f64, prior_delivered: u64) {
+        fn ack_with(&mut self, dt: Time, acked: u32, rate: f64, prior_delivered: u64) {
             self.now += dt;
-            self.delivered += acked;
+            self.delivered += u64::from(acked * MSS);
             let interval = RTT;
             let ev = AckEvent {
                 now: self.now,
                 acked,
                 sacked: 0,
+                data_acked: acked > 0,
                 lost: 0,
                 rtt: Some(self.rtt),
                 min_rtt: Some(RTT),
                 in_flight: self.in_flight,
+                in_flight_bytes: u64::from(self.in_flight * MSS),
                 cwnd_limited: true,
                 in_recovery: self.in_recovery,
                 delivered: self.delivered,
+                delivered_pkts: self.delivered / u64::from(MSS),
                 snd_una: self.delivered,
-                snd_nxt: self.delivered + self.in_flight,
+                snd_nxt: self.delivered + u64::from(self.in_flight * MSS),
                 srtt: Some(RTT),
                 rate: Some(RateSample {
                     delivered: (rate * interval.as_secs_f64()) as u64,
@@ -899,7 +890,7 @@ mod tests {
         /// One round trip: a single ACK that ends the round, after `dt`.
         fn round(&mut self, dt: Time, rate: f64) {
             let prior = self.delivered;
-            self.ack_with(dt, MSS, rate, prior);
+            self.ack_with(dt, PKT, rate, prior);
         }
 
         /// Drives the flow through Startup on a path of `rate` bytes/s into ProbeBW.
@@ -910,7 +901,7 @@ mod tests {
                 r = (r * 2.0).min(rate);
                 if self.bbr.mode() == BbrMode::Drain {
                     // Drained: what is in flight is below one BDP.
-                    self.in_flight = MSS;
+                    self.in_flight = PKT;
                 }
                 if self.bbr.mode() == BbrMode::ProbeBw {
                     return;
@@ -959,7 +950,7 @@ mod tests {
         assert_eq!(BBR_HIGH_GAIN, 739);
         assert_eq!(BBR_DRAIN_GAIN, 88);
         let mut f = Flow::new(1);
-        f.in_flight = 1_000 * MSS;
+        f.in_flight = 1_000 * PKT;
         let mut r = 100_000.0;
         // The bandwidth doubles for five rounds: Startup stays.
         for _ in 0..5 {
@@ -988,8 +979,8 @@ mod tests {
         // ssthresh shows the BDP target, as Linux sets it on entering Drain.
         assert!(f.w.ssthresh < INFINITE_SSTHRESH);
         // Once inflight is down to a BDP, ProbeBW.
-        f.in_flight = MSS;
-        f.ack_with(Time::from_millis(1), MSS, bw, 0);
+        f.in_flight = PKT;
+        f.ack_with(Time::from_millis(1), PKT, bw, 0);
         assert_eq!(f.bbr.mode(), BbrMode::ProbeBw);
         assert_eq!(f.bbr.cwnd_gain(), 2.0);
     }
@@ -1008,25 +999,25 @@ mod tests {
         let rate = 1_000_000.0; // 1 MB/s over 100 ms: a BDP of 100 segments.
         let mut f = Flow::new(7);
         f.run_into_probe_bw(rate);
-        let bdp = 100 * MSS;
+        let bdp = 100 * PKT;
         let mut gains = vec![f.bbr.pacing_gain()];
         for _ in 0..16 {
             // Inflight that lets each phase run one min_rtt: above 1.25 BDP when probing, above
             // one BDP when draining (less would end the drain early).
             let gain = f.bbr.pacing_gain();
             f.in_flight = if gain > 1.0 {
-                bdp * 5 / 4 + 10 * MSS
+                bdp * 5 / 4 + 10 * PKT
             } else if gain < 1.0 {
-                bdp + 10 * MSS
+                bdp + 10 * PKT
             } else {
                 bdp
             };
             let idx = f.bbr.cycle_idx();
             // A phase does not end before one min_rtt...
-            f.ack_with(Time::from_millis(50), MSS, rate, 0);
+            f.ack_with(Time::from_millis(50), PKT, rate, 0);
             assert_eq!(f.bbr.cycle_idx(), idx);
             // ...and ends after it.
-            f.ack_with(Time::from_millis(51), MSS, rate, 0);
+            f.ack_with(Time::from_millis(51), PKT, rate, 0);
             assert_eq!(f.bbr.cycle_idx(), (idx + 1) % CYCLE_LEN);
             gains.push(f.bbr.pacing_gain());
         }
@@ -1046,22 +1037,22 @@ mod tests {
         f.run_into_probe_bw(rate);
         // Walk to phase 0.
         while f.bbr.cycle_idx() != 0 {
-            f.in_flight = 100 * MSS;
-            f.ack_with(Time::from_millis(101), MSS, rate, 0);
+            f.in_flight = 100 * PKT;
+            f.ack_with(Time::from_millis(101), PKT, rate, 0);
         }
-        f.in_flight = 100 * MSS;
+        f.in_flight = 100 * PKT;
         for _ in 0..5 {
-            f.ack_with(Time::from_millis(101), MSS, rate, 0);
+            f.ack_with(Time::from_millis(101), PKT, rate, 0);
             assert_eq!(f.bbr.cycle_idx(), 0);
         }
-        f.in_flight = 200 * MSS;
-        f.ack_with(Time::from_millis(1), MSS, rate, 0);
+        f.in_flight = 200 * PKT;
+        f.ack_with(Time::from_millis(1), PKT, rate, 0);
         assert_eq!(f.bbr.cycle_idx(), 1);
         // The draining phase ends early once inflight is at one BDP.
-        f.ack_with(Time::from_millis(1), MSS, rate, 0);
+        f.ack_with(Time::from_millis(1), PKT, rate, 0);
         assert_eq!(f.bbr.cycle_idx(), 1);
-        f.in_flight = 90 * MSS;
-        f.ack_with(Time::from_millis(1), MSS, rate, 0);
+        f.in_flight = 90 * PKT;
+        f.ack_with(Time::from_millis(1), PKT, rate, 0);
         assert_eq!(f.bbr.cycle_idx(), 2);
     }
 
@@ -1087,36 +1078,36 @@ mod tests {
         f.run_into_probe_bw(rate);
         let stamp = f.bbr.min_rtt_stamp;
         // Cruise for ten seconds.
-        f.in_flight = 100 * MSS;
+        f.in_flight = 100 * PKT;
         while f.now + Time::from_millis(10) <= stamp + Time::from_secs(10) {
-            f.ack_with(Time::from_millis(10), MSS, rate, f.delivered);
+            f.ack_with(Time::from_millis(10), PKT, rate, f.delivered);
             assert_ne!(f.bbr.mode(), BbrMode::ProbeRtt, "{}", f.now);
         }
         let cwnd_before = f.w.cwnd;
-        f.ack_with(Time::from_millis(10), MSS, rate, f.delivered);
+        f.ack_with(Time::from_millis(10), PKT, rate, f.delivered);
         assert_eq!(f.bbr.mode(), BbrMode::ProbeRtt);
         assert_eq!(f.bbr.state_label(), "probe_rtt");
-        assert_eq!(f.w.cwnd, 4 * MSS);
+        assert_eq!(f.w.cwnd, 4 * PKT);
         assert_eq!((f.bbr.pacing_gain(), f.bbr.cwnd_gain()), (1.0, 1.0));
         // The expired filter took the new (higher) sample.
         assert_eq!(f.bbr.min_rtt(), Some(Time::from_millis(120)));
         // In flight falls to four packets; from then the mode holds 200 ms and one round.
         f.rtt = Time::from_millis(100);
-        f.in_flight = 4 * MSS;
-        f.ack_with(Time::from_millis(10), MSS, rate, 0);
+        f.in_flight = 4 * PKT;
+        f.ack_with(Time::from_millis(10), PKT, rate, 0);
         let low_since = f.now;
         assert_eq!(f.bbr.min_rtt(), Some(Time::from_millis(100)));
         while f.now <= low_since + Time::from_millis(200) {
             assert_eq!(f.bbr.mode(), BbrMode::ProbeRtt, "{}", f.now);
-            assert_eq!(f.w.cwnd, 4 * MSS);
-            f.ack_with(Time::from_millis(10), MSS, rate / 10.0, f.delivered);
+            assert_eq!(f.w.cwnd, 4 * PKT);
+            f.ack_with(Time::from_millis(10), PKT, rate / 10.0, f.delivered);
         }
-        f.ack_with(Time::from_millis(10), MSS, rate, f.delivered);
+        f.ack_with(Time::from_millis(10), PKT, rate, f.delivered);
         assert_eq!(f.bbr.mode(), BbrMode::ProbeBw);
         // The window before the dip comes back (less the probing phase's two extra segments,
         // if the new cycle starts elsewhere).
         assert!(
-            f.w.cwnd + 2 * MSS >= cwnd_before,
+            f.w.cwnd + 2 * PKT >= cwnd_before,
             "{} < {cwnd_before}",
             f.w.cwnd
         );
@@ -1131,7 +1122,7 @@ mod tests {
         f.run_into_probe_bw(1_000_000.0);
         let ack = |f: &mut Flow, rtt_ns: u64| {
             f.rtt = Time::from_nanos(rtt_ns);
-            f.ack_with(Time::from_millis(10), MSS, 1_000_000.0, 0);
+            f.ack_with(Time::from_millis(10), PKT, 1_000_000.0, 0);
         };
         // 99.9999 ms is 99999 us, a new minimum.
         ack(&mut f, 99_999_900);
@@ -1152,33 +1143,32 @@ mod tests {
         let mut f = Flow::new(9);
         f.run_into_probe_bw(rate);
         // A window at its target, 2 BDP, half of it in flight.
-        f.w.cwnd = 200 * MSS;
-        f.in_flight = 150 * MSS;
-        f.ack_with(Time::from_millis(30), MSS, rate, f.delivered);
+        f.w.cwnd = 200 * PKT;
+        f.in_flight = 150 * PKT;
+        f.ack_with(Time::from_millis(30), PKT, rate, f.delivered);
         let before = f.w.cwnd;
         let ssthresh = f.w.ssthresh;
         f.bbr.on_enter_recovery(
             &mut f.w,
             &LossEvent {
                 now: f.now,
-                flight_size: before,
+                flight_size: u64::from(before * MSS),
             },
         );
         assert_eq!((f.w.cwnd, f.w.ssthresh), (before, ssthresh));
         f.in_recovery = true;
-        f.in_flight = 100 * MSS;
-        f.ack_with(Time::from_millis(1), 2 * MSS, rate, 0);
+        f.in_flight = 100 * PKT;
+        f.ack_with(Time::from_millis(1), 2 * PKT, rate, 0);
         // Packet conservation: what is in flight plus what was delivered.
-        assert_eq!(f.w.cwnd, 102 * MSS);
-        f.ack_with(Time::from_millis(1), 2 * MSS, rate, 0);
-        assert_eq!(f.w.cwnd, 102 * MSS);
+        assert_eq!(f.w.cwnd, 102 * PKT);
+        f.ack_with(Time::from_millis(1), 2 * PKT, rate, 0);
+        assert_eq!(f.w.cwnd, 102 * PKT);
         // Recovery ends: the saved window is back.
         f.in_recovery = false;
-        f.bbr.on_exit_recovery(&mut f.w, f.now);
-        f.ack_with(Time::from_millis(1), 2 * MSS, rate, f.delivered);
+        f.ack_with(Time::from_millis(1), 2 * PKT, rate, f.delivered);
         // Restored (then grown by what this ACK delivered, up to the target).
         assert!(
-            (before..=before + 2 * MSS).contains(&f.w.cwnd),
+            (before..=before + 2 * PKT).contains(&f.w.cwnd),
             "{} vs {before}",
             f.w.cwnd
         );
@@ -1189,24 +1179,24 @@ mod tests {
         let rate = 1_000_000.0;
         let mut f = Flow::new(11);
         f.run_into_probe_bw(rate);
-        f.in_flight = 150 * MSS;
-        f.ack_with(Time::from_millis(30), MSS, rate, f.delivered);
+        f.in_flight = 150 * PKT;
+        f.ack_with(Time::from_millis(30), PKT, rate, f.delivered);
         let before = f.w.cwnd;
-        let outstanding = 150 * MSS;
+        let outstanding = 150 * PKT;
         f.bbr.on_rto(
             &mut f.w,
             &LossEvent {
                 now: f.now,
-                flight_size: outstanding,
+                flight_size: u64::from(outstanding * MSS),
             },
             true,
         );
-        f.w.cwnd = MSS; // As the sender does.
+        f.w.cwnd = PKT; // As the sender does.
         f.in_flight = 0;
-        f.ack_with(Time::from_millis(300), MSS, rate, 0);
-        assert_eq!(f.w.cwnd, 4 * MSS);
-        f.ack_with(Time::from_millis(1), 2 * MSS, rate, 0);
-        assert_eq!(f.w.cwnd, 6 * MSS);
+        f.ack_with(Time::from_millis(300), PKT, rate, 0);
+        assert_eq!(f.w.cwnd, 4 * PKT);
+        f.ack_with(Time::from_millis(1), 2 * PKT, rate, 0);
+        assert_eq!(f.w.cwnd, 6 * PKT);
         // Everything outstanding at the timeout is acknowledged: TCP_CA_Loss ends.
         f.ack_with(Time::from_millis(1), outstanding, rate, 0);
         assert!(f.w.cwnd >= before, "{} < {before}", f.w.cwnd);
@@ -1218,19 +1208,23 @@ mod tests {
         let mut w = Window {
             cwnd: 0,
             ssthresh: 0,
+            cwnd_cnt: 0,
             mss: 0,
         };
         let mut ev = AckEvent {
             now: Time::MAX,
-            acked: u64::MAX,
-            sacked: u64::MAX,
-            lost: u64::MAX,
+            acked: u32::MAX,
+            sacked: u32::MAX,
+            data_acked: true,
+            lost: u32::MAX,
             rtt: Some(Time::ZERO),
             min_rtt: Some(Time::ZERO),
-            in_flight: u64::MAX,
+            in_flight: u32::MAX,
+            in_flight_bytes: u64::MAX,
             cwnd_limited: false,
             in_recovery: false,
             delivered: u64::MAX,
+            delivered_pkts: u64::MAX,
             snd_una: u64::MAX,
             snd_nxt: u64::MAX,
             srtt: Some(Time::ZERO),

@@ -15,27 +15,58 @@ pub use bbr::Bbr;
 pub use cubic::Cubic;
 pub use reno::Reno;
 
-/// The sender's window as the algorithm sees and sets it, in bytes.
+/// The sender's window as the algorithm sees and sets it, in packets as Linux counts it
+/// (`snd_cwnd`, `snd_ssthresh`, `snd_cwnd_cnt`): a segment of 100 bytes takes a whole packet of
+/// the window, as one of 1 460 does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Window {
-    pub cwnd: u64,
-    pub ssthresh: u64,
-    pub mss: u64,
+    /// The congestion window, in packets.
+    pub cwnd: u32,
+    /// The slow-start threshold, in packets; [`INFINITE_SSTHRESH`] until a loss sets it.
+    pub ssthresh: u32,
+    /// Packets acknowledged toward the next one-packet increase in congestion avoidance
+    /// (Linux's `snd_cwnd_cnt`, shared by every algorithm through `tcp_cong_avoid_ai`).
+    pub cwnd_cnt: u32,
+    /// Bytes of a full segment: what turns a packet count into bytes for rates and charts.
+    pub mss: u32,
 }
 
 impl Window {
-    /// The window in segments, for algorithms specified in segments.
-    pub fn cwnd_segments(&self) -> f64 {
-        self.cwnd as f64 / self.mss as f64
+    /// A new connection's window of `cwnd` packets, with no ssthresh yet.
+    pub fn new(cwnd: u32, mss: u32) -> Window {
+        Window {
+            cwnd,
+            ssthresh: INFINITE_SSTHRESH,
+            cwnd_cnt: 0,
+            mss,
+        }
     }
 
+    /// The window in bytes of full segments, for charts and traces.
+    pub fn cwnd_bytes(&self) -> u64 {
+        u64::from(self.cwnd) * u64::from(self.mss)
+    }
+
+    /// ssthresh in bytes of full segments, `None` while unbounded.
+    pub fn ssthresh_bytes(&self) -> Option<u64> {
+        (self.ssthresh < INFINITE_SSTHRESH).then(|| u64::from(self.ssthresh) * u64::from(self.mss))
+    }
+
+    /// Linux `tcp_in_slow_start`.
     pub fn in_slow_start(&self) -> bool {
         self.cwnd < self.ssthresh
     }
 }
 
-/// The no-limit ssthresh of a new connection (Linux's TCP_INFINITE_SSTHRESH).
-pub const INFINITE_SSTHRESH: u64 = u64::MAX / 4;
+/// The no-limit ssthresh of a new connection, in packets (Linux's `TCP_INFINITE_SSTHRESH`).
+pub const INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
+
+/// An unbounded ssthresh where windows are told in bytes (traces, the player's steps).
+pub const INFINITE_SSTHRESH_BYTES: u64 = u64::MAX / 4;
+
+/// The lowest ssthresh any loss-based algorithm sets, in packets (`tcp_reno_ssthresh`'s and
+/// `cubictcp_recalc_ssthresh`'s floor of 2).
+pub const MIN_SSTHRESH: u32 = 2;
 
 /// A delivery-rate sample (Linux `tcp_rate.c`, draft-cheng-iccrg-delivery-rate-estimation).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -57,30 +88,42 @@ impl RateSample {
     }
 }
 
-/// What one ACK told the sender.
+/// What one ACK told the sender. Counts of data are in packets, as Linux's algorithms take
+/// them; the delivery-rate sample and the sequence numbers are in bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AckEvent {
     pub now: Time,
-    /// Bytes newly acknowledged cumulatively.
-    pub acked: u64,
-    /// Bytes newly selectively acknowledged.
-    pub sacked: u64,
-    /// Bytes newly deemed lost while this ACK was processed (Linux's `rs->losses`).
-    pub lost: u64,
+    /// Packets newly acknowledged cumulatively and not SACKed before. Without SACK, the
+    /// cumulative ACK that ends a run of duplicate ACKs credits what the duplicates did not:
+    /// max(acked - duplicates, 1), as Linux's `tcp_remove_reno_sacks`.
+    pub acked: u32,
+    /// Packets newly SACKed; without SACK, a duplicate ACK is taken as one packet delivered
+    /// (`tcp_add_reno_sack`).
+    pub sacked: u32,
+    /// Whether the ACK advanced the cumulative ACK over new data (Linux's `FLAG_DATA_ACKED`):
+    /// only such an ACK may grow a loss-based window (`tcp_may_raise_cwnd`, RFC 5681 §3.1).
+    pub data_acked: bool,
+    /// Packets newly deemed lost while this ACK was processed (Linux's `rs->losses`).
+    pub lost: u32,
     /// RTT sample of this ACK. None from retransmitted data: the lab applies Karn's rule
     /// (RFC 6298 §3) where Linux, with timestamps, would take one (docs/model.md).
     pub rtt: Option<Time>,
     /// The lowest RTT seen on the connection.
     pub min_rtt: Option<Time>,
-    /// Bytes in flight after this ACK was processed.
-    pub in_flight: u64,
+    /// Packets in flight after this ACK was processed (`tcp_packets_in_flight`).
+    pub in_flight: u32,
+    /// The same in bytes.
+    pub in_flight_bytes: u64,
     /// Whether the window, not the application or the receiver, has been the limit lately (Linux
     /// `tcp_is_cwnd_limited`): a window that is not used must not grow.
     pub cwnd_limited: bool,
-    /// Whether the sender is recovering from a loss (fast recovery or after a timeout).
+    /// Whether the sender is reducing its window in fast recovery (Linux
+    /// `tcp_in_cwnd_reduction`): PRR, not the algorithm, sets the window then.
     pub in_recovery: bool,
     /// The sender's count of bytes delivered so far (acknowledged or SACKed).
     pub delivered: u64,
+    /// The same in packets (Linux's `tp->delivered`).
+    pub delivered_pkts: u64,
     /// The cumulative ACK and the next byte to send: a round trip ends when the first passes
     /// the value the second had when the round began.
     pub snd_una: u64,
@@ -90,28 +133,32 @@ pub struct AckEvent {
 }
 
 impl AckEvent {
-    /// Whether a loss-based algorithm may grow the window on this ACK, and by how many bytes
-    /// (Linux `tcp_may_raise_cwnd` and `acked_sacked`): only an ACK that acknowledges new data
-    /// cumulatively (RFC 5681 §3.1), by everything it delivered; a duplicate ACK that only
-    /// SACKs does not; nor an ACK in fast recovery, nor one to a window the sender is not using.
-    pub fn growth(&self) -> Option<u64> {
-        (!self.in_recovery && self.cwnd_limited && self.acked > 0).then(|| self.acked + self.sacked)
+    /// Whether a loss-based algorithm may grow the window on this ACK, and by how many packets
+    /// (Linux `tcp_cong_control`: `tcp_may_raise_cwnd`, then `tcp_cong_avoid` with
+    /// `acked_sacked`): only outside a window reduction, on an ACK that acknowledges new data
+    /// cumulatively, by everything it delivered; nor to a window the sender is not using.
+    pub fn growth(&self) -> Option<u32> {
+        (!self.in_recovery && self.cwnd_limited && self.data_acked)
+            .then(|| self.acked + self.sacked)
     }
 
-    /// An ACK of `acked` new bytes at `now` for a window-limited sender in the Open state, with
-    /// nothing else to report: the starting point of the algorithms' tests.
-    pub fn plain(now: Time, acked: u64) -> AckEvent {
+    /// An ACK of `acked` new packets at `now` for a window-limited sender in the Open state,
+    /// with nothing else to report: the starting point of the algorithms' tests.
+    pub fn plain(now: Time, acked: u32) -> AckEvent {
         AckEvent {
             now,
             acked,
             sacked: 0,
+            data_acked: acked > 0,
             lost: 0,
             rtt: None,
             min_rtt: None,
             in_flight: 0,
+            in_flight_bytes: 0,
             cwnd_limited: true,
             in_recovery: false,
             delivered: 0,
+            delivered_pkts: 0,
             snd_una: 0,
             snd_nxt: 0,
             srtt: None,
@@ -128,28 +175,32 @@ pub struct LossEvent {
     pub flight_size: u64,
 }
 
-/// A congestion-control algorithm.
+/// A congestion-control algorithm (Linux's `tcp_congestion_ops`). The sender owns loss
+/// recovery and, for the loss-based algorithms, the window's reduction in it (PRR, RFC 6937).
 pub trait CongestionControl {
     fn name(&self) -> &'static str;
 
-    /// An ACK acknowledged or SACKed new data: grow (or, for model-based algorithms, set) the
-    /// window. Loss-based algorithms do not grow it during recovery.
+    /// An ACK delivered data (`cong_avoid`, or `cong_control` for an algorithm that sets the
+    /// window itself). Loss-based algorithms grow the window only when [`AckEvent::growth`]
+    /// allows.
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent);
 
-    /// Loss detected by duplicate ACKs or SACK: fast retransmit starts. Sets ssthresh and the
-    /// window recovery begins with (RFC 5681 §3.2, RFC 6675 §5).
+    /// Fast recovery begins (`tcp_init_cwnd_reduction` calling `ssthresh`): set ssthresh. The
+    /// window itself is then brought down to it by PRR over the recovery round, and set to it
+    /// when recovery ends (`tcp_end_cwnd_reduction`).
     fn on_enter_recovery(&mut self, w: &mut Window, loss: &LossEvent);
 
-    /// Recovery completed: every byte outstanding at its start was acknowledged.
-    fn on_exit_recovery(&mut self, w: &mut Window, now: Time) {
-        let _ = now;
-        w.cwnd = w.cwnd.min(w.ssthresh).max(w.mss);
-    }
-
-    /// The retransmission timer fired. `first` is false for a backed-off repeat, which Linux
-    /// does not let reduce ssthresh again. The sender then sets cwnd to one segment (RFC 5681
-    /// §3.1).
+    /// The retransmission timer fired (`tcp_enter_loss`). `first` is false for a repeat within
+    /// one episode, which Linux does not let reduce ssthresh again. The sender then sets cwnd
+    /// to one packet (RFC 5681 §3.1).
     fn on_rto(&mut self, w: &mut Window, loss: &LossEvent, first: bool);
+
+    /// Whether the algorithm sets the window on every ACK itself, recovery included (Linux's
+    /// `cong_control`, as BBR's): then the sender applies no PRR and does not set cwnd to
+    /// ssthresh when recovery ends.
+    fn controls_window(&self) -> bool {
+        false
+    }
 
     /// The rate to pace at, in bytes per second, for algorithms that pace.
     fn pacing_rate(&self) -> Option<f64> {
@@ -196,7 +247,7 @@ pub struct CcOptions {
 /// The algorithm named by the scenario.
 pub fn new_controller(algo: CcAlgo, options: CcOptions) -> Box<dyn CongestionControl> {
     match algo {
-        CcAlgo::Reno => Box::new(Reno::default()),
+        CcAlgo::Reno => Box::new(Reno),
         CcAlgo::Cubic => Box::new(Cubic::new(options.hystart)),
         CcAlgo::Bbr => Box::new(Bbr::new(options.seed)),
     }

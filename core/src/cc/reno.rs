@@ -1,36 +1,36 @@
-//! Reno (RFC 5681): slow start, then one segment of growth per window of data acknowledged;
-//! on loss, half the window with a floor of two segments. Like Linux's `tcp_reno_ssthresh` it
-//! halves cwnd rather than RFC 5681's FlightSize: the two agree whenever the window is in use,
-//! which is the only time it may grow (`tcp_is_cwnd_limited`).
+//! Reno (RFC 5681) as Linux's `tcp_cong.c` runs it, in packets: slow start, then one packet of
+//! growth per window of packets acknowledged (`tcp_cong_avoid_ai`); on loss, half the window
+//! with a floor of two packets (`tcp_reno_ssthresh`). Like Linux it halves cwnd rather than RFC
+//! 5681's FlightSize: the two agree whenever the window is in use, which is the only time it
+//! may grow (`tcp_is_cwnd_limited`).
 
 use super::slow_start::slow_start;
-use super::{AckEvent, CongestionControl, LossEvent, Window};
-
-/// Multiplicative decrease of RFC 5681 §3.1, equation (4).
-pub const BETA: f64 = 0.5;
+use super::{AckEvent, CongestionControl, LossEvent, Window, MIN_SSTHRESH};
 
 #[derive(Debug, Default, Clone)]
-pub struct Reno {
-    /// Bytes acknowledged toward the next one-segment increase (Linux's `snd_cwnd_cnt`, in
-    /// bytes): RFC 3465's byte counting in congestion avoidance.
-    bytes_acked: u64,
-}
+pub struct Reno;
 
 impl Reno {
-    /// RFC 5681 §3.1 equation (4), applied to cwnd as Linux does.
-    pub fn loss_ssthresh(cwnd: u64, mss: u64) -> u64 {
-        ((cwnd as f64 * BETA) as u64).max(2 * mss)
+    /// `tcp_reno_ssthresh`: RFC 5681 §3.1 equation (4), applied to cwnd as Linux does.
+    pub fn loss_ssthresh(cwnd: u32) -> u32 {
+        (cwnd >> 1).max(MIN_SSTHRESH)
     }
+}
 
-    /// Congestion avoidance: one MSS per cwnd of bytes acknowledged (Linux
-    /// `tcp_cong_avoid_ai`), so delayed ACKs do not slow it down.
-    pub fn additive_increase(bytes_acked: &mut u64, w: &mut Window, acked: u64) {
-        *bytes_acked += acked;
-        if *bytes_acked >= w.cwnd {
-            let steps = *bytes_acked / w.cwnd.max(1);
-            *bytes_acked -= steps * w.cwnd;
-            w.cwnd += steps * w.mss;
-        }
+/// Linux `tcp_cong_avoid_ai`: one packet per `per` packets acknowledged, counting in
+/// `w.cwnd_cnt`; credit earned at a larger `per` is spent gently, one packet at a time.
+/// Reno passes the window as `per`, CUBIC its `cnt`.
+pub fn cong_avoid_ai(w: &mut Window, per: u32, acked: u32) {
+    let per = per.max(1);
+    if w.cwnd_cnt >= per {
+        w.cwnd_cnt = 0;
+        w.cwnd = w.cwnd.saturating_add(1);
+    }
+    w.cwnd_cnt = w.cwnd_cnt.saturating_add(acked);
+    if w.cwnd_cnt >= per {
+        let delta = w.cwnd_cnt / per;
+        w.cwnd_cnt -= delta * per;
+        w.cwnd = w.cwnd.saturating_add(delta);
     }
 }
 
@@ -39,6 +39,7 @@ impl CongestionControl for Reno {
         "reno"
     }
 
+    /// `tcp_reno_cong_avoid`.
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
         let Some(mut acked) = ack.growth() else {
             return;
@@ -49,20 +50,17 @@ impl CongestionControl for Reno {
                 return;
             }
         }
-        Self::additive_increase(&mut self.bytes_acked, w, acked);
+        cong_avoid_ai(w, w.cwnd, acked);
     }
 
     fn on_enter_recovery(&mut self, w: &mut Window, _loss: &LossEvent) {
-        w.ssthresh = Self::loss_ssthresh(w.cwnd, w.mss);
-        w.cwnd = w.ssthresh;
-        self.bytes_acked = 0;
+        w.ssthresh = Self::loss_ssthresh(w.cwnd);
     }
 
     fn on_rto(&mut self, w: &mut Window, _loss: &LossEvent, first: bool) {
         if first {
-            w.ssthresh = Self::loss_ssthresh(w.cwnd, w.mss);
+            w.ssthresh = Self::loss_ssthresh(w.cwnd);
         }
-        self.bytes_acked = 0;
     }
 }
 
@@ -71,60 +69,79 @@ mod tests {
     use super::*;
     use crate::time::Time;
 
-    fn ack(acked: u64) -> AckEvent {
+    fn ack(acked: u32) -> AckEvent {
         AckEvent::plain(Time::ZERO, acked)
     }
 
-    #[test]
-    fn congestion_avoidance_adds_one_mss_per_window_acked() {
-        let mut w = Window {
-            cwnd: 10_000,
-            ssthresh: 5_000,
-            mss: 1_000,
-        };
-        let mut reno = Reno::default();
-        // Five ACKs of two segments each: ten segments acknowledged, one window's worth.
-        for _ in 0..5 {
-            reno.on_ack(&mut w, &ack(2_000));
+    fn avoiding(cwnd: u32) -> Window {
+        Window {
+            ssthresh: 5,
+            ..Window::new(cwnd, 1000)
         }
-        assert_eq!(w.cwnd, 11_000);
     }
 
     #[test]
-    fn loss_halves_the_window_with_a_two_segment_floor() {
-        assert_eq!(Reno::loss_ssthresh(40_000, 1_000), 20_000);
-        assert_eq!(Reno::loss_ssthresh(3_000, 1_000), 2_000);
+    fn congestion_avoidance_adds_one_packet_per_window_acked() {
+        let mut w = avoiding(10);
+        // Five ACKs of two packets each: ten packets acknowledged, one window's worth.
+        for _ in 0..5 {
+            Reno.on_ack(&mut w, &ack(2));
+        }
+        assert_eq!((w.cwnd, w.cwnd_cnt), (11, 0));
+    }
+
+    #[test]
+    fn credit_earned_at_a_larger_window_is_spent_one_packet_at_a_time() {
+        // tcp_cong_avoid_ai: a count already past `per` (the window shrank) gives one packet
+        // and starts over, not cnt / per packets at once.
+        let mut w = Window {
+            cwnd_cnt: 30,
+            ..avoiding(10)
+        };
+        cong_avoid_ai(&mut w, 10, 1);
+        assert_eq!((w.cwnd, w.cwnd_cnt), (11, 1));
+    }
+
+    #[test]
+    fn loss_halves_the_window_with_a_two_packet_floor() {
+        assert_eq!(Reno::loss_ssthresh(40), 20);
+        assert_eq!(Reno::loss_ssthresh(41), 20);
+        assert_eq!(Reno::loss_ssthresh(3), 2);
     }
 
     #[test]
     fn a_duplicate_ack_that_only_sacks_does_not_grow_the_window() {
-        let mut w = Window {
-            cwnd: 10_000,
-            ssthresh: u64::MAX,
-            mss: 1_000,
-        };
-        let mut reno = Reno::default();
+        let mut w = Window::new(10, 1000);
         let mut dupack = ack(0);
-        dupack.sacked = 1_000;
-        reno.on_ack(&mut w, &dupack);
-        assert_eq!(w.cwnd, 10_000);
+        dupack.sacked = 1;
+        Reno.on_ack(&mut w, &dupack);
+        assert_eq!(w.cwnd, 10);
         // The ACK that fills the hole counts what it acknowledges and what it SACKs.
-        let mut filling = ack(1_000);
-        filling.sacked = 1_000;
-        reno.on_ack(&mut w, &filling);
-        assert_eq!(w.cwnd, 12_000);
+        let mut filling = ack(1);
+        filling.sacked = 1;
+        Reno.on_ack(&mut w, &filling);
+        assert_eq!(w.cwnd, 12);
     }
 
     #[test]
     fn an_idle_window_does_not_grow() {
-        let mut w = Window {
-            cwnd: 10_000,
-            ssthresh: u64::MAX,
-            mss: 1_000,
-        };
-        let mut a = ack(5_000);
+        let mut w = Window::new(10, 1000);
+        let mut a = ack(5);
         a.cwnd_limited = false;
-        Reno::default().on_ack(&mut w, &a);
-        assert_eq!(w.cwnd, 10_000);
+        Reno.on_ack(&mut w, &a);
+        assert_eq!(w.cwnd, 10);
+    }
+
+    #[test]
+    fn a_loss_sets_ssthresh_and_leaves_the_window_to_the_sender() {
+        let mut w = Window::new(40, 1000);
+        Reno.on_enter_recovery(
+            &mut w,
+            &LossEvent {
+                now: Time::ZERO,
+                flight_size: 40_000,
+            },
+        );
+        assert_eq!((w.cwnd, w.ssthresh), (40, 20));
     }
 }

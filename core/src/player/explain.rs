@@ -3,7 +3,7 @@
 //! windows are in MSS.
 
 use super::step::{CaLabel, DropCauseLabel, Growth, Step, StepKind, Steps};
-use crate::cc::INFINITE_SSTHRESH;
+use crate::cc::INFINITE_SSTHRESH_BYTES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Language {
@@ -46,8 +46,8 @@ fn reduction(cc: &str, lang: Language) -> &'static str {
     match (cc, lang) {
         ("reno", Language::En) => "cwnd × 0.5 (Reno)",
         ("reno", Language::Zh) => "cwnd × 0.5（Reno）",
-        ("cubic", Language::En) => "cwnd × 0.7 (CUBIC)",
-        ("cubic", Language::Zh) => "cwnd × 0.7（CUBIC）",
+        ("cubic", Language::En) => "cwnd × 717/1024 (CUBIC)",
+        ("cubic", Language::Zh) => "cwnd × 717/1024（CUBIC）",
         (_, Language::En) => "left to BBR's model",
         (_, Language::Zh) => "由 BBR 的模型决定",
     }
@@ -276,7 +276,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             format!("第 {count} 个重复 ACK（{}）：接收方仍缺这个字节。", rel(ack)),
         ),
         // BBR keeps no ssthresh (it stays Linux's "infinite"): its window comes from its model.
-        StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } if ssthresh >= INFINITE_SSTHRESH => lang_pick(
+        StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } if ssthresh >= INFINITE_SSTHRESH_BYTES => lang_pick(
             lang,
             format!(
                 "Loss detected (duplicate ACKs / SACK): fast retransmit of {}; BBR keeps no ssthresh and sets the window from its model: cwnd {} -> {} MSS.",
@@ -296,14 +296,14 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             lang_pick(
                 lang,
                 format!(
-                    "Loss detected (duplicate ACKs / SACK): fast retransmit of {}; ssthresh = {how} = {} MSS, cwnd {} -> {} MSS.",
+                    "Loss detected (duplicate ACKs / SACK): fast retransmit of {}; ssthresh = {how} = {} MSS. cwnd {} -> {} MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip.",
                     rel(seq),
                     mss(ssthresh, m),
                     mss(cwnd_before, m),
                     mss(cwnd_after, m)
                 ),
                 format!(
-                    "检测到丢包（重复 ACK / SACK）：快速重传 {}；ssthresh = {how} = {} MSS，cwnd {} -> {} MSS。",
+                    "检测到丢包（重复 ACK / SACK）：快速重传 {}；ssthresh = {how} = {} MSS。cwnd {} -> {} MSS：在途数据加上这次重传，PRR（RFC 6937）在下一个往返内把它降到 ssthresh。",
                     rel(seq),
                     mss(ssthresh, m),
                     mss(cwnd_before, m),
@@ -314,12 +314,12 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
         StepKind::RecoveryDone { cwnd } => lang_pick(
             lang,
             format!(
-                "Recovery complete: everything sent before the loss is acknowledged; cwnd {} MSS, growth resumes.",
+                "Recovery complete: everything sent before the loss is acknowledged; cwnd = ssthresh = {} MSS, growth resumes.",
                 mss(cwnd, m)
             ),
-            format!("恢复完成：丢包前发出的数据全部被确认；cwnd {} MSS，窗口重新增长。", mss(cwnd, m)),
+            format!("恢复完成：丢包前发出的数据全部被确认；cwnd = ssthresh = {} MSS，窗口重新增长。", mss(cwnd, m)),
         ),
-        StepKind::Timeout { rto_ms, backoff, cwnd_before, ssthresh } if ssthresh >= INFINITE_SSTHRESH => {
+        StepKind::Timeout { rto_ms, backoff, cwnd_before, ssthresh } if ssthresh >= INFINITE_SSTHRESH_BYTES => {
             let twice = backed_off(backoff.saturating_sub(1), lang);
             lang_pick(
                 lang,
@@ -453,10 +453,10 @@ mod tests {
             say(StepKind::FastRetransmit {
                 seq: 14600,
                 cwnd_before: 40 * 1460,
-                cwnd_after: 28 * 1460,
+                cwnd_after: 37 * 1460,
                 ssthresh: 28 * 1460
             }),
-            "Loss detected (duplicate ACKs / SACK): fast retransmit of 14601; ssthresh = cwnd × 0.7 (CUBIC) = 28 MSS, cwnd 40 -> 28 MSS."
+            "Loss detected (duplicate ACKs / SACK): fast retransmit of 14601; ssthresh = cwnd × 717/1024 (CUBIC) = 28 MSS. cwnd 40 -> 37 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
         );
         assert!(say(StepKind::Timeout {
             rto_ms: 412.0,

@@ -266,7 +266,7 @@ impl StepKind {
                 seq: 14600,
                 cwnd_before: 40 * 1460,
                 cwnd_after: 40 * 1460,
-                ssthresh: crate::cc::INFINITE_SSTHRESH,
+                ssthresh: crate::cc::INFINITE_SSTHRESH_BYTES,
             },
             StepKind::Timeout {
                 rto_ms: 412.0,
@@ -278,7 +278,7 @@ impl StepKind {
                 rto_ms: 250.0,
                 backoff: 1,
                 cwnd_before: 30 * 1460,
-                ssthresh: crate::cc::INFINITE_SSTHRESH,
+                ssthresh: crate::cc::INFINITE_SSTHRESH_BYTES,
             },
             StepKind::MessageWritten { id: 70 },
             StepKind::HolRelease {

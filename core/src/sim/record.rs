@@ -25,8 +25,8 @@ impl World {
         let s = &flow.sender;
         let w = s.window();
         FlowState {
-            cwnd: w.cwnd,
-            ssthresh: (w.ssthresh < crate::cc::INFINITE_SSTHRESH).then_some(w.ssthresh),
+            cwnd: w.cwnd_bytes(),
+            ssthresh: w.ssthresh_bytes(),
             in_flight: s.in_flight(),
             srtt_ms: s.rtt().srtt().map(Time::as_millis_f64),
             rto_ms: s.rtt().rto().as_millis_f64(),
@@ -120,7 +120,7 @@ impl World {
     pub(super) fn record_ack(&mut self, now: Time, fi: usize, ack: u64, before: AckBefore) {
         let s = &self.flows[fi].sender;
         let sacked = s.last_sacked();
-        let after = s.window().cwnd;
+        let after = s.window().cwnd_bytes();
         let kind = if ack > before.una {
             let growth = if after == before.cwnd {
                 Growth::Held
@@ -172,8 +172,10 @@ impl AckBefore {
         let w = s.window();
         AckBefore {
             una: s.snd_una(),
-            cwnd: w.cwnd,
-            ssthresh: w.ssthresh,
+            cwnd: w.cwnd_bytes(),
+            ssthresh: w
+                .ssthresh_bytes()
+                .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
             dupacks: s.dupacks(),
         }
     }

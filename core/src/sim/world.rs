@@ -107,7 +107,7 @@ impl WindowState {
     fn row(&self) -> [f64; 6] {
         let mut row = [0.0; 6];
         row[window_col::CWND] = self.cwnd as f64;
-        row[window_col::SSTHRESH] = if self.ssthresh >= crate::cc::INFINITE_SSTHRESH {
+        row[window_col::SSTHRESH] = if self.ssthresh >= crate::cc::INFINITE_SSTHRESH_BYTES {
             f64::NAN
         } else {
             self.ssthresh as f64
@@ -425,8 +425,13 @@ impl World {
         let probes = flow.sender.stats().loss_probes;
         let probed = probes > flow.seen_probes;
         flow.seen_probes = probes;
-        let cwnd = flow.sender.window().cwnd;
-        if sent_new && !probed && flow.sender.in_flight() > cwnd {
+        // Counted in packets, as the window is, and in bytes: no packet is larger than the MSS.
+        let w = flow.sender.window();
+        let cwnd = w.cwnd_bytes();
+        if sent_new
+            && !probed
+            && (flow.sender.packets_in_flight() > w.cwnd || flow.sender.in_flight() > cwnd)
+        {
             self.invariants.cwnd_breaches += 1;
         }
         // The same rule by the observer's own count, which does not trust the sender's
@@ -479,8 +484,10 @@ impl World {
         let s = &self.flows[fi].sender;
         let w = s.window();
         let state = WindowState {
-            cwnd: w.cwnd,
-            ssthresh: w.ssthresh.min(crate::cc::INFINITE_SSTHRESH),
+            cwnd: w.cwnd_bytes(),
+            ssthresh: w
+                .ssthresh_bytes()
+                .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
             in_flight: s.in_flight(),
             peer_window: s.peer_window(),
             srtt: s.rtt().srtt(),

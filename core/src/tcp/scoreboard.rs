@@ -104,6 +104,9 @@ pub struct Acked {
     pub newly_delivered: u64,
     /// Bytes acknowledged in all.
     pub bytes: u64,
+    /// Segments acknowledged in all, and those of them not SACKed before.
+    pub segs: u64,
+    pub newly_delivered_segs: u64,
     /// Send time of the oldest newly acknowledged segment, if no retransmitted segment was
     /// among them: Karn's rule (RFC 6298 §3), as a stack without timestamp RTT measurement
     /// applies it. The lab's simplification, not Linux's behaviour: with timestamps (whose
@@ -114,6 +117,49 @@ pub struct Acked {
     pub latest: Option<DeliveredSeg>,
 }
 
+/// Bytes and segments of one kind on the scoreboard: Linux counts packets (`packets_out`,
+/// `sacked_out`, `lost_out`, `retrans_out`), the charts count bytes, and a segment shorter than
+/// the MSS makes the two differ.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub bytes: u64,
+    pub segs: u64,
+}
+
+impl Tally {
+    fn add(&mut self, len: u32) {
+        self.bytes += u64::from(len);
+        self.segs += 1;
+    }
+
+    fn sub(&mut self, len: u32) {
+        self.bytes -= u64::from(len);
+        self.segs -= 1;
+    }
+
+    /// What `self` counts beyond `earlier`, an older reading of the same counter.
+    pub fn since(self, earlier: Tally) -> Tally {
+        Tally {
+            bytes: self.bytes - earlier.bytes,
+            segs: self.segs - earlier.segs,
+        }
+    }
+
+    fn of<'a>(segs: impl Iterator<Item = &'a Seg>) -> Tally {
+        segs.fold(Tally::default(), |mut t, s| {
+            t.add(s.len);
+            t
+        })
+    }
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.bytes += other.bytes;
+        self.segs += other.segs;
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Scoreboard {
     segs: VecDeque<Seg>,
@@ -122,13 +168,12 @@ pub struct Scoreboard {
     /// The segments deemed lost and not retransmitted since, by first byte: NextSeg's
     /// candidates, found in a logarithm of the window instead of a walk over it.
     to_retransmit: BTreeSet<u64>,
-    out_bytes: u64,
-    sacked_bytes: u64,
-    sacked_segs: usize,
-    lost_bytes: u64,
-    /// Bytes ever marked lost: the difference across an ACK is what it revealed.
-    lost_marked: u64,
-    retrans_bytes: u64,
+    out: Tally,
+    sacked: Tally,
+    lost: Tally,
+    /// Bytes and segments ever marked lost: the difference across an ACK is what it revealed.
+    lost_marked: Tally,
+    retrans: Tally,
     /// Everything below has been judged by RFC 6675's IsLost.
     lost_judged_to: u64,
     /// No segment below needs retransmission.
@@ -152,7 +197,7 @@ impl Scoreboard {
     }
 
     pub fn push(&mut self, seg: Seg) {
-        self.out_bytes += u64::from(seg.len);
+        self.out.add(seg.len);
         self.segs.push_back(seg);
     }
 
@@ -184,30 +229,46 @@ impl Scoreboard {
     }
 
     pub fn out_bytes(&self) -> u64 {
-        self.out_bytes
+        self.out.bytes
     }
 
     pub fn sacked_bytes(&self) -> u64 {
-        self.sacked_bytes
+        self.sacked.bytes
     }
 
     pub fn lost_bytes(&self) -> u64 {
-        self.lost_bytes
+        self.lost.bytes
     }
 
-    /// Bytes marked lost since the connection began.
-    pub fn lost_marked(&self) -> u64 {
+    /// Bytes and segments marked lost since the connection began.
+    pub fn lost_marked(&self) -> Tally {
         self.lost_marked
     }
 
     pub fn retrans_bytes(&self) -> u64 {
-        self.retrans_bytes
+        self.retrans.bytes
     }
 
     /// Bytes in the network by RFC 6675's reckoning (Linux `tcp_packets_in_flight`): sent, less
     /// what was SACKed or deemed lost, plus what was retransmitted.
     pub fn pipe(&self) -> u64 {
-        (self.out_bytes + self.retrans_bytes).saturating_sub(self.sacked_bytes + self.lost_bytes)
+        (self.out.bytes + self.retrans.bytes).saturating_sub(self.sacked.bytes + self.lost.bytes)
+    }
+
+    /// Segments in the network, the same reckoning in packets: Linux's
+    /// `packets_out - (sacked_out + lost_out) + retrans_out`, what the congestion window limits.
+    pub fn pipe_segs(&self) -> u64 {
+        (self.out.segs + self.retrans.segs).saturating_sub(self.sacked.segs + self.lost.segs)
+    }
+
+    /// Segments sent and not yet cumulatively acknowledged (Linux's `packets_out`).
+    pub fn out_segs(&self) -> u64 {
+        self.out.segs
+    }
+
+    /// Segments deemed lost (Linux's `lost_out`).
+    pub fn lost_segs(&self) -> u64 {
+        self.lost.segs
     }
 
     /// The highest SACKed byte, if any.
@@ -251,12 +312,13 @@ impl Scoreboard {
             self.to_retransmit.remove(&seg.seq);
             let len = u64::from(seg.len);
             out.bytes += len;
-            self.out_bytes -= len;
+            out.segs += 1;
+            self.out.sub(seg.len);
             if seg.sacked {
-                self.sacked_bytes -= len;
-                self.sacked_segs -= 1;
+                self.sacked.sub(seg.len);
             } else {
                 out.newly_delivered += len;
+                out.newly_delivered_segs += 1;
                 if seg.ever_retrans {
                     retrans_acked = true;
                 } else if out.rtt_sent_at.is_none() {
@@ -265,10 +327,10 @@ impl Scoreboard {
                 DeliveredSeg::latest(&mut out.latest, &seg);
             }
             if seg.lost {
-                self.lost_bytes -= len;
+                self.lost.sub(seg.len);
             }
             if seg.retrans {
-                self.retrans_bytes -= len;
+                self.retrans.sub(seg.len);
             }
         }
         // Karn's rule (RFC 6298 §3), the lab's simplification: no sample once any retransmitted
@@ -282,15 +344,15 @@ impl Scoreboard {
         out
     }
 
-    /// Marks the segments inside `blocks` as SACKed. Returns the bytes newly SACKed and the
+    /// Marks the segments inside `blocks` as SACKed. Returns what was newly SACKed and the
     /// snapshot of the most recently sent of them. Only the parts of each block not SACKed
     /// before are walked, so a block that grows by one segment per ACK costs one segment.
-    pub fn sack(&mut self, blocks: &[SackBlock]) -> (u64, Option<DeliveredSeg>) {
+    pub fn sack(&mut self, blocks: &[SackBlock]) -> (Tally, Option<DeliveredSeg>) {
         let (Some(first), Some(last)) = (self.segs.front(), self.segs.back()) else {
-            return (0, None);
+            return (Tally::default(), None);
         };
         let (lo, hi) = (first.seq, last.end());
-        let mut newly = 0;
+        let mut newly = Tally::default();
         let mut latest: Option<DeliveredSeg> = None;
         for b in blocks {
             let (start, end) = (b.start.max(lo), b.end.min(hi));
@@ -320,7 +382,7 @@ impl Scoreboard {
         &mut self,
         start: u64,
         end: u64,
-        newly: &mut u64,
+        newly: &mut Tally,
         latest: &mut Option<DeliveredSeg>,
     ) {
         let mut i = self.segs.partition_point(|s| s.end() <= start);
@@ -333,35 +395,33 @@ impl Scoreboard {
             if seg.seq < start || seg.end() > end || seg.sacked {
                 continue;
             }
-            let len = u64::from(seg.len);
             seg.sacked = true;
-            *newly += len;
+            newly.add(seg.len);
             DeliveredSeg::latest(latest, seg);
             if seg.lost {
                 seg.lost = false;
-                self.lost_bytes -= len;
+                self.lost.sub(seg.len);
             }
             if seg.retrans {
                 seg.retrans = false;
-                self.retrans_bytes -= len;
+                self.retrans.sub(seg.len);
             }
             Self::track(&mut self.to_retransmit, seg);
-            self.sacked_bytes += len;
-            self.sacked_segs += 1;
+            self.sacked.add(seg.len);
         }
     }
 
     /// RFC 6675 §4 IsLost: a segment not SACKed, with DupThresh segments SACKed above it, is
     /// deemed lost. Segments already retransmitted are left to the timer, as Linux does without
-    /// RACK. Returns the bytes newly marked.
-    pub fn mark_lost_by_sack(&mut self) -> u64 {
+    /// RACK. Returns the segments newly marked.
+    pub fn mark_lost_by_sack(&mut self) -> Tally {
         // The start of the DupThresh-th highest SACKed segment: everything below it has enough
         // SACKed segments above.
         let Some(high) = self.high_sacked() else {
-            return 0;
+            return Tally::default();
         };
-        if self.sacked_segs < DUP_THRESH {
-            return 0;
+        if self.sacked.segs < DUP_THRESH as u64 {
+            return Tally::default();
         }
         let mut i = self.segs.partition_point(|s| s.seq < high);
         let mut found = 0;
@@ -384,9 +444,9 @@ impl Scoreboard {
         }
         let Some(threshold) = threshold else {
             self.charge(visited);
-            return 0;
+            return Tally::default();
         };
-        let mut marked = 0;
+        let mut marked = Tally::default();
         let mut i = self
             .segs
             .partition_point(|s| s.end() <= self.lost_judged_to);
@@ -398,12 +458,12 @@ impl Scoreboard {
             visited += 1;
             if !seg.sacked && !seg.lost && !seg.retrans {
                 seg.lost = true;
-                marked += u64::from(seg.len);
+                marked.add(seg.len);
                 self.lost_high = self.lost_high.max(seg.end());
                 Self::track(&mut self.to_retransmit, seg);
             }
         }
-        self.lost_bytes += marked;
+        self.lost += marked;
         self.lost_marked += marked;
         self.lost_judged_to = self.lost_judged_to.max(threshold);
         self.charge(visited);
@@ -420,17 +480,16 @@ impl Scoreboard {
         if seg.sacked || (seg.lost && !seg.retrans) {
             return false;
         }
-        let len = u64::from(seg.len);
         if seg.retrans {
             seg.retrans = false;
-            self.retrans_bytes -= len;
+            self.retrans.sub(seg.len);
         }
         if !seg.lost {
             seg.lost = true;
-            self.lost_bytes += len;
+            self.lost.add(seg.len);
         }
         Self::track(&mut self.to_retransmit, seg);
-        self.lost_marked += len;
+        self.lost_marked.add(seg.len);
         let end = seg.end();
         self.lost_high = self.lost_high.max(end);
         self.retransmit_hint = self.retransmit_hint.min(seq);
@@ -448,12 +507,12 @@ impl Scoreboard {
         }
         if seg.retrans {
             seg.retrans = false;
-            self.retrans_bytes -= u64::from(seg.len);
+            self.retrans.sub(seg.len);
         }
         seg.lost = true;
         Self::track(&mut self.to_retransmit, seg);
-        self.lost_bytes += u64::from(seg.len);
-        self.lost_marked += u64::from(seg.len);
+        self.lost.add(seg.len);
+        self.lost_marked.add(seg.len);
         self.lost_high = self.lost_high.max(seg.end());
         self.retransmit_hint = self.retransmit_hint.min(seg.seq);
         true
@@ -469,14 +528,14 @@ impl Scoreboard {
             }
             if seg.retrans {
                 seg.retrans = false;
-                self.retrans_bytes -= u64::from(seg.len);
+                self.retrans.sub(seg.len);
             }
             if !seg.lost {
                 seg.lost = true;
-                self.lost_bytes += u64::from(seg.len);
+                self.lost.add(seg.len);
             }
             Self::track(&mut self.to_retransmit, seg);
-            self.lost_marked += u64::from(seg.len);
+            self.lost_marked.add(seg.len);
         }
         if let Some(first) = self.segs.front() {
             self.retransmit_hint = first.seq;
@@ -489,7 +548,7 @@ impl Scoreboard {
 
     /// RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted.
     pub fn next_retransmit(&mut self) -> Option<(u64, u32)> {
-        if self.lost_bytes == 0 {
+        if self.lost.segs == 0 {
             return None;
         }
         // No candidate below the hint is looked at (the segment holding the hint included), as
@@ -523,7 +582,7 @@ impl Scoreboard {
         let seg = &mut self.segs[i];
         if !seg.retrans {
             seg.retrans = true;
-            self.retrans_bytes += u64::from(seg.len);
+            self.retrans.add(seg.len);
         }
         seg.ever_retrans = true;
         seg.sent_at = now;
@@ -535,27 +594,16 @@ impl Scoreboard {
     /// and segment counts, the SACKed ranges' cover, and the retransmission queue. `Err` names
     /// the first that disagrees.
     pub fn audit(&self) -> Result<(), String> {
-        let sum = |f: fn(&Seg) -> bool| -> u64 {
-            self.segs
-                .iter()
-                .filter(|s| f(s))
-                .map(|s| u64::from(s.len))
-                .sum()
-        };
+        let sum = |f: fn(&Seg) -> bool| Tally::of(self.segs.iter().filter(|s| f(s)));
         let checks = [
-            ("out_bytes", self.out_bytes, sum(|_| true)),
-            ("sacked_bytes", self.sacked_bytes, sum(|s| s.sacked)),
-            ("lost_bytes", self.lost_bytes, sum(|s| s.lost)),
-            ("retrans_bytes", self.retrans_bytes, sum(|s| s.retrans)),
-            (
-                "sacked_segs",
-                self.sacked_segs as u64,
-                self.segs.iter().filter(|s| s.sacked).count() as u64,
-            ),
+            ("out", self.out, sum(|_| true)),
+            ("sacked", self.sacked, sum(|s| s.sacked)),
+            ("lost", self.lost, sum(|s| s.lost)),
+            ("retrans", self.retrans, sum(|s| s.retrans)),
         ];
         for (name, kept, counted) in checks {
             if kept != counted {
-                return Err(format!("{name}: kept {kept}, counted {counted}"));
+                return Err(format!("{name}: kept {kept:?}, counted {counted:?}"));
             }
         }
         let queued: Vec<u64> = self.to_retransmit.iter().copied().collect();
@@ -587,7 +635,7 @@ impl Scoreboard {
 
     /// The SACKed segments above the cumulative ACK.
     pub fn sacked_segments(&self) -> usize {
-        self.sacked_segs
+        self.sacked.segs as usize
     }
 }
 
@@ -621,7 +669,8 @@ mod tests {
     fn pipe_counts_what_is_in_the_network() {
         let mut b = board(10);
         assert_eq!(b.pipe(), 10_000);
-        assert_eq!(b.sack(&[block(2, 5)]).0, 3_000);
+        assert_eq!(b.sack(&[block(2, 5)]).0.bytes, 3_000);
+        assert_eq!(b.pipe_segs(), 7);
         assert_eq!(b.pipe(), 7_000);
     }
 
@@ -629,8 +678,8 @@ mod tests {
     fn a_growing_block_only_counts_its_new_part() {
         let mut b = board(10);
         b.sack(&[block(2, 4)]);
-        assert_eq!(b.sack(&[block(2, 5)]).0, 1_000);
-        assert_eq!(b.sack(&[block(2, 5)]).0, 0);
+        assert_eq!(b.sack(&[block(2, 5)]).0.bytes, 1_000);
+        assert_eq!(b.sack(&[block(2, 5)]).0.bytes, 0);
         assert_eq!(b.sacked_ranges(), &[block(2, 5)]);
     }
 
@@ -638,7 +687,7 @@ mod tests {
     fn a_block_bridging_two_ranges_merges_them() {
         let mut b = board(10);
         b.sack(&[block(2, 3), block(5, 6)]);
-        assert_eq!(b.sack(&[block(2, 6)]).0, 2_000);
+        assert_eq!(b.sack(&[block(2, 6)]).0.bytes, 2_000);
         assert_eq!(b.sacked_ranges(), &[block(2, 6)]);
     }
 
@@ -647,9 +696,9 @@ mod tests {
         // RFC 6675 §4: segment 0 is lost once segments 1, 2, 3 are SACKed; not before.
         let mut b = board(10);
         b.sack(&[block(1, 3)]);
-        assert_eq!(b.mark_lost_by_sack(), 0);
+        assert_eq!(b.mark_lost_by_sack().segs, 0);
         b.sack(&[block(1, 4)]);
-        assert_eq!(b.mark_lost_by_sack(), 1_000);
+        assert_eq!(b.mark_lost_by_sack().bytes, 1_000);
         assert!(b.head_is_lost());
         assert_eq!(b.pipe(), 6_000);
         assert_eq!(b.next_retransmit(), Some((0, MSS)));
@@ -662,7 +711,7 @@ mod tests {
     fn two_holes_are_retransmitted_lowest_first() {
         let mut b = board(10);
         b.sack(&[block(1, 2), block(3, 7)]);
-        assert_eq!(b.mark_lost_by_sack(), 2_000);
+        assert_eq!(b.mark_lost_by_sack().segs, 2);
         assert_eq!(b.next_retransmit(), Some((0, MSS)));
         b.on_retransmit(0, Time(9), TxSnapshot::default());
         assert_eq!(b.next_retransmit(), Some((2_000, MSS)));

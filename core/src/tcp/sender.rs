@@ -1,13 +1,17 @@
 //! The sending end: handshake, the window, loss detection and recovery, the retransmission
 //! timer, pacing.
 //!
-//! Recovery follows RFC 6675 with SACK and RFC 6582 (NewReno) without. Both use one reckoning of
-//! the data in flight, Linux's `tcp_packets_in_flight`: without SACK each duplicate ACK counts as
-//! one segment that has left the network, which is RFC 5681's window inflation said another way.
-//! With SACK, losses are also found by RACK and tail losses drawn out by a probe (RFC 8985), as
-//! Linux does by default.
+//! Windows and the data in flight are counted in packets, as Linux counts them
+//! (`tcp_packets_in_flight`, `tcp_cwnd_test`); the receiver's window in bytes. Loss recovery is
+//! Linux's `tcp_fastretrans_alert`: RFC 6675 with SACK and RFC 6582 (NewReno) without, both with
+//! one reckoning of the data in flight, in which without SACK each duplicate ACK counts as one
+//! packet that has left the network (RFC 5681's window inflation said another way). In fast
+//! recovery the window is brought down to ssthresh by Proportional Rate Reduction (RFC 6937,
+//! `tcp_cwnd_reduction`) and set to it when recovery ends; the ACK that ends one recovery may
+//! start the next. With SACK, losses are also found by RACK and tail losses drawn out by a probe
+//! (RFC 8985), as Linux does by default.
 
-use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH};
+use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH_BYTES};
 use crate::packet::{Kind, Packet, SackBlock, HEADER_BYTES, SYN_OPTION_BYTES};
 use crate::time::{serialisation_time, Time};
 
@@ -137,11 +141,16 @@ pub struct Sender {
     dupacks: u32,
     /// Bytes the latest ACK newly SACKed.
     last_sacked: u64,
-    /// Without SACK: duplicate ACKs taken as segments that have left the network.
-    reno_sacked: u64,
-    /// RFC 6675 §5 step 4.3 and RFC 6582: the first retransmission of a recovery goes out
-    /// whatever the window.
-    force_retransmit: bool,
+    /// Without SACK: duplicate ACKs taken as packets that have left the network (Linux's
+    /// `sacked_out` for Reno).
+    reno_sacked: u32,
+    /// Proportional Rate Reduction (RFC 6937): the window when recovery began, and the packets
+    /// delivered and sent since (`prior_cwnd`, `prr_delivered`, `prr_out`).
+    prior_cwnd: u32,
+    prr_delivered: u64,
+    prr_out: u64,
+    /// Packets delivered so far (acknowledged or SACKed; Linux's `tp->delivered`).
+    delivered_pkts: u64,
     rto_deadline: Option<Time>,
     rack: Rack,
     /// The tail loss probe's timer, and the end of the probe while its ACK is awaited.
@@ -151,7 +160,7 @@ pub struct Sender {
     pace_next: Time,
     paced_wait: bool,
     /// Linux's `tcp_cwnd_validate` state: whether the window limited the latest round, and the
-    /// most that was outstanding in it.
+    /// most packets that were outstanding in it (`max_packets_out`).
     is_cwnd_limited: bool,
     max_out: u64,
     usage_seq: u64,
@@ -161,7 +170,6 @@ pub struct Sender {
 
 impl Sender {
     pub fn new(flow: u16, cfg: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
-        let mss = u64::from(cfg.mss);
         Sender {
             flow,
             cfg,
@@ -175,15 +183,14 @@ impl Sender {
             rtt: RttEstimator::new(cfg.rto_min),
             rate: RateEstimator::default(),
             cc,
-            w: Window {
-                cwnd: u64::from(cfg.iw) * mss,
-                ssthresh: INFINITE_SSTHRESH,
-                mss,
-            },
+            w: Window::new(cfg.iw, cfg.mss),
             dupacks: 0,
             last_sacked: 0,
             reno_sacked: 0,
-            force_retransmit: false,
+            prior_cwnd: 0,
+            prr_delivered: 0,
+            prr_out: 0,
+            delivered_pkts: 0,
             rto_deadline: None,
             rack: Rack::new(),
             pto_deadline: None,
@@ -257,9 +264,26 @@ impl Sender {
         self.peer_edge.saturating_sub(self.snd_una)
     }
 
-    /// Bytes in flight (Linux `tcp_packets_in_flight`, in bytes).
+    /// Bytes in flight: Linux's `tcp_packets_in_flight` in bytes, a duplicate ACK without SACK
+    /// taken as a full segment.
     pub fn in_flight(&self) -> u64 {
-        self.board.pipe().saturating_sub(self.reno_sacked)
+        self.board
+            .pipe()
+            .saturating_sub(u64::from(self.reno_sacked) * u64::from(self.cfg.mss))
+    }
+
+    /// Packets in flight (Linux `tcp_packets_in_flight`): what the congestion window limits.
+    pub fn packets_in_flight(&self) -> u32 {
+        let pipe = self
+            .board
+            .pipe_segs()
+            .saturating_sub(u64::from(self.reno_sacked));
+        u32::try_from(pipe).unwrap_or(u32::MAX)
+    }
+
+    /// Whether the window is being reduced in fast recovery (`tcp_in_cwnd_reduction`).
+    fn in_cwnd_reduction(&self) -> bool {
+        matches!(self.ca, CaState::Recovery { .. })
     }
 
     /// Whether the scoreboard holds nothing SACKed, deemed lost or resent: then everything
@@ -341,7 +365,7 @@ impl Sender {
         // RFC 6298 §5.7 as Linux applies it (`tcp_init_transfer`): after repeated SYN loss the
         // connection starts from one segment.
         if retries > 1 {
-            self.w.cwnd = self.w.mss;
+            self.w.cwnd = 1;
         }
         self.rto_deadline = None;
         self.peer_edge = wnd;
@@ -366,9 +390,19 @@ impl Sender {
             self.on_rto(now, out);
         }
         if self.rack.deadline().is_some_and(|d| d <= now) {
-            // RACK's reordering timer (RFC 8985 §6.3).
+            // RACK's reordering timer (RFC 8985 §6.3), Linux `tcp_rack_reo_timeout`: what it
+            // finds lost starts recovery, with PRR's first step taken at once.
+            let lost_before = self.board.lost_marked();
             self.detect_losses(now);
-            self.on_losses(now);
+            let newly_lost = self.board.lost_marked().since(lost_before);
+            if newly_lost.segs > 0 && matches!(self.ca, CaState::Open | CaState::Disorder) {
+                let cwnd_before = self.w.cwnd_bytes();
+                self.enter_recovery(now);
+                if !self.cc.controls_window() {
+                    self.cwnd_reduction(1, pkts(newly_lost.segs), false);
+                }
+                self.note_recovery(now, cwnd_before);
+            }
             self.try_send(now, out);
         }
         if self.paced_wait && self.pace_next <= now {
@@ -396,21 +430,22 @@ impl Sender {
                 let rto = self.rtt.rto();
                 self.stats.timeouts += 1;
                 let first = matches!(self.ca, CaState::Open | CaState::Disorder);
-                let cwnd_before = self.w.cwnd;
+                let cwnd_before = self.w.cwnd_bytes();
                 let loss = LossEvent {
                     now,
                     flight_size: self.snd_nxt - self.snd_una,
                 };
                 self.cc.on_rto(&mut self.w, &loss, first);
-                // RFC 5681 §3.1: after a timeout the window is one segment (the loss window).
-                self.w.cwnd = self.w.mss;
                 self.board.mark_all_lost();
                 self.rack.clear_sent();
                 self.pto_deadline = None;
                 self.tlp_high_seq = None;
                 self.reno_sacked = 0;
                 self.dupacks = 0;
-                self.force_retransmit = false;
+                // RFC 5681 §3.1, Linux `tcp_enter_loss`: the window is what is in flight once
+                // everything is deemed lost, plus one: one packet, the loss window.
+                self.w.cwnd = self.packets_in_flight() + 1;
+                self.w.cwnd_cnt = 0;
                 self.ca = CaState::Loss {
                     recover: self.snd_nxt,
                 };
@@ -421,7 +456,7 @@ impl Sender {
                         rto,
                         backoff: self.rtt.backoff(),
                         cwnd_before,
-                        ssthresh: self.w.ssthresh,
+                        ssthresh: self.w.ssthresh_bytes().unwrap_or(INFINITE_SSTHRESH_BYTES),
                     },
                 );
                 self.try_send(now, out);
@@ -431,7 +466,10 @@ impl Sender {
         }
     }
 
-    /// An ACK arrived.
+    /// An ACK arrived: Linux's `tcp_ack`. The scoreboard takes the SACK blocks and the
+    /// cumulative ACK (`tcp_sacktag_write_queue`, `tcp_clean_rtx_queue`), losses are found and
+    /// the congestion state moves (`tcp_fastretrans_alert`), then the window is reduced by PRR
+    /// or grown by the algorithm (`tcp_cong_control`), and what the window allows is sent.
     pub fn on_ack(
         &mut self,
         now: Time,
@@ -451,17 +489,20 @@ impl Sender {
         let (newly_sacked, sack_latest) = if self.cfg.sack {
             self.board.sack(sack)
         } else {
-            (0, None)
+            Default::default()
         };
-        self.last_sacked = newly_sacked;
+        self.last_sacked = newly_sacked.bytes;
         let advanced = ack > self.snd_una;
         let mut newly_acked = 0;
+        let mut acked_pkts = 0u32;
+        let mut sacked_pkts = pkts(newly_sacked.segs);
         let mut rtt_sample = None;
         let mut latest = sack_latest;
         if advanced {
             let acked = self.board.ack(ack);
             self.snd_una = ack;
             newly_acked = acked.newly_delivered;
+            acked_pkts = pkts(acked.newly_delivered_segs);
             if let Some(t) = acked.rtt_sent_at {
                 rtt_sample = Some(now - t);
                 self.rtt.sample(now - t);
@@ -472,23 +513,29 @@ impl Sender {
                 }
             }
             self.dupacks = 0;
-            self.reno_sacked = if matches!(self.ca, CaState::Loss { .. }) {
-                // Linux `tcp_process_loss` (`tcp_reset_reno_sack`): after a timeout the
-                // duplicate ACKs counted so far may be for data the receiver already had.
-                0
-            } else {
-                // Linux `tcp_remove_reno_sacks`: the ACK's first segment filled the hole; the
-                // rest had been counted by their duplicate ACKs.
-                self.reno_sacked
-                    .saturating_sub(acked.bytes.saturating_sub(self.w.mss))
-            };
+            if !self.cfg.sack {
+                // Linux `tcp_remove_reno_sacks`: the ACK's first packet filled the hole; the
+                // rest had been counted as delivered by their duplicate ACKs, so only
+                // max(acked - duplicates, 1) is newly delivered.
+                let segs = pkts(acked.segs);
+                acked_pkts = segs.saturating_sub(self.reno_sacked).max(1);
+                self.reno_sacked = self.reno_sacked.saturating_sub(segs.saturating_sub(1));
+                if matches!(
+                    self.ca,
+                    CaState::Loss { .. } | CaState::Open | CaState::Disorder
+                ) {
+                    // `tcp_process_loss` and `tcp_fastretrans_alert`'s default branch
+                    // (`tcp_reset_reno_sack`): outside recovery an advancing ACK clears them.
+                    self.reno_sacked = 0;
+                }
+            }
             // RFC 6298 §5.2 and §5.3.
             self.rto_deadline = (!self.board.is_empty()).then(|| now + self.rtt.rto());
-        } else if !self.board.is_empty() && (!self.cfg.sack || newly_sacked > 0) {
+        } else if !self.board.is_empty() && (!self.cfg.sack || newly_sacked.segs > 0) {
             // RFC 5681 §2's duplicate ACK; with SACK, RFC 6675 §2 counts only those that SACK
             // new data.
             self.dupacks += 1;
-            // Linux `tcp_process_loss`: after a timeout a duplicate ACK counts as a segment that
+            // Linux `tcp_process_loss`: after a timeout a duplicate ACK counts as a packet that
             // left the network only once data beyond the timeout's `recover` is out; before that
             // it is most likely for a resent segment the receiver already had.
             let counts = match self.ca {
@@ -496,11 +543,17 @@ impl Sender {
                 _ => true,
             };
             if !self.cfg.sack && counts {
-                let cap = self.board.out_bytes().saturating_sub(self.w.mss);
-                self.reno_sacked = (self.reno_sacked + self.w.mss).min(cap);
+                // `tcp_add_reno_sack`, within `tcp_limit_reno_sacked`: the holes (at least one)
+                // are not counted as delivered.
+                let out_segs = pkts(self.board.out_segs());
+                let holes = pkts(self.board.lost_segs()).max(1).min(out_segs);
+                let before = self.reno_sacked;
+                self.reno_sacked = (self.reno_sacked + 1).min(out_segs - holes);
+                sacked_pkts = self.reno_sacked.saturating_sub(before);
             }
         }
-        let delivered_now = newly_acked + newly_sacked;
+        let delivered_now = newly_acked + newly_sacked.bytes;
+        self.delivered_pkts += u64::from(acked_pkts + sacked_pkts);
         let rate = self.rate.on_delivered(
             now,
             delivered_now,
@@ -514,56 +567,151 @@ impl Sender {
             self.tlp_high_seq = None;
         }
         self.detect_losses(now);
-        let was_open = matches!(self.ca, CaState::Open | CaState::Disorder);
-        self.on_losses(now);
+        let cwnd_before = self.w.cwnd_bytes();
+        let entered = self.fastretrans_alert(now, advanced);
+        let newly_lost = self.board.lost_marked().since(lost_before);
 
-        match self.ca {
-            CaState::Open | CaState::Disorder => {}
-            CaState::Recovery { .. } if was_open => {}
-            CaState::Recovery { recover } => {
-                if self.snd_una >= recover {
-                    self.ca = CaState::Open;
-                    self.reno_sacked = 0;
-                    self.cc.on_exit_recovery(&mut self.w, now);
-                    self.note(now, Note::RecoveryDone { cwnd: self.w.cwnd });
-                } else if advanced && !self.cfg.sack {
-                    // RFC 6582 §3.2 step 5: a partial ACK; the next hole is lost too.
-                    self.board.mark_head_lost();
-                    self.force_retransmit = true;
-                }
+        let acked_sacked = acked_pkts + sacked_pkts;
+        if acked_sacked > 0 || delivered_now > 0 {
+            if self.in_cwnd_reduction() && !self.cc.controls_window() {
+                self.cwnd_reduction(acked_sacked, pkts(newly_lost.segs), advanced);
             }
-            CaState::Loss { recover } => {
-                if self.snd_una >= recover {
-                    self.ca = CaState::Open;
-                }
-            }
-        }
-
-        if delivered_now > 0 {
-            let in_recovery = matches!(self.ca, CaState::Recovery { .. });
             let ev = AckEvent {
                 now,
-                acked: newly_acked,
-                sacked: newly_sacked,
-                lost: self.board.lost_marked() - lost_before,
+                acked: acked_pkts,
+                sacked: sacked_pkts,
+                data_acked: advanced && newly_acked > 0,
+                lost: pkts(newly_lost.segs),
                 rtt: rtt_sample,
                 min_rtt: self.rtt.min_rtt(),
-                in_flight: self.in_flight(),
+                in_flight: self.packets_in_flight(),
+                in_flight_bytes: self.in_flight(),
                 cwnd_limited: self.cwnd_limited(),
-                in_recovery,
+                in_recovery: self.in_cwnd_reduction(),
                 delivered: self.rate.delivered(),
+                delivered_pkts: self.delivered_pkts,
                 snd_una: self.snd_una,
                 snd_nxt: self.snd_nxt,
                 srtt: self.rtt.srtt(),
                 rate,
             };
             self.cc.on_ack(&mut self.w, &ev);
+        } else if entered && !self.cc.controls_window() {
+            // `tcp_cwnd_reduction`'s forced fast retransmit, on an ACK that delivered nothing.
+            self.cwnd_reduction(1, pkts(newly_lost.segs), advanced);
+        }
+        if entered {
+            self.note_recovery(now, cwnd_before);
         }
         self.try_send(now, out);
     }
 
-    /// Marks what the evidence says is lost: RFC 6675's DupThresh rule and RACK with SACK; the
-    /// third duplicate ACK does it without (in `on_losses`).
+    fn note_recovery(&mut self, now: Time, cwnd_before: u64) {
+        self.note(
+            now,
+            Note::FastRetransmit {
+                seq: self.snd_una,
+                cwnd_before,
+                cwnd_after: self.w.cwnd_bytes(),
+                ssthresh: self.w.ssthresh_bytes().unwrap_or(INFINITE_SSTHRESH_BYTES),
+            },
+        );
+    }
+
+    /// Linux `tcp_fastretrans_alert`: leaves recovery once everything outstanding at its start
+    /// is acknowledged, and on the same ACK enters a new one if losses are already marked;
+    /// marks NewReno's losses; enters recovery from Open or Disorder. Returns whether recovery
+    /// began on this ACK.
+    fn fastretrans_alert(&mut self, now: Time, advanced: bool) -> bool {
+        match self.ca {
+            CaState::Recovery { recover } if self.snd_una >= recover => {
+                // `tcp_try_undo_recovery`: without SACK the state holds until something above
+                // `recover` is acknowledged, so that duplicate ACKs for the retransmissions do
+                // not start a false fast retransmit (RFC 6582 §3.2 step 6, "careful").
+                if !self.cfg.sack && self.snd_una == recover {
+                    self.reno_sacked = 0;
+                    return false;
+                }
+                self.reno_sacked = 0;
+                self.ca = CaState::Open;
+                // `tcp_end_cwnd_reduction`: the window is ssthresh, whatever PRR left.
+                if !self.cc.controls_window() && self.w.ssthresh_bytes().is_some() {
+                    self.w.cwnd = self.w.ssthresh;
+                }
+                self.note(
+                    now,
+                    Note::RecoveryDone {
+                        cwnd: self.w.cwnd_bytes(),
+                    },
+                );
+            }
+            CaState::Loss { recover } if self.snd_una >= recover => {
+                if !self.cfg.sack && self.snd_una == recover {
+                    return false;
+                }
+                self.ca = CaState::Open;
+            }
+            CaState::Recovery { .. } => {
+                if advanced && !self.cfg.sack {
+                    // RFC 6582 §3.2 step 5, Linux `tcp_newreno_mark_lost`: a partial ACK; the
+                    // next hole is lost too.
+                    self.board.mark_head_lost();
+                }
+                return false;
+            }
+            CaState::Loss { .. } => return false,
+            CaState::Open | CaState::Disorder => {}
+        }
+        // Open or Disorder, or just left recovery on this ACK.
+        if !self.cfg.sack && self.reno_sacked as usize >= DUP_THRESH {
+            // `tcp_newreno_mark_lost`: DupThresh duplicate ACKs make the head lost.
+            self.board.mark_head_lost();
+        }
+        // `tcp_time_to_recover`: a loss is marked.
+        if self.board.lost_segs() > 0 {
+            self.enter_recovery(now);
+            return true;
+        }
+        // Linux `tcp_try_to_open`: the sender is Open again only once nothing is left out
+        // (`tcp_left_out`, which counts Reno's duplicate ACKs not yet cleared).
+        self.ca = if self.dupacks > 0 || self.board.sacked_bytes() > 0 || self.reno_sacked > 0 {
+            CaState::Disorder
+        } else {
+            CaState::Open
+        };
+        false
+    }
+
+    /// Linux `tcp_cwnd_reduction`, PRR (RFC 6937): while more is in flight than ssthresh, send
+    /// ssthresh/prior_cwnd of what is delivered (spreading the cut over the round); below it,
+    /// send what is delivered plus one on an ACK that advances with no new loss (PRR-SSRB);
+    /// and at least the first retransmission at once.
+    fn cwnd_reduction(&mut self, newly_acked_sacked: u32, newly_lost: u32, advanced: bool) {
+        if newly_acked_sacked == 0 || self.prior_cwnd == 0 {
+            return;
+        }
+        let in_flight = i64::from(self.packets_in_flight());
+        let delta = i64::from(self.w.ssthresh) - in_flight;
+        self.prr_delivered += u64::from(newly_acked_sacked);
+        let prr_out = i64::try_from(self.prr_out).unwrap_or(i64::MAX);
+        let mut sndcnt = if delta < 0 {
+            let dividend =
+                u64::from(self.w.ssthresh) * self.prr_delivered + u64::from(self.prior_cwnd) - 1;
+            i64::try_from(dividend / u64::from(self.prior_cwnd)).unwrap_or(i64::MAX) - prr_out
+        } else {
+            let delivered = i64::try_from(self.prr_delivered).unwrap_or(i64::MAX);
+            let mut n = (delivered - prr_out).max(i64::from(newly_acked_sacked));
+            if advanced && newly_lost == 0 {
+                n += 1;
+            }
+            delta.min(n)
+        };
+        sndcnt = sndcnt.max(if self.prr_out > 0 { 0 } else { 1 });
+        self.w.cwnd = u32::try_from(in_flight + sndcnt).unwrap_or(u32::MAX);
+    }
+
+    /// Marks what the evidence says is lost with SACK: RFC 6675's DupThresh rule and RACK;
+    /// without SACK the third duplicate ACK does it (in `fastretrans_alert`).
     fn detect_losses(&mut self, now: Time) {
         if !self.cfg.sack || self.conn != ConnState::Established {
             return;
@@ -583,25 +731,6 @@ impl Sender {
         }
         let quarter = Time(self.rtt.min_rtt().map_or(0, |m| m.as_nanos() / 4));
         self.rtt.srtt().map_or(quarter, |s| quarter.min(s))
-    }
-
-    /// Starts recovery when loss has been found in the Open or Disorder state.
-    fn on_losses(&mut self, now: Time) {
-        if !matches!(self.ca, CaState::Open | CaState::Disorder) {
-            return;
-        }
-        let lost =
-            self.dupacks as usize >= DUP_THRESH || (self.cfg.sack && self.board.lost_bytes() > 0);
-        if lost {
-            self.enter_recovery(now);
-        } else if self.dupacks > 0 || self.board.sacked_bytes() > 0 || self.reno_sacked > 0 {
-            // Linux `tcp_try_to_open`: the sender is Open again only once nothing is left out
-            // (`tcp_left_out`, which counts Reno's duplicate ACKs not yet cleared by the
-            // cumulative ACK).
-            self.ca = CaState::Disorder;
-        } else {
-            self.ca = CaState::Open;
-        }
     }
 
     /// Arms the tail loss probe where Linux would (`tcp_schedule_loss_probe`): with SACK, in
@@ -651,35 +780,30 @@ impl Sender {
         self.rto_deadline = Some(now + self.rtt.rto());
     }
 
+    /// Linux `tcp_enter_recovery` and `tcp_init_cwnd_reduction`: ssthresh from the algorithm,
+    /// PRR's counts from zero, the window left for PRR to bring down.
     fn enter_recovery(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
-        let cwnd_before = self.w.cwnd;
         let loss = LossEvent {
             now,
             flight_size: self.snd_nxt - self.snd_una,
         };
+        self.prior_cwnd = self.w.cwnd;
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+        self.w.cwnd_cnt = 0;
+        self.tlp_high_seq = None;
         self.cc.on_enter_recovery(&mut self.w, &loss);
-        self.board.mark_head_lost();
         self.ca = CaState::Recovery {
             recover: self.snd_nxt,
         };
-        self.force_retransmit = true;
-        self.note(
-            now,
-            Note::FastRetransmit {
-                seq: self.snd_una,
-                cwnd_before,
-                cwnd_after: self.w.cwnd,
-                ssthresh: self.w.ssthresh,
-            },
-        );
     }
 
     /// Linux `tcp_is_cwnd_limited`: in slow start, whether the window is under twice what was
     /// outstanding lately; otherwise whether the window was the limit in the latest round.
     fn cwnd_limited(&self) -> bool {
         if self.w.in_slow_start() {
-            self.w.cwnd < 2 * self.max_out
+            u64::from(self.w.cwnd) < 2 * self.max_out
         } else {
             self.is_cwnd_limited
         }
@@ -687,7 +811,7 @@ impl Sender {
 
     /// Linux `tcp_cwnd_validate`.
     fn validate_cwnd(&mut self, limited: bool) {
-        let out = self.board.out_bytes();
+        let out = self.board.out_segs();
         if self.snd_una >= self.usage_seq
             || limited
             || (!self.is_cwnd_limited && out > self.max_out)
@@ -723,7 +847,7 @@ impl Sender {
                     (self.snd_nxt, len)
                 }
                 None => {
-                    if self.in_flight() < self.w.cwnd {
+                    if self.packets_in_flight() < self.w.cwnd {
                         self.rate.mark_app_limited(self.in_flight());
                     }
                     break;
@@ -733,14 +857,14 @@ impl Sender {
             if retransmit.is_none() && end > self.peer_edge {
                 break;
             }
-            let in_flight = self.in_flight();
-            let fits = in_flight + u64::from(len) <= self.w.cwnd;
-            let forced = self.force_retransmit && retransmit.is_some();
-            if !(fits || forced) {
+            // Linux `tcp_cwnd_test`: a packet of any size while fewer than cwnd are in flight.
+            if self.packets_in_flight() >= self.w.cwnd {
                 blocked_by_cwnd = true;
                 break;
             }
-            self.force_retransmit = false;
+            if self.in_cwnd_reduction() {
+                self.prr_out += 1;
+            }
             let how = if retransmit.is_some() {
                 Tx::Retransmit
             } else {
@@ -753,7 +877,7 @@ impl Sender {
                 self.pace_next = self.pace_next.max(now) + serialisation_time(wire, bits_per_s);
             }
         }
-        let limited = blocked_by_cwnd || self.in_flight() >= self.w.cwnd;
+        let limited = blocked_by_cwnd || self.packets_in_flight() >= self.w.cwnd;
         self.validate_cwnd(limited);
         self.schedule_loss_probe(now);
     }
@@ -802,6 +926,11 @@ impl Sender {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
     }
+}
+
+/// A packet count the scoreboard keeps in `u64`, as the window's `u32`.
+fn pkts(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The earlier of two optional deadlines. (Called on every ACK: plainer than an iterator chain.)

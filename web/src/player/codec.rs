@@ -10,7 +10,7 @@
 //! is its variant's position. [`pack`] refuses a step it could not carry exactly, and the worker
 //! then sends that run's steps as JSON instead.
 
-use tcplab::cc::INFINITE_SSTHRESH;
+use tcplab::cc::INFINITE_SSTHRESH_BYTES;
 use tcplab::player::{CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind};
 
 /// Numbers per step: time, flow, kind, six fields of the kind, seven of the state.
@@ -22,7 +22,7 @@ const EXACT: u64 = 1 << 53;
 fn whole(v: u64) -> Option<f64> {
     if v <= EXACT {
         Some(v as f64)
-    } else if v == INFINITE_SSTHRESH {
+    } else if v == INFINITE_SSTHRESH_BYTES {
         Some(f64::INFINITY)
     } else {
         None
@@ -212,7 +212,7 @@ impl Reader<'_> {
         self.at = i;
         let v = self.row[i];
         if v == f64::INFINITY {
-            Ok(INFINITE_SSTHRESH)
+            Ok(INFINITE_SSTHRESH_BYTES)
         } else if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= EXACT as f64 {
             Ok(v as u64)
         } else {
@@ -383,7 +383,7 @@ impl Reader<'_> {
 #[inline(always)]
 fn count(v: f64) -> Option<u64> {
     if v == f64::INFINITY {
-        Some(INFINITE_SSTHRESH)
+        Some(INFINITE_SSTHRESH_BYTES)
     } else if v >= 0.0 && v <= EXACT as f64 && v.fract() == 0.0 {
         Some(v as u64)
     } else {
