@@ -281,6 +281,11 @@ impl Sender {
         u32::try_from(pipe).unwrap_or(u32::MAX)
     }
 
+    /// Packets delivered so far, acknowledged or SACKed (Linux's `tp->delivered`).
+    pub fn delivered_packets(&self) -> u64 {
+        self.delivered_pkts
+    }
+
     /// Whether the window is being reduced in fast recovery (`tcp_in_cwnd_reduction`).
     fn in_cwnd_reduction(&self) -> bool {
         matches!(self.ca, CaState::Recovery { .. })

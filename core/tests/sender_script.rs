@@ -1,0 +1,292 @@
+//! The sender driven packet by packet, after smoltcp's `send!`/`recv!` tests: each scenario feeds
+//! ACKs (with SACK blocks) at given times and asserts the segments that go out and the window,
+//! ssthresh and state after each, named for the RFC clause or the Linux function it follows.
+//!
+//! Sequence numbers are in packets of `MSS` bytes; the connection's first data byte is 0.
+
+use tcplab::cc::{new_controller, CcOptions, INFINITE_SSTHRESH};
+use tcplab::packet::{Kind, Packet, SackBlock};
+use tcplab::tcp::{CaState, Sender, SenderConfig};
+use tcplab::time::Time;
+use tcplab::CcAlgo;
+
+const MSS: u32 = 1000;
+const RTT_MS: u64 = 100;
+
+struct Script {
+    s: Sender,
+    now: Time,
+    out: Vec<Packet>,
+}
+
+impl Script {
+    /// A connection established at 100 ms with `iw` packets of window and a bulk writer, its
+    /// first flight already out.
+    fn bulk(cc: CcAlgo, iw: u32, sack: bool) -> Script {
+        let mut t = Script::opened(cc, iw, sack);
+        t.s.write(u64::MAX);
+        t.s.try_send(t.now, &mut t.out);
+        t
+    }
+
+    /// The same with nothing written yet.
+    fn opened(cc: CcAlgo, iw: u32, sack: bool) -> Script {
+        let cfg = SenderConfig {
+            mss: MSS,
+            iw,
+            sack,
+            rto_min: Time::from_millis(200),
+        };
+        let cc = new_controller(
+            cc,
+            CcOptions {
+                hystart: false,
+                seed: 1,
+            },
+        );
+        let mut s = Sender::new(0, cfg, cc);
+        let mut out = Vec::new();
+        s.connect(Time::ZERO, &mut out);
+        let now = Time::from_millis(RTT_MS);
+        s.on_syn_ack(now, 1 << 30, &mut out);
+        out.clear();
+        Script { s, now, out }
+    }
+
+    fn at(&mut self, ms: u64) {
+        self.now = Time::from_millis(ms);
+    }
+
+    /// The data segments sent since the last call, as (first packet, bytes).
+    fn sent(&mut self) -> Vec<(u64, u32)> {
+        self.out
+            .drain(..)
+            .filter_map(|p| match p.kind {
+                Kind::Data { seq, len } => Some((seq / u64::from(MSS), len)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn window(&self) -> (u32, u32) {
+        let w = self.s.window();
+        (w.cwnd, w.ssthresh)
+    }
+}
+
+/// `recv!(t, ack N)` or `recv!(t, ack N, sack [a..b, ...])`: an ACK of everything below packet N,
+/// with SACK blocks in packets.
+macro_rules! recv {
+    ($t:expr, ack $ack:expr) => {
+        recv!($t, ack $ack, sack [])
+    };
+    ($t:expr, ack $ack:expr, sack [$($a:literal..$b:literal),*]) => {{
+        let blocks = [$(SackBlock { start: $a * u64::from(MSS), end: $b * u64::from(MSS) }),*];
+        let now = $t.now;
+        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &blocks, &mut $t.out);
+    }};
+}
+
+/// `send!(t, [a..b])`: exactly full segments a..b went out since the last check.
+macro_rules! send {
+    ($t:expr, [$a:literal..$b:literal]) => {{
+        let want: Vec<(u64, u32)> = ($a..$b).map(|p| (p, MSS)).collect();
+        assert_eq!($t.sent(), want, "segments sent");
+    }};
+    ($t:expr, []) => {{
+        assert_eq!($t.sent(), Vec::new(), "segments sent");
+    }};
+}
+
+/// Linux `tcp_slow_start`: every packet acknowledged adds one to the window, whatever the
+/// ACK covers; so an ACK of two packets releases four.
+#[test]
+fn tcp_slow_start_counts_packets() {
+    let mut t = Script::bulk(CcAlgo::Reno, 10, true);
+    send!(t, [0..10]);
+    t.at(200);
+    recv!(t, ack 2);
+    assert_eq!(t.window(), (12, INFINITE_SSTHRESH));
+    send!(t, [10..14]);
+    recv!(t, ack 10);
+    assert_eq!(t.window().0, 20);
+    send!(t, [14..30]);
+    assert_eq!(t.s.packets_in_flight(), 20);
+}
+
+/// Linux `tcp_cwnd_test` and `tcp_sendmsg`: a 100-byte write takes a whole packet of the
+/// window, and writes made while the window is full are appended to the unsent tail, to go out
+/// together in segments of up to an MSS.
+#[test]
+fn tcp_cwnd_test_counts_small_segments_as_packets_and_writes_coalesce() {
+    let mut t = Script::opened(CcAlgo::Reno, 4, true);
+    for _ in 0..30 {
+        t.s.write(100);
+        let now = t.now;
+        t.s.try_send(now, &mut t.out);
+    }
+    // Four segments of one write each fill the window of four packets...
+    let lens: Vec<u32> = t.sent().into_iter().map(|(_, l)| l).collect();
+    assert_eq!(lens, vec![100; 4]);
+    assert_eq!(t.s.packets_in_flight(), 4);
+    // ...and the 26 writes behind them, 2 600 bytes, leave as full segments when ACKs come.
+    t.at(200);
+    let now = t.now;
+    t.s.on_ack(now, 400, 1 << 30, &[], &mut t.out);
+    let lens: Vec<u32> = t.sent().into_iter().map(|(_, l)| l).collect();
+    assert_eq!(lens, vec![1000, 1000, 600]);
+}
+
+/// RFC 6937 and Linux `tcp_cwnd_reduction`: entering recovery, ssthresh is set at once and
+/// the window is what is in flight plus the retransmission; while more than ssthresh is in
+/// flight, what goes out tracks ceil(ssthresh * delivered / prior_cwnd); and at the end of
+/// recovery the window is ssthresh (`tcp_end_cwnd_reduction`).
+#[test]
+fn tcp_cwnd_reduction_spreads_the_cut_over_the_round() {
+    let mut t = Script::bulk(CcAlgo::Reno, 20, true);
+    send!(t, [0..20]);
+    // Packet 0 is lost; the SACKs for 1, 2, 3 arrive a round trip after they left. The first
+    // two leave the sender in Disorder, and each lets one new packet into the room it made.
+    t.at(200);
+    recv!(t, ack 0, sack [1..2]);
+    recv!(t, ack 0, sack [1..3]);
+    send!(t, [20..22]);
+    recv!(t, ack 0, sack [1..4]);
+    // RFC 6675's DupThresh: recovery, ssthresh 10; 22 out, 3 SACKed and 1 lost: 18 in flight,
+    // and one more for the retransmission: ceil(10 * 1 / 20) = 1.
+    assert!(matches!(t.s.ca_state(), CaState::Recovery { recover } if recover == 22_000));
+    let (prior, ssthresh) = (20u64, 10u64);
+    assert_eq!(t.window(), (19, 10));
+    send!(t, [0..1]);
+    let mut prr_out = 1u64;
+    let mut proportional = 0;
+    for sacked_to in 5..=20u64 {
+        let now = t.now;
+        let block = [SackBlock {
+            start: 1000,
+            end: sacked_to * 1000,
+        }];
+        t.s.on_ack(now, 0, 1 << 30, &block, &mut t.out);
+        let sent = t.out.len() as u64;
+        let in_flight_after_ack = u64::from(t.s.packets_in_flight()) - sent;
+        prr_out += sent;
+        // Packets delivered since recovery began: the SACK that started it and those since.
+        let delivered = sacked_to - 3;
+        if in_flight_after_ack > ssthresh {
+            proportional += 1;
+            assert_eq!(
+                prr_out,
+                (ssthresh * delivered).div_ceil(prior),
+                "SACK to {sacked_to}"
+            );
+        }
+        t.sent();
+    }
+    assert!(
+        proportional >= 10,
+        "{proportional} ACKs in PRR's proportional part"
+    );
+    // The ACK of everything sent before recovery ends it, and the window is ssthresh.
+    t.at(300);
+    recv!(t, ack 22);
+    assert_eq!(t.s.ca_state(), CaState::Open);
+    assert_eq!(t.window().1, 10);
+    assert!(
+        (10..=12).contains(&t.window().0),
+        "ssthresh, then grown by what this ACK delivered: {}",
+        t.window().0
+    );
+}
+
+/// Linux `tcp_fastretrans_alert`: the ACK that ends one recovery, when losses sent during it
+/// are already marked, starts the next on the same ACK; no Open state between them.
+#[test]
+fn tcp_fastretrans_alert_leaves_and_reenters_recovery_on_one_ack() {
+    let mut t = Script::bulk(CcAlgo::Reno, 20, true);
+    send!(t, [0..20]);
+    t.at(200);
+    recv!(t, ack 0, sack [1..4]);
+    assert!(matches!(t.s.ca_state(), CaState::Recovery { .. }));
+    for end in 5..=20u64 {
+        let now = t.now;
+        t.s.on_ack(
+            now,
+            0,
+            1 << 30,
+            &[SackBlock {
+                start: 1000,
+                end: end * 1000,
+            }],
+            &mut t.out,
+        );
+    }
+    let during: Vec<u64> = t.sent().into_iter().map(|(p, _)| p).collect();
+    assert_eq!(during[0], 0, "the retransmission first");
+    let first_new = during[1];
+    assert_eq!(first_new, 20);
+    // Of the new packets sent in recovery, the first is lost. A round trip later one ACK
+    // brings the retransmission of 0 in, with everything up to 20, and SACKs 21 to 23.
+    let last = *during.last().unwrap_or(&first_new);
+    assert!(last >= 23, "{during:?}");
+    assert!(matches!(t.s.ca_state(), CaState::Recovery { recover } if recover == 20_000));
+    let before = t.s.stats().fast_retransmits;
+    let ssthresh_before = t.window().1;
+    t.at(300);
+    recv!(t, ack 20, sack [21..24]);
+    // Everything below `recover` is in, so that recovery ends and cwnd = ssthresh; RACK marked
+    // 20 lost on the same ACK (sent before 21, which was delivered), so `tcp_time_to_recover`
+    // starts a new recovery at once, halving again from there, and 20 goes out again.
+    assert!(
+        matches!(t.s.ca_state(), CaState::Recovery { recover } if recover > 20_000),
+        "{:?}",
+        t.s.ca_state()
+    );
+    assert_eq!(t.s.stats().fast_retransmits, before + 1);
+    assert_eq!(
+        t.window().1,
+        ssthresh_before / 2,
+        "ssthresh halved from cwnd = ssthresh"
+    );
+}
+
+/// Linux `tcp_add_reno_sack` and `tcp_remove_reno_sacks`: without SACK, each duplicate ACK
+/// counts one packet delivered, and the cumulative ACK that fills the hole credits only what
+/// the duplicates did not, max(acked - duplicates, 1): ten packets are delivered once.
+#[test]
+fn tcp_remove_reno_sacks_credits_each_packet_once() {
+    let mut t = Script::bulk(CcAlgo::Reno, 10, false);
+    send!(t, [0..10]);
+    t.at(200);
+    for _ in 1..10 {
+        recv!(t, ack 0);
+    }
+    // Three duplicate ACKs made the head lost (`tcp_newreno_mark_lost`).
+    assert!(matches!(t.s.ca_state(), CaState::Recovery { .. }));
+    assert_eq!(t.s.delivered_packets(), 9);
+    t.at(300);
+    recv!(t, ack 10);
+    assert_eq!(t.s.delivered_packets(), 10);
+}
+
+/// RFC 5681 §3.1 and Linux `tcp_enter_loss`: a timeout sets ssthresh from the window and the
+/// window to one packet, and slow start resends from the first unacknowledged.
+#[test]
+fn tcp_enter_loss_restarts_from_one_packet() {
+    let mut t = Script::bulk(CcAlgo::Cubic, 10, true);
+    send!(t, [0..10]);
+    // Nothing comes back: the probe fires first (RFC 8985 §7), then the timer.
+    let mut fired = 0;
+    while t.s.stats().timeouts == 0 && fired < 10 {
+        let Some(d) = t.s.next_deadline() else { break };
+        t.now = d;
+        let now = t.now;
+        t.s.on_timer(now, &mut t.out);
+        fired += 1;
+    }
+    assert_eq!(t.s.stats().timeouts, 1);
+    assert!(matches!(t.s.ca_state(), CaState::Loss { .. }));
+    // CUBIC's 717/1024 of 10 packets.
+    assert_eq!(t.window(), (1, 7));
+    let resent: Vec<u64> = t.sent().into_iter().map(|(p, _)| p).collect();
+    assert_eq!(resent.last(), Some(&0), "{resent:?}");
+}
