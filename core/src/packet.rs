@@ -8,12 +8,36 @@ pub struct SackBlock {
     pub end: u64,
 }
 
-/// The most SACK blocks an ACK carries here: three, as with timestamps on (RFC 2018 §3).
-pub const MAX_SACK_BLOCKS: usize = 3;
+/// The most SACK blocks an ACK carries: four in the 40 bytes of TCP options, three beside the
+/// timestamp option (RFC 2018 §3; Linux `tcp_established_options`).
+pub const MAX_SACK_BLOCKS: usize = 4;
 
-/// TCP/IP header bytes on every segment: 20 of IPv4, 20 of TCP, 12 of the timestamp option that
-/// Linux sends by default (RFC 7323).
-pub const HEADER_BYTES: u32 = 52;
+/// The SACK blocks an ACK has room for, with or without the timestamp option.
+pub const fn sack_room(ts: bool) -> usize {
+    if ts {
+        3
+    } else {
+        MAX_SACK_BLOCKS
+    }
+}
+
+/// TCP/IP header bytes without options: 20 of IPv4, 20 of TCP.
+pub const BASE_HEADER_BYTES: u32 = 40;
+
+/// The timestamp option (RFC 7323), 10 bytes padded to 12, on every segment once negotiated.
+pub const TS_OPTION_BYTES: u32 = 12;
+
+/// TCP/IP header bytes on every segment with Linux's default options: timestamps on.
+pub const HEADER_BYTES: u32 = BASE_HEADER_BYTES + TS_OPTION_BYTES;
+
+/// TCP/IP header bytes on every segment, with or without timestamps.
+pub const fn header_bytes(ts: bool) -> u32 {
+    if ts {
+        HEADER_BYTES
+    } else {
+        BASE_HEADER_BYTES
+    }
+}
 
 /// Extra option bytes of a SYN: MSS, SACK-permitted, window scale (timestamps are counted above).
 pub const SYN_OPTION_BYTES: u32 = 8;
@@ -30,17 +54,21 @@ pub enum Kind {
     },
     /// The third segment of the handshake.
     HandshakeAck,
-    /// Payload bytes `seq..seq + len`.
+    /// Payload bytes `seq..seq + len`, with the sender's timestamp (RFC 7323's TSval, in ms of
+    /// the sender's clock; 0 without timestamps).
     Data {
         seq: u64,
         len: u32,
+        tsval: u32,
     },
-    /// A cumulative ACK with the receive window and up to three SACK blocks.
+    /// A cumulative ACK with the receive window, SACK blocks, and the echo of a timestamp
+    /// (RFC 7323's TSecr: TS.Recent; 0 without timestamps).
     Ack {
         ack: u64,
         wnd: u64,
         sack: [SackBlock; MAX_SACK_BLOCKS],
         sack_len: u8,
+        tsecr: u32,
     },
     /// A UDP datagram carrying message `id`.
     Datagram {

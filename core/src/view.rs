@@ -139,7 +139,7 @@ fn pairs(rows: Vec<(Time, [f64; 1])>) -> Vec<(f64, f64)> {
 
 impl RunView {
     pub fn new(s: &Scenario, r: &RunResult) -> RunView {
-        let link = link_payload_mbps(s.bw_mbps, s.mss);
+        let link = link_payload_mbps(s.bw_mbps, s.mss, s.ts);
         let end = r.end;
         let theory = Theory {
             rtt_ms: s.rtt_ms,

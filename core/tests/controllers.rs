@@ -25,7 +25,9 @@ enum Event {
         rate_bytes: u64,
     },
     EnterRecovery,
-    Timeout { first: bool },
+    Timeout {
+        first: bool,
+    },
 }
 
 fn event() -> impl Strategy<Value = Event> {

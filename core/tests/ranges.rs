@@ -96,6 +96,7 @@ proptest! {
             mss: MSS as u32,
             sack: true,
             delack: Time::ZERO,
+            ts: true,
         });
         let mut held = vec![false; 600 * MSS as usize];
         let arrivals: Vec<u64> = order
@@ -105,7 +106,7 @@ proptest! {
             .chain(repeats.iter().map(|&i| order[i]))
             .collect();
         for n in arrivals {
-            rx.on_data(Time::ZERO, n * MSS, MSS as u32);
+            rx.on_data(Time::ZERO, n * MSS, MSS as u32, 0);
             for b in &mut held[(n * MSS) as usize..((n + 1) * MSS) as usize] {
                 *b = true;
             }

@@ -23,7 +23,11 @@ impl Script {
     /// A connection established at 100 ms with `iw` packets of window and a bulk writer, its
     /// first flight already out.
     fn bulk(cc: CcAlgo, iw: u32, sack: bool) -> Script {
-        let mut t = Script::opened(cc, iw, sack);
+        Script::bulk_ts(cc, iw, sack, false)
+    }
+
+    fn bulk_ts(cc: CcAlgo, iw: u32, sack: bool, ts: bool) -> Script {
+        let mut t = Script::opened_ts(cc, iw, sack, ts);
         t.s.write(u64::MAX);
         t.s.try_send(t.now, &mut t.out);
         t
@@ -31,11 +35,16 @@ impl Script {
 
     /// The same with nothing written yet.
     fn opened(cc: CcAlgo, iw: u32, sack: bool) -> Script {
+        Script::opened_ts(cc, iw, sack, false)
+    }
+
+    fn opened_ts(cc: CcAlgo, iw: u32, sack: bool, ts: bool) -> Script {
         let cfg = SenderConfig {
             mss: MSS,
             iw,
             sack,
             rto_min: Time::from_millis(200),
+            ts,
         };
         let cc = new_controller(
             cc,
@@ -62,7 +71,7 @@ impl Script {
         self.out
             .drain(..)
             .filter_map(|p| match p.kind {
-                Kind::Data { seq, len } => Some((seq / u64::from(MSS), len)),
+                Kind::Data { seq, len, .. } => Some((seq / u64::from(MSS), len)),
                 _ => None,
             })
             .collect()
@@ -83,7 +92,7 @@ macro_rules! recv {
     ($t:expr, ack $ack:expr, sack [$($a:literal..$b:literal),*]) => {{
         let blocks = [$(SackBlock { start: $a * u64::from(MSS), end: $b * u64::from(MSS) }),*];
         let now = $t.now;
-        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &blocks, &mut $t.out);
+        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &blocks, 0, &mut $t.out);
     }};
 }
 
@@ -132,7 +141,7 @@ fn tcp_cwnd_test_counts_small_segments_as_packets_and_writes_coalesce() {
     // ...and the 26 writes behind them, 2 600 bytes, leave as full segments when ACKs come.
     t.at(200);
     let now = t.now;
-    t.s.on_ack(now, 400, 1 << 30, &[], &mut t.out);
+    t.s.on_ack(now, 400, 1 << 30, &[], 0, &mut t.out);
     let lens: Vec<u32> = t.sent().into_iter().map(|(_, l)| l).collect();
     assert_eq!(lens, vec![1000, 1000, 600]);
 }
@@ -166,7 +175,7 @@ fn tcp_cwnd_reduction_spreads_the_cut_over_the_round() {
             start: 1000,
             end: sacked_to * 1000,
         }];
-        t.s.on_ack(now, 0, 1 << 30, &block, &mut t.out);
+        t.s.on_ack(now, 0, 1 << 30, &block, 0, &mut t.out);
         let sent = t.out.len() as u64;
         let in_flight_after_ack = u64::from(t.s.packets_in_flight()) - sent;
         prr_out += sent;
@@ -217,6 +226,7 @@ fn tcp_fastretrans_alert_leaves_and_reenters_recovery_on_one_ack() {
                 start: 1000,
                 end: end * 1000,
             }],
+            0,
             &mut t.out,
         );
     }
@@ -289,4 +299,53 @@ fn tcp_enter_loss_restarts_from_one_packet() {
     assert_eq!(t.window(), (1, 7));
     let resent: Vec<u64> = t.sent().into_iter().map(|(p, _)| p).collect();
     assert_eq!(resent.last(), Some(&0), "{resent:?}");
+}
+
+/// Runs the timers until the first timeout, and returns the retransmission's timestamp.
+fn until_timeout(t: &mut Script) -> u32 {
+    let mut tsval = 0;
+    while t.s.stats().timeouts == 0 {
+        let Some(d) = t.s.next_deadline() else {
+            break;
+        };
+        t.now = d;
+        let now = t.now;
+        t.s.on_timer(now, &mut t.out);
+    }
+    for p in t.out.drain(..) {
+        if let Kind::Data {
+            seq: 0, tsval: v, ..
+        } = p.kind
+        {
+            tsval = v;
+        }
+    }
+    tsval
+}
+
+/// RFC 7323 §4 and Linux `tcp_ack_update_rtt`: with timestamps, the ACK of a retransmission
+/// echoes the retransmission's timestamp, so it gives an RTT sample, and a valid sample ends the
+/// timer's backoff at once. Without them Karn's rule (RFC 6298 §3) takes none from it, and the
+/// backoff holds until data sent once is acknowledged.
+#[test]
+fn tcp_ack_update_rtt_ends_the_backoff_with_the_first_new_ack() {
+    for ts in [true, false] {
+        let mut t = Script::bulk_ts(CcAlgo::Reno, 4, true, ts);
+        send!(t, [0..4]);
+        // The first flight's ACKs are all lost; the probe, then the timer.
+        let tsval = until_timeout(&mut t);
+        assert_eq!(t.s.rtt().backoff(), 1);
+        // The retransmission arrives and the receiver, holding 1..4 already, ACKs everything,
+        // echoing the retransmission's timestamp.
+        t.now += Time::from_millis(RTT_MS);
+        let now = t.now;
+        let tsecr = if ts { tsval } else { 0 };
+        t.s.on_ack(now, 4_000, 1 << 30, &[], tsecr, &mut t.out);
+        if ts {
+            assert_eq!(t.s.rtt().backoff(), 0, "ts=1: the echo is a sample");
+            assert_eq!(t.s.rtt().latest(), Some(Time::from_millis(RTT_MS)));
+        } else {
+            assert_eq!(t.s.rtt().backoff(), 1, "ts=0: Karn's rule, no sample");
+        }
+    }
 }

@@ -59,6 +59,7 @@ pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delive
                 mss: s.mss,
                 sack: s.sack,
                 delack: Time::ZERO,
+                ts: s.ts,
             })
         })
         .collect();
@@ -82,7 +83,7 @@ pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delive
         // Offsets from the first data byte (the SYN takes one sequence number).
         let off = u64::from(d.seq.wrapping_sub(base.wrapping_add(1)));
         let rx = &mut receivers[c];
-        rx.on_data(d.at, off, d.len);
+        rx.on_data(d.at, off, d.len, 0);
         log.on_delivery(c as u32, rx.rcv_nxt(), rx.ooo_bytes() > 0, d.at);
     }
     while next_write < writes.len() {

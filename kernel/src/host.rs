@@ -57,7 +57,7 @@ impl Host {
         // (tcp_init_metrics); the lab's connections start fresh.
         ns.sysctl("net.ipv4.tcp_no_metrics_save", "1")?;
         ns.sysctl("net.ipv4.tcp_sack", if plan.sack { "1" } else { "0" })?;
-        ns.sysctl("net.ipv4.tcp_timestamps", "1")?;
+        ns.sysctl("net.ipv4.tcp_timestamps", if plan.ts { "1" } else { "0" })?;
         // Autotuning's ceilings, above any window the lab allows; the sockets force their own
         // buffers anyway (apps::SocketPlan::buffer).
         ns.sysctl("net.ipv4.tcp_rmem", "4096 131072 2147483647")?;

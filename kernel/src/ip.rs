@@ -11,10 +11,6 @@ pub const PROTO_UDP: u8 = 17;
 pub const SENDER_ADDR: Ipv4Addr = Ipv4Addr::new(198, 18, 0, 1);
 pub const RECEIVER_ADDR: Ipv4Addr = Ipv4Addr::new(198, 18, 0, 2);
 
-/// IPv4 (20) + TCP (20) + the timestamp option (12): what a full-sized data segment adds to its
-/// MSS of payload, so the twin's MTU is `mss + 52` (the simulator's `HEADER_BYTES`).
-pub const TCP_OVERHEAD: u32 = tcplab::packet::HEADER_BYTES;
-
 /// What the router needs of one IPv4 packet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {

@@ -5,10 +5,11 @@
 //! |---|---|
 //! | `cc` | `TCP_CONGESTION` on the sender's socket |
 //! | `rtt`, `bw`, `queue`, `loss`, `ackloss`, `burst`, `drop`, `seed` | the router (`tcplab::link::Path`) |
-//! | `mss` | the TUN devices' MTU, `mss + 52` (IPv4, TCP and the timestamp option, on by default) |
+//! | `mss` | the TUN devices' MTU, `mss + 52` (IPv4, TCP and the timestamp option), `mss + 40` with `ts=0` |
 //! | `iw` | the sender's route, `initcwnd` |
 //! | `rwnd` | the receiver's `TCP_WINDOW_CLAMP`, with a forced receive buffer four times larger |
 //! | `sack` | `net.ipv4.tcp_sack` in both namespaces |
+//! | `ts` | `net.ipv4.tcp_timestamps` in both namespaces |
 //! | `minrto` | the sender's route, `rto_min` |
 //! | `delack` | 0: the receiver's route, `quickack 1`; 40: Linux's own delayed ACKs (40 ms minimum) |
 //! | `hystart` | 1 only: CUBIC's HyStart switch is a global module parameter |
@@ -16,8 +17,6 @@
 //! | `at` | nothing: it places the player's cursor |
 
 use tcplab::{App, CcAlgo, Scenario};
-
-use crate::ip::TCP_OVERHEAD;
 
 /// Linux's delayed-ACK minimum, `TCP_DELACK_MIN` (HZ/25): the one delayed-ACK timeout the
 /// kernel offers without BPF.
@@ -31,6 +30,7 @@ pub struct Plan {
     pub rto_min_ms: u32,
     pub quickack: bool,
     pub sack: bool,
+    pub ts: bool,
     pub cc: CcAlgo,
     pub rwnd: u64,
     /// The TUN devices' transmit rings: room for every packet a window can hold, so that the
@@ -84,11 +84,13 @@ impl Plan {
         let segments = s.rwnd / u64::from(s.mss) + 1;
         let txqueuelen = (segments.saturating_mul(2) + 1000).clamp(10_000, 1_000_000) as u32;
         Ok(Plan {
-            mtu: s.mss + TCP_OVERHEAD,
+            // A full segment's payload plus IPv4, TCP and the options every segment carries.
+            mtu: s.mss + tcplab::packet::header_bytes(s.ts),
             initcwnd: s.iw,
             rto_min_ms: rto_min_ms as u32,
             quickack,
             sack: s.sack,
+            ts: s.ts,
             cc: s.cc,
             rwnd: s.rwnd,
             txqueuelen,
@@ -118,9 +120,14 @@ mod tests {
         assert_eq!(p.mtu, 1512);
         assert_eq!(p.initcwnd, 10);
         assert_eq!(p.rto_min_ms, 200);
-        assert!(!p.quickack && p.sack);
+        assert!(!p.quickack && p.sack && p.ts);
         assert_eq!(p.rwnd, 4_194_304);
         assert_eq!(plan("mss=1448").map(|p| p.mtu), Ok(1500));
+        // Without timestamps a full segment is 12 bytes shorter on the wire.
+        assert_eq!(
+            plan("mss=1448&ts=0").map(|p| (p.mtu, p.ts)),
+            Ok((1488, false))
+        );
     }
 
     #[test]

@@ -37,7 +37,6 @@
 //!   delayed ACK inflated it (ProbeRTT then brings it down again).
 
 use super::{AckEvent, CongestionControl, LossEvent, Window};
-use crate::packet::HEADER_BYTES;
 use crate::time::Time;
 
 /// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
@@ -791,13 +790,8 @@ impl CongestionControl for Bbr {
         self.loss_recover = Some(self.last_snd_una.saturating_add(loss.flight_size));
     }
 
-    /// The pacing rate on the wire: Linux paces packets at `pacing_gain * bw` (bw counted in
-    /// packets), and the sender here paces each packet's wire bytes, so the payload rate is
-    /// scaled by a full segment's wire size over its payload.
     fn pacing_rate(&self) -> Option<f64> {
-        let rate = self.pacing_rate?;
-        let wire = rate * (self.mss as f64 + f64::from(HEADER_BYTES)) / self.mss as f64;
-        (wire.is_finite() && wire > 0.0).then_some(wire)
+        self.pacing_rate.filter(|r| r.is_finite() && *r > 0.0)
     }
 
     fn state_label(&self) -> &'static str {

@@ -202,7 +202,8 @@ pub trait CongestionControl {
         false
     }
 
-    /// The rate to pace at, in bytes per second, for algorithms that pace.
+    /// The rate to pace at, in payload bytes per second of full segments, for algorithms that
+    /// pace.
     fn pacing_rate(&self) -> Option<f64> {
         None
     }

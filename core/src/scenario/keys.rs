@@ -27,6 +27,7 @@ pub enum Key {
     Rwnd,
     Hystart,
     Sack,
+    Ts,
     Delack,
     Minrto,
     App,
@@ -82,7 +83,7 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 26] = [
+    pub const ALL: [Key; 27] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
@@ -97,6 +98,7 @@ impl Key {
         Key::Rwnd,
         Key::Hystart,
         Key::Sack,
+        Key::Ts,
         Key::Delack,
         Key::Minrto,
         Key::App,
@@ -128,6 +130,7 @@ impl Key {
             Key::Rwnd => "rwnd",
             Key::Hystart => "hystart",
             Key::Sack => "sack",
+            Key::Ts => "ts",
             Key::Delack => "delack",
             Key::Minrto => "minrto",
             Key::App => "app",
@@ -176,7 +179,7 @@ impl Key {
             Key::Mss => whole(64, 65_000, D::Bytes),
             Key::Iw => whole(1, 1000, D::Segments),
             Key::Rwnd => whole(2 * 64, MAX_RWND, D::Bytes),
-            Key::Hystart | Key::Sack => Kind::Flag,
+            Key::Hystart | Key::Sack | Key::Ts => Kind::Flag,
             Key::Delack => real(0.0, 500.0, D::Millis),
             Key::Minrto => real(1.0, 5000.0, D::Millis),
             Key::App => Kind::Choice(&["body", "bulk", "msgs"]),
@@ -230,6 +233,7 @@ impl Scenario {
             Key::Rwnd => Value::Whole(self.rwnd),
             Key::Hystart => Value::Flag(self.hystart),
             Key::Sack => Value::Flag(self.sack),
+            Key::Ts => Value::Flag(self.ts),
             Key::Delack => Value::Real(self.delack_ms),
             Key::Minrto => Value::Real(self.minrto_ms),
             Key::App => Value::Name(self.app.name()),

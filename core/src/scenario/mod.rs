@@ -64,6 +64,9 @@ pub struct Scenario {
     pub rwnd: u64,
     pub hystart: bool,
     pub sack: bool,
+    /// TCP timestamps (RFC 7323): 12 option bytes on every segment, and RTT samples from every
+    /// ACK that advances, retransmitted data included, as Linux takes them.
+    pub ts: bool,
     /// Delayed-ACK timeout (ms); 0 = ACK every segment.
     pub delack_ms: f64,
     /// Minimum retransmission timeout (ms).
@@ -105,6 +108,7 @@ impl Default for Scenario {
             rwnd: 4_194_304,
             hystart: true,
             sack: true,
+            ts: true,
             delack_ms: 40.0,
             minrto_ms: 200.0,
             app: App::Body,

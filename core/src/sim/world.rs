@@ -4,7 +4,7 @@ use crate::cc::{new_controller, CcModel, CcOptions};
 use crate::engine::{Halt, Pending, Scheduler};
 use crate::link::{DelayLine, Direction, Fate, Path};
 use crate::metrics::trace::{window_col, DropCause, Traces, MAX_CUBIC_EPOCHS};
-use crate::packet::{Kind, Packet, HEADER_BYTES, UDP_HEADER_BYTES};
+use crate::packet::{header_bytes, Kind, Packet, UDP_HEADER_BYTES};
 use crate::player::{StepKind, Steps};
 use crate::scenario::Scenario;
 use crate::tcp::sender::{CaState, ConnState};
@@ -122,6 +122,8 @@ impl WindowState {
 
 pub(crate) struct World {
     pub sched: Scheduler<Event>,
+    /// TCP/IP header bytes of every segment: with or without the timestamp option.
+    header: u32,
     /// The path's queue and losses (shared with the kernel twin's router).
     path: Path,
     data_wire: DelayLine,
@@ -187,6 +189,7 @@ impl World {
                     iw: s.iw,
                     sack: s.sack,
                     rto_min: Time::from_millis_f64(s.minrto_ms),
+                    ts: s.ts,
                 },
                 cc,
             );
@@ -199,6 +202,7 @@ impl World {
                 mss,
                 sack: s.sack,
                 delack: Time::from_millis_f64(s.delack_ms),
+                ts: s.ts,
             });
             flows.push(Flow {
                 sender,
@@ -237,6 +241,7 @@ impl World {
         let window_len = super::report::goodput_window(s);
         World {
             sched,
+            header: header_bytes(s.ts),
             path,
             data_wire: DelayLine::new(shape.data_delay),
             ack_wire: DelayLine::new(shape.ack_delay),
@@ -457,7 +462,7 @@ impl World {
     /// Puts one packet a sender emitted on the path; returns whether it carried new data.
     fn emit(&mut self, now: Time, fi: usize, p: Packet) -> bool {
         let mut new = false;
-        if let Kind::Data { seq, len } = p.kind {
+        if let Kind::Data { seq, len, .. } = p.kind {
             let end = seq + u64::from(len);
             let flow = &mut self.flows[fi];
             if end > flow.seen_sent {
@@ -617,11 +622,11 @@ impl World {
                 let synack = Packet {
                     flow: p.flow,
                     kind: Kind::SynAck { wnd },
-                    wire_bytes: HEADER_BYTES + crate::packet::SYN_OPTION_BYTES,
+                    wire_bytes: self.header + crate::packet::SYN_OPTION_BYTES,
                 };
                 self.send_on_ack_path(now, synack);
             }
-            Kind::Data { seq, len } => self.receive_data(now, fi, seq, len),
+            Kind::Data { seq, len, tsval } => self.receive_data(now, fi, seq, len, tsval),
             Kind::Datagram { id } => {
                 if let Some(log) = self.messages.as_mut() {
                     log.datagram_read(id, now);
@@ -637,10 +642,10 @@ impl World {
         }
     }
 
-    fn receive_data(&mut self, now: Time, fi: usize, seq: u64, len: u32) {
+    fn receive_data(&mut self, now: Time, fi: usize, seq: u64, len: u32, tsval: u32) {
         let flow = &mut self.flows[fi];
         let in_order = seq <= flow.receiver.rcv_nxt();
-        let arrival = flow.receiver.on_data(now, seq, len);
+        let arrival = flow.receiver.on_data(now, seq, len, tsval);
         flow.first_arrival.get_or_insert(now);
         if arrival.delivered_to > arrival.delivered_from {
             let bytes = arrival.delivered_to - arrival.delivered_from;
@@ -749,7 +754,7 @@ impl World {
         let p = Packet {
             flow: fi as u16,
             kind,
-            wire_bytes: HEADER_BYTES + sack_bytes,
+            wire_bytes: self.header + sack_bytes,
         };
         self.send_on_ack_path(now, p);
     }
@@ -788,7 +793,9 @@ impl World {
                     }
                 }
             }
-            Kind::Ack { ack, wnd, .. } => {
+            Kind::Ack {
+                ack, wnd, tsecr, ..
+            } => {
                 let flow = &mut self.flows[fi];
                 flow.seen_edge = flow.seen_edge.max(ack + wnd);
                 flow.seen_ack = flow.seen_ack.max(ack);
@@ -799,7 +806,8 @@ impl World {
                 }
                 // The player's step needs the window of before the ACK; only then is it kept.
                 let before = self.steps.is_some().then(|| AckBefore::of(&flow.sender));
-                flow.sender.on_ack(now, ack, wnd, p.sack_blocks(), &mut out);
+                flow.sender
+                    .on_ack(now, ack, wnd, p.sack_blocks(), tsecr, &mut out);
                 if let Some(before) = before {
                     self.record_ack(now, fi, ack, before);
                 }

@@ -134,10 +134,12 @@ mod tests {
     fn a_hole_is_lost_once_a_later_segment_is_delivered_and_the_window_passes() {
         let (mut rack, mut b) = setup(4);
         // Segment 1 (sent at 1 ms) is SACKed at 101 ms: RTT 100 ms.
-        let (_, latest) = b.sack(&[SackBlock {
-            start: 1000,
-            end: 2000,
-        }]);
+        let latest = b
+            .sack(&[SackBlock {
+                start: 1000,
+                end: 2000,
+            }])
+            .latest;
         rack.on_delivered(Time(101 * MS), latest.expect("delivered"), None);
         // With a 25 ms reordering window segment 0 is lost at 0 + 100 + 25 ms, not before.
         assert_eq!(rack.detect(Time(101 * MS), Time(25 * MS), &mut b), 0);
@@ -158,10 +160,12 @@ mod tests {
         // after the retransmission proves it lost.
         b.push(Seg::sent(3000, 1000, Time(11 * MS), TxSnapshot::default()));
         rack.on_transmit(Time(11 * MS), 3000);
-        let (_, latest) = b.sack(&[SackBlock {
-            start: 1000,
-            end: 4000,
-        }]);
+        let latest = b
+            .sack(&[SackBlock {
+                start: 1000,
+                end: 4000,
+            }])
+            .latest;
         rack.on_delivered(Time(111 * MS), latest.expect("delivered"), None);
         assert_eq!(rack.detect(Time(111 * MS), Time::ZERO, &mut b), 1000);
         assert_eq!(b.next_retransmit(), Some((0, 1000)));

@@ -5,7 +5,7 @@
 //! The application reads every in-order byte the moment it arrives, so only out-of-order data
 //! occupies the buffer: the free space, and so the window, is `rwnd` less that data.
 
-use crate::packet::{Kind, SackBlock, MAX_SACK_BLOCKS};
+use crate::packet::{sack_room, Kind, SackBlock, MAX_SACK_BLOCKS};
 use crate::tcp::ranges::RangeSet;
 use crate::time::Time;
 
@@ -20,6 +20,8 @@ pub struct ReceiverConfig {
     pub sack: bool,
     /// The delayed-ACK timeout; zero ACKs every segment.
     pub delack: Time,
+    /// Timestamps (RFC 7323) were negotiated: every ACK echoes one.
+    pub ts: bool,
 }
 
 /// What the arrival of a data segment did.
@@ -53,6 +55,12 @@ pub struct Receiver {
     delack_deadline: Option<Time>,
     quickacks: u32,
     seen_data: bool,
+    /// RFC 7323 §4.3's TS.Recent, the timestamp to echo, and Linux's `rcv_wup`, `rcv_nxt` when
+    /// the last ACK went out: only a segment at or below it may update TS.Recent, so a delayed
+    /// ACK echoes the earlier of the segments it covers and a hole's retransmission is echoed
+    /// when it fills the hole (`tcp_replace_ts_recent`).
+    ts_recent: u32,
+    rcv_wup: u64,
 }
 
 impl Receiver {
@@ -67,6 +75,8 @@ impl Receiver {
             delack_deadline: None,
             quickacks: 0,
             seen_data: false,
+            ts_recent: 0,
+            rcv_wup: 0,
         }
     }
 
@@ -87,8 +97,13 @@ impl Receiver {
         self.right_edge - self.rcv_nxt
     }
 
-    /// Takes in the payload `seq..seq + len` at `now`.
-    pub fn on_data(&mut self, now: Time, seq: u64, len: u32) -> Arrival {
+    /// Takes in the payload `seq..seq + len`, stamped `tsval`, at `now`.
+    pub fn on_data(&mut self, now: Time, seq: u64, len: u32, tsval: u32) -> Arrival {
+        // PAWS (RFC 7323 §5) as far as a path that never reorders needs it: TS.Recent only
+        // moves forward.
+        if self.cfg.ts && seq <= self.rcv_wup && tsval >= self.ts_recent {
+            self.ts_recent = tsval;
+        }
         if !self.seen_data {
             self.seen_data = true;
             self.quickacks =
@@ -130,7 +145,7 @@ impl Receiver {
                 kept += 1;
             }
         }
-        self.recent.truncate(kept.min(MAX_SACK_BLOCKS));
+        self.recent.truncate(kept.min(sack_room(self.cfg.ts)));
 
         // RFC 5681 §4.2: ACK at once on out-of-order data and when a hole fills; otherwise at
         // least every second full-sized segment, or when the delayed-ACK timer fires.
@@ -171,6 +186,7 @@ impl Receiver {
     pub fn make_ack(&mut self) -> Kind {
         self.unacked_segments = 0;
         self.delack_deadline = None;
+        self.rcv_wup = self.rcv_nxt;
         self.quickacks = self.quickacks.saturating_sub(1);
         let free = self.cfg.rwnd.saturating_sub(self.ooo.bytes());
         self.right_edge = self.right_edge.max(self.rcv_nxt + free);
@@ -179,7 +195,7 @@ impl Receiver {
         if self.cfg.sack {
             for &a in &self.recent {
                 if let Some(b) = self.ooo.containing(a) {
-                    if n < MAX_SACK_BLOCKS {
+                    if n < sack_room(self.cfg.ts) {
                         sack[n] = b;
                         n += 1;
                     }
@@ -191,6 +207,7 @@ impl Receiver {
             wnd: self.window(),
             sack,
             sack_len: n as u8,
+            tsecr: if self.cfg.ts { self.ts_recent } else { 0 },
         }
     }
 }
@@ -207,6 +224,7 @@ mod tests {
             mss: MSS,
             sack: true,
             delack: Time::from_millis(delack_ms),
+            ts: true,
         });
         // Past the quick-ACK start, to see the steady-state rules.
         r.seen_data = true;
@@ -214,7 +232,7 @@ mod tests {
     }
 
     fn seg(r: &mut Receiver, n: u64) -> Arrival {
-        r.on_data(Time::ZERO, n * u64::from(MSS), MSS)
+        r.on_data(Time::ZERO, n * u64::from(MSS), MSS, 0)
     }
 
     fn blocks(k: Kind) -> Vec<(u64, u64)> {
@@ -244,6 +262,7 @@ mod tests {
             mss: MSS,
             sack: true,
             delack: Time::from_millis(40),
+            ts: true,
         });
         for n in 0..16 {
             assert!(seg(&mut r, n).ack_now, "segment {n}");

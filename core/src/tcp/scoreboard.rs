@@ -34,8 +34,8 @@ pub struct Seg {
     pub lost: bool,
     /// Retransmitted since it was last deemed lost.
     pub retrans: bool,
-    /// Retransmitted at least once: the lab's Karn's rule (RFC 6298 §3) takes no RTT sample from
-    /// an ACK that covers it. A simplification: Linux, measuring by timestamps, would.
+    /// Retransmitted at least once: Karn's rule (RFC 6298 §3) takes no RTT sample from its
+    /// delivery's timing (Linux's `TCPCB_RETRANS`; the timestamp echo may still give one).
     pub ever_retrans: bool,
     /// Delivery-rate state when it was sent (Linux `tcp_rate_skb_sent`).
     pub tx: TxSnapshot,
@@ -107,12 +107,13 @@ pub struct Acked {
     /// Segments acknowledged in all, and those of them not SACKed before.
     pub segs: u64,
     pub newly_delivered_segs: u64,
-    /// Send time of the oldest newly acknowledged segment, if no retransmitted segment was
-    /// among them: Karn's rule (RFC 6298 §3), as a stack without timestamp RTT measurement
-    /// applies it. The lab's simplification, not Linux's behaviour: with timestamps (whose
-    /// option bytes the lab charges on every segment) Linux samples retransmitted data through
-    /// the echoed timestamp (`tcp_ack_update_rtt`, `tcp_rtt_tsopt_us`) and SACKed segments too.
+    /// Send times of the oldest and the newest newly acknowledged segments, if no
+    /// retransmitted segment was among them: Karn's rule (RFC 6298 §3) as Linux's
+    /// `tcp_clean_rtx_queue` applies it (`first_ackt`, `last_ackt`, none once
+    /// `FLAG_RETRANS_DATA_ACKED`). The first times the RTT estimator's sample, the last the
+    /// congestion controller's.
     pub rtt_sent_at: Option<Time>,
+    pub last_sent_at: Option<Time>,
     /// The most recently sent segment delivered.
     pub latest: Option<DeliveredSeg>,
 }
@@ -158,6 +159,18 @@ impl std::ops::AddAssign for Tally {
         self.bytes += other.bytes;
         self.segs += other.segs;
     }
+}
+
+/// What SACK blocks newly covered.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Sacked {
+    pub newly: Tally,
+    /// The most recently sent segment newly SACKed.
+    pub latest: Option<DeliveredSeg>,
+    /// Send times of the first and the last never-retransmitted segments newly SACKed: RTT
+    /// samples by timing, as from the cumulative ACK (`tcp_sacktag_one`).
+    pub rtt_sent_at: Option<Time>,
+    pub last_sent_at: Option<Time>,
 }
 
 #[derive(Debug, Default)]
@@ -321,8 +334,9 @@ impl Scoreboard {
                 out.newly_delivered_segs += 1;
                 if seg.ever_retrans {
                     retrans_acked = true;
-                } else if out.rtt_sent_at.is_none() {
-                    out.rtt_sent_at = Some(seg.sent_at);
+                } else {
+                    out.rtt_sent_at.get_or_insert(seg.sent_at);
+                    out.last_sent_at = Some(seg.sent_at);
                 }
                 DeliveredSeg::latest(&mut out.latest, &seg);
             }
@@ -333,10 +347,11 @@ impl Scoreboard {
                 self.retrans.sub(seg.len);
             }
         }
-        // Karn's rule (RFC 6298 §3), the lab's simplification: no sample once any retransmitted
-        // segment is covered, where Linux would sample it by its timestamp echo.
+        // Karn's rule (RFC 6298 §3): no sample from timing once a retransmitted segment is
+        // covered.
         if retrans_acked {
             out.rtt_sent_at = None;
+            out.last_sent_at = None;
         }
         self.sacked_ranges.remove_below(ack);
         self.lost_judged_to = self.lost_judged_to.max(ack);
@@ -344,16 +359,14 @@ impl Scoreboard {
         out
     }
 
-    /// Marks the segments inside `blocks` as SACKed. Returns what was newly SACKed and the
-    /// snapshot of the most recently sent of them. Only the parts of each block not SACKed
+    /// Marks the segments inside `blocks` as SACKed. Only the parts of each block not SACKed
     /// before are walked, so a block that grows by one segment per ACK costs one segment.
-    pub fn sack(&mut self, blocks: &[SackBlock]) -> (Tally, Option<DeliveredSeg>) {
+    pub fn sack(&mut self, blocks: &[SackBlock]) -> Sacked {
+        let mut out = Sacked::default();
         let (Some(first), Some(last)) = (self.segs.front(), self.segs.back()) else {
-            return (Tally::default(), None);
+            return out;
         };
         let (lo, hi) = (first.seq, last.end());
-        let mut newly = Tally::default();
-        let mut latest: Option<DeliveredSeg> = None;
         for b in blocks {
             let (start, end) = (b.start.max(lo), b.end.min(hi));
             if start >= end {
@@ -370,21 +383,15 @@ impl Scoreboard {
                     .sacked_ranges
                     .starting_from(cursor)
                     .map_or(end, |r| r.start.min(end));
-                self.mark_sacked(cursor, gap_end, &mut newly, &mut latest);
+                self.mark_sacked(cursor, gap_end, &mut out);
                 cursor = gap_end;
             }
             self.sacked_ranges.insert(SackBlock { start, end });
         }
-        (newly, latest)
+        out
     }
 
-    fn mark_sacked(
-        &mut self,
-        start: u64,
-        end: u64,
-        newly: &mut Tally,
-        latest: &mut Option<DeliveredSeg>,
-    ) {
+    fn mark_sacked(&mut self, start: u64, end: u64, out: &mut Sacked) {
         let mut i = self.segs.partition_point(|s| s.end() <= start);
         while let Some(seg) = self.segs.get_mut(i) {
             if seg.seq >= end {
@@ -396,8 +403,13 @@ impl Scoreboard {
                 continue;
             }
             seg.sacked = true;
-            newly.add(seg.len);
-            DeliveredSeg::latest(latest, seg);
+            out.newly.add(seg.len);
+            DeliveredSeg::latest(&mut out.latest, seg);
+            if !seg.ever_retrans {
+                // Linux's `first_sackt` and `last_sackt`, in the order the blocks are walked.
+                out.rtt_sent_at.get_or_insert(seg.sent_at);
+                out.last_sent_at = Some(seg.sent_at);
+            }
             if seg.lost {
                 seg.lost = false;
                 self.lost.sub(seg.len);
@@ -669,7 +681,7 @@ mod tests {
     fn pipe_counts_what_is_in_the_network() {
         let mut b = board(10);
         assert_eq!(b.pipe(), 10_000);
-        assert_eq!(b.sack(&[block(2, 5)]).0.bytes, 3_000);
+        assert_eq!(b.sack(&[block(2, 5)]).newly.bytes, 3_000);
         assert_eq!(b.pipe_segs(), 7);
         assert_eq!(b.pipe(), 7_000);
     }
@@ -678,8 +690,8 @@ mod tests {
     fn a_growing_block_only_counts_its_new_part() {
         let mut b = board(10);
         b.sack(&[block(2, 4)]);
-        assert_eq!(b.sack(&[block(2, 5)]).0.bytes, 1_000);
-        assert_eq!(b.sack(&[block(2, 5)]).0.bytes, 0);
+        assert_eq!(b.sack(&[block(2, 5)]).newly.bytes, 1_000);
+        assert_eq!(b.sack(&[block(2, 5)]).newly.bytes, 0);
         assert_eq!(b.sacked_ranges(), &[block(2, 5)]);
     }
 
@@ -687,7 +699,7 @@ mod tests {
     fn a_block_bridging_two_ranges_merges_them() {
         let mut b = board(10);
         b.sack(&[block(2, 3), block(5, 6)]);
-        assert_eq!(b.sack(&[block(2, 6)]).0.bytes, 2_000);
+        assert_eq!(b.sack(&[block(2, 6)]).newly.bytes, 2_000);
         assert_eq!(b.sacked_ranges(), &[block(2, 6)]);
     }
 

@@ -12,7 +12,7 @@
 //! (RFC 8985), as Linux does by default.
 
 use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH_BYTES};
-use crate::packet::{Kind, Packet, SackBlock, HEADER_BYTES, SYN_OPTION_BYTES};
+use crate::packet::{header_bytes, Kind, Packet, SackBlock, SYN_OPTION_BYTES};
 use crate::time::{serialisation_time, Time};
 
 use super::rack::Rack;
@@ -28,6 +28,9 @@ pub struct SenderConfig {
     pub iw: u32,
     pub sack: bool,
     pub rto_min: Time,
+    /// Timestamps (RFC 7323): every segment carries one, and an ACK's echo gives an RTT sample
+    /// even for retransmitted data.
+    pub ts: bool,
 }
 
 /// Where the connection is in its life.
@@ -346,7 +349,7 @@ impl Sender {
         out.push(Packet {
             flow: self.flow,
             kind: Kind::Syn,
-            wire_bytes: HEADER_BYTES + SYN_OPTION_BYTES,
+            wire_bytes: header_bytes(self.cfg.ts) + SYN_OPTION_BYTES,
         });
         self.rto_deadline = Some(now + self.rtt.rto());
         self.note(now, Note::SynSent { retry });
@@ -377,7 +380,7 @@ impl Sender {
         out.push(Packet {
             flow: self.flow,
             kind: Kind::HandshakeAck,
-            wire_bytes: HEADER_BYTES,
+            wire_bytes: header_bytes(self.cfg.ts),
         });
         self.stats.handshake_ack_at = Some(now);
         self.note(now, Note::Established { rtt: sample });
@@ -481,6 +484,7 @@ impl Sender {
         ack: u64,
         wnd: u64,
         sack: &[SackBlock],
+        tsecr: u32,
         out: &mut Vec<Packet>,
     ) {
         if self.conn != ConnState::Established || ack > self.snd_nxt || ack < self.snd_una {
@@ -491,26 +495,40 @@ impl Sender {
         self.peer_edge = ack + wnd;
 
         let lost_before = self.board.lost_marked();
-        let (newly_sacked, sack_latest) = if self.cfg.sack {
+        let sacked = if self.cfg.sack {
             self.board.sack(sack)
         } else {
             Default::default()
         };
+        let (newly_sacked, sack_latest) = (sacked.newly, sacked.latest);
         self.last_sacked = newly_sacked.bytes;
         let advanced = ack > self.snd_una;
         let mut newly_acked = 0;
         let mut acked_pkts = 0u32;
         let mut sacked_pkts = pkts(newly_sacked.segs);
-        let mut rtt_sample = None;
         let mut latest = sack_latest;
+        // Linux `tcp_clean_rtx_queue` and `tcp_ack_update_rtt`: the estimator's sample is the
+        // oldest newly acknowledged segment's, else the first newly SACKed one's, by timing and
+        // Karn's rule; the controller's is the newest's. Failing both, on an ACK that advances,
+        // the timestamp echo (RFC 7323 §4), which retransmitted data gives too.
+        let mut seq_rtt = sacked.rtt_sent_at.map(|t| now - t);
+        let mut ca_rtt = sacked.last_sent_at.map(|t| now - t);
         if advanced {
             let acked = self.board.ack(ack);
             self.snd_una = ack;
             newly_acked = acked.newly_delivered;
             acked_pkts = pkts(acked.newly_delivered_segs);
             if let Some(t) = acked.rtt_sent_at {
-                rtt_sample = Some(now - t);
-                self.rtt.sample(now - t);
+                seq_rtt = Some(now - t);
+            }
+            if ca_rtt.is_none() {
+                ca_rtt = acked.last_sent_at.map(|t| now - t);
+            }
+            if seq_rtt.is_none() && self.cfg.ts && tsecr != 0 {
+                let ms = ts_clock(now).wrapping_sub(tsecr).max(1);
+                let sample = Time::from_millis(u64::from(ms));
+                seq_rtt = Some(sample);
+                ca_rtt = Some(sample);
             }
             if let Some(d) = acked.latest {
                 if latest.is_none_or(|l| d.sent_at >= l.sent_at) {
@@ -557,6 +575,11 @@ impl Sender {
                 sacked_pkts = self.reno_sacked.saturating_sub(before);
             }
         }
+        if let Some(r) = seq_rtt {
+            // A valid sample also ends the timer's backoff (`icsk_backoff = 0`).
+            self.rtt.sample(r);
+        }
+        let rtt_sample = ca_rtt;
         let delivered_now = newly_acked + newly_sacked.bytes;
         self.delivered_pkts += u64::from(acked_pkts + sacked_pkts);
         let rate = self.rate.on_delivered(
@@ -877,8 +900,14 @@ impl Sender {
             };
             self.transmit(now, seq, len, how, out);
             if let Some(rate) = pacing {
-                let bits_per_s = (rate * 8.0).max(1.0) as u64;
-                let wire = u64::from(len + HEADER_BYTES);
+                // Linux paces packets at `pacing_gain * bw` with bw counted in packets; the
+                // pacer here spaces each packet's wire bytes, so the payload rate is scaled by a
+                // full segment's wire size over its payload.
+                let header = header_bytes(self.cfg.ts);
+                let mss = f64::from(self.cfg.mss.max(1));
+                let wire_rate = rate * (mss + f64::from(header)) / mss;
+                let bits_per_s = (wire_rate * 8.0).max(1.0) as u64;
+                let wire = u64::from(len + header);
                 self.pace_next = self.pace_next.max(now) + serialisation_time(wire, bits_per_s);
             }
         }
@@ -923,14 +952,24 @@ impl Sender {
         self.stats.first_data_at.get_or_insert(now);
         out.push(Packet {
             flow: self.flow,
-            kind: Kind::Data { seq, len },
-            wire_bytes: len + HEADER_BYTES,
+            kind: Kind::Data {
+                seq,
+                len,
+                tsval: if self.cfg.ts { ts_clock(now) } else { 0 },
+            },
+            wire_bytes: len + header_bytes(self.cfg.ts),
         });
         // RFC 6298 §5.1.
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
     }
+}
+
+/// The timestamp clock (RFC 7323 §5.4): milliseconds, as Linux's `tcp_time_stamp_ts`, offset by
+/// one so that no segment carries the 0 that means "no echo".
+fn ts_clock(now: Time) -> u32 {
+    (now.as_nanos() / 1_000_000).wrapping_add(1) as u32
 }
 
 /// A packet count the scoreboard keeps in `u64`, as the window's `u32`.

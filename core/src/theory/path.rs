@@ -27,10 +27,11 @@ pub fn mathis_mbps(mss: u32, rtt_ms: f64, p: f64) -> Option<f64> {
     Some(MATHIS_C * f64::from(mss) / (rtt_ms * 1e-3 * p.sqrt()) / 1e6)
 }
 
-/// The link's rate as payload, in MB/s: every full segment pays its 52 header bytes.
-pub fn link_payload_mbps(bw_mbps: f64, mss: u32) -> f64 {
+/// The link's rate as payload, in MB/s: every full segment pays its header bytes (52 with
+/// timestamps, 40 without).
+pub fn link_payload_mbps(bw_mbps: f64, mss: u32, ts: bool) -> f64 {
     let mss = f64::from(mss);
-    bw_mbps / 8.0 * mss / (mss + f64::from(crate::packet::HEADER_BYTES))
+    bw_mbps / 8.0 * mss / (mss + f64::from(crate::packet::header_bytes(ts)))
 }
 
 /// What a scenario's path and windows allow its connections, in MB/s: the link is shared by all
@@ -49,7 +50,7 @@ pub struct Limits {
 impl Limits {
     pub fn of(s: &crate::scenario::Scenario) -> Limits {
         Limits {
-            link: link_payload_mbps(s.bw_mbps, s.mss),
+            link: link_payload_mbps(s.bw_mbps, s.mss, s.ts),
             window_each: window_limit_mbps(s.rwnd as f64, s.rtt_ms),
             conns: crate::workload::Workload::connections(s).max(1) as f64,
         }

@@ -166,6 +166,15 @@ pub const KNOBS: &[Knob] = &[
         ),
     ),
     knob(
+        Key::Ts,
+        ("Timestamps", "时间戳"),
+        ("", ""),
+        (
+            "TCP timestamps (RFC 7323): 12 header bytes per segment, and an RTT sample from every ACK, retransmissions included.",
+            "TCP 时间戳（RFC 7323）：每段多 12 字节首部，每个 ACK 都给出 RTT 样本，重传也不例外。",
+        ),
+    ),
+    knob(
         Key::Delack,
         ("Delayed ACK", "延迟确认"),
         ("ms", "ms"),
@@ -322,6 +331,7 @@ pub fn text(key: Key, s: &Scenario) -> String {
         Key::Cc => s.cc.name().to_string(),
         Key::App => s.app.name().to_string(),
         Key::Sack => flag(s.sack).to_string(),
+        Key::Ts => flag(s.ts).to_string(),
         Key::Hystart => flag(s.hystart).to_string(),
         _ => value(key, s).map(decimal).unwrap_or_default(),
     }

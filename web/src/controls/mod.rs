@@ -113,7 +113,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     options={App::ALL.iter().map(|a| (a.name(), app_label(*a, lang))).collect::<Vec<_>>()}
                     current={s.app.name()} />
             },
-            Key::Sack | Key::Hystart => html! {
+            Key::Sack | Key::Hystart | Key::Ts => html! {
                 <Flag {knob} {lang} {on_change} on={knobs::text(key, s) == "1"} />
             },
             Key::Drop | Key::Seed => html! {
@@ -157,6 +157,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             Key::Mss,
             Key::Rwnd,
             Key::Sack,
+            Key::Ts,
             Key::Hystart,
             Key::Delack,
             Key::Minrto,
