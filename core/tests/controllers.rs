@@ -4,6 +4,8 @@
 //! `tcp_reno_ssthresh` and `cubictcp_recalc_ssthresh`; BBR leaves it unbounded or sets it to a
 //! target of at least its minimum window).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use proptest::prelude::*;
 use tcplab::cc::{
     new_controller, AckEvent, CcOptions, LossEvent, RateSample, Window, MIN_SSTHRESH,

@@ -184,7 +184,7 @@ fn packed_steps_come_back_exactly() {
     let bbr = record("cc=bbr&loss=1&app=bulk&dur=0.3");
     assert!(bbr.steps.iter().any(|s| matches!(
         s.kind,
-        StepKind::FastRetransmit { ssthresh, .. } if ssthresh == tcplab::cc::INFINITE_SSTHRESH
+        StepKind::FastRetransmit { ssthresh, .. } if ssthresh == tcplab::cc::INFINITE_SSTHRESH_BYTES
     )));
     // A byte count past 2^53 would not travel exactly: refused, so the JSON carries it.
     let huge = Step {
