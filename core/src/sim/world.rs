@@ -618,7 +618,8 @@ impl World {
         match p.kind {
             Kind::Syn => {
                 self.record(now, fi, StepKind::SynReceived);
-                let wnd = self.flows[fi].receiver.window();
+                self.flows[fi].receiver.on_syn(now);
+                let wnd = self.flows[fi].receiver.syn_window();
                 let synack = Packet {
                     flow: p.flow,
                     kind: Kind::SynAck { wnd },
@@ -638,7 +639,8 @@ impl World {
                 self.udp_delivered += bytes;
                 self.udp_last_read = Some(now);
             }
-            Kind::HandshakeAck | Kind::SynAck { .. } | Kind::Ack { .. } => {}
+            Kind::HandshakeAck => self.flows[fi].receiver.on_handshake_ack(now),
+            Kind::SynAck { .. } | Kind::Ack { .. } => {}
         }
     }
 
@@ -764,6 +766,7 @@ impl World {
         let flow = &mut self.flows[fi];
         flow.delack_timer.fired(now);
         if flow.receiver.delack_due(now) {
+            flow.receiver.on_delack_timeout();
             let kind = flow.receiver.make_ack();
             self.send_ack(now, fi, kind, true);
         } else if let Some(d) = flow.receiver.delack_deadline() {

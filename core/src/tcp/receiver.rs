@@ -1,6 +1,9 @@
 //! The receiving end: in-order delivery to the application, an out-of-order buffer, the
-//! advertised window, SACK blocks (RFC 2018) and delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2,
-//! with Linux's quick-ACK start).
+//! advertised window, SACK blocks (RFC 2018) and delayed ACKs as Linux sends them (RFC 1122
+//! §4.2.3.2, RFC 5681 §4.2): quick ACKs at the start, after a long gap and after a duplicate
+//! (`tcp_incr_quickack`, `tcp_enter_quickack_mode`), an ACK for every second full segment, and
+//! a timeout (`ato`) that adapts to the gaps between arrivals from the `delack` floor up
+//! (`tcp_event_data_recv`, `tcp_send_delayed_ack`, `tcp_delack_timer_handler`).
 //!
 //! The application reads every in-order byte the moment it arrives, so only out-of-order data
 //! occupies the buffer: the free space, and so the window, is `rwnd` less that data.
@@ -12,6 +15,18 @@ use crate::time::Time;
 /// Linux's TCP_MAX_QUICKACKS: a new connection ACKs its first segments at once so that the
 /// sender's slow start is not held back by delayed ACKs.
 pub const MAX_QUICKACKS: u32 = 16;
+
+/// Linux's TCP_DELACK_MAX: the longest a pushed (short) segment's ACK waits.
+pub const DELACK_MAX: Time = Time::from_millis(200);
+
+/// The longest any ACK waits (Linux's `HZ / 2` in `tcp_send_delayed_ack`).
+pub const DELACK_CEILING: Time = Time::from_millis(500);
+
+/// The SYN's window field is not scaled (RFC 7323 §2.2): at most 65 535 bytes.
+pub const MAX_SYN_WINDOW: u64 = 65_535;
+
+/// Linux's TCP_TIMEOUT_INIT: the receiver's RTO before the handshake has given it an RTT.
+const INITIAL_RTO: Time = Time::from_secs(1);
 
 #[derive(Debug, Clone, Copy)]
 pub struct ReceiverConfig {
@@ -55,6 +70,17 @@ pub struct Receiver {
     delack_deadline: Option<Time>,
     quickacks: u32,
     seen_data: bool,
+    /// Linux's `icsk_ack.ato`, the delayed-ACK timeout, between `delack` and the receiver's
+    /// RTO, and `lrcvtime`, when data last arrived.
+    ato: Time,
+    last_arrival: Option<Time>,
+    /// The handshake's RTT as the receiver measured it, and the RTO it gives
+    /// (`tcp_synack_rtt_meas`): they bound the timeout and say what gap is "long".
+    srtt: Option<Time>,
+    rto: Time,
+    synack_at: Option<Time>,
+    /// The segment pending an ACK was short (Linux's ICSK_ACK_PUSHED).
+    pushed: bool,
     /// RFC 7323 §4.3's TS.Recent, the timestamp to echo, and Linux's `rcv_wup`, `rcv_nxt` when
     /// the last ACK went out: only a segment at or below it may update TS.Recent, so a delayed
     /// ACK echoes the earlier of the segments it covers and a hole's retransmission is echoed
@@ -75,6 +101,12 @@ impl Receiver {
             delack_deadline: None,
             quickacks: 0,
             seen_data: false,
+            ato: cfg.delack,
+            last_arrival: None,
+            srtt: None,
+            rto: INITIAL_RTO,
+            synack_at: None,
+            pushed: false,
             ts_recent: 0,
             rcv_wup: 0,
         }
@@ -97,18 +129,107 @@ impl Receiver {
         self.right_edge - self.rcv_nxt
     }
 
+    /// The window the SYN-ACK offers (Linux `tcp_select_initial_window`): the buffer in whole
+    /// segments, and no more than the unscaled field holds, so the first flight is at most 45
+    /// segments of 1 448 bytes (65 160 B) whatever the initial window.
+    pub fn syn_window(&self) -> u64 {
+        let space = self.cfg.rwnd.min(MAX_SYN_WINDOW);
+        let mss = u64::from(self.cfg.mss.max(1));
+        if space > mss {
+            space / mss * mss
+        } else {
+            space
+        }
+    }
+
+    /// The SYN-ACK goes out at `now`.
+    pub fn on_syn(&mut self, now: Time) {
+        self.synack_at = Some(now);
+    }
+
+    /// The handshake's last segment (or the first data, which acknowledges the SYN-ACK too)
+    /// arrived: the receiver's RTT estimate (`tcp_synack_rtt_meas`; RFC 6298 §2.2 with Linux's
+    /// 200 ms floor on the variance term).
+    pub fn on_handshake_ack(&mut self, now: Time) {
+        if let Some(t0) = self.synack_at.take() {
+            let rtt = now.saturating_sub(t0);
+            self.srtt = Some(rtt);
+            self.rto = rtt + rtt.saturating_mul(2).max(Time::from_millis(200));
+        }
+    }
+
+    /// The delayed-ACK timeout now (`ato`), for tests and the player.
+    pub fn ato(&self) -> Time {
+        self.ato
+    }
+
+    /// Linux `tcp_incr_quickack`: ACK the next segments at once, up to half a window of them.
+    fn incr_quickack(&mut self) {
+        let half_window = self.window() / (2 * u64::from(self.cfg.mss.max(1)));
+        let quick = (half_window.max(2) as u32).min(MAX_QUICKACKS);
+        self.quickacks = self.quickacks.max(quick);
+    }
+
+    /// Linux `tcp_event_data_recv`: the timeout follows the gaps between arrivals, and a gap
+    /// longer than the RTO means the sender restarts from idle, so its first segments are
+    /// ACKed at once.
+    fn on_arrival_gap(&mut self, now: Time) {
+        let ato_min = self.cfg.delack;
+        match self.last_arrival {
+            None => {
+                self.incr_quickack();
+                self.ato = ato_min;
+            }
+            Some(last) => {
+                let m = now.saturating_sub(last);
+                if m <= Time(ato_min.as_nanos() / 2) {
+                    self.ato = Time(self.ato.as_nanos() / 2 + ato_min.as_nanos() / 2);
+                } else if m < self.ato {
+                    self.ato = (Time(self.ato.as_nanos() / 2) + m).min(self.rto);
+                } else if m > self.rto {
+                    self.incr_quickack();
+                }
+            }
+        }
+        self.last_arrival = Some(now);
+    }
+
+    /// Linux `tcp_send_delayed_ack`: how long this ACK may wait.
+    fn delay(&self) -> Time {
+        let ato_min = self.cfg.delack;
+        if self.ato <= ato_min {
+            return self.ato;
+        }
+        let mut max_ato = if self.pushed {
+            DELACK_MAX
+        } else {
+            DELACK_CEILING
+        };
+        if let Some(srtt) = self.srtt {
+            max_ato = max_ato.min(srtt.max(ato_min));
+        }
+        self.ato.min(max_ato)
+    }
+
+    /// The delayed-ACK timer fired with an ACK pending: it was missed, so the timeout doubles
+    /// (Linux `tcp_delack_timer_handler`, "inflate ATO"), up to the RTO.
+    pub fn on_delack_timeout(&mut self) {
+        self.ato = self
+            .ato
+            .saturating_mul(2)
+            .min(self.rto)
+            .max(self.cfg.delack);
+    }
+
     /// Takes in the payload `seq..seq + len`, stamped `tsval`, at `now`.
     pub fn on_data(&mut self, now: Time, seq: u64, len: u32, tsval: u32) -> Arrival {
+        self.on_handshake_ack(now);
         // PAWS (RFC 7323 §5) as far as a path that never reorders needs it: TS.Recent only
         // moves forward.
         if self.cfg.ts && seq <= self.rcv_wup && tsval >= self.ts_recent {
             self.ts_recent = tsval;
         }
-        if !self.seen_data {
-            self.seen_data = true;
-            self.quickacks =
-                MAX_QUICKACKS.min((self.cfg.rwnd / (2 * u64::from(self.cfg.mss))) as u32);
-        }
+        self.seen_data = true;
         let end = seq + u64::from(len);
         let before = self.rcv_nxt;
         let had_hole = !self.ooo.is_empty();
@@ -121,9 +242,16 @@ impl Receiver {
         let end = end.min(self.right_edge);
         if end <= self.rcv_nxt || self.ooo.containing(seq).is_some_and(|b| end <= b.end) {
             arrival.duplicate = true;
-            // A duplicate is ACKed at once so the sender learns what arrived (RFC 5681 §4.2).
+            // A duplicate is ACKed at once so the sender learns what arrived (RFC 5681 §4.2),
+            // and the next segments too: the sender is retransmitting (Linux
+            // `tcp_enter_quickack_mode`, which also resets the timeout).
             arrival.ack_now = true;
+            self.incr_quickack();
+            self.ato = self.cfg.delack;
             return arrival;
+        }
+        if seq <= self.rcv_nxt {
+            self.on_arrival_gap(now);
         }
         if seq <= self.rcv_nxt {
             self.rcv_nxt = end;
@@ -154,14 +282,15 @@ impl Receiver {
             arrival.ack_now = true;
         } else if small {
             // Linux's ICSK_ACK_PUSHED: a short (pushed) segment the application reads at once
-            // is ACKed at once.
+            // is ACKed at once (`tcp_cleanup_rbuf`).
+            self.pushed = true;
             arrival.ack_now = true;
         } else {
             self.unacked_segments += 1;
             if self.unacked_segments >= 2 {
                 arrival.ack_now = true;
             } else if self.delack_deadline.is_none() {
-                self.delack_deadline = Some(now + self.cfg.delack);
+                self.delack_deadline = Some(now + self.delay());
             }
         }
         arrival
@@ -186,8 +315,15 @@ impl Receiver {
     pub fn make_ack(&mut self) -> Kind {
         self.unacked_segments = 0;
         self.delack_deadline = None;
+        self.pushed = false;
         self.rcv_wup = self.rcv_nxt;
-        self.quickacks = self.quickacks.saturating_sub(1);
+        // Linux `tcp_dec_quickack_mode`: leaving quick-ACK mode deflates the timeout.
+        if self.quickacks > 0 {
+            self.quickacks -= 1;
+            if self.quickacks == 0 {
+                self.ato = self.cfg.delack;
+            }
+        }
         let free = self.cfg.rwnd.saturating_sub(self.ooo.bytes());
         self.right_edge = self.right_edge.max(self.rcv_nxt + free);
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
@@ -228,6 +364,7 @@ mod tests {
         });
         // Past the quick-ACK start, to see the steady-state rules.
         r.seen_data = true;
+        r.last_arrival = Some(Time::ZERO);
         r
     }
 
@@ -326,5 +463,64 @@ mod tests {
             seg(&mut r, n);
         }
         assert_eq!(blocks(r.make_ack()), [(8, 9), (6, 7), (4, 5)]);
+    }
+
+    #[test]
+    fn the_syn_window_is_whole_segments_within_the_unscaled_field() {
+        // Linux's 65 160 with timestamps (45 x 1448), 64 240 without (44 x 1460).
+        let syn = |rwnd: u64, mss: u32| {
+            Receiver::new(ReceiverConfig {
+                rwnd,
+                mss,
+                sack: true,
+                delack: Time::from_millis(40),
+                ts: true,
+            })
+            .syn_window()
+        };
+        assert_eq!(syn(4 << 20, 1448), 65_160);
+        assert_eq!(syn(4 << 20, 1460), 64_240);
+        assert_eq!(syn(20_000, 1000), 20_000);
+        assert_eq!(syn(500, 1000), 500);
+    }
+
+    #[test]
+    fn the_ack_timeout_follows_the_gaps_between_arrivals() {
+        // tcp_event_data_recv: a gap m with 20 < m < ato gives ato/2 + m; a missed timer
+        // doubles it (tcp_delack_timer_handler); gaps of 20 ms or less bring it back toward 40.
+        let mut r = rx(40);
+        r.on_handshake_ack(Time::ZERO);
+        r.synack_at = None;
+        r.rto = Time::from_millis(300);
+        r.on_delack_timeout();
+        assert_eq!(r.ato(), Time::from_millis(80));
+        r.on_data(Time::from_millis(30), 0, MSS, 0);
+        assert_eq!(r.ato(), Time::from_millis(70));
+        r.make_ack();
+        r.on_data(Time::from_millis(40), 1000, MSS, 0);
+        assert_eq!(r.ato(), Time::from_millis(55));
+        // With no RTT known the wait is the timeout itself, within the 500 ms ceiling.
+        assert_eq!(r.delack_deadline(), Some(Time::from_millis(40 + 55)));
+    }
+
+    #[test]
+    fn a_gap_longer_than_the_rto_and_a_duplicate_bring_quick_acks_back() {
+        let mut r = rx(40);
+        r.rto = Time::from_millis(300);
+        assert!(!seg(&mut r, 0).ack_now);
+        r.make_ack();
+        // Idle for a second: the sender restarts, its segments are ACKed at once.
+        assert!(r.on_data(Time::from_secs(1), 1000, MSS, 0).ack_now);
+        r.make_ack();
+        assert!(r.on_data(Time::from_secs(1), 2000, MSS, 0).ack_now);
+        for _ in 0..16 {
+            r.make_ack();
+        }
+        assert!(!r.on_data(Time::from_secs(1), 3000, MSS, 0).ack_now);
+        // A duplicate: quick ACKs again.
+        r.make_ack();
+        assert!(r.on_data(Time::from_secs(1), 0, MSS, 0).ack_now);
+        r.make_ack();
+        assert!(r.on_data(Time::from_secs(1), 4000, MSS, 0).ack_now);
     }
 }
