@@ -349,3 +349,42 @@ fn tcp_ack_update_rtt_ends_the_backoff_with_the_first_new_ack() {
         }
     }
 }
+
+/// Linux `tcp_process_tlp_ack`: a probe that resent the last segment and is followed by an ACK
+/// beyond it repaired a loss, so the window is cut as for one congestion event, at once.
+#[test]
+fn tcp_process_tlp_ack_reduces_the_window_when_the_probe_repaired_a_loss() {
+    let mut t = Script::opened(CcAlgo::Reno, 10, true);
+    t.s.write(10 * u64::from(MSS));
+    let now = t.now;
+    t.s.try_send(now, &mut t.out);
+    send!(t, [0..10]);
+    // All but the last arrive; the last is lost.
+    t.at(200);
+    recv!(t, ack 9);
+    assert_eq!(t.window().0, 19);
+    // Nothing more to send: the probe resends the last segment.
+    let Some(pto) = t.s.next_deadline() else {
+        unreachable!("a probe is armed")
+    };
+    t.now = pto;
+    let now = t.now;
+    t.s.on_timer(now, &mut t.out);
+    send!(t, [9..10]);
+    assert_eq!(t.s.stats().loss_probes, 1);
+    // Its ACK covers everything, but not beyond the probe: the episode is still open...
+    t.now += Time::from_millis(RTT_MS);
+    recv!(t, ack 10);
+    assert_eq!(t.window().1, INFINITE_SSTHRESH);
+    // ...until new data is acknowledged beyond it: then ssthresh is half the window, and the
+    // window is ssthresh.
+    t.s.write(4 * u64::from(MSS));
+    let now = t.now;
+    t.s.try_send(now, &mut t.out);
+    send!(t, [10..14]);
+    t.now += Time::from_millis(RTT_MS);
+    let before = t.window().0;
+    recv!(t, ack 14);
+    assert_eq!(t.window().1, before / 2);
+    assert_eq!(t.window().0, before / 2);
+}

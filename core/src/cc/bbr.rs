@@ -26,7 +26,9 @@
 //! - `rs->prior_in_flight` is taken as the data in flight after the ACK plus what it delivered.
 //! - The pacer's next departure time is not visible, so `bbr_packets_in_net_at_edt` assumes it
 //!   is now.
-//! - Linux's send quantum (`bbr_tso_segs_goal`) is one segment here: the lab has no TSO.
+//! - Linux's send quantum (`bbr_tso_segs_goal`) sizes the window's allowance for segments queued
+//!   at both ends as Linux does, but the sender paces one segment at a time, where Linux's GSO
+//!   sends the quantum's segments back to back.
 //! - ProbeRTT marks the connection application-limited (`tp->app_limited`) so its low-rate
 //!   samples do not pull the bandwidth down; the rate estimator is the sender's, so BBR keeps the
 //!   span of delivered counts that mark covers and flags the samples that fall in it.
@@ -88,8 +90,11 @@ pub const BBR_ACK_EPOCH_ACKED_RESET_THRESH: u32 = 1 << 20;
 pub const BBR_EXTRA_ACKED_MAX_US: u64 = 100_000;
 /// Linux's TCP_INIT_CWND: the BDP assumed before any RTT sample, in packets.
 pub const TCP_INIT_CWND: u32 = 10;
-/// Linux's `bbr_tso_segs_goal`, in segments: the lab sends one segment at a time.
-pub const SEND_QUANTUM_SEGS: u32 = 1;
+/// `bbr_min_tso_rate`: below 1.2 Mbit/s the send quantum is one segment, above it two at least.
+pub const BBR_MIN_TSO_RATE_BYTES: f64 = 1_200_000.0 / 8.0;
+/// Linux's `GSO_LEGACY_MAX_SIZE`, the most one send quantum carries, and `sk_pacing_shift`
+/// (10): a quantum is about 1 ms of the pacing rate.
+pub const GSO_MAX_BYTES: f64 = 65_536.0;
 
 /// BBR's state machine (Linux `enum bbr_mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -401,12 +406,29 @@ impl Bbr {
     /// even count for delayed ACKs, and two more in the probing phase so that even a small BDP
     /// gets inflight above it.
     fn quantization_budget(&self, cwnd: u32) -> u32 {
-        let mut segs = cwnd.saturating_add(3 * SEND_QUANTUM_SEGS);
+        let mut segs = cwnd.saturating_add(3 * self.tso_segs_goal());
         segs = segs.saturating_add(1) & !1;
         if self.mode == BbrMode::ProbeBw && self.cycle_idx == 0 {
             segs = segs.saturating_add(2);
         }
         segs
+    }
+
+    /// `bbr_tso_segs_goal` through `tcp_tso_autosize`: the segments one send quantum carries,
+    /// about a millisecond of the pacing rate plus 64 KiB shifted down by min_rtt / 512 us, at
+    /// most 64 KiB, at least one or two segments, at most 127.
+    fn tso_segs_goal(&self) -> u32 {
+        let rate = self.pacing_rate.unwrap_or(0.0);
+        let min_segs = if rate < BBR_MIN_TSO_RATE_BYTES { 1 } else { 2 };
+        let mut bytes = rate / 1024.0;
+        if let Some(m) = self.min_rtt {
+            let r = (m.as_nanos() / 1_000) >> 9;
+            if r < 32 {
+                bytes += GSO_MAX_BYTES / f64::from(1u32 << r);
+            }
+        }
+        let segs = (bytes.min(GSO_MAX_BYTES) / self.mss.max(1) as f64) as u32;
+        segs.max(min_segs).min(0x7F)
     }
 
     /// `bbr_inflight`.
@@ -418,7 +440,7 @@ impl Bbr {
     /// plus the segment about to leave when inflight is meant to grow.
     fn in_net_at_edt(&self, inflight_now: u32) -> u32 {
         if self.pacing_gain > BBR_UNIT {
-            inflight_now.saturating_add(SEND_QUANTUM_SEGS)
+            inflight_now.saturating_add(self.tso_segs_goal())
         } else {
             inflight_now
         }
@@ -1255,5 +1277,23 @@ mod tests {
             );
         }
         let _ = b.pacing_rate();
+    }
+
+    #[test]
+    fn the_send_quantum_is_a_millisecond_of_the_pacing_rate() {
+        // tcp_tso_autosize at 12.5 MB/s: 12 207 bytes a millisecond, 12 segments of 1000 B; a
+        // short min_rtt adds 64 KiB >> (min_rtt / 512 us): 4 more at 2 ms (64 KiB >> 3).
+        let mut b = Bbr::new(0);
+        b.mss = u64::from(MSS);
+        b.pacing_rate = Some(12_500_000.0);
+        b.min_rtt = Some(Time::from_millis(20));
+        assert_eq!(b.tso_segs_goal(), 12);
+        b.min_rtt = Some(Time::from_millis(2));
+        assert_eq!(b.tso_segs_goal(), 20);
+        // Slow: one or two segments.
+        b.pacing_rate = Some(100_000.0);
+        b.min_rtt = Some(Time::from_millis(100));
+        assert_eq!(b.tso_segs_goal(), 1);
+        assert_eq!(b.quantization_budget(10), 14);
     }
 }

@@ -159,6 +159,8 @@ pub struct Sender {
     /// The tail loss probe's timer, and the end of the probe while its ACK is awaited.
     pto_deadline: Option<Time>,
     tlp_high_seq: Option<u64>,
+    /// The probe resent the last segment rather than sending new data (`tlp_retrans`).
+    tlp_retrans: bool,
     /// Pacing: the earliest time the next packet may leave.
     pace_next: Time,
     paced_wait: bool,
@@ -198,6 +200,7 @@ impl Sender {
             rack: Rack::new(),
             pto_deadline: None,
             tlp_high_seq: None,
+            tlp_retrans: false,
             pace_next: Time::ZERO,
             paced_wait: false,
             is_cwnd_limited: false,
@@ -591,9 +594,7 @@ impl Sender {
         if let Some(d) = latest {
             self.rack.on_delivered(now, d, self.rtt.min_rtt());
         }
-        if self.tlp_high_seq.is_some_and(|h| self.snd_una >= h) {
-            self.tlp_high_seq = None;
-        }
+        self.process_tlp_ack(now, advanced, newly_sacked.segs > 0);
         self.detect_losses(now);
         let cwnd_before = self.w.cwnd_bytes();
         let entered = self.fastretrans_alert(now, advanced);
@@ -805,7 +806,42 @@ impl Sender {
         self.stats.loss_probes += 1;
         self.transmit(now, seq, len, Tx::Probe { retransmit }, out);
         self.tlp_high_seq = Some(self.snd_nxt);
-        self.rto_deadline = Some(now + self.rtt.rto());
+        self.tlp_retrans = retransmit;
+        // Linux `tcp_rearm_rto` after a probe: the timeout counts from the first unacknowledged
+        // segment's transmission (`tcp_rto_delta_us`), not from now.
+        let head_sent = self.board.front().map_or(now, |s| s.sent_at);
+        let deadline = head_sent + self.rtt.rto();
+        self.rto_deadline = Some(deadline.max(now + Time::from_micros(1)));
+    }
+
+    /// Linux `tcp_process_tlp_ack`: a probe of new data, or a duplicate ACK showing that the
+    /// original and the probe both arrived, ends the episode; an ACK beyond the probe after it
+    /// resent the last segment means the probe repaired a loss, and the window is reduced as
+    /// for one congestion event, at once (`tcp_init_cwnd_reduction`, then
+    /// `tcp_end_cwnd_reduction`: cwnd = ssthresh).
+    fn process_tlp_ack(&mut self, now: Time, advanced: bool, sacked_new: bool) {
+        let Some(high) = self.tlp_high_seq else {
+            return;
+        };
+        if self.snd_una < high {
+            return;
+        }
+        if !self.tlp_retrans {
+            self.tlp_high_seq = None;
+        } else if self.snd_una > high {
+            self.tlp_high_seq = None;
+            if matches!(self.ca, CaState::Open | CaState::Disorder) && !self.cc.controls_window() {
+                let loss = LossEvent {
+                    now,
+                    flight_size: self.snd_nxt - self.snd_una,
+                };
+                self.cc.on_enter_recovery(&mut self.w, &loss);
+                self.w.cwnd = self.w.ssthresh;
+                self.w.cwnd_cnt = 0;
+            }
+        } else if !advanced && !sacked_new {
+            self.tlp_high_seq = None;
+        }
     }
 
     /// Linux `tcp_enter_recovery` and `tcp_init_cwnd_reduction`: ssthresh from the algorithm,
