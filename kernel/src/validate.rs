@@ -34,24 +34,42 @@ impl Grid {
         Grid::ALL.into_iter().find(|g| g.name() == s)
     }
 
-    /// The grid's cells, each a query without its seed.
+    /// The grid's cells, each a query without its seed, with what is compared and how close
+    /// the two engines must come: the targets of docs/validation.md.
     pub fn cells(self) -> Vec<Cell> {
         let mut cells = Vec::new();
         match self {
             Grid::Loss => {
                 for cc in ["reno", "cubic", "bbr"] {
+                    // Goodput within 15 % for the loss-based algorithms, 10 % for BBR.
+                    let goodput = [(
+                        Metric::Goodput,
+                        Tolerance::Factor(if cc == "bbr" { 0.10 } else { 0.15 }),
+                    )];
                     for rtt in [20u32, 100] {
                         for loss in ["0.5", "1", "2"] {
                             // One BDP of full-sized packets (1448 + 52 bytes) at 100 Mbit/s.
                             let queue = (100e6 * f64::from(rtt) / 1e3 / 8.0 / 1500.0).ceil();
-                            cells.push(Cell {
-                                grid: self,
-                                query: format!(
+                            cells.push(Cell::new(
+                                self,
+                                format!(
                                     "cc={cc}&rtt={rtt}&bw=100&loss={loss}&queue={queue}&rwnd=4MiB&mss=1448&app=bulk&dur=15"
                                 ),
-                                metric: Metric::Goodput,
-                            });
+                                &goodput,
+                            ));
                         }
+                    }
+                    // Paths of other shapes: a slow link with lost ACKs too, and a short fast
+                    // one with rare loss.
+                    for path in [
+                        "rtt=50&bw=20&loss=1&ackloss=1&queue=84",
+                        "rtt=10&bw=50&loss=0.2&queue=42",
+                    ] {
+                        cells.push(Cell::new(
+                            self,
+                            format!("cc={cc}&{path}&rwnd=4MiB&mss=1448&app=bulk&dur=15"),
+                            &goodput,
+                        ));
                     }
                 }
             }
@@ -59,26 +77,31 @@ impl Grid {
                 for body in ["100kB", "2.5MB", "8MiB"] {
                     for bw in [100u32, 300] {
                         for iw in [4u32, 10, 32] {
-                            cells.push(Cell {
-                                grid: self,
-                                query: format!(
-                                    "rtt=31.5&bw={bw}&iw={iw}&mss=1448&app=body&body={body}"
-                                ),
-                                metric: Metric::Completion,
-                            });
+                            cells.push(Cell::new(
+                                self,
+                                format!("rtt=31.5&bw={bw}&iw={iw}&mss=1448&app=body&body={body}"),
+                                &[(Metric::Completion, Tolerance::Millis(10.0))],
+                            ));
                         }
                     }
                 }
             }
             Grid::Hol => {
                 for conns in [1u32, 4, 16, 0] {
-                    cells.push(Cell {
-                        grid: self,
-                        query: format!(
-                            "rtt=100&loss=3&ackloss=3&app=msgs&msg=100&every=10&count=1500&dur=20&mss=1448&conns={conns}"
-                        ),
-                        metric: Metric::P99,
-                    });
+                    let query = format!(
+                        "rtt=100&loss=3&ackloss=3&app=msgs&msg=100&every=10&count=1500&dur=20&mss=1448&conns={conns}"
+                    );
+                    let checks: &[(Metric, Tolerance)] = if conns == 1 || conns == 4 {
+                        &[
+                            (Metric::Over80, Tolerance::Factor(0.25)),
+                            (Metric::P50, Tolerance::Factor(0.20)),
+                            (Metric::P99, Tolerance::Factor(0.20)),
+                            (Metric::DataSegments, Tolerance::Factor(0.15)),
+                        ]
+                    } else {
+                        &[(Metric::P99, Tolerance::Factor(0.20))]
+                    };
+                    cells.push(Cell::new(self, query, checks));
                 }
             }
         }
@@ -91,7 +114,11 @@ impl Grid {
 pub enum Metric {
     Goodput,
     Completion,
+    P50,
     P99,
+    /// The share of messages later than 80 ms.
+    Over80,
+    DataSegments,
 }
 
 impl Metric {
@@ -99,23 +126,64 @@ impl Metric {
         match self {
             Metric::Goodput => "goodput MB/s",
             Metric::Completion => "completion ms",
+            Metric::P50 => "p50 latency ms",
             Metric::P99 => "p99 latency ms",
+            Metric::Over80 => "% of messages > 80 ms",
+            Metric::DataSegments => "data segments sent",
         }
     }
 
     fn of_sim(self, s: &Summary) -> Option<f64> {
+        let msgs = s.msgs.as_ref();
         match self {
             Metric::Goodput => s.goodput_MBps,
             Metric::Completion => s.completion_ms,
-            Metric::P99 => s.msgs.as_ref().and_then(|m| m.p99_ms),
+            Metric::P50 => msgs.and_then(|m| m.p50_ms),
+            Metric::P99 => msgs.and_then(|m| m.p99_ms),
+            Metric::Over80 => msgs.and_then(|m| m.over_80ms_pct),
+            Metric::DataSegments => Some(s.data_segments_sent as f64),
         }
     }
 
     fn of_kernel(self, s: &KernelSummary) -> Option<f64> {
+        let msgs = s.msgs.as_ref();
         match self {
             Metric::Goodput => s.goodput_MBps,
             Metric::Completion => s.completion_ms,
-            Metric::P99 => s.msgs.as_ref().and_then(|m| m.p99_ms),
+            Metric::P50 => msgs.and_then(|m| m.p50_ms),
+            Metric::P99 => msgs.and_then(|m| m.p99_ms),
+            Metric::Over80 => msgs.and_then(|m| m.over_80ms_pct),
+            Metric::DataSegments => s.data_segments_sent.map(|n| n as f64),
+        }
+    }
+}
+
+/// How close the simulator must come to the kernel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Tolerance {
+    /// Within a factor of `1 + f` either way.
+    Factor(f64),
+    /// Within this many milliseconds either way.
+    Millis(f64),
+}
+
+impl Tolerance {
+    pub fn admits(self, simulator: f64, kernel: f64) -> bool {
+        match self {
+            Tolerance::Factor(f) if kernel > 0.0 && simulator > 0.0 => {
+                let r = simulator / kernel;
+                r.max(1.0 / r) <= 1.0 + f
+            }
+            // Both nothing (no message late, say) agree; one nothing and one something do not.
+            Tolerance::Factor(_) => simulator == kernel,
+            Tolerance::Millis(ms) => (simulator - kernel).abs() <= ms,
+        }
+    }
+
+    fn label(self) -> String {
+        match self {
+            Tolerance::Factor(f) => format!("{:.0} %", f * 100.0),
+            Tolerance::Millis(ms) => format!("{ms} ms"),
         }
     }
 }
@@ -124,13 +192,37 @@ impl Metric {
 pub struct Cell {
     pub grid: Grid,
     pub query: String,
-    pub metric: Metric,
+    /// The metrics compared, each with its tolerance.
+    pub checks: Vec<(Metric, Tolerance)>,
 }
 
-/// One compared cell.
+impl Cell {
+    fn new(grid: Grid, query: String, checks: &[(Metric, Tolerance)]) -> Cell {
+        Cell {
+            grid,
+            query,
+            checks: checks.to_vec(),
+        }
+    }
+
+    /// Every tolerance of the cell's ratio checks replaced by `f` (`--tolerance`).
+    pub fn with_factor(mut self, f: f64) -> Cell {
+        for (_, t) in &mut self.checks {
+            if let Tolerance::Factor(_) = t {
+                *t = Tolerance::Factor(f);
+            }
+        }
+        self
+    }
+}
+
+/// One compared metric of a cell.
 #[derive(Debug, Clone)]
 pub struct Row {
-    pub cell: Cell,
+    pub grid: Grid,
+    pub query: String,
+    pub metric: Metric,
+    pub tolerance: Tolerance,
     pub simulator: Option<f64>,
     pub kernel: Option<f64>,
     /// Release lateness of the router, worst p99 over the cell's kernel runs (us).
@@ -146,10 +238,12 @@ impl Row {
         }
     }
 
-    /// Inside the tolerance: the two agree within a factor of `1 + tolerance` either way.
-    pub fn within(&self, tolerance: f64) -> bool {
-        self.ratio()
-            .is_some_and(|r| r.max(1.0 / r) <= 1.0 + tolerance)
+    /// Inside the cell's tolerance.
+    pub fn within(&self) -> bool {
+        match (self.simulator, self.kernel) {
+            (Some(s), Some(k)) => self.tolerance.admits(s, k),
+            _ => false,
+        }
     }
 }
 
@@ -158,31 +252,43 @@ fn median(mut xs: Vec<f64>) -> Option<f64> {
     tcplab::metrics::stats::quantile(&xs, 0.5)
 }
 
-/// Runs one cell with `seeds` seeds (1, 2, ...) in both engines.
-pub fn run_cell(cell: &Cell, seeds: u64) -> Result<Row, TwinError> {
-    let mut sim = Vec::new();
-    let mut kernel = Vec::new();
+/// Runs one cell with `seeds` seeds (1, 2, ...) in both engines: one row per metric, each the
+/// median over the seeds.
+pub fn run_cell(cell: &Cell, seeds: u64) -> Result<Vec<Row>, TwinError> {
+    let n = cell.checks.len();
+    let mut sim = vec![Vec::new(); n];
+    let mut kernel = vec![Vec::new(); n];
     let mut lateness: Option<f64> = None;
     for seed in 1..=seeds {
         let q = format!("{}&seed={seed}", cell.query);
         let s = Scenario::parse(&q)?;
         let r = tcplab::run(&s, &RunOptions::default());
-        sim.extend(cell.metric.of_sim(&r.summary));
         let k = twin::run(&s, &Options::default())?;
-        kernel.extend(cell.metric.of_kernel(&k.summary));
+        for (i, (metric, _)) in cell.checks.iter().enumerate() {
+            sim[i].extend(metric.of_sim(&r.summary));
+            kernel[i].extend(metric.of_kernel(&k.summary));
+        }
         if let Some(p) = k.summary.router.release_lateness.p99_us {
             lateness = Some(lateness.map_or(p, |l: f64| l.max(p)));
         }
     }
-    Ok(Row {
-        cell: cell.clone(),
-        simulator: median(sim),
-        kernel: median(kernel),
-        lateness_p99_us: lateness,
-    })
+    Ok(cell
+        .checks
+        .iter()
+        .zip(sim.into_iter().zip(kernel))
+        .map(|(&(metric, tolerance), (s, k))| Row {
+            grid: cell.grid,
+            query: cell.query.clone(),
+            metric,
+            tolerance,
+            simulator: median(s),
+            kernel: median(k),
+            lateness_p99_us: lateness,
+        })
+        .collect())
 }
 
-pub const TABLE_HEADER: &str = "| grid | scenario | metric | simulator | kernel | sim / kernel | within | router p99 late (us) |\n|---|---|---|---|---|---|---|---|\n";
+pub const TABLE_HEADER: &str = "| grid | scenario | metric | simulator | kernel | sim / kernel | target | within | router p99 late (us) |\n|---|---|---|---|---|---|---|---|---|\n";
 
 fn num(x: Option<f64>) -> String {
     match x {
@@ -194,22 +300,19 @@ fn num(x: Option<f64>) -> String {
 }
 
 /// One Markdown table row.
-pub fn table_row(row: &Row, tolerance: f64) -> String {
+pub fn table_row(row: &Row) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| {} | `{}` | {} | {} | {} | {} | {} | {} |",
-        row.cell.grid.name(),
-        row.cell.query,
-        row.cell.metric.name(),
+        "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} |",
+        row.grid.name(),
+        row.query,
+        row.metric.name(),
         num(row.simulator),
         num(row.kernel),
         row.ratio().map_or("-".to_string(), |r| format!("{r:.2}")),
-        if row.within(tolerance) {
-            "yes"
-        } else {
-            "**no**"
-        },
+        row.tolerance.label(),
+        if row.within() { "yes" } else { "**no**" },
         num(row.lateness_p99_us),
     );
     out
@@ -227,28 +330,45 @@ mod tests {
                 assert!(crate::plan::Plan::of(&s).is_ok(), "{}", c.query);
             }
         }
-        assert_eq!(Grid::Loss.cells().len(), 18);
+        assert_eq!(Grid::Loss.cells().len(), 24);
         assert_eq!(Grid::Slowstart.cells().len(), 18);
         assert_eq!(Grid::Hol.cells().len(), 4);
         assert!(Grid::Loss.cells()[0].query.contains("queue=167"));
     }
 
     #[test]
-    fn tolerance_is_a_factor_either_way() {
-        let row = |s: f64, k: f64| Row {
-            cell: Grid::Hol.cells()[0].clone(),
-            simulator: Some(s),
-            kernel: Some(k),
+    fn tolerance_is_a_factor_either_way_or_milliseconds() {
+        let f = Tolerance::Factor(0.2);
+        assert!(f.admits(1.2, 1.0) && f.admits(1.0, 1.2));
+        assert!(!f.admits(1.3, 1.0) && !f.admits(1.0, 1.3));
+        assert!(f.admits(0.0, 0.0) && !f.admits(0.0, 1.0));
+        let ms = Tolerance::Millis(10.0);
+        assert!(ms.admits(405.0, 414.9) && !ms.admits(405.0, 415.1));
+        let row = Row {
+            grid: Grid::Hol,
+            query: String::new(),
+            metric: Metric::P99,
+            tolerance: f,
+            simulator: Some(1.0),
+            kernel: None,
             lateness_p99_us: None,
         };
-        assert!(row(1.2, 1.0).within(0.2));
-        assert!(row(1.0, 1.2).within(0.2));
-        assert!(!row(1.3, 1.0).within(0.2));
-        assert!(!row(1.0, 1.3).within(0.2));
-        let none = Row {
-            kernel: None,
-            ..row(1.0, 1.0)
-        };
-        assert!(!none.within(10.0));
+        assert!(!row.within());
+    }
+
+    #[test]
+    fn the_targets_are_the_issues() {
+        let loss = Grid::Loss.cells();
+        let bbr = loss
+            .iter()
+            .find(|c| c.query.starts_with("cc=bbr"))
+            .map(|c| c.checks[0]);
+        assert_eq!(bbr, Some((Metric::Goodput, Tolerance::Factor(0.10))));
+        let hol = &Grid::Hol.cells()[0];
+        assert_eq!(hol.checks.len(), 4);
+        assert_eq!(
+            hol.clone().with_factor(0.5).checks[3],
+            (Metric::DataSegments, Tolerance::Factor(0.5))
+        );
     }
 }
