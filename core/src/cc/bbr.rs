@@ -92,9 +92,9 @@ pub const BBR_EXTRA_ACKED_MAX_US: u64 = 100_000;
 pub const TCP_INIT_CWND: u32 = 10;
 /// `bbr_min_tso_rate`: below 1.2 Mbit/s the send quantum is one segment, above it two at least.
 pub const BBR_MIN_TSO_RATE_BYTES: f64 = 1_200_000.0 / 8.0;
-/// Linux's `GSO_LEGACY_MAX_SIZE`, the most one send quantum carries, and `sk_pacing_shift`
-/// (10): a quantum is about 1 ms of the pacing rate.
-pub const GSO_MAX_BYTES: f64 = 65_536.0;
+/// The most one send quantum carries: Linux's `GSO_LEGACY_MAX_SIZE` (64 KiB) less one and
+/// `MAX_TCP_HEADER` (320 bytes on x86-64).
+pub const GSO_MAX_BYTES: f64 = 65_536.0 - 1.0 - 320.0;
 
 /// BBR's state machine (Linux `enum bbr_mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -414,20 +414,16 @@ impl Bbr {
         segs
     }
 
-    /// `bbr_tso_segs_goal` through `tcp_tso_autosize`: the segments one send quantum carries,
-    /// about a millisecond of the pacing rate plus 64 KiB shifted down by min_rtt / 512 us, at
-    /// most 64 KiB, at least one or two segments, at most 127.
+    /// `bbr_tso_segs_goal`: the segments one send quantum carries, "sort of
+    /// `tcp_tso_autosize`": about a millisecond of the pacing rate (`sk_pacing_shift` 10), at
+    /// most a 64 KiB GSO packet less the headers' room, at least one or two segments, at most
+    /// 127. Linux's rate counts header bytes and the lab's payload only, so the quantum may come
+    /// out one segment smaller at most.
     fn tso_segs_goal(&self) -> u32 {
         let rate = self.pacing_rate.unwrap_or(0.0);
         let min_segs = if rate < BBR_MIN_TSO_RATE_BYTES { 1 } else { 2 };
-        let mut bytes = rate / 1024.0;
-        if let Some(m) = self.min_rtt {
-            let r = (m.as_nanos() / 1_000) >> 9;
-            if r < 32 {
-                bytes += GSO_MAX_BYTES / f64::from(1u32 << r);
-            }
-        }
-        let segs = (bytes.min(GSO_MAX_BYTES) / self.mss.max(1) as f64) as u32;
+        let bytes = (rate / 1024.0).min(GSO_MAX_BYTES);
+        let segs = (bytes / self.mss.max(1) as f64) as u32;
         segs.max(min_segs).min(0x7F)
     }
 
@@ -1281,15 +1277,14 @@ mod tests {
 
     #[test]
     fn the_send_quantum_is_a_millisecond_of_the_pacing_rate() {
-        // tcp_tso_autosize at 12.5 MB/s: 12 207 bytes a millisecond, 12 segments of 1000 B; a
-        // short min_rtt adds 64 KiB >> (min_rtt / 512 us): 4 more at 2 ms (64 KiB >> 3).
+        // At 12.5 MB/s: 12 207 bytes a millisecond, 12 segments of 1000 B; at 1 GB/s the 64 KiB
+        // ceiling, 65 segments.
         let mut b = Bbr::new(0);
         b.mss = u64::from(MSS);
         b.pacing_rate = Some(12_500_000.0);
-        b.min_rtt = Some(Time::from_millis(20));
         assert_eq!(b.tso_segs_goal(), 12);
-        b.min_rtt = Some(Time::from_millis(2));
-        assert_eq!(b.tso_segs_goal(), 20);
+        b.pacing_rate = Some(1e9);
+        assert_eq!(b.tso_segs_goal(), 65);
         // Slow: one or two segments.
         b.pacing_rate = Some(100_000.0);
         b.min_rtt = Some(Time::from_millis(100));
