@@ -237,7 +237,17 @@ pub fn send(
                 }
             }
             Err(e) if is_timeout(&e) => {}
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break,
+            // The receiver closed at the deadline: with data still unread its close is a reset
+            // (RFC 9293 §3.6, Linux `tcp_close`), which a write still blocked then may see
+            // first. Either way the run is over.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset
+                ) =>
+            {
+                break
+            }
             Err(e) => return Err(e),
         }
     }
