@@ -243,7 +243,7 @@ async fn a_staged_loss_is_stepped_to_its_fast_retransmit_and_back() {
         assert_is_step(&at_fr, &steps, fr);
         assert!(
             at_fr.sentence.contains("fast retransmit of")
-                && at_fr.sentence.contains("ssthresh = cwnd × 0.7 (CUBIC)"),
+                && at_fr.sentence.contains("ssthresh = cwnd × 717/1024 (CUBIC)"),
             "{}",
             at_fr.sentence
         );
