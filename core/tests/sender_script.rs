@@ -39,6 +39,11 @@ impl Script {
     }
 
     fn opened_ts(cc: CcAlgo, iw: u32, sack: bool, ts: bool) -> Script {
+        Script::opened_with(cc, iw, sack, ts, 1 << 30)
+    }
+
+    /// A connection whose SYN-ACK offered `syn_window` bytes.
+    fn opened_with(cc: CcAlgo, iw: u32, sack: bool, ts: bool, syn_window: u64) -> Script {
         let cfg = SenderConfig {
             mss: MSS,
             iw,
@@ -57,7 +62,7 @@ impl Script {
         let mut out = Vec::new();
         s.connect(Time::ZERO, &mut out);
         let now = Time::from_millis(RTT_MS);
-        s.on_syn_ack(now, 1 << 30, &mut out);
+        s.on_syn_ack(now, syn_window, &mut out);
         out.clear();
         Script { s, now, out }
     }
@@ -387,4 +392,39 @@ fn tcp_process_tlp_ack_reduces_the_window_when_the_probe_repaired_a_loss() {
     recv!(t, ack 14);
     assert_eq!(t.window().1, before / 2);
     assert_eq!(t.window().0, before / 2);
+}
+
+/// RFC 7323 §2.2 and Linux `tcp_select_initial_window`: the SYN-ACK's window is not scaled, so
+/// it offers at most 65 535 bytes in whole segments, and an initial window of 100 packets sends
+/// what fits in it: 65 of 1000 bytes (45 of 1448 with Linux's default MSS and timestamps).
+#[test]
+fn the_first_flight_is_capped_by_the_syn_window() {
+    use tcplab::tcp::{Receiver, ReceiverConfig};
+    let rx = Receiver::new(ReceiverConfig {
+        rwnd: 4 << 20,
+        mss: MSS,
+        sack: true,
+        delack: Time::from_millis(40),
+        ts: true,
+    });
+    assert_eq!(rx.syn_window(), 65_000);
+    let mut t = Script::opened_with(CcAlgo::Cubic, 100, true, true, rx.syn_window());
+    t.s.write(u64::MAX);
+    let now = t.now;
+    t.s.try_send(now, &mut t.out);
+    send!(t, [0..65]);
+    assert_eq!(
+        t.window().0,
+        100,
+        "the window is the initial one; the receiver's is the limit"
+    );
+    // The first ACK carries the full window: the rest of the initial window follows at once.
+    t.at(200);
+    let now = t.now;
+    t.s.on_ack(now, 2_000, 4 << 20, &[], 0, &mut t.out);
+    assert_eq!(
+        t.sent().len(),
+        2 + 35 + 2,
+        "two released, 35 the SYN window held back, two grown"
+    );
 }
