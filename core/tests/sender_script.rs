@@ -428,3 +428,36 @@ fn the_first_flight_is_capped_by_the_syn_window() {
         "two released, 35 the SYN window held back, two grown"
     );
 }
+
+/// Linux `tcp_cwnd_restart` (`tcp_slow_start_after_idle=1`, RFC 2861): after more than an RTO
+/// with nothing out, the window is halved for each RTO of idleness, down to the initial window,
+/// and ssthresh keeps three-quarters of it.
+#[test]
+fn tcp_cwnd_restart_after_idle() {
+    let mut t = Script::opened(CcAlgo::Reno, 10, true);
+    t.s.write(10 * u64::from(MSS));
+    let now = t.now;
+    t.s.try_send(now, &mut t.out);
+    send!(t, [0..10]);
+    t.at(200);
+    recv!(t, ack 10);
+    assert_eq!(t.window(), (20, INFINITE_SSTHRESH));
+    // 100 ms RTT: the RTO is 300 ms. 250 ms after the last send nothing changes...
+    t.at(350);
+    t.s.write(u64::from(MSS));
+    let now = t.now;
+    t.s.try_send(now, &mut t.out);
+    send!(t, [10..11]);
+    assert_eq!(t.window().0, 20);
+    t.at(450);
+    recv!(t, ack 11);
+    // (One packet out of twenty did not use the window: no growth, `tcp_is_cwnd_limited`.)
+    assert_eq!(t.window().0, 20);
+    // ...after 1.2 s, four RTOs, the window of 20 is back to the initial 10.
+    t.at(1_550);
+    t.s.write(u64::from(MSS));
+    let now = t.now;
+    t.s.try_send(now, &mut t.out);
+    send!(t, [11..12]);
+    assert_eq!(t.window().0, 10);
+}

@@ -283,6 +283,18 @@ impl CongestionControl for Cubic {
         self.recalc_ssthresh(w);
     }
 
+    /// `cubictcp_cwnd_event(CA_EVENT_TX_START)`: after an idle spell the epoch moves forward
+    /// by it, so the window resumes the curve where it left it instead of jumping ahead.
+    fn on_tx_start(&mut self, now: Time, idle: Time) {
+        let now_j = jiffies(now);
+        let delta = now_j.saturating_sub(jiffies(now.saturating_sub(idle)));
+        if let Some(e) = self.epoch_start.as_mut() {
+            if delta > 0 {
+                *e = (*e + delta).min(now_j);
+            }
+        }
+    }
+
     fn on_rto(&mut self, w: &mut Window, _loss: &LossEvent, first: bool) {
         if first {
             self.recalc_ssthresh(w);
@@ -457,5 +469,25 @@ mod tests {
         c.on_rto(&mut w, &loss(70), true);
         assert_eq!((c.w_max(), c.delay_min_us, c.curve()), (0, 0, None));
         assert_eq!(w.ssthresh, 49);
+    }
+
+    #[test]
+    fn an_idle_spell_moves_the_epoch_forward() {
+        // cubictcp_cwnd_event(CA_EVENT_TX_START): 500 ms idle is 125 jiffies at HZ 250.
+        let (mut w, mut c) = after_one_loss();
+        c.on_ack(&mut w, &ack(100, 1));
+        let start = c.curve().map(|k| k.epoch_start);
+        assert_eq!(start, Some(Time::from_millis(100)));
+        c.on_tx_start(Time::from_millis(1_000), Time::from_millis(500));
+        assert_eq!(
+            c.curve().map(|k| k.epoch_start),
+            Some(Time::from_millis(600))
+        );
+        // Never past now.
+        c.on_tx_start(Time::from_millis(1_000), Time::from_millis(900));
+        assert_eq!(
+            c.curve().map(|k| k.epoch_start),
+            Some(Time::from_millis(1_000))
+        );
     }
 }

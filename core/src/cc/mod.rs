@@ -195,6 +195,12 @@ pub trait CongestionControl {
     /// to one packet (RFC 5681 §3.1).
     fn on_rto(&mut self, w: &mut Window, loss: &LossEvent, first: bool);
 
+    /// Data leaves after the pipe had emptied, `idle` after the last (Linux's
+    /// `CA_EVENT_TX_START`).
+    fn on_tx_start(&mut self, now: Time, idle: Time) {
+        let _ = (now, idle);
+    }
+
     /// Whether the algorithm sets the window on every ACK itself, recovery included (Linux's
     /// `cong_control`, as BBR's): then the sender applies no PRR and does not set cwnd to
     /// ssthresh when recovery ends.

@@ -169,6 +169,8 @@ pub struct Sender {
     is_cwnd_limited: bool,
     max_out: u64,
     usage_seq: u64,
+    /// When data last left (Linux's `lsndtime`): how long the connection has been idle.
+    last_send: Option<Time>,
     stats: SenderStats,
     notes: Option<Vec<(Time, Note)>>,
 }
@@ -206,6 +208,7 @@ impl Sender {
             is_cwnd_limited: false,
             max_out: 0,
             usage_seq: 0,
+            last_send: None,
             stats: SenderStats::default(),
             notes: None,
         }
@@ -844,6 +847,39 @@ impl Sender {
         }
     }
 
+    /// RFC 2861 (since obsoleted by RFC 7661) as Linux applies it by default
+    /// (`tcp_slow_start_after_idle`, `tcp_cwnd_restart`): new data after more than an RTO with
+    /// nothing out finds a window no longer validated by the path; ssthresh keeps three-quarters
+    /// of it, and cwnd is halved for each RTO of idleness, down to the initial window. An
+    /// algorithm that sets the window itself (BBR) is left alone.
+    fn restart_after_idle(&mut self, now: Time) {
+        let Some(last) = self.last_send else {
+            return;
+        };
+        let rto = self.rtt.rto();
+        let idle = now.saturating_sub(last);
+        if self.cc.controls_window() || idle <= rto || rto == Time::ZERO {
+            return;
+        }
+        // `tcp_current_ssthresh`.
+        let cwnd = self.w.cwnd;
+        if !self.in_cwnd_reduction() {
+            self.w.ssthresh = self.w.ssthresh.max((cwnd >> 1) + (cwnd >> 2));
+        }
+        let restart = self.cfg.iw.min(cwnd);
+        let mut left = idle;
+        let mut w = cwnd;
+        loop {
+            left = left.saturating_sub(rto);
+            if left == Time::ZERO || w <= restart {
+                break;
+            }
+            w >>= 1;
+        }
+        self.w.cwnd = w.max(restart);
+        self.w.cwnd_cnt = 0;
+    }
+
     /// Linux `tcp_enter_recovery` and `tcp_init_cwnd_reduction`: ssthresh from the algorithm,
     /// PRR's counts from zero, the window left for PRR to bring down.
     fn enter_recovery(&mut self, now: Time) {
@@ -921,6 +957,9 @@ impl Sender {
             if retransmit.is_none() && end > self.peer_edge {
                 break;
             }
+            if retransmit.is_none() && self.board.is_empty() {
+                self.restart_after_idle(now);
+            }
             // Linux `tcp_cwnd_test`: a packet of any size while fewer than cwnd are in flight.
             if self.packets_in_flight() >= self.w.cwnd {
                 blocked_by_cwnd = true;
@@ -956,6 +995,14 @@ impl Sender {
     /// One note says each packet: a probe is noted as the probe it is, whether it carries new
     /// data or the last segment again.
     fn transmit(&mut self, now: Time, seq: u64, len: u32, how: Tx, out: &mut Vec<Packet>) {
+        // Linux `tcp_event_data_sent`: the first packet after the pipe emptied tells the
+        // algorithm how long it was idle (`CA_EVENT_TX_START`).
+        if self.packets_in_flight() == 0 {
+            if let Some(last) = self.last_send {
+                self.cc.on_tx_start(now, now.saturating_sub(last));
+            }
+        }
+        self.last_send = Some(now);
         let tx = self.rate.on_send(now, self.board.is_empty());
         if matches!(how, Tx::Probe { .. }) {
             self.note(now, Note::LossProbe { seq, len });
