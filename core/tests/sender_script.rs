@@ -28,8 +28,7 @@ impl Script {
 
     fn bulk_ts(cc: CcAlgo, iw: u32, sack: bool, ts: bool) -> Script {
         let mut t = Script::opened_ts(cc, iw, sack, ts);
-        t.s.write(u64::MAX);
-        t.s.try_send(t.now, &mut t.out);
+        t.write(u64::MAX);
         t
     }
 
@@ -80,6 +79,17 @@ impl Script {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The application writes `bytes` now, and the sender sends what its windows allow.
+    fn write(&mut self, bytes: u64) {
+        self.s.write(bytes);
+        self.s.try_send(self.now, &mut self.out);
+    }
+
+    /// The sender's timers run at `now`.
+    fn timer(&mut self) {
+        self.s.on_timer(self.now, &mut self.out);
     }
 
     fn window(&self) -> (u32, u32) {
@@ -135,9 +145,7 @@ fn tcp_slow_start_counts_packets() {
 fn tcp_cwnd_test_counts_small_segments_as_packets_and_writes_coalesce() {
     let mut t = Script::opened(CcAlgo::Reno, 4, true);
     for _ in 0..30 {
-        t.s.write(100);
-        let now = t.now;
-        t.s.try_send(now, &mut t.out);
+        t.write(100);
     }
     // Four segments of one write each fill the window of four packets...
     let lens: Vec<u32> = t.sent().into_iter().map(|(_, l)| l).collect();
@@ -294,8 +302,7 @@ fn tcp_enter_loss_restarts_from_one_packet() {
     while t.s.stats().timeouts == 0 && fired < 10 {
         let Some(d) = t.s.next_deadline() else { break };
         t.now = d;
-        let now = t.now;
-        t.s.on_timer(now, &mut t.out);
+        t.timer();
         fired += 1;
     }
     assert_eq!(t.s.stats().timeouts, 1);
@@ -314,8 +321,7 @@ fn until_timeout(t: &mut Script) -> u32 {
             break;
         };
         t.now = d;
-        let now = t.now;
-        t.s.on_timer(now, &mut t.out);
+        t.timer();
     }
     for p in t.out.drain(..) {
         if let Kind::Data {
@@ -360,9 +366,7 @@ fn tcp_ack_update_rtt_ends_the_backoff_with_the_first_new_ack() {
 #[test]
 fn tcp_process_tlp_ack_reduces_the_window_when_the_probe_repaired_a_loss() {
     let mut t = Script::opened(CcAlgo::Reno, 10, true);
-    t.s.write(10 * u64::from(MSS));
-    let now = t.now;
-    t.s.try_send(now, &mut t.out);
+    t.write(10 * u64::from(MSS));
     send!(t, [0..10]);
     // All but the last arrive; the last is lost.
     t.at(200);
@@ -373,8 +377,7 @@ fn tcp_process_tlp_ack_reduces_the_window_when_the_probe_repaired_a_loss() {
         unreachable!("a probe is armed")
     };
     t.now = pto;
-    let now = t.now;
-    t.s.on_timer(now, &mut t.out);
+    t.timer();
     send!(t, [9..10]);
     assert_eq!(t.s.stats().loss_probes, 1);
     // Its ACK covers everything, but not beyond the probe: the episode is still open...
@@ -383,9 +386,7 @@ fn tcp_process_tlp_ack_reduces_the_window_when_the_probe_repaired_a_loss() {
     assert_eq!(t.window().1, INFINITE_SSTHRESH);
     // ...until new data is acknowledged beyond it: then ssthresh is half the window, and the
     // window is ssthresh.
-    t.s.write(4 * u64::from(MSS));
-    let now = t.now;
-    t.s.try_send(now, &mut t.out);
+    t.write(4 * u64::from(MSS));
     send!(t, [10..14]);
     t.now += Time::from_millis(RTT_MS);
     let before = t.window().0;
@@ -409,9 +410,7 @@ fn the_first_flight_is_capped_by_the_syn_window() {
     });
     assert_eq!(rx.syn_window(), 65_000);
     let mut t = Script::opened_with(CcAlgo::Cubic, 100, true, true, rx.syn_window());
-    t.s.write(u64::MAX);
-    let now = t.now;
-    t.s.try_send(now, &mut t.out);
+    t.write(u64::MAX);
     send!(t, [0..65]);
     assert_eq!(
         t.window().0,
@@ -435,18 +434,14 @@ fn the_first_flight_is_capped_by_the_syn_window() {
 #[test]
 fn tcp_cwnd_restart_after_idle() {
     let mut t = Script::opened(CcAlgo::Reno, 10, true);
-    t.s.write(10 * u64::from(MSS));
-    let now = t.now;
-    t.s.try_send(now, &mut t.out);
+    t.write(10 * u64::from(MSS));
     send!(t, [0..10]);
     t.at(200);
     recv!(t, ack 10);
     assert_eq!(t.window(), (20, INFINITE_SSTHRESH));
     // 100 ms RTT: the RTO is 300 ms. 250 ms after the last send nothing changes...
     t.at(350);
-    t.s.write(u64::from(MSS));
-    let now = t.now;
-    t.s.try_send(now, &mut t.out);
+    t.write(u64::from(MSS));
     send!(t, [10..11]);
     assert_eq!(t.window().0, 20);
     t.at(450);
@@ -455,9 +450,7 @@ fn tcp_cwnd_restart_after_idle() {
     assert_eq!(t.window().0, 20);
     // ...after 1.2 s, four RTOs, the window of 20 is back to the initial 10.
     t.at(1_550);
-    t.s.write(u64::from(MSS));
-    let now = t.now;
-    t.s.try_send(now, &mut t.out);
+    t.write(u64::from(MSS));
     send!(t, [11..12]);
     assert_eq!(t.window().0, 10);
 }

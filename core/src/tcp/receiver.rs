@@ -69,7 +69,6 @@ pub struct Receiver {
     unacked_segments: u32,
     delack_deadline: Option<Time>,
     quickacks: u32,
-    seen_data: bool,
     /// Linux's `icsk_ack.ato`, the delayed-ACK timeout, between `delack` and the receiver's
     /// RTO, and `lrcvtime`, when data last arrived.
     ato: Time,
@@ -100,7 +99,6 @@ impl Receiver {
             unacked_segments: 0,
             delack_deadline: None,
             quickacks: 0,
-            seen_data: false,
             ato: cfg.delack,
             last_arrival: None,
             srtt: None,
@@ -229,7 +227,6 @@ impl Receiver {
         if self.cfg.ts && seq <= self.rcv_wup && tsval >= self.ts_recent {
             self.ts_recent = tsval;
         }
-        self.seen_data = true;
         let end = seq + u64::from(len);
         let before = self.rcv_nxt;
         let had_hole = !self.ooo.is_empty();
@@ -363,7 +360,6 @@ mod tests {
             ts: true,
         });
         // Past the quick-ACK start, to see the steady-state rules.
-        r.seen_data = true;
         r.last_arrival = Some(Time::ZERO);
         r
     }

@@ -585,7 +585,6 @@ impl Sender {
             // A valid sample also ends the timer's backoff (`icsk_backoff = 0`).
             self.rtt.sample(r);
         }
-        let rtt_sample = ca_rtt;
         let delivered_now = newly_acked + newly_sacked.bytes;
         self.delivered_pkts += u64::from(acked_pkts + sacked_pkts);
         let rate = self.rate.on_delivered(
@@ -614,7 +613,7 @@ impl Sender {
                 sacked: sacked_pkts,
                 data_acked: advanced && newly_acked > 0,
                 lost: pkts(newly_lost.segs),
-                rtt: rtt_sample,
+                rtt: ca_rtt,
                 min_rtt: self.rtt.min_rtt(),
                 in_flight: self.packets_in_flight(),
                 in_flight_bytes: self.in_flight(),
@@ -628,9 +627,6 @@ impl Sender {
                 rate,
             };
             self.cc.on_ack(&mut self.w, &ev);
-        } else if entered && !self.cc.controls_window() {
-            // `tcp_cwnd_reduction`'s forced fast retransmit, on an ACK that delivered nothing.
-            self.cwnd_reduction(1, pkts(newly_lost.segs), advanced);
         }
         if entered {
             self.note_recovery(now, cwnd_before);
@@ -666,10 +662,7 @@ impl Sender {
                 }
                 self.reno_sacked = 0;
                 self.ca = CaState::Open;
-                // `tcp_end_cwnd_reduction`: the window is ssthresh, whatever PRR left.
-                if !self.cc.controls_window() && self.w.ssthresh_bytes().is_some() {
-                    self.w.cwnd = self.w.ssthresh;
-                }
+                self.end_cwnd_reduction();
                 self.note(
                     now,
                     Note::RecoveryDone {
@@ -834,13 +827,9 @@ impl Sender {
         } else if self.snd_una > high {
             self.tlp_high_seq = None;
             if matches!(self.ca, CaState::Open | CaState::Disorder) && !self.cc.controls_window() {
-                let loss = LossEvent {
-                    now,
-                    flight_size: self.snd_nxt - self.snd_una,
-                };
-                self.cc.on_enter_recovery(&mut self.w, &loss);
-                self.w.cwnd = self.w.ssthresh;
-                self.w.cwnd_cnt = 0;
+                // A congestion event of one round, begun and ended at once (Linux's CWR).
+                self.init_cwnd_reduction(now);
+                self.end_cwnd_reduction();
             }
         } else if !advanced && !sacked_new {
             self.tlp_high_seq = None;
@@ -880,10 +869,19 @@ impl Sender {
         self.w.cwnd_cnt = 0;
     }
 
-    /// Linux `tcp_enter_recovery` and `tcp_init_cwnd_reduction`: ssthresh from the algorithm,
-    /// PRR's counts from zero, the window left for PRR to bring down.
+    /// Linux `tcp_enter_recovery`: the window's reduction begins, and recovery lasts until
+    /// everything sent so far is acknowledged.
     fn enter_recovery(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
+        self.init_cwnd_reduction(now);
+        self.ca = CaState::Recovery {
+            recover: self.snd_nxt,
+        };
+    }
+
+    /// Linux `tcp_init_cwnd_reduction`: ssthresh from the algorithm, PRR's counts from zero,
+    /// the window left for PRR to bring down.
+    fn init_cwnd_reduction(&mut self, now: Time) {
         let loss = LossEvent {
             now,
             flight_size: self.snd_nxt - self.snd_una,
@@ -894,9 +892,14 @@ impl Sender {
         self.w.cwnd_cnt = 0;
         self.tlp_high_seq = None;
         self.cc.on_enter_recovery(&mut self.w, &loss);
-        self.ca = CaState::Recovery {
-            recover: self.snd_nxt,
-        };
+    }
+
+    /// Linux `tcp_end_cwnd_reduction`: the window is ssthresh, whatever PRR left; an algorithm
+    /// that sets the window itself keeps its own.
+    fn end_cwnd_reduction(&mut self) {
+        if !self.cc.controls_window() && self.w.ssthresh_bytes().is_some() {
+            self.w.cwnd = self.w.ssthresh;
+        }
     }
 
     /// Linux `tcp_is_cwnd_limited`: in slow start, whether the window is under twice what was
