@@ -45,30 +45,45 @@ pub const SYN_OPTION_BYTES: u32 = 8;
 /// UDP/IP header bytes.
 pub const UDP_HEADER_BYTES: u32 = 28;
 
+/// The timestamp option of a segment (RFC 7323 §3): the sender's clock and the echo of the
+/// peer's; both 0 on a connection without timestamps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TsOpt {
+    pub val: u32,
+    pub ecr: u32,
+}
+
+/// The timestamp clock (RFC 7323 §5.4) both ends stamp with: milliseconds, as Linux's
+/// `tcp_time_stamp_ts`, offset by one so that no segment carries the 0 that means "no echo".
+pub fn ts_clock(now: crate::time::Time) -> u32 {
+    (now.as_nanos() / 1_000_000).wrapping_add(1) as u32
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Syn,
     /// The SYN-ACK, offering the receiver's window.
     SynAck {
         wnd: u64,
+        ts: TsOpt,
     },
     /// The third segment of the handshake.
     HandshakeAck,
-    /// Payload bytes `seq..seq + len`, with the sender's timestamp (RFC 7323's TSval, in ms of
-    /// the sender's clock; 0 without timestamps).
+    /// Payload bytes `seq..seq + len`, with the timestamp option (RFC 7323): the sender's TSval
+    /// ([`ts_clock`]) and the echo of the last ACK's (TSecr); both 0 without timestamps.
     Data {
         seq: u64,
         len: u32,
-        tsval: u32,
+        ts: TsOpt,
     },
-    /// A cumulative ACK with the receive window, SACK blocks, and the echo of a timestamp
-    /// (RFC 7323's TSecr: TS.Recent; 0 without timestamps).
+    /// A cumulative ACK with the receive window, SACK blocks, and the timestamp option: the
+    /// receiver's TSval, and TSecr, the echo of TS.Recent; both 0 without timestamps.
     Ack {
         ack: u64,
         wnd: u64,
         sack: [SackBlock; MAX_SACK_BLOCKS],
         sack_len: u8,
-        tsecr: u32,
+        ts: TsOpt,
     },
     /// A UDP datagram carrying message `id`.
     Datagram {

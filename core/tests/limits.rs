@@ -18,7 +18,7 @@ fn a_gigabyte_window_of_tiny_segments_stops_at_the_packet_budget() {
     // 1 GiB of 64-byte segments over a 2 s path at 100 Gbit/s would put millions of packets on
     // the wire; the run stops once 400 000 are, and says so.
     let (by, exhausted, _) = stop_of(
-        "mss=64&rwnd=1073741824&bw=100000&rtt=2000&app=bulk&dur=600&queue=1000000",
+        "mss=64&rwnd=1073741824&autotune=0&bw=100000&rtt=2000&app=bulk&dur=600&queue=1000000",
         &RunOptions::default(),
     );
     assert_eq!((by.as_str(), exhausted), ("packet_budget", true));

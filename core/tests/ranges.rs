@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use tcplab::packet::{Kind, SackBlock};
+use tcplab::packet::{Kind, SackBlock, TsOpt};
 use tcplab::tcp::ranges::RangeSet;
 use tcplab::tcp::{Receiver, ReceiverConfig};
 use tcplab::time::Time;
@@ -97,6 +97,7 @@ proptest! {
             sack: true,
             delack: Time::ZERO,
             ts: true,
+            autotune: false,
         });
         let mut held = vec![false; 600 * MSS as usize];
         let arrivals: Vec<u64> = order
@@ -106,7 +107,7 @@ proptest! {
             .chain(repeats.iter().map(|&i| order[i]))
             .collect();
         for n in arrivals {
-            rx.on_data(Time::ZERO, n * MSS, MSS as u32, 0);
+            rx.on_data(Time::ZERO, n * MSS, MSS as u32, TsOpt::default());
             for b in &mut held[(n * MSS) as usize..((n + 1) * MSS) as usize] {
                 *b = true;
             }
@@ -114,7 +115,7 @@ proptest! {
             prop_assert_eq!(rx.rcv_nxt(), rcv_nxt);
             let above = runs(&held, rcv_nxt as usize);
             prop_assert_eq!(rx.ooo_bytes(), above.iter().map(|(a, b)| b - a).sum::<u64>());
-            if let Kind::Ack { ack, sack, sack_len, .. } = rx.make_ack() {
+            if let Kind::Ack { ack, sack, sack_len, .. } = rx.make_ack(Time::ZERO) {
                 prop_assert_eq!(ack, rcv_nxt);
                 for blk in &sack[..usize::from(sack_len)] {
                     // Every block reported is one whole held run above the ACK.

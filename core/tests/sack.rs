@@ -1,12 +1,14 @@
 //! SACK is never the worse choice: across the loss grid of docs/validation.md (the cells the
 //! kernel twin validates), NewReno without SACK (`sack=0`) does not beat SACK-based recovery
-//! by more than 3 % on the median of three seeds. It did before Linux's `tcp_remove_reno_sacks`
+//! by more than 3 % on the mean of nine seeds. It did before Linux's `tcp_remove_reno_sacks`
 //! crediting, when the ACK that filled a hole counted again what duplicate ACKs had counted.
+//! Nine, not the kernel comparison's three: the slow path with lost ACKs sees some thirty losses
+//! a run, whose seed-to-seed spread (about 12 %) a median of three cannot resolve to 3 %.
 
 use tcplab::{run, RunOptions, Scenario};
 
-fn median_goodput(q: &str) -> f64 {
-    let mut v: Vec<f64> = (1..=3)
+fn mean_goodput(q: &str) -> f64 {
+    let v: Vec<f64> = (1..=SEEDS)
         .map(|seed| {
             let s =
                 Scenario::parse(&format!("{q}&seed={seed}")).unwrap_or_else(|e| panic!("{q}: {e}"));
@@ -16,9 +18,10 @@ fn median_goodput(q: &str) -> f64 {
                 .unwrap_or(0.0)
         })
         .collect();
-    v.sort_by(f64::total_cmp);
-    v[1]
+    v.iter().sum::<f64>() / v.len() as f64
 }
+
+const SEEDS: u64 = 9;
 
 #[test]
 fn sack_0_never_beats_sack_1_by_more_than_3_percent() {
@@ -34,8 +37,8 @@ fn sack_0_never_beats_sack_1_by_more_than_3_percent() {
     for cc in ["reno", "cubic", "bbr"] {
         for path in &paths {
             let q = format!("cc={cc}&{path}&rwnd=4MiB&mss=1448&app=bulk&dur=15");
-            let with = median_goodput(&format!("{q}&sack=1"));
-            let without = median_goodput(&format!("{q}&sack=0"));
+            let with = mean_goodput(&format!("{q}&sack=1"));
+            let without = mean_goodput(&format!("{q}&sack=0"));
             assert!(
                 without <= with * 1.03,
                 "{q}: sack=0 {without:.3} MB/s, sack=1 {with:.3} MB/s"

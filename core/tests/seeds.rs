@@ -69,16 +69,25 @@ fn seed_000_reno_under_random_loss_follows_mathis() {
 #[test]
 fn seed_000_without_loss_the_window_is_the_limit() {
     // The post: 193.57 MB/s at 20 ms and 41.46 at 100 ms, under the 4 MiB window's 209.7 and
-    // 41.9 MB/s. The lab's 5.5 s run includes its handshake and slow start: within 10 %.
-    for (rtt, limit) in [(20.0, 209.715_2), (100.0, 41.943_04)] {
+    // 41.9 MB/s. At 20 ms the lab's 5.5 s run, handshake and slow start included, comes within
+    // 10 % of the limit. At 100 ms Linux is slower than the post's macOS: its autotuning starts
+    // from a 64 KiB buffer, four of the seed's 16 KB segments, and needs round trips of 100 ms to
+    // open up, so the kernel twin measures 37.3 MB/s
+    // (`tcplab-kernel run 'preset=loss-sweep&rtt=100&loss=0&ackloss=0'`, docs/validation.md);
+    // the lab comes within 5 % of that.
+    for (rtt, limit, lower) in [
+        (20.0, 209.715_2, 0.9 * 209.715_2),
+        (100.0, 41.943_04, 0.95 * 37.3),
+    ] {
         let s = run_query(&format!("preset=loss-sweep&rtt={rtt}&loss=0&ackloss=0"));
         let g = s.goodput_MBps.unwrap_or(0.0);
         assert!((s.window_limit_MBps - limit).abs() < 1e-6);
-        assert!(
-            g <= limit && g > 0.9 * limit,
-            "rtt {rtt}: {g} MB/s vs {limit}"
-        );
+        assert!(g <= limit && g > lower, "rtt {rtt}: {g} MB/s vs {limit}");
     }
+    // With a fixed 4 MiB buffer the window is open from the first round trip.
+    let s = run_query("preset=loss-sweep&rtt=100&loss=0&ackloss=0&autotune=0");
+    let g = s.goodput_MBps.unwrap_or(0.0);
+    assert!(g > 0.9 * 41.943_04, "{g}");
 }
 
 #[test]

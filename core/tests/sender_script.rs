@@ -5,7 +5,7 @@
 //! Sequence numbers are in packets of `MSS` bytes; the connection's first data byte is 0.
 
 use tcplab::cc::{new_controller, CcOptions, INFINITE_SSTHRESH};
-use tcplab::packet::{Kind, Packet, SackBlock};
+use tcplab::packet::{Kind, Packet, SackBlock, TsOpt};
 use tcplab::tcp::{CaState, Sender, SenderConfig};
 use tcplab::time::Time;
 use tcplab::CcAlgo;
@@ -61,7 +61,7 @@ impl Script {
         let mut out = Vec::new();
         s.connect(Time::ZERO, &mut out);
         let now = Time::from_millis(RTT_MS);
-        s.on_syn_ack(now, syn_window, &mut out);
+        s.on_syn_ack(now, syn_window, TsOpt::default(), &mut out);
         out.clear();
         Script { s, now, out }
     }
@@ -107,7 +107,7 @@ macro_rules! recv {
     ($t:expr, ack $ack:expr, sack [$($a:literal..$b:literal),*]) => {{
         let blocks = [$(SackBlock { start: $a * u64::from(MSS), end: $b * u64::from(MSS) }),*];
         let now = $t.now;
-        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &blocks, 0, &mut $t.out);
+        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &blocks, TsOpt::default(), &mut $t.out);
     }};
 }
 
@@ -154,7 +154,7 @@ fn tcp_cwnd_test_counts_small_segments_as_packets_and_writes_coalesce() {
     // ...and the 26 writes behind them, 2 600 bytes, leave as full segments when ACKs come.
     t.at(200);
     let now = t.now;
-    t.s.on_ack(now, 400, 1 << 30, &[], 0, &mut t.out);
+    t.s.on_ack(now, 400, 1 << 30, &[], TsOpt::default(), &mut t.out);
     let lens: Vec<u32> = t.sent().into_iter().map(|(_, l)| l).collect();
     assert_eq!(lens, vec![1000, 1000, 600]);
 }
@@ -188,7 +188,7 @@ fn tcp_cwnd_reduction_spreads_the_cut_over_the_round() {
             start: 1000,
             end: sacked_to * 1000,
         }];
-        t.s.on_ack(now, 0, 1 << 30, &block, 0, &mut t.out);
+        t.s.on_ack(now, 0, 1 << 30, &block, TsOpt::default(), &mut t.out);
         let sent = t.out.len() as u64;
         let in_flight_after_ack = u64::from(t.s.packets_in_flight()) - sent;
         prr_out += sent;
@@ -239,7 +239,7 @@ fn tcp_fastretrans_alert_leaves_and_reenters_recovery_on_one_ack() {
                 start: 1000,
                 end: end * 1000,
             }],
-            0,
+            TsOpt::default(),
             &mut t.out,
         );
     }
@@ -324,11 +324,8 @@ fn until_timeout(t: &mut Script) -> u32 {
         t.timer();
     }
     for p in t.out.drain(..) {
-        if let Kind::Data {
-            seq: 0, tsval: v, ..
-        } = p.kind
-        {
-            tsval = v;
+        if let Kind::Data { seq: 0, ts, .. } = p.kind {
+            tsval = ts.val;
         }
     }
     tsval
@@ -350,8 +347,8 @@ fn tcp_ack_update_rtt_ends_the_backoff_with_the_first_new_ack() {
         // echoing the retransmission's timestamp.
         t.now += Time::from_millis(RTT_MS);
         let now = t.now;
-        let tsecr = if ts { tsval } else { 0 };
-        t.s.on_ack(now, 4_000, 1 << 30, &[], tsecr, &mut t.out);
+        let ecr = if ts { tsval } else { 0 };
+        t.s.on_ack(now, 4_000, 1 << 30, &[], TsOpt { val: 0, ecr }, &mut t.out);
         if ts {
             assert_eq!(t.s.rtt().backoff(), 0, "ts=1: the echo is a sample");
             assert_eq!(t.s.rtt().latest(), Some(Time::from_millis(RTT_MS)));
@@ -407,6 +404,7 @@ fn the_first_flight_is_capped_by_the_syn_window() {
         sack: true,
         delack: Time::from_millis(40),
         ts: true,
+        autotune: true,
     });
     assert_eq!(rx.syn_window(), 65_000);
     let mut t = Script::opened_with(CcAlgo::Cubic, 100, true, true, rx.syn_window());
@@ -420,7 +418,7 @@ fn the_first_flight_is_capped_by_the_syn_window() {
     // The first ACK carries the full window: the rest of the initial window follows at once.
     t.at(200);
     let now = t.now;
-    t.s.on_ack(now, 2_000, 4 << 20, &[], 0, &mut t.out);
+    t.s.on_ack(now, 2_000, 4 << 20, &[], TsOpt::default(), &mut t.out);
     assert_eq!(
         t.sent().len(),
         2 + 35 + 2,

@@ -32,6 +32,8 @@ pub struct SocketPlan {
     pub cc: CcAlgo,
     /// The largest window the receiver advertises (`rwnd`).
     pub rwnd: u64,
+    /// The receiver's buffer grows by Linux's autotuning rather than being forced to `rwnd`.
+    pub autotune: bool,
     /// `TCP_NODELAY`, for messages.
     pub nodelay: bool,
 }
@@ -41,6 +43,7 @@ impl SocketPlan {
         SocketPlan {
             cc: plan.cc,
             rwnd: plan.rwnd,
+            autotune: plan.autotune,
             nodelay,
         }
     }
@@ -66,6 +69,11 @@ pub fn listen(plan: &SocketPlan, backlog: i32) -> io::Result<TcpListener> {
     let s = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP))?;
     s.set_reuse_address(true)?;
     let fd = s.as_raw_fd();
+    if plan.autotune {
+        s.bind(&SocketAddr::V4(SocketAddrV4::new(RECEIVER_ADDR, PORT)).into())?;
+        s.listen(backlog)?;
+        return Ok(s.into());
+    }
     // Until a segment says otherwise Linux assumes half of the buffer holds payload
     // (TCP_DEFAULT_SCALING_RATIO): a buffer of twice the window, then.
     let start = i32::try_from(plan.rwnd)
@@ -160,7 +168,8 @@ impl Reception {
 /// passes or `stop` is set. Reads after the deadline are not counted: the run ends there.
 pub struct ReadPlan<'a> {
     pub target: Option<u64>,
-    pub rwnd: u64,
+    /// `rwnd` when the buffer is fixed (`autotune=0`), kept so by [`fit_window`].
+    pub fixed_window: Option<u64>,
     pub epoch: Instant,
     pub deadline: Time,
     pub window: Time,
@@ -184,7 +193,9 @@ pub fn receive(mut stream: TcpStream, plan: &ReadPlan) -> io::Result<Reception> 
                 if t > plan.deadline {
                     break;
                 }
-                fit_window(stream.as_raw_fd(), plan.rwnd)?;
+                if let Some(rwnd) = plan.fixed_window {
+                    fit_window(stream.as_raw_fd(), rwnd)?;
+                }
                 let t0 = *plan.t0.get_or_init(|| t);
                 got.record(t, n, t0, plan.window);
             }
@@ -286,7 +297,7 @@ pub fn write_message(stream: &mut TcpStream, msg: &[u8]) -> io::Result<()> {
 /// Reads messages of `msg` bytes from a TCP stream: the time each one's last byte was read.
 pub fn read_messages(
     mut stream: TcpStream,
-    rwnd: u64,
+    fixed_window: Option<u64>,
     msg: u32,
     expected: usize,
     epoch: Instant,
@@ -306,7 +317,9 @@ pub fn read_messages(
                 if t > deadline {
                     break;
                 }
-                fit_window(stream.as_raw_fd(), rwnd)?;
+                if let Some(rwnd) = fixed_window {
+                    fit_window(stream.as_raw_fd(), rwnd)?;
+                }
                 bytes += n as u64;
                 while (reads.len() as u64 + 1) * msg <= bytes {
                     reads.push(t);

@@ -9,6 +9,7 @@
 //! write times, through the simulator's reassembly (`tcplab::tcp::Receiver`) and its message log
 //! (`MessageLog::on_delivery`), so both engines count events by one definition.
 
+use tcplab::packet::TsOpt;
 use tcplab::scenario::Scenario;
 use tcplab::tcp::{Receiver, ReceiverConfig};
 use tcplab::time::Time;
@@ -53,13 +54,14 @@ pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delive
     );
     let mut receivers: Vec<Receiver> = (0..conns)
         .map(|_| {
-            Receiver::new(ReceiverConfig {
-                // The window is the kernel's business here: the replay only reassembles.
+            // The window is the kernel's business here: the replay only reassembles.
+            Receiver::reassembler(ReceiverConfig {
                 rwnd: u64::MAX / 4,
                 mss: s.mss,
                 sack: s.sack,
                 delack: Time::ZERO,
                 ts: s.ts,
+                autotune: false,
             })
         })
         .collect();
@@ -83,7 +85,7 @@ pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delive
         // Offsets from the first data byte (the SYN takes one sequence number).
         let off = u64::from(d.seq.wrapping_sub(base.wrapping_add(1)));
         let rx = &mut receivers[c];
-        rx.on_data(d.at, off, d.len, 0);
+        rx.on_data(d.at, off, d.len, TsOpt::default());
         log.on_delivery(c as u32, rx.rcv_nxt(), rx.ooo_bytes() > 0, d.at);
     }
     while next_write < writes.len() {

@@ -58,9 +58,10 @@ impl Host {
         ns.sysctl("net.ipv4.tcp_no_metrics_save", "1")?;
         ns.sysctl("net.ipv4.tcp_sack", if plan.sack { "1" } else { "0" })?;
         ns.sysctl("net.ipv4.tcp_timestamps", if plan.ts { "1" } else { "0" })?;
-        // Autotuning's ceilings, above any window the lab allows; the sockets force their own
-        // buffers anyway (apps::SocketPlan::buffer).
-        ns.sysctl("net.ipv4.tcp_rmem", "4096 131072 2147483647")?;
+        // The receive buffer's start and autotuning's ceiling (Plan::tcp_rmem); the send
+        // buffer's ceiling above any window the lab allows, the sockets forcing their own
+        // (apps::SocketPlan::buffer).
+        ns.sysctl("net.ipv4.tcp_rmem", &plan.tcp_rmem())?;
         ns.sysctl("net.ipv4.tcp_wmem", "4096 16384 2147483647")?;
         let tun = ns.run(|| Tun::create(DEVICE))?;
         let mtu = plan.mtu.to_string();

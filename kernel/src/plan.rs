@@ -7,7 +7,8 @@
 //! | `rtt`, `bw`, `queue`, `loss`, `ackloss`, `burst`, `drop`, `seed` | the router (`tcplab::link::Path`) |
 //! | `mss` | the TUN devices' MTU, `mss + 52` (IPv4, TCP and the timestamp option), `mss + 40` with `ts=0` |
 //! | `iw` | the sender's route, `initcwnd` |
-//! | `rwnd` | the receiver's `TCP_WINDOW_CLAMP`, with a forced receive buffer four times larger |
+//! | `rwnd` | with `autotune=0`, the receiver's `TCP_WINDOW_CLAMP` and a forced receive buffer that holds exactly that window; with autotuning, `tcp_rmem`'s ceiling four times `rwnd` and the router's cap on the advertised window (window.rs) |
+//! | `autotune` | whether the receiver's buffer is forced (`SO_RCVBUFFORCE`, which turns `tcp_moderate_rcvbuf` off for the socket) or left to Linux from its default `tcp_rmem[1]` of 131 072 bytes |
 //! | `sack` | `net.ipv4.tcp_sack` in both namespaces |
 //! | `ts` | `net.ipv4.tcp_timestamps` in both namespaces |
 //! | `minrto` | the sender's route, `rto_min` |
@@ -33,6 +34,7 @@ pub struct Plan {
     pub ts: bool,
     pub cc: CcAlgo,
     pub rwnd: u64,
+    pub autotune: bool,
     /// The TUN devices' transmit rings: room for every packet a window can hold, so that the
     /// device never drops what the router has not read yet.
     pub txqueuelen: u32,
@@ -93,8 +95,20 @@ impl Plan {
             ts: s.ts,
             cc: s.cc,
             rwnd: s.rwnd,
+            autotune: s.autotune,
             txqueuelen,
         })
+    }
+}
+
+impl Plan {
+    /// `net.ipv4.tcp_rmem`: Linux's default initial buffer (`tcp_rmem[1]`), and a ceiling that
+    /// lets autotuning pass `rwnd` whatever the scaling ratio (at least a quarter of the buffer
+    /// is payload), the router capping the window itself. With a forced buffer the ceiling
+    /// plays no part.
+    pub fn tcp_rmem(&self) -> String {
+        let max = self.rwnd.saturating_mul(4).clamp(131_072, i32::MAX as u64);
+        format!("4096 131072 {max}")
     }
 }
 

@@ -479,7 +479,7 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
     let t0 = OnceLock::new();
     let read = ReadPlan {
         target: (s.app == App::Body).then_some(s.body),
-        rwnd: s.rwnd,
+        fixed_window: (!s.autotune).then_some(s.rwnd),
         epoch,
         deadline,
         window: tcplab::sim::goodput_window(s),
@@ -588,8 +588,15 @@ fn messages(run: &Run) -> io::Result<Outcome> {
                     .position(|&q| q == port)
                     .ok_or_else(|| io::Error::other("an accepted connection has no sender"))?;
                 let expected = ids_on(c, conns, count).count();
-                let got =
-                    apps::read_messages(stream, s.rwnd, s.msg, expected, epoch, deadline, stop)?;
+                let got = apps::read_messages(
+                    stream,
+                    (!s.autotune).then_some(s.rwnd),
+                    s.msg,
+                    expected,
+                    epoch,
+                    deadline,
+                    stop,
+                )?;
                 Ok((c, got))
             })
         });
@@ -1012,6 +1019,12 @@ fn summarise(
         } else {
             per_flow
         },
+        // Segments without payload the receiver sent, less each connection's SYN-ACK: its ACKs,
+        // and the few that close the connection.
+        acks_sent: (!udp).then(|| {
+            (router.ack.received - router.ack.data_packets)
+                .saturating_sub(plan::connections(s) as u64)
+        }),
         mathis_MBps: mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0),
         bdp_bytes: bdp_bytes(s.bw_mbps, s.rtt_ms),
         window_limit_MBps: window_limit_mbps(s.rwnd as f64, s.rtt_ms),

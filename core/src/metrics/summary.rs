@@ -85,6 +85,8 @@ pub struct Summary {
     pub throughput_windows_MBps: Option<WindowStats>,
     pub jain_fairness: Option<f64>,
     pub per_flow_goodput_MBps: Vec<f64>,
+    /// ACK segments the receivers sent (the handshake's excepted), lost ones included.
+    pub acks_sent: u64,
     pub mathis_MBps: Option<f64>,
     pub bdp_bytes: f64,
     pub window_limit_MBps: f64,

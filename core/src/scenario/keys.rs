@@ -28,6 +28,7 @@ pub enum Key {
     Hystart,
     Sack,
     Ts,
+    Autotune,
     Delack,
     Minrto,
     App,
@@ -83,7 +84,7 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 27] = [
+    pub const ALL: [Key; 28] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
@@ -99,6 +100,7 @@ impl Key {
         Key::Hystart,
         Key::Sack,
         Key::Ts,
+        Key::Autotune,
         Key::Delack,
         Key::Minrto,
         Key::App,
@@ -131,6 +133,7 @@ impl Key {
             Key::Hystart => "hystart",
             Key::Sack => "sack",
             Key::Ts => "ts",
+            Key::Autotune => "autotune",
             Key::Delack => "delack",
             Key::Minrto => "minrto",
             Key::App => "app",
@@ -179,7 +182,7 @@ impl Key {
             Key::Mss => whole(64, 65_000, D::Bytes),
             Key::Iw => whole(1, 1000, D::Segments),
             Key::Rwnd => whole(2 * 64, MAX_RWND, D::Bytes),
-            Key::Hystart | Key::Sack | Key::Ts => Kind::Flag,
+            Key::Hystart | Key::Sack | Key::Ts | Key::Autotune => Kind::Flag,
             Key::Delack => real(0.0, 500.0, D::Millis),
             Key::Minrto => real(1.0, 5000.0, D::Millis),
             Key::App => Kind::Choice(&["body", "bulk", "msgs"]),
@@ -234,6 +237,7 @@ impl Scenario {
             Key::Hystart => Value::Flag(self.hystart),
             Key::Sack => Value::Flag(self.sack),
             Key::Ts => Value::Flag(self.ts),
+            Key::Autotune => Value::Flag(self.autotune),
             Key::Delack => Value::Real(self.delack_ms),
             Key::Minrto => Value::Real(self.minrto_ms),
             Key::App => Value::Name(self.app.name()),

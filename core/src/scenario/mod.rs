@@ -67,6 +67,10 @@ pub struct Scenario {
     /// TCP timestamps (RFC 7323): 12 option bytes on every segment, and RTT samples from every
     /// ACK that advances, retransmitted data included, as Linux takes them.
     pub ts: bool,
+    /// Receive-buffer autotuning (Linux `tcp_moderate_rcvbuf`): the buffer starts at Linux's
+    /// default and grows each round trip up to `rwnd`; off, the buffer is fixed at `rwnd` as
+    /// `SO_RCVBUF` fixes it.
+    pub autotune: bool,
     /// Delayed-ACK timeout (ms); 0 = ACK every segment.
     pub delack_ms: f64,
     /// Minimum retransmission timeout (ms).
@@ -109,6 +113,7 @@ impl Default for Scenario {
             hystart: true,
             sack: true,
             ts: true,
+            autotune: true,
             delack_ms: 40.0,
             minrto_ms: 200.0,
             app: App::Body,

@@ -155,6 +155,7 @@ impl Scenario {
                 match key {
                     Key::Hystart => self.hystart = on,
                     Key::Ts => self.ts = on,
+                    Key::Autotune => self.autotune = on,
                     _ => self.sack = on,
                 }
             }
@@ -388,7 +389,7 @@ mod tests {
     fn every_key_reads_in_its_unit() {
         let s = parsed(
             "?cc=reno&rtt=20&bw=100&loss=1.5&ackloss=0.5&drop=9,3,3&burst=2&queue=50&mss=1000\
-             &iw=4&rwnd=65536&hystart=0&sack=0&ts=0&delack=0&minrto=1000&app=msgs&body=1000&dur=2.5\
+             &iw=4&rwnd=65536&hystart=0&sack=0&ts=0&autotune=0&delack=0&minrto=1000&app=msgs&body=1000&dur=2.5\
              &flows=3&msg=200&every=0.5&count=10&conns=0&seed=18446744073709551615&at=2500",
         );
         let want = Scenario {
@@ -407,6 +408,7 @@ mod tests {
             hystart: false,
             sack: false,
             ts: false,
+            autotune: false,
             delack_ms: 0.0,
             minrto_ms: 1000.0,
             app: App::Msgs,

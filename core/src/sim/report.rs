@@ -103,6 +103,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
             None
         },
         per_flow_goodput_MBps: per_flow,
+        acks_sent: w.acks_sent,
         mathis_MBps: mathis_mbps(s.mss, rtt_ms, s.loss_pct / 100.0),
         bdp_bytes: bdp_bytes(s.bw_mbps, rtt_ms),
         window_limit_MBps: window_limit_mbps(s.rwnd as f64, rtt_ms),

@@ -4,7 +4,7 @@ use crate::cc::{new_controller, CcModel, CcOptions};
 use crate::engine::{Halt, Pending, Scheduler};
 use crate::link::{DelayLine, Direction, Fate, Path};
 use crate::metrics::trace::{window_col, DropCause, Traces, MAX_CUBIC_EPOCHS};
-use crate::packet::{header_bytes, Kind, Packet, UDP_HEADER_BYTES};
+use crate::packet::{header_bytes, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
 use crate::player::{StepKind, Steps};
 use crate::scenario::Scenario;
 use crate::tcp::sender::{CaState, ConnState};
@@ -134,6 +134,7 @@ pub(crate) struct World {
     pub end: Time,
     pub dropped_data: u64,
     pub dropped_acks: u64,
+    pub acks_sent: u64,
     pub queue_drops: u64,
     /// UDP payload bytes read, and when the last arrived.
     pub udp_delivered: u64,
@@ -203,6 +204,7 @@ impl World {
                 sack: s.sack,
                 delack: Time::from_millis_f64(s.delack_ms),
                 ts: s.ts,
+                autotune: s.autotune,
             });
             flows.push(Flow {
                 sender,
@@ -251,6 +253,7 @@ impl World {
             end,
             dropped_data: 0,
             dropped_acks: 0,
+            acks_sent: 0,
             queue_drops: 0,
             udp_delivered: 0,
             udp_last_read: None,
@@ -618,16 +621,14 @@ impl World {
         match p.kind {
             Kind::Syn => {
                 self.record(now, fi, StepKind::SynReceived);
-                self.flows[fi].receiver.on_syn(now);
-                let wnd = self.flows[fi].receiver.syn_window();
                 let synack = Packet {
                     flow: p.flow,
-                    kind: Kind::SynAck { wnd },
+                    kind: self.flows[fi].receiver.on_syn(now),
                     wire_bytes: self.header + crate::packet::SYN_OPTION_BYTES,
                 };
                 self.send_on_ack_path(now, synack);
             }
-            Kind::Data { seq, len, tsval } => self.receive_data(now, fi, seq, len, tsval),
+            Kind::Data { seq, len, ts } => self.receive_data(now, fi, seq, len, ts),
             Kind::Datagram { id } => {
                 if let Some(log) = self.messages.as_mut() {
                     log.datagram_read(id, now);
@@ -644,10 +645,10 @@ impl World {
         }
     }
 
-    fn receive_data(&mut self, now: Time, fi: usize, seq: u64, len: u32, tsval: u32) {
+    fn receive_data(&mut self, now: Time, fi: usize, seq: u64, len: u32, ts: TsOpt) {
         let flow = &mut self.flows[fi];
         let in_order = seq <= flow.receiver.rcv_nxt();
-        let arrival = flow.receiver.on_data(now, seq, len, tsval);
+        let arrival = flow.receiver.on_data(now, seq, len, ts);
         flow.first_arrival.get_or_insert(now);
         if arrival.delivered_to > arrival.delivered_from {
             let bytes = arrival.delivered_to - arrival.delivered_from;
@@ -702,7 +703,7 @@ impl World {
         }
         let flow = &mut self.flows[fi];
         if arrival.ack_now {
-            let kind = flow.receiver.make_ack();
+            let kind = flow.receiver.make_ack(now);
             self.send_ack(now, fi, kind, false);
         } else if let Some(d) = flow.receiver.delack_deadline() {
             // One pending event at a time: a later deadline is picked up when it fires, so a
@@ -737,6 +738,7 @@ impl World {
     }
 
     fn send_ack(&mut self, now: Time, fi: usize, kind: Kind, delayed: bool) {
+        self.acks_sent += 1;
         if let Kind::Ack { ack, sack_len, .. } = kind {
             self.record(
                 now,
@@ -767,7 +769,7 @@ impl World {
         flow.delack_timer.fired(now);
         if flow.receiver.delack_due(now) {
             flow.receiver.on_delack_timeout();
-            let kind = flow.receiver.make_ack();
+            let kind = flow.receiver.make_ack(now);
             self.send_ack(now, fi, kind, true);
         } else if let Some(d) = flow.receiver.delack_deadline() {
             if flow.delack_timer.arm(d) {
@@ -783,11 +785,11 @@ impl World {
         let fi = usize::from(p.flow);
         let mut out = std::mem::take(&mut self.scratch);
         match p.kind {
-            Kind::SynAck { wnd } => {
+            Kind::SynAck { wnd, ts } => {
                 let flow = &mut self.flows[fi];
                 let was_up = flow.sender.conn_state() == ConnState::Established;
                 flow.seen_edge = wnd;
-                flow.sender.on_syn_ack(now, wnd, &mut out);
+                flow.sender.on_syn_ack(now, wnd, ts, &mut out);
                 // The message application starts once every connection is up.
                 if !was_up {
                     self.awaiting_handshakes -= 1;
@@ -796,9 +798,7 @@ impl World {
                     }
                 }
             }
-            Kind::Ack {
-                ack, wnd, tsecr, ..
-            } => {
+            Kind::Ack { ack, wnd, ts, .. } => {
                 let flow = &mut self.flows[fi];
                 flow.seen_edge = flow.seen_edge.max(ack + wnd);
                 flow.seen_ack = flow.seen_ack.max(ack);
@@ -810,7 +810,7 @@ impl World {
                 // The player's step needs the window of before the ACK; only then is it kept.
                 let before = self.steps.is_some().then(|| AckBefore::of(&flow.sender));
                 flow.sender
-                    .on_ack(now, ack, wnd, p.sack_blocks(), tsecr, &mut out);
+                    .on_ack(now, ack, wnd, p.sack_blocks(), ts, &mut out);
                 if let Some(before) = before {
                     self.record_ack(now, fi, ack, before);
                 }

@@ -1,11 +1,18 @@
-//! RTT estimation and the retransmission timeout (RFC 6298), with Linux's floor.
+//! RTT estimation and the retransmission timeout as Linux's `tcp_rtt_estimator` and
+//! `tcp_set_rto` do them, which refine RFC 6298 in three ways:
 //!
-//! SRTT and RTTVAR follow RFC 6298 §2 exactly. The timeout is Linux's `tcp_set_rto`:
-//! `SRTT + max(4 * RTTVAR, rto_min)`, which puts the 200 ms floor on the variance term rather
-//! than on the whole timeout, so a 100 ms path times out after about 300 ms, not 200. Samples
-//! come only from data sent once (Karn's rule, RFC 6298 §3): the lab's simplification, since
-//! Linux, with timestamps, samples retransmitted data too (`tcp_rtt_tsopt_us`). Each timeout
-//! doubles the timer (§5.5) up to Linux's TCP_RTO_MAX of 120 s.
+//! - The variance term of the timeout is `rttvar`, which tracks the largest mean deviation seen
+//!   over the last round trip (`mdev_max`) and never falls below `rto_min` (200 ms): the floor is
+//!   on the variance term rather than on the whole timeout, so a 100 ms path times out after
+//!   about 300 ms, not 200 (RFC 6298 §2.4 puts a 1 s floor on the whole).
+//! - It decays toward that round trip's maximum by a quarter per round trip, not per sample, so
+//!   a large window's many samples do not shrink it within one flight.
+//! - When an RTT sample is below SRTT the deviation's gain is 1/32 instead of 1/4 (an Eifel-like
+//!   rule): a falling RTT does not inflate the timeout.
+//!
+//! The timer ticks in jiffies (HZ 250 on the machine the lab is measured against), so the
+//! timeout rounds up to a whole 4 ms (`usecs_to_jiffies`). Each timeout doubles the timer
+//! (RFC 6298 §5.5) up to Linux's TCP_RTO_MAX of 120 s.
 
 use crate::time::Time;
 
@@ -13,11 +20,21 @@ use crate::time::Time;
 pub const INITIAL_RTO: Time = Time::from_secs(1);
 /// Linux's TCP_RTO_MAX.
 pub const MAX_RTO: Time = Time::from_secs(120);
+/// One jiffy at HZ 250: the granularity of Linux's retransmission timer.
+pub const JIFFY: Time = Time::from_millis(4);
 
 #[derive(Debug, Clone)]
 pub struct RttEstimator {
-    srtt: Option<Time>,
-    rttvar: Time,
+    /// Linux's fixed-point state, in nanoseconds: `srtt_us` is 8 x SRTT; `mdev_us`,
+    /// `mdev_max_us` and `rttvar_us` are 4 x deviations, so `rttvar` is the timeout's whole
+    /// variance term.
+    srtt8: Option<u64>,
+    mdev4: u64,
+    mdev_max4: u64,
+    rttvar4: u64,
+    /// Linux's `rtt_seq`: `snd_nxt` when this round of variance tracking began; the round
+    /// ends when `snd_una` passes it.
+    rtt_seq: u64,
     min_rtt: Option<Time>,
     latest: Option<Time>,
     rto_min: Time,
@@ -31,8 +48,11 @@ pub struct RttEstimator {
 impl RttEstimator {
     pub fn new(rto_min: Time) -> Self {
         RttEstimator {
-            srtt: None,
-            rttvar: Time::ZERO,
+            srtt8: None,
+            mdev4: 0,
+            mdev_max4: 0,
+            rttvar4: 0,
+            rtt_seq: 0,
             min_rtt: None,
             latest: None,
             rto_min,
@@ -41,32 +61,67 @@ impl RttEstimator {
         }
     }
 
-    /// Feeds one RTT measurement (RFC 6298 §2.2, §2.3). A valid sample also ends any backoff,
-    /// as Linux's `tcp_ack_update_rtt` does.
-    pub fn sample(&mut self, r: Time) {
+    /// Feeds one RTT measurement `r`, taken on an ACK that moved `snd_una` with `snd_nxt` where
+    /// it is (`tcp_rtt_estimator`). A valid sample also ends any backoff, as Linux's
+    /// `tcp_ack_update_rtt` does.
+    pub fn sample(&mut self, r: Time, snd_una: u64, snd_nxt: u64) {
         self.latest = Some(r);
         self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
-        match self.srtt {
+        let m = r.0.max(1);
+        let floor = self.rto_min.0;
+        match self.srtt8 {
             None => {
-                self.srtt = Some(r);
-                self.rttvar = Time(r.0 / 2);
+                // The first sample: the timeout is three RTTs, or RTT + rto_min.
+                self.srtt8 = Some(m << 3);
+                self.mdev4 = m << 1;
+                self.rttvar4 = self.mdev4.max(floor);
+                self.mdev_max4 = self.rttvar4;
+                self.rtt_seq = snd_nxt;
             }
-            Some(srtt) => {
-                let err = srtt.0.abs_diff(r.0);
-                // RTTVAR <- 3/4 RTTVAR + 1/4 |SRTT - R'|; SRTT <- 7/8 SRTT + 1/8 R'.
-                self.rttvar = Time((3 * self.rttvar.0 + err) / 4);
-                self.srtt = Some(Time((7 * srtt.0 + r.0) / 8));
+            Some(srtt8) => {
+                let srtt = srtt8 >> 3;
+                // SRTT <- 7/8 SRTT + 1/8 R.
+                self.srtt8 = Some((srtt8 - srtt + m).max(1));
+                let quarter = self.mdev4 >> 2;
+                let err = srtt.abs_diff(m);
+                if m < srtt {
+                    // A falling RTT moves the deviation at 1/32 if it would raise it.
+                    if err > quarter {
+                        self.mdev4 += (err - quarter) >> 3;
+                    } else {
+                        self.mdev4 -= quarter - err;
+                    }
+                } else {
+                    // mdev <- 3/4 mdev + 1/4 |err|.
+                    self.mdev4 = self.mdev4 - quarter + err;
+                }
+                if self.mdev4 > self.mdev_max4 {
+                    self.mdev_max4 = self.mdev4;
+                    self.rttvar4 = self.rttvar4.max(self.mdev_max4);
+                }
+                if snd_una > self.rtt_seq {
+                    // A round trip ended: rttvar decays a quarter of the way to its largest
+                    // deviation, and the next round's tracking starts from the floor.
+                    if self.mdev_max4 < self.rttvar4 {
+                        self.rttvar4 -= (self.rttvar4 - self.mdev_max4) >> 2;
+                    }
+                    self.rtt_seq = snd_nxt;
+                    self.mdev_max4 = floor;
+                }
             }
         }
         self.backoff = 0;
         self.rto = self.backed_off_rto();
     }
 
-    /// The timeout before backoff.
+    /// The timeout before backoff (`__tcp_set_rto`, whole jiffies, `tcp_bound_rto`).
     pub fn base_rto(&self) -> Time {
-        match self.srtt {
+        match self.srtt8 {
             None => INITIAL_RTO,
-            Some(srtt) => (srtt + self.rttvar.saturating_mul(4).max(self.rto_min)).min(MAX_RTO),
+            Some(srtt8) => {
+                let rto = (srtt8 >> 3) + self.rttvar4;
+                Time(rto.div_ceil(JIFFY.0).saturating_mul(JIFFY.0)).min(MAX_RTO)
+            }
         }
     }
 
@@ -91,11 +146,12 @@ impl RttEstimator {
     }
 
     pub fn srtt(&self) -> Option<Time> {
-        self.srtt
+        self.srtt8.map(|s| Time(s >> 3))
     }
 
+    /// The timeout's variance term, `rttvar_us`: four mean deviations, at least `rto_min`.
     pub fn rttvar(&self) -> Time {
-        self.rttvar
+        Time(self.rttvar4)
     }
 
     pub fn min_rtt(&self) -> Option<Time> {
@@ -120,39 +176,76 @@ mod tests {
     }
 
     #[test]
-    fn the_first_sample_sets_srtt_and_half_of_it_as_rttvar() {
+    fn the_first_sample_gives_three_rtts_or_rtt_plus_the_floor() {
         let mut e = RttEstimator::new(Time(200 * MS));
-        e.sample(Time(100 * MS));
+        e.sample(Time(100 * MS), 0, 10);
         assert_eq!(e.srtt(), Some(Time(100 * MS)));
-        assert_eq!(e.rttvar(), Time(50 * MS));
-        // 100 + max(4 * 50, 200) ms.
+        // 100 + max(2 * 100, 200) ms.
+        assert_eq!(e.rttvar(), Time(200 * MS));
         assert_eq!(e.rto(), Time(300 * MS));
+        let mut e = RttEstimator::new(Time(200 * MS));
+        e.sample(Time(150 * MS), 0, 10);
+        // 450 ms is 112.5 jiffies: the timer fires on the 113th, at 452 ms.
+        assert_eq!(e.rto(), Time(452 * MS));
     }
 
     #[test]
-    fn a_steady_path_times_out_after_srtt_plus_the_floor() {
+    fn a_steady_path_times_out_after_srtt_plus_the_floor_in_whole_jiffies() {
         let mut e = RttEstimator::new(Time(200 * MS));
-        for _ in 0..100 {
-            e.sample(Time(28 * MS));
+        for i in 0..100 {
+            e.sample(Time(28 * MS), i * 10, i * 10 + 10);
         }
         assert_eq!(e.rto(), Time(228 * MS));
+        let mut e = RttEstimator::new(Time(200 * MS));
+        for i in 0..100 {
+            e.sample(Time(29 * MS), i * 10, i * 10 + 10);
+        }
+        // 229 ms rounds up to the next 4 ms tick.
+        assert_eq!(e.rto(), Time(232 * MS));
     }
 
     #[test]
-    fn later_samples_use_the_rfc_gains() {
+    fn the_variance_term_decays_once_per_round_trip_not_per_sample() {
+        // tcp_rtt_estimator: within a round (snd_una not past rtt_seq) samples never lower
+        // rttvar; each round moves it a quarter of the way to that round's largest deviation.
         let mut e = RttEstimator::new(Time(MS));
-        e.sample(Time(100 * MS));
-        e.sample(Time(180 * MS));
-        // RTTVAR = 3/4 * 50 + 1/4 * 80 = 57.5; SRTT = 7/8 * 100 + 1/8 * 180 = 110.
-        assert_eq!(e.rttvar(), Time(57_500_000));
-        assert_eq!(e.srtt(), Some(Time(110 * MS)));
-        assert_eq!(e.rto(), Time(340 * MS));
+        e.sample(Time(100 * MS), 0, 100);
+        assert_eq!(e.rttvar(), Time(200 * MS));
+        for _ in 0..50 {
+            e.sample(Time(100 * MS), 50, 100);
+        }
+        assert_eq!(e.rttvar(), Time(200 * MS));
+        // The first round ends: its largest deviation was the first sample's, so no decay yet,
+        // and the next round's tracking starts from the floor.
+        e.sample(Time(100 * MS), 101, 200);
+        assert_eq!(e.rttvar(), Time(200 * MS));
+        // The second round's deviations are all below the 1 ms floor: rttvar loses a quarter
+        // of (200 - 1) ms.
+        e.sample(Time(100 * MS), 201, 300);
+        assert_eq!(e.rttvar(), Time(200 * MS - ((199 * MS) >> 2)));
+        // RFC 6298 would have brought it to almost nothing after 53 equal samples.
+    }
+
+    #[test]
+    fn a_falling_rtt_barely_moves_the_deviation() {
+        let mut e = RttEstimator::new(Time(MS));
+        e.sample(Time(100 * MS), 0, 10);
+        // mdev4 = 200; a sample 80 below: err - mdev/4 = 30 is taken at 1/8 (1/32 of mdev).
+        e.sample(Time(20 * MS), 0, 10);
+        assert_eq!(e.mdev4, 200 * MS + 30 * MS / 8);
+        // A rise of 80 at the full gain: mdev4 = 3/4 mdev4 + err.
+        let mut f = RttEstimator::new(Time(MS));
+        f.sample(Time(100 * MS), 0, 10);
+        f.sample(Time(180 * MS), 0, 10);
+        assert_eq!(f.mdev4, 150 * MS + 80 * MS);
+        assert_eq!(f.srtt(), Some(Time(110 * MS)));
+        assert_eq!(f.rto(), Time(340 * MS));
     }
 
     #[test]
     fn backoff_doubles_up_to_the_cap_and_a_sample_ends_it() {
         let mut e = RttEstimator::new(Time(200 * MS));
-        e.sample(Time(100 * MS));
+        e.sample(Time(100 * MS), 0, 10);
         e.back_off();
         e.back_off();
         assert_eq!(e.rto(), Time(1_200 * MS));
@@ -160,7 +253,7 @@ mod tests {
             e.back_off();
         }
         assert_eq!(e.rto(), MAX_RTO);
-        e.sample(Time(100 * MS));
+        e.sample(Time(100 * MS), 10, 20);
         assert_eq!(e.backoff(), 0);
     }
 }

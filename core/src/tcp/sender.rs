@@ -12,7 +12,7 @@
 //! (RFC 8985), as Linux does by default.
 
 use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH_BYTES};
-use crate::packet::{header_bytes, Kind, Packet, SackBlock, SYN_OPTION_BYTES};
+use crate::packet::{header_bytes, ts_clock, Kind, Packet, SackBlock, TsOpt, SYN_OPTION_BYTES};
 use crate::time::{serialisation_time, Time};
 
 use super::rack::Rack;
@@ -132,6 +132,8 @@ pub struct Sender {
     ca: CaState,
     snd_una: u64,
     snd_nxt: u64,
+    /// The peer's newest TSval, echoed on every data segment (RFC 7323 §4.3).
+    ts_recent: u32,
     /// Bytes the application has written so far (`u64::MAX` for a bulk sender).
     app_end: u64,
     /// The right edge of the peer's receive window: `ack + wnd` of the latest ACK.
@@ -184,6 +186,7 @@ impl Sender {
             ca: CaState::Open,
             snd_una: 0,
             snd_nxt: 0,
+            ts_recent: 0,
             app_end: 0,
             peer_edge: 0,
             board: Scoreboard::new(),
@@ -363,17 +366,19 @@ impl Sender {
 
     /// The SYN-ACK arrived, offering a window of `wnd` bytes: the handshake's third segment
     /// goes out with the first data.
-    pub fn on_syn_ack(&mut self, now: Time, wnd: u64, out: &mut Vec<Packet>) {
+    pub fn on_syn_ack(&mut self, now: Time, wnd: u64, ts: TsOpt, out: &mut Vec<Packet>) {
         let ConnState::SynSent { retries } = self.conn else {
             return;
         };
+        self.ts_recent = ts.val;
         self.conn = ConnState::Established;
         // Karn's rule for the SYN too; Linux seeds SRTT from the handshake.
         let mut sample = None;
         if retries == 0 {
             if let Some(t0) = self.stats.syn_sent_at {
                 sample = Some(now - t0);
-                self.rtt.sample(now - t0);
+                // Linux's first sample is the SYN-ACK's, with snd_una = snd_nxt = ISN + 1.
+                self.rtt.sample(now - t0, self.snd_una, self.snd_nxt);
             }
         }
         // RFC 6298 §5.7 as Linux applies it (`tcp_init_transfer`): after repeated SYN loss the
@@ -490,7 +495,7 @@ impl Sender {
         ack: u64,
         wnd: u64,
         sack: &[SackBlock],
-        tsecr: u32,
+        ts: TsOpt,
         out: &mut Vec<Packet>,
     ) {
         if self.conn != ConnState::Established || ack > self.snd_nxt || ack < self.snd_una {
@@ -499,6 +504,11 @@ impl Sender {
         // The ACK path never reorders, so the latest ACK carries the latest window
         // (RFC 9293's SND.WL1/SND.WL2 checks are always met).
         self.peer_edge = ack + wnd;
+        // TS.Recent (RFC 7323 §4.3, `tcp_replace_ts_recent`): an ACK carries no data, so every
+        // one is at the left window edge and the newest TSval is the one to echo.
+        if self.cfg.ts && ts.val.wrapping_sub(self.ts_recent) as i32 >= 0 {
+            self.ts_recent = ts.val;
+        }
 
         let lost_before = self.board.lost_marked();
         let sacked = if self.cfg.sack {
@@ -530,8 +540,8 @@ impl Sender {
             if ca_rtt.is_none() {
                 ca_rtt = acked.last_sent_at.map(|t| now - t);
             }
-            if seq_rtt.is_none() && self.cfg.ts && tsecr != 0 {
-                let ms = ts_clock(now).wrapping_sub(tsecr).max(1);
+            if seq_rtt.is_none() && self.cfg.ts && ts.ecr != 0 {
+                let ms = ts_clock(now).wrapping_sub(ts.ecr).max(1);
                 let sample = Time::from_millis(u64::from(ms));
                 seq_rtt = Some(sample);
                 ca_rtt = Some(sample);
@@ -583,7 +593,7 @@ impl Sender {
         }
         if let Some(r) = seq_rtt {
             // A valid sample also ends the timer's backoff (`icsk_backoff = 0`).
-            self.rtt.sample(r);
+            self.rtt.sample(r, self.snd_una, self.snd_nxt);
         }
         let delivered_now = newly_acked + newly_sacked.bytes;
         self.delivered_pkts += u64::from(acked_pkts + sacked_pkts);
@@ -1041,7 +1051,7 @@ impl Sender {
             kind: Kind::Data {
                 seq,
                 len,
-                tsval: if self.cfg.ts { ts_clock(now) } else { 0 },
+                ts: self.ts_option(now),
             },
             wire_bytes: len + header_bytes(self.cfg.ts),
         });
@@ -1050,12 +1060,18 @@ impl Sender {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
     }
-}
 
-/// The timestamp clock (RFC 7323 §5.4): milliseconds, as Linux's `tcp_time_stamp_ts`, offset by
-/// one so that no segment carries the 0 that means "no echo".
-fn ts_clock(now: Time) -> u32 {
-    (now.as_nanos() / 1_000_000).wrapping_add(1) as u32
+    /// The timestamp option of a segment sent at `now`.
+    fn ts_option(&self, now: Time) -> TsOpt {
+        if self.cfg.ts {
+            TsOpt {
+                val: ts_clock(now),
+                ecr: self.ts_recent,
+            }
+        } else {
+            TsOpt::default()
+        }
+    }
 }
 
 /// A packet count the scoreboard keeps in `u64`, as the window's `u32`.

@@ -143,8 +143,8 @@ pub const KNOBS: &[Knob] = &[
         ("Receive window", "接收窗口"),
         ("B", "B"),
         (
-            "The receiver's buffer: the most data in flight it allows; rwnd/RTT caps the rate.",
-            "接收方缓冲区：允许在途的最大数据量；rwnd/RTT 是速率上限。",
+            "The largest window the receiver offers: the most data in flight it allows; rwnd/RTT caps the rate.",
+            "接收方提供的最大窗口：允许在途的最大数据量；rwnd/RTT 是速率上限。",
         ),
     ),
     knob(
@@ -172,6 +172,15 @@ pub const KNOBS: &[Knob] = &[
         (
             "TCP timestamps (RFC 7323): 12 header bytes per segment, and an RTT sample from every ACK, retransmissions included.",
             "TCP 时间戳（RFC 7323）：每段多 12 字节首部，每个 ACK 都给出 RTT 样本，重传也不例外。",
+        ),
+    ),
+    knob(
+        Key::Autotune,
+        ("Autotuning", "自动调优"),
+        ("", ""),
+        (
+            "Receive-buffer autotuning, as Linux: the window starts near 64 KB and grows each round trip up to rwnd. Off: a fixed buffer of rwnd.",
+            "接收缓冲区自动调优（与 Linux 相同）：窗口从约 64 KB 起，每个往返增长，直至 rwnd。关闭：固定为 rwnd 的缓冲区。",
         ),
     ),
     knob(
@@ -332,6 +341,7 @@ pub fn text(key: Key, s: &Scenario) -> String {
         Key::App => s.app.name().to_string(),
         Key::Sack => flag(s.sack).to_string(),
         Key::Ts => flag(s.ts).to_string(),
+        Key::Autotune => flag(s.autotune).to_string(),
         Key::Hystart => flag(s.hystart).to_string(),
         _ => value(key, s).map(decimal).unwrap_or_default(),
     }

@@ -113,7 +113,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     options={App::ALL.iter().map(|a| (a.name(), app_label(*a, lang))).collect::<Vec<_>>()}
                     current={s.app.name()} />
             },
-            Key::Sack | Key::Hystart | Key::Ts => html! {
+            Key::Sack | Key::Hystart | Key::Ts | Key::Autotune => html! {
                 <Flag {knob} {lang} {on_change} on={knobs::text(key, s) == "1"} />
             },
             Key::Drop | Key::Seed => html! {
@@ -156,6 +156,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             Key::Iw,
             Key::Mss,
             Key::Rwnd,
+            Key::Autotune,
             Key::Sack,
             Key::Ts,
             Key::Hystart,
