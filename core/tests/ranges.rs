@@ -107,6 +107,7 @@ proptest! {
             .chain(repeats.iter().map(|&i| order[i]))
             .collect();
         for n in arrivals {
+            let duplicate = held[(n * MSS) as usize];
             rx.on_data(Time::ZERO, n * MSS, MSS as u32, TsOpt::default());
             for b in &mut held[(n * MSS) as usize..((n + 1) * MSS) as usize] {
                 *b = true;
@@ -117,8 +118,14 @@ proptest! {
             prop_assert_eq!(rx.ooo_bytes(), above.iter().map(|(a, b)| b - a).sum::<u64>());
             if let Kind::Ack { ack, sack, sack_len, .. } = rx.make_ack(Time::ZERO) {
                 prop_assert_eq!(ack, rcv_nxt);
-                for blk in &sack[..usize::from(sack_len)] {
-                    // Every block reported is one whole held run above the ACK.
+                let mut blocks = &sack[..usize::from(sack_len)];
+                if duplicate {
+                    // RFC 2883: a duplicate is reported first, as the segment it repeated.
+                    prop_assert_eq!(blocks.first().map(|b| (b.start, b.end)), Some((n * MSS, (n + 1) * MSS)));
+                    blocks = &blocks[1..];
+                }
+                for blk in blocks {
+                    // Every other block reported is one whole held run above the ACK.
                     prop_assert!(above.contains(&(blk.start, blk.end)), "{:?} not in {:?}", blk, above);
                 }
             }

@@ -452,3 +452,87 @@ fn tcp_cwnd_restart_after_idle() {
     send!(t, [11..12]);
     assert_eq!(t.window().0, 10);
 }
+
+/// RFC 3522 (Eifel detection) as Linux's `tcp_try_undo_loss` applies it: a timeout whose
+/// first ACK echoes a timestamp older than the retransmission was spurious (the originals were
+/// only delayed), so the window and ssthresh come back and nothing stays marked lost.
+#[test]
+fn tcp_try_undo_loss_after_a_spurious_timeout() {
+    let mut t = Script::bulk_ts(CcAlgo::Reno, 10, true, true);
+    let originals: Vec<u32> = t
+        .out
+        .iter()
+        .filter_map(|p| match p.kind {
+            Kind::Data { ts, .. } => Some(ts.val),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(originals.len(), 10);
+    t.sent();
+    until_timeout(&mut t);
+    assert!(matches!(t.s.ca_state(), CaState::Loss { .. }));
+    assert_eq!(t.window(), (1, 5));
+    // The originals were delayed, not lost: their ACK echoes their own timestamp.
+    let now = t.now;
+    let ecr = originals[0];
+    t.s.on_ack(now, 4_000, 1 << 30, &[], TsOpt { val: 0, ecr }, &mut t.out);
+    assert_eq!(t.s.ca_state(), CaState::Open);
+    assert_eq!(t.s.stats().undos, 1);
+    assert_eq!(
+        t.window().1,
+        INFINITE_SSTHRESH,
+        "slow start again, as before the timeout"
+    );
+    assert!(t.window().0 >= 10, "{:?}", t.window());
+    // What goes out is new data, not the segments the timeout had deemed lost.
+    let sent = t.sent();
+    assert!(
+        !sent.is_empty() && sent.iter().all(|&(p, _)| p >= 10),
+        "{sent:?}"
+    );
+}
+
+/// The same ACK echoing the retransmission's own timestamp shows the loss was real: no undo.
+#[test]
+fn a_timeout_whose_retransmission_is_echoed_is_not_undone() {
+    let mut t = Script::bulk_ts(CcAlgo::Reno, 10, true, true);
+    t.sent();
+    let tsval = until_timeout(&mut t);
+    t.now += Time::from_millis(RTT_MS);
+    let now = t.now;
+    t.s.on_ack(
+        now,
+        1_000,
+        1 << 30,
+        &[],
+        TsOpt { val: 0, ecr: tsval },
+        &mut t.out,
+    );
+    assert_eq!(t.s.stats().undos, 0);
+    assert_eq!(t.window().1, 5);
+}
+
+/// RFC 2883 and Linux `tcp_try_undo_dsack`: a fast retransmit whose only retransmission comes
+/// back as a duplicate (the original was late, not lost) is undone: ssthresh and the window
+/// return to what they were.
+#[test]
+fn tcp_try_undo_dsack_when_the_retransmission_was_a_duplicate() {
+    let mut t = Script::bulk(CcAlgo::Reno, 10, true);
+    send!(t, [0..10]);
+    t.at(200);
+    recv!(t, ack 0, sack [1..2]);
+    recv!(t, ack 0, sack [1..3]);
+    recv!(t, ack 0, sack [1..4]);
+    assert!(matches!(t.s.ca_state(), CaState::Recovery { .. }));
+    let cut = t.window();
+    assert_eq!(cut.1, 5);
+    let resent = t.sent();
+    assert!(resent.contains(&(0, MSS)), "{resent:?}");
+    // The late original fills the hole; then the retransmission arrives as a duplicate.
+    recv!(t, ack 4);
+    recv!(t, ack 4, sack [0..1]);
+    assert_eq!(t.s.stats().undos, 1);
+    assert!(!matches!(t.s.ca_state(), CaState::Recovery { .. }));
+    assert_eq!(t.window().1, INFINITE_SSTHRESH);
+    assert!(t.window().0 >= 10, "{:?}", t.window());
+}

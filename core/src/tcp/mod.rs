@@ -9,6 +9,7 @@ pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
 pub mod tlp;
+pub mod undo;
 
 pub use receiver::{Receiver, ReceiverConfig};
 pub use sender::{CaState, Sender, SenderConfig};

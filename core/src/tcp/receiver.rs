@@ -127,6 +127,8 @@ pub struct Receiver {
     /// buffer's free space (`tcp_grow_window`).
     rcv_ssthresh: u64,
     ratio_measured: bool,
+    /// A duplicate to report in the next ACK's first SACK block (RFC 2883's D-SACK).
+    dsack: Option<SackBlock>,
     /// When the application's next read runs ([`READ_DELAY`] after data it has not read).
     read_at: Option<Time>,
     /// Linux's `rcvq_space`: the bytes read in the last measured round trip, and where and when
@@ -180,6 +182,7 @@ impl Receiver {
             buffer,
             rcv_ssthresh,
             ratio_measured: false,
+            dsack: None,
             read_at: None,
             space: rcv_ssthresh.min(INIT_SPACE_SEGMENTS * mss),
             space_seq: 0,
@@ -454,7 +457,16 @@ impl Receiver {
             arrival.ack_now = true;
             self.incr_quickack();
             self.ato = self.cfg.delack;
+            // RFC 2883, Linux `tcp_dsack_set`: the next ACK reports the duplicate first.
+            self.dsack = Some(SackBlock { start: seq, end });
             return arrival;
+        }
+        if seq < self.rcv_nxt {
+            // Partly old: the old part is a duplicate (`tcp_data_queue`'s partial packet).
+            self.dsack = Some(SackBlock {
+                start: seq,
+                end: self.rcv_nxt,
+            });
         }
         self.run_pending_read(now);
         self.rtt_measure_ts(now, len, ts.ecr);
@@ -555,10 +567,23 @@ impl Receiver {
             .max(self.rcv_nxt + free.min(self.rcv_ssthresh));
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         let mut n = 0;
+        let dsack = self.dsack.take();
         if self.cfg.sack {
+            // RFC 2883 §4: a D-SACK block first, once, then the others in their order.
+            // A duplicate above the cumulative ACK is followed by the block that holds it.
+            let mut holder = None;
+            if let Some(d) = dsack {
+                sack[0] = d;
+                n = 1;
+                holder = self.ooo.containing(d.start);
+                if let Some(b) = holder {
+                    sack[1] = b;
+                    n = 2;
+                }
+            }
             for &a in &self.recent {
                 if let Some(b) = self.ooo.containing(a) {
-                    if n < sack_room(self.cfg.ts) {
+                    if n < sack_room(self.cfg.ts) && Some(b) != holder {
                         sack[n] = b;
                         n += 1;
                     }

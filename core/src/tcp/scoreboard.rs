@@ -258,6 +258,11 @@ impl Scoreboard {
         self.lost_marked
     }
 
+    /// Retransmitted segments in flight (Linux's `retrans_out`).
+    pub fn retrans_segs(&self) -> u64 {
+        self.retrans.segs
+    }
+
     pub fn retrans_bytes(&self) -> u64 {
         self.retrans.bytes
     }
@@ -556,6 +561,22 @@ impl Scoreboard {
             self.lost_high = last.end();
             self.lost_judged_to = self.lost_judged_to.max(last.end());
         }
+    }
+
+    /// A reduction proved spurious (Linux `tcp_undo_cwnd_reduction` with `unmark_loss`):
+    /// nothing is deemed lost any more, retransmissions in flight stay counted in the pipe, and
+    /// every segment is judged afresh (RACK re-examines them, `rack.advanced = 1`).
+    pub fn clear_lost(&mut self) {
+        self.charge(self.segs.len() as u64);
+        for seg in self.segs.iter_mut() {
+            seg.lost = false;
+        }
+        self.lost = Tally::default();
+        self.to_retransmit.clear();
+        let head = self.segs.front().map_or(0, |s| s.seq);
+        self.lost_high = head;
+        self.lost_judged_to = head;
+        self.retransmit_hint = head;
     }
 
     /// RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted.

@@ -20,6 +20,7 @@ use super::rate::RateEstimator;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, Seg, DUP_THRESH};
 use super::tlp::probe_timeout;
+use super::undo::Undo;
 
 #[derive(Debug, Clone, Copy)]
 pub struct SenderConfig {
@@ -123,6 +124,8 @@ pub struct SenderStats {
     pub fast_retransmits: u64,
     pub timeouts: u64,
     pub loss_probes: u64,
+    /// Reductions undone as spurious (Linux's TCPLossUndo, TCPFullUndo, TCPDSACKUndo).
+    pub undos: u64,
 }
 
 pub struct Sender {
@@ -154,6 +157,8 @@ pub struct Sender {
     prior_cwnd: u32,
     prr_delivered: u64,
     prr_out: u64,
+    /// Whether the current reduction may still be undone, and what to restore.
+    undo: Undo,
     /// Packets delivered so far (acknowledged or SACKed; Linux's `tp->delivered`).
     delivered_pkts: u64,
     rto_deadline: Option<Time>,
@@ -198,6 +203,7 @@ impl Sender {
             last_sacked: 0,
             reno_sacked: 0,
             prior_cwnd: 0,
+            undo: Undo::default(),
             prr_delivered: 0,
             prr_out: 0,
             delivered_pkts: 0,
@@ -450,6 +456,15 @@ impl Sender {
                 self.stats.timeouts += 1;
                 let first = matches!(self.ca, CaState::Open | CaState::Disorder);
                 let cwnd_before = self.w.cwnd_bytes();
+                if !matches!(self.ca, CaState::Loss { .. }) {
+                    // `tcp_enter_loss`: a new loss episode may be undone as a whole.
+                    self.undo.begin(
+                        self.snd_una,
+                        pkts(self.board.retrans_segs()),
+                        self.w.cwnd,
+                        self.current_ssthresh(),
+                    );
+                }
                 let loss = LossEvent {
                     now,
                     flight_size: self.snd_nxt - self.snd_una,
@@ -510,6 +525,23 @@ impl Sender {
             self.ts_recent = ts.val;
         }
 
+        // RFC 2883 §4, Linux `tcp_check_dsack`: a first block below the ACK, or inside the
+        // second, reports a duplicate; its retransmissions count toward an undo.
+        let dsack = self.cfg.sack
+            && sack.first().is_some_and(|b0| {
+                b0.start < ack
+                    || sack
+                        .get(1)
+                        .is_some_and(|b1| b1.start <= b0.start && b0.end <= b1.end)
+            });
+        let mut dsack_tlp = false;
+        if dsack {
+            let b0 = sack[0];
+            let segs = (b0.end - b0.start).div_ceil(u64::from(self.cfg.mss.max(1)));
+            self.undo.on_dsack(b0, pkts(segs));
+            // FLAG_DSACK_TLP: the probe's retransmission arrived as a duplicate.
+            dsack_tlp = self.tlp_retrans && self.tlp_high_seq == Some(b0.end);
+        }
         let lost_before = self.board.lost_marked();
         let sacked = if self.cfg.sack {
             self.board.sack(sack)
@@ -606,10 +638,10 @@ impl Sender {
         if let Some(d) = latest {
             self.rack.on_delivered(now, d, self.rtt.min_rtt());
         }
-        self.process_tlp_ack(now, advanced, newly_sacked.segs > 0);
+        self.process_tlp_ack(now, advanced, newly_sacked.segs > 0, dsack_tlp);
         self.detect_losses(now);
         let cwnd_before = self.w.cwnd_bytes();
-        let entered = self.fastretrans_alert(now, advanced);
+        let entered = self.fastretrans_alert(now, advanced, ts.ecr);
         let newly_lost = self.board.lost_marked().since(lost_before);
 
         let acked_sacked = acked_pkts + sacked_pkts;
@@ -641,6 +673,9 @@ impl Sender {
         if entered {
             self.note_recovery(now, cwnd_before);
         }
+        if self.ca == CaState::Open && self.board.retrans_bytes() == 0 {
+            self.undo.clear_stamp();
+        }
         self.try_send(now, out);
     }
 
@@ -660,9 +695,14 @@ impl Sender {
     /// is acknowledged, and on the same ACK enters a new one if losses are already marked;
     /// marks NewReno's losses; enters recovery from Open or Disorder. Returns whether recovery
     /// began on this ACK.
-    fn fastretrans_alert(&mut self, now: Time, advanced: bool) -> bool {
+    fn fastretrans_alert(&mut self, now: Time, advanced: bool, ecr: u32) -> bool {
         match self.ca {
             CaState::Recovery { recover } if self.snd_una >= recover => {
+                // `tcp_try_undo_recovery`: a recovery whose retransmissions all proved
+                // needless gives back the window it took.
+                if self.undo.may_undo(ecr) {
+                    self.undo_reduction(false);
+                }
                 // `tcp_try_undo_recovery`: without SACK the state holds until something above
                 // `recover` is acknowledged, so that duplicate ACKs for the retransmissions do
                 // not start a false fast retransmit (RFC 6582 §3.2 step 6, "careful").
@@ -672,7 +712,7 @@ impl Sender {
                 }
                 self.reno_sacked = 0;
                 self.ca = CaState::Open;
-                self.end_cwnd_reduction();
+                self.end_cwnd_reduction(false);
                 self.note(
                     now,
                     Note::RecoveryDone {
@@ -680,10 +720,25 @@ impl Sender {
                     },
                 );
             }
+            CaState::Loss { recover } if advanced && self.undo.may_undo(ecr) => {
+                // `tcp_try_undo_loss`: the timeout was spurious; nothing is lost after all.
+                self.undo_reduction(true);
+                if !self.cfg.sack && self.snd_una <= recover {
+                    return false;
+                }
+                self.ca = CaState::Open;
+            }
             CaState::Loss { recover } if self.snd_una >= recover => {
                 if !self.cfg.sack && self.snd_una == recover {
                     return false;
                 }
+                self.ca = CaState::Open;
+            }
+            CaState::Recovery { .. } if self.undo.all_dsacked() => {
+                // `tcp_try_undo_dsack`: every retransmission arrived as a duplicate; the
+                // recovery ends, and a loss still evident starts a new one below.
+                self.undo_reduction(false);
+                self.reno_sacked = 0;
                 self.ca = CaState::Open;
             }
             CaState::Recovery { .. } => {
@@ -825,21 +880,22 @@ impl Sender {
     /// resent the last segment means the probe repaired a loss, and the window is reduced as
     /// for one congestion event, at once (`tcp_init_cwnd_reduction`, then
     /// `tcp_end_cwnd_reduction`: cwnd = ssthresh).
-    fn process_tlp_ack(&mut self, now: Time, advanced: bool, sacked_new: bool) {
+    fn process_tlp_ack(&mut self, now: Time, advanced: bool, sacked_new: bool, dsack_tlp: bool) {
         let Some(high) = self.tlp_high_seq else {
             return;
         };
         if self.snd_una < high {
             return;
         }
-        if !self.tlp_retrans {
+        if !self.tlp_retrans || dsack_tlp {
+            // New data probed, or a D-SACK shows that the original and the probe both arrived.
             self.tlp_high_seq = None;
         } else if self.snd_una > high {
             self.tlp_high_seq = None;
             if matches!(self.ca, CaState::Open | CaState::Disorder) && !self.cc.controls_window() {
                 // A congestion event of one round, begun and ended at once (Linux's CWR).
                 self.init_cwnd_reduction(now);
-                self.end_cwnd_reduction();
+                self.end_cwnd_reduction(true);
             }
         } else if !advanced && !sacked_new {
             self.tlp_high_seq = None;
@@ -883,6 +939,13 @@ impl Sender {
     /// everything sent so far is acknowledged.
     fn enter_recovery(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
+        // `tcp_init_undo`, with ssthresh as it would be restored (`tcp_current_ssthresh`).
+        self.undo.begin(
+            self.snd_una,
+            pkts(self.board.retrans_segs()),
+            self.w.cwnd,
+            self.current_ssthresh(),
+        );
         self.init_cwnd_reduction(now);
         self.ca = CaState::Recovery {
             recover: self.snd_nxt,
@@ -904,12 +967,40 @@ impl Sender {
         self.cc.on_enter_recovery(&mut self.w, &loss);
     }
 
-    /// Linux `tcp_end_cwnd_reduction`: the window is ssthresh, whatever PRR left; an algorithm
+    /// Linux `tcp_end_cwnd_reduction`: the window is ssthresh, whatever PRR left, unless the
+    /// reduction was undone (a `cwr` reduction, the probe's, has nothing to undo); an algorithm
     /// that sets the window itself keeps its own.
-    fn end_cwnd_reduction(&mut self) {
-        if !self.cc.controls_window() && self.w.ssthresh_bytes().is_some() {
+    fn end_cwnd_reduction(&mut self, cwr: bool) {
+        if !self.cc.controls_window()
+            && self.w.ssthresh_bytes().is_some()
+            && (cwr || self.undo.pending())
+        {
             self.w.cwnd = self.w.ssthresh;
         }
+    }
+
+    /// Linux `tcp_current_ssthresh`: outside a reduction, at least three quarters of the window.
+    fn current_ssthresh(&self) -> u32 {
+        if self.in_cwnd_reduction() {
+            self.w.ssthresh
+        } else {
+            self.w.ssthresh.max((self.w.cwnd >> 1) + (self.w.cwnd >> 2))
+        }
+    }
+
+    /// Linux `tcp_undo_cwnd_reduction`: the window (`tcp_reno_undo_cwnd`, which CUBIC uses too)
+    /// and ssthresh of before the reduction come back; after a timeout nothing stays lost.
+    fn undo_reduction(&mut self, unmark_loss: bool) {
+        if unmark_loss {
+            self.board.clear_lost();
+        }
+        if let Some(r) = self.undo.take() {
+            if !self.cc.controls_window() {
+                self.w.cwnd = self.w.cwnd.max(r.cwnd);
+            }
+            self.w.ssthresh = self.w.ssthresh.max(r.ssthresh);
+        }
+        self.stats.undos += 1;
     }
 
     /// Linux `tcp_is_cwnd_limited`: in slow start, whether the window is under twice what was
@@ -1021,6 +1112,7 @@ impl Sender {
             self.note(now, Note::LossProbe { seq, len });
         }
         if matches!(how, Tx::Retransmit | Tx::Probe { retransmit: true }) {
+            self.undo.on_retransmit(ts_clock(now));
             self.board.on_retransmit(seq, now, tx);
             self.stats.retransmitted_segments += 1;
             self.stats.retransmitted_bytes += u64::from(len);
