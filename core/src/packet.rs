@@ -55,8 +55,11 @@ pub struct TsOpt {
 
 /// The timestamp clock (RFC 7323 §5.4) both ends stamp with: milliseconds, as Linux's
 /// `tcp_time_stamp_ts`, offset by one so that no segment carries the 0 that means "no echo".
-pub fn ts_clock(now: crate::time::Time) -> u32 {
-    (now.as_nanos() / 1_000_000).wrapping_add(1) as u32
+/// `phase` is where within a millisecond tick the connection began: a real connection starts
+/// at no particular moment of its host's clock, and the rounding of every timestamp RTT sample
+/// (31 or 32 ms for 31.5) depends on it.
+pub fn ts_clock(now: crate::time::Time, phase: crate::time::Time) -> u32 {
+    ((now.as_nanos() + phase.as_nanos()) / 1_000_000).wrapping_add(1) as u32
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -77,9 +77,12 @@ fn seed_002_cubic_beats_mathis_on_a_long_path_with_little_loss() {
 }
 
 #[test]
-fn two_cubic_flows_converge_to_a_fair_share() {
-    // Two flows starting together on 100 Mbit/s, 40 ms: Jain's index over the run above 0.95
-    // within 30 s (the bar), median of five seeds.
+fn two_cubic_flows_share_the_link_as_linuxs_do() {
+    // Two flows starting together on 100 Mbit/s, 40 ms, for 30 s: Jain's index over the run,
+    // median of five seeds, within 0.05 of Linux's. The kernel twin measures 0.970, 0.881,
+    // 0.852, 0.956 and 0.913 for seeds 1 to 5 (median 0.913; `tcplab-kernel run
+    // 'cc=cubic&rtt=40&bw=100&queue=300&app=bulk&flows=2&dur=30&seed=N'`): Linux's CUBIC does
+    // not reliably reach an even share within 30 s, and the lab should not claim it does.
     let mut v: Vec<f64> = (1..=5)
         .map(|seed| {
             run_query(&format!(
@@ -91,7 +94,7 @@ fn two_cubic_flows_converge_to_a_fair_share() {
         })
         .collect();
     v.sort_by(f64::total_cmp);
-    assert!(v[2] > 0.95, "{v:?}");
+    assert!((v[2] - 0.913).abs() <= 0.05, "{v:?}");
 }
 
 #[test]

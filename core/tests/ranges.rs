@@ -98,6 +98,7 @@ proptest! {
             delack: Time::ZERO,
             ts: true,
             autotune: false,
+            ts_phase: Time::ZERO,
         });
         let mut held = vec![false; 600 * MSS as usize];
         let arrivals: Vec<u64> = order

@@ -49,6 +49,7 @@ impl Script {
             sack,
             rto_min: Time::from_millis(200),
             ts,
+            ts_phase: Time::ZERO,
         };
         let cc = new_controller(
             cc,
@@ -405,6 +406,7 @@ fn the_first_flight_is_capped_by_the_syn_window() {
         delack: Time::from_millis(40),
         ts: true,
         autotune: true,
+        ts_phase: Time::ZERO,
     });
     assert_eq!(rx.syn_window(), 65_000);
     let mut t = Script::opened_with(CcAlgo::Cubic, 100, true, true, rx.syn_window());

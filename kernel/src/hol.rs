@@ -62,6 +62,7 @@ pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delive
                 delack: Time::ZERO,
                 ts: s.ts,
                 autotune: false,
+                ts_phase: Time::ZERO,
             })
         })
         .collect();

@@ -59,11 +59,13 @@ impl Grid {
                             ));
                         }
                     }
-                    // Paths of other shapes: a slow link with lost ACKs too, and a short fast
-                    // one with rare loss.
+                    // Paths of other shapes: a slow link with lost ACKs too, a short fast one
+                    // with rare loss, and one losing many ACKs behind a deep queue, where
+                    // retransmissions race their originals and reductions are undone.
                     for path in [
                         "rtt=50&bw=20&loss=1&ackloss=1&queue=84",
                         "rtt=10&bw=50&loss=0.2&queue=42",
+                        "rtt=40&bw=20&loss=0.5&ackloss=5&queue=200",
                     ] {
                         cells.push(Cell::new(
                             self,
@@ -84,6 +86,14 @@ impl Grid {
                             ));
                         }
                     }
+                }
+                // A fixed buffer (SO_RCVBUF) instead of autotuning, where the window matters.
+                for bw in [100u32, 300] {
+                    cells.push(Cell::new(
+                        self,
+                        format!("rtt=31.5&bw={bw}&iw=10&mss=1448&app=body&body=8MiB&autotune=0"),
+                        &[(Metric::Completion, Tolerance::Millis(10.0))],
+                    ));
                 }
             }
             Grid::Hol => {
@@ -330,8 +340,8 @@ mod tests {
                 assert!(crate::plan::Plan::of(&s).is_ok(), "{}", c.query);
             }
         }
-        assert_eq!(Grid::Loss.cells().len(), 24);
-        assert_eq!(Grid::Slowstart.cells().len(), 18);
+        assert_eq!(Grid::Loss.cells().len(), 27);
+        assert_eq!(Grid::Slowstart.cells().len(), 20);
         assert_eq!(Grid::Hol.cells().len(), 4);
         assert!(Grid::Loss.cells()[0].query.contains("queue=167"));
     }

@@ -183,6 +183,11 @@ impl World {
                     seed: s.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 },
             );
+            // Where in a millisecond tick of the host's clock the connection starts.
+            let ts_phase = Time(
+                crate::rng::SimRng::new(s.seed ^ 0x7473_5f70_6861_7365 ^ i as u64).next_u64()
+                    % 1_000_000,
+            );
             let mut sender = Sender::new(
                 i as u16,
                 SenderConfig {
@@ -191,6 +196,7 @@ impl World {
                     sack: s.sack,
                     rto_min: Time::from_millis_f64(s.minrto_ms),
                     ts: s.ts,
+                    ts_phase,
                 },
                 cc,
             );
@@ -205,6 +211,7 @@ impl World {
                 delack: Time::from_millis_f64(s.delack_ms),
                 ts: s.ts,
                 autotune: s.autotune,
+                ts_phase,
             });
             flows.push(Flow {
                 sender,

@@ -48,14 +48,6 @@ const MEASURED_SCALING_RATIO: u64 = 160;
 /// (`tcp_init_buffer_space`).
 const INIT_SPACE_SEGMENTS: u64 = 10;
 
-/// How long after data arrives the receiving application's read runs, taking all that has
-/// arrived by then: the wake-up of a blocked reader. Linux measures autotuning's round trips in
-/// the application's reads (`tcp_rcv_space_adjust` runs in `tcp_recvmsg`), so a reader that
-/// woke for each segment would see a flight's first segment alone. On the machine the lab is
-/// validated on the first read of a new flight comes 0.3 to 0.7 ms after its first segment
-/// (the `tcp:tcp_rcvbuf_grow` tracepoint).
-pub const READ_DELAY: Time = Time::from_micros(500);
-
 /// `tcp_event_data_recv` grows the window only for in-order segments of at least 128 bytes.
 const GROW_MIN_LEN: u32 = 128;
 
@@ -70,6 +62,8 @@ pub struct ReceiverConfig {
     pub ts: bool,
     /// Receive-buffer autotuning (`tcp_moderate_rcvbuf`); off, the buffer is `rwnd` throughout.
     pub autotune: bool,
+    /// The timestamp clock's phase (`packet::ts_clock`): the same host clock as the sender's.
+    pub ts_phase: Time,
 }
 
 /// What the arrival of a data segment did.
@@ -129,8 +123,6 @@ pub struct Receiver {
     ratio_measured: bool,
     /// A duplicate to report in the next ACK's first SACK block (RFC 2883's D-SACK).
     dsack: Option<SackBlock>,
-    /// When the application's next read runs ([`READ_DELAY`] after data it has not read).
-    read_at: Option<Time>,
     /// Linux's `rcvq_space`: the bytes read in the last measured round trip, and where and when
     /// the current measurement began.
     space: u64,
@@ -183,7 +175,6 @@ impl Receiver {
             rcv_ssthresh,
             ratio_measured: false,
             dsack: None,
-            read_at: None,
             space: rcv_ssthresh.min(INIT_SPACE_SEGMENTS * mss),
             space_seq: 0,
             space_time: None,
@@ -253,7 +244,7 @@ impl Receiver {
     fn ts_option(&self, now: Time) -> TsOpt {
         if self.cfg.ts {
             TsOpt {
-                val: ts_clock(now),
+                val: ts_clock(now, self.cfg.ts_phase),
                 ecr: self.ts_recent,
             }
         } else {
@@ -298,7 +289,7 @@ impl Receiver {
         }
         self.last_tsecr = ecr;
         if len >= self.cfg.mss {
-            let ms = ts_clock(now).wrapping_sub(ecr);
+            let ms = ts_clock(now, self.cfg.ts_phase).wrapping_sub(ecr);
             if ms > 0 && ms < 1 << 31 {
                 self.rcv_rtt_update(Time::from_millis(u64::from(ms)), false);
             }
@@ -320,8 +311,10 @@ impl Receiver {
     /// Linux `tcp_grow_window`: a segment that fits the buffer well raises `rcv_ssthresh` by two
     /// segments, toward the buffer's free space, and asks for a quick ACK so that the sender
     /// learns of the larger window (`icsk_ack.quick |= 1`).
-    fn grow_window(&mut self, len: u32) {
-        let free = self.buffer.saturating_sub(self.ooo.bytes());
+    /// `unread` is the arriving segment itself when it is in order: Linux queues it, charging
+    /// the buffer, before it grows the window, and the application reads it after.
+    fn grow_window(&mut self, len: u32, unread: u64) {
+        let free = self.free_space().saturating_sub(unread);
         let room = free.saturating_sub(self.rcv_ssthresh);
         if room == 0 {
             return;
@@ -331,12 +324,10 @@ impl Receiver {
         self.quickacks |= 1;
     }
 
-    /// The application's read, if it was due by `now`: what arrived before this moment.
-    fn run_pending_read(&mut self, now: Time) {
-        if let Some(t) = self.read_at.filter(|&t| t <= now) {
-            self.read_at = None;
-            self.space_adjust(t);
-        }
+    /// Linux `tcp_space`: the buffer's window less what it holds, the out-of-order data (the
+    /// application has read everything in order).
+    fn free_space(&self) -> u64 {
+        self.buffer.saturating_sub(self.ooo.bytes())
     }
 
     /// Linux `tcp_rcv_space_adjust` after the application read: once per receiver RTT, if it
@@ -468,7 +459,6 @@ impl Receiver {
                 end: self.rcv_nxt,
             });
         }
-        self.run_pending_read(now);
         self.rtt_measure_ts(now, len, ts.ecr);
         // `tcp_measure_rcv_mss`: the first full segment measures the buffer's payload share,
         // and the clamp follows the buffer's window at that ratio.
@@ -483,17 +473,15 @@ impl Receiver {
             self.rtt_measure_window(now);
             self.on_arrival_gap(now);
             if len >= GROW_MIN_LEN {
-                self.grow_window(len);
+                self.grow_window(len, end - seq);
             }
             self.pull_in_order();
-            // The reader wakes and reads a moment later; it then reads everything in order.
-            self.read_at.get_or_insert(now + READ_DELAY);
         } else {
             // `tcp_data_queue_ofo` grows the window too, whatever the segment's size.
             self.ooo.insert(SackBlock { start: seq, end });
             self.recent.retain(|&a| a < seq || a >= end);
             self.recent.insert(0, seq);
-            self.grow_window(len);
+            self.grow_window(len, 0);
         }
         arrival.delivered_to = self.rcv_nxt;
         self.recent.retain(|&a| a >= self.rcv_nxt);
@@ -527,6 +515,10 @@ impl Receiver {
                 self.delack_deadline = Some(now + self.delay());
             }
         }
+        if arrival.delivered_to > arrival.delivered_from {
+            // The application reads what is in order (`tcp_recvmsg`, where DRS runs).
+            self.space_adjust(now);
+        }
         arrival
     }
 
@@ -547,7 +539,6 @@ impl Receiver {
 
     /// Builds the ACK to send now, and resets the delayed-ACK state.
     pub fn make_ack(&mut self, now: Time) -> Kind {
-        self.run_pending_read(now);
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.pushed = false;
@@ -561,7 +552,7 @@ impl Receiver {
         }
         // `__tcp_select_window`: the buffer's free space, no more than `rcv_ssthresh`; and
         // `tcp_select_window` never moves the right edge back.
-        let free = self.buffer.saturating_sub(self.ooo.bytes());
+        let free = self.free_space();
         self.right_edge = self
             .right_edge
             .max(self.rcv_nxt + free.min(self.rcv_ssthresh));
@@ -624,6 +615,7 @@ mod tests {
             delack: Time::from_millis(delack_ms),
             ts: true,
             autotune: false,
+            ts_phase: Time::ZERO,
         });
         // Past the quick-ACK start, to see the steady-state rules.
         r.last_arrival = Some(Time::ZERO);
@@ -663,6 +655,7 @@ mod tests {
             delack: Time::from_millis(40),
             ts: true,
             autotune: false,
+            ts_phase: Time::ZERO,
         });
         for n in 0..16 {
             assert!(seg(&mut r, n).ack_now, "segment {n}");
@@ -741,6 +734,7 @@ mod tests {
                 delack: Time::from_millis(40),
                 ts: true,
                 autotune,
+                ts_phase: Time::ZERO,
             })
         };
         assert_eq!(rx(4 << 20, 1448, true).syn_window(), 65_160);
@@ -772,10 +766,12 @@ mod tests {
         assert_eq!(r.rcv_ssthresh(), 22_000);
         r.make_ack(Time::ZERO);
         assert_eq!(r.window(), 22_000);
-        // At the buffer's free space it stops, and ACKs are delayed again.
-        r.rcv_ssthresh = 99_000;
+        // At the buffer's free space it stops, and ACKs are delayed again. The arriving segment
+        // holds its place in the buffer while the window grows (Linux queues it first), so the
+        // offered window stops one segment short of the buffer's.
+        r.rcv_ssthresh = 98_000;
         assert!(r.on_data(Time::ZERO, 1000, MSS, TsOpt::default()).ack_now);
-        assert_eq!(r.rcv_ssthresh(), 100_000);
+        assert_eq!(r.rcv_ssthresh(), 99_000);
         r.make_ack(Time::ZERO);
         assert!(!r.on_data(Time::ZERO, 2000, MSS, TsOpt::default()).ack_now);
     }
@@ -792,6 +788,7 @@ mod tests {
             delack: Time::from_millis(40),
             ts: true,
             autotune: true,
+            ts_phase: Time::ZERO,
         });
         assert_eq!(r.buffer_window(), 64_536);
         let rtt = Time::from_millis(30);
@@ -809,8 +806,6 @@ mod tests {
         }
         assert_eq!(r.buffer_window(), 81_920);
         r.on_data(rtt + rtt, 24_000, 616, TsOpt::default());
-        // The application reads it half a millisecond later.
-        r.make_ack(rtt + rtt + READ_DELAY);
         assert_eq!(r.space, 24_616);
         assert_eq!(r.buffer_window(), 118_156);
     }

@@ -32,6 +32,8 @@ pub struct SenderConfig {
     /// Timestamps (RFC 7323): every segment carries one, and an ACK's echo gives an RTT sample
     /// even for retransmitted data.
     pub ts: bool,
+    /// The timestamp clock's phase ([`ts_clock`]).
+    pub ts_phase: Time,
 }
 
 /// Where the connection is in its life.
@@ -573,7 +575,7 @@ impl Sender {
                 ca_rtt = acked.last_sent_at.map(|t| now - t);
             }
             if seq_rtt.is_none() && self.cfg.ts && ts.ecr != 0 {
-                let ms = ts_clock(now).wrapping_sub(ts.ecr).max(1);
+                let ms = ts_clock(now, self.cfg.ts_phase).wrapping_sub(ts.ecr).max(1);
                 let sample = Time::from_millis(u64::from(ms));
                 seq_rtt = Some(sample);
                 ca_rtt = Some(sample);
@@ -1112,7 +1114,7 @@ impl Sender {
             self.note(now, Note::LossProbe { seq, len });
         }
         if matches!(how, Tx::Retransmit | Tx::Probe { retransmit: true }) {
-            self.undo.on_retransmit(ts_clock(now));
+            self.undo.on_retransmit(ts_clock(now, self.cfg.ts_phase));
             self.board.on_retransmit(seq, now, tx);
             self.stats.retransmitted_segments += 1;
             self.stats.retransmitted_bytes += u64::from(len);
@@ -1157,7 +1159,7 @@ impl Sender {
     fn ts_option(&self, now: Time) -> TsOpt {
         if self.cfg.ts {
             TsOpt {
-                val: ts_clock(now),
+                val: ts_clock(now, self.cfg.ts_phase),
                 ecr: self.ts_recent,
             }
         } else {
