@@ -74,7 +74,9 @@ fn a_loss_free_bulk_flow_reaches_the_set_rate() {
         return;
     }
     // A 1 MiB window keeps the flow under BDP + queue (no loss) and far above the link's rate.
-    let k = kernel("rtt=20&bw=100&mss=1448&rwnd=1MiB&app=bulk&dur=5");
+    // The buffer is fixed (autotune=0), so the receiver itself advertises exactly rwnd; with
+    // autotuning its buffer grows past it and only the router's cap holds the sender to it.
+    let k = kernel("rtt=20&bw=100&mss=1448&rwnd=1MiB&autotune=0&app=bulk&dur=5");
     let link = 100e6 / 8.0 * 1448.0 / 1500.0 / 1e6;
     let windows = k.throughput_windows_MBps.expect("bulk has goodput windows");
     assert!(
@@ -97,6 +99,21 @@ fn a_loss_free_bulk_flow_reaches_the_set_rate() {
         "the sender saw rwnd"
     );
     assert_eq!(k.kernel.rwnd_advertised_bytes, Some(1 << 20));
+    assert_gone(&k.kernel.namespaces);
+}
+
+#[test]
+fn an_autotuned_window_grows_to_rwnd_and_no_further() {
+    let _one = ONE_AT_A_TIME.lock();
+    if !available() {
+        return;
+    }
+    // Linux's autotuning grows the buffer past 1 MiB here (its ceiling is four times rwnd); the
+    // sender sees the window the router lets through: rwnd exactly, once autotuning got there.
+    let k = kernel("rtt=20&bw=100&mss=1448&rwnd=1MiB&app=bulk&dur=3");
+    assert_eq!(k.kernel.rwnd_seen_bytes, Some(1 << 20));
+    assert!(k.kernel.rwnd_advertised_bytes.is_some_and(|w| w >= 1 << 20));
+    assert!(k.router.windows_capped > 0);
     assert_gone(&k.kernel.namespaces);
 }
 
