@@ -134,7 +134,14 @@ fn a_body_completes_as_the_simulator_says_on_a_clean_path() {
         (kc - sc).abs() <= 0.05 * sc,
         "kernel {kc} ms, simulator {sc} ms"
     );
-    assert_eq!(k.data_segments_sent, Some(sim.data_segments_sent));
+    // Every byte once, in the same segments; a busy machine can delay an ACK past the tail
+    // loss probe's timeout, so a retransmission the simulator's quiet path never needs is not
+    // counted against the kernel.
+    let originals = k
+        .data_segments_sent
+        .zip(k.retransmitted_segments)
+        .map(|(sent, re)| sent - re);
+    assert_eq!(originals, Some(sim.data_segments_sent));
     let r = &k.router;
     for c in [r.data, r.ack] {
         assert_eq!(c.received, c.accounted(), "{c:?}");
