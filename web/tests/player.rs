@@ -157,11 +157,11 @@ fn the_classroom_sentence_of_the_fast_retransmit() {
     let en = tcplab_web::player::log::sentence(fr, &steps, Lang::En);
     assert_eq!(
         en,
-        "Loss detected (duplicate ACKs / SACK): fast retransmit of 27741; ssthresh = cwnd × 717/1024 (CUBIC) = 21 MSS. cwnd 30 -> 29 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
+        "Loss detected (duplicate ACKs / SACK): fast retransmit of 27741; ssthresh = cwnd × 717/1024 (CUBIC) = 20 MSS. cwnd 29 -> 28 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
     );
     assert_eq!(tcplab_web::player::log::time(fr.t_ms), "84.158 ms");
     assert_eq!(tcplab_web::player::log::time(1234.5678), "1,234.568 ms");
-    assert_eq!(tcplab::player::explain::mss(fr.state.cwnd, steps.mss), "29");
+    assert_eq!(tcplab::player::explain::mss(fr.state.cwnd, steps.mss), "28");
 }
 
 #[wasm_bindgen_test]
