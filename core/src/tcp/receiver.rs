@@ -311,6 +311,7 @@ impl Receiver {
     /// Linux `tcp_grow_window`: a segment that fits the buffer well raises `rcv_ssthresh` by two
     /// segments, toward the buffer's free space, and asks for a quick ACK so that the sender
     /// learns of the larger window (`icsk_ack.quick |= 1`).
+    ///
     /// `unread` is the arriving segment itself when it is in order: Linux queues it, charging
     /// the buffer, before it grows the window, and the application reads it after.
     fn grow_window(&mut self, len: u32, unread: u64) {
