@@ -53,6 +53,26 @@ pub struct TsOpt {
     pub ecr: u32,
 }
 
+impl TsOpt {
+    /// The option of a segment sent at `now` on a clock of `phase`, echoing `recent`; none when
+    /// the connection has no timestamps.
+    pub fn stamped(
+        enabled: bool,
+        now: crate::time::Time,
+        phase: crate::time::Time,
+        recent: u32,
+    ) -> TsOpt {
+        if enabled {
+            TsOpt {
+                val: ts_clock(now, phase),
+                ecr: recent,
+            }
+        } else {
+            TsOpt::default()
+        }
+    }
+}
+
 /// The timestamp clock (RFC 7323 §5.4) both ends stamp with: milliseconds, as Linux's
 /// `tcp_time_stamp_ts`, offset by one so that no segment carries the 0 that means "no echo".
 /// `phase` is where within a millisecond tick the connection began: a real connection starts

@@ -242,14 +242,7 @@ impl Receiver {
     }
 
     fn ts_option(&self, now: Time) -> TsOpt {
-        if self.cfg.ts {
-            TsOpt {
-                val: ts_clock(now, self.cfg.ts_phase),
-                ecr: self.ts_recent,
-            }
-        } else {
-            TsOpt::default()
-        }
+        TsOpt::stamped(self.cfg.ts, now, self.cfg.ts_phase, self.ts_recent)
     }
 
     /// The handshake's last segment (or the first data, which acknowledges the SYN-ACK too)

@@ -1157,14 +1157,7 @@ impl Sender {
 
     /// The timestamp option of a segment sent at `now`.
     fn ts_option(&self, now: Time) -> TsOpt {
-        if self.cfg.ts {
-            TsOpt {
-                val: ts_clock(now, self.cfg.ts_phase),
-                ecr: self.ts_recent,
-            }
-        } else {
-            TsOpt::default()
-        }
+        TsOpt::stamped(self.cfg.ts, now, self.cfg.ts_phase, self.ts_recent)
     }
 }
 
