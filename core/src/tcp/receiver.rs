@@ -120,7 +120,6 @@ pub struct Receiver {
     /// Linux's `rcv_ssthresh`: the most window offered yet, grown per segment toward the
     /// buffer's free space (`tcp_grow_window`).
     rcv_ssthresh: u64,
-    ratio_measured: bool,
     /// A duplicate to report in the next ACK's first SACK block (RFC 2883's D-SACK).
     dsack: Option<SackBlock>,
     /// Linux's `rcvq_space`: the bytes read in the last measured round trip, and where and when
@@ -173,7 +172,6 @@ impl Receiver {
             rcv_wup: 0,
             buffer,
             rcv_ssthresh,
-            ratio_measured: false,
             dsack: None,
             space: rcv_ssthresh.min(INIT_SPACE_SEGMENTS * mss),
             space_seq: 0,
@@ -454,10 +452,10 @@ impl Receiver {
             });
         }
         self.rtt_measure_ts(now, len, ts.ecr);
-        // `tcp_measure_rcv_mss`: the first full segment measures the buffer's payload share,
-        // and the clamp follows the buffer's window at that ratio.
-        if self.cfg.autotune && len >= self.cfg.mss && !self.ratio_measured {
-            self.ratio_measured = true;
+        // `tcp_measure_rcv_mss`: a full segment measures the buffer's payload share, and the
+        // clamp follows the buffer's window at that ratio (the buffer only grows, so only the
+        // first one moves it).
+        if self.cfg.autotune && len >= self.cfg.mss {
             let window = (DEFAULT_RCVBUF * MEASURED_SCALING_RATIO) >> 8;
             self.buffer = self.buffer.max(window.min(self.cfg.rwnd));
         }

@@ -460,12 +460,7 @@ impl Sender {
                 let cwnd_before = self.w.cwnd_bytes();
                 if !matches!(self.ca, CaState::Loss { .. }) {
                     // `tcp_enter_loss`: a new loss episode may be undone as a whole.
-                    self.undo.begin(
-                        self.snd_una,
-                        pkts(self.board.retrans_segs()),
-                        self.w.cwnd,
-                        self.current_ssthresh(),
-                    );
+                    self.begin_undo();
                 }
                 let loss = LossEvent {
                     now,
@@ -918,11 +913,8 @@ impl Sender {
         if self.cc.controls_window() || idle <= rto || rto == Time::ZERO {
             return;
         }
-        // `tcp_current_ssthresh`.
         let cwnd = self.w.cwnd;
-        if !self.in_cwnd_reduction() {
-            self.w.ssthresh = self.w.ssthresh.max((cwnd >> 1) + (cwnd >> 2));
-        }
+        self.w.ssthresh = self.current_ssthresh();
         let restart = self.cfg.iw.min(cwnd);
         let mut left = idle;
         let mut w = cwnd;
@@ -941,13 +933,7 @@ impl Sender {
     /// everything sent so far is acknowledged.
     fn enter_recovery(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
-        // `tcp_init_undo`, with ssthresh as it would be restored (`tcp_current_ssthresh`).
-        self.undo.begin(
-            self.snd_una,
-            pkts(self.board.retrans_segs()),
-            self.w.cwnd,
-            self.current_ssthresh(),
-        );
+        self.begin_undo();
         self.init_cwnd_reduction(now);
         self.ca = CaState::Recovery {
             recover: self.snd_nxt,
@@ -988,6 +974,17 @@ impl Sender {
         } else {
             self.w.ssthresh.max((self.w.cwnd >> 1) + (self.w.cwnd >> 2))
         }
+    }
+
+    /// Linux `tcp_init_undo`, keeping the window and ssthresh as they would be restored
+    /// (`prior_cwnd`, `tcp_current_ssthresh`).
+    fn begin_undo(&mut self) {
+        self.undo.begin(
+            self.snd_una,
+            pkts(self.board.retrans_segs()),
+            self.w.cwnd,
+            self.current_ssthresh(),
+        );
     }
 
     /// Linux `tcp_undo_cwnd_reduction`: the window (`tcp_reno_undo_cwnd`, which CUBIC uses too)
