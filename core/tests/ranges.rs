@@ -10,6 +10,7 @@ use tcplab::packet::{Kind, SackBlock, TsOpt};
 use tcplab::tcp::ranges::RangeSet;
 use tcplab::tcp::{Receiver, ReceiverConfig};
 use tcplab::time::Time;
+use tcplab::Scenario;
 
 /// The model: which bytes are held.
 fn runs(held: &[bool], from: usize) -> Vec<(u64, u64)> {
@@ -94,11 +95,9 @@ proptest! {
         let mut rx = Receiver::new(ReceiverConfig {
             rwnd: 1 << 30,
             mss: MSS as u32,
-            sack: true,
             delack: Time::ZERO,
-            ts: true,
             autotune: false,
-            ts_phase: Time::ZERO,
+            ..ReceiverConfig::of(&Scenario::default(), Time::ZERO)
         });
         let mut held = vec![false; 600 * MSS as usize];
         let arrivals: Vec<u64> = order

@@ -47,9 +47,8 @@ impl Script {
             mss: MSS,
             iw,
             sack,
-            rto_min: Time::from_millis(200),
             ts,
-            ts_phase: Time::ZERO,
+            ..SenderConfig::of(&tcplab::Scenario::default(), Time::ZERO)
         };
         let cc = new_controller(
             cc,
@@ -402,11 +401,7 @@ fn the_first_flight_is_capped_by_the_syn_window() {
     let rx = Receiver::new(ReceiverConfig {
         rwnd: 4 << 20,
         mss: MSS,
-        sack: true,
-        delack: Time::from_millis(40),
-        ts: true,
-        autotune: true,
-        ts_phase: Time::ZERO,
+        ..ReceiverConfig::of(&tcplab::Scenario::default(), Time::ZERO)
     });
     assert_eq!(rx.syn_window(), 65_000);
     let mut t = Script::opened_with(CcAlgo::Cubic, 100, true, true, rx.syn_window());

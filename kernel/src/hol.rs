@@ -57,12 +57,8 @@ pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delive
             // The window is the kernel's business here: the replay only reassembles.
             Receiver::reassembler(ReceiverConfig {
                 rwnd: u64::MAX / 4,
-                mss: s.mss,
-                sack: s.sack,
                 delack: Time::ZERO,
-                ts: s.ts,
-                autotune: false,
-                ts_phase: Time::ZERO,
+                ..ReceiverConfig::of(s, Time::ZERO)
             })
         })
         .collect();

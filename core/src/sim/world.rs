@@ -170,7 +170,6 @@ impl World {
         let rtt = Time::from_millis_f64(s.rtt_ms);
         let path = Path::new(s);
         let shape = path.shape();
-        let mss = s.mss;
         let workload = Workload::from_scenario(s);
         let n = Workload::connections(s);
         let cap = (TRACE_ROWS / n.max(1)).clamp(512, 8192);
@@ -188,31 +187,12 @@ impl World {
                 crate::rng::SimRng::new(s.seed ^ 0x7473_5f70_6861_7365 ^ i as u64).next_u64()
                     % 1_000_000,
             );
-            let mut sender = Sender::new(
-                i as u16,
-                SenderConfig {
-                    mss,
-                    iw: s.iw,
-                    sack: s.sack,
-                    rto_min: Time::from_millis_f64(s.minrto_ms),
-                    ts: s.ts,
-                    ts_phase,
-                },
-                cc,
-            );
+            let mut sender = Sender::new(i as u16, SenderConfig::of(s, ts_phase), cc);
             sender.write(workload.initial_write());
             if options.record_steps {
                 sender.record_notes();
             }
-            let receiver = Receiver::new(ReceiverConfig {
-                rwnd: s.rwnd,
-                mss,
-                sack: s.sack,
-                delack: Time::from_millis_f64(s.delack_ms),
-                ts: s.ts,
-                autotune: s.autotune,
-                ts_phase,
-            });
+            let receiver = Receiver::new(ReceiverConfig::of(s, ts_phase));
             flows.push(Flow {
                 sender,
                 receiver,

@@ -14,6 +14,7 @@
 //! occupies the buffer.
 
 use crate::packet::{sack_room, ts_clock, Kind, SackBlock, TsOpt, MAX_SACK_BLOCKS};
+use crate::scenario::Scenario;
 use crate::tcp::ranges::RangeSet;
 use crate::time::Time;
 
@@ -64,6 +65,21 @@ pub struct ReceiverConfig {
     pub autotune: bool,
     /// The timestamp clock's phase (`packet::ts_clock`): the same host clock as the sender's.
     pub ts_phase: Time,
+}
+
+impl ReceiverConfig {
+    /// The receiver a scenario describes, its timestamps on a clock of `ts_phase`.
+    pub fn of(s: &Scenario, ts_phase: Time) -> Self {
+        ReceiverConfig {
+            rwnd: s.rwnd,
+            mss: s.mss,
+            sack: s.sack,
+            delack: Time::from_millis_f64(s.delack_ms),
+            ts: s.ts,
+            autotune: s.autotune,
+            ts_phase,
+        }
+    }
 }
 
 /// What the arrival of a data segment did.
@@ -599,15 +615,20 @@ mod tests {
 
     const MSS: u32 = 1000;
 
+    /// Linux's defaults (the scenario's), with this window, segment size and buffer.
+    fn cfg(rwnd: u64, mss: u32, autotune: bool) -> ReceiverConfig {
+        ReceiverConfig {
+            rwnd,
+            mss,
+            autotune,
+            ..ReceiverConfig::of(&Scenario::default(), Time::ZERO)
+        }
+    }
+
     fn rx(delack_ms: u64) -> Receiver {
         let mut r = Receiver::new(ReceiverConfig {
-            rwnd: 64_000,
-            mss: MSS,
-            sack: true,
             delack: Time::from_millis(delack_ms),
-            ts: true,
-            autotune: false,
-            ts_phase: Time::ZERO,
+            ..cfg(64_000, MSS, false)
         });
         // Past the quick-ACK start, to see the steady-state rules.
         r.last_arrival = Some(Time::ZERO);
@@ -640,15 +661,7 @@ mod tests {
 
     #[test]
     fn a_new_connection_acks_its_first_segments_at_once() {
-        let mut r = Receiver::new(ReceiverConfig {
-            rwnd: 64_000,
-            mss: MSS,
-            sack: true,
-            delack: Time::from_millis(40),
-            ts: true,
-            autotune: false,
-            ts_phase: Time::ZERO,
-        });
+        let mut r = Receiver::new(cfg(64_000, MSS, false));
         for n in 0..16 {
             assert!(seg(&mut r, n).ack_now, "segment {n}");
             r.make_ack(Time::ZERO);
@@ -718,17 +731,7 @@ mod tests {
         // tcp_select_initial_window: Linux's default buffer offers 65 160 (45 x 1448, as `ss`
         // shows on the kernel) or 64 240 (44 x 1460); a fixed 4 MiB buffer offers all it can
         // say unscaled, 65 535. Either way the first flight is 45 segments of 1448.
-        let rx = |rwnd: u64, mss: u32, autotune: bool| {
-            Receiver::new(ReceiverConfig {
-                rwnd,
-                mss,
-                sack: true,
-                delack: Time::from_millis(40),
-                ts: true,
-                autotune,
-                ts_phase: Time::ZERO,
-            })
-        };
+        let rx = |rwnd: u64, mss: u32, autotune: bool| Receiver::new(cfg(rwnd, mss, autotune));
         assert_eq!(rx(4 << 20, 1448, true).syn_window(), 65_160);
         assert_eq!(rx(4 << 20, 1460, true).syn_window(), 64_240);
         assert_eq!(rx(4 << 20, 1448, false).syn_window(), 65_535);
@@ -773,15 +776,7 @@ mod tests {
         // Measured on Linux 6.18 (tcp:tcp_rcvbuf_grow): having read c = 24 616 bytes in a round
         // trip after a space of 14 480, the clamp becomes 2c + 2 * 2c * (c - 14480) / 14480 =
         // 118 156. The lab's application reads at once, so it reads what arrived.
-        let mut r = Receiver::new(ReceiverConfig {
-            rwnd: 4 << 20,
-            mss: MSS,
-            sack: true,
-            delack: Time::from_millis(40),
-            ts: true,
-            autotune: true,
-            ts_phase: Time::ZERO,
-        });
+        let mut r = Receiver::new(cfg(4 << 20, MSS, true));
         assert_eq!(r.buffer_window(), 64_536);
         let rtt = Time::from_millis(30);
         r.on_syn(Time::ZERO);

@@ -13,6 +13,7 @@
 
 use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH_BYTES};
 use crate::packet::{header_bytes, ts_clock, Kind, Packet, SackBlock, TsOpt, SYN_OPTION_BYTES};
+use crate::scenario::Scenario;
 use crate::time::{serialisation_time, Time};
 
 use super::rack::Rack;
@@ -34,6 +35,20 @@ pub struct SenderConfig {
     pub ts: bool,
     /// The timestamp clock's phase ([`ts_clock`]).
     pub ts_phase: Time,
+}
+
+impl SenderConfig {
+    /// The sender a scenario describes, its timestamps on a clock of `ts_phase`.
+    pub fn of(s: &Scenario, ts_phase: Time) -> Self {
+        SenderConfig {
+            mss: s.mss,
+            iw: s.iw,
+            sack: s.sack,
+            rto_min: Time::from_millis_f64(s.minrto_ms),
+            ts: s.ts,
+            ts_phase,
+        }
+    }
 }
 
 /// Where the connection is in its life.
