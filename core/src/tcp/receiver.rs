@@ -636,7 +636,12 @@ mod tests {
     }
 
     fn seg(r: &mut Receiver, n: u64) -> Arrival {
-        r.on_data(Time::ZERO, n * u64::from(MSS), MSS, TsOpt::default())
+        seg_at(r, Time::ZERO, n)
+    }
+
+    /// Full segment `n` arrives at `t`, without timestamps.
+    fn seg_at(r: &mut Receiver, t: Time, n: u64) -> Arrival {
+        r.on_data(t, n * u64::from(MSS), MSS, TsOpt::default())
     }
 
     fn blocks(k: Kind) -> Vec<(u64, u64)> {
@@ -822,32 +827,17 @@ mod tests {
         assert!(!seg(&mut r, 0).ack_now);
         r.make_ack(Time::ZERO);
         // Idle for a second: the sender restarts, its segments are ACKed at once.
-        assert!(
-            r.on_data(Time::from_secs(1), 1000, MSS, TsOpt::default())
-                .ack_now
-        );
+        assert!(seg_at(&mut r, Time::from_secs(1), 1).ack_now);
         r.make_ack(Time::ZERO);
-        assert!(
-            r.on_data(Time::from_secs(1), 2000, MSS, TsOpt::default())
-                .ack_now
-        );
+        assert!(seg_at(&mut r, Time::from_secs(1), 2).ack_now);
         for _ in 0..16 {
             r.make_ack(Time::ZERO);
         }
-        assert!(
-            !r.on_data(Time::from_secs(1), 3000, MSS, TsOpt::default())
-                .ack_now
-        );
+        assert!(!seg_at(&mut r, Time::from_secs(1), 3).ack_now);
         // A duplicate: quick ACKs again.
         r.make_ack(Time::ZERO);
-        assert!(
-            r.on_data(Time::from_secs(1), 0, MSS, TsOpt::default())
-                .ack_now
-        );
+        assert!(seg_at(&mut r, Time::from_secs(1), 0).ack_now);
         r.make_ack(Time::ZERO);
-        assert!(
-            r.on_data(Time::from_secs(1), 4000, MSS, TsOpt::default())
-                .ack_now
-        );
+        assert!(seg_at(&mut r, Time::from_secs(1), 4).ack_now);
     }
 }
