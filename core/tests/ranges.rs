@@ -189,7 +189,7 @@ proptest! {
                 BoardOp::HeadLost => {
                     b.mark_head_lost();
                 }
-                BoardOp::AllLost => b.mark_all_lost(),
+                BoardOp::AllLost => b.mark_all_lost(None),
                 BoardOp::Retransmit => {
                     if let Some((seq, _)) = b.next_retransmit() {
                         let seg = b.get(seq).copied();

@@ -533,3 +533,112 @@ fn tcp_try_undo_dsack_when_the_retransmission_was_a_duplicate() {
     assert_eq!(t.window().1, INFINITE_SSTHRESH);
     assert!(t.window().0 >= 10, "{:?}", t.window());
 }
+
+/// RFC 5682 §3.1 (F-RTO, Linux `tcp_process_loss` with `tcp_frto` = 2), step 2b then 3a: once
+/// the timeout's retransmission is acknowledged, new data goes out instead of more
+/// retransmissions; a duplicate ACK in reply shows the loss was real, and the retransmissions
+/// follow.
+#[test]
+fn frto_sends_new_data_first_and_a_duplicate_ack_proves_the_loss_real() {
+    let mut t = Script::bulk(CcAlgo::Reno, 10, true);
+    send!(t, [0..10]);
+    until_timeout(&mut t);
+    let high = t.s.snd_nxt() / u64::from(MSS);
+    assert_eq!(t.window(), (1, 5));
+    // Only the retransmission of 0 arrived.
+    t.now += Time::from_millis(RTT_MS);
+    recv!(t, ack 1);
+    let sent = t.sent();
+    assert_eq!(
+        sent,
+        vec![(high, MSS), (high + 1, MSS)],
+        "two new segments, not retransmissions"
+    );
+    assert!(matches!(t.s.ca_state(), CaState::Loss { .. }));
+    // The new data arrives above the hole: the reply SACKs it.
+    t.now += Time::from_millis(RTT_MS);
+    let now = t.now;
+    let block = [SackBlock {
+        start: high * u64::from(MSS),
+        end: (high + 1) * u64::from(MSS),
+    }];
+    t.s.on_ack(now, 1_000, 1 << 30, &block, TsOpt::default(), &mut t.out);
+    let sent = t.sent();
+    assert_eq!(sent.first(), Some(&(1, MSS)), "{sent:?}");
+    assert_eq!(t.s.stats().undos, 0);
+    assert_eq!(t.window().1, 5);
+}
+
+/// RFC 5682 §3.1 step 3b: after the new data, an ACK of data sent once only, before the timeout
+/// (the originals were delayed, not lost), shows the timeout was spurious even without
+/// timestamps: the window and ssthresh come back and nothing is resent.
+#[test]
+fn frto_undoes_a_spurious_timeout_without_timestamps() {
+    let mut t = Script::bulk(CcAlgo::Reno, 10, true);
+    send!(t, [0..10]);
+    until_timeout(&mut t);
+    let high = t.s.snd_nxt() / u64::from(MSS);
+    // The delayed original's ACK, too soon after the retransmission to be its (RACK does not
+    // take it as the retransmission's delivery, RFC 8985 §6.2 step 2).
+    t.now += Time::from_millis(10);
+    recv!(t, ack 1);
+    assert_eq!(t.sent().len(), 2);
+    t.now += Time::from_millis(10);
+    recv!(t, ack 3);
+    assert_eq!(t.s.ca_state(), CaState::Open);
+    assert_eq!(t.s.stats().undos, 1);
+    assert_eq!(t.window().1, INFINITE_SSTHRESH);
+    assert!(t.window().0 >= 10, "{:?}", t.window());
+    let sent = t.sent();
+    assert!(
+        !sent.is_empty() && sent.iter().all(|&(p, _)| p >= high + 2),
+        "new data only: {sent:?}"
+    );
+}
+
+/// Linux `tcp_enter_loss`: a timeout repeated with no ACK advancing since keeps the first one's
+/// ssthresh (the same episode), but one after the cumulative ACK moved is a new reduction.
+#[test]
+fn tcp_enter_loss_reduces_again_only_after_an_ack_advanced() {
+    let mut t = Script::bulk(CcAlgo::Reno, 10, true);
+    send!(t, [0..10]);
+    until_timeout(&mut t);
+    assert_eq!(t.window(), (1, 5));
+    // The backed-off timer fires again: same episode.
+    let d = t.s.next_deadline().expect("the timer is armed");
+    t.now = d;
+    t.timer();
+    assert_eq!(t.s.stats().timeouts, 2);
+    assert_eq!(t.window(), (1, 5));
+    // The retransmission is acknowledged (the window grows to 2), then the timer fires once
+    // more: ssthresh is cut from the window of now.
+    t.now += Time::from_millis(RTT_MS);
+    recv!(t, ack 1);
+    t.sent();
+    assert_eq!(t.window().0, 2);
+    while t.s.stats().timeouts == 2 {
+        let d = t.s.next_deadline().expect("the timer is armed");
+        t.now = d;
+        t.timer();
+    }
+    assert_eq!(t.window(), (1, 2));
+}
+
+/// Linux `tcp_timeout_mark_lost`: at a timeout, a segment sent less than RACK's RTT ago is not
+/// deemed lost yet (only the head always is); it stays in flight and the loss window counts it.
+#[test]
+fn tcp_timeout_mark_lost_spares_segments_sent_within_the_rack_rtt() {
+    let mut t = Script::bulk(CcAlgo::Reno, 10, true);
+    send!(t, [0..10]);
+    // Segment 0 is delivered after one RTT (RACK's RTT: 100 ms); the window releases 10 and 11.
+    t.at(200);
+    recv!(t, ack 1);
+    send!(t, [10..12]);
+    // Nothing more arrives. The probe sends 12 and the timer fires right after it.
+    until_timeout(&mut t);
+    let sent_since_probe = t.s.snd_nxt() / u64::from(MSS) - 12;
+    assert_eq!(sent_since_probe, 1, "the probe sent one new segment");
+    // The probe's segment is spared: one packet in flight besides the head's retransmission.
+    assert_eq!(t.window().0, 2);
+    assert_eq!(t.s.packets_in_flight(), 2);
+}

@@ -808,6 +808,13 @@ impl CongestionControl for Bbr {
         self.loss_recover = Some(self.last_snd_una.saturating_add(loss.flight_size));
     }
 
+    /// `bbr_undo_cwnd`: the slow-down was spurious, so the full-pipe estimate it may have
+    /// stalled starts over; the window stays as BBR set it.
+    fn on_undo(&mut self) {
+        self.full_bw = 0.0;
+        self.full_bw_cnt = 0;
+    }
+
     fn pacing_rate(&self) -> Option<f64> {
         self.pacing_rate.filter(|r| r.is_finite() && *r > 0.0)
     }
@@ -1290,5 +1297,19 @@ mod tests {
         b.min_rtt = Some(Time::from_millis(100));
         assert_eq!(b.tso_segs_goal(), 1);
         assert_eq!(b.quantization_budget(10), 14);
+    }
+
+    /// `bbr_undo_cwnd`: an undone reduction restarts the full-pipe estimate and leaves the
+    /// window as it is.
+    #[test]
+    fn an_undo_restarts_the_full_pipe_estimate() {
+        let mut f = Flow::new(1);
+        f.round(RTT, 1e6);
+        f.round(RTT, 1e6);
+        assert!(f.bbr.full_bw > 0.0 && f.bbr.full_bw_cnt > 0);
+        let cwnd = f.w.cwnd;
+        f.bbr.on_undo();
+        assert_eq!((f.bbr.full_bw, f.bbr.full_bw_cnt), (0.0, 0));
+        assert_eq!(f.w.cwnd, cwnd);
     }
 }

@@ -195,6 +195,11 @@ pub trait CongestionControl {
     /// to one packet (RFC 5681 §3.1).
     fn on_rto(&mut self, w: &mut Window, loss: &LossEvent, first: bool);
 
+    /// A reduction proved spurious and is undone (`undo_cwnd`, called by
+    /// `tcp_undo_cwnd_reduction`). The sender restores the window of an algorithm that does not
+    /// set it itself (`tcp_reno_undo_cwnd`); this hook is for what else the algorithm forgets.
+    fn on_undo(&mut self) {}
+
     /// Data leaves after the pipe had emptied, `idle` after the last (Linux's
     /// `CA_EVENT_TX_START`).
     fn on_tx_start(&mut self, now: Time, idle: Time) {

@@ -104,9 +104,24 @@ impl Rack {
         marked
     }
 
-    /// Forgets pending transmissions (after a timeout every segment is resent anyway).
-    pub fn clear_sent(&mut self) {
+    /// RACK's RTT: that of the most recently sent segment delivered (zero before any).
+    pub fn rtt(&self) -> Time {
+        self.rtt
+    }
+
+    /// A timeout replaces the reordering timer (Linux arms one timer for both).
+    pub fn clear_deadline(&mut self) {
+        self.deadline = None;
+    }
+
+    /// Takes every segment still awaiting delivery back into the send order, after an undo
+    /// made lost segments outstanding again (`rack.advanced = 1` in `tcp_undo_cwnd_reduction`:
+    /// RACK judges them all afresh).
+    pub fn rebuild(&mut self, board: &Scoreboard) {
+        let mut sent: Vec<(Time, u64)> = board.unsacked_sends().collect();
+        sent.sort_unstable();
         self.sent.clear();
+        self.sent.extend(sent);
         self.deadline = None;
     }
 }

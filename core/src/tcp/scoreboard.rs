@@ -116,6 +116,9 @@ pub struct Acked {
     pub last_sent_at: Option<Time>,
     /// The most recently sent segment delivered.
     pub latest: Option<DeliveredSeg>,
+    /// The end of the first newly delivered segment never retransmitted: with Linux's
+    /// `high_seq`, its `FLAG_ORIG_SACK_ACKED`, F-RTO's proof that a timeout was spurious.
+    pub first_orig_end: Option<u64>,
 }
 
 /// Bytes and segments of one kind on the scoreboard: Linux counts packets (`packets_out`,
@@ -171,6 +174,8 @@ pub struct Sacked {
     /// samples by timing, as from the cumulative ACK (`tcp_sacktag_one`).
     pub rtt_sent_at: Option<Time>,
     pub last_sent_at: Option<Time>,
+    /// The lowest end of a never-retransmitted segment newly SACKed (as [`Acked`]'s).
+    pub first_orig_end: Option<u64>,
 }
 
 #[derive(Debug, Default)]
@@ -312,6 +317,14 @@ impl Scoreboard {
         (i < self.segs.len() && self.segs[i].seq <= seq).then_some(i)
     }
 
+    /// Send time and first byte of every segment not SACKed.
+    pub fn unsacked_sends(&self) -> impl Iterator<Item = (Time, u64)> + '_ {
+        self.segs
+            .iter()
+            .filter(|s| !s.sacked)
+            .map(|s| (s.sent_at, s.seq))
+    }
+
     pub fn get(&self, seq: u64) -> Option<&Seg> {
         self.index_of(seq).map(|i| &self.segs[i])
     }
@@ -340,6 +353,7 @@ impl Scoreboard {
                 if seg.ever_retrans {
                     retrans_acked = true;
                 } else {
+                    out.first_orig_end.get_or_insert(seg.end());
                     out.rtt_sent_at.get_or_insert(seg.sent_at);
                     out.last_sent_at = Some(seg.sent_at);
                 }
@@ -414,6 +428,8 @@ impl Scoreboard {
                 // Linux's `first_sackt` and `last_sackt`, in the order the blocks are walked.
                 out.rtt_sent_at.get_or_insert(seg.sent_at);
                 out.last_sent_at = Some(seg.sent_at);
+                let end = seg.end();
+                out.first_orig_end = Some(out.first_orig_end.map_or(end, |e| e.min(end)));
             }
             if seg.lost {
                 seg.lost = false;
@@ -535,12 +551,19 @@ impl Scoreboard {
         true
     }
 
-    /// After a timeout every segment not SACKed is deemed lost, retransmitted or not (Linux
-    /// `tcp_enter_loss`).
-    pub fn mark_all_lost(&mut self) {
+    /// After a timeout every segment not SACKed is deemed lost, retransmitted or not, except
+    /// those sent after `spare_after`, the head always included (Linux `tcp_timeout_mark_lost`:
+    /// RACK does not yet call lost a segment sent within its RTT, `tcp_rack_skb_timeout > 0`).
+    pub fn mark_all_lost(&mut self, spare_after: Option<Time>) {
         self.charge(self.segs.len() as u64);
-        for seg in self.segs.iter_mut() {
+        let mut high = None;
+        let mut first_spared = None;
+        for (i, seg) in self.segs.iter_mut().enumerate() {
             if seg.sacked {
+                continue;
+            }
+            if i > 0 && spare_after.is_some_and(|t| seg.sent_at > t) {
+                first_spared.get_or_insert(seg.seq);
                 continue;
             }
             if seg.retrans {
@@ -553,13 +576,18 @@ impl Scoreboard {
             }
             Self::track(&mut self.to_retransmit, seg);
             self.lost_marked.add(seg.len);
+            high = Some(seg.end());
         }
         if let Some(first) = self.segs.front() {
             self.retransmit_hint = first.seq;
         }
-        if let Some(last) = self.segs.back() {
-            self.lost_high = last.end();
-            self.lost_judged_to = self.lost_judged_to.max(last.end());
+        if let Some(high) = high {
+            self.lost_high = self.lost_high.max(high);
+        }
+        // IsLost may still judge the spared segments.
+        let judged = first_spared.or(self.segs.back().map(Seg::end));
+        if let Some(judged) = judged {
+            self.lost_judged_to = self.lost_judged_to.max(judged);
         }
     }
 
@@ -769,7 +797,7 @@ mod tests {
     fn a_timeout_marks_all_but_the_sacked_lost() {
         let mut b = board(5);
         b.sack(&[block(3, 4)]);
-        b.mark_all_lost();
+        b.mark_all_lost(None);
         assert_eq!(b.lost_bytes(), 4_000);
         assert_eq!(b.pipe(), 0);
         assert_eq!(b.next_retransmit(), Some((0, MSS)));

@@ -128,6 +128,22 @@ enum Tx {
     },
 }
 
+/// What one ACK showed, for the loss state machine (Linux's `FLAG_*` of `tcp_ack`).
+#[derive(Debug, Clone, Copy)]
+struct AckFlags {
+    /// The cumulative ACK moved (`FLAG_SND_UNA_ADVANCED`).
+    advanced: bool,
+    /// New data was SACKed (`FLAG_DATA_SACKED`).
+    data_sacked: bool,
+    /// A duplicate ACK by RFC 5681 §2 (RFC 6675 §2 with SACK).
+    dupack: bool,
+    /// Data never retransmitted, sent before the timeout, was acknowledged or SACKed
+    /// (`FLAG_ORIG_SACK_ACKED`).
+    orig_acked: bool,
+    /// The timestamp echoed (0: none).
+    ecr: u32,
+}
+
 /// Counters of one sender, for the summary.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SenderStats {
@@ -176,6 +192,13 @@ pub struct Sender {
     prr_out: u64,
     /// Whether the current reduction may still be undone, and what to restore.
     undo: Undo,
+    /// Timeouts since the cumulative ACK last advanced (Linux's `icsk_retransmits`).
+    rto_retransmits: u32,
+    /// F-RTO (RFC 5682, Linux's `tp->frto`): this timeout may yet prove spurious.
+    frto: bool,
+    /// F-RTO's step 2b: the next transmission is new data, not the retransmissions a timeout
+    /// asks for (Linux's `REXMIT_NEW`).
+    frto_new_data: bool,
     /// Packets delivered so far (acknowledged or SACKed; Linux's `tp->delivered`).
     delivered_pkts: u64,
     rto_deadline: Option<Time>,
@@ -221,6 +244,9 @@ impl Sender {
             reno_sacked: 0,
             prior_cwnd: 0,
             undo: Undo::default(),
+            rto_retransmits: 0,
+            frto: false,
+            frto_new_data: false,
             prr_delivered: 0,
             prr_out: 0,
             delivered_pkts: 0,
@@ -471,30 +497,48 @@ impl Sender {
                 }
                 let rto = self.rtt.rto();
                 self.stats.timeouts += 1;
-                let first = matches!(self.ca, CaState::Open | CaState::Disorder);
                 let cwnd_before = self.w.cwnd_bytes();
-                if !matches!(self.ca, CaState::Loss { .. }) {
-                    // `tcp_enter_loss`: a new loss episode may be undone as a whole.
+                // `tcp_enter_loss`: ssthresh is reduced, and a new loss episode may be undone as
+                // a whole, unless a reduction made for this window is under way: a recovery not
+                // yet over, or a timeout repeated with no ACK advancing since.
+                let reduce = match self.ca {
+                    CaState::Open | CaState::Disorder => true,
+                    CaState::Recovery { recover } => recover <= self.snd_una,
+                    CaState::Loss { recover } => {
+                        recover <= self.snd_una || self.rto_retransmits == 0
+                    }
+                };
+                // RFC 5682 §3.1 step 1 and §3.2: F-RTO is tried unless the timeout interrupts
+                // a recovery; repeated timeouts on the same segment keep trying.
+                self.frto = matches!(self.ca, CaState::Open | CaState::Disorder)
+                    || self.rto_retransmits > 0;
+                self.frto_new_data = false;
+                if reduce {
                     self.begin_undo();
                 }
                 let loss = LossEvent {
                     now,
                     flight_size: self.snd_nxt - self.snd_una,
                 };
-                self.cc.on_rto(&mut self.w, &loss, first);
-                self.board.mark_all_lost();
-                self.rack.clear_sent();
+                self.cc.on_rto(&mut self.w, &loss, reduce);
+                // `tcp_timeout_mark_lost`: RACK spares segments sent within its RTT.
+                let rack_rtt = self.rack.rtt();
+                let spare_after = (rack_rtt > Time::ZERO).then(|| now.saturating_sub(rack_rtt));
+                self.board.mark_all_lost(spare_after);
+                self.rack.clear_deadline();
                 self.pto_deadline = None;
                 self.tlp_high_seq = None;
                 self.reno_sacked = 0;
                 self.dupacks = 0;
                 // RFC 5681 §3.1, Linux `tcp_enter_loss`: the window is what is in flight once
-                // everything is deemed lost, plus one: one packet, the loss window.
+                // the losses are marked, plus one: after a full stall, one packet, the loss
+                // window.
                 self.w.cwnd = self.packets_in_flight() + 1;
                 self.w.cwnd_cnt = 0;
                 self.ca = CaState::Loss {
                     recover: self.snd_nxt,
                 };
+                self.rto_retransmits += 1;
                 self.rtt.back_off();
                 self.note(
                     now,
@@ -573,9 +617,15 @@ impl Sender {
         // the timestamp echo (RFC 7323 §4), which retransmitted data gives too.
         let mut seq_rtt = sacked.rtt_sent_at.map(|t| now - t);
         let mut ca_rtt = sacked.last_sent_at.map(|t| now - t);
+        let mut first_orig_end = sacked.first_orig_end;
+        let mut is_dupack = false;
         if advanced {
             let acked = self.board.ack(ack);
             self.snd_una = ack;
+            self.rto_retransmits = 0;
+            if let Some(e) = acked.first_orig_end {
+                first_orig_end = Some(first_orig_end.map_or(e, |f| f.min(e)));
+            }
             newly_acked = acked.newly_delivered;
             acked_pkts = pkts(acked.newly_delivered_segs);
             if let Some(t) = acked.rtt_sent_at {
@@ -618,6 +668,7 @@ impl Sender {
             // RFC 5681 §2's duplicate ACK; with SACK, RFC 6675 §2 counts only those that SACK
             // new data.
             self.dupacks += 1;
+            is_dupack = true;
             // Linux `tcp_process_loss`: after a timeout a duplicate ACK counts as a packet that
             // left the network only once data beyond the timeout's `recover` is out; before that
             // it is most likely for a resent segment the receiver already had.
@@ -653,7 +704,20 @@ impl Sender {
         self.process_tlp_ack(now, advanced, newly_sacked.segs > 0, dsack_tlp);
         self.detect_losses(now);
         let cwnd_before = self.w.cwnd_bytes();
-        let entered = self.fastretrans_alert(now, advanced, ts.ecr);
+        // Linux's `FLAG_ORIG_SACK_ACKED`: data sent once only, before the timeout's `high_seq`,
+        // was acknowledged or SACKed.
+        let orig_acked = match self.ca {
+            CaState::Loss { recover } => first_orig_end.is_some_and(|e| e <= recover),
+            _ => false,
+        };
+        let flags = AckFlags {
+            advanced,
+            data_sacked: newly_sacked.segs > 0,
+            dupack: is_dupack,
+            orig_acked,
+            ecr: ts.ecr,
+        };
+        let entered = self.fastretrans_alert(now, flags);
         let newly_lost = self.board.lost_marked().since(lost_before);
 
         let acked_sacked = acked_pkts + sacked_pkts;
@@ -707,7 +771,8 @@ impl Sender {
     /// is acknowledged, and on the same ACK enters a new one if losses are already marked;
     /// marks NewReno's losses; enters recovery from Open or Disorder. Returns whether recovery
     /// began on this ACK.
-    fn fastretrans_alert(&mut self, now: Time, advanced: bool, ecr: u32) -> bool {
+    fn fastretrans_alert(&mut self, now: Time, f: AckFlags) -> bool {
+        let AckFlags { advanced, ecr, .. } = f;
         match self.ca {
             CaState::Recovery { recover } if self.snd_una >= recover => {
                 // `tcp_try_undo_recovery`: a recovery whose retransmissions all proved
@@ -732,19 +797,10 @@ impl Sender {
                     },
                 );
             }
-            CaState::Loss { recover } if advanced && self.undo.may_undo(ecr) => {
-                // `tcp_try_undo_loss`: the timeout was spurious; nothing is lost after all.
-                self.undo_reduction(true);
-                if !self.cfg.sack && self.snd_una <= recover {
+            CaState::Loss { recover } => {
+                if !self.process_loss(now, f, recover) {
                     return false;
                 }
-                self.ca = CaState::Open;
-            }
-            CaState::Loss { recover } if self.snd_una >= recover => {
-                if !self.cfg.sack && self.snd_una == recover {
-                    return false;
-                }
-                self.ca = CaState::Open;
             }
             CaState::Recovery { .. } if self.undo.all_dsacked() => {
                 // `tcp_try_undo_dsack`: every retransmission arrived as a duplicate; the
@@ -761,7 +817,6 @@ impl Sender {
                 }
                 return false;
             }
-            CaState::Loss { .. } => return false,
             CaState::Open | CaState::Disorder => {}
         }
         // Open or Disorder, or just left recovery on this ACK.
@@ -782,6 +837,65 @@ impl Sender {
             CaState::Open
         };
         false
+    }
+
+    /// Linux `tcp_process_loss`, an ACK after a timeout, with F-RTO (RFC 5682 §3.1, its SACK
+    /// variant, Linux's `tcp_frto` = 2). Returns whether the sender left the Loss state, to go
+    /// on as from Open on the same ACK.
+    fn process_loss(&mut self, now: Time, f: AckFlags, recover: u64) -> bool {
+        // `tcp_try_undo_loss`: the timestamps show the originals arrived (Eifel, RFC 3522).
+        // Without SACK the state holds until the timeout's data is all acknowledged.
+        if f.advanced && self.undo.may_undo(f.ecr) {
+            let open = self.cfg.sack || self.snd_una > recover;
+            self.try_undo_loss(now, open);
+            return open;
+        }
+        if self.frto {
+            if f.orig_acked {
+                // Step 3b: data never retransmitted was acknowledged: it was only delayed, and
+                // so was everything the timeout deemed lost.
+                self.try_undo_loss(now, true);
+                return true;
+            }
+            if self.snd_nxt > recover {
+                // Step 3a: new data went out and the reply is still a duplicate: the loss was
+                // real, and recovery goes on as RFC 5681's.
+                if f.data_sacked || f.dupack {
+                    self.frto = false;
+                }
+            } else if f.advanced && self.snd_una < recover {
+                // Step 2b: the first retransmission was acknowledged; send new data, not more
+                // retransmissions, and let the next ACK tell whether the timeout was spurious.
+                if self.app_end > self.snd_nxt && self.peer_edge > self.snd_nxt {
+                    self.frto_new_data = true;
+                    return false;
+                }
+                self.frto = false;
+            }
+        }
+        if self.snd_una >= recover {
+            // `tcp_try_undo_recovery` for the Loss state; without SACK the state holds while
+            // the ACK sits at `recover` (RFC 6582 §3.2 step 6).
+            if !self.cfg.sack && self.snd_una == recover {
+                return false;
+            }
+            self.ca = CaState::Open;
+            return true;
+        }
+        false
+    }
+
+    /// `tcp_try_undo_loss`: the timeout was spurious; nothing is lost after all. Once `open`,
+    /// RACK judges every segment afresh on this ACK (`tcp_identify_packet_loss` after
+    /// `tcp_process_loss`).
+    fn try_undo_loss(&mut self, now: Time, open: bool) {
+        self.undo_reduction(true);
+        self.rto_retransmits = 0;
+        self.frto = false;
+        if open {
+            self.ca = CaState::Open;
+        }
+        self.detect_losses(now);
     }
 
     /// Linux `tcp_cwnd_reduction`, PRR (RFC 6937): while more is in flight than ssthresh, send
@@ -1007,8 +1121,10 @@ impl Sender {
     fn undo_reduction(&mut self, unmark_loss: bool) {
         if unmark_loss {
             self.board.clear_lost();
+            self.rack.rebuild(&self.board);
         }
         if let Some(r) = self.undo.take() {
+            self.cc.on_undo();
             if !self.cc.controls_window() {
                 self.w.cwnd = self.w.cwnd.max(r.cwnd);
             }
@@ -1051,13 +1167,21 @@ impl Sender {
             return;
         }
         let mut blocked_by_cwnd = false;
+        // F-RTO's step 2b (`tcp_xmit_recovery` with `REXMIT_NEW`): new data only; if none can
+        // go, F-RTO gives up and the retransmissions follow at once.
+        let new_only = std::mem::take(&mut self.frto_new_data);
+        let nxt_before = self.snd_nxt;
         loop {
             let pacing = self.cc.pacing_rate();
             if pacing.is_some() && now < self.pace_next {
                 self.paced_wait = true;
                 break;
             }
-            let retransmit = self.board.next_retransmit();
+            let retransmit = if new_only {
+                None
+            } else {
+                self.board.next_retransmit()
+            };
             let (seq, len) = match retransmit {
                 Some(seg) => seg,
                 None if self.snd_nxt < self.app_end => {
@@ -1103,6 +1227,11 @@ impl Sender {
                 let wire = u64::from(len + header);
                 self.pace_next = self.pace_next.max(now) + serialisation_time(wire, bits_per_s);
             }
+        }
+        if new_only && self.snd_nxt == nxt_before {
+            self.frto = false;
+            self.try_send(now, out);
+            return;
         }
         let limited = blocked_by_cwnd || self.packets_in_flight() >= self.w.cwnd;
         self.validate_cwnd(limited);
