@@ -27,10 +27,11 @@ Usage:
   tcplab-kernel run   'QUERY'                   one JSON summary, the simulator's fields
   tcplab-kernel trace 'QUERY' --what cwnd [--every-ms X]
                                                 the sender's TCP_INFO as CSV (every X ms, default 1)
-  tcplab-kernel validate [--grid loss|slowstart|hol|all] [--seeds N] [--tolerance T]
+  tcplab-kernel validate [--grid loss|slowstart|hol|all] [--seeds N] [--tolerance T] [--only TEXT]
                                                 both engines cell by cell; exit 1 if a cell is
                                                 outside its target (docs/validation.md;
-                                                --tolerance T: a factor of 1 + T for every ratio)
+                                                --tolerance T: a factor of 1 + T for every ratio;
+                                                --only TEXT: the cells whose query contains TEXT)
   tcplab-kernel --help
 
 Needs root and /dev/net/tun. Two unnamed network namespaces (198.18.0.1 and 198.18.0.2) and a
@@ -196,7 +197,7 @@ process ends, however it ends.
                 print(&cwnd_csv(&k.samples))
             }
             "validate" => {
-                let a = parse_args(rest, &["grid", "seeds", "tolerance"])?;
+                let a = parse_args(rest, &["grid", "seeds", "tolerance", "only"])?;
                 if let Some(p) = &a.positional {
                     return Err(Failure::Usage(format!(
                         "unexpected argument \"{p}\" (validate takes no query)"
@@ -228,9 +229,17 @@ process ends, however it ends.
                 );
                 print(validate::TABLE_HEADER)?;
                 let mut outside = 0;
+                // --only: the cells whose query contains this text (a noisy cell run again).
+                let only = a.get("only").map(str::to_string);
                 for g in grids {
                     let cells = g.cells();
                     for (i, cell) in cells.into_iter().enumerate() {
+                        if only
+                            .as_ref()
+                            .is_some_and(|o| !cell.query.contains(o.as_str()))
+                        {
+                            continue;
+                        }
                         let cell = match tolerance {
                             Some(t) => cell.with_factor(t),
                             None => cell,
