@@ -91,6 +91,9 @@ pub struct FlowView {
     pub acks: Vec<(f64, f64)>,
     /// (t ms, highest SACKed byte).
     pub sacks: Vec<(f64, f64)>,
+    /// (t ms, RTT sample ms): each sample the sender's estimator took.
+    #[serde(default)]
+    pub rtt: Vec<(f64, f64)>,
     /// (bin start ms, goodput MB/s) in bins of `bin_ms`.
     pub goodput: Vec<(f64, f64)>,
     pub bin_ms: f64,
@@ -176,6 +179,7 @@ impl RunView {
                     retransmits: pairs(f.retransmits.rows()),
                     acks: pairs(f.acks.rows()),
                     sacks: pairs(f.sacks.rows()),
+                    rtt: pairs(f.rtt.rows()),
                     goodput: f
                         .delivered
                         .bins()

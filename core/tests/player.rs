@@ -69,10 +69,16 @@ fn a_staged_loss_is_told_from_drop_to_recovery() {
     assert_eq!(step.state.cwnd, cwnd_after);
     assert_eq!(steps.steps[done].state.cwnd, ssthresh);
     let en = explain(step, &steps, Language::En);
-    assert!(en.contains("fast retransmit of 27741"), "{en}");
+    assert!(
+        en.contains("fast retransmit of segment 20 (from byte 27,741)"),
+        "{en}"
+    );
     assert!(en.contains("cwnd × 0.5 (Reno)"), "{en}");
     let zh = explain(step, &steps, Language::Zh);
-    assert!(zh.contains("快速重传 27741"), "{zh}");
+    assert!(
+        zh.contains("快速重传第 20 个报文段（从字节 27,741 起）"),
+        "{zh}"
+    );
     // The retransmission itself is the next step.
     assert!(matches!(steps.steps[fr + 1].kind, StepKind::Retransmitted { seq: s, .. } if s == seq));
 }
@@ -121,7 +127,7 @@ fn a_burst_release_names_its_messages() {
     assert!(messages >= 10);
     let en = explain(release, &steps, Language::En);
     assert!(en.contains(&format!(
-        "{messages} held message(s) released to the application at once"
+        "{messages} held messages released to the application at once"
     )));
 }
 

@@ -137,6 +137,9 @@ pub struct FlowTrace {
     pub acks: Series<1>,
     /// Highest SACKed byte reported by each ACK that carries SACK blocks.
     pub sacks: Series<1>,
+    /// Each RTT sample the sender's estimator took, in ms (RFC 6298's R; timestamps give one on
+    /// every ACK that advances).
+    pub rtt: Series<1>,
     /// Bytes delivered to the application, binned in time.
     pub delivered: RateBins,
     /// CUBIC: each epoch's curve, from the congestion event that began it (the latest ones,
@@ -158,6 +161,7 @@ impl FlowTrace {
             retransmits: Series::new(cap, 0),
             acks: Series::new(cap, 0),
             sacks: Series::new(cap, 0),
+            rtt: Series::new(cap, 0),
             delivered: RateBins::new(initial_bin, cap.clamp(64, 2048)),
             cubic_epochs: Vec::new(),
             bbr: Series::new(cap, 1),

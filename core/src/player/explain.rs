@@ -2,7 +2,7 @@
 //! out. Sequence numbers are relative, as Wireshark shows them (the first data byte is 1);
 //! windows are in MSS.
 
-use super::step::{CaLabel, DropCauseLabel, Growth, Step, StepKind, Steps};
+use super::step::{CaLabel, DropCauseLabel, Growth, SlowStartEnd, Step, StepKind, Steps};
 use crate::cc::INFINITE_SSTHRESH_BYTES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,9 +36,68 @@ fn rel(seq: u64) -> u64 {
     seq + 1
 }
 
+/// Digits in groups of three, as the page writes counts: `27,741`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A segment as a class counts them: its number in MSS-sized segments from 1, and its bytes in
+/// relative sequence numbers ("segment 20 (bytes 27,741–29,200)"; "from byte 27,741" where the
+/// step does not say its length). A segment that does not start on an MSS boundary (a message
+/// workload's short writes) is named by its bytes alone.
+fn segment_name(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> String {
+    let m = u64::from(mss.max(1));
+    let bytes = match (len, lang) {
+        (Some(len), Language::En) => format!(
+            "bytes {}–{}",
+            grouped(rel(seq)),
+            grouped(seq + u64::from(len.max(1)))
+        ),
+        (Some(len), Language::Zh) => format!(
+            "字节 {}–{}",
+            grouped(rel(seq)),
+            grouped(seq + u64::from(len.max(1)))
+        ),
+        (None, Language::En) => format!("from byte {}", grouped(rel(seq))),
+        (None, Language::Zh) => format!("从字节 {} 起", grouped(rel(seq))),
+    };
+    match (seq.is_multiple_of(m), lang) {
+        (true, Language::En) => format!("segment {} ({bytes})", grouped(seq / m + 1)),
+        (true, Language::Zh) => format!("第 {} 个报文段（{bytes}）", grouped(seq / m + 1)),
+        (false, Language::En) => format!("the segment of {bytes}"),
+        (false, Language::Zh) => format!("{bytes}的报文段"),
+    }
+}
+
+/// The same at the start of a sentence.
+fn segment_title(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> String {
+    let name = segment_name(seq, len, mss, lang);
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => name,
+    }
+}
+
 fn segments(bytes: u64, mss: u32) -> String {
-    let n = bytes.div_ceil(u64::from(mss.max(1)));
-    n.to_string()
+    segment_count(bytes, mss).to_string()
+}
+
+fn segment_count(bytes: u64, mss: u32) -> u64 {
+    bytes.div_ceil(u64::from(mss.max(1)))
+}
+
+/// `n` with its noun as a person writes it: "1 segment", "2 segments".
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The algorithm's reduction on loss, as a formula.
@@ -61,6 +120,83 @@ fn backed_off(n: u32, lang: Language) -> String {
         (n, Language::En) => format!(" (backed off {n} times)"),
         (0, Language::Zh) => String::new(),
         (n, Language::Zh) => format!("（已退避 {n} 次）"),
+    }
+}
+
+/// Where `step` is in `steps`, if it is one of them (by identity: steps at one instant may be
+/// alike).
+fn index_of(step: &Step, steps: &Steps) -> Option<usize> {
+    let from = steps.steps.partition_point(|s| s.t_ms < step.t_ms);
+    steps.steps[from..]
+        .iter()
+        .take_while(|s| s.t_ms <= step.t_ms)
+        .position(|s| std::ptr::eq(s, step))
+        .map(|i| from + i)
+}
+
+/// How far back the explanations look for what led to a step: a round trip's steps and more.
+const LOOK_BACK: usize = 20_000;
+
+/// The steps of the same flow before `step`, newest first, within [`LOOK_BACK`].
+fn earlier<'a>(step: &Step, steps: &'a Steps) -> impl Iterator<Item = &'a Step> + 'a {
+    let flow = step.flow;
+    let end = index_of(step, steps).unwrap_or(0);
+    steps.steps[end.saturating_sub(LOOK_BACK)..end]
+        .iter()
+        .rev()
+        .filter(move |s| s.flow == flow)
+}
+
+/// How long the tail loss probe waited: since the flow last sent or heard an ACK, when its timer
+/// was armed (RFC 8985 §7.2), in ms and in round trips.
+fn tlp_wait(step: &Step, steps: &Steps, lang: Language) -> String {
+    let armed = earlier(step, steps).find(|s| {
+        matches!(
+            s.kind,
+            StepKind::Sent { .. }
+                | StepKind::Retransmitted { .. }
+                | StepKind::AckArrived { .. }
+                | StepKind::DuplicateAck { .. }
+        )
+    });
+    let Some(armed) = armed else {
+        return lang_pick(lang, "about two RTTs".into(), "约两个 RTT ".into());
+    };
+    let waited = step.t_ms - armed.t_ms;
+    match (step.state.srtt_ms.filter(|r| *r > 0.0), lang) {
+        (Some(rtt), Language::En) => format!("{} ms ({:.1} RTTs)", ms(waited), waited / rtt),
+        (Some(rtt), Language::Zh) => format!("{} ms（{:.1} 个 RTT）", ms(waited), waited / rtt),
+        (None, Language::En) => format!("{} ms", ms(waited)),
+        (None, Language::Zh) => format!("{} ms ", ms(waited)),
+    }
+}
+
+/// What showed the loss a fast retransmit repairs: three duplicate ACKs, or with SACK fewer,
+/// since RFC 6675 counts SACKed segments and RACK counts time.
+fn detection(step: &Step, steps: &Steps, lang: Language) -> String {
+    let dupacks = earlier(step, steps)
+        .take_while(|s| !matches!(s.kind, StepKind::AckArrived { acked, .. } if acked > 0))
+        .find_map(|s| match s.kind {
+            StepKind::DuplicateAck { count, .. } => Some(count),
+            _ => None,
+        })
+        .unwrap_or(0);
+    match (dupacks, lang) {
+        (3.., Language::En) => {
+            format!("{dupacks} duplicate ACKs: the DupThresh of RFC 5681 and RFC 6675")
+        }
+        (3.., Language::Zh) => format!("{dupacks} 个重复 ACK：达到 RFC 5681 与 RFC 6675 的 DupThresh"),
+        (1..=2, Language::En) => format!(
+            "only {}, but with SACK loss is counted in segments SACKed above the hole, not in duplicate ACKs (RFC 6675), and in time since a later segment arrived (RACK, RFC 8985)",
+            counted(u64::from(dupacks), "duplicate ACK", "duplicate ACKs")
+        ),
+        (1..=2, Language::Zh) => format!(
+            "只有 {dupacks} 个重复 ACK，但有 SACK 时丢包按空洞之上被 SACK 的报文段计数，而非按重复 ACK（RFC 6675），也按后发报文段到达后的时间判断（RACK，RFC 8985）"
+        ),
+        (_, Language::En) => {
+            "RACK: a segment sent after it was delivered, and the reordering window has passed (RFC 8985)".to_string()
+        }
+        (_, Language::Zh) => "RACK：在它之后发出的报文段已送达，且重排序窗口已过（RFC 8985）".to_string(),
     }
 }
 
@@ -102,49 +238,55 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
         StepKind::Sent { seq, len } => lang_pick(
             lang,
             format!(
-                "Sends {}:{} ({len} B): {} of cwnd {} MSS now in flight.",
-                rel(seq),
-                rel(seq + u64::from(len)),
+                "Sends {}: {} of cwnd {} MSS now in flight.",
+                segment_name(seq, Some(len), m, lang),
                 mss(st.in_flight, m),
                 mss(st.cwnd, m)
             ),
             format!(
-                "发送 {}:{}（{len} 字节）：在途 {} MSS，cwnd {} MSS。",
-                rel(seq),
-                rel(seq + u64::from(len)),
+                "发送{}：在途 {} MSS，cwnd {} MSS。",
+                segment_name(seq, Some(len), m, lang),
                 mss(st.in_flight, m),
                 mss(st.cwnd, m)
             ),
         ),
         StepKind::Retransmitted { seq, len } => lang_pick(
             lang,
-            format!("Retransmits {} ({len} B).", rel(seq)),
-            format!("重传 {}（{len} 字节）。", rel(seq)),
+            format!("Retransmits {}.", segment_name(seq, Some(len), m, lang)),
+            format!("重传{}。", segment_name(seq, Some(len), m, lang)),
         ),
-        StepKind::LossProbe { seq, .. } => lang_pick(
-            lang,
-            format!(
-                "No ACK for about two RTTs: a tail loss probe sends {} to draw an ACK that shows what was lost (RFC 8985).",
-                rel(seq)
-            ),
-            format!("约两个 RTT 没有收到 ACK：尾部丢失探测发送 {}，引出能暴露丢包的 ACK（RFC 8985）。", rel(seq)),
-        ),
-        StepKind::DataLost { seq, cause } => match (cause, zh) {
-            (DropCauseLabel::Random, false) => format!("Segment {} is lost on the link (random loss).", rel(seq)),
-            (DropCauseLabel::Random, true) => format!("报文段 {} 在链路上丢失（随机丢包）。", rel(seq)),
-            (DropCauseLabel::QueueFull, false) => format!(
-                "Segment {} is dropped: the bottleneck's queue is full ({} packets waiting).",
-                rel(seq),
-                st.queue
-            ),
-            (DropCauseLabel::QueueFull, true) => {
-                format!("报文段 {} 被丢弃：瓶颈队列已满（{} 个包在排队）。", rel(seq), st.queue)
+        StepKind::LossProbe { seq, len } => {
+            let waited = tlp_wait(step, steps, lang);
+            lang_pick(
+                lang,
+                format!(
+                    "No ACK for {waited}: a tail loss probe sends {} to draw an ACK that shows what was lost (RFC 8985).",
+                    segment_name(seq, Some(len), m, lang)
+                ),
+                format!(
+                    "{waited}没有收到 ACK：尾部丢失探测发送{}，引出能暴露丢包的 ACK（RFC 8985）。",
+                    segment_name(seq, Some(len), m, lang)
+                ),
+            )
+        }
+        StepKind::DataLost { seq, len, cause } => {
+            let seg = segment_title(seq, Some(len), m, lang);
+            match (cause, zh) {
+                (DropCauseLabel::Random, false) => format!("{seg} is lost on the link (random loss)."),
+                (DropCauseLabel::Random, true) => format!("{seg}在链路上丢失（随机丢包）。"),
+                (DropCauseLabel::QueueFull, false) => format!(
+                    "{seg} is dropped: the bottleneck's queue is full ({} packets waiting).",
+                    st.queue
+                ),
+                (DropCauseLabel::QueueFull, true) => {
+                    format!("{seg}被丢弃：瓶颈队列已满（{} 个包在排队）。", st.queue)
+                }
+                (DropCauseLabel::Staged, false) => {
+                    format!("{seg} is dropped on purpose: the lesson's staged loss.")
+                }
+                (DropCauseLabel::Staged, true) => format!("{seg}被有意丢弃：本课设定的丢包。"),
             }
-            (DropCauseLabel::Staged, false) => {
-                format!("Segment {} is dropped on purpose: the lesson's staged loss.", rel(seq))
-            }
-            (DropCauseLabel::Staged, true) => format!("报文段 {} 被有意丢弃：本课设定的丢包。", rel(seq)),
-        },
+        }
         StepKind::DatagramLost { id, .. } => lang_pick(
             lang,
             format!("Datagram {id} is lost; UDP never sends it again."),
@@ -156,38 +298,32 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             format!("ACK {} 在返回途中丢失；下一个累积 ACK 会覆盖它。", rel(ack)),
         ),
         StepKind::DataArrived { seq, len, in_order, delivered, held } => {
+            let seg = segment_title(seq, Some(len), m, lang);
             if !in_order {
                 lang_pick(
                     lang,
                     format!(
-                        "Segment {} arrives out of order: it waits in the receive buffer ({held} B held behind the hole) and the receiver ACKs at once.",
-                        rel(seq)
+                        "{seg} arrives out of order: it waits in the receive buffer ({held} B held behind the hole) and the receiver ACKs at once."
                     ),
-                    format!(
-                        "报文段 {} 乱序到达：留在接收缓冲区（空洞之后共 {held} 字节在等待），接收方立即回 ACK。",
-                        rel(seq)
-                    ),
+                    format!("{seg}乱序到达：留在接收缓冲区（空洞之后共 {held} 字节在等待），接收方立即回 ACK。"),
                 )
             } else if delivered > u64::from(len) {
                 lang_pick(
                     lang,
-                    format!(
-                        "Segment {} fills the hole: {delivered} B reach the application at once.",
-                        rel(seq)
-                    ),
-                    format!("报文段 {} 填上空洞：{delivered} 字节一次性交给应用。", rel(seq)),
+                    format!("{seg} fills the hole: {delivered} B reach the application at once."),
+                    format!("{seg}填上空洞：{delivered} 字节一次性交给应用。"),
                 )
             } else if delivered == 0 {
                 lang_pick(
                     lang,
-                    format!("Segment {} arrives again: a duplicate, ACKed at once.", rel(seq)),
-                    format!("报文段 {} 重复到达：立即回 ACK。", rel(seq)),
+                    format!("{seg} arrives again: a duplicate, ACKed at once."),
+                    format!("{seg}重复到达：立即回 ACK。"),
                 )
             } else {
                 lang_pick(
                     lang,
-                    format!("Segment {} arrives in order: {delivered} B go to the application.", rel(seq)),
-                    format!("报文段 {} 按序到达：{delivered} 字节交给应用。", rel(seq)),
+                    format!("{seg} arrives in order: {delivered} B go to the application."),
+                    format!("{seg}按序到达：{delivered} 字节交给应用。"),
                 )
             }
         }
@@ -203,7 +339,10 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 ("", "")
             };
             let (s_en, s_zh) = if sack_blocks > 0 {
-                (format!(" with {sack_blocks} SACK block(s)"), format!("，带 {sack_blocks} 个 SACK 块"))
+                (
+                    format!(" with {}", counted(u64::from(sack_blocks), "SACK block", "SACK blocks")),
+                    format!("，带 {sack_blocks} 个 SACK 块"),
+                )
             } else {
                 (String::new(), String::new())
             };
@@ -215,6 +354,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
         }
         StepKind::AckArrived { ack, acked, sacked, growth, cwnd_before, cwnd_after } => {
             let k = segments(acked, m);
+            let k_en = counted(segment_count(acked, m), "segment", "segments");
             let (b, a) = (mss(cwnd_before, m), mss(cwnd_after, m));
             let sack_en = if sacked > 0 {
                 format!(" (and SACKs {} more)", segments(sacked, m))
@@ -228,21 +368,21 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             };
             match (growth, zh) {
                 (Growth::SlowStart, false) => format!(
-                    "ACK {} acknowledges {k} segment(s){sack_en}: slow start, cwnd {b} -> {a} MSS.",
+                    "ACK {} acknowledges {k_en}{sack_en}: slow start, cwnd {b} -> {a} MSS.",
                     rel(ack)
                 ),
                 (Growth::SlowStart, true) => {
                     format!("ACK {} 确认 {k} 个报文段{sack_zh}：慢启动，cwnd {b} -> {a} MSS。", rel(ack))
                 }
                 (Growth::CongestionAvoidance, false) => format!(
-                    "ACK {} acknowledges {k} segment(s){sack_en}: congestion avoidance, cwnd {b} -> {a} MSS.",
+                    "ACK {} acknowledges {k_en}{sack_en}: congestion avoidance, cwnd {b} -> {a} MSS.",
                     rel(ack)
                 ),
                 (Growth::CongestionAvoidance, true) => {
                     format!("ACK {} 确认 {k} 个报文段{sack_zh}：拥塞避免，cwnd {b} -> {a} MSS。", rel(ack))
                 }
                 (Growth::Model, false) => format!(
-                    "ACK {} acknowledges {k} segment(s){sack_en}: BBR sets cwnd {b} -> {a} MSS from its bandwidth and RTT estimates.",
+                    "ACK {} acknowledges {k_en}{sack_en}: BBR sets cwnd {b} -> {a} MSS from its bandwidth and RTT estimates.",
                     rel(ack)
                 ),
                 (Growth::Model, true) => format!(
@@ -255,7 +395,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                     } else {
                         "the window is not what limits the sender"
                     };
-                    format!("ACK {} acknowledges {k} segment(s){sack_en}; cwnd stays {a} MSS: {why}.", rel(ack))
+                    format!("ACK {} acknowledges {k_en}{sack_en}; cwnd stays {a} MSS: {why}.", rel(ack))
                 }
                 (Growth::Held, true) => {
                     let why = if st.ca == CaLabel::Recovery {
@@ -270,41 +410,47 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
         StepKind::DuplicateAck { ack, count } => lang_pick(
             lang,
             format!(
-                "Duplicate ACK #{count} for {}: the receiver is still missing that byte.",
-                rel(ack)
+                "Duplicate ACK #{count} for {}: the receiver is still missing {}.",
+                rel(ack),
+                segment_name(ack, None, m, lang)
             ),
-            format!("第 {count} 个重复 ACK（{}）：接收方仍缺这个字节。", rel(ack)),
+            format!(
+                "第 {count} 个重复 ACK（{}）：接收方仍缺{}。",
+                rel(ack),
+                segment_name(ack, None, m, lang)
+            ),
         ),
         // BBR keeps no ssthresh (it stays Linux's "infinite"): its window comes from its model.
         StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } if ssthresh >= INFINITE_SSTHRESH_BYTES => lang_pick(
             lang,
             format!(
                 "Loss detected (duplicate ACKs / SACK): fast retransmit of {}; BBR keeps no ssthresh and sets the window from its model: cwnd {} -> {} MSS.",
-                rel(seq),
+                segment_name(seq, None, m, lang),
                 mss(cwnd_before, m),
                 mss(cwnd_after, m)
             ),
             format!(
-                "检测到丢包（重复 ACK / SACK）：快速重传 {}；BBR 不使用 ssthresh，按其模型设定窗口：cwnd {} -> {} MSS。",
-                rel(seq),
+                "检测到丢包（重复 ACK / SACK）：快速重传{}；BBR 不使用 ssthresh，按其模型设定窗口：cwnd {} -> {} MSS。",
+                segment_name(seq, None, m, lang),
                 mss(cwnd_before, m),
                 mss(cwnd_after, m)
             ),
         ),
         StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } => {
             let how = reduction(&steps.cc, lang);
+            let why = detection(step, steps, lang);
             lang_pick(
                 lang,
                 format!(
-                    "Loss detected (duplicate ACKs / SACK): fast retransmit of {}; ssthresh = {how} = {} MSS. cwnd {} -> {} MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip.",
-                    rel(seq),
+                    "Loss detected ({why}): fast retransmit of {}; ssthresh = {how} = {} MSS. cwnd {} -> {} MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip.",
+                    segment_name(seq, None, m, lang),
                     mss(ssthresh, m),
                     mss(cwnd_before, m),
                     mss(cwnd_after, m)
                 ),
                 format!(
-                    "检测到丢包（重复 ACK / SACK）：快速重传 {}；ssthresh = {how} = {} MSS。cwnd {} -> {} MSS：在途数据加上这次重传，PRR（RFC 6937）在下一个往返内把它降到 ssthresh。",
-                    rel(seq),
+                    "检测到丢包（{why}）：快速重传{}；ssthresh = {how} = {} MSS。cwnd {} -> {} MSS：在途数据加上这次重传，PRR（RFC 6937）在下一个往返内把它降到 ssthresh。",
+                    segment_name(seq, None, m, lang),
                     mss(ssthresh, m),
                     mss(cwnd_before, m),
                     mss(cwnd_after, m)
@@ -361,7 +507,8 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
         StepKind::HolRelease { messages, worst_ms, .. } => lang_pick(
             lang,
             format!(
-                "The missing segment is in: {messages} held message(s) released to the application at once (the oldest waited {} ms).",
+                "The missing segment is in: {} released to the application at once (the oldest waited {} ms).",
+                counted(u64::from(messages), "held message", "held messages"),
                 ms(worst_ms)
             ),
             format!(
@@ -369,6 +516,67 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 ms(worst_ms)
             ),
         ),
+        StepKind::SlowStartExit { reason, cwnd, ssthresh } => {
+            let (w, t) = (mss(cwnd, m), mss(ssthresh, m));
+            match (reason, zh) {
+                (SlowStartEnd::Ssthresh, false) => format!(
+                    "Slow start ends: cwnd {w} MSS has reached ssthresh {t} MSS, set by the last loss. Congestion avoidance begins: about one MSS more per round trip (RFC 5681 §3.1)."
+                ),
+                (SlowStartEnd::Ssthresh, true) => format!(
+                    "慢启动结束：cwnd {w} MSS 已达到上次丢包设定的 ssthresh {t} MSS。进入拥塞避免：每个往返约增加一个 MSS（RFC 5681 §3.1）。"
+                ),
+                (SlowStartEnd::HyStartAckTrain, false) => format!(
+                    "Slow start ends before any loss: HyStart saw this round's ACKs spread over more than half the minimum RTT, so the window of {w} MSS already fills the path; ssthresh = cwnd = {t} MSS, and congestion avoidance begins (Linux hystart_ack_train)."
+                ),
+                (SlowStartEnd::HyStartAckTrain, true) => format!(
+                    "慢启动在丢包前结束：HyStart 发现本轮 ACK 的间隔超过最小 RTT 的一半，{w} MSS 的窗口已填满路径；ssthresh = cwnd = {t} MSS，进入拥塞避免（Linux hystart_ack_train）。"
+                ),
+                (SlowStartEnd::HyStartDelay, false) => format!(
+                    "Slow start ends before any loss: HyStart saw the round trip grow by an eighth over its minimum, a queue building at the bottleneck; ssthresh = cwnd = {w} MSS, and congestion avoidance begins (Linux hystart_delay)."
+                ),
+                (SlowStartEnd::HyStartDelay, true) => format!(
+                    "慢启动在丢包前结束：HyStart 发现往返时间比最小值高出八分之一，瓶颈处正在排队；ssthresh = cwnd = {w} MSS，进入拥塞避免（Linux hystart_delay）。"
+                ),
+            }
+        }
+        StepKind::StateChange { from, to } => {
+            let (f, t) = (ca_name(from, lang), ca_name(to, lang));
+            let why = match (to, lang) {
+                (CaLabel::Open, Language::En) => "nothing is amiss",
+                (CaLabel::Disorder, Language::En) => {
+                    "duplicate ACKs or SACKs seen, not yet enough to call a loss"
+                }
+                (CaLabel::Recovery, Language::En) => {
+                    "fast recovery, until everything sent before the loss is acknowledged"
+                }
+                (CaLabel::Loss, Language::En) => {
+                    "after a timeout, until everything sent before it is acknowledged"
+                }
+                (CaLabel::Open, Language::Zh) => "一切正常",
+                (CaLabel::Disorder, Language::Zh) => "出现重复 ACK 或 SACK，还不足以判定丢包",
+                (CaLabel::Recovery, Language::Zh) => "快速恢复，直到丢包前发出的数据全部被确认",
+                (CaLabel::Loss, Language::Zh) => "超时之后，直到超时前发出的数据全部被确认",
+            };
+            lang_pick(
+                lang,
+                format!("The sender's state: {f} -> {t} ({why}; Linux's tcp_ca_state)."),
+                format!("发送方状态：{f} -> {t}（{why}；Linux 的 tcp_ca_state）。"),
+            )
+        }
+    }
+}
+
+/// A loss-recovery state by Linux's name for it.
+fn ca_name(ca: CaLabel, lang: Language) -> &'static str {
+    match (ca, lang) {
+        (CaLabel::Open, Language::En) => "Open",
+        (CaLabel::Disorder, Language::En) => "Disorder",
+        (CaLabel::Recovery, Language::En) => "Recovery",
+        (CaLabel::Loss, Language::En) => "Loss",
+        (CaLabel::Open, Language::Zh) => "Open（正常）",
+        (CaLabel::Disorder, Language::Zh) => "Disorder（失序）",
+        (CaLabel::Recovery, Language::Zh) => "Recovery（恢复）",
+        (CaLabel::Loss, Language::Zh) => "Loss（超时）",
     }
 }
 
@@ -410,7 +618,8 @@ mod tests {
             };
             let en = explain(&step, &steps, Language::En);
             let zh = explain(&step, &steps, Language::Zh);
-            assert!(en.len() > 20 && en.is_ascii() || en.contains('×'), "{en}");
+            let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+            assert!(en.len() > 20 && !en.chars().any(cjk), "{en}");
             assert!(
                 zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
                 "{zh}"
@@ -447,16 +656,49 @@ mod tests {
                 cwnd_before: 20 * 1460,
                 cwnd_after: 22 * 1460
             }),
-            "ACK 29201 acknowledges 2 segment(s): slow start, cwnd 20 -> 22 MSS."
+            "ACK 29201 acknowledges 2 segments: slow start, cwnd 20 -> 22 MSS."
         );
-        assert_eq!(
-            say(StepKind::FastRetransmit {
+        // A fast retransmit says what showed the loss: here the third duplicate ACK before it.
+        let mut recorded = Steps::new(1460, "cubic");
+        let at = |t_ms: f64, kind| Step {
+            t_ms,
+            flow: 0,
+            kind,
+            state: state(),
+        };
+        for count in 1..=3 {
+            recorded.push(at(
+                f64::from(count),
+                StepKind::DuplicateAck { ack: 14600, count },
+            ));
+        }
+        recorded.push(at(
+            3.0,
+            StepKind::FastRetransmit {
                 seq: 14600,
                 cwnd_before: 40 * 1460,
                 cwnd_after: 37 * 1460,
-                ssthresh: 28 * 1460
+                ssthresh: 28 * 1460,
+            },
+        ));
+        let fr = &recorded.steps[3];
+        assert_eq!(
+            explain(fr, &recorded, Language::En),
+            "Loss detected (3 duplicate ACKs: the DupThresh of RFC 5681 and RFC 6675): fast retransmit of segment 11 (from byte 14,601); ssthresh = cwnd × 717/1024 (CUBIC) = 28 MSS. cwnd 40 -> 37 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
+        );
+        // With SACK the loss can show before the third: the sentence says why.
+        recorded.steps.remove(2);
+        recorded.steps.remove(1);
+        let fr = &recorded.steps[1];
+        assert!(explain(fr, &recorded, Language::En).contains(
+            "only 1 duplicate ACK, but with SACK loss is counted in segments SACKed above the hole"
+        ));
+        assert_eq!(
+            say(StepKind::Sent {
+                seq: 27740,
+                len: 1460
             }),
-            "Loss detected (duplicate ACKs / SACK): fast retransmit of 14601; ssthresh = cwnd × 717/1024 (CUBIC) = 28 MSS. cwnd 40 -> 37 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
+            "Sends segment 20 (bytes 27,741–29,200): 10 of cwnd 20 MSS now in flight."
         );
         assert!(say(StepKind::Timeout {
             rto_ms: 412.0,
@@ -470,6 +712,6 @@ mod tests {
             messages: 19,
             worst_ms: 272.0
         })
-        .contains("19 held message(s) released to the application at once"));
+        .contains("19 held messages released to the application at once"));
     }
 }

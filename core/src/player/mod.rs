@@ -10,7 +10,9 @@ pub mod explain;
 pub mod step;
 
 pub use explain::{explain, Language};
-pub use step::{CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind, Steps, MAX_STEPS};
+pub use step::{
+    CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind, Steps, MAX_STEPS,
+};
 
 /// The columns of `tcplab trace --what steps`.
 pub const STEPS_CSV_HEADER: &str =

@@ -27,6 +27,20 @@ pub enum DropCauseLabel {
     Staged,
 }
 
+/// Why slow start ended without a loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlowStartEnd {
+    /// The window reached ssthresh (set by an earlier loss or timeout).
+    Ssthresh,
+    /// HyStart saw the ACKs of a round spread over more than half the minimum RTT
+    /// (`hystart_ack_train`): the path's capacity is reached.
+    HyStartAckTrain,
+    /// HyStart saw the round's RTT rise above the minimum by an eighth (`hystart_delay`): a queue
+    /// is building.
+    HyStartDelay,
+}
+
 /// How an ACK changed the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -64,6 +78,7 @@ pub enum StepKind {
     },
     DataLost {
         seq: u64,
+        len: u32,
         cause: DropCauseLabel,
     },
     DatagramLost {
@@ -128,6 +143,17 @@ pub enum StepKind {
         messages: u32,
         worst_ms: f64,
     },
+    /// Slow start ended on this ACK, and congestion avoidance begins.
+    SlowStartExit {
+        reason: SlowStartEnd,
+        cwnd: u64,
+        ssthresh: u64,
+    },
+    /// The sender's loss-recovery state changed (Linux's `tcp_set_ca_state`).
+    StateChange {
+        from: CaLabel,
+        to: CaLabel,
+    },
 }
 
 impl StepKind {
@@ -154,12 +180,14 @@ impl StepKind {
             StepKind::Timeout { .. } => "timeout",
             StepKind::MessageWritten { .. } => "message_written",
             StepKind::HolRelease { .. } => "hol_release",
+            StepKind::SlowStartExit { .. } => "slow_start_exit",
+            StepKind::StateChange { .. } => "state_change",
         }
     }
 
     /// The name of every kind, in `name`'s order: a kind added to `name` goes here too, and
     /// gets an example in `examples` (the tests of both crates check the three agree).
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 21] = [
         "syn_sent",
         "syn_received",
         "established",
@@ -179,6 +207,8 @@ impl StepKind {
         "timeout",
         "message_written",
         "hol_release",
+        "slow_start_exit",
+        "state_change",
     ];
 
     /// One example of every kind, with numbers a classroom would see: what the explanations of
@@ -201,14 +231,17 @@ impl StepKind {
             },
             StepKind::DataLost {
                 seq: 1460,
+                len: 1460,
                 cause: DropCauseLabel::Random,
             },
             StepKind::DataLost {
                 seq: 1460,
+                len: 1460,
                 cause: DropCauseLabel::QueueFull,
             },
             StepKind::DataLost {
                 seq: 1460,
+                len: 1460,
                 cause: DropCauseLabel::Staged,
             },
             StepKind::DatagramLost {
@@ -286,10 +319,34 @@ impl StepKind {
                 messages: 19,
                 worst_ms: 272.0,
             },
+            StepKind::SlowStartExit {
+                reason: SlowStartEnd::HyStartAckTrain,
+                cwnd: 60 * 1460,
+                ssthresh: 60 * 1460,
+            },
+            StepKind::SlowStartExit {
+                reason: SlowStartEnd::HyStartDelay,
+                cwnd: 44 * 1460,
+                ssthresh: 44 * 1460,
+            },
+            StepKind::SlowStartExit {
+                reason: SlowStartEnd::Ssthresh,
+                cwnd: 20 * 1460,
+                ssthresh: 20 * 1460,
+            },
+            StepKind::StateChange {
+                from: CaLabel::Open,
+                to: CaLabel::Disorder,
+            },
+            StepKind::StateChange {
+                from: CaLabel::Recovery,
+                to: CaLabel::Open,
+            },
         ]
     }
 
-    /// Kinds a teacher jumps between ("next loss / recovery / timeout / release").
+    /// Kinds a teacher jumps between ("next loss / recovery / timeout / release", and the end
+    /// of slow start, which a run without loss has too).
     pub fn is_landmark(&self) -> bool {
         matches!(
             self,
@@ -298,6 +355,7 @@ impl StepKind {
                 | StepKind::RecoveryDone { .. }
                 | StepKind::Timeout { .. }
                 | StepKind::HolRelease { .. }
+                | StepKind::SlowStartExit { .. }
         )
     }
 }

@@ -11,8 +11,9 @@ mod print;
 mod units;
 
 pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
-pub use keys::Key;
+pub use keys::{Key, MAX_DROPS};
 pub use parse::decode as decode_component;
+pub use parse::Lenient;
 pub use presets::{Preset, PRESETS};
 
 /// Congestion-control algorithm (`cc`).

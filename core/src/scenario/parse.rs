@@ -14,27 +14,64 @@ use super::print::fmt_decimal;
 use super::units::{read_decimal, read_whole, Dimension, NumberError};
 use super::{App, CcAlgo, Scenario};
 
+/// A query read as far as it is good ([`Scenario::parse_lenient`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lenient {
+    /// The good keys over the preset, or the defaults.
+    pub scenario: Scenario,
+    /// What was wrong, one message a bad pair, in the order met.
+    pub errors: Vec<ScenarioError>,
+}
+
 /// How a message states what `drop` takes.
 const DROP_ALLOWED: &str = "allowed packet numbers from 1, comma-separated, at most 1000";
 
 impl Scenario {
     /// Reads a query string (with or without its leading `?`); the empty query is the defaults.
+    /// The error is the first [`Scenario::parse_lenient`] finds.
     pub fn parse(query: &str) -> Result<Scenario, ScenarioError> {
-        let pairs = resolve(query)?;
+        let Lenient { scenario, errors } = Scenario::parse_lenient(query);
+        match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(scenario),
+        }
+    }
+
+    /// Reads a query string as far as it is good: every bad pair (an unknown or repeated key, a
+    /// value out of its range) is reported, in the order [`Scenario::parse`] would meet them, and
+    /// left out, so the scenario is the query's good keys over the preset or the defaults. A
+    /// hand-edited link with three mistakes gets three messages and keeps the rest.
+    pub fn parse_lenient(query: &str) -> Lenient {
+        let (pairs, mut errors) = resolve(query);
         let base = match pairs.iter().find(|(key, _)| *key == Key::Preset) {
-            Some((_, name)) => find_preset(name)?.scenario()?,
+            Some((_, name)) => match find_preset(name).and_then(Preset::scenario) {
+                Ok(s) => s,
+                Err(e) => {
+                    errors.push(e);
+                    Scenario::default()
+                }
+            },
             None => Scenario::default(),
         };
-        base.with_pairs(&pairs)
+        let scenario = base.with_pairs_lenient(&pairs, &mut errors);
+        Lenient { scenario, errors }
     }
 
     /// Applies a query that may not name a preset over `self`: how a preset is built.
     pub(crate) fn with_query(self, query: &str) -> Result<Scenario, ScenarioError> {
-        let pairs = resolve(query)?;
+        let (pairs, errors) = resolve(query);
+        if let Some(e) = errors.into_iter().next() {
+            return Err(e);
+        }
         if pairs.iter().any(|(key, _)| *key == Key::Preset) {
             return Err(ScenarioError::new("preset", Problem::PresetNotSettable));
         }
-        self.with_pairs(&pairs)
+        let mut errors = Vec::new();
+        let s = self.with_pairs_lenient(&pairs, &mut errors);
+        match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(s),
+        }
     }
 
     /// Sets one key from its query value, as a sweep does, with the same checks as
@@ -97,17 +134,39 @@ impl Scenario {
         Ok(())
     }
 
-    fn with_pairs(mut self, pairs: &[(Key, String)]) -> Result<Scenario, ScenarioError> {
+    /// Applies `pairs` over `self`, each bad one reported in `errors` and left out. A range
+    /// that depends on other keys and still fails at the end (`at` past `dur`, say) puts that
+    /// key back to `self`'s value.
+    fn with_pairs_lenient(self, pairs: &[(Key, String)], errors: &mut Vec<ScenarioError>) -> Self {
+        let base = self.clone();
+        let mut s = self;
         let depends_on_others = |key: Key| matches!(key, Key::Rwnd | Key::At);
         let first = pairs.iter().filter(|(k, _)| !depends_on_others(*k));
         let last = pairs.iter().filter(|(k, _)| depends_on_others(*k));
         for (key, value) in first.chain(last) {
             if *key != Key::Preset {
-                self.apply(*key, value)?;
+                if let Err(e) = s.apply(*key, value) {
+                    errors.push(e);
+                }
             }
         }
-        self.validate()?;
-        Ok(self)
+        // Each round puts one key back; a key can fail only once.
+        for _ in 0..Key::ALL.len() {
+            let Err(e) = s.validate() else {
+                return s;
+            };
+            let restored = Key::from_name(e.key())
+                .is_some_and(|key| s.apply(key, &base.value_text(key)).is_ok());
+            errors.push(e);
+            if !restored {
+                break;
+            }
+        }
+        if s.validate().is_ok() {
+            s
+        } else {
+            base
+        }
     }
 
     /// Reads `raw` as the value of `key` and stores it, or says why not.
@@ -243,27 +302,31 @@ fn find_preset(name: &str) -> Result<&'static Preset, ScenarioError> {
         .ok_or_else(|| ScenarioError::new("preset", Problem::UnknownPreset { name: name.into() }))
 }
 
-/// Splits and decodes a query into known keys, refusing unknown and repeated ones.
-fn resolve(query: &str) -> Result<Vec<(Key, String)>, ScenarioError> {
+/// Splits and decodes a query into known keys; unknown keys, and every repeat of a key after
+/// its first, are reported and left out.
+fn resolve(query: &str) -> (Vec<(Key, String)>, Vec<ScenarioError>) {
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut seen = [false; Key::ALL.len()];
     let mut pairs = Vec::new();
+    let mut errors = Vec::new();
     // Empty segments (`a=1&&b=2`, a trailing `&`) are nothing, as in URLSearchParams.
     for segment in query.split('&').filter(|s| !s.is_empty()) {
         // A key without `=` has an empty value, which every key but `drop` refuses.
         let (key, value) = segment.split_once('=').unwrap_or((segment, ""));
         let key_text = decode(key);
         let Some(key) = Key::from_name(&key_text) else {
-            return Err(ScenarioError::unknown_key(&key_text));
+            errors.push(ScenarioError::unknown_key(&key_text));
+            continue;
         };
         let index = key as usize;
         if seen[index] {
-            return Err(ScenarioError::new(key.name(), Problem::RepeatedKey));
+            errors.push(ScenarioError::new(key.name(), Problem::RepeatedKey));
+            continue;
         }
         seen[index] = true;
         pairs.push((key, decode(value)));
     }
-    Ok(pairs)
+    (pairs, errors)
 }
 
 /// Percent-decodes one key or value as `application/x-www-form-urlencoded`: `+` is a space, a
@@ -564,6 +627,41 @@ mod tests {
             "keys are checked before values"
         );
         assert!(err("rtt=abc&loss=abc").starts_with("rtt: "));
+    }
+
+    #[test]
+    fn a_lenient_read_reports_every_bad_pair_and_keeps_the_good_ones() {
+        let q = "rtt=50&bogus=1&loss=abc&cc=bbr&rtt=60&mss=9&bw=20";
+        let Lenient { scenario, errors } = Scenario::parse_lenient(q);
+        let keys: Vec<&str> = errors.iter().map(ScenarioError::key).collect();
+        assert_eq!(keys, ["bogus", "rtt", "loss", "mss"]);
+        assert_eq!(errors[1].to_string(), "rtt: repeated key");
+        let d = Scenario::default();
+        assert_eq!(
+            (scenario.rtt_ms, scenario.bw_mbps, scenario.cc),
+            (50.0, 20.0, CcAlgo::Bbr),
+            "the good keys are kept"
+        );
+        assert_eq!((scenario.loss_pct, scenario.mss), (d.loss_pct, d.mss));
+        // The strict reading fails on the first of them, with the same message.
+        assert_eq!(err(q), errors[0].to_string());
+        assert_eq!(Scenario::parse_lenient("rtt=50").errors, vec![]);
+    }
+
+    #[test]
+    fn a_lenient_read_keeps_a_preset_and_puts_back_a_key_its_neighbours_refuse() {
+        let Lenient { scenario, errors } =
+            Scenario::parse_lenient("preset=loss-sweep&loss=200&at=5s&dur=2");
+        let keys: Vec<&str> = errors.iter().map(ScenarioError::key).collect();
+        assert_eq!(keys, ["loss", "at"]);
+        let preset = parsed("preset=loss-sweep");
+        assert_eq!(scenario.preset, preset.preset);
+        assert_eq!(scenario.loss_pct, preset.loss_pct);
+        assert_eq!((scenario.dur_s, scenario.at_ms), (2.0, None));
+        assert!(scenario.validate().is_ok());
+        let unknown = Scenario::parse_lenient("preset=nope&rtt=40");
+        assert_eq!(unknown.errors.len(), 1);
+        assert_eq!(unknown.scenario.rtt_ms, 40.0);
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub struct Preset {
     pub en: &'static str,
     /// What it shows, in one Chinese sentence.
     pub zh: &'static str,
+    /// The step a lesson opens on, by its kind's name (`tcplab::player::StepKind::NAMES`): the
+    /// player stands on the first such step, paused, when the preset is loaded.
+    pub moment: Option<&'static str>,
 }
 
 /// Every preset, the default experiment first.
@@ -33,6 +36,7 @@ pub const PRESETS: &[Preset] = &[
              in about 7 to 8 round trips, far below the link rate.",
         zh: "一个 2.5 MB（20 Mb）的 POST 在 31.5 ms、1 Gbit/s 的路径上还没走出慢启动就传完了，\
              约需 7 到 8 个往返，远远达不到链路速率。",
+        moment: None,
     },
     Preset {
         name: "loss-sweep",
@@ -42,6 +46,7 @@ pub const PRESETS: &[Preset] = &[
         en: "Reno's throughput under random loss, beside the Mathis formula: sweep the loss \
              rate to watch it collapse.",
         zh: "随机丢包下 Reno 的吞吐量与 Mathis 公式对照：扫描丢包率，看吞吐量如何崩塌。",
+        moment: None,
     },
     Preset {
         name: "hol-blocking",
@@ -51,6 +56,7 @@ pub const PRESETS: &[Preset] = &[
         en: "One lost segment holds every later message in the receive buffer until its \
              retransmission arrives, then releases them in one burst.",
         zh: "一个报文段丢失，其后的所有消息都被扣在接收缓冲区里，直到重传到达才一次性放出。",
+        moment: None,
     },
     Preset {
         name: "cubic-vs-reno",
@@ -59,6 +65,7 @@ pub const PRESETS: &[Preset] = &[
         en: "On a long path with little loss, CUBIC's cubic regrowth of the window beats \
              Reno's Mathis rate.",
         zh: "在丢包很少的长路径上，CUBIC 按三次曲线恢复窗口，吞吐量超过 Reno 的 Mathis 速率。",
+        moment: None,
     },
     Preset {
         name: "random-loss-bbr",
@@ -67,6 +74,7 @@ pub const PRESETS: &[Preset] = &[
         en: "A model-based algorithm, BBR, keeps the link full under random loss, where \
              loss-based ones collapse.",
         zh: "在随机丢包的链路上，基于模型的 BBR 仍能把链路跑满，而基于丢包的算法会崩塌。",
+        moment: None,
     },
     Preset {
         name: "multi-flow",
@@ -74,6 +82,7 @@ pub const PRESETS: &[Preset] = &[
         query: "rtt=20&bw=100&app=bulk&dur=20&flows=8",
         en: "Eight flows share one bottleneck: watch fairness and synchronised back-off.",
         zh: "八条流共享同一个瓶颈：观察公平性与同步退让。",
+        moment: None,
     },
     Preset {
         name: "bufferbloat",
@@ -81,6 +90,41 @@ pub const PRESETS: &[Preset] = &[
         query: "rtt=40&bw=10&queue=2000&app=bulk&dur=10",
         en: "A huge drop-tail queue fills up and the round-trip time balloons with it.",
         zh: "巨大的尾部丢弃队列被填满，往返时延随之膨胀。",
+        moment: None,
+    },
+    Preset {
+        name: "lesson-fast-retransmit",
+        source: "a lesson: one segment lost in mid-flight",
+        // Segment 15 of a 100-segment body: later segments arrive and are SACKed.
+        query: "rtt=100&bw=20&drop=15&mss=1460&iw=10&app=body&body=146000",
+        en: "One segment is lost in mid-flight; the segments after it arrive, their SACKs show \
+             the hole, and the sender retransmits it at once, without waiting for a timeout.",
+        zh: "一个报文段在途中丢失；其后的报文段照常到达，SACK 暴露出空洞，发送方立即重传，\
+             无需等待超时。",
+        moment: Some("fast_retransmit"),
+    },
+    Preset {
+        name: "lesson-tail-loss-probe",
+        source: "a lesson: the last segment lost",
+        // The tenth and last segment of the first flight.
+        query: "rtt=100&bw=20&drop=10&mss=1460&iw=10&app=body&body=14600",
+        en: "The last segment is lost, so no later segment can reveal it: after about two round \
+             trips of silence a tail loss probe resends it (RFC 8985).",
+        zh: "最后一个报文段丢失，没有后续报文段能暴露它：沉默约两个往返之后，尾部丢失探测\
+             把它重发（RFC 8985）。",
+        moment: Some("loss_probe"),
+    },
+    Preset {
+        name: "lesson-timeout",
+        source: "a lesson: a loss nothing else can repair",
+        // The last segment, its probe and the first retransmission are all lost.
+        query: "rtt=100&bw=20&drop=10,11,12&mss=1460&iw=10&app=body&body=14600",
+        en: "The last segment and its probe are both lost: the retransmission timer fires, the \
+             window falls to one segment, and when the retransmission is lost too the timer \
+             doubles (RFC 6298).",
+        zh: "最后一个报文段和它的探测都丢失了：重传计时器到期，窗口降到一个报文段；重传\
+             也丢失时，计时器加倍（RFC 6298）。",
+        moment: Some("timeout"),
     },
 ];
 
@@ -144,6 +188,29 @@ mod tests {
     }
 
     #[test]
+    fn a_lessons_moment_is_a_kind_of_step_it_has() {
+        use crate::player::StepKind;
+        for p in PRESETS {
+            let Some(moment) = p.moment else { continue };
+            assert!(StepKind::NAMES.contains(&moment), "{}: {moment}", p.name);
+            let Ok(s) = p.scenario() else {
+                panic!("{} does not parse", p.name)
+            };
+            let options = crate::RunOptions {
+                record_steps: true,
+                ..crate::RunOptions::default()
+            };
+            let r = crate::run(&s, &options);
+            let steps = r.steps.unwrap_or_default();
+            assert!(
+                steps.steps.iter().any(|st| st.kind.name() == moment),
+                "{}: no {moment} step",
+                p.name
+            );
+        }
+    }
+
+    #[test]
     fn names_are_unique() {
         for (i, p) in PRESETS.iter().enumerate() {
             assert!(PRESETS[i + 1..].iter().all(|o| o.name != p.name));
@@ -170,6 +237,7 @@ mod tests {
             query: "preset=bufferbloat",
             en: "",
             zh: "",
+            moment: None,
         };
         let Err(e) = looped.scenario() else {
             panic!("a preset inside a preset is refused")

@@ -1,7 +1,7 @@
 //! The player's record: turns what the world sees and what the sender notes into steps.
 //! Everything here runs only when `RunOptions::record_steps` is set.
 
-use crate::player::{CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind};
+use crate::player::{CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind};
 use crate::tcp::sender::{CaState, Note};
 use crate::time::Time;
 
@@ -55,14 +55,29 @@ impl World {
         if let Some(in_flight) = in_flight {
             state.in_flight = in_flight;
         }
-        if let Some(steps) = self.steps.as_mut() {
-            steps.push(Step {
-                t_ms: now.as_millis_f64(),
-                flow: fi as u16,
-                kind,
-                state,
-            });
+        let t_ms = now.as_millis_f64();
+        let Some(steps) = self.steps.as_mut() else {
+            return;
+        };
+        // The state the step left differs from the one before it: the change is a step of its
+        // own, just before, so that a class sees Open -> Disorder -> Recovery named.
+        if let Some(seen) = self.steps_ca.get_mut(fi) {
+            if *seen != state.ca {
+                let from = std::mem::replace(seen, state.ca);
+                steps.push(Step {
+                    t_ms,
+                    flow: fi as u16,
+                    kind: StepKind::StateChange { from, to: state.ca },
+                    state,
+                });
+            }
         }
+        steps.push(Step {
+            t_ms,
+            flow: fi as u16,
+            kind,
+            state,
+        });
     }
 
     /// The step for one of the sender's notes. Returns whether a packet went out with it.
@@ -155,7 +170,39 @@ impl World {
             }
         };
         self.record(now, fi, kind);
+        if let Some(exit) = slow_start_exit(&self.flows[fi].sender, &before) {
+            self.record(now, fi, exit);
+        }
     }
+}
+
+/// The end of slow start on an ACK, if it ended there without a loss: the window reached
+/// ssthresh, or HyStart set ssthresh to the window (`hystart_update`). An algorithm that keeps
+/// no ssthresh (BBR) has no such moment.
+fn slow_start_exit(s: &crate::tcp::Sender, before: &AckBefore) -> Option<StepKind> {
+    let w = s.window();
+    let ssthresh = w.ssthresh_bytes()?;
+    let cwnd = w.cwnd_bytes();
+    let was_in_slow_start = before.cwnd < before.ssthresh;
+    // In fast recovery PRR sets the window, and its end is a step of its own; after a timeout
+    // (the Loss state) slow start runs up to ssthresh as ever.
+    let in_recovery = matches!(s.ca_state(), CaState::Recovery { .. });
+    if !was_in_slow_start || w.in_slow_start() || in_recovery || s.cc().name() == "bbr" {
+        return None;
+    }
+    let reason = if before.ssthresh >= crate::cc::INFINITE_SSTHRESH_BYTES {
+        match s.cc().state_label() {
+            "hystart-delay" => SlowStartEnd::HyStartDelay,
+            _ => SlowStartEnd::HyStartAckTrain,
+        }
+    } else {
+        SlowStartEnd::Ssthresh
+    };
+    Some(StepKind::SlowStartExit {
+        reason,
+        cwnd,
+        ssthresh,
+    })
 }
 
 /// The sender's state before an ACK, to tell what the ACK changed.

@@ -147,6 +147,8 @@ pub(crate) struct World {
     pub messages: Option<MessageLog>,
     /// The player's record, when asked for.
     pub steps: Option<Steps>,
+    /// Each flow's loss-recovery state as its latest step left it, to record its changes.
+    pub(super) steps_ca: Vec<crate::player::CaLabel>,
     awaiting_handshakes: usize,
     last_event: Time,
     /// Goodput windows for the summary's percentiles: bytes read per window since `t0`, the
@@ -251,6 +253,7 @@ impl World {
             steps: options
                 .record_steps
                 .then(|| Steps::new(s.mss, crate::scenario::CcAlgo::name(s.cc))),
+            steps_ca: vec![crate::player::CaLabel::Open; n],
             awaiting_handshakes: n,
             last_event: Time::ZERO,
             window_len,
@@ -567,11 +570,12 @@ impl World {
         self.datagram_lost(p);
         let fi = usize::from(p.flow);
         match p.kind {
-            Kind::Data { seq, .. } => self.record(
+            Kind::Data { seq, len, .. } => self.record(
                 now,
                 fi,
                 StepKind::DataLost {
                     seq,
+                    len,
                     cause: drop_label(cause),
                 },
             ),
@@ -796,8 +800,15 @@ impl World {
                 }
                 // The player's step needs the window of before the ACK; only then is it kept.
                 let before = self.steps.is_some().then(|| AckBefore::of(&flow.sender));
+                let samples = flow.sender.rtt().samples();
                 flow.sender
                     .on_ack(now, ack, wnd, p.sack_blocks(), ts, &mut out);
+                let rtt = flow.sender.rtt();
+                if rtt.samples() != samples {
+                    if let Some(r) = rtt.latest() {
+                        self.traces.flows[fi].rtt.push(now, [r.as_millis_f64()]);
+                    }
+                }
                 if let Some(before) = before {
                     self.record_ack(now, fi, ack, before);
                 }

@@ -37,6 +37,8 @@ pub struct RttEstimator {
     rtt_seq: u64,
     min_rtt: Option<Time>,
     latest: Option<Time>,
+    /// Samples taken so far: a trace records each new one.
+    samples: u64,
     rto_min: Time,
     /// Timeouts in a row since the last valid sample: the timer is doubled this many times.
     backoff: u32,
@@ -55,6 +57,7 @@ impl RttEstimator {
             rtt_seq: 0,
             min_rtt: None,
             latest: None,
+            samples: 0,
             rto_min,
             backoff: 0,
             rto: INITIAL_RTO,
@@ -66,6 +69,7 @@ impl RttEstimator {
     /// `tcp_ack_update_rtt` does.
     pub fn sample(&mut self, r: Time, snd_una: u64, snd_nxt: u64) {
         self.latest = Some(r);
+        self.samples += 1;
         self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         let m = r.0.max(1);
         let floor = self.rto_min.0;
@@ -160,6 +164,11 @@ impl RttEstimator {
 
     pub fn latest(&self) -> Option<Time> {
         self.latest
+    }
+
+    /// How many samples the estimator has taken.
+    pub fn samples(&self) -> u64 {
+        self.samples
     }
 }
 

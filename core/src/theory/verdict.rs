@@ -43,6 +43,11 @@ pub struct Verdict {
     pub mathis_mbps: Option<f64>,
     /// app=body: what the body would take on an ideal path (no loss, ideal slow start).
     pub ideal_completion_ms: Option<f64>,
+    /// The run stopped before its workload was done (its time limit or event budget). A run
+    /// plainly held by the link or the window keeps that verdict, with this as a note; otherwise
+    /// the verdict is [`Limit::Unfinished`].
+    #[serde(default)]
+    pub unfinished: bool,
 }
 
 /// A run whose goodput reaches this share of a limit is held by that limit.
@@ -62,9 +67,8 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         .as_ref()
         .and_then(|m| m.over_80ms_pct)
         .unwrap_or(0.0);
-    let limit = if summary.budget_exhausted || summary.time_limit_reached {
-        Limit::Unfinished
-    } else if s.app == App::Msgs
+    let unfinished = summary.budget_exhausted || summary.time_limit_reached;
+    let limit = if s.app == App::Msgs
         && s.conns > 0
         && summary.hol.as_ref().is_some_and(|h| h.events > 0)
         && hol_share > 1.0
@@ -81,6 +85,13 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
     } else {
         Limit::WindowGrowth
     };
+    // What a partial run shows plainly (the link or the window full) it shows whole; anything
+    // else it cannot tell yet.
+    let limit = match limit {
+        Limit::LinkRate | Limit::ReceiveWindow => limit,
+        _ if unfinished => Limit::Unfinished,
+        _ => limit,
+    };
     Verdict {
         limit,
         goodput_mbps: g,
@@ -89,6 +100,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         connections: limits.conns as u32,
         mathis_mbps: summary.mathis_MBps,
         ideal_completion_ms: ideal,
+        unfinished,
     }
 }
 
@@ -113,6 +125,29 @@ mod tests {
         assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
         assert_eq!(limit_of("app=bulk&bw=100&rtt=20"), Limit::LinkRate);
         assert_eq!(limit_of("body=1GB&dur=0.5"), Limit::Unfinished);
+    }
+
+    #[test]
+    fn a_partial_run_held_by_the_link_keeps_that_verdict() {
+        // 1 Gbit/s for 30 s is far over the page's budget; the part run fills the link.
+        let s = Scenario::parse("app=bulk&bw=1000&rtt=20&dur=30").unwrap_or_default();
+        let options = RunOptions {
+            max_events: 200_000,
+            ..RunOptions::default()
+        };
+        let r = run(&s, &options);
+        assert!(r.summary.budget_exhausted);
+        let v = verdict(&s, &r.summary);
+        assert_eq!(v.limit, Limit::LinkRate);
+        assert!(v.unfinished);
+        // Still in slow start when the budget ran out: nothing can be said yet.
+        let s = Scenario::parse("app=bulk&bw=1000&rtt=200&dur=30").unwrap_or_default();
+        let options = RunOptions {
+            max_events: 2_000,
+            ..RunOptions::default()
+        };
+        let v = verdict(&s, &run(&s, &options).summary);
+        assert_eq!((v.limit, v.unfinished), (Limit::Unfinished, true));
     }
 
     #[test]
