@@ -208,7 +208,7 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
 
         // The exported CSV is the table, and parses.
         let (name, csv) = export(lab, "export-table-csv", false).await;
-        assert_eq!(name, "tcplab-sweep.csv");
+        assert_eq!(name, "tcplab-loss-sweep-dur30-sweep-loss.csv", "named for what it holds");
         assert_eq!(csv, expected, "the exported CSV");
         for row in csv_rows(&csv) {
             for (h, v) in row.iter().skip(2) {
@@ -223,13 +223,19 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
 
         // The PNG is the chart's pixels.
         let (name, bytes) = export(lab, "export-sweep-png", true).await;
-        assert_eq!(name, "tcplab-sweep.png");
+        assert_eq!(name, "tcplab-loss-sweep-dur30-sweep-loss.png");
         let bytes: Vec<u8> = bytes.split(',').filter_map(|b| b.parse().ok()).collect();
         let size = lab
             .eval_string("const c = document.getElementById('sweep-chart'); return c.width + 'x' + c.height;")
             .await;
+        let (w, h) = size
+            .split_once('x')
+            .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+            .expect("the chart's size");
         let png = png_size(&bytes).expect("a PNG signature and IHDR");
-        assert_eq!(format!("{}x{}", png.0, png.1), size, "the PNG is the chart's size");
+        // The chart's pixels under a title, over a caption of the scenario and the address.
+        assert_eq!(png.0, w, "the PNG is the chart's width");
+        assert!(png.1 > h + 40 && png.1 < h + 400, "a title and a caption: {png:?} for {w}x{h}");
         assert!(bytes.len() > 2000, "a real image: {} bytes", bytes.len());
 
         let command = lab.text_of("export-command").await;
@@ -375,7 +381,7 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
             .await;
         assert!(drawn.contains(":36:"), "the heatmap drew every cell: {drawn}");
         let (name, csv) = export(lab, "export-matrix-csv", false).await;
-        assert_eq!(name, "tcplab-matrix.csv");
+        assert_eq!(name, "tcplab-multi-flow-dur5-matrix-flows-rtt.csv");
         assert_eq!(csv.lines().count(), 37, "{csv}");
         lab.screenshot("matrix").await;
         lab.set_window(1280, 720).await;
@@ -446,7 +452,7 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
         // One run's trace, as tcplab trace prints it.
         lab.open(&format!("?{trace_query}&lang=en")).await;
         let (name, csv) = export(lab, "export-trace-cwnd", false).await;
-        assert_eq!(name, "tcplab-cwnd.csv");
+        assert_eq!(name, "tcplab-rtt50-loss1-cwnd.csv");
         assert_eq!(csv, trace, "the page's trace against tcplab trace --what cwnd");
         let (_, summary) = export(lab, "export-summary-json", false).await;
         let summary: serde_json::Value = serde_json::from_str(&summary).expect("the summary parses");

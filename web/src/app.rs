@@ -28,7 +28,7 @@ use crate::toolbar::{LangSwitch, LargeType, Share};
 use crate::worker::client::WORKER_SCRIPT;
 use crate::worker::pool::{pool_size, Pool};
 use crate::worker::Client;
-use crate::{format, now_ms, prefs};
+use crate::{after, format, now_ms, prefs};
 
 /// Starts the batch for `key` on the pool, replacing the one running.
 fn start_batch(pool: &Pool, key: &PlanKey, dispatcher: &UseReducerDispatcher<Page>) {
@@ -47,19 +47,6 @@ fn start_batch(pool: &Pool, key: &PlanKey, dispatcher: &UseReducerDispatcher<Pag
 
 /// How long a batch's settings must stay as they are before it starts.
 const BATCH_AFTER_MS: i32 = 150;
-
-/// Calls `f` after `ms`; the timer's id to clear it, and the callback, to keep until then.
-fn after(
-    ms: i32,
-    f: impl FnOnce() + 'static,
-) -> Option<(i32, wasm_bindgen::closure::Closure<dyn FnMut()>)> {
-    use wasm_bindgen::JsCast;
-    let f = wasm_bindgen::closure::Closure::once(f);
-    let id = web_sys::window()?
-        .set_timeout_with_callback_and_timeout_and_arguments_0(f.as_ref().unchecked_ref(), ms)
-        .ok()?;
-    Some((id, f))
-}
 
 fn arrived() -> location::Address {
     location::parse_search(&location::current_search().unwrap_or_default())
@@ -96,22 +83,32 @@ pub fn app() -> Html {
         // every frame. One run is the lab's own worker's.
         let pool = pool.clone();
         let dispatcher = page.dispatcher();
-        use_effect_with(page.plan_key(), move |key| {
-            let timer = match key.clone() {
-                Some(key) => after(BATCH_AFTER_MS, move || {
+        // A view whose runs finished before (Back into a sweep) shows them: nothing starts.
+        // A batch still running for other runs is then stopped: its results would not be shown.
+        let cached = page.has_finished_batch();
+        let key = page.plan_key();
+        let other_running = page
+            .batch
+            .as_ref()
+            .is_some_and(|b| b.running() && Some(&b.key) != key.as_ref());
+        use_effect_with((key, cached), move |(key, cached)| {
+            let timer = match (key.clone(), cached) {
+                (Some(_), true) => {
+                    if other_running {
+                        pool.cancel();
+                        dispatcher.dispatch(Action::Cancelled);
+                    }
+                    None
+                }
+                (Some(key), false) => after(BATCH_AFTER_MS, move || {
                     start_batch(&pool, &key, &dispatcher)
                 }),
-                None => {
+                (None, _) => {
                     pool.cancel();
                     None
                 }
             };
-            move || {
-                if let (Some((id, _)), Some(w)) = (&timer, web_sys::window()) {
-                    w.clear_timeout_with_handle(*id);
-                }
-                drop(timer);
-            }
+            move || drop(timer)
         });
     }
     {
@@ -214,6 +211,9 @@ pub fn app() -> Html {
     let on_player = use_callback(page.dispatcher(), |a, dispatcher| {
         dispatcher.dispatch(Action::Player(a))
     });
+    let on_seek = use_callback(page.dispatcher(), |t: f64, dispatcher| {
+        dispatcher.dispatch(Action::Player(crate::player::Action::Seek(t)))
+    });
     let on_dismiss = use_callback(page.dispatcher(), |(), dispatcher| {
         dispatcher.dispatch(Action::DismissBanner)
     });
@@ -230,6 +230,20 @@ pub fn app() -> Html {
         dispatcher.dispatch(Action::Slot(slot))
     });
 
+    // The folded controls' panel on a narrow screen; a refused value opens it, to be seen.
+    let settings_open = use_state_eq(|| false);
+    {
+        let settings_open = settings_open.clone();
+        use_effect_with(page.field_error.is_some(), move |refused| {
+            if *refused {
+                settings_open.set(true);
+            }
+        });
+    }
+    let toggle_settings = {
+        let settings_open = settings_open.clone();
+        Callback::from(move |_: MouseEvent| settings_open.set(!*settings_open))
+    };
     let lang = page.lang;
     let running = page.running();
     let failure = page.current_failure().map(str::to_string);
@@ -246,11 +260,22 @@ pub fn app() -> Html {
                     <LargeType {lang} large={page.large} {on_large} />
                 </nav>
             </header>
-            if let Some(bad) = &page.banner {
-                <Banner bad={bad.clone()} kept_previous={page.banner_kept_previous} {lang} {on_dismiss} />
+            if !page.banner.is_empty() {
+                <Banner bad={page.banner.clone()} {lang} {on_dismiss} />
             }
             <div class="layout">
-                <aside class="sidebar">
+                <aside class={classes!("sidebar", (*settings_open).then_some("open"))} id="settings">
+                    // On a narrow screen the results come first and the controls fold into
+                    // this panel; on a wide one the button is hidden and they always show.
+                    <button type="button" class="settings-toggle" id="settings-toggle"
+                        aria-expanded={settings_open.to_string()} aria-controls="controls"
+                        onclick={toggle_settings}>
+                        { if *settings_open {
+                            lang.pick("Scenario settings ▴", "场景设置 ▴")
+                        } else {
+                            lang.pick("Scenario settings ▾", "场景设置 ▾")
+                        } }
+                    </button>
                     <Controls scenario={page.edited().clone()} {lang}
                         error={page.field_error.clone()} {on_change} />
                 </aside>
@@ -282,7 +307,8 @@ pub fn app() -> Html {
                                 <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
                                     <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
-                                        until_ms={page.player_ms()} {on_cursor} />
+                                        until_ms={page.player_ms()} {on_cursor}
+                                        on_seek={page.player.open.then(|| on_seek.clone())} />
                                 } else {
                                     <div class="charts" aria-hidden="true"></div>
                                 }

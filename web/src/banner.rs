@@ -1,6 +1,7 @@
-//! The banner for an address the page cannot show as written: it names the key and its range
-//! (the scenario's own message) and says what is shown instead. It stays until dismissed or
-//! until the user changes the scenario, when "instead" no longer holds (`Page::apply`).
+//! The banner for an address the page cannot show as written: it names every bad key with its
+//! reason (the scenario's own message, which names the range), and says that those keys are
+//! ignored and the rest of the link is shown. It stays until dismissed or until the user changes
+//! the scenario, when it no longer describes what is on show (`Page::apply`).
 
 use yew::prelude::*;
 
@@ -9,39 +10,71 @@ use crate::location::BadLink;
 
 #[derive(Properties, PartialEq)]
 pub struct BannerProps {
-    pub bad: BadLink,
-    /// A scenario was on show before (Back or Forward to a bad address), and stays.
-    pub kept_previous: bool,
+    /// Every bad key, in the order written; at least one.
+    pub bad: Vec<BadLink>,
     pub lang: Lang,
     pub on_dismiss: Callback<()>,
+}
+
+/// One bad key: its name as written (or a note that it is empty) and the problem.
+fn key_and_problem(bad: &BadLink, lang: Lang) -> Html {
+    html! {
+        <>
+            // `=1` or `&=&`: there is no key to quote, and `""` would read as a typo.
+            if bad.key.is_empty() {
+                { lang.pick("an empty key", "一个空的键") }
+            } else {
+                <code><bdi>{ bad.shown_key.clone() }</bdi></code>
+            }
+            { lang.pick(": ", "：") }
+            <span class="banner-message">{ isolated(bad.problem_in(lang)) }</span>
+        </>
+    }
 }
 
 #[function_component]
 pub fn Banner(props: &BannerProps) -> Html {
     let lang = props.lang;
-    let instead = match (props.kept_previous, lang) {
-        (true, Lang::En) => "showing the last valid scenario instead.",
-        (false, Lang::En) => "showing the defaults instead.",
-        (true, Lang::Zh) => "改为显示上一个有效的场景。",
-        (false, Lang::Zh) => "改为显示默认场景。",
-    };
     let on_dismiss = props.on_dismiss.clone();
-    html! {
-        <div class="banner" id="banner" role="alert" data-key={props.bad.key.clone()}>
+    let first = props.bad.first().map(|b| b.key.clone()).unwrap_or_default();
+    let body = match props.bad.as_slice() {
+        [one] => html! {
             <p>
                 <strong>
                     // `=1` or `&=&`: there is no key to quote, and `""` would read as a typo.
-                    if props.bad.key.is_empty() {
+                    if one.key.is_empty() {
                         { lang.pick("This link has an empty key: ", "链接中有一个空的键：") }
                     } else {
                         { lang.pick("This link's ", "链接中的 ") }
-                        <code><bdi>{ props.bad.shown_key.clone() }</bdi></code>
+                        <code><bdi>{ one.shown_key.clone() }</bdi></code>
                         { lang.pick(" is not valid: ", " 无效：") }
                     }
                 </strong>
-                <span class="banner-message">{ isolated(&props.bad.problem) }</span>
-                { lang.pick("; ", "；") }{ instead }
+                <span class="banner-message">{ isolated(one.problem_in(lang)) }</span>
+                { lang.pick(". It is ignored; the rest of the link is shown as written.",
+                    "。已忽略该项，链接的其余部分照常显示。") }
             </p>
+        },
+        many => html! {
+            <div>
+                <p>
+                    <strong>{ match lang {
+                        Lang::En => format!("This link has {} keys that are not valid.", many.len()),
+                        Lang::Zh => format!("链接中有 {} 个无效的键。", many.len()),
+                    } }</strong>
+                    { lang.pick(" They are ignored; the rest of the link is shown as written:",
+                        "已忽略这些键，链接的其余部分照常显示：") }
+                </p>
+                <ul class="banner-list">
+                    { for many.iter().map(|b| html! { <li data-key={b.key.clone()}>{ key_and_problem(b, lang) }</li> }) }
+                </ul>
+            </div>
+        },
+    };
+    html! {
+        <div class="banner" id="banner" role="alert" data-key={first}
+            data-count={props.bad.len().to_string()}>
+            { body }
             <button type="button" class="mini" aria-label={lang.pick("Dismiss", "关闭")}
                 onclick={Callback::from(move |_: MouseEvent| on_dismiss.emit(()))}>{ "×" }</button>
         </div>

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use tcplab::theory::verdict::Limit;
 use tcplab::view::RunView;
 use tcplab::App;
 use yew::prelude::*;
@@ -75,6 +76,35 @@ fn card(id: &str, title: &str, value: Shown, sub: Html) -> Html {
     }
 }
 
+/// Why the Mathis formula does not describe this run, if it does not: it models a sender that
+/// always has data, whose window only random loss holds (Mathis et al. 1997).
+fn mathis_not_applicable(lang: Lang, app: App, view: &RunView) -> Option<&'static str> {
+    let s = &view.summary;
+    if s.mathis_MBps.is_none() {
+        Some(lang.pick(
+            "no random loss, no Mathis rate",
+            "无随机丢包，不适用 Mathis",
+        ))
+    } else if s.dropped_data == 0 {
+        Some(lang.pick(
+            "no segment was lost at random in this run",
+            "本次运行没有报文段被随机丢弃",
+        ))
+    } else if app != App::Bulk {
+        Some(lang.pick(
+            "the application, not loss, limits the sender (Mathis assumes it always has data)",
+            "限制发送方的是应用而非丢包（Mathis 假设发送方总有数据）",
+        ))
+    } else if view.verdict.limit == Limit::ReceiveWindow {
+        Some(lang.pick(
+            "the receive window, not loss, limits the sender",
+            "限制发送方的是接收窗口而非丢包",
+        ))
+    } else {
+        None
+    }
+}
+
 #[function_component]
 pub fn Headline(props: &HeadlineProps) -> Html {
     let lang = props.lang;
@@ -116,6 +146,9 @@ pub fn Headline(props: &HeadlineProps) -> Html {
                     <br />
                     { format!("{} {}", lang.pick("Jain fairness", "Jain 公平指数"), number(j, 3)) }
                 }
+                <br />
+                <span class="sub-note">{ lang.pick("from the first data byte: the handshake is not counted",
+                    "从第一个数据字节算起：不含握手") }</span>
             </>
         },
     );
@@ -127,9 +160,15 @@ pub fn Headline(props: &HeadlineProps) -> Html {
             Some(r) => html! {
                 <>
                     <span class="num2" data-raw={r.to_string()}>{ number(r, 3) }</span>
-                    { lang.pick(" RTTs", " 个 RTT") }
-                    if let Some(h) = s.handshake_ms {
-                        { format!(" · {} {}", lang.pick("handshake", "握手"), duration(h)) }
+                    { lang.pick(" RTTs, with the handshake (as curl times it)", " 个 RTT，含握手（与 curl 的计时相同）") }
+                    if let Some(t) = s.transfer_ms {
+                        <br />
+                        <span class="sub-note" id="card-transfer" data-raw={t.to_string()}>
+                            { format!("{} {}", lang.pick("the body alone", "仅正文"), duration(t)) }
+                            if let Some(h) = s.handshake_ms {
+                                { format!(" · {} {}", lang.pick("handshake", "握手"), duration(h)) }
+                            }
+                        </span>
                     }
                 </>
             },
@@ -151,19 +190,19 @@ pub fn Headline(props: &HeadlineProps) -> Html {
                 lang.pick("segments", "段")) }
         },
     );
-    let ratio = match (s.goodput_MBps, s.mathis_MBps) {
-        (Some(g), Some(m)) if m > 0.0 => Some(g / m),
+    let why_not = mathis_not_applicable(lang, props.app, view);
+    let ratio = match (s.goodput_MBps, s.mathis_MBps, why_not) {
+        (Some(g), Some(m), None) if m > 0.0 => Some(g / m),
         _ => None,
     };
     let mathis = card(
         "card-mathis",
         lang.pick("Measured / Mathis", "实测 / Mathis"),
         shown(ratio, "×", 3),
-        match s.mathis_MBps {
-            Some(m) => html! { format!("Mathis {}", mbytes_per_s(m)) },
-            None => {
-                html! { lang.pick("no random loss, no Mathis rate", "无随机丢包，不适用 Mathis") }
-            }
+        match (why_not, s.mathis_MBps) {
+            (None, Some(m)) => html! { format!("Mathis {}", mbytes_per_s(m)) },
+            (Some(why), _) => html! { <span class="why-not">{ why }</span> },
+            (None, None) => Html::default(),
         },
     );
     let p99 = s.msgs.as_ref().and_then(|m| m.p99_ms);

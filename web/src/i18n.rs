@@ -65,3 +65,64 @@ impl Lang {
             .unwrap_or_default()
     }
 }
+
+/// A scenario's problem in Chinese: the sentence around the values translated, the values and
+/// units as written (they are what the reader typed, and what the link takes).
+pub fn problem_zh(p: &tcplab::scenario::Problem) -> String {
+    use tcplab::scenario::{Key, Problem, PRESETS};
+    let q = |v: &str| crate::location::quoted(v);
+    let shown = |v: &str| tcplab::scenario::shown(v).into_owned();
+    match p {
+        Problem::UnknownKey => {
+            let keys: Vec<&str> = Key::ALL.iter().map(|k| k.name()).collect();
+            format!("未知的键（已知的键：{}）", keys.join(", "))
+        }
+        Problem::RepeatedKey => "键重复".to_string(),
+        Problem::Empty { allowed } => format!("值为空（{}）", allowed_zh(allowed)),
+        Problem::TooLong { value, allowed } => {
+            format!("{} 太长（{}）", q(value), allowed_zh(allowed))
+        }
+        Problem::NotANumber { value, allowed } => {
+            format!("{} 不是数字（{}）", q(value), allowed_zh(allowed))
+        }
+        Problem::NotWhole { value, allowed } => {
+            format!("{} 不是整数（{}）", q(value), allowed_zh(allowed))
+        }
+        Problem::UnknownUnit { value, units } => {
+            format!("{} 的单位未知（单位：{units}）", q(value))
+        }
+        Problem::OutOfRange { value, allowed } => {
+            format!("{} 超出范围（{}）", shown(value), allowed_zh(allowed))
+        }
+        Problem::UnknownValue { value, allowed } => {
+            format!("未知的值 {}（允许 {allowed}）", q(value))
+        }
+        Problem::UnknownPreset { name } => {
+            let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+            format!("未知的预设 {}（已知：{}）", q(name), names.join(", "))
+        }
+        Problem::EmptyEntry { value, allowed } => {
+            format!("{} 中有空项（{}）", q(value), allowed_zh(allowed))
+        }
+        Problem::TooManyDrops { count } => {
+            format!("{count} 项（最多 {} 项）", tcplab::scenario::MAX_DROPS)
+        }
+        Problem::DropNotAscending => "各项须递增且不重复".to_string(),
+        Problem::PresetNotSettable => {
+            "不能单独设置：它会重置其他所有键（请把它写在查询的开头）".to_string()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A range as the scenario states it (`allowed 0.1 to 2000 ms`), in Chinese.
+fn allowed_zh(allowed: &str) -> String {
+    if allowed.contains("packet numbers") {
+        return format!(
+            "允许从 1 起的包序号，以逗号分隔，最多 {} 个",
+            tcplab::scenario::MAX_DROPS
+        );
+    }
+    let rest = allowed.strip_prefix("allowed ").unwrap_or(allowed);
+    format!("允许 {}", rest.replace(" to ", " 至 "))
+}

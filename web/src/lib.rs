@@ -39,9 +39,40 @@ pub(crate) fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// A timer set by [`after`]; dropping it clears it.
+pub(crate) struct Timer {
+    id: i32,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        if let Some(w) = web_sys::window() {
+            w.clear_timeout_with_handle(self.id);
+        }
+    }
+}
+
+/// Calls `f` after `ms`, unless the timer is dropped first (`None`: no window to time on).
+pub(crate) fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<Timer> {
+    use wasm_bindgen::JsCast;
+    let f = wasm_bindgen::closure::Closure::once(f);
+    let id = web_sys::window()?
+        .set_timeout_with_callback_and_timeout_and_arguments_0(f.as_ref().unchecked_ref(), ms)
+        .ok()?;
+    Some(Timer { id, _callback: f })
+}
+
 /// Mounts the page on `<body>`.
 pub fn start() {
     // With panic = "abort" a panic would otherwise reach the console only as "unreachable".
     console_error_panic_hook::set_once();
     yew::Renderer::<App>::new().render();
+    // The page has its own shape now: index.html's stand-in goes.
+    if let Some(skeleton) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("skeleton"))
+    {
+        skeleton.remove();
+    }
 }

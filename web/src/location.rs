@@ -24,8 +24,9 @@ pub const LANG_KEY: &str = "lang";
 /// None is a scenario key, so a query splits cleanly.
 pub const PAGE_KEYS: &[&str] = &[
     "view", "key", "values", "key2", "values2", "key3", "values3", "seeds", "metric", "b", "c",
-    // The player's rank of its step at the instant of `at` (`crate::player::state`).
-    "step",
+    // The player's rank of its step at the instant of `at`, and a lesson's player kept closed
+    // (`crate::player::state`).
+    "step", "player",
 ];
 
 /// How a new state enters the browser's history.
@@ -41,7 +42,8 @@ pub enum Entry {
 }
 
 /// What is wrong with a link: the key at fault and the whole message, which names the range
-/// (`rtt: "abc" is not a number (allowed 0.1 to 2000 ms)`), and the message after the key.
+/// (`rtt: "abc" is not a number (allowed 0.1 to 2000 ms)`), and the message after the key, in
+/// English and, where it has been written, in Chinese.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadLink {
     /// The key as written, decoded.
@@ -51,6 +53,7 @@ pub struct BadLink {
     pub shown_key: String,
     pub message: String,
     pub problem: String,
+    pub problem_zh: Option<String>,
 }
 
 impl BadLink {
@@ -62,6 +65,15 @@ impl BadLink {
             message: format!("{in_message}: {problem}"),
             shown_key,
             problem,
+            problem_zh: None,
+        }
+    }
+
+    /// The same with its Chinese wording.
+    pub fn new_in(key: &str, problem: String, problem_zh: String) -> BadLink {
+        BadLink {
+            problem_zh: Some(problem_zh),
+            ..BadLink::new(key, problem)
         }
     }
 
@@ -71,6 +83,15 @@ impl BadLink {
             shown_key: tcplab::scenario::shown(e.key()).into_owned(),
             message: e.to_string(),
             problem: e.problem().to_string(),
+            problem_zh: Some(crate::i18n::problem_zh(e.problem())),
+        }
+    }
+
+    /// The problem in `lang`, English where no other wording exists.
+    pub fn problem_in(&self, lang: Lang) -> &str {
+        match (lang, &self.problem_zh) {
+            (Lang::Zh, Some(zh)) => zh,
+            _ => &self.problem,
         }
     }
 }
@@ -78,7 +99,10 @@ impl BadLink {
 /// A page address, read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Address {
-    pub scenario: Result<Scenario, BadLink>,
+    /// The link's good scenario keys, over its preset or the defaults.
+    pub scenario: Scenario,
+    /// What is wrong with its other scenario keys, one entry a bad pair, in the order written.
+    pub bad: Vec<BadLink>,
     /// `None` when the address has no `lang=`.
     pub lang: Result<Option<Lang>, BadLink>,
     /// The page's own keys other than `lang`, decoded, as written ([`PAGE_KEYS`]).
@@ -94,19 +118,26 @@ pub fn parse_search(search: &str) -> Address {
         .map(|(_, v)| v.clone())
         .collect();
     page.retain(|(k, _)| k != LANG_KEY);
-    let scenario = Scenario::parse(&query).map_err(|e| BadLink::from_scenario(&e));
+    let read = Scenario::parse_lenient(&query);
+    let bad = read.errors.iter().map(BadLink::from_scenario).collect();
     let lang = match langs.as_slice() {
         [] => Ok(None),
         [one] => Lang::from_code(one).map(Some).ok_or_else(|| {
-            BadLink::new(
+            BadLink::new_in(
                 LANG_KEY,
                 format!("unknown value \"{}\" (allowed en, zh)", shown(one)),
+                format!("未知的值 \"{}\"（允许 en、zh）", shown(one)),
             )
         }),
-        _ => Err(BadLink::new(LANG_KEY, "repeated key".to_string())),
+        _ => Err(BadLink::new_in(
+            LANG_KEY,
+            "repeated key".to_string(),
+            "键重复".to_string(),
+        )),
     };
     Address {
-        scenario,
+        scenario: read.scenario,
+        bad,
         lang,
         page,
     }
@@ -131,8 +162,9 @@ pub fn split_page(search: &str) -> (String, Vec<(String, String)>) {
 }
 
 /// The canonical address of a scenario with the page's keys `page` (written as given, each
-/// value percent-encoded where it would split the query), shown in `lang`.
-pub fn search_with(scenario: &Scenario, page: &[(&str, String)], lang: Lang) -> String {
+/// value percent-encoded where it would split the query), and `lang=` if the language was
+/// chosen: a link without it opens in its reader's own language.
+pub fn search_with(scenario: &Scenario, page: &[(&str, String)], lang: Option<Lang>) -> String {
     let mut parts = Vec::with_capacity(page.len() + 2);
     let query = scenario.to_query();
     if !query.is_empty() {
@@ -141,7 +173,12 @@ pub fn search_with(scenario: &Scenario, page: &[(&str, String)], lang: Lang) -> 
     for (key, value) in page {
         parts.push(format!("{key}={}", encode_component(value)));
     }
-    parts.push(format!("{LANG_KEY}={}", lang.code()));
+    if let Some(lang) = lang {
+        parts.push(format!("{LANG_KEY}={}", lang.code()));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
     format!("?{}", parts.join("&"))
 }
 
@@ -159,9 +196,9 @@ pub fn encode_component(s: &str) -> String {
     out
 }
 
-/// The canonical address of a scenario shown in `lang`: `?QUERY&lang=xx`, or `?lang=xx` for the
-/// defaults.
-pub fn search_for(scenario: &Scenario, lang: Lang) -> String {
+/// The canonical address of a scenario, in `lang` if chosen: `?QUERY&lang=xx`, `?lang=xx` for
+/// the defaults, or nothing at all.
+pub fn search_for(scenario: &Scenario, lang: Option<Lang>) -> String {
     search_with(scenario, &[], lang)
 }
 

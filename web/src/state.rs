@@ -26,14 +26,19 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// Finished batches kept for Back and Forward.
+const FINISHED_KEPT: usize = 6;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
     pub scenario: Scenario,
     pub lang: Lang,
-    /// Why the address could not be shown as written.
-    pub banner: Option<BadLink>,
-    /// The banner's address came after a good one, whose scenario stays on show.
-    pub banner_kept_previous: bool,
+    /// The language was chosen (by the link, or the switch): links then carry it. Otherwise a
+    /// link opens in its reader's own language.
+    pub lang_chosen: bool,
+    /// What in the address could not be shown as written: every bad key, each with its reason.
+    /// Empty: nothing.
+    pub banner: Vec<BadLink>,
     pub field_error: Option<FieldError>,
     /// The newest finished run, which may be for an older scenario while a run is going.
     pub view: Option<Rc<RunView>>,
@@ -53,6 +58,8 @@ pub struct Page {
     pub slot: usize,
     /// The newest batch of runs of a sweep, a matrix or a comparison.
     pub batch: Option<Batch>,
+    /// Batches that finished lately, newest last: Back into a sweep shows its results at once.
+    pub finished: Vec<Batch>,
     /// The step-through player; its cursor's time is the scenario's `at`.
     pub player: crate::player::State,
 }
@@ -136,8 +143,8 @@ impl Page {
         let page = Page {
             scenario: Scenario::default(),
             lang: fallback_lang,
-            banner: None,
-            banner_kept_previous: false,
+            lang_chosen: false,
+            banner: Vec::new(),
             field_error: None,
             view: None,
             failure: None,
@@ -148,34 +155,37 @@ impl Page {
             keys: PageKeys::default_for(&Scenario::default()),
             slot: 0,
             batch: None,
+            finished: Vec::new(),
             player: crate::player::State::default(),
         };
         page.arrive(address)
     }
 
     fn arrive(mut self, address: Address) -> Page {
-        let mut banner = None;
-        match address.scenario {
-            Ok(s) => self.scenario = s,
-            // The last good scenario stays: the defaults on a first visit.
-            Err(bad) => banner = Some(bad),
-        }
+        // The good keys are shown and the bad ones are left at the preset's or the defaults'
+        // values; the banner lists every bad one.
+        let mut banner = address.bad;
+        self.scenario = address.scenario;
         match address.lang {
-            Ok(Some(lang)) => self.lang = lang,
+            Ok(Some(lang)) => {
+                self.lang = lang;
+                self.lang_chosen = true;
+            }
             Ok(None) => {}
-            Err(bad) => banner = banner.or(Some(bad)),
+            Err(bad) => banner.push(bad),
         }
         let (keys, bad) = PageKeys::read(&address.page, &self.scenario);
         self.keys = keys;
         self.slot = self.slot.min(self.keys.others.len());
-        banner = banner.or(bad);
+        banner.extend(bad);
         let within = crate::player::state::read_within(&address.page, self.scenario.at_ms);
-        self.player_arrive(*within.as_ref().unwrap_or(&0));
-        banner = banner.or(within.err());
+        let closed = crate::player::state::read_closed(&address.page);
+        self.player_arrive(*within.as_ref().unwrap_or(&0), closed == Ok(true));
+        banner.extend(within.err());
+        banner.extend(closed.err());
         // A good address is rewritten in its canonical form, in place; a bad one is left as
         // written, for the reader to see what the banner speaks of.
-        self.entry = banner.is_none().then_some(Entry::Replace);
-        self.banner_kept_previous = self.revision > 0;
+        self.entry = banner.is_empty().then_some(Entry::Replace);
         self.banner = banner;
         self.field_error = None;
         self.hover_ms = None;
@@ -192,7 +202,7 @@ impl Page {
     pub fn search(&self) -> String {
         let mut keys = self.keys.write(self.keys.view);
         keys.extend(self.player_keys());
-        location::search_with(&self.scenario, &keys, self.lang)
+        location::search_with(&self.scenario, &keys, self.lang_chosen.then_some(self.lang))
     }
 
     /// The scenario the controls show: the page's own, or in a comparison the one chosen.
@@ -237,10 +247,20 @@ impl Page {
         }
     }
 
-    /// The batch of the view on show, if it is the newest one's (else a new one is starting).
+    /// The batch of the view on show: the newest one if it is this view's, else one that
+    /// finished for the same runs (else a new one is starting).
     pub fn current_batch(&self) -> Option<&Batch> {
         let key = self.plan_key()?;
-        self.batch.as_ref().filter(|b| b.key == key)
+        self.batch
+            .as_ref()
+            .filter(|b| b.key == key)
+            .or_else(|| self.finished.iter().rev().find(|b| b.key == key))
+    }
+
+    /// Whether the view on show already has every result: no batch needs to start for it.
+    pub fn has_finished_batch(&self) -> bool {
+        self.current_batch()
+            .is_some_and(|b| b.finished() && !b.cancelled)
     }
 
     /// A change the address must show, entering the history as `entry`.
@@ -293,7 +313,7 @@ impl Page {
         // would be wrong; a change that changed nothing (a refused value, the same value again)
         // leaves it to be read.
         if chosen && page.revision != revision {
-            page.banner = None;
+            page.banner.clear();
         }
         page
     }
@@ -333,11 +353,16 @@ impl Page {
                 hover_ms: t.filter(|t| t.is_finite()),
                 ..self
             },
-            Action::Lang(lang) if lang != self.lang => Page { lang, ..self }.pushed(),
+            Action::Lang(lang) if lang != self.lang || !self.lang_chosen => Page {
+                lang,
+                lang_chosen: true,
+                ..self
+            }
+            .pushed(),
             Action::Lang(_) => self,
             Action::Large(large) => Page { large, ..self },
             Action::DismissBanner => Page {
-                banner: None,
+                banner: Vec::new(),
                 ..self
             },
             Action::Show(view) if view != self.keys.view => {
@@ -383,6 +408,14 @@ impl Page {
                 let mut page = self;
                 if let Some(b) = page.batch.as_mut().filter(|b| b.id == f.batch) {
                     b.record(f.index, f.done, now_ms);
+                    if b.finished() {
+                        let done = b.clone();
+                        page.finished.retain(|old| old.key != done.key);
+                        page.finished.push(done);
+                        if page.finished.len() > FINISHED_KEPT {
+                            page.finished.remove(0);
+                        }
+                    }
                 }
                 page
             }

@@ -21,6 +21,9 @@ enum Copied {
     Refused(String),
 }
 
+/// How long "Link copied" stays.
+const COPIED_FOR_MS: i32 = 2500;
+
 /// Copies the page's address to the clipboard, and says so.
 #[function_component]
 pub fn Share(props: &ShareProps) -> Html {
@@ -29,6 +32,17 @@ pub fn Share(props: &ShareProps) -> Html {
         // A copied link is stale once the address changes.
         let copied = copied.clone();
         use_effect_with(props.search.clone(), move |_| copied.set(Copied::Not));
+    }
+    {
+        // "Link copied" is news for a moment, not a state: it goes after a few seconds.
+        let copied = copied.clone();
+        let shown = *copied == Copied::Yes;
+        use_effect_with(shown, move |shown| {
+            let timer = shown
+                .then(|| crate::after(COPIED_FOR_MS, move || copied.set(Copied::Not)))
+                .flatten();
+            move || drop(timer)
+        });
     }
     let onclick = {
         let copied = copied.clone();

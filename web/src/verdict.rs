@@ -5,7 +5,7 @@
 use tcplab::theory::verdict::Limit;
 use tcplab::view::RunView;
 
-use crate::format::{bits_per_s, duration, mbytes_per_s, number, percent};
+use crate::format::{bits_per_s, counted, duration, mbytes_per_s, number, percent};
 use crate::i18n::Lang;
 use crate::worker::PAGE_MAX_EVENTS;
 
@@ -43,8 +43,28 @@ fn share(part: f64, whole: f64) -> String {
     }
 }
 
-/// The sentence after the title: why, in numbers.
+/// The sentence after the title: why, in numbers; for a run that stopped early but plainly held
+/// by the link or the window, a note that it is unfinished.
 pub fn detail(lang: Lang, view: &RunView) -> String {
+    let mut text = reason(lang, view);
+    let v = &view.verdict;
+    if v.unfinished && v.limit != Limit::Unfinished {
+        let at = duration(view.end_ms);
+        text.push_str(&match (lang, view.summary.budget_exhausted) {
+            (Lang::En, true) => format!(
+                " Unfinished: the run stopped at the page's event budget, at {at} of simulated time."
+            ),
+            (Lang::Zh, true) => format!("（未完成：模拟到 {at} 时用完了页面的事件预算。）"),
+            (Lang::En, false) => {
+                format!(" Unfinished: the workload was still going at the time limit of {at}.")
+            }
+            (Lang::Zh, false) => format!("（未完成：到时长上限 {at} 时负载仍在进行。）"),
+        });
+    }
+    text
+}
+
+fn reason(lang: Lang, view: &RunView) -> String {
     let v = &view.verdict;
     let s = &view.summary;
     let g = mbytes_per_s(v.goodput_mbps);
@@ -92,12 +112,14 @@ pub fn detail(lang: Lang, view: &RunView) -> String {
             let mathis = v.mathis_mbps.map(mbytes_per_s);
             match (lang, mathis) {
                 (Lang::En, Some(m)) => format!(
-                    "{retrans} of the bytes were sent again ({} fast retransmits, {} timeouts) and every loss cut the window: goodput {g} against the Mathis rate {m}; the link could carry {link}.",
-                    s.fast_retransmits, s.timeouts
+                    "{retrans} of the bytes were sent again ({}, {}) and every loss cut the window: goodput {g} against the Mathis rate {m}; the link could carry {link}.",
+                    counted(s.fast_retransmits, "fast retransmit", "fast retransmits"),
+                    counted(s.timeouts, "timeout", "timeouts")
                 ),
                 (Lang::En, None) => format!(
-                    "{retrans} of the bytes were sent again ({} fast retransmits, {} timeouts) and every loss cut the window: goodput {g}; the link could carry {link}.",
-                    s.fast_retransmits, s.timeouts
+                    "{retrans} of the bytes were sent again ({}, {}) and every loss cut the window: goodput {g}; the link could carry {link}.",
+                    counted(s.fast_retransmits, "fast retransmit", "fast retransmits"),
+                    counted(s.timeouts, "timeout", "timeouts")
                 ),
                 (Lang::Zh, Some(m)) => format!(
                     "{retrans} 的字节被重传（快速重传 {} 次，超时 {} 次），每次丢包都让窗口缩小：有效吞吐 {g}，Mathis 公式给出 {m}；链路本可承载 {link}。",

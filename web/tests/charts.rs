@@ -65,6 +65,7 @@ impl Mounted {
             cursor_ms,
             until_ms: None,
             on_cursor: Callback::from(move |t| emitted.borrow_mut().push(t)),
+            on_seek: None,
         }
     }
 
@@ -159,7 +160,7 @@ async fn a_body_run_draws_its_charts_and_no_message_charts() {
     let v = view("");
     let m = Mounted::new(v.clone(), Lang::En, None);
     m.drawn(&v.query).await;
-    assert_eq!(m.kinds(), ["cwnd", "goodput", "sequence", "queue"]);
+    assert_eq!(m.kinds(), ["cwnd", "goodput", "sequence", "rtt", "queue"]);
     for kind in m.kinds() {
         let base = m.canvas(&kind, "chart-base");
         assert!(base.width() >= 1000, "{kind} is {} px wide", base.width());
@@ -187,6 +188,7 @@ async fn a_message_run_adds_the_latency_charts() {
             "sequence",
             "latency",
             "latency-cdf",
+            "rtt",
             "queue"
         ]
     );
@@ -369,6 +371,7 @@ fn flow(window: Vec<WindowPoint>, goodput: Vec<(f64, f64)>) -> FlowView {
         retransmits: Vec::new(),
         acks: Vec::new(),
         sacks: Vec::new(),
+        rtt: Vec::new(),
         goodput,
         bin_ms: 0.0,
         cubic: Vec::new(),

@@ -58,6 +58,7 @@ fn gallery() {
         cursor_ms,
         until_ms: None,
         on_cursor: Callback::noop(),
+        on_seek: None,
     };
     let app = yew::Renderer::<Charts>::with_root_and_props(root, props).render();
     // Left mounted for the screenshot.

@@ -154,29 +154,39 @@ fn every_slider_writes_values_the_scenario_accepts() {
 #[wasm_bindgen_test]
 fn the_address_carries_the_scenario_and_the_language() {
     let a = location::parse_search("");
-    assert_eq!(a.scenario, Ok(Scenario::default()));
+    assert_eq!((a.scenario, a.bad), (Scenario::default(), vec![]));
     assert_eq!(a.lang, Ok(None));
+    // A language not chosen is not written: the link opens in its reader's own.
+    assert_eq!(location::search_for(&Scenario::default(), None), "");
     assert_eq!(
-        location::search_for(&Scenario::default(), Lang::En),
+        location::search_for(&Scenario::default(), Some(Lang::En)),
         "?lang=en"
     );
 
     let a = location::parse_search("?rtt=50&lang=zh&loss=1");
-    let s = a.scenario.expect("a valid link");
+    assert_eq!(a.bad, vec![]);
+    let s = a.scenario;
     assert_eq!((s.rtt_ms, s.loss_pct), (50.0, 1.0));
     assert_eq!(a.lang, Ok(Some(Lang::Zh)));
-    assert_eq!(location::search_for(&s, Lang::Zh), "?rtt=50&loss=1&lang=zh");
+    assert_eq!(
+        location::search_for(&s, Some(Lang::Zh)),
+        "?rtt=50&loss=1&lang=zh"
+    );
+    assert_eq!(location::search_for(&s, None), "?rtt=50&loss=1");
     // Percent-encoded keys are keys all the same.
     assert_eq!(
         location::parse_search("?l%61ng=zh").lang,
         Ok(Some(Lang::Zh))
     );
 
-    let bad = location::parse_search("?rtt=5000")
-        .scenario
-        .expect_err("out of range");
+    let a = location::parse_search("?rtt=5000");
+    let bad = &a.bad[0];
     assert_eq!(bad.key, "rtt");
     assert!(bad.message.contains("0.1 to 2000 ms"), "{}", bad.message);
+    assert_eq!(
+        bad.problem_in(Lang::Zh),
+        "5000 超出范围（允许 0.1 至 2000 ms）"
+    );
     let bad = location::parse_search("?lang=fr")
         .lang
         .expect_err("unknown");
@@ -186,22 +196,29 @@ fn the_address_carries_the_scenario_and_the_language() {
         .lang
         .expect_err("repeated");
     assert!(bad.message.contains("repeated"), "{}", bad.message);
+    assert_eq!(bad.problem_in(Lang::Zh), "键重复");
+
+    // Every bad key is named, and the good ones kept.
+    let a = location::parse_search("?rtt=abc&bw=20&loss=200&mss=9&cc=bbr");
+    let keys: Vec<&str> = a.bad.iter().map(|b| b.key.as_str()).collect();
+    assert_eq!(keys, ["rtt", "loss", "mss"]);
+    assert_eq!(
+        (a.scenario.bw_mbps, a.scenario.cc),
+        (20.0, tcplab::CcAlgo::Bbr)
+    );
+    assert_eq!(a.scenario.rtt_ms, Scenario::default().rtt_ms);
 
     // A key is repeated back as the scenario's messages repeat it: cut and escaped.
     let long = "k".repeat(100_000);
-    let bad = location::parse_search(&format!("?{long}=1"))
-        .scenario
-        .expect_err("unknown");
+    let a = location::parse_search(&format!("?{long}=1"));
+    let bad = &a.bad[0];
     assert_eq!(bad.key, long);
     assert_eq!(bad.shown_key, format!("{}…", "k".repeat(64)));
     assert!(bad.message.starts_with(&bad.shown_key), "{}", bad.message);
-    let bad = location::parse_search("?a%0Ab=1")
-        .scenario
-        .expect_err("unknown");
-    assert_eq!(bad.shown_key, "a\\nb");
-    let bad = location::parse_search("?&&&=&")
-        .scenario
-        .expect_err("empty");
+    let a = location::parse_search("?a%0Ab=1");
+    assert_eq!(a.bad[0].shown_key, "a\\nb");
+    let a = location::parse_search("?&&&=&");
+    let bad = &a.bad[0];
     assert_eq!((bad.key.as_str(), bad.shown_key.as_str()), ("", ""));
     assert!(
         bad.message.starts_with("\"\": unknown key"),
@@ -281,7 +298,11 @@ fn the_state_changes_through_the_scenarios_rules() {
         Some(Entry::Replace),
         "a good link is canonicalised"
     );
-    assert_eq!(p.search(), "?iw=20&lang=en");
+    assert_eq!(
+        p.search(),
+        "?iw=20",
+        "no language written that was not chosen"
+    );
 
     let set = |p: Page, key: Key, value: &str| {
         p.apply(Action::Set {
@@ -316,22 +337,21 @@ fn the_state_changes_through_the_scenarios_rules() {
     assert_eq!(p.scenario.dur_s, 2.0);
     assert_eq!(p.scenario.at_ms, None);
 
-    // A bad address keeps what was on show and names the key.
-    let p = p.apply(Action::Arrive(location::parse_search("?loss=99")));
-    assert_eq!(p.scenario.dur_s, 2.0);
-    let bad = p.banner.clone().expect("a banner");
-    assert_eq!(bad.key, "loss");
-    assert!(p.banner_kept_previous);
+    // A bad address names the key; its good keys are shown and the bad one is ignored.
+    let p = p.apply(Action::Arrive(location::parse_search("?loss=99&dur=3")));
+    assert_eq!(p.scenario.dur_s, 3.0);
+    assert_eq!(p.scenario.loss_pct, Scenario::default().loss_pct);
+    let keys: Vec<&str> = p.banner.iter().map(|b| b.key.as_str()).collect();
+    assert_eq!(keys, ["loss"]);
     assert_eq!(p.entry, None, "a bad address is left as written");
 
     let fresh = page("?loss=99");
     assert_eq!(fresh.scenario, Scenario::default());
-    assert!(!fresh.banner_kept_previous);
 
     let p = p.apply(Action::Lang(Lang::Zh));
     assert_eq!(p.lang, Lang::Zh);
     assert_eq!(p.entry, Some(Entry::Push));
-    assert!(p.search().ends_with("&lang=zh"));
+    assert!(p.search().ends_with("&lang=zh"), "chosen, so written");
 }
 
 #[wasm_bindgen_test]
@@ -344,53 +364,56 @@ fn a_bad_links_banner_lasts_until_the_user_changes_the_scenario() {
         })
     };
     let bad = page("?rtt=abc&lang=en");
-    assert_eq!(bad.banner.as_ref().map(|b| b.key.as_str()), Some("rtt"));
+    assert_eq!(bad.banner.first().map(|b| b.key.as_str()), Some("rtt"));
 
     // What leaves the defaults on show leaves the banner that says so.
     let p = set(bad.clone(), Key::Rtt, "28");
-    assert!(p.banner.is_some(), "the value it already had");
+    assert!(!p.banner.is_empty(), "the value it already had");
     let p = set(p, Key::Rtt, "5000");
     assert!(p.field_error.is_some());
-    assert!(p.banner.is_some(), "a refused value");
+    assert!(!p.banner.is_empty(), "a refused value");
     let p = p.apply(Action::Lang(Lang::Zh));
-    assert!(p.banner.is_some(), "the language: the banner is read in it");
+    assert!(
+        !p.banner.is_empty(),
+        "the language: the banner is read in it"
+    );
     let p = p
         .apply(Action::Show(View::Sweep))
         .apply(Action::Show(View::Lab));
-    assert!(p.banner.is_some(), "another view of the same scenario");
+    assert!(!p.banner.is_empty(), "another view of the same scenario");
     let p = p
         .apply(Action::Hover(Some(10.0)))
         .apply(Action::Large(true));
-    assert!(p.banner.is_some());
+    assert!(!p.banner.is_empty());
     let p = p.apply(Action::Ran {
         query: String::new(),
         outcome: Outcome::View(Rc::new(run_view(""))),
     });
-    assert!(p.banner.is_some(), "the defaults' run coming back");
+    assert!(!p.banner.is_empty(), "the defaults' run coming back");
 
     // The scenario on show is the user's: the banner's "instead" no longer holds.
     let p = set(p, Key::Rtt, "50");
     assert_eq!(p.scenario.rtt_ms, 50.0);
-    assert_eq!(p.banner, None, "a slider moved");
+    assert_eq!(p.banner, vec![], "a slider moved");
     let preset = PRESETS.first().expect("a preset");
     let p = bad
         .clone()
         .apply(Action::Load(preset.scenario().expect("a valid preset")));
-    assert_eq!(p.banner, None, "a preset");
+    assert_eq!(p.banner, vec![], "a preset");
     let p = bad.clone().apply(Action::Player(PlayerAction::Open));
     assert_eq!(p.scenario.at_ms, Some(0.0));
-    assert_eq!(p.banner, None, "the player's cursor");
+    assert_eq!(p.banner, vec![], "the player's cursor");
     let p = bad.apply(Action::Arrive(location::parse_search("?rtt=40&lang=en")));
-    assert_eq!(p.banner, None, "Back or Forward to a good address");
+    assert_eq!(p.banner, vec![], "Back or Forward to a good address");
 
     // A bad sweep setting goes when the sweep is set.
     let p = page("?view=sweep&key=mtu&lang=en");
-    assert_eq!(p.banner.as_ref().map(|b| b.key.as_str()), Some("key"));
+    assert_eq!(p.banner.first().map(|b| b.key.as_str()), Some("key"));
     let mut spec = p.keys.sweep.clone();
     spec.axis.values.truncate(1);
     assert_ne!(spec, p.keys.sweep);
     let p = p.apply(Action::Sweep(spec));
-    assert_eq!(p.banner, None);
+    assert_eq!(p.banner, vec![]);
 }
 
 #[wasm_bindgen_test]
@@ -529,7 +552,7 @@ async fn the_app_follows_its_controls() {
     let rtt = input("rtt-number").value();
     assert_ne!(rtt, "28");
     // The address follows at the page's next render, which a loaded machine may delay.
-    let follows = |rtt: String| move || search().starts_with(&format!("?rtt={rtt}&lang="));
+    let follows = |rtt: String| move || search() == format!("?rtt={rtt}");
     assert!(eventually(follows(rtt.clone())).await, "{}", search());
     // The drag goes on: the address follows a moment later, in the same history entry.
     let length = history().length().expect("length");
@@ -539,11 +562,7 @@ async fn the_app_follows_its_controls() {
     let dragged = input("rtt-number").value();
     assert_ne!(dragged, rtt);
     yew::platform::time::sleep(Duration::from_millis(250)).await;
-    assert!(
-        search().starts_with(&format!("?rtt={dragged}&lang=")),
-        "{}",
-        search()
-    );
+    assert!(search() == format!("?rtt={dragged}"), "{}", search());
     assert_eq!(
         history().length().expect("length"),
         length,

@@ -126,8 +126,12 @@ async fn every_kind_is_said_in_both_languages_on_the_page() {
         );
         assert_ne!(en, zh, "{name}");
         assert_eq!(kind_en, kind_label(&kind, Lang::En));
-        // The sentence has its numbers (the handshake's first two steps have none to give).
-        if !matches!(kind, StepKind::SynSent { retry: 0 } | StepKind::SynReceived) {
+        // The sentence has its numbers (the handshake's first two steps and a change of state
+        // have none to give).
+        if !matches!(
+            kind,
+            StepKind::SynSent { retry: 0 } | StepKind::SynReceived | StepKind::StateChange { .. }
+        ) {
             assert!(en.chars().any(|c| c.is_ascii_digit()), "{name}: {en}");
         }
     }
@@ -157,7 +161,7 @@ fn the_classroom_sentence_of_the_fast_retransmit() {
     let en = tcplab_web::player::log::sentence(fr, &steps, Lang::En);
     assert_eq!(
         en,
-        "Loss detected (duplicate ACKs / SACK): fast retransmit of 27741; ssthresh = cwnd × 717/1024 (CUBIC) = 20 MSS. cwnd 29 -> 28 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
+        "Loss detected (3 duplicate ACKs: the DupThresh of RFC 5681 and RFC 6675): fast retransmit of segment 20 (from byte 27,741); ssthresh = cwnd × 717/1024 (CUBIC) = 20 MSS. cwnd 29 -> 28 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
     );
     assert_eq!(tcplab_web::player::log::time(fr.t_ms), "84.158 ms");
     assert_eq!(tcplab_web::player::log::time(1234.5678), "1,234.568 ms");
@@ -274,13 +278,13 @@ fn player(p: Page, a: PlayerAction) -> Page {
 #[wasm_bindgen_test]
 fn the_cursor_goes_into_the_address_and_back() {
     let p = page("?rtt=50&at=84.158144&step=2&lang=en");
-    assert!(p.banner.is_none(), "{:?}", p.banner);
+    assert!(p.banner.is_empty(), "{:?}", p.banner);
     assert!(p.player.open, "a link with at= opens the player");
     assert_eq!((p.scenario.at_ms, p.player.within), (Some(84.158144), 2));
     assert_eq!(p.search(), "?rtt=50&at=84.158144&step=2&lang=en");
     assert_eq!(p.run_query(), "rtt=50", "the cursor is not part of the run");
     // step=0 is not written.
-    assert_eq!(page("?at=10&step=0").search(), "?at=10&lang=en");
+    assert_eq!(page("?at=10&step=0").search(), "?at=10");
 
     // Lessons open paused at their start and write no cursor.
     for lesson in ["?preset=post-slow-start", "?drop=20&body=300000"] {
@@ -289,6 +293,25 @@ fn the_cursor_goes_into_the_address_and_back() {
         assert!(!p.search().contains("at="), "{}", p.search());
     }
     assert!(!page("?rtt=50").player.open);
+    // A lesson's player closed stays closed: `player=0` in the link.
+    let closed = player(page("?drop=20&body=300000"), PlayerAction::Close);
+    assert!(!closed.player.open);
+    assert_eq!(closed.search(), "?drop=20&body=300000&player=0");
+    let again = page(&closed.search());
+    assert!(
+        !again.player.open && again.banner.is_empty(),
+        "{:?}",
+        again.banner
+    );
+    assert_eq!(
+        page("?drop=20&player=1")
+            .banner
+            .first()
+            .map(|b| b.key.clone()),
+        Some("player".to_string())
+    );
+    // A lesson preset waits for its steps to stand on its moment.
+    assert_eq!(page("?preset=lesson-timeout").player.seek, Some("timeout"));
 
     // Bad values name the key; the page runs on.
     let pairs = |v: &str| vec![("step".to_string(), v.to_string())];
@@ -330,12 +353,12 @@ fn the_cursor_goes_into_the_address_and_back() {
     twice.extend(pairs("2"));
     assert!(read_within(&twice, Some(1.0)).is_err());
     let p = page("?rtt=50&at=10&step=x&lang=en");
-    let bad = p.banner.clone().expect("a banner");
+    let bad = p.banner.first().cloned().expect("a banner");
     assert_eq!(bad.key, "step");
     assert_eq!(p.entry, None, "a bad address is left as written");
     assert_eq!(p.scenario.rtt_ms, 50.0, "the scenario still shows");
     assert_eq!(
-        page("?at=10000000").banner.map(|b| b.key),
+        page("?at=10000000").banner.first().map(|b| b.key.clone()),
         Some("at".to_string())
     );
 }
@@ -629,13 +652,21 @@ fn the_keys_move_the_player_but_not_a_field() {
         assert_eq!(pressed(&field, " ", false), None, "{tag}");
         field.remove();
     }
-    // Space on a button presses the button; the arrows still step.
+    // Space plays wherever the focus is, a button included (a teacher who clicked Step and
+    // presses Space means Play); the arrows still step.
     let button = doc.create_element("button").expect("a button");
     body.append_child(&button).expect("mount");
-    assert_eq!(pressed(&button, " ", false), None);
+    assert_eq!(pressed(&button, " ", false), Some(Action::Toggle));
     assert_eq!(
         pressed(&button, "ArrowLeft", false),
         Some(Action::Go(Move::Step(Dir::Back)))
     );
     button.remove();
+    // On a slider the arrows are the slider's; Space is the player's.
+    let slider = doc.create_element("input").expect("an input");
+    slider.set_attribute("type", "range").expect("a range");
+    body.append_child(&slider).expect("mount");
+    assert_eq!(pressed(&slider, "ArrowRight", false), None);
+    assert_eq!(pressed(&slider, " ", false), Some(Action::Toggle));
+    slider.remove();
 }

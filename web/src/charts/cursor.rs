@@ -1,9 +1,9 @@
 //! The cursor layer: a transparent canvas over each chart holding only the cursor line, a dot
 //! on each series it crosses and a small readout. Moving the cursor repaints this layer alone.
 //!
-//! While the step-through player is open, the layer also covers the chart after the player's
-//! time, so that the chart shows the run up to that instant and grows as it plays, without
-//! redrawing the chart itself.
+//! While the step-through player is open, the layer also greys the chart after the player's
+//! time, so that the run up to that instant stands out and the bright part grows as it plays,
+//! without redrawing the chart itself.
 
 use plotters::prelude::RGBColor;
 use wasm_bindgen::JsCast;
@@ -117,9 +117,10 @@ pub fn paint(
     label(&ctx, frame, st, x, r);
 }
 
-/// The paper over what has not happened yet, a shade off the chart's white so that the axis
-/// still reads as going on. Opaque: a ghost of the curve would answer "what happens next?".
-const COVER: &str = "#f7f8fa";
+/// The wash over what has not happened yet: the whole run stays readable (a lesson link opens
+/// on a drawn chart, not a blank one), dimmed so that the cursor's instant and what came
+/// before it stand out.
+const COVER: &str = "rgba(244,246,249,0.74)";
 
 /// Where the cover starts: the pixel of `t`, clamped to the plotting area; `None` once `t`
 /// is past its end.

@@ -115,6 +115,19 @@ impl Figure for Cwnd {
         })
     }
 
+    fn tip(&self) -> Option<String> {
+        Some(
+            self.0
+                .lang
+                .pick(
+                    "Where a line moves faster than one pixel column can show, the min–max band shades \
+                     it from its lowest to its highest value within that column.",
+                    "曲线在一个像素列内变化过快时，最小–最大值带给出它在该列中从最低到最高的取值范围。",
+                )
+                .to_string(),
+        )
+    }
+
     fn height(&self) -> f64 {
         if self.bbr().is_empty() {
             300.0
@@ -211,10 +224,7 @@ impl Figure for Cwnd {
         {
             items.push(Item::new(
                 Swatch::Block(RGBColor(0xd5, 0xdc, 0xe6)),
-                lang.pick(
-                    "shading: a line's range within one pixel",
-                    "阴影：一个像素内曲线的取值范围",
-                ),
+                lang.pick("min–max band", "最小–最大值带"),
             ));
         }
         let cubic = f0.map_or(&[][..], |f| &f.cubic[..]);

@@ -16,6 +16,7 @@ pub mod legend;
 pub mod messages;
 pub mod plot;
 pub mod queue;
+pub mod rtt;
 pub mod sequence;
 pub mod series;
 pub mod style;
@@ -56,6 +57,9 @@ pub struct ChartsProps {
     pub until_ms: Option<f64>,
     /// Hovering any time chart emits the time under the pointer; leaving it emits `None`.
     pub on_cursor: Callback<Option<f64>>,
+    /// A click on a time chart while the player is open: the player goes to that instant.
+    #[prop_or_default]
+    pub on_seek: Option<Callback<f64>>,
 }
 
 /// A run's view, compared by identity: a new run is a new `Rc`, and comparing the points
@@ -271,29 +275,34 @@ pub fn Charts(props: &ChartsProps) -> Html {
     let ctx = Ctx::new(props.view.clone(), props.lang);
     let (cursor_ms, until_ms) = (props.cursor_ms, props.until_ms);
     let on_cursor = props.on_cursor.clone();
+    let on_seek = props.on_seek.clone();
     html! {
         <div class="charts" ref={container} lang={props.lang.code()}>
             if cwnd::applies(&ctx) {
                 <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
             }
             if goodput::applies(&ctx) {
                 <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
             }
             if sequence::applies(&ctx) {
                 <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
             }
             if messages::applies(&ctx) {
                 <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
                 <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+            }
+            if rtt::applies(&ctx) {
+                <Plot<rtt::Rtt> figure={rtt::Rtt(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
             }
             if queue::applies(&ctx) {
                 <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_drawn={on_drawn.clone()} />
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
             }
         </div>
     }

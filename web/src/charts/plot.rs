@@ -31,6 +31,10 @@ pub trait Figure: PartialEq + Clone + 'static {
     fn note(&self) -> Option<String> {
         None
     }
+    /// What the chart's marks mean beyond its legend, for the title's tooltip.
+    fn tip(&self) -> Option<String> {
+        None
+    }
     /// The canvas's height in CSS pixels at the default text size.
     fn height(&self) -> f64;
     /// Draws the chart on a cleared canvas and says where its plotting area landed.
@@ -48,6 +52,9 @@ pub struct PlotProps<F: Figure> {
     #[prop_or_default]
     pub until_ms: Option<f64>,
     pub on_cursor: Callback<Option<f64>>,
+    /// A click (or a tap) on a time chart: the time under it, for the player.
+    #[prop_or_default]
+    pub on_seek: Option<Callback<f64>>,
     /// Told after each drawing of the chart itself (not of the cursor).
     pub on_drawn: Callback<()>,
 }
@@ -216,12 +223,33 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     let leave = F::TIMED.then(|| {
         let last = last_emitted.clone();
         let on_cursor = props.on_cursor.clone();
-        Callback::from(move |_: PointerEvent| {
+        Callback::from(move |e: PointerEvent| {
+            // A finger lifts off the screen as it taps: the readout it asked for stays until the
+            // next tap, as a hover's stays while the mouse rests.
+            if e.pointer_type() == "touch" {
+                return;
+            }
             if last.borrow_mut().take().is_some() {
                 on_cursor.emit(None);
             }
         })
     });
+    let click = F::TIMED
+        .then(|| props.on_seek.clone())
+        .flatten()
+        .map(|on_seek| {
+            let (over, drawn) = (over.clone(), drawn.clone());
+            Callback::from(move |e: MouseEvent| {
+                let (Some(canvas), Some((frame, st))) =
+                    (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+                else {
+                    return;
+                };
+                if let Some(t) = time_at(&frame, &st, &canvas, f64::from(e.offset_x())) {
+                    on_seek.emit(t);
+                }
+            })
+        });
 
     let figure = &props.figure;
     let height =
@@ -230,7 +258,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     html! {
         <figure class={classes!("tl-chart", format!("tl-chart-{}", F::KIND))} data-chart={F::KIND}
             style="margin:0 0 18px">
-            <figcaption class="tl-chart-title" style="margin:0 0 4px">
+            <figcaption class="tl-chart-title" style="margin:0 0 4px" title={figure.tip()}>
                 <strong>{ figure.title() }</strong>
                 if let Some(note) = figure.note() {
                     <span class="tl-chart-note" style="margin-left:10px;font-size:0.87em;opacity:0.75">
@@ -247,7 +275,8 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                         "position:absolute;left:0;top:0;width:100%;height:100%;touch-action:pan-y;{}",
                         if F::TIMED { "cursor:crosshair" } else { "" }
                     )}
-                    onpointermove={pointer} onpointerleave={leave} />
+                    onpointermove={pointer.clone()} onpointerdown={pointer} onpointerleave={leave}
+                    onclick={click} />
             </div>
         </figure>
     }

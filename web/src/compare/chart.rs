@@ -40,6 +40,8 @@ pub struct Compared {
     pub what: What,
     /// Each scenario's view, when it is back.
     pub views: Vec<Option<Rc<RunView>>>,
+    /// What tells each scenario apart ([`super::labels::labels`]).
+    pub labels: Rc<Vec<String>>,
     pub lang: Lang,
 }
 
@@ -116,12 +118,14 @@ impl Drawing for Compared {
             .iter()
             .enumerate()
             .map(|(i, v)| {
+                let name = self.labels.get(i).cloned().unwrap_or_default();
                 let label = match v {
-                    Some(v) if v.query.is_empty() => {
-                        format!("{}: {}", letter(i), lang.pick("defaults", "默认"))
-                    }
-                    Some(v) => format!("{}: {}", letter(i), v.query),
-                    None => format!("{}: {}", letter(i), lang.pick("running…", "运行中…")),
+                    Some(_) => format!("{}: {name}", letter(i)),
+                    None => format!(
+                        "{}: {name} ({})",
+                        letter(i),
+                        lang.pick("running…", "运行中…")
+                    ),
                 };
                 Item::new(Swatch::Line(COLOURS[i % COLOURS.len()], 2.0), label)
             })

@@ -4,6 +4,7 @@
 //! drawn on the same axes and their headline numbers set in one table.
 
 pub mod chart;
+pub mod labels;
 
 use std::rc::Rc;
 
@@ -82,6 +83,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
     let lang = props.lang;
     let n = props.scenarios.len();
     let views = views(props.batch.as_ref(), n);
+    let labels = Rc::new(labels::labels(&props.scenarios, lang));
     let others: Vec<Scenario> = props.scenarios.iter().skip(1).cloned().collect();
     let a = props.scenarios.first().cloned().unwrap_or_default();
 
@@ -146,15 +148,13 @@ pub fn CompareView(props: &CompareProps) -> Html {
             })
             .collect();
         let json = serde_json::to_string_pretty(&summaries).unwrap_or_default() + "\n";
+        let name = format!("{}-compare", export::stem(&a));
+        let json_name = format!("{name}.json");
         let mut items = vec![Item::new(
             "export-compare-json",
             lang.pick("Summaries (JSON)", "摘要（JSON）"),
             Callback::from(move |()| {
-                export::warn(export::text(
-                    "tcplab-compare.json",
-                    "application/json",
-                    &json,
-                ))
+                export::warn(export::text(&json_name, "application/json", &json))
             }),
         )];
         let mut charts = vec![
@@ -164,12 +164,29 @@ pub fn CompareView(props: &CompareProps) -> Html {
         if messages {
             charts.push(("compare-latency", &latency_title));
         }
+        // The caption names every scenario by what tells it apart, and by its query.
+        let caption: Vec<String> = props
+            .scenarios
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let q = crate::location::run_query(s);
+                let label = labels.get(i).cloned().unwrap_or_default();
+                format!("{}: {label} ({})", letter(i), short(&q, lang))
+            })
+            .chain(export::caption(&a, lang).into_iter().skip(1))
+            .collect();
         for (id, title) in charts {
+            let (png_name, png_title, caption) = (
+                format!("{name}-{}.png", id.trim_start_matches("compare-")),
+                title.clone(),
+                caption.clone(),
+            );
             items.push(Item::new(
                 format!("export-{id}-png"),
                 format!("{title} (PNG)"),
                 Callback::from(move |()| match export::canvas_by_id(id) {
-                    Some(c) => export::warn(export::png(&format!("tcplab-{id}.png"), &c)),
+                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption)),
                     None => export::warn(Err(format!("no chart {id}"))),
                 }),
             ));
@@ -209,6 +226,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                                 style={format!("--slot-colour:{}", crate::charts::style::css(COLOURS[i % COLOURS.len()]))}
                                 onclick={Callback::from(move |_: MouseEvent| on_slot.emit(i))}>
                                 <strong>{ letter(i) }</strong>
+                                <span class="slot-label">{ labels.get(i).cloned().unwrap_or_default() }</span>
                                 <code>{ short(&q, lang) }</code>
                             </button>
                         }
@@ -236,18 +254,18 @@ pub fn CompareView(props: &CompareProps) -> Html {
             <figure class="sweep-figure">
                 <figcaption><strong>{ goodput_title.clone() }</strong></figcaption>
                 <Canvas id="compare-goodput" label={goodput_title} height={300.0} stamp={stamp("goodput")}
-                    drawing={Rc::new(Compared { what: What::Goodput, views: views.clone(), lang }) as Rc<dyn Drawing>} />
+                    drawing={Rc::new(Compared { what: What::Goodput, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
             </figure>
             <figure class="sweep-figure">
                 <figcaption><strong>{ cwnd_title.clone() }</strong></figcaption>
                 <Canvas id="compare-cwnd" label={cwnd_title} height={260.0} stamp={stamp("cwnd")}
-                    drawing={Rc::new(Compared { what: What::Cwnd, views: views.clone(), lang }) as Rc<dyn Drawing>} />
+                    drawing={Rc::new(Compared { what: What::Cwnd, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
             </figure>
             if messages {
                 <figure class="sweep-figure">
                     <figcaption><strong>{ latency_title.clone() }</strong></figcaption>
                     <Canvas id="compare-latency" label={latency_title} height={260.0} stamp={stamp("latency")}
-                        drawing={Rc::new(Compared { what: What::Latency, views: views.clone(), lang }) as Rc<dyn Drawing>} />
+                        drawing={Rc::new(Compared { what: What::Latency, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
                 </figure>
             }
             <div class="table-wrap">
@@ -258,6 +276,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                             { for (0..n).map(|i| html! {
                                 <th scope="col" style={format!("color:{}", crate::charts::style::css(COLOURS[i % COLOURS.len()]))}>
                                     { letter(i).to_string() }
+                                    <span class="col-label">{ labels.get(i).cloned().unwrap_or_default() }</span>
                                 </th>
                             }) }
                         </tr>

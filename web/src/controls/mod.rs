@@ -174,7 +174,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         }
     };
     html! {
-        <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}
+        <form class="controls" id="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}
             aria-label={lang.pick("Scenario", "场景")}>
             { group("group-path", lang.pick("Path", "路径"), &path) }
             { group("group-tcp", "TCP", &tcp) }

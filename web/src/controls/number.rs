@@ -11,6 +11,9 @@ use crate::i18n::Lang;
 use crate::location::Entry;
 use crate::scale::Slider;
 
+/// Key presses on a slider closer together than this are one gesture: one step in the history.
+const KEY_GESTURE_MS: f64 = 1500.0;
+
 #[derive(Properties, PartialEq, Clone)]
 pub struct NumberProps {
     pub knob: &'static Knob,
@@ -33,6 +36,9 @@ pub fn Number(props: &NumberProps) -> Html {
     let name = key.name();
     // A drag is one step in the history: its first move pushes, the rest refine that entry.
     let dragging = use_mut_ref(|| false);
+    // So is a run of key presses (ten presses of an arrow, or one held down): the time of the
+    // last, until the slider loses focus or the keys pause.
+    let last_key_ms = use_mut_ref(|| None::<f64>);
 
     let emit = {
         let on_change = props.on_change.clone();
@@ -67,6 +73,7 @@ pub fn Number(props: &NumberProps) -> Html {
         let emit = emit.clone();
         let slider = props.slider;
         let value = props.value;
+        let last_key_ms = last_key_ms.clone();
         Callback::from(move |e: KeyboardEvent| {
             let next = match e.key().as_str() {
                 "ArrowRight" | "ArrowUp" => slider.step(value, true, false),
@@ -79,10 +86,19 @@ pub fn Number(props: &NumberProps) -> Html {
             };
             e.prevent_default();
             if next != value {
-                emit(decimal(next), Entry::Push);
+                let now = crate::now_ms();
+                let previous = last_key_ms.replace(Some(now));
+                let entry = match previous {
+                    Some(t) if now - t <= KEY_GESTURE_MS => Entry::Refine,
+                    _ => Entry::Push,
+                };
+                emit(decimal(next), entry);
             }
         })
     };
+    let on_blur = Callback::from(move |_: FocusEvent| {
+        last_key_ms.replace(None);
+    });
     let (shown, on_typing, on_type) = use_draft(
         &props.text,
         props.error.is_some(),
@@ -129,7 +145,7 @@ pub fn Number(props: &NumberProps) -> Html {
             </div>
             <input type="range" id={name} min="0" max={props.slider.steps().to_string()} step="1"
                 value={position.to_string()}
-                oninput={on_input} onchange={on_release} onkeydown={on_key}
+                oninput={on_input} onchange={on_release} onkeydown={on_key} onblur={on_blur}
                 aria-valuetext={value_text} aria-describedby={described}
                 title={format!("{} … {} {unit}", decimal(lo), decimal(hi))} />
             if let Some(message) = &props.error {

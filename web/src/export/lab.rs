@@ -94,33 +94,37 @@ pub fn LabExport(props: &LabExportProps) -> Html {
     };
 
     let query = view.query.clone();
+    let scenario = tcplab::Scenario::parse(&query).unwrap_or_default();
+    let name = super::stem(&scenario);
+    let caption = super::caption(&scenario, lang);
     let mut items = Vec::new();
     {
         let summary = view.summary.clone();
+        let file = format!("{name}-summary.json");
         items.push(Item::new(
             "export-summary-json",
             lang.pick("Summary (JSON)", "摘要（JSON）"),
             Callback::from(move |()| {
                 let json = serde_json::to_string(&summary).map_err(|e| e.to_string());
-                warn(json.and_then(|j| {
-                    super::text("tcplab-summary.json", "application/json", &(j + "\n"))
-                }));
+                warn(json.and_then(|j| super::text(&file, "application/json", &(j + "\n"))));
             }),
         ));
     }
     {
         let view = view.clone();
+        let file = format!("{name}-view.json");
         items.push(Item::new(
             "export-view-json",
             lang.pick("Every trace as drawn (JSON)", "图中所有轨迹（JSON）"),
             Callback::from(move |()| {
                 let json = serde_json::to_string(&*view).map_err(|e| e.to_string());
-                warn(json.and_then(|j| super::text("tcplab-view.json", "application/json", &j)));
+                warn(json.and_then(|j| super::text(&file, "application/json", &j)));
             }),
         ));
     }
     for kind in traces(&view) {
         let (pool, pending, query) = (pool.clone(), pending.clone(), query.clone());
+        let file = format!("{name}-{}.csv", kind.name());
         items.push(Item::new(
             format!("export-trace-{}", kind.name()),
             format!("{} {} (CSV)", lang.pick("Trace", "轨迹"), kind.name()),
@@ -129,23 +133,21 @@ pub fn LabExport(props: &LabExportProps) -> Html {
                     query: query.clone(),
                     want: Want::Trace(kind.name().to_string()),
                 }]);
-                pending
-                    .borrow_mut()
-                    .insert(batch, format!("tcplab-{}.csv", kind.name()));
+                pending.borrow_mut().insert(batch, file.clone());
             }),
         ));
     }
     for (kind, title) in listed.iter() {
         let kind = kind.clone();
+        let (file, png_title, caption) =
+            (format!("{name}-{kind}.png"), title.clone(), caption.clone());
         items.push(Item::new(
             format!("export-png-{kind}"),
             format!("{title} (PNG)"),
             Callback::from(move |()| {
                 let found = charts().into_iter().find(|(k, _, _)| *k == kind);
                 match found {
-                    Some((_, _, canvas)) => {
-                        warn(super::png(&format!("tcplab-{kind}.png"), &canvas))
-                    }
+                    Some((_, _, canvas)) => warn(super::png(&file, &canvas, &png_title, &caption)),
                     None => warn(Err(format!("no chart {kind}"))),
                 }
             }),

@@ -69,12 +69,131 @@ pub fn text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     save(name, &url)
 }
 
-/// Downloads the canvas `canvas` as a PNG of its own pixels.
-pub fn png(name: &str, canvas: &HtmlCanvasElement) -> Result<(), String> {
-    let url = canvas
+/// A file name's stem for what `scenario` runs: the preset's name or the query's keys and
+/// values, so that a folder of exports says which is which (`tcplab-loss-sweep-dur30`,
+/// `tcplab-rtt50-loss1`, `tcplab-defaults`).
+pub fn stem(scenario: &tcplab::Scenario) -> String {
+    let query = crate::location::run_query(scenario);
+    if query.is_empty() {
+        return "tcplab-defaults".to_string();
+    }
+    let mut parts = Vec::new();
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = tcplab::scenario::decode_component(value);
+        let part = if key == "preset" {
+            value
+        } else {
+            format!("{key}{value}")
+        };
+        let clean: String = part
+            .chars()
+            .map(|c| if c == ',' { '+' } else { c })
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
+            .collect();
+        if !clean.is_empty() {
+            parts.push(clean);
+        }
+    }
+    let mut name = format!("tcplab-{}", parts.join("-"));
+    // A file name of a few words, not a whole 1000-drop list.
+    if name.len() > MAX_STEM {
+        name.truncate(MAX_STEM);
+    }
+    name
+}
+
+/// The longest stem [`stem`] writes, in bytes (all ASCII).
+const MAX_STEM: usize = 80;
+
+/// Downloads the canvas `canvas` as a PNG: the chart's own pixels under its `title`, with a
+/// caption of `lines` (the scenario, the lab's address) under it, so that a picture pasted into
+/// a slide or a bug report still says what it shows.
+pub fn png(
+    name: &str,
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    lines: &[String],
+) -> Result<(), String> {
+    let framed = captioned(canvas, title, lines)?;
+    let url = framed
         .to_data_url_with_type("image/png")
         .map_err(describe)?;
     save(name, &url)
+}
+
+/// The caption's lines for a scenario: its query and the link that reopens it.
+pub fn caption(scenario: &tcplab::Scenario, lang: Lang) -> Vec<String> {
+    let query = crate::location::run_query(scenario);
+    let query = if query.is_empty() {
+        lang.pick("the defaults", "默认场景").to_string()
+    } else {
+        query
+    };
+    let href = crate::location::current_href().unwrap_or_default();
+    vec![
+        format!("{} {query}", lang.pick("Scenario:", "场景：")),
+        format!(
+            "{} {href}",
+            lang.pick(
+                "tcplab, the TCP throughput lab:",
+                "tcplab TCP 吞吐量实验室："
+            )
+        ),
+    ]
+}
+
+/// A new canvas holding `canvas` with `title` above and `lines` below, at its pixel ratio.
+fn captioned(
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    lines: &[String],
+) -> Result<HtmlCanvasElement, String> {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let out: HtmlCanvasElement = doc
+        .create_element("canvas")
+        .map_err(describe)?
+        .dyn_into()
+        .map_err(|_| "not a canvas".to_string())?;
+    let (w, h) = (f64::from(canvas.width()), f64::from(canvas.height()));
+    // Text in proportion to the chart: the chart's pixels per CSS pixel.
+    let css_w = f64::from(canvas.client_width());
+    let scale = if css_w > 0.0 { w / css_w } else { 1.0 };
+    let size = 13.0 * scale;
+    let pad = 10.0 * scale;
+    let title_h = if title.is_empty() {
+        0.0
+    } else {
+        size * 1.6 + pad
+    };
+    let lines_h = lines.len() as f64 * size * 1.4 + pad;
+    out.set_width(canvas.width());
+    out.set_height((h + title_h + lines_h).ceil() as u32);
+    let ctx: web_sys::CanvasRenderingContext2d = out
+        .get_context("2d")
+        .map_err(describe)?
+        .ok_or("no 2D context")?
+        .dyn_into()
+        .map_err(|_| "not a 2D context".to_string())?;
+    ctx.set_fill_style_str("#ffffff");
+    ctx.fill_rect(0.0, 0.0, w, h + title_h + lines_h);
+    ctx.set_text_baseline("top");
+    ctx.set_fill_style_str("#1d2430");
+    if !title.is_empty() {
+        ctx.set_font(&format!("600 {}px sans-serif", size * 1.15));
+        let _ = ctx.fill_text(title, pad, pad);
+    }
+    ctx.draw_image_with_html_canvas_element(canvas, 0.0, title_h)
+        .map_err(describe)?;
+    ctx.set_fill_style_str("#5b6472");
+    ctx.set_font(&format!("{size}px sans-serif"));
+    for (i, line) in lines.iter().enumerate() {
+        let y = h + title_h + pad * 0.5 + i as f64 * size * 1.4;
+        let _ = ctx.fill_text_with_max_width(line, pad, y, w - 2.0 * pad);
+    }
+    Ok(out)
 }
 
 /// The canvas with this id.
@@ -168,7 +287,11 @@ pub fn Menu(props: &MenuProps) -> Html {
                     }) }
                 </ul>
                 <p class="export-command-head">
-                    { lang.pick("The same on the command line:", "命令行中的等价命令：") }
+                    { lang.pick("The same on the command line", "命令行中的等价命令") }
+                    <span class="export-command-how">
+                        { lang.pick(" (tcplab is the lab's simulator; the README's \"The runner\" section says how to get it):",
+                            "（tcplab 是本实验室的模拟器，获取方法见 README 的“The runner”一节）：") }
+                    </span>
                     <button type="button" class="mini" onclick={copy}>
                         { if *copied { lang.pick("Copied", "已复制") } else { lang.pick("Copy", "复制") } }
                     </button>

@@ -11,7 +11,7 @@
 //! then sends that run's steps as JSON instead.
 
 use tcplab::cc::INFINITE_SSTHRESH_BYTES;
-use tcplab::player::{CaLabel, DropCauseLabel, FlowState, Growth, Step, StepKind};
+use tcplab::player::{CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind};
 
 /// Numbers per step: time, flow, kind, six fields of the kind, seven of the state.
 pub const WIDTH: usize = 16;
@@ -50,6 +50,33 @@ fn growth_code(g: Growth) -> f64 {
     }
 }
 
+fn end_code(e: SlowStartEnd) -> f64 {
+    match e {
+        SlowStartEnd::Ssthresh => 0.0,
+        SlowStartEnd::HyStartAckTrain => 1.0,
+        SlowStartEnd::HyStartDelay => 2.0,
+    }
+}
+
+fn end_of(code: u64) -> Option<SlowStartEnd> {
+    match code {
+        0 => Some(SlowStartEnd::Ssthresh),
+        1 => Some(SlowStartEnd::HyStartAckTrain),
+        2 => Some(SlowStartEnd::HyStartDelay),
+        _ => None,
+    }
+}
+
+fn ca_of(code: u64) -> Option<CaLabel> {
+    match code {
+        0 => Some(CaLabel::Open),
+        1 => Some(CaLabel::Disorder),
+        2 => Some(CaLabel::Recovery),
+        3 => Some(CaLabel::Loss),
+        _ => None,
+    }
+}
+
 fn ca_code(c: CaLabel) -> f64 {
     match c {
         CaLabel::Open => 0.0,
@@ -70,7 +97,10 @@ fn kind_fields(kind: &StepKind) -> Option<(f64, [f64; 6])> {
         StepKind::Sent { seq, len } => (3.0, [whole(seq)?, f64::from(len), n, n, n, n]),
         StepKind::Retransmitted { seq, len } => (4.0, [whole(seq)?, f64::from(len), n, n, n, n]),
         StepKind::LossProbe { seq, len } => (5.0, [whole(seq)?, f64::from(len), n, n, n, n]),
-        StepKind::DataLost { seq, cause } => (6.0, [whole(seq)?, cause_code(cause), n, n, n, n]),
+        StepKind::DataLost { seq, len, cause } => (
+            6.0,
+            [whole(seq)?, cause_code(cause), f64::from(len), n, n, n],
+        ),
         StepKind::DatagramLost { id, cause } => {
             (7.0, [f64::from(id), cause_code(cause), n, n, n, n])
         }
@@ -164,6 +194,15 @@ fn kind_fields(kind: &StepKind) -> Option<(f64, [f64; 6])> {
             18.0,
             [f64::from(event), f64::from(messages), worst_ms, n, n, n],
         ),
+        StepKind::SlowStartExit {
+            reason,
+            cwnd,
+            ssthresh,
+        } => (
+            19.0,
+            [end_code(reason), whole(cwnd)?, whole(ssthresh)?, n, n, n],
+        ),
+        StepKind::StateChange { from, to } => (20.0, [ca_code(from), ca_code(to), n, n, n, n]),
     })
 }
 
@@ -268,13 +307,8 @@ impl Reader<'_> {
     }
 
     fn ca(&mut self, i: usize) -> Result<CaLabel, String> {
-        match self.u64(i)? {
-            0 => Ok(CaLabel::Open),
-            1 => Ok(CaLabel::Disorder),
-            2 => Ok(CaLabel::Recovery),
-            3 => Ok(CaLabel::Loss),
-            _ => Err(self.err("a recovery state")),
-        }
+        let code = self.u64(i)?;
+        ca_of(code).ok_or_else(|| self.err("a recovery state"))
     }
 
     fn kind(&mut self) -> Result<StepKind, String> {
@@ -303,6 +337,7 @@ impl Reader<'_> {
             6 => StepKind::DataLost {
                 seq: self.u64(k)?,
                 cause: self.cause(k + 1)?,
+                len: self.u32(k + 2)?,
             },
             7 => StepKind::DatagramLost {
                 id: self.u32(k)?,
@@ -352,6 +387,16 @@ impl Reader<'_> {
                 event: self.u32(k)?,
                 messages: self.u32(k + 1)?,
                 worst_ms: self.f(k + 2),
+            },
+            19 => StepKind::SlowStartExit {
+                reason: end_of(self.u64(k)?)
+                    .ok_or_else(|| self.err("a reason slow start ended"))?,
+                cwnd: self.u64(k + 1)?,
+                ssthresh: self.u64(k + 2)?,
+            },
+            20 => StepKind::StateChange {
+                from: self.ca(k)?,
+                to: self.ca(k + 1)?,
             },
             _ => return Err(self.err("a kind of step")),
         })
@@ -438,6 +483,7 @@ fn quick(r: &[f64]) -> Option<Step> {
         6 => StepKind::DataLost {
             seq: count(r[k])?,
             cause: cause(r[k + 1])?,
+            len: small(r[k + 2])?,
         },
         7 => StepKind::DatagramLost {
             id: small(r[k])?,
@@ -494,6 +540,15 @@ fn quick(r: &[f64]) -> Option<Step> {
             messages: small(r[k + 1])?,
             worst_ms: r[k + 2],
         },
+        19 => StepKind::SlowStartExit {
+            reason: end_of(count(r[k])?)?,
+            cwnd: count(r[k + 1])?,
+            ssthresh: count(r[k + 2])?,
+        },
+        20 => StepKind::StateChange {
+            from: ca_of(count(r[k])?)?,
+            to: ca_of(count(r[k + 1])?)?,
+        },
         _ => return None,
     };
     Some(Step {
@@ -509,13 +564,7 @@ fn quick(r: &[f64]) -> Option<Step> {
             in_flight: count(r[11])?,
             srtt_ms: maybe(r[12]),
             rto_ms: r[13],
-            ca: match count(r[14])? {
-                0 => CaLabel::Open,
-                1 => CaLabel::Disorder,
-                2 => CaLabel::Recovery,
-                3 => CaLabel::Loss,
-                _ => return None,
-            },
+            ca: ca_of(count(r[14])?)?,
             queue: small(r[15])?,
         },
     })

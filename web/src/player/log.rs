@@ -37,6 +37,7 @@ pub fn tone(kind: &StepKind) -> &'static str {
             "handshake"
         }
         StepKind::Sent { .. } | StepKind::MessageWritten { .. } => "send",
+        StepKind::SlowStartExit { .. } | StepKind::StateChange { .. } => "phase",
     }
 }
 
@@ -62,6 +63,8 @@ pub fn kind_label(kind: &StepKind, lang: Lang) -> &'static str {
         StepKind::Timeout { .. } => ("Timeout (RTO)", "超时（RTO）"),
         StepKind::MessageWritten { .. } => ("Message written", "写入消息"),
         StepKind::HolRelease { .. } => ("Head-of-line release", "队头阻塞解除"),
+        StepKind::SlowStartExit { .. } => ("Slow start ends", "慢启动结束"),
+        StepKind::StateChange { .. } => ("State change", "状态变化"),
     };
     lang.pick(en, zh)
 }

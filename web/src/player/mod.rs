@@ -237,8 +237,8 @@ fn keys_help(lang: Lang) -> Html {
         (
             "N P",
             "N P",
-            "next / previous loss, recovery, timeout or release",
-            "下一个 / 上一个丢包、恢复、超时或释放",
+            "next / previous loss, recovery, timeout, release or end of slow start",
+            "下一个 / 上一个丢包、恢复、超时、释放或慢启动结束",
         ),
         (
             "Home End",
@@ -320,12 +320,19 @@ fn Transport(props: &TransportProps) -> Html {
         <div class="player-transport" role="toolbar" aria-label={lang.pick("Player controls", "播放控制")}>
             <button type="button" class="player-play" id="player-play" onclick={play}
                 aria-pressed={props.playing.to_string()}>
-                { if props.playing { lang.pick("❚❚ Pause", "❚❚ 暂停") } else { lang.pick("▶ Play", "▶ 播放") } }
+                // Both labels take their place, the one not in use hidden: the button is as
+                // wide playing as paused, and nothing beside it moves.
+                <span class={classes!("play-label", props.playing.then_some("off"))}>
+                    { lang.pick("▶ Play", "▶ 播放") }
+                </span>
+                <span class={classes!("play-label", (!props.playing).then_some("off"))}>
+                    { lang.pick("❚❚ Pause", "❚❚ 暂停") }
+                </span>
             </button>
             <span class="transport-group">
                 { button("player-start", "|◂", lang.pick("First step (Home)", "第一步（Home）"), Move::Start) }
                 { button("player-back-landmark", lang.pick("◂ key event", "◂ 关键事件"),
-                    lang.pick("Previous loss, recovery, timeout or release (P)", "上一个丢包、恢复、超时或释放（P）"),
+                    lang.pick("Previous loss, recovery, timeout, release or end of slow start (P)", "上一个丢包、恢复、超时、释放或慢启动结束（P）"),
                     Move::Landmark(Dir::Back)) }
                 { button("player-back-rtt", "« RTT", lang.pick("One round trip back (Shift+←)", "后退一个往返（Shift+←）"),
                     Move::RoundTrip(Dir::Back)) }
@@ -334,7 +341,7 @@ fn Transport(props: &TransportProps) -> Html {
                 { button("player-forward-rtt", "RTT »", lang.pick("One round trip forward (Shift+→)", "前进一个往返（Shift+→）"),
                     Move::RoundTrip(Dir::Forward)) }
                 { button("player-forward-landmark", lang.pick("key event ▸", "关键事件 ▸"),
-                    lang.pick("Next loss, recovery, timeout or release (N)", "下一个丢包、恢复、超时或释放（N）"),
+                    lang.pick("Next loss, recovery, timeout, release or end of slow start (N)", "下一个丢包、恢复、超时、释放或慢启动结束（N）"),
                     Move::Landmark(Dir::Forward)) }
                 { button("player-end", "▸|", lang.pick("Last step (End)", "最后一步（End）"), Move::End) }
             </span>
@@ -424,14 +431,16 @@ fn Scrubber(props: &ScrubberProps) -> Html {
 }
 
 /// The player's keys on the whole page while it is open: space, the arrows (with shift for a
-/// round trip), N and P, Home and End. A key typed into a field, or on a slider, stays there.
+/// round trip), N and P, Home and End. A key typed into a field, or an arrow on a slider, stays
+/// there; Space plays or pauses wherever the focus is, a button included (the button is not
+/// pressed again: a teacher who clicked Step and then presses Space means Play).
 #[hook]
 fn use_keys(active: bool, on_action: Callback<Action>) {
     let latest = use_mut_ref(|| on_action.clone());
     *latest.borrow_mut() = on_action;
     use_effect_with(active, move |active| {
-        let listener = active.then(web_sys::window).flatten().map(|w| {
-            EventListener::new_with_options(
+        let listeners = active.then(web_sys::window).flatten().map(|w| {
+            let down = EventListener::new_with_options(
                 &w,
                 "keydown",
                 EventListenerOptions::enable_prevent_default(),
@@ -446,10 +455,62 @@ fn use_keys(active: bool, on_action: Callback<Action>) {
                         on_action.emit(action);
                     }
                 },
-            )
+            );
+            // A button is pressed by Space on its release: the release is the player's too.
+            let up = EventListener::new_with_options(
+                &w,
+                "keyup",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                        if is_space(e) && focus_of(e) == Focus::Control {
+                            e.prevent_default();
+                        }
+                    }
+                },
+            );
+            (down, up)
         });
-        move || drop(listener)
+        move || drop(listeners)
     });
+}
+
+/// What the key's target is, as far as the player's keys go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Focus {
+    /// A field that takes typing: every key is its own.
+    Field,
+    /// A slider: the arrows and Home and End are its own, Space is not.
+    Slider,
+    /// A button, a link, a disclosure: Space and Enter would press it.
+    Control,
+    Other,
+}
+
+fn focus_of(e: &KeyboardEvent) -> Focus {
+    let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return Focus::Other;
+    };
+    let editable = target
+        .dyn_ref::<web_sys::HtmlElement>()
+        .is_some_and(|h| h.is_content_editable());
+    let tag = target.tag_name().to_ascii_uppercase();
+    let input_type = target
+        .get_attribute("type")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match tag.as_str() {
+        _ if editable => Focus::Field,
+        "INPUT" if input_type == "range" => Focus::Slider,
+        "INPUT" if matches!(input_type.as_str(), "checkbox" | "radio" | "button") => Focus::Control,
+        "INPUT" | "TEXTAREA" | "SELECT" => Focus::Field,
+        "BUTTON" | "SUMMARY" | "A" => Focus::Control,
+        _ => Focus::Other,
+    }
+}
+
+fn is_space(e: &KeyboardEvent) -> bool {
+    matches!(e.key().as_str(), " " | "Spacebar")
 }
 
 /// The player's action for a key, unless the key belongs to what has focus.
@@ -457,19 +518,17 @@ pub fn key_action(e: &KeyboardEvent) -> Option<Action> {
     if e.default_prevented() || e.ctrl_key() || e.alt_key() || e.meta_key() {
         return None;
     }
-    let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
-    let tag = target
-        .as_ref()
-        .map(|t| t.tag_name().to_ascii_uppercase())
-        .unwrap_or_default();
-    let editable = target
-        .as_ref()
-        .and_then(|t| t.dyn_ref::<web_sys::HtmlElement>())
-        .is_some_and(|h| h.is_content_editable());
-    if editable || matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") {
+    let focus = focus_of(e);
+    if focus == Focus::Field {
         return None;
     }
-    let on_control = matches!(tag.as_str(), "BUTTON" | "SUMMARY" | "A");
+    if is_space(e) {
+        // A held key repeats; one press is one toggle.
+        return (!e.repeat()).then_some(Action::Toggle);
+    }
+    if focus == Focus::Slider {
+        return None;
+    }
     let dir = |shift: bool, d: Dir| {
         if shift {
             Move::RoundTrip(d)
@@ -478,8 +537,6 @@ pub fn key_action(e: &KeyboardEvent) -> Option<Action> {
         }
     };
     Some(match e.key().as_str() {
-        // Space on a button presses the button.
-        " " | "Spacebar" if !on_control => Action::Toggle,
         "ArrowRight" => Action::Go(dir(e.shift_key(), Dir::Forward)),
         "ArrowLeft" => Action::Go(dir(e.shift_key(), Dir::Back)),
         "n" | "N" => Action::Go(Move::Landmark(Dir::Forward)),

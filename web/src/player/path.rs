@@ -143,7 +143,7 @@ pub fn trips(steps: &[Step], rtt_ms: f64) -> Trips {
                     .or_default()
                     .push_back((t, Cargo::Repair));
             }
-            StepKind::DataLost { seq, cause } => {
+            StepKind::DataLost { seq, cause, .. } => {
                 // Recorded as the packet leaves the sender, right after its send.
                 data.get_mut(&(f, seq)).and_then(VecDeque::pop_back);
                 out.lost.push(Lost {
@@ -196,7 +196,9 @@ pub fn trips(steps: &[Step], rtt_ms: f64) -> Trips {
             StepKind::FastRetransmit { .. }
             | StepKind::RecoveryDone { .. }
             | StepKind::Timeout { .. }
-            | StepKind::HolRelease { .. } => {}
+            | StepKind::HolRelease { .. }
+            | StepKind::SlowStartExit { .. }
+            | StepKind::StateChange { .. } => {}
         }
     }
     out.data.sort_by(|a, b| a.sent.total_cmp(&b.sent));

@@ -16,6 +16,42 @@ use crate::state::Page;
 /// The page's own key for the cursor's rank among the steps at its instant.
 pub const STEP_KEY: &str = "step";
 
+/// The page's own key that keeps a lesson's player closed (`player=0`): a lesson opens with the
+/// player, and a reader who closed it should find it closed on reload.
+pub const PLAYER_KEY: &str = "player";
+
+/// Reads `player=`: `Ok(true)` when the link keeps the player closed.
+pub fn read_closed(pairs: &[(String, String)]) -> Result<bool, BadLink> {
+    let mut values = pairs
+        .iter()
+        .filter(|(k, _)| k == PLAYER_KEY)
+        .map(|(_, v)| v);
+    let Some(value) = values.next() else {
+        return Ok(false);
+    };
+    if values.next().is_some() {
+        return Err(BadLink::new_in(
+            PLAYER_KEY,
+            "repeated key".to_string(),
+            "键重复".to_string(),
+        ));
+    }
+    if value == "0" {
+        return Ok(true);
+    }
+    Err(BadLink::new_in(
+        PLAYER_KEY,
+        format!(
+            "unknown value {} (allowed 0: a lesson opens with its player closed)",
+            crate::location::quoted(value)
+        ),
+        format!(
+            "未知的值 {}（允许 0：课程打开时播放器关闭）",
+            crate::location::quoted(value)
+        ),
+    ))
+}
+
 /// Playback speeds, in simulated time per real second: slow motion to real time.
 pub const SPEEDS: [(f64, &str); 7] = [
     (0.001, "×1/1000"),
@@ -56,6 +92,9 @@ pub struct State {
     pub play_ms: Option<f64>,
     /// The newest recording, which may be for an older scenario while a run is going.
     pub recorded: Option<Recorded>,
+    /// A lesson opened without a cursor: the kind of step to stand on once the steps are in
+    /// (its preset's `moment`).
+    pub seek: Option<&'static str>,
 }
 
 impl Default for State {
@@ -67,6 +106,7 @@ impl Default for State {
             speed: DEFAULT_SPEED,
             play_ms: None,
             recorded: None,
+            seek: None,
         }
     }
 }
@@ -94,6 +134,13 @@ pub enum Action {
 /// scenario that stages a loss.
 pub fn is_lesson(s: &Scenario) -> bool {
     s.preset == Some("post-slow-start") || !s.drop.is_empty()
+}
+
+/// The kind of step a lesson preset opens on.
+fn moment(s: &Scenario) -> Option<&'static str> {
+    s.preset
+        .and_then(tcplab::scenario::Preset::find)
+        .and_then(|p| p.moment)
 }
 
 /// The largest rank `step=` takes: a run keeps at most this many steps.
@@ -208,19 +255,24 @@ impl Page {
     /// The page's own keys the player writes: `step=` when the cursor is not the first step at
     /// its instant.
     pub fn player_keys(&self) -> Vec<(&'static str, String)> {
+        if !self.player.open && is_lesson(&self.scenario) {
+            return vec![(PLAYER_KEY, "0".to_string())];
+        }
         match (self.scenario.at_ms, self.player.within) {
             (Some(_), k) if k > 0 => vec![(STEP_KEY, k.to_string())],
             _ => Vec::new(),
         }
     }
 
-    /// An address arrived: the player opens where it names a step, or on a lesson, paused.
-    pub(crate) fn player_arrive(&mut self, within: u32) {
+    /// An address arrived: the player opens where it names a step, or on a lesson, paused (on
+    /// the lesson's moment, where it has one and the link names no step).
+    pub(crate) fn player_arrive(&mut self, within: u32, closed: bool) {
         let p = &mut self.player;
-        p.open = self.scenario.at_ms.is_some() || is_lesson(&self.scenario);
+        p.open = self.scenario.at_ms.is_some() || (is_lesson(&self.scenario) && !closed);
         p.within = within;
         p.playing = false;
         p.play_ms = None;
+        p.seek = moment(&self.scenario).filter(|_| self.scenario.at_ms.is_none());
     }
 
     /// A whole new scenario (a preset): a lesson opens the player at its start; otherwise the
@@ -231,6 +283,7 @@ impl Page {
         p.within = 0;
         p.playing = false;
         p.play_ms = None;
+        p.seek = moment(&self.scenario);
         self
     }
 
@@ -249,6 +302,13 @@ impl Page {
                 steps,
             });
             self = self.settle_cursor();
+            if let (Some(kind), Some(steps)) = (self.player.seek, self.steps()) {
+                let first = steps.steps.iter().position(|st| st.kind.name() == kind);
+                self.player.seek = None;
+                if let Some(i) = first {
+                    self = self.put(i, Entry::Replace);
+                }
+            }
         }
         self
     }

@@ -296,15 +296,16 @@ impl PageKeys {
         }
     }
 
-    /// Reads the page's keys over the scenario `base`; the first key at fault is reported, and
-    /// what it would have set keeps its default.
-    pub fn read(pairs: &[(String, String)], base: &Scenario) -> (PageKeys, Option<BadLink>) {
+    /// Reads the page's keys over the scenario `base`; every key at fault is reported, and what
+    /// it would have set keeps its default.
+    pub fn read(pairs: &[(String, String)], base: &Scenario) -> (PageKeys, Vec<BadLink>) {
         let mut keys = PageKeys::default_for(base);
-        let mut bad: Option<BadLink> = None;
+        let mut bad: Vec<BadLink> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for (k, _) in pairs {
             if seen.contains(&k.as_str()) {
-                return (keys, Some(BadLink::new(k, "repeated key".to_string())));
+                let repeated = BadLink::new_in(k, "repeated key".to_string(), "键重复".to_string());
+                return (keys, vec![repeated]);
             }
             seen.push(k);
         }
@@ -316,7 +317,10 @@ impl PageKeys {
         };
         let mut note = |r: Result<(), BadLink>| {
             if let Err(e) = r {
-                bad.get_or_insert(e);
+                // One message a key: an axis's values fail with its key already named.
+                if !bad.iter().any(|b| b.key == e.key) {
+                    bad.push(e);
+                }
             }
         };
 

@@ -413,19 +413,25 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
     );
     let items = {
         let csv = csv(spec, &cells);
+        let name = format!(
+            "{}-matrix-{}-{}",
+            export::stem(&props.base),
+            spec.rows.key.name(),
+            spec.cols.key.name()
+        );
+        let (csv_name, png_name) = (format!("{name}.csv"), format!("{name}.png"));
+        let (png_title, caption) = (title.clone(), export::caption(&props.base, lang));
         vec![
             Item::new(
                 "export-matrix-csv",
                 lang.pick("Matrix (CSV)", "矩阵（CSV）"),
-                Callback::from(move |()| {
-                    export::warn(export::text("tcplab-matrix.csv", "text/csv", &csv))
-                }),
+                Callback::from(move |()| export::warn(export::text(&csv_name, "text/csv", &csv))),
             ),
             Item::new(
                 "export-matrix-png",
                 lang.pick("Heatmap (PNG)", "热图（PNG）"),
-                Callback::from(|()| match export::canvas_by_id("matrix-chart") {
-                    Some(c) => export::warn(export::png("tcplab-matrix.png", &c)),
+                Callback::from(move |()| match export::canvas_by_id("matrix-chart") {
+                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption)),
                     None => export::warn(Err("no chart".to_string())),
                 }),
             ),

@@ -167,6 +167,13 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         let key = spec.axis.key;
         let csv = data::csv(key, &points);
         let json = json(&props.base, spec, &points, props.batch.as_ref());
+        let name = format!("{}-sweep-{}", export::stem(&props.base), key.name());
+        let (csv_name, json_name, png_name) = (
+            format!("{name}.csv"),
+            format!("{name}.json"),
+            format!("{name}.png"),
+        );
+        let (png_title, caption) = (title.clone(), export::caption(&props.base, lang));
         vec![
             Item::new(
                 "export-table-csv",
@@ -174,22 +181,20 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                     "Table (CSV, as tcplab sweep --table)",
                     "表格（CSV，同 tcplab sweep --table）",
                 ),
-                Callback::from(move |()| {
-                    export::warn(export::text("tcplab-sweep.csv", "text/csv", &csv))
-                }),
+                Callback::from(move |()| export::warn(export::text(&csv_name, "text/csv", &csv))),
             ),
             Item::new(
                 "export-sweep-json",
                 lang.pick("Every run (JSON)", "每次运行（JSON）"),
                 Callback::from(move |()| {
-                    export::warn(export::text("tcplab-sweep.json", "application/json", &json))
+                    export::warn(export::text(&json_name, "application/json", &json))
                 }),
             ),
             Item::new(
                 "export-sweep-png",
                 lang.pick("Chart (PNG)", "图表（PNG）"),
-                Callback::from(|()| match export::canvas_by_id("sweep-chart") {
-                    Some(c) => export::warn(export::png("tcplab-sweep.png", &c)),
+                Callback::from(move |()| match export::canvas_by_id("sweep-chart") {
+                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption)),
                     None => export::warn(Err("no chart".to_string())),
                 }),
             ),

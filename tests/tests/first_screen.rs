@@ -1,0 +1,310 @@
+//! The page as its users first meet it, in headless Chromium: a lesson link opens on drawn charts
+//! with its player on the lesson's moment; a phone sees the verdict before any slider; a click
+//! on a chart moves the player; Space plays wherever the focus is; a link with three bad keys
+//! names all three and keeps the rest; ten arrow presses on a slider make one Back entry; a link
+//! carries no language the reader did not choose. Screenshots at 390 x 844, 360 x 640,
+//! 1280 x 720 and 1920 x 1080 go to `target/e2e/`.
+
+use std::time::Duration;
+
+use tcplab_e2e::{assert_cards_match_runner, with_lab, Lab};
+use thirtyfour::prelude::*;
+
+const SETTLE: Duration = Duration::from_secs(10);
+
+/// The kind of the step the player stands on, and its index.
+async fn player_step(lab: &Lab) -> (String, String) {
+    let kind = lab
+        .eval_string(
+            "const k = document.getElementById('player-kind'); return k ? k.dataset.kind : '';",
+        )
+        .await;
+    let index = lab
+        .eval_string(
+            "const t = document.getElementById('player-time'); return t ? t.dataset.index : '';",
+        )
+        .await;
+    (kind, index)
+}
+
+/// The alpha of the cursor layer's pixel at `share` of the first time chart's width, halfway
+/// down: 0 where nothing covers the chart, 255 where the chart is hidden.
+async fn cover_alpha(lab: &Lab, share: f64) -> u32 {
+    let a = lab
+        .eval_string(&format!(
+            "const c = document.querySelector('.charts .chart-cursor');
+             if (!c) return '';
+             const x = Math.floor(c.width * {share}), y = Math.floor(c.height / 2);
+             return String(c.getContext('2d').getImageData(x, y, 1, 1).data[3]);"
+        ))
+        .await;
+    a.parse().unwrap_or(u32::MAX)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_link_opens_on_drawn_charts_at_its_moment() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 720).await;
+        for (preset, moment) in [
+            ("lesson-fast-retransmit", "fast_retransmit"),
+            ("lesson-tail-loss-probe", "loss_probe"),
+            ("lesson-timeout", "timeout"),
+        ] {
+            lab.open(&format!("?preset={preset}")).await;
+            let on_moment = lab
+                .wait_until(SETTLE, || async move { player_step(lab).await.0 == moment })
+                .await;
+            assert!(
+                on_moment,
+                "{preset}: the player stands on {:?}",
+                player_step(lab).await
+            );
+            assert!(
+                lab.search().await.contains("at="),
+                "{preset}: the address names the step: {}",
+                lab.search().await
+            );
+            lab.screenshot(&format!("lesson-{preset}-1280x720")).await;
+        }
+        // The slow-start lesson opens at its first step: the whole run is drawn, the part after
+        // the cursor greyed, not hidden.
+        lab.open("?preset=post-slow-start").await;
+        assert!(lab.charts_drawn().await);
+        let greyed = cover_alpha(lab, 0.8).await;
+        assert!(
+            greyed > 0 && greyed < 230,
+            "after the cursor the chart is greyed and still seen (alpha {greyed})"
+        );
+        lab.set_window(1920, 1080).await;
+        lab.screenshot("lesson-post-slow-start-1920x1080").await;
+
+        // Closed, the player stays closed on reload.
+        lab.click(By::Id("player-close"), "the player's Close")
+            .await;
+        let closed = lab
+            .wait_for_search(SETTLE, |s| s.contains("player=0"))
+            .await;
+        assert!(closed, "closing writes player=0: {}", lab.search().await);
+        let search = lab.search().await;
+        lab.open(&search).await;
+        assert_eq!(
+            lab.eval_string("return String(!!document.getElementById('player-play'));")
+                .await,
+            "false",
+            "the player stays closed"
+        );
+        assert_eq!(cover_alpha(lab, 0.8).await, 0, "nothing covers the charts");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_sees_the_verdict_before_the_controls() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        for (w, h) in [(390, 844), (360, 640)] {
+            lab.set_window(w, h).await;
+            lab.open("?preset=loss-sweep").await;
+            let layout = lab
+                .eval_string(
+                    "const r = id => document.getElementById(id).getBoundingClientRect();
+                     return JSON.stringify({ verdict: r('verdict').top, toggle: r('settings-toggle').top,
+                         chart: document.querySelector('.charts canvas').getBoundingClientRect().top,
+                         slider: r('rtt').height, scroll: document.documentElement.scrollWidth });",
+                )
+                .await;
+            let v: serde_json::Value = serde_json::from_str(&layout).expect("the layout");
+            let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+            assert!(f("verdict") < f64::from(h) / 2.0, "{w}x{h}: the verdict on the first screen: {v}");
+            assert!(f("verdict") < f("chart") && f("chart") < f("toggle"), "{w}x{h}: verdict, chart, then controls: {v}");
+            assert_eq!(f("slider"), 0.0, "{w}x{h}: the sliders are folded away: {v}");
+            assert!(f("scroll") <= f64::from(w), "{w}x{h}: nothing wider than the screen: {v}");
+            lab.screenshot(&format!("phone-{w}x{h}")).await;
+        }
+        // The panel opens, and the sliders in it work.
+        lab.set_window(390, 844).await;
+        lab.click(By::Id("settings-toggle"), "the settings toggle").await;
+        let shown = lab
+            .eval_string("return String(document.getElementById('rtt').getBoundingClientRect().height > 0);")
+            .await;
+        assert_eq!(shown, "true", "the sliders show once the panel is open");
+        lab.slide_to_share("loss", 0.5).await;
+        let moved = lab.wait_for_search(SETTLE, |s| s.contains("loss=")).await;
+        assert!(moved, "{}", lab.search().await);
+        lab.screenshot("phone-390x844-settings").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_on_a_chart_moves_the_player_and_space_plays_from_a_button() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 720).await;
+        lab.open("?preset=lesson-fast-retransmit").await;
+        let ready = lab
+            .wait_until(SETTLE, || async move { player_step(lab).await.0 == "fast_retransmit" })
+            .await;
+        assert!(ready);
+        let before = lab.search().await;
+        // A click three quarters of the way along the window chart.
+        lab.eval_string(
+            "const c = document.querySelector('.charts .chart-cursor');
+             const r = c.getBoundingClientRect();
+             const o = { bubbles: true, clientX: r.left + r.width * 0.75, clientY: r.top + r.height / 2 };
+             c.dispatchEvent(new MouseEvent('click', o));
+             return null;",
+        )
+        .await;
+        let moved = lab.wait_for_search(SETTLE, |s| s != before).await;
+        assert!(moved, "the click moved the player: {before}");
+        let at = |s: &str| {
+            s.split(['?', '&'])
+                .find_map(|p| p.strip_prefix("at="))
+                .and_then(|v| v.parse::<f64>().ok())
+        };
+        let (was, now) = (at(&before), at(&lab.search().await));
+        assert!(now > was, "later in the run: {was:?} -> {now:?}");
+
+        // Space after clicking a button plays; again, pauses. The button is not pressed again.
+        let clicked_at = player_step(lab).await;
+        lab.click(By::Id("player-back-landmark"), "the player's previous-key-event button").await;
+        let back = lab
+            .wait_until(SETTLE, || {
+                let clicked_at = clicked_at.clone();
+                async move { player_step(lab).await != clicked_at }
+            })
+            .await;
+        assert!(back, "back to the previous key event: {:?}", player_step(lab).await);
+        let (landmark, lost_at) = player_step(lab).await;
+        let focused = lab
+            .eval_string("return document.activeElement ? document.activeElement.id : '';")
+            .await;
+        assert_eq!(focused, "player-back-landmark");
+        let width = lab
+            .eval_string("return String(document.getElementById('player-play').getBoundingClientRect().width);")
+            .await;
+        lab.driver
+            .action_chain()
+            .send_keys(" ")
+            .perform()
+            .await
+            .expect("press Space");
+        let playing = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return document.getElementById('player-play').getAttribute('aria-pressed');")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(playing, "Space plays");
+        let width_playing = lab
+            .eval_string("return String(document.getElementById('player-play').getBoundingClientRect().width);")
+            .await;
+        assert_eq!(width, width_playing, "Play and Pause take the same room");
+        // Let it play on for a moment: at the default speed a round trip takes seconds.
+        let moved = lab
+            .wait_until(SETTLE, || {
+                let lost_at = lost_at.clone();
+                async move { player_step(lab).await.1 != lost_at }
+            })
+            .await;
+        assert!(moved, "playing moves the player on");
+        lab.driver
+            .action_chain()
+            .send_keys(" ")
+            .perform()
+            .await
+            .expect("press Space");
+        let paused = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return document.getElementById('player-play').getAttribute('aria-pressed');")
+                    .await
+                    == "false"
+            })
+            .await;
+        assert!(paused, "Space again pauses");
+        let (kind, at) = player_step(lab).await;
+        let (at, lost_at): (usize, usize) = (at.parse().unwrap_or(0), lost_at.parse().unwrap_or(0));
+        assert!(
+            at > lost_at,
+            "it played on from the {landmark} ({lost_at} -> {at}, {kind}): the button was not pressed again"
+        );
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_name_every_bad_key_keep_the_rest_and_carry_no_unchosen_language() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 720).await;
+        lab.open("?rtt=abc&cc=bbr&loss=200&bw=20&mss=9").await;
+        let count = lab
+            .eval_string("return document.getElementById('banner').dataset.count;")
+            .await;
+        assert_eq!(count, "3", "three bad keys named");
+        let banner = lab.text_of("banner").await;
+        for key in ["rtt", "loss", "mss"] {
+            assert!(banner.contains(key), "{key} in {banner:?}");
+        }
+        assert_cards_match_runner(lab, "cc=bbr&bw=20").await;
+        lab.screenshot("bad-link-1280x720").await;
+        // In the page's language too.
+        lab.open("?rtt=abc&lang=zh").await;
+        let banner = lab.text_of("banner").await;
+        assert!(banner.contains("不是数字"), "{banner:?}");
+
+        // No language written unless chosen.
+        lab.open("?rtt=50").await;
+        assert_eq!(lab.search().await, "?rtt=50");
+        lab.click(
+            By::Css(".lang-switch button[aria-pressed='false']"),
+            "the other language",
+        )
+        .await;
+        let chosen = lab.wait_for_search(SETTLE, |s| s.contains("lang=")).await;
+        assert!(
+            chosen,
+            "a chosen language is written: {}",
+            lab.search().await
+        );
+
+        // Ten presses of an arrow on a slider are one step back.
+        lab.open("?rtt=50&lang=en").await;
+        let length = lab.eval_string("return String(history.length);").await;
+        let slider = lab
+            .driver
+            .find(By::Id("rtt"))
+            .await
+            .expect("the RTT slider");
+        for _ in 0..10 {
+            slider.send_keys(Key::Right).await.expect("press Right");
+        }
+        let moved = lab
+            .wait_for_search(SETTLE, |s| {
+                s.starts_with("?rtt=") && !s.starts_with("?rtt=50&")
+            })
+            .await;
+        assert!(moved, "{}", lab.search().await);
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let after = lab.eval_string("return String(history.length);").await;
+        let (before, after): (u32, u32) = (length.parse().unwrap_or(0), after.parse().unwrap_or(0));
+        assert_eq!(after, before + 1, "one history entry for the ten presses");
+        lab.eval_string("history.back(); return null;").await;
+        let back = lab
+            .wait_for_search(SETTLE, |s| s == "?rtt=50&lang=en")
+            .await;
+        assert!(
+            back,
+            "Back undoes the whole gesture: {}",
+            lab.search().await
+        );
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

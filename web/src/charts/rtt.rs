@@ -1,0 +1,202 @@
+//! Round-trip time as the sender sees it, as Wireshark's "Round Trip Time" graph shows it: every
+//! sample the estimator took (RFC 6298's R), the smoothed RTT and the retransmission timeout
+//! it sets (Linux's `tcp_rtt_estimator` and `tcp_set_rto`), over the path's own round trip.
+
+use plotters::prelude::*;
+
+use super::axis::{time_chart, YAxis};
+use super::cursor::{Readout, Row};
+use super::draw::{self, Pen};
+use super::fmt;
+use super::frame::{above, top_of, Frame};
+use super::legend::{Item, Swatch};
+use super::plot::Figure;
+use super::series::{finite, max_of, one_per_cell, steps, value_at};
+use super::style::*;
+use super::{Ctx, Root};
+use crate::i18n::Lang;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rtt(pub Ctx);
+
+/// The samples' colour, the smoothed RTT's and the timeout's.
+const SAMPLE: RGBColor = RGBColor(0x6c, 0xb4, 0xe4);
+const SRTT: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
+const RTO: RGBColor = RGBColor(0xc2, 0x6a, 0x00);
+
+pub fn applies(ctx: &Ctx) -> bool {
+    ctx.view
+        .flows
+        .first()
+        .is_some_and(|f| !f.rtt.is_empty() || f.window.iter().any(|w| w.srtt_ms.is_some()))
+}
+
+impl Rtt {
+    fn srtt(&self) -> Vec<(f64, f64)> {
+        self.0.view.flows.first().map_or_else(Vec::new, |f| {
+            finite(f.window.iter().filter_map(|w| w.srtt_ms.map(|s| (w.t, s))))
+        })
+    }
+
+    fn rto(&self) -> Vec<(f64, f64)> {
+        self.0.view.flows.first().map_or_else(Vec::new, |f| {
+            finite(f.window.iter().map(|w| (w.t, w.rto_ms)))
+        })
+    }
+
+    fn samples(&self) -> Vec<(f64, f64)> {
+        self.0
+            .view
+            .flows
+            .first()
+            .map_or_else(Vec::new, |f| finite(f.rtt.iter().copied()))
+    }
+}
+
+impl Figure for Rtt {
+    const KIND: &'static str = "rtt";
+
+    fn ctx(&self) -> &Ctx {
+        &self.0
+    }
+
+    fn title(&self) -> String {
+        self.0
+            .pick(
+                "Round-trip time and the retransmission timeout",
+                "往返时间与重传超时",
+            )
+            .to_string()
+    }
+
+    fn note(&self) -> Option<String> {
+        let n = self.0.view.flows.len();
+        (n > 1).then(|| match self.0.lang {
+            Lang::En => format!("flow 1 of {n}"),
+            Lang::Zh => format!("{n} 条流中的流 1"),
+        })
+    }
+
+    fn tip(&self) -> Option<String> {
+        Some(
+            self.0
+                .pick(
+                    "Each dot is one RTT sample; the smoothed RTT follows them with a gain of 1/8, and \
+                     the timeout is the smoothed RTT plus four deviations, at least 200 ms (RFC 6298, \
+                     Linux tcp_rtt_estimator).",
+                    "每个点是一个 RTT 样本；平滑 RTT 以 1/8 的增益跟随样本，超时为平滑 RTT 加四倍偏差，\
+                     至少 200 ms（RFC 6298，Linux tcp_rtt_estimator）。",
+                )
+                .to_string(),
+        )
+    }
+
+    fn height(&self) -> f64 {
+        230.0
+    }
+
+    fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
+        let ctx = &self.0;
+        let lang = ctx.lang;
+        let end = ctx.end_ms;
+        let samples = self.samples();
+        let srtt = steps(&self.srtt(), end);
+        let rto = steps(&self.rto(), end);
+        let path = ctx.view.theory.rtt_ms;
+        let data_max = max_of(samples.iter().chain(srtt.iter()).map(|p| p.1));
+        let rto_max = max_of(rto.iter().map(|p| p.1)).unwrap_or(0.0);
+        // The samples decide the scale: a timeout many times the RTT is named above the chart
+        // rather than flatten the samples against the floor.
+        let top = top_of(data_max, &[rto_max, path], 2.5);
+
+        let mut items = vec![
+            Item::new(
+                Swatch::Dot(SAMPLE),
+                match lang {
+                    Lang::En => format!(
+                        "RTT samples ({})",
+                        crate::format::count(samples.len() as u64)
+                    ),
+                    Lang::Zh => format!(
+                        "RTT 样本（{} 个）",
+                        crate::format::count(samples.len() as u64)
+                    ),
+                },
+            ),
+            Item::new(
+                Swatch::Line(SRTT, 1.4),
+                lang.pick("smoothed RTT", "平滑 RTT"),
+            ),
+            Item::new(
+                Swatch::Dashed(RTO, 1.4),
+                format!(
+                    "{}{}",
+                    lang.pick("retransmission timeout (RTO)", "重传超时（RTO）"),
+                    above(rto_max, top, lang)
+                ),
+            ),
+        ];
+        if path.is_finite() && path > 0.0 {
+            items.push(Item::new(
+                Swatch::Dashed(BDP, 1.0),
+                format!(
+                    "{} {}{}",
+                    lang.pick("path RTT", "路径 RTT"),
+                    fmt::ms(path),
+                    above(path, top, lang)
+                ),
+            ));
+        }
+
+        let tick = fmt::tick_for(top);
+        let y = YAxis {
+            top,
+            desc: lang.pick("time (ms)", "时间（ms）").to_string(),
+            tick: &tick,
+            right: None,
+        };
+        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+        if path.is_finite() && path > 0.0 {
+            draw::level(&mut chart, st, &frame, path, Pen::dashed(BDP, 1.0))?;
+        }
+        draw::line(&mut chart, st, &frame, &srtt, Pen::solid(SRTT, 1.4))?;
+        draw::line(&mut chart, st, &frame, &rto, Pen::dashed(RTO, 1.4))?;
+        // One dot per cell: a million samples draw as the cloud they make, not a million dots;
+        // over the smoothed line, half see-through, so that both read where they meet.
+        let cells = (draw::columns(&frame, st), 96);
+        let dots = one_per_cell(&samples, (0.0, end), (0.0, top), cells);
+        let r = st.px(2.0).max(1);
+        chart
+            .draw_series(
+                dots.into_iter()
+                    .filter(|p| p.1 <= top)
+                    .map(|p| Circle::new(p, r, SAMPLE.mix(0.6).filled())),
+            )
+            .map_err(|e| e.to_string())?;
+        Ok(frame)
+    }
+
+    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+        let lang = self.0.lang;
+        let mut rows = Vec::new();
+        let samples = self.samples();
+        if let Some(r) = value_at(&samples, t) {
+            rows.push(Row::new(
+                SAMPLE,
+                format!("{} {}", lang.pick("latest sample", "最近样本"), fmt::ms(r)),
+                Some(r),
+            ));
+        }
+        if let Some(s) = value_at(&self.srtt(), t) {
+            rows.push(Row::new(
+                SRTT,
+                format!("{} {}", lang.pick("smoothed RTT", "平滑 RTT"), fmt::ms(s)),
+                Some(s),
+            ));
+        }
+        if let Some(o) = value_at(&self.rto(), t) {
+            rows.push(Row::new(RTO, format!("RTO {}", fmt::ms(o)), Some(o)));
+        }
+        Some(Readout::at(t, rows))
+    }
+}
