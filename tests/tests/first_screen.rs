@@ -308,3 +308,91 @@ async fn links_name_every_bad_key_keep_the_rest_and_carry_no_unchosen_language()
     })
     .await;
 }
+
+/// Each time chart's drawn time range, as its canvas says after drawing: `kind:draws`.
+async fn chart_draws(lab: &Lab) -> Vec<(String, u32)> {
+    let json = lab
+        .eval_string(
+            "return JSON.stringify(Array.from(document.querySelectorAll('.charts figure[data-chart]'))
+                 .map(f => [f.dataset.chart, Number(f.querySelector('canvas.chart-base').dataset.draws || 0)]));",
+        )
+        .await;
+    serde_json::from_str::<Vec<(String, u32)>>(&json).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drag_zooms_every_time_chart_and_a_double_click_shows_the_whole_run() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?preset=loss-sweep&lang=en").await;
+        let before = chart_draws(lab).await;
+        assert!(before.len() >= 4, "{before:?}");
+        // A drag across the middle fifth of the window chart.
+        lab.eval_string(
+            "const c = document.querySelector('.tl-chart-cwnd canvas.chart-cursor');
+             const r = c.getBoundingClientRect();
+             const at = f => ({ bubbles: true, pointerId: 1, pointerType: 'mouse', button: 0,
+                 buttons: 1, clientX: r.left + r.width * f, clientY: r.top + r.height / 2 });
+             c.dispatchEvent(new PointerEvent('pointerdown', at(0.4)));
+             c.dispatchEvent(new PointerEvent('pointermove', at(0.5)));
+             c.dispatchEvent(new PointerEvent('pointermove', at(0.6)));
+             c.dispatchEvent(new PointerEvent('pointerup', { ...at(0.6), buttons: 0 }));
+             c.dispatchEvent(new MouseEvent('click', at(0.6)));
+             return null;",
+        )
+        .await;
+        let range = || async move {
+            lab.eval_string("return document.querySelector('.charts').dataset.range;")
+                .await
+        };
+        let zoomed = lab
+            .wait_until(SETTLE, || async move { !range().await.is_empty() })
+            .await;
+        assert!(zoomed, "the drag zoomed");
+        let r = range().await;
+        let (a, b) = r
+            .split_once(',')
+            .and_then(|(a, b)| Some((a.parse::<f64>().ok()?, b.parse::<f64>().ok()?)))
+            .expect("a range");
+        assert!(
+            a > 1000.0 && b < 4500.0 && b > a,
+            "the middle of a 5.5 s run: {r}"
+        );
+        // Every time chart drew again for it; the link did not change (a zoom is a view).
+        let redrawn = lab
+            .wait_until(SETTLE, || {
+                let before = before.clone();
+                async move {
+                    let now = chart_draws(lab).await;
+                    now.iter()
+                        .filter(|(k, _)| k != "latency-cdf")
+                        .all(|(k, n)| before.iter().any(|(k0, n0)| k0 == k && n > n0))
+                }
+            })
+            .await;
+        assert!(
+            redrawn,
+            "every time chart redrew: {before:?} -> {:?}",
+            chart_draws(lab).await
+        );
+        assert_eq!(lab.search().await, "?preset=loss-sweep&lang=en");
+        let bar = lab.text_of("zoom-bar").await;
+        assert!(bar.contains("Showing"), "{bar:?}");
+        lab.screenshot("zoomed-1280x960").await;
+
+        // A double-click shows the whole run again.
+        lab.eval_string(
+            "const c = document.querySelector('.tl-chart-goodput canvas.chart-cursor');
+             c.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
+             return null;",
+        )
+        .await;
+        let whole = lab
+            .wait_until(SETTLE, || async move { range().await.is_empty() })
+            .await;
+        assert!(whole, "the double-click reset the zoom: {}", range().await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

@@ -629,14 +629,36 @@ fn the_plot_width_known_before_the_layout_is_the_one_laid_out() {
         let before = axis::plot_columns(&root, &st);
         let tick = |v: f64| v.to_string();
         let y = axis::YAxis {
+            bottom: 0.0,
             top: 10.0,
             desc: "y".to_string(),
             tick: &tick,
             right: None,
         };
         let (_, frame) =
-            axis::time_chart(&root, &st, Lang::En, 1000.0, &y, &[], 0).expect("laid out");
+            axis::time_chart(&root, &st, Lang::En, (0.0, 1000.0), &y, &[], 0).expect("laid out");
         assert_eq!(draw::plot_width(&frame, &st), before, "{width} px at {dpr}");
         assert_eq!(draw::columns(&frame, &st), before as usize);
     }
+}
+
+#[wasm_bindgen_test]
+fn a_zoomed_range_cuts_lines_at_its_edges_and_stays_in_the_run() {
+    use tcplab_web::charts::series::{clip_x, within};
+    use tcplab_web::charts::{fit_range, MIN_SPAN_MS};
+    let line = [(0.0, 0.0), (10.0, 10.0), (20.0, 0.0)];
+    assert_eq!(
+        clip_x(&line, 5.0, 15.0),
+        vec![(5.0, 5.0), (10.0, 10.0), (15.0, 5.0)]
+    );
+    assert_eq!(clip_x(&line, -5.0, 25.0), line.to_vec());
+    assert!(clip_x(&line, 30.0, 40.0).is_empty());
+    assert_eq!(within(&line, 5.0, 15.0), &[(10.0, 10.0)]);
+    // Ordered, inside the run, never narrower than the least span; the whole run is no zoom.
+    assert_eq!(fit_range((15.0, 5.0), 20.0), Some((5.0, 15.0)));
+    assert_eq!(fit_range((-5.0, 30.0), 20.0), None);
+    assert_eq!(fit_range((0.0, 20.0), 20.0), None);
+    let tiny = fit_range((10.0, 10.0), 20.0).expect("a range");
+    assert!((tiny.1 - tiny.0 - MIN_SPAN_MS).abs() < 1e-12, "{tiny:?}");
+    assert_eq!(fit_range((f64::NAN, 3.0), 20.0), None);
 }

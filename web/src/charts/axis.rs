@@ -22,6 +22,8 @@ pub type TimeChart<'a> = DualCoordChartContext<'a, CanvasBackend, Xy, Xy>;
 
 /// The left axis, and the right one as a multiple of it.
 pub struct YAxis<'f> {
+    /// The axis's lowest value: 0, or what a zoomed chart has in view.
+    pub bottom: f64,
     pub top: f64,
     pub desc: String,
     pub tick: &'f dyn Fn(f64) -> String,
@@ -55,31 +57,37 @@ pub fn time_chart<'a>(
     root: &'a Root,
     st: &Style,
     lang: Lang,
-    end_ms: f64,
+    (lo, end): (f64, f64),
     y: &YAxis,
     items: &[Item],
     band: i32,
 ) -> Result<(TimeChart<'a>, Frame), String> {
-    let end = time_end(end_ms);
+    let end = if end > lo { end } else { time_end(end) };
     let top = if y.top.is_finite() && y.top > 0.0 {
         y.top
     } else {
         1.0
     };
+    let bottom = if y.bottom.is_finite() && y.bottom >= 0.0 && y.bottom < top {
+        y.bottom
+    } else {
+        0.0
+    };
     let (w, h) = root.dim_in_pixel();
     let legend_h = legend_above(root, st, items)?;
     let margin_top = legend_top(st) + legend_h + st.px(8.0) + band;
     let mut chart = builder(root, st, margin_top)
-        .build_cartesian_2d(0.0..end, 0.0..top)
+        .build_cartesian_2d(lo..end, bottom..top)
         .map_err(err)?;
 
-    let unit = TimeUnit::for_span(end);
+    let unit = TimeUnit::for_span(end - lo);
     let (x0, x1) = plot_edges(root, st);
     let plot_w = (x1 - x0).max(1);
     let plot_h = (h as i32 - margin_top - st.bottom_area() as i32).max(1);
     let x_labels = (plot_w / st.px(90.0).max(1)).clamp(2, 14) as usize;
     let y_labels = (plot_h / st.px(42.0).max(1)).clamp(2, 8) as usize;
-    let time_tick = |v: &f64| unit.tick(*v);
+    let span = end - lo;
+    let time_tick = |v: &f64| unit.tick_within(*v, span);
     let y_tick = |v: &f64| (y.tick)(*v);
     mesh(
         &mut chart,
@@ -99,13 +107,13 @@ pub fn time_chart<'a>(
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let frame = Frame {
         x: Scale {
-            lo: 0.0,
+            lo,
             hi: end,
             log: false,
             px: xr,
         },
         y: Scale {
-            lo: 0.0,
+            lo: bottom,
             hi: top,
             log: false,
             px: yr,
@@ -116,7 +124,7 @@ pub fn time_chart<'a>(
     if let Some(right) = &y.right {
         right_axis(root, st, &frame, right, y_labels)?;
     }
-    let dual = chart.set_secondary_coord(0.0..end, 0.0..top);
+    let dual = chart.set_secondary_coord(lo..end, bottom..top);
     Ok((dual, frame))
 }
 
@@ -195,8 +203,27 @@ where
 
 /// Round values in `0..=hi`, about `n` of them: steps of 1, 2 or 5 times a power of ten.
 pub fn nice_ticks(hi: f64, n: usize) -> Vec<f64> {
-    if !(hi.is_finite() && hi > 0.0) {
+    nice_ticks_between(0.0, hi, n)
+}
+
+/// Round ticks from `lo` to `hi`, about `n` of them.
+pub fn nice_ticks_between(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    if !(hi.is_finite() && lo.is_finite() && hi > lo && lo >= 0.0) {
         return vec![0.0];
+    }
+    if lo > 0.0 {
+        let raw = (hi - lo) / n.max(1) as f64;
+        let mag = 10f64.powf(raw.log10().floor());
+        let step = [1.0, 2.0, 5.0, 10.0]
+            .into_iter()
+            .map(|m| m * mag)
+            .find(|s| *s >= raw)
+            .unwrap_or(10.0 * mag);
+        let first = (lo / step).ceil() as i64;
+        let last = (hi / step).floor() as i64;
+        return (first..=last.min(first + 100))
+            .map(|i| i as f64 * step)
+            .collect();
     }
     let raw = hi / n.max(1) as f64;
     let mag = 10f64.powf(raw.log10().floor());
@@ -229,7 +256,7 @@ fn right_axis(
     ))
     .map_err(err)?;
     let label = st.text(0.95, AXIS).pos(Pos::new(HPos::Left, VPos::Center));
-    let ticks = nice_ticks(frame.y.hi * factor, n);
+    let ticks = nice_ticks_between(frame.y.lo * factor, frame.y.hi * factor, n);
     let step = ticks.get(1).copied().unwrap_or(1.0);
     let decimals = (-step.log10().floor()).clamp(0.0, 9.0) as usize;
     for v in ticks {

@@ -12,7 +12,7 @@ use super::fmt::{self, ByteUnit};
 use super::frame::{above, top_of, Frame};
 use super::legend::{self, Item, Swatch};
 use super::plot::Figure;
-use super::series::{finite, index_at, max_of, steps};
+use super::series::{clip_x, finite, index_at, max_of, steps};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
@@ -157,6 +157,12 @@ impl Figure for Cwnd {
         let ssthresh = detail.map_or_else(Vec::new, |f| ssthresh_series(f, end));
         let rwnd = detail.map_or_else(Vec::new, |f| rwnd_series(f, end));
         let fair = (n > 1).then(|| th.bdp_bytes / n as f64);
+        // Zoomed, the axes fit what is in view: slow start from 10 to 90 segments is not a
+        // flat line under a 4 MB BDP.
+        let span = ctx.span();
+        let view = |s: &[(f64, f64)]| clip_x(s, span.0, span.1);
+        let cwnds: Vec<Vec<(f64, f64)>> = cwnds.iter().map(|c| view(c)).collect();
+        let (in_flight, ssthresh, rwnd) = (view(&in_flight), view(&ssthresh), view(&rwnd));
 
         let data_max = max_of(
             cwnds
@@ -252,6 +258,7 @@ impl Figure for Cwnd {
         let unit = ByteUnit::for_top(top);
         let tick = |v: f64| unit.tick(v);
         let y = YAxis {
+            bottom: 0.0,
             top,
             desc: format!("{} ({})", lang.pick("bytes", "字节"), unit.name()),
             tick: &tick,
@@ -268,7 +275,7 @@ impl Figure for Cwnd {
         } else {
             Self::band_height(st) + axis::gap(st)
         };
-        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, band)?;
+        let (mut chart, frame) = time_chart(root, st, lang, span, &y, &items, band)?;
 
         draw::line(
             &mut chart,
@@ -306,12 +313,12 @@ impl Figure for Cwnd {
         // CUBIC's prediction last: where cwnd follows it, the dashes ride on the line.
         let cols = draw::columns(&frame, st) as f64;
         for (i, e) in cubic.iter().enumerate() {
-            let from = e.start_ms.max(0.0);
-            let to = cubic.get(i + 1).map_or(end, |n| n.start_ms).min(end);
+            let from = e.start_ms.max(span.0);
+            let to = cubic.get(i + 1).map_or(end, |n| n.start_ms).min(span.1);
             if !(from.is_finite() && to.is_finite() && to > from) {
                 continue;
             }
-            let samples = ((to - from) / end * cols).clamp(2.0, 600.0) as usize;
+            let samples = ((to - from) / (span.1 - span.0) * cols).clamp(2.0, 600.0) as usize;
             let curve: Vec<(f64, f64)> = (0..=samples)
                 .map(|j| {
                     let t = from + (to - from) * j as f64 / samples as f64;

@@ -8,7 +8,7 @@ use plotters_canvas::CanvasBackend;
 use super::axis::TimeChart;
 use super::err;
 use super::frame::Frame;
-use super::series::{clip_y, decimate, envelope, one_per_cell};
+use super::series::{clip_x, clip_y, decimate, envelope, one_per_cell};
 use super::style::Style;
 
 /// How a line is stroked; a dash of `Some((on, off))` CSS pixels marks a theory line.
@@ -88,6 +88,8 @@ pub fn line(
     points: &[(f64, f64)],
     pen: Pen,
 ) -> Result<(), String> {
+    // Only the part in view: a zoomed chart draws its range, cut at the edges.
+    let points = &clip_x(points, frame.x.lo, frame.x.hi);
     let cols = columns(frame, st);
     if pen.dash.is_none() && is_dense(points, cols) {
         return dense(chart, st, frame, points, pen);
@@ -259,7 +261,8 @@ pub fn area(
     colour: RGBColor,
     alpha: f64,
 ) -> Result<(), String> {
-    let thin = decimate(points, frame.x.lo, frame.x.hi, columns(frame, st));
+    let points = clip_x(points, frame.x.lo, frame.x.hi);
+    let thin = decimate(&points, frame.x.lo, frame.x.hi, columns(frame, st));
     let (Some(first), Some(last)) = (thin.first(), thin.last()) else {
         return Ok(());
     };

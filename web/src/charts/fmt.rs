@@ -76,9 +76,23 @@ impl TimeUnit {
     }
 
     pub fn tick(self, ms: f64) -> String {
+        self.tick_within(ms, f64::INFINITY)
+    }
+
+    /// A tick on an axis `span_ms` wide: enough decimals that a zoomed axis's ticks differ.
+    pub fn tick_within(self, ms: f64, span_ms: f64) -> String {
+        let d = |span: f64, base: usize| {
+            if span < 1.0 {
+                base + 2
+            } else if span < 10.0 {
+                base + 1
+            } else {
+                base
+            }
+        };
         match self {
-            TimeUnit::Ms => trim(ms, 1),
-            TimeUnit::S => trim(ms / 1000.0, 2),
+            TimeUnit::Ms => trim(ms, d(span_ms, 1)),
+            TimeUnit::S => trim(ms / 1000.0, d(span_ms / 10.0, 2)),
         }
     }
 

@@ -10,7 +10,7 @@ use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{self, Item, Swatch};
 use super::plot::Figure;
-use super::series::{finite, index_at, max_of, steps, value_at};
+use super::series::{clip_x, finite, index_at, max_of, steps, value_at};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
@@ -165,14 +165,20 @@ impl Figure for Goodput {
         let columns = axis::plot_columns(root, st);
 
         let rt = round_trip_ms(ctx);
+        // Smoothed for the span in view, and cut to it: zoomed, the bins are finer and the
+        // axis fits what is shown.
+        let span = ctx.span();
+        let width = span.1 - span.0;
+        let view = |s: &[(f64, f64)]| clip_x(s, span.0, span.1);
         let lines: Vec<(Vec<(f64, f64)>, f64)> = v
             .flows
             .iter()
-            .map(|f| flow_line(f, end, columns, rt))
+            .map(|f| flow_line(f, width, columns, rt))
+            .map(|(l, bin)| (view(&l), bin))
             .collect();
-        let total = (n > 1).then(|| sum_line(&v.flows, end, columns, rt));
-        let bbr = v.flows.first().map_or_else(Vec::new, |f| bbr_line(f, end));
-        let slow = slow_start_line(ctx, end);
+        let total = (n > 1).then(|| view(&sum_line(&v.flows, width, columns, rt)));
+        let bbr = view(&v.flows.first().map_or_else(Vec::new, |f| bbr_line(f, end)));
+        let slow = view(&slow_start_line(ctx, end));
         let fair = (n > 1).then(|| th.link_mbps / n as f64);
 
         let data_max = max_of(
@@ -263,6 +269,7 @@ impl Figure for Goodput {
 
         let tick = fmt::tick_for(top);
         let y = YAxis {
+            bottom: 0.0,
             top,
             desc: lang
                 .pick("goodput (MB/s)", "有效吞吐量（MB/s）")
@@ -273,7 +280,7 @@ impl Figure for Goodput {
                 desc: lang.pick("Mbit/s", "Mbit/s").to_string(),
             }),
         };
-        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+        let (mut chart, frame) = time_chart(root, st, lang, span, &y, &items, 0)?;
 
         draw::level(&mut chart, st, &frame, th.link_mbps, Pen::dashed(LINK, 1.4))?;
         if let Some(fair) = fair {
@@ -313,7 +320,8 @@ impl Figure for Goodput {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
-        let end = ctx.end_ms;
+        let (lo, hi) = ctx.span();
+        let end = hi - lo;
         // The bins as drawn: the trace's own finer bin would disagree with the line it sits on,
         // and so would whole columns where the drawing binned for the fractional width.
         let columns = draw::plot_width(frame, st);

@@ -96,21 +96,26 @@ impl Figure for Latency {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
-        let end = ctx.end_ms;
+        let (lo, hi) = ctx.span();
         let msgs = &v.messages;
         let stats = v.summary.msgs.as_ref();
+        // Zoomed, the messages written in view, and the latency axis fitted to them.
+        let shown = |m: &&tcplab::view::MsgView| m.write_ms >= lo && m.write_ms <= hi;
         let free: Vec<(f64, f64)> = finite(
             msgs.iter()
+                .filter(shown)
                 .filter(|m| m.held_by.is_none())
                 .filter_map(|m| Some((m.write_ms, latency(m)?))),
         );
         let held: Vec<(f64, f64)> = finite(
             msgs.iter()
+                .filter(shown)
                 .filter(|m| m.held_by.is_some())
                 .filter_map(|m| Some((m.write_ms, latency(m)?))),
         );
         let lost: Vec<f64> = msgs
             .iter()
+            .filter(shown)
             .filter(|m| m.read_ms.is_none() && m.write_ms.is_finite())
             .map(|m| m.write_ms)
             .collect();
@@ -169,6 +174,7 @@ impl Figure for Latency {
         let tick = fmt::tick_for(top);
         let rtt = v.theory.rtt_ms;
         let y = YAxis {
+            bottom: 0.0,
             top,
             desc: lang.pick("latency (ms)", "时延（ms）").to_string(),
             tick: &tick,
@@ -177,7 +183,7 @@ impl Figure for Latency {
                 desc: lang.pick("latency (RTTs)", "时延（RTT 数）").to_string(),
             }),
         };
-        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+        let (mut chart, frame) = time_chart(root, st, lang, ctx.span(), &y, &items, 0)?;
         for h in &v.hol {
             draw::span(&mut chart, &frame, h.start_ms, h.end_ms, HOL_SHADE)?;
         }

@@ -80,13 +80,15 @@ impl Deref for ViewRef {
     }
 }
 
-/// What every chart draws from: the run and the language.
+/// What every chart draws from: the run, the language, and the part of the run in view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ctx {
     pub view: ViewRef,
     pub lang: Lang,
     /// The end of the shared time axis, in ms (see [`axis_end`]).
     pub end_ms: f64,
+    /// The time range every time chart shows, when zoomed (ms); `None`: the whole run.
+    pub range: Option<(f64, f64)>,
 }
 
 impl Ctx {
@@ -96,7 +98,19 @@ impl Ctx {
             view: ViewRef(view),
             lang,
             end_ms,
+            range: None,
         }
+    }
+
+    /// The same run shown over `range` (ms), kept inside the run.
+    pub fn zoomed(mut self, range: Option<(f64, f64)>) -> Ctx {
+        self.range = range.and_then(|r| fit_range(r, self.end_ms));
+        self
+    }
+
+    /// The time axis's span: the zoomed range, else the whole run from 0.
+    pub fn span(&self) -> (f64, f64) {
+        self.range.unwrap_or((0.0, axis::time_end(self.end_ms)))
     }
 
     pub fn pick(&self, en: &'static str, zh: &'static str) -> &'static str {
@@ -116,6 +130,25 @@ impl Ctx {
             .and_then(|f| f.sends.first())
             .map_or(0.0, |s| s.0)
     }
+}
+
+/// The smallest span a zoom shows, in ms: a few microseconds still show a burst's packets apart.
+pub const MIN_SPAN_MS: f64 = 0.005;
+
+/// `(lo, hi)` ordered, inside `0..=end`, at least [`MIN_SPAN_MS`] wide; `None` if it is the whole
+/// run or not a range at all.
+pub fn fit_range((a, b): (f64, f64), end: f64) -> Option<(f64, f64)> {
+    let end = axis::time_end(end);
+    if !(a.is_finite() && b.is_finite()) {
+        return None;
+    }
+    let (mut lo, mut hi) = (a.min(b).max(0.0), a.max(b).min(end));
+    if hi - lo < MIN_SPAN_MS {
+        let mid = (lo + hi) / 2.0;
+        lo = (mid - MIN_SPAN_MS / 2.0).max(0.0);
+        hi = (lo + MIN_SPAN_MS).min(end);
+    }
+    (lo > 0.0 || hi < end).then_some((lo, hi))
 }
 
 /// The end of the shared time axis: the run's end, or its last event if that is later (a run
@@ -272,37 +305,72 @@ pub fn Charts(props: &ChartsProps) -> Html {
         });
     }
 
-    let ctx = Ctx::new(props.view.clone(), props.lang);
+    // The time range every time chart shows, for the run it was chosen on: a new run starts
+    // whole again.
+    let zoom = use_state_eq(|| None::<(String, (f64, f64))>);
+    let range = zoom
+        .as_ref()
+        .filter(|(q, _)| *q == props.view.query)
+        .map(|(_, r)| *r);
+    let ctx = Ctx::new(props.view.clone(), props.lang).zoomed(range);
+    let on_zoom = {
+        let (zoom, query, end) = (zoom.clone(), props.view.query.clone(), ctx.end_ms);
+        Callback::from(move |r: Option<(f64, f64)>| {
+            zoom.set(
+                r.and_then(|r| fit_range(r, end))
+                    .map(|r| (query.clone(), r)),
+            )
+        })
+    };
     let (cursor_ms, until_ms) = (props.cursor_ms, props.until_ms);
     let on_cursor = props.on_cursor.clone();
     let on_seek = props.on_seek.clone();
+    let on_zoom = Some(on_zoom);
+    let lang = props.lang;
+    let reset = on_zoom
+        .clone()
+        .map(|z| Callback::from(move |_: MouseEvent| z.emit(None)));
+    let (lo, hi) = ctx.span();
     html! {
-        <div class="charts" ref={container} lang={props.lang.code()}>
+        <div class="charts" ref={container} lang={props.lang.code()}
+            data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
+            <p class="zoom-bar" id="zoom-bar">
+                if ctx.range.is_some() {
+                    <span>{ format!("{} {} – {}", lang.pick("Showing", "显示"), fmt::time(lo), fmt::time(hi)) }</span>
+                    <button type="button" class="mini" id="zoom-reset" onclick={reset}>
+                        { lang.pick("Whole run", "整个运行") }
+                    </button>
+                } else {
+                    <span class="zoom-hint">{ lang.pick(
+                        "Drag across a chart to zoom in (Ctrl+wheel or a pinch zooms, Shift+wheel pans, a double-click shows the whole run).",
+                        "在图上拖动可放大（Ctrl+滚轮或双指缩放，Shift+滚轮平移，双击显示整个运行）。") }</span>
+                }
+            </p>
             if cwnd::applies(&ctx) {
                 <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if goodput::applies(&ctx) {
                 <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if sequence::applies(&ctx) {
                 <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if messages::applies(&ctx) {
                 <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if rtt::applies(&ctx) {
                 <Plot<rtt::Rtt> figure={rtt::Rtt(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if queue::applies(&ctx) {
                 <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_drawn={on_drawn.clone()} />
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
         </div>
     }

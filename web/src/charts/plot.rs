@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use web_sys::{HtmlCanvasElement, PointerEvent};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlCanvasElement, PointerEvent, WheelEvent};
 use yew::prelude::*;
 
 use super::cursor::{self, Readout};
@@ -14,6 +15,9 @@ use super::frame::Frame;
 use super::style::{Style, PAPER};
 use super::{Ctx, Layout, Root};
 use crate::now_ms;
+
+/// How far a press must move, in CSS pixels, to be a drag that zooms rather than a click.
+const DRAG_CSS_PX: f64 = 6.0;
 
 /// The CSS width used when the canvas has no layout yet (detached, or hidden).
 const FALLBACK_WIDTH: f64 = 960.0;
@@ -55,6 +59,10 @@ pub struct PlotProps<F: Figure> {
     /// A click (or a tap) on a time chart: the time under it, for the player.
     #[prop_or_default]
     pub on_seek: Option<Callback<f64>>,
+    /// A time chart zoomed (a dragged range, Ctrl+wheel or a pinch, Shift+wheel to pan) or
+    /// reset (a double-click): the new range of every time chart.
+    #[prop_or_default]
+    pub on_zoom: Option<Callback<Option<(f64, f64)>>>,
     /// Told after each drawing of the chart itself (not of the cursor).
     pub on_drawn: Callback<()>,
 }
@@ -204,22 +212,128 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
         });
     }
 
+    // A drag across a time chart selects the range to zoom to: where it began (CSS px, and
+    // whether it has moved far enough to be a drag rather than a click).
+    let band = use_state_eq(|| None::<(f64, f64)>);
+    let dragged = use_mut_ref(|| false);
     let pointer = F::TIMED.then(|| {
         let (over, drawn, last) = (over.clone(), drawn.clone(), last_emitted.clone());
         let on_cursor = props.on_cursor.clone();
+        let (band, dragged) = (band.clone(), dragged.clone());
         Callback::from(move |e: PointerEvent| {
             let (Some(canvas), Some((frame, st))) =
                 (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
             else {
                 return;
             };
-            let t = time_at(&frame, &st, &canvas, f64::from(e.offset_x()));
+            let x = f64::from(e.offset_x());
+            if let Some((from, _)) = *band {
+                if e.buttons() & 1 == 1 {
+                    if (x - from).abs() >= DRAG_CSS_PX {
+                        *dragged.borrow_mut() = true;
+                    }
+                    band.set(Some((from, x)));
+                } else {
+                    band.set(None);
+                }
+            }
+            let t = time_at(&frame, &st, &canvas, x);
             if *last.borrow() != t {
                 *last.borrow_mut() = t;
                 on_cursor.emit(t);
             }
         })
     });
+    let press = F::TIMED.then(|| {
+        let pointer = pointer.clone();
+        let (band, dragged) = (band.clone(), dragged.clone());
+        let zooms = props.on_zoom.is_some();
+        Callback::from(move |e: PointerEvent| {
+            // A finger's drag scrolls the page; a mouse's or a pen's selects.
+            if zooms && e.button() == 0 && e.pointer_type() != "touch" {
+                // The drag goes on past the chart's edge and still ends here.
+                if let Some(t) = e.target_dyn_into::<web_sys::Element>() {
+                    let _ = t.set_pointer_capture(e.pointer_id());
+                }
+                *dragged.borrow_mut() = false;
+                band.set(Some((f64::from(e.offset_x()), f64::from(e.offset_x()))));
+            }
+            if let Some(p) = &pointer {
+                p.emit(e);
+            }
+        })
+    });
+    let release = F::TIMED
+        .then(|| props.on_zoom.clone())
+        .flatten()
+        .map(|on_zoom| {
+            let (over, drawn, band, dragged) =
+                (over.clone(), drawn.clone(), band.clone(), dragged.clone());
+            Callback::from(move |e: PointerEvent| {
+                let Some((from, _)) = *band else { return };
+                band.set(None);
+                if !*dragged.borrow() {
+                    return;
+                }
+                let (Some(canvas), Some((frame, st))) =
+                    (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+                else {
+                    return;
+                };
+                let to = f64::from(e.offset_x());
+                let a = time_at(&frame, &st, &canvas, from.min(to));
+                let b = time_at(&frame, &st, &canvas, from.max(to));
+                let (a, b) = match (a, b) {
+                    (Some(a), Some(b)) => (a, b),
+                    (None, Some(b)) => (frame.x.lo, b),
+                    (Some(a), None) => (a, frame.x.hi),
+                    (None, None) => return,
+                };
+                if b > a {
+                    on_zoom.emit(Some((a, b)));
+                }
+            })
+        });
+    let reset = F::TIMED
+        .then(|| props.on_zoom.clone())
+        .flatten()
+        .map(|on_zoom| Callback::from(move |_: MouseEvent| on_zoom.emit(None)));
+    let wheel = F::TIMED
+        .then(|| props.on_zoom.clone())
+        .flatten()
+        .map(|on_zoom| {
+            let (over, drawn) = (over.clone(), drawn.clone());
+            Callback::from(move |e: WheelEvent| {
+                // Ctrl+wheel (and a trackpad's pinch, which the browser sends as one) zooms
+                // around the pointer, Shift+wheel pans; a plain wheel scrolls the page.
+                if !(e.ctrl_key() || e.shift_key()) {
+                    return;
+                }
+                let (Some(canvas), Some((frame, st))) =
+                    (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+                else {
+                    return;
+                };
+                e.prevent_default();
+                let (lo, hi) = (frame.x.lo, frame.x.hi);
+                let width = hi - lo;
+                if e.ctrl_key() {
+                    let at = time_at(&frame, &st, &canvas, f64::from(e.offset_x()))
+                        .unwrap_or((lo + hi) / 2.0);
+                    let factor = (e.delta_y() * 0.01).clamp(-1.0, 1.0).exp();
+                    let (a, b) = (at - (at - lo) * factor, at + (hi - at) * factor);
+                    on_zoom.emit(Some((a, b)));
+                } else {
+                    let delta = if e.delta_x().abs() > e.delta_y().abs() {
+                        e.delta_x()
+                    } else {
+                        e.delta_y()
+                    };
+                    let shift = width * (delta / 500.0).clamp(-0.5, 0.5);
+                    on_zoom.emit(Some((lo + shift, hi + shift)));
+                }
+            })
+        });
     let leave = F::TIMED.then(|| {
         let last = last_emitted.clone();
         let on_cursor = props.on_cursor.clone();
@@ -238,8 +352,12 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
         .then(|| props.on_seek.clone())
         .flatten()
         .map(|on_seek| {
-            let (over, drawn) = (over.clone(), drawn.clone());
+            let (over, drawn, dragged) = (over.clone(), drawn.clone(), dragged.clone());
             Callback::from(move |e: MouseEvent| {
+                // The click that ends a drag zoomed; it does not move the player too.
+                if std::mem::take(&mut *dragged.borrow_mut()) {
+                    return;
+                }
                 let (Some(canvas), Some((frame, st))) =
                     (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
                 else {
@@ -251,6 +369,30 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
             })
         });
 
+    {
+        // The wheel is listened to directly, not passively, so that a zoom does not also
+        // scroll the page (a passive listener cannot prevent it).
+        let latest = use_mut_ref(|| None::<Callback<WheelEvent>>);
+        *latest.borrow_mut() = wheel;
+        let over = over.clone();
+        use_effect_with((), move |_| {
+            let listener = over.cast::<HtmlCanvasElement>().map(|canvas| {
+                gloo_events::EventListener::new_with_options(
+                    &canvas,
+                    "wheel",
+                    gloo_events::EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        if let (Some(e), Some(cb)) =
+                            (e.dyn_ref::<WheelEvent>(), latest.borrow().as_ref())
+                        {
+                            cb.emit(e.clone());
+                        }
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
     let figure = &props.figure;
     let height =
         (figure.height() * Style::new(props.layout.dpr, props.layout.root_font).zoom()).round();
@@ -275,8 +417,12 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                         "position:absolute;left:0;top:0;width:100%;height:100%;touch-action:pan-y;{}",
                         if F::TIMED { "cursor:crosshair" } else { "" }
                     )}
-                    onpointermove={pointer.clone()} onpointerdown={pointer} onpointerleave={leave}
-                    onclick={click} />
+                    onpointermove={pointer} onpointerdown={press} onpointerup={release}
+                    onpointerleave={leave} onclick={click} ondblclick={reset} />
+                if let Some((a, b)) = *band {
+                    <div class="zoom-band" aria-hidden="true"
+                        style={format!("left:{}px;width:{}px", a.min(b), (a - b).abs())} />
+                }
             </div>
         </figure>
     }

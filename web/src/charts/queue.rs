@@ -10,7 +10,7 @@ use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{Item, Swatch};
 use super::plot::Figure;
-use super::series::{finite, max_of, one_per_cell, steps, value_at};
+use super::series::{clip_x, finite, max_of, one_per_cell, steps, value_at};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
@@ -103,7 +103,8 @@ impl Figure for Queue {
         let v = &ctx.view;
         let lang = ctx.lang;
         let end = ctx.end_ms;
-        let queue = steps(&finite(v.queue.iter().copied()), end);
+        let (lo, hi) = ctx.span();
+        let queue = clip_x(&steps(&finite(v.queue.iter().copied()), end), lo, hi);
         let limit = ctx.scenario().map(|s| f64::from(s.queue));
         let data_max = max_of(queue.iter().map(|p| p.1));
         let top = top_of(data_max, &limit.into_iter().collect::<Vec<_>>(), 2.5).max(4.0);
@@ -144,6 +145,7 @@ impl Figure for Queue {
 
         let tick = fmt::tick_for(top);
         let y = YAxis {
+            bottom: 0.0,
             top,
             desc: lang.pick("queue (packets)", "队列（包）").to_string(),
             tick: &tick,
@@ -154,7 +156,7 @@ impl Figure for Queue {
                     .to_string(),
             }),
         };
-        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+        let (mut chart, frame) = time_chart(root, st, lang, ctx.span(), &y, &items, 0)?;
         draw::area(&mut chart, st, &frame, &queue, QUEUE, 0.14)?;
         draw::line(&mut chart, st, &frame, &queue, Pen::solid(QUEUE, 1.6))?;
         if let Some(l) = limit {
@@ -173,7 +175,7 @@ impl Figure for Queue {
                     .map(|d| (d.t, value_at(&v.queue, d.t).unwrap_or(0.0).min(top)))
                     .collect();
                 let cells = (draw::columns(&frame, st), 64);
-                let at = one_per_cell(&at, (0.0, end), (0.0, top), cells);
+                let at = one_per_cell(&at, (frame.x.lo, frame.x.hi), (0.0, top), cells);
                 chart
                     .draw_series(
                         at.into_iter()

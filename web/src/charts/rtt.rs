@@ -11,7 +11,7 @@ use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{Item, Swatch};
 use super::plot::Figure;
-use super::series::{finite, max_of, one_per_cell, steps, value_at};
+use super::series::{clip_x, finite, max_of, one_per_cell, steps, value_at, within};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
@@ -99,9 +99,10 @@ impl Figure for Rtt {
         let ctx = &self.0;
         let lang = ctx.lang;
         let end = ctx.end_ms;
-        let samples = self.samples();
-        let srtt = steps(&self.srtt(), end);
-        let rto = steps(&self.rto(), end);
+        let (lo, hi) = ctx.span();
+        let samples = within(&self.samples(), lo, hi).to_vec();
+        let srtt = clip_x(&steps(&self.srtt(), end), lo, hi);
+        let rto = clip_x(&steps(&self.rto(), end), lo, hi);
         let path = ctx.view.theory.rtt_ms;
         let data_max = max_of(samples.iter().chain(srtt.iter()).map(|p| p.1));
         let rto_max = max_of(rto.iter().map(|p| p.1)).unwrap_or(0.0);
@@ -150,12 +151,13 @@ impl Figure for Rtt {
 
         let tick = fmt::tick_for(top);
         let y = YAxis {
+            bottom: 0.0,
             top,
             desc: lang.pick("time (ms)", "时间（ms）").to_string(),
             tick: &tick,
             right: None,
         };
-        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+        let (mut chart, frame) = time_chart(root, st, lang, ctx.span(), &y, &items, 0)?;
         if path.is_finite() && path > 0.0 {
             draw::level(&mut chart, st, &frame, path, Pen::dashed(BDP, 1.0))?;
         }
@@ -164,7 +166,7 @@ impl Figure for Rtt {
         // One dot per cell: a million samples draw as the cloud they make, not a million dots;
         // over the smoothed line, half see-through, so that both read where they meet.
         let cells = (draw::columns(&frame, st), 96);
-        let dots = one_per_cell(&samples, (0.0, end), (0.0, top), cells);
+        let dots = one_per_cell(&samples, (frame.x.lo, frame.x.hi), (0.0, top), cells);
         let r = st.px(2.0).max(1);
         chart
             .draw_series(

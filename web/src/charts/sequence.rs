@@ -9,7 +9,7 @@ use super::fmt::{self, ByteUnit};
 use super::frame::{top_of, Frame};
 use super::legend::{Item, Swatch};
 use super::plot::Figure;
-use super::series::{finite, index_at, max_of, steps, value_at};
+use super::series::{clip_x, finite, index_at, max_of, steps, value_at, within};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
@@ -61,19 +61,30 @@ impl Figure for Sequence {
             .map_or((&empty, &empty, &empty, &empty), |f| {
                 (&f.sends, &f.retransmits, &f.acks, &f.sacks)
             });
-        let sends = finite(sends.iter().copied());
-        let rtx = finite(rtx.iter().copied());
-        let acks = steps(&finite(acks.iter().copied()), end);
-        let sacks = finite(sacks.iter().copied());
-        let data_max = max_of(
+        // Zoomed, only what is in view, and the sequence axis fitted to it: a late round trip's
+        // segments read one by one instead of as a line near the top.
+        let span = ctx.span();
+        let sends = within(&finite(sends.iter().copied()), span.0, span.1).to_vec();
+        let rtx = within(&finite(rtx.iter().copied()), span.0, span.1).to_vec();
+        let acks = clip_x(&steps(&finite(acks.iter().copied()), end), span.0, span.1);
+        let sacks = within(&finite(sacks.iter().copied()), span.0, span.1).to_vec();
+        let in_view = || {
             sends
                 .iter()
                 .chain(&rtx)
                 .chain(&acks)
                 .chain(&sacks)
-                .map(|p| p.1),
-        );
+                .map(|p| p.1)
+        };
+        let data_max = max_of(in_view());
         let top = top_of(data_max, &[], 1.0);
+        let bottom = match (
+            ctx.range,
+            in_view().filter(|v| v.is_finite()).reduce(f64::min),
+        ) {
+            (Some(_), Some(low)) if low < top => (low - (top - low) * 0.04).max(0.0),
+            _ => 0.0,
+        };
 
         // The steepest the stream can climb: the link's rate from the first byte on.
         let t0 = ctx.first_send_ms();
@@ -123,6 +134,7 @@ impl Figure for Sequence {
         let unit = ByteUnit::for_top(top);
         let tick = |v: f64| unit.tick(v);
         let y = YAxis {
+            bottom,
             top,
             desc: format!("{} ({})", lang.pick("sequence", "序号"), unit.name()),
             tick: &tick,
@@ -131,7 +143,7 @@ impl Figure for Sequence {
                 desc: lang.pick("segments", "段").to_string(),
             }),
         };
-        let (mut chart, frame) = time_chart(root, st, lang, end, &y, &items, 0)?;
+        let (mut chart, frame) = time_chart(root, st, lang, span, &y, &items, 0)?;
         draw::line(&mut chart, st, &frame, &slope, Pen::dashed(LINK, 1.2))?;
         draw::line(&mut chart, st, &frame, &acks, Pen::solid(ACKED, 1.6))?;
         draw::dots(&mut chart, st, &frame, &sacks, 1.6, SACKED)?;

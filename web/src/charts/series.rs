@@ -85,6 +85,8 @@ pub fn one_per_cell(
     points
         .iter()
         .copied()
+        // Only what is in view on the time axis: a zoomed chart leaves the rest out.
+        .filter(|&(x, _)| x >= x0 && x <= x1)
         .filter(|&(x, y)| {
             let cx = ((x - x0) / sx * w as f64).floor() as i64;
             let cy = ((y - y0) / sy * h as f64).floor() as i64;
@@ -230,4 +232,37 @@ pub fn envelope(points: &[(f64, f64)], x0: f64, x1: f64, columns: usize) -> Vec<
             })
         })
         .collect()
+}
+
+/// The part of a polyline (in time order) inside `lo..=hi` on the time axis, cut where it
+/// crosses either edge: what a chart zoomed to that range draws, and fits its axes to.
+pub fn clip_x(points: &[(f64, f64)], lo: f64, hi: f64) -> Vec<(f64, f64)> {
+    if points.is_empty() || lo.is_nan() || hi.is_nan() || lo >= hi {
+        return Vec::new();
+    }
+    let first = points.partition_point(|p| p.0 < lo);
+    let last = points.partition_point(|p| p.0 <= hi);
+    let at = |a: (f64, f64), b: (f64, f64), x: f64| {
+        if b.0 > a.0 {
+            (x, a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0))
+        } else {
+            (x, b.1)
+        }
+    };
+    let mut out = Vec::with_capacity(last.saturating_sub(first) + 2);
+    if first > 0 && first < points.len() {
+        out.push(at(points[first - 1], points[first], lo));
+    }
+    out.extend_from_slice(&points[first..last]);
+    if last > 0 && last < points.len() {
+        out.push(at(points[last - 1], points[last], hi));
+    }
+    out
+}
+
+/// The points of a scatter series (in time order) inside `lo..=hi`.
+pub fn within(points: &[(f64, f64)], lo: f64, hi: f64) -> &[(f64, f64)] {
+    let first = points.partition_point(|p| p.0 < lo);
+    let last = points.partition_point(|p| p.0 <= hi).max(first);
+    &points[first..last]
 }
