@@ -233,6 +233,25 @@ async fn a_click_on_a_chart_moves_the_player_and_space_plays_from_a_button() {
             at > lost_at,
             "it played on from the {landmark} ({lost_at} -> {at}, {kind}): the button was not pressed again"
         );
+
+        // The log can hide the sends and the ACKs: a class sees the losses and repairs.
+        let tones = || async move {
+            lab.eval_string(
+                "return Array.from(document.querySelectorAll('#player-log .log-line:not(.current)'))
+                     .map(l => Array.from(l.classList).find(c => c.startsWith('tone-'))).join(' ');",
+            )
+            .await
+        };
+        assert!(tones().await.contains("tone-"), "the log has lines");
+        lab.click(By::Id("log-show-send"), "the log's sends box").await;
+        lab.click(By::Id("log-show-ack"), "the log's ACKs box").await;
+        let filtered = lab
+            .wait_until(SETTLE, || async move {
+                let t = tones().await;
+                !t.contains("tone-send") && !t.contains("tone-ack")
+            })
+            .await;
+        assert!(filtered, "sends and ACKs hidden: {}", tones().await);
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -129,13 +129,39 @@ pub struct LogProps {
     pub on_action: Callback<Action>,
 }
 
-/// The steps up to the one on show, the newest last; a click goes back to one.
+/// Kinds of step a class may hide from the log, by their tone: the many sends, ACKs and
+/// arrivals of a round trip, which bury the losses and repairs a lesson is about.
+const HIDEABLE: [(&str, &str, &str); 3] = [
+    ("send", "sends", "发送"),
+    ("ack", "ACKs", "ACK"),
+    ("arrive", "arrivals", "到达"),
+];
+
+/// How far back the log looks for lines to show when kinds are hidden.
+const LOOK_BACK: usize = 20_000;
+
+/// The steps up to the one on show, the newest last; a click goes back to one. Sends, ACKs
+/// and arrivals can be hidden (the step on show is always listed).
 #[function_component]
 pub fn EventLog(props: &LogProps) -> Html {
     let steps: &Rc<Steps> = &props.steps.0;
     let lang = props.lang;
+    let hidden = use_state_eq(Vec::<&'static str>::new);
     let end = (props.index + 1).min(steps.steps.len());
-    let from = end.saturating_sub(LINES);
+    let shown: Vec<usize> = {
+        let mut out = Vec::with_capacity(LINES);
+        for i in (end.saturating_sub(LOOK_BACK)..end).rev() {
+            let keep = i == props.index || !hidden.contains(&tone(&steps.steps[i].kind));
+            if keep {
+                out.push(i);
+                if out.len() == LINES {
+                    break;
+                }
+            }
+        }
+        out.reverse();
+        out
+    };
     let line = |i: usize| {
         let Some(step) = steps.steps.get(i) else {
             return Html::default();
@@ -145,7 +171,7 @@ pub fn EventLog(props: &LogProps) -> Html {
         let text = sentence(step, steps, lang);
         html! {
             <li class={classes!("log-line", format!("tone-{}", tone(&step.kind)), current.then_some("current"))}
-                data-index={i.to_string()} aria-current={current.then_some("step")}>
+                data-index={i.to_string()} value={(i + 1).to_string()} aria-current={current.then_some("step")}>
                 <button type="button" class="log-go" title={text.clone()}
                     onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::To(i)))}>
                     <span class="log-time">{ time(step.t_ms) }</span>
@@ -155,10 +181,34 @@ pub fn EventLog(props: &LogProps) -> Html {
             </li>
         }
     };
+    let toggles = HIDEABLE.iter().map(|&(tone_name, en, zh)| {
+        let on = !hidden.contains(&tone_name);
+        let hidden = hidden.clone();
+        let onchange = Callback::from(move |_: Event| {
+            let mut h = (*hidden).clone();
+            if let Some(k) = h.iter().position(|t| *t == tone_name) {
+                h.remove(k);
+            } else {
+                h.push(tone_name);
+            }
+            hidden.set(h);
+        });
+        html! {
+            <label class={classes!("log-filter", format!("tone-{tone_name}"))}>
+                <input type="checkbox" id={format!("log-show-{tone_name}")} checked={on} {onchange} />
+                { lang.pick(en, zh) }
+            </label>
+        }
+    });
     html! {
-        <ol class="player-log" id="player-log" start={(from + 1).to_string()}
-            aria-label={lang.pick("Event log", "事件日志")}>
-            { for (from..end).map(line) }
-        </ol>
+        <div class="player-log-wrap">
+            <p class="log-filters" id="log-filters">
+                <span>{ lang.pick("Show:", "显示：") }</span>
+                { for toggles }
+            </p>
+            <ol class="player-log" id="player-log" aria-label={lang.pick("Event log", "事件日志")}>
+                { for shown.into_iter().map(line) }
+            </ol>
+        </div>
     }
 }

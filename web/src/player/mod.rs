@@ -478,7 +478,7 @@ fn use_keys(active: bool, on_action: Callback<Action>) {
 /// What the key's target is, as far as the player's keys go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Focus {
-    /// A field that takes typing: every key is its own.
+    /// A field that takes typing, or a box that Space ticks: every key is its own.
     Field,
     /// A slider: the arrows and Home and End are its own, Space is not.
     Slider,
