@@ -415,3 +415,42 @@ async fn a_drag_zooms_every_time_chart_and_a_double_click_shows_the_whole_run() 
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_long_run_the_charts_follow_the_player() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?rtt=20&app=bulk&dur=2&at=500&lang=en").await;
+        let range = || async move {
+            lab.eval_string("return document.querySelector('.charts').dataset.range;")
+                .await
+        };
+        let following = lab
+            .wait_until(SETTLE, || async move { !range().await.is_empty() })
+            .await;
+        assert!(following, "a 100-round-trip run is followed");
+        let r = range().await;
+        let (a, b) = r
+            .split_once(',')
+            .and_then(|(a, b)| Some((a.parse::<f64>().ok()?, b.parse::<f64>().ok()?)))
+            .expect("a range");
+        assert!(
+            a <= 500.0 && 500.0 <= b && b - a < 300.0,
+            "ten round trips about the player: {r}"
+        );
+        lab.screenshot("following-1280x960").await;
+        // The reader chooses the whole run.
+        lab.eval_string(
+            "const s = document.getElementById('player-follow'); s.value = '1';
+             s.dispatchEvent(new Event('change', { bubbles: true })); return null;",
+        )
+        .await;
+        let whole = lab
+            .wait_until(SETTLE, || async move { range().await.is_empty() })
+            .await;
+        assert!(whole, "the whole run again: {}", range().await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

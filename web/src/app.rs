@@ -308,7 +308,8 @@ pub fn app() -> Html {
                                 if let Some(view) = &page.view {
                                     <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
                                         until_ms={page.player_ms()} {on_cursor}
-                                        on_seek={page.player.open.then(|| on_seek.clone())} />
+                                        on_seek={page.player.open.then(|| on_seek.clone())}
+                                        follow_ms={page.follow_ms()} />
                                 } else {
                                     <div class="charts" aria-hidden="true"></div>
                                 }

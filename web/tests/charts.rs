@@ -66,6 +66,7 @@ impl Mounted {
             until_ms: None,
             on_cursor: Callback::from(move |t| emitted.borrow_mut().push(t)),
             on_seek: None,
+            follow_ms: None,
         }
     }
 
@@ -661,4 +662,23 @@ fn a_zoomed_range_cuts_lines_at_its_edges_and_stays_in_the_run() {
     let tiny = fit_range((10.0, 10.0), 20.0).expect("a range");
     assert!((tiny.1 - tiny.0 - MIN_SPAN_MS).abs() < 1e-12, "{tiny:?}");
     assert_eq!(fit_range((f64::NAN, 3.0), 20.0), None);
+}
+
+#[wasm_bindgen_test]
+fn the_charts_follow_the_player_a_quarter_window_at_a_time() {
+    use tcplab_web::charts::follow_window;
+    assert_eq!(follow_window(100.0, 40.0), Some((80.0, 120.0)));
+    // The window holds still while the player moves within it, then moves on by a quarter.
+    assert_eq!(follow_window(107.0, 40.0), Some((80.0, 120.0)));
+    assert_eq!(follow_window(109.0, 40.0), Some((90.0, 130.0)));
+    // Never before the run's start; nothing for a window of nothing.
+    assert_eq!(follow_window(5.0, 40.0), Some((0.0, 40.0)));
+    assert_eq!(follow_window(5.0, 0.0), None);
+    for t in [0.0, 33.3, 1234.5, 99_999.0] {
+        let (lo, hi) = follow_window(t, 40.0).expect("a window");
+        assert!(
+            lo <= t && t <= hi && (hi - lo - 40.0).abs() < 1e-9,
+            "{t}: {lo}..{hi}"
+        );
+    }
 }

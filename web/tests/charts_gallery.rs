@@ -59,6 +59,7 @@ fn gallery() {
         until_ms: None,
         on_cursor: Callback::noop(),
         on_seek: None,
+        follow_ms: None,
     };
     let app = yew::Renderer::<Charts>::with_root_and_props(root, props).render();
     // Left mounted for the screenshot.

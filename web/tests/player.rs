@@ -670,3 +670,24 @@ fn the_keys_move_the_player_but_not_a_field() {
     assert_eq!(pressed(&slider, " ", false), Some(Action::Toggle));
     slider.remove();
 }
+
+#[wasm_bindgen_test]
+fn a_long_run_is_followed_ten_round_trips_at_a_time_and_the_choice_is_the_readers() {
+    let long = ran(page("?rtt=20&app=bulk&dur=2&at=0&lang=en"));
+    assert!(long.player.open);
+    let w = long.follow_ms().expect("a 100-RTT run is followed");
+    assert!(
+        (w - 10.0 * long.view.as_ref().map_or(0.0, |v| v.theory.rtt_ms)).abs() < 1e-9,
+        "{w}"
+    );
+    // Chosen: the whole run, or 4 round trips.
+    let whole = long
+        .clone()
+        .apply(PageAction::Player(PlayerAction::Follow(1)));
+    assert_eq!(whole.follow_ms(), None);
+    let four = long.apply(PageAction::Player(PlayerAction::Follow(2)));
+    assert!(four.follow_ms().is_some_and(|f| f < w));
+    // A short lesson shows its whole run.
+    let lesson = ran(page(&format!("?{LESSON}&lang=en")));
+    assert_eq!(lesson.follow_ms(), None);
+}

@@ -60,6 +60,9 @@ pub struct ChartsProps {
     /// A click on a time chart while the player is open: the player goes to that instant.
     #[prop_or_default]
     pub on_seek: Option<Callback<f64>>,
+    /// The charts follow the player (at `until_ms`) with a window this wide (ms).
+    #[prop_or_default]
+    pub follow_ms: Option<f64>,
 }
 
 /// A run's view, compared by identity: a new run is a new `Rc`, and comparing the points
@@ -130,6 +133,18 @@ impl Ctx {
             .and_then(|f| f.sends.first())
             .map_or(0.0, |s| s.0)
     }
+}
+
+/// The window that follows the player at `t`, `width` wide: most of it behind the player (what
+/// led here), and moving on by a quarter at a time, so that the charts redraw four times a
+/// window rather than at every step.
+pub fn follow_window(t: f64, width: f64) -> Option<(f64, f64)> {
+    if !(t.is_finite() && width.is_finite() && width > 0.0) {
+        return None;
+    }
+    let quarter = width / 4.0;
+    let lo = (((t - 0.7 * width) / quarter).ceil() * quarter).max(0.0);
+    Some((lo, lo + width))
 }
 
 /// The smallest span a zoom shows, in ms: a few microseconds still show a burst's packets apart.
@@ -308,10 +323,11 @@ pub fn Charts(props: &ChartsProps) -> Html {
     // The time range every time chart shows, for the run it was chosen on: a new run starts
     // whole again.
     let zoom = use_state_eq(|| None::<(String, (f64, f64))>);
-    let range = zoom
+    let manual = zoom
         .as_ref()
         .filter(|(q, _)| *q == props.view.query)
         .map(|(_, r)| *r);
+    let range = manual.or_else(|| follow_window(props.until_ms?, props.follow_ms?));
     let ctx = Ctx::new(props.view.clone(), props.lang).zoomed(range);
     let on_zoom = {
         let (zoom, query, end) = (zoom.clone(), props.view.query.clone(), ctx.end_ms);
@@ -335,11 +351,15 @@ pub fn Charts(props: &ChartsProps) -> Html {
         <div class="charts" ref={container} lang={props.lang.code()}
             data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
             <p class="zoom-bar" id="zoom-bar">
-                if ctx.range.is_some() {
+                if manual.is_some() {
                     <span>{ format!("{} {} – {}", lang.pick("Showing", "显示"), fmt::time(lo), fmt::time(hi)) }</span>
                     <button type="button" class="mini" id="zoom-reset" onclick={reset}>
                         { lang.pick("Whole run", "整个运行") }
                     </button>
+                } else if ctx.range.is_some() {
+                    <span>{ format!("{} {} – {} {}", lang.pick("Following the player:", "跟随播放："),
+                        fmt::time(lo), fmt::time(hi),
+                        lang.pick("(the player's Charts menu chooses)", "（在播放器的“图表”菜单中选择）")) }</span>
                 } else {
                     <span class="zoom-hint">{ lang.pick(
                         "Drag across a chart to zoom in (Ctrl+wheel or a pinch zooms, Shift+wheel pans, a double-click shows the whole run).",

@@ -28,7 +28,7 @@ use yew::prelude::*;
 use crate::format;
 use crate::i18n::Lang;
 use nav::{Dir, Move};
-pub use state::{Action, State, SPEEDS};
+pub use state::{Action, State, FOLLOW, SPEEDS};
 
 /// A run's steps, compared by identity.
 #[derive(Debug, Clone)]
@@ -208,7 +208,8 @@ fn Stage(props: &StageProps) -> Html {
     html! {
         <>
             <Transport steps={steps.clone()} index={props.index} time_ms={props.time_ms}
-                playing={props.state.playing} speed={props.state.speed} rtt_ms={props.rtt_ms}
+                playing={props.state.playing} speed={props.state.speed} follow={props.state.follow}
+                rtt_ms={props.rtt_ms}
                 {lang} on_action={props.on_action.clone()} />
             <Scrubber steps={steps.clone()} time_ms={props.time_ms} {end_ms} {lang}
                 on_action={props.on_action.clone()} />
@@ -264,6 +265,7 @@ struct TransportProps {
     time_ms: f64,
     playing: bool,
     speed: usize,
+    follow: usize,
     rtt_ms: f64,
     lang: Lang,
     on_action: Callback<Action>,
@@ -289,6 +291,15 @@ fn Transport(props: &TransportProps) -> Html {
     let play = {
         let on_action = props.on_action.clone();
         Callback::from(move |_: MouseEvent| on_action.emit(Action::Toggle))
+    };
+    let on_follow = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(f) = select.value().parse::<usize>() {
+                on_action.emit(Action::Follow(f));
+            }
+        })
     };
     let on_speed = {
         let on_action = props.on_action.clone();
@@ -351,6 +362,16 @@ fn Transport(props: &TransportProps) -> Html {
                     title={lang.pick("Simulated time per real second", "每秒真实时间对应的模拟时间")}>
                     { for SPEEDS.iter().enumerate().map(|(k, (_, label))| html! {
                         <option value={k.to_string()} selected={k == props.speed}>{ *label }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="player-speed">
+                <span>{ lang.pick("Charts", "图表") }</span>
+                <select id="player-follow" onchange={on_follow}
+                    title={lang.pick("The time the charts show: the whole run, or a window around the player that follows it",
+                        "图表显示的时间范围：整个运行，或随播放移动的窗口")}>
+                    { for FOLLOW.iter().enumerate().map(|(k, (_, en, zh))| html! {
+                        <option value={k.to_string()} selected={k == props.follow}>{ lang.pick(en, zh) }</option>
                     }) }
                 </select>
             </label>

@@ -95,7 +95,24 @@ pub struct State {
     /// A lesson opened without a cursor: the kind of step to stand on once the steps are in
     /// (its preset's `moment`).
     pub seek: Option<&'static str>,
+    /// The charts follow the player over this many round trips around its time; `None`: they
+    /// show the whole run. An index into [`FOLLOW`], chosen in the player.
+    pub follow: usize,
 }
+
+/// What the charts show while the player is open: the whole run, or a window of so many round
+/// trips that follows the player. Automatic: the whole run unless it is longer than
+/// [`FOLLOW_PAST_RTTS`] round trips, then ten.
+pub const FOLLOW: [(Option<u32>, &str, &str); 5] = [
+    (None, "auto", "自动"),
+    (Some(0), "whole run", "整个运行"),
+    (Some(4), "4 RTTs", "4 个 RTT"),
+    (Some(10), "10 RTTs", "10 个 RTT"),
+    (Some(40), "40 RTTs", "40 个 RTT"),
+];
+
+/// A run longer than this many round trips is followed ten at a time by default.
+pub const FOLLOW_PAST_RTTS: f64 = 40.0;
 
 impl Default for State {
     fn default() -> State {
@@ -107,6 +124,7 @@ impl Default for State {
             play_ms: None,
             recorded: None,
             seek: None,
+            follow: 0,
         }
     }
 }
@@ -128,6 +146,8 @@ pub enum Action {
     Tick(f64),
     /// An index into [`SPEEDS`].
     Speed(usize),
+    /// An index into [`FOLLOW`].
+    Follow(usize),
 }
 
 /// A lesson opens with the player paused at its first step: the slow-start lesson, and any
@@ -223,6 +243,24 @@ impl Page {
                 .or(self.scenario.at_ms)
                 .unwrap_or_else(first),
         )
+    }
+
+    /// The width of the time window the charts follow the player with (ms), if they follow it:
+    /// the round trips chosen, or by default ten of them on a run longer than
+    /// [`FOLLOW_PAST_RTTS`].
+    pub fn follow_ms(&self) -> Option<f64> {
+        if !self.player.open {
+            return None;
+        }
+        let rtt = self.rtt_ms();
+        let end = self.shown_end_ms();
+        let rtts = match FOLLOW.get(self.player.follow).and_then(|f| f.0) {
+            None if end > FOLLOW_PAST_RTTS * rtt => 10,
+            None | Some(0) => return None,
+            Some(n) => n,
+        };
+        let w = f64::from(rtts) * rtt;
+        (w.is_finite() && w > 0.0 && w < end).then_some(w)
     }
 
     /// The end of the run on show, ms, once its view is in (0 before).
@@ -424,6 +462,10 @@ impl Page {
             Action::Tick(_) => self,
             Action::Speed(s) => {
                 self.player.speed = s.min(SPEEDS.len() - 1);
+                self
+            }
+            Action::Follow(f) => {
+                self.player.follow = f.min(FOLLOW.len() - 1);
                 self
             }
         }
