@@ -27,6 +27,24 @@ async fn player_step(lab: &Lab) -> (String, String) {
     (kind, index)
 }
 
+/// Presses Space wherever the focus is and waits until Play is pressed (`"true"`) or not.
+async fn space_makes(lab: &Lab, pressed: &str) -> bool {
+    lab.driver
+        .action_chain()
+        .send_keys(" ")
+        .perform()
+        .await
+        .expect("press Space");
+    lab.wait_until(SETTLE, || async move {
+        lab.eval_string(
+            "return document.getElementById('player-play').getAttribute('aria-pressed');",
+        )
+        .await
+            == pressed
+    })
+    .await
+}
+
 /// The alpha of the cursor layer's pixel at `share` of the first time chart's width, halfway
 /// down: 0 where nothing covers the chart, 255 where the chart is hidden.
 async fn cover_alpha(lab: &Lab, share: f64) -> u32 {
@@ -187,20 +205,7 @@ async fn a_click_on_a_chart_moves_the_player_and_space_plays_from_a_button() {
         let width = lab
             .eval_string("return String(document.getElementById('player-play').getBoundingClientRect().width);")
             .await;
-        lab.driver
-            .action_chain()
-            .send_keys(" ")
-            .perform()
-            .await
-            .expect("press Space");
-        let playing = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string("return document.getElementById('player-play').getAttribute('aria-pressed');")
-                    .await
-                    == "true"
-            })
-            .await;
-        assert!(playing, "Space plays");
+        assert!(space_makes(lab, "true").await, "Space plays");
         let width_playing = lab
             .eval_string("return String(document.getElementById('player-play').getBoundingClientRect().width);")
             .await;
@@ -213,20 +218,7 @@ async fn a_click_on_a_chart_moves_the_player_and_space_plays_from_a_button() {
             })
             .await;
         assert!(moved, "playing moves the player on");
-        lab.driver
-            .action_chain()
-            .send_keys(" ")
-            .perform()
-            .await
-            .expect("press Space");
-        let paused = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string("return document.getElementById('player-play').getAttribute('aria-pressed');")
-                    .await
-                    == "false"
-            })
-            .await;
-        assert!(paused, "Space again pauses");
+        assert!(space_makes(lab, "false").await, "Space again pauses");
         let (kind, at) = player_step(lab).await;
         let (at, lost_at): (usize, usize) = (at.parse().unwrap_or(0), lost_at.parse().unwrap_or(0));
         assert!(
@@ -328,6 +320,24 @@ async fn links_name_every_bad_key_keep_the_rest_and_carry_no_unchosen_language()
     .await;
 }
 
+/// The time range the charts show (`lo,hi` in ms), empty for the whole run.
+async fn charts_range(lab: &Lab) -> String {
+    lab.eval_string("return document.querySelector('.charts').dataset.range;")
+        .await
+}
+
+/// Waits until the charts show a range, and reads it.
+async fn wait_for_range(lab: &Lab) -> Option<(f64, f64)> {
+    lab.wait_until(
+        SETTLE,
+        || async move { !charts_range(lab).await.is_empty() },
+    )
+    .await;
+    let r = charts_range(lab).await;
+    r.split_once(',')
+        .and_then(|(a, b)| Some((a.parse::<f64>().ok()?, b.parse::<f64>().ok()?)))
+}
+
 /// Each time chart's drawn time range, as its canvas says after drawing: `kind:draws`.
 async fn chart_draws(lab: &Lab) -> Vec<(String, u32)> {
     let json = lab
@@ -361,19 +371,9 @@ async fn a_drag_zooms_every_time_chart_and_a_double_click_shows_the_whole_run() 
              return null;",
         )
         .await;
-        let range = || async move {
-            lab.eval_string("return document.querySelector('.charts').dataset.range;")
-                .await
-        };
-        let zoomed = lab
-            .wait_until(SETTLE, || async move { !range().await.is_empty() })
-            .await;
-        assert!(zoomed, "the drag zoomed");
+        let range = || charts_range(lab);
+        let (a, b) = wait_for_range(lab).await.expect("the drag zoomed");
         let r = range().await;
-        let (a, b) = r
-            .split_once(',')
-            .and_then(|(a, b)| Some((a.parse::<f64>().ok()?, b.parse::<f64>().ok()?)))
-            .expect("a range");
         assert!(
             a > 1000.0 && b < 4500.0 && b > a,
             "the middle of a 5.5 s run: {r}"
@@ -422,19 +422,11 @@ async fn on_a_long_run_the_charts_follow_the_player() {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
         lab.open("?rtt=20&app=bulk&dur=2&at=500&lang=en").await;
-        let range = || async move {
-            lab.eval_string("return document.querySelector('.charts').dataset.range;")
-                .await
-        };
-        let following = lab
-            .wait_until(SETTLE, || async move { !range().await.is_empty() })
-            .await;
-        assert!(following, "a 100-round-trip run is followed");
+        let range = || charts_range(lab);
+        let (a, b) = wait_for_range(lab)
+            .await
+            .expect("a 100-round-trip run is followed");
         let r = range().await;
-        let (a, b) = r
-            .split_once(',')
-            .and_then(|(a, b)| Some((a.parse::<f64>().ok()?, b.parse::<f64>().ok()?)))
-            .expect("a range");
         assert!(
             a <= 500.0 && 500.0 <= b && b - a < 300.0,
             "ten round trips about the player: {r}"

@@ -1,5 +1,7 @@
 //! Numbers as the page writes them: grouped digits, and short axis labels.
 
+use tcplab::player::explain::group_digits as group;
+
 /// `1713` -> `"1,713"`.
 pub fn count(n: u64) -> String {
     group(&n.to_string())
@@ -73,18 +75,6 @@ pub fn millis(ms: f64) -> String {
         let text = format!("{ms:.1}");
         format!("{} ms", text.trim_end_matches('0').trim_end_matches('.'))
     }
-}
-
-/// Groups the digits of a whole number written as text: `"1234567"` -> `"1,234,567"`.
-fn group(digits: &str) -> String {
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A measurement to `digits` significant digits, never in exponent form, whole parts grouped,

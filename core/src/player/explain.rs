@@ -38,7 +38,12 @@ fn rel(seq: u64) -> u64 {
 
 /// Digits in groups of three, as the page writes counts: `27,741`.
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
+    group_digits(&n.to_string())
+}
+
+/// The digits of a whole number written as text, in groups of three: `"1234567"` ->
+/// `"1,234,567"` (the explanations' and the page's one way of writing a count).
+pub fn group_digits(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {

@@ -211,29 +211,18 @@ pub fn nice_ticks_between(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     if !(hi.is_finite() && lo.is_finite() && hi > lo && lo >= 0.0) {
         return vec![0.0];
     }
-    if lo > 0.0 {
-        let raw = (hi - lo) / n.max(1) as f64;
-        let mag = 10f64.powf(raw.log10().floor());
-        let step = [1.0, 2.0, 5.0, 10.0]
-            .into_iter()
-            .map(|m| m * mag)
-            .find(|s| *s >= raw)
-            .unwrap_or(10.0 * mag);
-        let first = (lo / step).ceil() as i64;
-        let last = (hi / step).floor() as i64;
-        return (first..=last.min(first + 100))
-            .map(|i| i as f64 * step)
-            .collect();
-    }
-    let raw = hi / n.max(1) as f64;
+    let raw = (hi - lo) / n.max(1) as f64;
     let mag = 10f64.powf(raw.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0]
         .into_iter()
         .map(|m| m * mag)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * mag);
-    let count = (hi / step).floor() as usize;
-    (0..=count.min(100)).map(|i| i as f64 * step).collect()
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last.min(first + 100))
+        .map(|i| i as f64 * step)
+        .collect()
 }
 
 /// The same values in a second unit on the right edge of the plot: ticks, labels, its name.
