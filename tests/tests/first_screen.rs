@@ -411,6 +411,23 @@ async fn a_drag_zooms_every_time_chart_and_a_double_click_shows_the_whole_run() 
             .wait_until(SETTLE, || async move { range().await.is_empty() })
             .await;
         assert!(whole, "the double-click reset the zoom: {}", range().await);
+
+        // The window's axis on a log scale: slow start's doubling as a straight line.
+        lab.open("?preset=post-slow-start&player=0&lang=en").await;
+        let draws = || async move {
+            chart_draws(lab)
+                .await
+                .into_iter()
+                .find(|(k, _)| k == "cwnd")
+                .map_or(0, |(_, n)| n)
+        };
+        let before = draws().await;
+        lab.click(By::Id("window-log"), "the log-scale box").await;
+        let redrawn = lab
+            .wait_until(SETTLE, || async move { draws().await > before })
+            .await;
+        assert!(redrawn, "the window chart redrew on a log scale");
+        lab.screenshot("window-log-1280x960").await;
         lab.assert_no_console_errors().await;
     })
     .await;

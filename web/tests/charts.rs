@@ -682,3 +682,43 @@ fn the_charts_follow_the_player_a_quarter_window_at_a_time() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+fn the_window_chart_draws_on_a_log_scale_from_half_a_segment_and_zoomed() {
+    use plotters::prelude::IntoDrawingArea;
+    use tcplab_web::charts::cwnd::Cwnd;
+    use tcplab_web::charts::plot::Figure;
+    use tcplab_web::charts::style::Style;
+    use tcplab_web::charts::Ctx;
+
+    let v = view("preset=post-slow-start");
+    let draw = |ctx: Ctx| {
+        let canvas: HtmlCanvasElement = document()
+            .create_element("canvas")
+            .expect("a canvas")
+            .dyn_into()
+            .expect("a canvas element");
+        canvas.set_width(1000);
+        canvas.set_height(300);
+        let root = plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+            .expect("a backend")
+            .into_drawing_area();
+        Cwnd(ctx)
+            .draw(&root, &Style::new(1.0, 16.0))
+            .expect("drawn")
+    };
+    let mut log = Ctx::new(v.clone(), Lang::En);
+    log.window_log = true;
+    let frame = draw(log);
+    // From half a 1460-byte segment up, in decades: the 4 MiB BDP is about 10^6.6.
+    assert!((frame.y.lo - 730f64.log10()).abs() < 1e-9, "{:?}", frame.y);
+    assert!(frame.y.hi > 6.0 && frame.y.hi < 7.5, "{:?}", frame.y);
+    // Zoomed to the first flights: the axis fits them, far under the BDP.
+    let zoomed = draw(Ctx::new(v, Lang::En).zoomed(Some((30.0, 130.0))));
+    assert_eq!((zoomed.x.lo, zoomed.x.hi), (30.0, 130.0));
+    assert!(
+        zoomed.y.hi < 0.5e6,
+        "fitted to the window in view: {:?}",
+        zoomed.y
+    );
+}

@@ -255,14 +255,41 @@ impl Figure for Cwnd {
             items.push(Item::new(Swatch::Block(c), format!("BBR {name}")));
         }
 
+        // On a log scale every value goes through `yv`, from half a segment up: slow start's
+        // doubling is then a straight line, and a window of 10 segments reads beside one of
+        // 10 000.
+        let log = ctx.window_log;
+        let floor = mss / 2.0;
+        let yv = |v: f64| if log { v.max(floor).log10() } else { v };
+        let on_axis =
+            |s: &[(f64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t, yv(v))).collect() };
+        let (cwnds, in_flight, ssthresh, rwnd) = if log {
+            (
+                cwnds.iter().map(|c| on_axis(c)).collect(),
+                on_axis(&in_flight),
+                on_axis(&ssthresh),
+                on_axis(&rwnd),
+            )
+        } else {
+            (cwnds, in_flight, ssthresh, rwnd)
+        };
         let unit = ByteUnit::for_top(top);
-        let tick = |v: f64| unit.tick(v);
+        let linear_tick = |v: f64| unit.tick(v);
+        let log_tick = |v: f64| fmt::bytes(10f64.powf(v));
         let y = YAxis {
-            bottom: 0.0,
-            top,
-            desc: format!("{} ({})", lang.pick("bytes", "字节"), unit.name()),
-            tick: &tick,
-            right: Some(Right {
+            bottom: if log { yv(floor) } else { 0.0 },
+            top: yv(top),
+            desc: if log {
+                format!(
+                    "{} ({})",
+                    lang.pick("bytes", "字节"),
+                    lang.pick("log scale", "对数坐标")
+                )
+            } else {
+                format!("{} ({})", lang.pick("bytes", "字节"), unit.name())
+            },
+            tick: if log { &log_tick } else { &linear_tick },
+            right: (!log).then(|| Right {
                 factor: 1.0 / mss,
                 desc: match lang {
                     Lang::En => format!("segments of {} B", th.mss),
@@ -285,9 +312,15 @@ impl Figure for Cwnd {
             Pen::solid(IN_FLIGHT, 1.2),
         )?;
         draw::line(&mut chart, st, &frame, &rwnd, Pen::solid(RWND, 1.2))?;
-        draw::level(&mut chart, st, &frame, th.bdp_bytes, Pen::dashed(BDP, 1.4))?;
+        draw::level(
+            &mut chart,
+            st,
+            &frame,
+            yv(th.bdp_bytes),
+            Pen::dashed(BDP, 1.4),
+        )?;
         if let Some(fair) = fair {
-            draw::level(&mut chart, st, &frame, fair, Pen::dashed(MUTED, 1.2))?;
+            draw::level(&mut chart, st, &frame, yv(fair), Pen::dashed(MUTED, 1.2))?;
         }
         for (i, c) in cwnds.iter().enumerate().skip(1).rev() {
             draw::line(
@@ -322,7 +355,10 @@ impl Figure for Cwnd {
             let curve: Vec<(f64, f64)> = (0..=samples)
                 .map(|j| {
                     let t = from + (to - from) * j as f64 / samples as f64;
-                    (t, cubic_w(e.k_s, e.w_max, (t - e.start_ms) / 1000.0) * mss)
+                    (
+                        t,
+                        yv(cubic_w(e.k_s, e.w_max, (t - e.start_ms) / 1000.0) * mss),
+                    )
                 })
                 .collect();
             draw::line(
@@ -370,6 +406,15 @@ impl Figure for Cwnd {
         let lang = ctx.lang;
         let mss = v.theory.mss;
         let f0 = v.flows.first()?;
+        // The dots sit where the lines are drawn: on the log scale, at the values' logarithms.
+        let floor = f64::from(mss.max(1)) / 2.0;
+        let yv = |v: f64| {
+            if ctx.window_log {
+                v.max(floor).log10()
+            } else {
+                v
+            }
+        };
         let mut rows = Vec::new();
         if let Some(i) = index_at(&f0.window, t, |w| w.t) {
             let w = &f0.window[i];
@@ -377,13 +422,13 @@ impl Figure for Cwnd {
             rows.push(Row::new(
                 ACCENT,
                 format!("cwnd {} ({})", fmt::bytes(w.cwnd), seg(w.cwnd)),
-                Some(w.cwnd),
+                Some(yv(w.cwnd)),
             ));
             rows.push(match w.ssthresh {
                 Some(s) => Row::new(
                     SSTHRESH_BAND,
                     format!("ssthresh {} ({})", fmt::bytes(s), seg(s)),
-                    Some(s),
+                    Some(yv(s)),
                 ),
                 None => Row::new(
                     SSTHRESH_BAND,
@@ -399,13 +444,13 @@ impl Figure for Cwnd {
                     fmt::bytes(w.in_flight),
                     seg(w.in_flight)
                 ),
-                Some(w.in_flight),
+                Some(yv(w.in_flight)),
             ));
             if w.rwnd > 0.0 {
                 rows.push(Row::new(
                     RWND,
                     format!("rwnd {}", fmt::bytes(w.rwnd)),
-                    Some(w.rwnd),
+                    Some(yv(w.rwnd)),
                 ));
             }
             let srtt = w.srtt_ms.map_or("–".to_string(), fmt::ms);
@@ -445,7 +490,7 @@ impl Figure for Cwnd {
                         fmt::sig(e.w_max),
                         fmt::sig(e.k_s)
                     ),
-                    Some(w * f64::from(mss.max(1))),
+                    Some(yv(w * f64::from(mss.max(1)))),
                 ));
             }
         }

@@ -92,6 +92,8 @@ pub struct Ctx {
     pub end_ms: f64,
     /// The time range every time chart shows, when zoomed (ms); `None`: the whole run.
     pub range: Option<(f64, f64)>,
+    /// The window chart's value axis is logarithmic: slow start's doubling a straight line.
+    pub window_log: bool,
 }
 
 impl Ctx {
@@ -102,6 +104,7 @@ impl Ctx {
             lang,
             end_ms,
             range: None,
+            window_log: false,
         }
     }
 
@@ -328,7 +331,13 @@ pub fn Charts(props: &ChartsProps) -> Html {
         .filter(|(q, _)| *q == props.view.query)
         .map(|(_, r)| *r);
     let range = manual.or_else(|| follow_window(props.until_ms?, props.follow_ms?));
-    let ctx = Ctx::new(props.view.clone(), props.lang).zoomed(range);
+    let window_log = use_state_eq(|| false);
+    let mut ctx = Ctx::new(props.view.clone(), props.lang).zoomed(range);
+    ctx.window_log = *window_log;
+    let toggle_log = {
+        let window_log = window_log.clone();
+        Callback::from(move |_: Event| window_log.set(!*window_log))
+    };
     let on_zoom = {
         let (zoom, query, end) = (zoom.clone(), props.view.query.clone(), ctx.end_ms);
         Callback::from(move |r: Option<(f64, f64)>| {
@@ -351,6 +360,12 @@ pub fn Charts(props: &ChartsProps) -> Html {
         <div class="charts" ref={container} lang={props.lang.code()}
             data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
             <p class="zoom-bar" id="zoom-bar">
+                if cwnd::applies(&ctx) {
+                    <label class="log-toggle">
+                        <input type="checkbox" id="window-log" checked={ctx.window_log} onchange={toggle_log} />
+                        { lang.pick("log scale for the window", "窗口用对数坐标") }
+                    </label>
+                }
                 if manual.is_some() {
                     <span>{ format!("{} {} – {}", lang.pick("Showing", "显示"), fmt::time(lo), fmt::time(hi)) }</span>
                     <button type="button" class="mini" id="zoom-reset" onclick={reset}>
