@@ -722,3 +722,50 @@ fn the_window_chart_draws_on_a_log_scale_from_half_a_segment_and_zoomed() {
         zoomed.y
     );
 }
+
+#[wasm_bindgen_test]
+fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
+    use tcplab_web::charts::plot::Figure;
+    use tcplab_web::charts::sequence::Sequence;
+    use tcplab_web::charts::style::Style;
+    use tcplab_web::charts::Ctx;
+
+    // The lesson: segment 20 of a 300 kB body is lost, then retransmitted.
+    let v = view("cc=cubic&body=300000&drop=20");
+    let sent_at = v.flows[0]
+        .sends
+        .iter()
+        .find(|s| s.1 == 29_200.0)
+        .map(|s| s.0)
+        .expect("segment 20 was sent");
+    let ctx = Ctx::new(v, Lang::En);
+    let frame = tcplab_web::charts::frame::Frame {
+        x: tcplab_web::charts::frame::Scale {
+            lo: 0.0,
+            hi: 1.0,
+            log: false,
+            px: 0..1,
+        },
+        y: tcplab_web::charts::frame::Scale {
+            lo: 0.0,
+            hi: 1.0,
+            log: false,
+            px: 0..1,
+        },
+        size: (1, 1),
+    };
+    let r = Sequence(ctx)
+        .readout(sent_at, &frame, &Style::new(1.0, 16.0))
+        .expect("a readout");
+    let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
+    assert!(
+        text.iter()
+            .any(|t| t.starts_with("segment 20 (bytes 27,741–29,200) sent at")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter().any(|t| t.starts_with("retransmitted at")),
+        "{text:?}"
+    );
+    assert!(text.iter().any(|t| t.starts_with("ACKed at")), "{text:?}");
+}

@@ -210,6 +210,101 @@ impl Figure for Sequence {
                 None,
             ));
         }
+        rows.extend(segment_rows(f, t, ctx.view.theory.mss, lang));
         Some(Readout::at(t, rows))
     }
+}
+
+/// The segment last sent at or before `t`, read as a segment: its number and bytes, when it
+/// left, when the cumulative ACK covered it (and after how long), whether it was sent again,
+/// and whether SACK reported it first. Hovering or tapping a point of the graph reads it.
+fn segment_rows(f: &tcplab::view::FlowView, t: f64, mss: u32, lang: Lang) -> Vec<Row> {
+    let Some(i) = index_at(&f.sends, t, |p| p.0) else {
+        return Vec::new();
+    };
+    let (sent_at, end) = f.sends[i];
+    let m = f64::from(mss.max(1));
+    // A thinned trace keeps a bin's extremes, not every send: a segment is at most an MSS.
+    let start = if i > 0 { f.sends[i - 1].1 } else { 0.0 }
+        .max(end - m)
+        .max(0.0);
+    let number = (start / m).floor() as u64 + 1;
+    let bytes = match lang {
+        Lang::En => format!(
+            "segment {} (bytes {}–{}) sent at {}",
+            crate::format::count(number),
+            crate::format::count(start as u64 + 1),
+            crate::format::count(end as u64),
+            fmt::time(sent_at)
+        ),
+        Lang::Zh => format!(
+            "第 {} 个报文段（字节 {}–{}）于 {} 发出",
+            crate::format::count(number),
+            crate::format::count(start as u64 + 1),
+            crate::format::count(end as u64),
+            fmt::time(sent_at)
+        ),
+    };
+    let mut rows = vec![Row::new(SENT, bytes, Some(end))];
+    let acked = f.acks.iter().find(|a| a.1 >= end && a.0 >= sent_at);
+    let sacked = f
+        .sacks
+        .iter()
+        .find(|s| s.1 >= end && s.0 >= sent_at)
+        .filter(|s| acked.is_none_or(|a| s.0 < a.0));
+    if let Some(s) = sacked {
+        rows.push(Row::new(
+            SACKED,
+            format!(
+                "{} {}",
+                lang.pick("SACKed by", "SACK 确认于"),
+                fmt::time(s.0)
+            ),
+            None,
+        ));
+    }
+    let resent: Vec<f64> = f
+        .retransmits
+        .iter()
+        .filter(|r| r.1 >= start && r.1 < end)
+        .map(|r| r.0)
+        .collect();
+    if let Some(first) = resent.first() {
+        rows.push(Row::new(
+            RETRANSMIT,
+            match lang {
+                Lang::En => format!(
+                    "retransmitted at {}{}",
+                    fmt::time(*first),
+                    if resent.len() > 1 {
+                        format!(" and {} more times", resent.len() - 1)
+                    } else {
+                        String::new()
+                    }
+                ),
+                Lang::Zh => format!("于 {} 重传（共 {} 次）", fmt::time(*first), resent.len()),
+            },
+            None,
+        ));
+    }
+    rows.push(Row::new(
+        ACKED,
+        match (acked, lang) {
+            (Some(a), Lang::En) => format!(
+                "ACKed at {}, {} after it left",
+                fmt::time(a.0),
+                fmt::ms(a.0 - sent_at)
+            ),
+            (Some(a), Lang::Zh) => format!(
+                "于 {} 被确认，发出后 {}",
+                fmt::time(a.0),
+                fmt::ms(a.0 - sent_at)
+            ),
+            (None, _) => lang
+                .pick("not ACKed by the run's end", "运行结束时仍未确认")
+                .to_string(),
+        },
+        None,
+    ));
+    rows
 }
