@@ -202,11 +202,17 @@ impl Figure for Sequence {
         if retransmitted > 0 {
             rows.push(Row::new(
                 RETRANSMIT,
-                format!(
-                    "{} {}",
-                    crate::format::count(retransmitted as u64),
-                    lang.pick("retransmissions so far", "次重传（截至此刻）")
-                ),
+                match lang {
+                    Lang::En => crate::format::counted(
+                        retransmitted as u64,
+                        "retransmission so far",
+                        "retransmissions so far",
+                    ),
+                    Lang::Zh => format!(
+                        "{} 次重传（截至此刻）",
+                        crate::format::count(retransmitted as u64)
+                    ),
+                },
                 None,
             ));
         }
