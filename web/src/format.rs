@@ -7,11 +7,8 @@ pub fn count(n: u64) -> String {
     group(&n.to_string())
 }
 
-/// A count with its noun, as a person writes it: `1 fast retransmit`, `2 timeouts`, `1,024
-/// segments`.
-pub fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", count(n), if n == 1 { one } else { many })
-}
+/// A count with its noun, as a person writes it: `1 fast retransmit`, `1,024 segments`.
+pub use tcplab::player::explain::counted;
 
 /// A short label for a log-scale axis: `1`, `10`, `100`, `1k`, `10k`, `100k`, `1M`, `10M`.
 pub fn si(v: f64) -> String {

@@ -58,7 +58,7 @@ pub fn group_digits(digits: &str) -> String {
 /// relative sequence numbers ("segment 20 (bytes 27,741–29,200)"; "from byte 27,741" where the
 /// step does not say its length). A segment that does not start on an MSS boundary (a message
 /// workload's short writes) is named by its bytes alone.
-fn segment_name(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> String {
+pub fn segment_name(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> String {
     let m = u64::from(mss.max(1));
     let bytes = match (len, lang) {
         (Some(len), Language::En) => format!(
@@ -100,9 +100,10 @@ fn segment_count(bytes: u64, mss: u32) -> u64 {
     bytes.div_ceil(u64::from(mss.max(1)))
 }
 
-/// `n` with its noun as a person writes it: "1 segment", "2 segments".
-fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// `n` with its noun as a person writes it: "1 segment", "2 segments", "1,024 segments" (the
+/// explanations' and the page's one rule).
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", grouped(n), if n == 1 { one } else { many })
 }
 
 /// The algorithm's reduction on loss, as a formula.

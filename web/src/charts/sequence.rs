@@ -234,22 +234,16 @@ fn segment_rows(f: &tcplab::view::FlowView, t: f64, mss: u32, lang: Lang) -> Vec
     let start = if i > 0 { f.sends[i - 1].1 } else { 0.0 }
         .max(end - m)
         .max(0.0);
-    let number = (start / m).floor() as u64 + 1;
+    // Named as the player names it: "segment 20 (bytes 27,741–29,200)".
+    let name = tcplab::player::explain::segment_name(
+        start as u64,
+        u32::try_from((end - start) as u64).ok(),
+        mss,
+        crate::player::log::language(lang),
+    );
     let bytes = match lang {
-        Lang::En => format!(
-            "segment {} (bytes {}–{}) sent at {}",
-            crate::format::count(number),
-            crate::format::count(start as u64 + 1),
-            crate::format::count(end as u64),
-            fmt::time(sent_at)
-        ),
-        Lang::Zh => format!(
-            "第 {} 个报文段（字节 {}–{}）于 {} 发出",
-            crate::format::count(number),
-            crate::format::count(start as u64 + 1),
-            crate::format::count(end as u64),
-            fmt::time(sent_at)
-        ),
+        Lang::En => format!("{name} sent at {}", fmt::time(sent_at)),
+        Lang::Zh => format!("{name}于 {} 发出", fmt::time(sent_at)),
     };
     let mut rows = vec![Row::new(SENT, bytes, Some(end))];
     let acked = f.acks.iter().find(|a| a.1 >= end && a.0 >= sent_at);

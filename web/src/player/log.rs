@@ -14,7 +14,7 @@ use crate::i18n::Lang;
 /// Lines of the log: the step on show and the ones before it.
 pub const LINES: usize = 7;
 
-fn language(lang: Lang) -> Language {
+pub fn language(lang: Lang) -> Language {
     match lang {
         Lang::En => Language::En,
         Lang::Zh => Language::Zh,
