@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 use crate::cc::bbr::BbrMode;
 use crate::metrics::summary::Summary;
 use crate::metrics::trace::window_col;
-use crate::player::Steps;
 use crate::scenario::Scenario;
 use crate::sim::RunResult;
 use crate::theory::path::{bdp_bytes, link_payload_mbps, window_limit_mbps};
@@ -33,8 +32,6 @@ pub struct RunView {
     pub hol: Vec<HolView>,
     /// When the run stopped, in ms.
     pub end_ms: f64,
-    /// Every step, for the player, when the run recorded them (`RunOptions::record_steps`).
-    pub steps: Option<Steps>,
 }
 
 /// The lines the charts lay over the measurement.
@@ -262,7 +259,6 @@ impl RunView {
             messages,
             hol,
             end_ms: ms(end),
-            steps: r.steps.clone(),
         }
     }
 }

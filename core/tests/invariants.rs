@@ -5,6 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use tcplab::player::StepWindow;
 use tcplab::sim::Invariants;
 use tcplab::{run, App, RunOptions, Scenario};
 
@@ -71,7 +72,7 @@ proptest! {
         let s = Scenario::parse(&query).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let options = RunOptions {
             max_events: 3_000_000,
-            record_steps: true,
+            record_steps: Some(StepWindow::WHOLE_RUN),
             ..RunOptions::default()
         };
         let r = run(&s, &options);
@@ -114,7 +115,7 @@ proptest! {
 
         // Determinism: the same scenario, the same JSON.
         // Recording the player's steps must not change the run.
-        let again = run(&s, &RunOptions { record_steps: false, ..options });
+        let again = run(&s, &RunOptions { record_steps: None, ..options });
         let a = serde_json::to_string(&r.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let b = serde_json::to_string(&again.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(a, b);

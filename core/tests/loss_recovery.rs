@@ -1,7 +1,7 @@
 //! Loss recovery told as scenarios, each read from the player's record of a staged loss: what
 //! RFC 8985's tail loss probe, RFC 5681's window rules and Linux's timer do with it.
 
-use tcplab::player::{Step, StepKind, Steps};
+use tcplab::player::{Step, StepKind, StepWindow, Steps};
 use tcplab::{run, RunOptions, Scenario};
 
 fn record(q: &str) -> (Steps, tcplab::Summary) {
@@ -9,7 +9,7 @@ fn record(q: &str) -> (Steps, tcplab::Summary) {
     let r = run(
         &s,
         &RunOptions {
-            record_steps: true,
+            record_steps: Some(StepWindow::WHOLE_RUN),
             ..RunOptions::default()
         },
     );

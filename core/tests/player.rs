@@ -1,6 +1,6 @@
 //! The player's record: a staged loss told step by step, as the classroom sees it.
 
-use tcplab::player::{explain, Language, StepKind};
+use tcplab::player::{explain, CaLabel, Language, StepKind, StepWindow};
 use tcplab::{run, RunOptions, Scenario};
 
 fn record(q: &str) -> tcplab::player::Steps {
@@ -8,7 +8,7 @@ fn record(q: &str) -> tcplab::player::Steps {
     run(
         &s,
         &RunOptions {
-            record_steps: true,
+            record_steps: Some(StepWindow::WHOLE_RUN),
             ..RunOptions::default()
         },
     )
@@ -139,4 +139,84 @@ fn the_cursor_finds_its_step() {
     let i = steps.index_at(100.0).expect("a step before 100 ms");
     assert!(steps.steps[i].t_ms <= 100.0 && steps.steps[i + 1].t_ms > 100.0);
     assert!(!steps.truncated);
+}
+
+fn record_window(q: &str, window: StepWindow) -> tcplab::RunResult {
+    let s = Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+    run(
+        &s,
+        &RunOptions {
+            record_steps: Some(window),
+            ..RunOptions::default()
+        },
+    )
+}
+
+#[test]
+fn a_record_that_starts_late_is_the_whole_record_from_there() {
+    // A lossy run whose whole record fits: recovery states come and go, so a record starting
+    // in the middle of one must not invent the change into it.
+    let q = "cc=cubic&loss=1&bw=20&rtt=40&dur=10";
+    let whole = record(q);
+    assert!(!whole.truncated && whole.steps.len() > 5_000);
+    let last = whole.steps.last().map_or(0.0, |s| s.t_ms);
+    // An instant inside a recovery, the step that entered it earlier.
+    let inside = whole
+        .steps
+        .windows(2)
+        .find(|w| {
+            w[0].t_ms > last / 3.0
+                && w[1].t_ms > w[0].t_ms
+                && w[0].state.ca == CaLabel::Recovery
+                && w[1].state.ca == CaLabel::Recovery
+        })
+        .map(|w| w[1].t_ms)
+        .expect("a recovery after the first third");
+    for from in [0.0, last * 0.13, inside, last * 0.77] {
+        let part = record_window(
+            q,
+            StepWindow {
+                from_ms: from,
+                stop_when_full: false,
+            },
+        );
+        let part = part.steps.expect("recorded");
+        let i = whole.steps.partition_point(|s| s.t_ms < from);
+        assert_eq!(part.from_ms, from);
+        assert_eq!(part.steps.len(), whole.steps.len() - i, "from {from} ms");
+        assert!(
+            part.steps == whole.steps[i..],
+            "from {from} ms: the steps differ"
+        );
+    }
+}
+
+#[test]
+fn a_long_run_records_the_part_asked_for_and_ends_there() {
+    // 600 s at 1 Gbit/s is tens of millions of steps; the player asks for 100 000 of them.
+    let q = "app=bulk&dur=600";
+    let from = 30_000.0;
+    let r = record_window(q, StepWindow::from(from));
+    let steps = r.steps.expect("recorded");
+    assert_eq!(steps.steps.len(), tcplab::player::MAX_STEPS);
+    assert!(steps.truncated && steps.starts_late());
+    let first = steps.steps.first().map_or(0.0, |s| s.t_ms);
+    let last = steps.steps.last().map_or(0.0, |s| s.t_ms);
+    assert!(
+        (from..from + 1.0).contains(&first),
+        "first step at {first} ms"
+    );
+    assert!(
+        last > from + 100.0 && last < from + 5_000.0,
+        "last step at {last} ms"
+    );
+    // The run stopped with its record, long before its 600 s.
+    assert_eq!(r.summary.stopped_by, "steps_kept");
+    assert!(r.end.as_millis_f64() <= last + 1.0);
+    // The first 100 000 steps from the start are what a record from 0 keeps.
+    let head = record_window(q, StepWindow::from(0.0))
+        .steps
+        .expect("recorded");
+    assert_eq!(head.steps.first().map(|s| s.t_ms), Some(0.0));
+    assert!(head.truncated && !head.starts_late());
 }

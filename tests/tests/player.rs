@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tcplab::player::{explain, Language, Step, StepKind, Steps};
+use tcplab::player::{explain, Language, Step, StepKind, StepWindow, Steps};
 use tcplab::{RunOptions, Scenario};
 use tcplab_e2e::{with_lab, Lab, PAGE_MAX_EVENTS, RUN_TIMEOUT};
 use thirtyfour::prelude::*;
@@ -22,7 +22,7 @@ fn record(query: &str) -> Steps {
     let s = Scenario::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
     let options = RunOptions {
         max_events: PAGE_MAX_EVENTS,
-        record_steps: true,
+        record_steps: Some(StepWindow::WHOLE_RUN),
         ..RunOptions::default()
     };
     tcplab::run(&s, &options)

@@ -27,6 +27,7 @@ use crate::sweep::view::SweepView;
 use crate::toolbar::{LangSwitch, LargeType, Share};
 use crate::worker::client::WORKER_SCRIPT;
 use crate::worker::pool::{pool_size, Pool};
+use crate::worker::protocol::Want;
 use crate::worker::Client;
 use crate::{after, format, now_ms, prefs};
 
@@ -63,6 +64,19 @@ pub fn app() -> Html {
                 WORKER_SCRIPT,
                 Callback::from(move |(query, outcome)| {
                     dispatcher.dispatch(Action::Ran { query, outcome })
+                }),
+            )
+        })
+    };
+    // The player's steps come from a worker of their own, so that recording the part of a long
+    // run around the cursor does not wait for the charts' run, nor stop it.
+    let recorder = {
+        let dispatcher = page.dispatcher();
+        use_memo((), move |_| {
+            Client::new(
+                WORKER_SCRIPT,
+                Callback::from(move |(query, outcome)| {
+                    dispatcher.dispatch(Action::Recorded { query, outcome })
                 }),
             )
         })
@@ -137,25 +151,36 @@ pub fn app() -> Html {
         });
     }
     {
-        // The run follows the scenario (the cursor is not part of it), with its steps while the
-        // player wants them. When they arrive the player stops wanting them: the same run with
-        // fewer things recorded is not asked for again.
+        // The run follows the scenario (the cursor is not part of it).
         let client = client.clone();
         let lab = page.keys.view == View::Lab;
-        let requested = use_mut_ref(|| None::<(String, bool)>);
-        let request = lab.then(|| (page.run_query(), page.wants_steps()));
-        use_effect_with(request, move |request| match request {
-            Some((query, steps)) => {
+        let request = lab.then(|| page.run_query());
+        use_effect_with(request, move |request| {
+            if let Some(query) = request {
+                client.request(query, Want::View);
+            }
+        });
+    }
+    {
+        // The player's steps follow its cursor: a part of the run is asked for once; when it
+        // arrives the player stops wanting it.
+        let recorder = recorder.clone();
+        let lab = page.keys.view == View::Lab;
+        let requested = use_mut_ref(|| None::<(String, Want)>);
+        let request = lab
+            .then(|| {
+                page.wants_steps()
+                    .map(|w| (page.run_query(), Want::Steps(w)))
+            })
+            .flatten();
+        use_effect_with(request, move |request| {
+            if let Some((query, want)) = request {
                 let mut last = requested.borrow_mut();
-                let needed = last
-                    .as_ref()
-                    .is_none_or(|(q, had)| q != query || (*steps && !*had));
-                if needed {
-                    client.request_with(query, *steps);
-                    *last = Some((query.clone(), *steps));
+                if last.as_ref() != Some(&(query.clone(), want.clone())) {
+                    recorder.request(query, want.clone());
+                    *last = Some((query.clone(), want.clone()));
                 }
             }
-            None => *requested.borrow_mut() = None,
         });
     }
     {

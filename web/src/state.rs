@@ -85,6 +85,11 @@ pub enum Action {
         query: String,
         outcome: crate::worker::Outcome,
     },
+    /// The player's worker answered its newest request for steps of `query`'s run.
+    Recorded {
+        query: String,
+        outcome: crate::worker::Outcome,
+    },
     /// Another view.
     Show(View),
     Sweep(SweepSpec),
@@ -128,6 +133,7 @@ impl Action {
             | Action::Large(_)
             | Action::DismissBanner
             | Action::Ran { .. }
+            | Action::Recorded { .. }
             | Action::Show(_)
             | Action::Slot(_)
             | Action::Started { .. }
@@ -429,10 +435,20 @@ impl Page {
             }
             Action::Ran { query, outcome } => match outcome {
                 crate::worker::Outcome::View(view) => self.with_view(view),
+                crate::worker::Outcome::Steps(steps) => self.with_steps(query, steps),
                 crate::worker::Outcome::Error(message) => Page {
                     failure: Some((query, message)),
                     ..self
                 },
+            },
+            Action::Recorded { query, outcome } => match outcome {
+                crate::worker::Outcome::Steps(steps) => self.with_steps(query, steps),
+                crate::worker::Outcome::View(view) => self.with_view(view),
+                crate::worker::Outcome::Error(message) => {
+                    let mut page = self;
+                    page.player.trouble = Some(message);
+                    page
+                }
             },
         }
     }

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use tcplab::player::{CaLabel, FlowState, Step, StepKind, Steps, MAX_STEPS};
+use tcplab::player::{CaLabel, FlowState, Step, StepKind, StepWindow, Steps, MAX_STEPS};
 use tcplab::view::RunView;
 use tcplab::{run, RunOptions, Scenario};
 use tcplab_web::i18n::Lang;
@@ -34,7 +34,7 @@ fn document() -> web_sys::Document {
 fn record(query: &str) -> Steps {
     let s = Scenario::parse(query).expect("a valid scenario");
     let options = RunOptions {
-        record_steps: true,
+        record_steps: Some(StepWindow::WHOLE_RUN),
         ..RunOptions::default()
     };
     run(&s, &options).steps.expect("recorded steps")
@@ -95,7 +95,7 @@ async fn said(step: Step, steps: &Steps, lang: Lang) -> (String, String) {
 
 #[wasm_bindgen_test]
 async fn every_kind_is_said_in_both_languages_on_the_page() {
-    let steps = Steps::new(1460, "cubic");
+    let steps = Steps::new(1460, "cubic", 0.0);
     let mut seen = BTreeSet::new();
     for kind in StepKind::examples() {
         seen.insert(kind.name());
@@ -214,27 +214,37 @@ fn packed_steps_come_back_exactly() {
 }
 
 #[wasm_bindgen_test]
-fn the_worker_packs_the_steps_beside_the_view() {
+fn the_worker_packs_the_steps_it_was_asked_for() {
     let request = serde_json::to_string(&Request {
         id: 4,
         query: LESSON.to_string(),
-        want: Want::ViewWithSteps,
+        want: Want::Steps(StepWindow::from(0.0)),
     })
     .expect("a request");
     let (json, packed) = answer_packed(&request, || 0.0);
     let reply: Reply = serde_json::from_str(&json).expect("a reply");
-    let view = reply.view.expect("a view");
-    let steps = view.steps.expect("the steps' header");
+    assert!(reply.view.is_none(), "steps come without a view");
+    let steps = reply.steps.expect("the steps' header");
     assert!(steps.steps.is_empty(), "the list travels packed");
     assert_eq!((steps.mss, steps.cc.as_str()), (1460, "cubic"));
     let unpacked = codec::unpack(&packed.expect("packed steps")).expect("unpacks");
     let inline: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
-    let inline = inline
-        .view
-        .and_then(|v| v.steps)
-        .expect("steps in the JSON");
+    let inline = inline.steps.expect("steps in the JSON");
     assert!(unpacked == inline.steps);
     assert_eq!(unpacked.len(), record(LESSON).steps.len());
+
+    // A part of a long run: from its instant on, the record full, the run ended there.
+    let long = serde_json::to_string(&Request {
+        id: 6,
+        query: "app=bulk&dur=60&bw=100".to_string(),
+        want: Want::Steps(StepWindow::from(2_000.0)),
+    })
+    .expect("a request");
+    let reply: Reply = serde_json::from_str(&answer(&long, || 0.0)).expect("a reply");
+    let steps = reply.steps.expect("steps");
+    assert_eq!(steps.from_ms, 2_000.0);
+    assert!(steps.truncated && steps.steps.len() == MAX_STEPS);
+    assert!(steps.steps.first().is_some_and(|s| s.t_ms >= 2_000.0));
 
     // A view alone records nothing.
     let plain = serde_json::to_string(&Request {
@@ -246,28 +256,46 @@ fn the_worker_packs_the_steps_beside_the_view() {
     let (json, packed) = answer_packed(&plain, || 0.0);
     assert!(packed.is_none());
     let reply: Reply = serde_json::from_str(&json).expect("a reply");
-    assert!(reply.view.expect("a view").steps.is_none());
+    assert!(reply.view.is_some() && reply.steps.is_none());
 }
 
 fn page(search: &str) -> Page {
     Page::new(location::parse_search(search), Lang::En, false)
 }
 
-fn view_with_steps(query: &str) -> Rc<RunView> {
+fn view_of(query: &str) -> Rc<RunView> {
     let s = Scenario::parse(query).expect("a scenario");
-    let options = RunOptions {
-        record_steps: true,
-        ..RunOptions::default()
-    };
-    Rc::new(RunView::new(&s, &run(&s, &options)))
+    Rc::new(RunView::new(&s, &run(&s, &RunOptions::default())))
 }
 
-/// The page after its run came back with the steps.
+/// The page after the worker answered what it wants: the run's view, and the steps the player
+/// asks for, as the worker records them.
 fn ran(p: Page) -> Page {
     let query = p.run_query();
-    p.apply(PageAction::Ran {
+    let mut p = p.apply(PageAction::Ran {
         query: query.clone(),
-        outcome: Outcome::View(view_with_steps(&query)),
+        outcome: Outcome::View(view_of(&query)),
+    });
+    // A record that does not cover the cursor asks for the next; a few rounds settle it.
+    for _ in 0..4 {
+        let Some(window) = p.wants_steps() else { break };
+        p = recorded(p, window);
+    }
+    p
+}
+
+/// The player's worker answered with the steps of `window`.
+fn recorded(p: Page, window: StepWindow) -> Page {
+    let query = p.run_query();
+    let s = Scenario::parse(&query).expect("a scenario");
+    let options = RunOptions {
+        record_steps: Some(window),
+        ..RunOptions::default()
+    };
+    let steps = run(&s, &options).steps.expect("recorded steps");
+    p.apply(PageAction::Recorded {
+        query,
+        outcome: Outcome::Steps(Rc::new(steps)),
     })
 }
 
@@ -444,7 +472,7 @@ fn the_reducer_steps_plays_and_settles_the_cursor() {
     let s = &steps.steps;
     assert_eq!(p.step_index(), Some(0));
     assert_eq!(p.player_ms(), Some(0.0));
-    assert!(!p.wants_steps());
+    assert!(p.wants_steps().is_none());
 
     // One step on: the address carries it, refined in place.
     let p = player(p, PlayerAction::Go(Move::Step(Dir::Forward)));
@@ -521,7 +549,7 @@ fn the_reducer_steps_plays_and_settles_the_cursor() {
 
     // A time between steps settles on the step before it once the steps are in.
     let p = page("?rtt=50&at=60&lang=en");
-    assert!(p.wants_steps());
+    assert!(p.wants_steps().is_some());
     let p = ran(p);
     let s = record("rtt=50").steps;
     let i = nav::at_time(&s, 60.0);
@@ -542,20 +570,25 @@ fn the_steps_keep_the_charts_view_of_the_same_run() {
         outcome: Outcome::View(plain.clone()),
     });
     let p = player(p, PlayerAction::Open);
-    assert!(p.wants_steps());
-    let p = ran(p);
+    let window = p.wants_steps().expect("the player wants steps");
+    assert_eq!(
+        window,
+        StepWindow::from(0.0),
+        "from the start, at the start"
+    );
+    let p = recorded(p, window);
     assert!(
         Rc::ptr_eq(p.view.as_ref().expect("a view"), &plain),
         "the charts do not redraw"
     );
-    assert!(p.steps().is_some() && !p.wants_steps());
+    assert!(p.steps().is_some() && p.wants_steps().is_none());
     // A new scenario's run wants its own steps.
     let p = p.apply(PageAction::Set {
         key: tcplab::scenario::Key::Rtt,
         value: "60".into(),
         entry: Entry::Push,
     });
-    assert!(p.steps().is_none() && p.wants_steps());
+    assert!(p.steps().is_none() && p.wants_steps().is_some());
 }
 
 #[wasm_bindgen_test]
@@ -690,4 +723,74 @@ fn a_long_run_is_followed_ten_round_trips_at_a_time_and_the_choice_is_the_reader
     // A short lesson shows its whole run.
     let lesson = ran(page(&format!("?{LESSON}&lang=en")));
     assert_eq!(lesson.follow_ms(), None);
+}
+
+#[wasm_bindgen_test]
+fn a_long_run_is_recorded_around_its_cursor_part_by_part() {
+    // A minute at 100 Mbit/s: 100 000 steps are a few seconds of it.
+    let q = "app=bulk&dur=60&bw=100&rtt=20";
+    let p = page(&format!("?{q}&at=2500&lang=en"));
+    let rtt = p.scenario.rtt_ms;
+    // Before the view is in, a few round trips before the cursor.
+    assert_eq!(p.wants_steps(), Some(StepWindow::from(2500.0 - 4.0 * rtt)));
+    let p = p.apply(PageAction::Ran {
+        query: q.to_string(),
+        outcome: Outcome::View(view_of(q)),
+    });
+    // With it, the record's likely span tells how far back to start: one record will do.
+    let window = p.wants_steps().expect("the player wants steps");
+    assert!(
+        window.from_ms > 0.0 && window.from_ms < 2500.0 - 4.0 * rtt,
+        "{window:?}"
+    );
+    let p = recorded(p, window);
+    let steps = p.steps().cloned().expect("the part around the cursor");
+    assert!(steps.starts_late() && steps.truncated);
+    let i = p.step_index().expect("a step");
+    assert!(steps.steps[i].t_ms <= 2500.0 && steps.steps[i + 1].t_ms > 2500.0);
+    assert!(p.wants_steps().is_none(), "the cursor is well inside");
+    let last = steps.steps.last().map_or(0.0, |s| s.t_ms);
+    let w = last - steps.from_ms;
+
+    // Near the end of the record the player asks for the part after it, once, from the
+    // record's bounds: a playhead moving on asks for the same part.
+    let near = player(p.clone(), PlayerAction::Seek(last - 0.05 * w));
+    let next = near.wants_steps().expect("the part after");
+    assert_eq!(next, StepWindow::from(last - 0.4 * w));
+    let on = player(near.clone(), PlayerAction::Seek(last - 0.02 * w));
+    assert_eq!(on.wants_steps(), Some(next));
+    let after = recorded(near, next);
+    assert!(after.steps().is_some_and(|s| s.from_ms == next.from_ms));
+    assert!(after.wants_steps().is_none());
+    // Near its start, the part before it.
+    let early = player(p.clone(), PlayerAction::Seek(steps.from_ms + 0.02 * w));
+    assert_eq!(
+        early.wants_steps(),
+        Some(StepWindow::from(steps.from_ms - 0.6 * w))
+    );
+
+    // A seek far outside: no steps until its part is in, then the cursor stands there.
+    let far = player(p.clone(), PlayerAction::Seek(20_000.0));
+    assert!(far.steps().is_none() && far.step_index().is_none());
+    assert_eq!(far.scenario.at_ms, Some(20_000.0));
+    let window = far.wants_steps().expect("the part around 20 s");
+    assert!(window.from_ms < 20_000.0 && window.from_ms > 20_000.0 - w);
+    let there = recorded(far, window);
+    let i = there.step_index().expect("a step at 20 s");
+    let s = there.steps().expect("steps");
+    assert!(s.steps[i].t_ms <= 20_000.0 && s.steps[i + 1].t_ms > 20_000.0);
+
+    // Home goes to the run's start, which this record does not hold.
+    let home = player(there, PlayerAction::Go(Move::Start));
+    assert_eq!(home.scenario.at_ms, Some(0.0));
+    assert_eq!(home.wants_steps(), Some(StepWindow::from(0.0)));
+    let home = ran(home);
+    assert_eq!(home.step_index(), Some(0));
+
+    // Playing to the end of a record holds there, playing, for the next part.
+    let playing = player(p, PlayerAction::Play);
+    let held = player(playing, PlayerAction::Tick(last + 50.0));
+    assert!(held.player.playing);
+    assert_eq!(held.player_ms(), Some(last));
+    assert!(held.wants_steps().is_some());
 }

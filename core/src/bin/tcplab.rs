@@ -17,6 +17,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use tcplab::metrics::trace::TraceKind;
+use tcplab::player::StepWindow;
 use tcplab::scenario::{decode_component, Key};
 use tcplab::sweep;
 use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError, Summary};
@@ -403,7 +404,7 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
         }
         Work::Trace(scenario, what) => {
             let options = RunOptions {
-                record_steps: *what == TraceKind::Steps,
+                record_steps: (*what == TraceKind::Steps).then(|| StepWindow::from(0.0)),
                 ..job.options
             };
             let result = simulate(scenario, &options)?;

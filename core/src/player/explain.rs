@@ -612,7 +612,7 @@ mod tests {
 
     #[test]
     fn every_kind_is_explained_in_both_languages() {
-        let steps = Steps::new(1460, "cubic");
+        let steps = Steps::new(1460, "cubic", 0.0);
         let mut seen = std::collections::BTreeSet::new();
         for kind in StepKind::examples() {
             seen.insert(kind.name());
@@ -640,7 +640,7 @@ mod tests {
 
     #[test]
     fn the_classroom_sentences_read_as_intended() {
-        let steps = Steps::new(1460, "cubic");
+        let steps = Steps::new(1460, "cubic", 0.0);
         let say = |kind| {
             explain(
                 &Step {
@@ -665,7 +665,7 @@ mod tests {
             "ACK 29201 acknowledges 2 segments: slow start, cwnd 20 -> 22 MSS."
         );
         // A fast retransmit says what showed the loss: here the third duplicate ACK before it.
-        let mut recorded = Steps::new(1460, "cubic");
+        let mut recorded = Steps::new(1460, "cubic", 0.0);
         let at = |t_ms: f64, kind| Step {
             t_ms,
             flow: 0,

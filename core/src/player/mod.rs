@@ -2,8 +2,8 @@
 //! after it and a sentence that explains it in English and Chinese.
 //!
 //! Recording is off unless asked for (`RunOptions::record_steps`), so ordinary runs pay one
-//! branch per event; a recorded run keeps at most [`MAX_STEPS`] steps and says if it stopped
-//! short. The run is deterministic, so the recorded state at any step is exactly what stepping
+//! branch per event; a recorded run keeps at most [`MAX_STEPS`] steps from the instant it was
+//! asked to start at ([`StepWindow`]) and says if it stopped short. The run is deterministic, so the recorded state at any step is exactly what stepping
 //! forward showed, and stepping back is reading the record backwards.
 
 pub mod explain;
@@ -11,7 +11,8 @@ pub mod step;
 
 pub use explain::{explain, Language};
 pub use step::{
-    CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind, Steps, MAX_STEPS,
+    CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind, StepWindow, Steps,
+    MAX_STEPS,
 };
 
 /// The columns of `tcplab trace --what steps`.

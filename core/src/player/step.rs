@@ -382,6 +382,38 @@ pub struct Step {
     pub state: FlowState,
 }
 
+/// Which of a run's steps a recording keeps: every step from `from_ms` on, up to [`MAX_STEPS`].
+/// A long run has tens of millions of steps; the player asks for the part around its cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StepWindow {
+    /// The first instant kept (ms since the run began).
+    pub from_ms: f64,
+    /// Stop the run once the record is full: nothing after it is kept, so simulating on would
+    /// only cost time. A run that must also be measured whole keeps going.
+    pub stop_when_full: bool,
+}
+
+impl StepWindow {
+    /// Every step from the start, the run going on to its end.
+    pub const WHOLE_RUN: StepWindow = StepWindow {
+        from_ms: 0.0,
+        stop_when_full: false,
+    };
+
+    /// The steps from `from_ms` on, for the player and `tcplab trace --what steps`: the run
+    /// ends with the record.
+    pub fn from(from_ms: f64) -> StepWindow {
+        StepWindow {
+            from_ms: if from_ms.is_finite() {
+                from_ms.max(0.0)
+            } else {
+                0.0
+            },
+            stop_when_full: true,
+        }
+    }
+}
+
 /// A run's steps.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Steps {
@@ -389,26 +421,42 @@ pub struct Steps {
     /// The algorithm's name ("reno", "cubic", "bbr"), for the explanations.
     pub cc: String,
     pub steps: Vec<Step>,
+    /// Where the record starts (ms): 0, or a later instant when the steps before it were not
+    /// kept ([`StepWindow`]).
+    #[serde(default)]
+    pub from_ms: f64,
     /// The run went on past [`MAX_STEPS`]; later steps were not kept.
     pub truncated: bool,
 }
 
 impl Steps {
-    pub fn new(mss: u32, cc: &str) -> Self {
+    pub fn new(mss: u32, cc: &str, from_ms: f64) -> Self {
         Steps {
             mss,
             cc: cc.to_string(),
             steps: Vec::with_capacity(4096),
+            from_ms,
             truncated: false,
         }
     }
 
-    pub fn push(&mut self, step: Step) {
-        if self.steps.len() >= MAX_STEPS {
+    /// Keeps `step`, unless the record is full. Returns whether it was kept.
+    pub fn push(&mut self, step: Step) -> bool {
+        if self.is_full() {
             self.truncated = true;
-            return;
+            return false;
         }
         self.steps.push(step);
+        true
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.steps.len() >= MAX_STEPS
+    }
+
+    /// Whether the record leaves out steps before its first (it starts after the run's start).
+    pub fn starts_late(&self) -> bool {
+        self.from_ms > 0.0
     }
 
     /// The index of the last step at or before `t_ms` (the player's `at=`).

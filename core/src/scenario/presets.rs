@@ -197,7 +197,7 @@ mod tests {
                 panic!("{} does not parse", p.name)
             };
             let options = crate::RunOptions {
-                record_steps: true,
+                record_steps: Some(crate::player::StepWindow::WHOLE_RUN),
                 ..crate::RunOptions::default()
             };
             let r = crate::run(&s, &options);

@@ -15,12 +15,12 @@ use crate::scenario::Scenario;
 use crate::workload::MessageLog;
 
 /// Limits of one run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunOptions {
     /// The hard event budget: a run that reaches it stops and says so in its summary.
     pub max_events: u64,
-    /// Keep every step with its explanation's numbers, for the player.
-    pub record_steps: bool,
+    /// Keep the steps, with their explanations' numbers, for the player: which ones.
+    pub record_steps: Option<crate::player::StepWindow>,
     /// The most packets that may be on the path at once (queued or on a wire). Memory grows with
     /// them, so a scenario whose windows would hold more (a gigabyte window of 64-byte segments
     /// over a long path) stops here and says so, as at the event budget.
@@ -41,7 +41,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             max_events: Self::RUNNER_MAX_EVENTS,
-            record_steps: false,
+            record_steps: None,
             max_in_flight: Self::MAX_IN_FLIGHT,
         }
     }

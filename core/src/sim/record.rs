@@ -5,7 +5,7 @@ use crate::player::{CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, St
 use crate::tcp::sender::{CaState, Note};
 use crate::time::Time;
 
-use super::world::World;
+use super::world::{Recording, World};
 
 impl World {
     /// The state of flow `fi` now, for a step.
@@ -48,7 +48,7 @@ impl World {
     /// Records a step, with the data in flight as it was when the step happened where that
     /// differs from now (a burst's sends each left with less in flight than after the burst).
     fn record_in_flight(&mut self, now: Time, fi: usize, kind: StepKind, in_flight: Option<u64>) {
-        if self.steps.is_none() {
+        if !self.recording.keeping() {
             return;
         }
         let mut state = self.flow_state(now, fi);
@@ -72,12 +72,47 @@ impl World {
                 });
             }
         }
-        steps.push(Step {
+        let kept = steps.push(Step {
             t_ms,
             flow: fi as u16,
             kind,
             state,
         });
+        if !kept {
+            self.end_recording();
+        }
+    }
+
+    /// The record's first instant has come: the senders start noting what they do, and each
+    /// flow's recovery state is taken as it is, so that a record starting in the middle of a
+    /// recovery does not name a change that happened before it.
+    pub(super) fn begin_recording(&mut self) {
+        let Recording::Waiting { stop_when_full, .. } = self.recording else {
+            return;
+        };
+        self.recording = Recording::On { stop_when_full };
+        for fi in 0..self.flows.len() {
+            self.flows[fi].sender.record_notes(true);
+            let ca = self.flow_state(self.last_event(), fi).ca;
+            if let Some(seen) = self.steps_ca.get_mut(fi) {
+                *seen = ca;
+            }
+        }
+    }
+
+    /// The record is full: the rest of the run costs no more than an unrecorded one.
+    fn end_recording(&mut self) {
+        let Recording::On { stop_when_full } = self.recording else {
+            return;
+        };
+        self.recording = if stop_when_full {
+            Recording::Full
+        } else {
+            Recording::Off
+        };
+        for f in &mut self.flows {
+            f.sender.record_notes(false);
+        }
     }
 
     /// The step for one of the sender's notes. Returns whether a packet went out with it.

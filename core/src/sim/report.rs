@@ -114,6 +114,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
             Stop::Budget => "event_budget",
             Stop::PacketBudget => "packet_budget",
             Stop::Idle => "idle",
+            Stop::StepsKept => "steps_kept",
         }
         .to_string(),
         time_limit_reached: stop == Stop::TimeLimit

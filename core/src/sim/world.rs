@@ -41,6 +41,25 @@ enum Source {
     Ack,
 }
 
+/// The player's record through a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Recording {
+    /// No steps asked for, or the record is full and the run goes on without it.
+    Off,
+    /// Steps are asked for from `from` on; the run has not reached it yet.
+    Waiting { from: Time, stop_when_full: bool },
+    /// Every step is kept.
+    On { stop_when_full: bool },
+    /// The record is full and the run ends with it.
+    Full,
+}
+
+impl Recording {
+    pub(super) fn keeping(self) -> bool {
+        matches!(self, Recording::On { .. })
+    }
+}
+
 /// Why the run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
@@ -54,6 +73,9 @@ pub enum Stop {
     PacketBudget,
     /// Nothing was left to happen.
     Idle,
+    /// The player's record was full and the run was asked to end with it
+    /// ([`crate::player::StepWindow::stop_when_full`]).
+    StepsKept,
 }
 
 /// Breaches of the invariants every run must keep; all zero unless the simulator is wrong.
@@ -147,6 +169,8 @@ pub(crate) struct World {
     pub messages: Option<MessageLog>,
     /// The player's record, when asked for.
     pub steps: Option<Steps>,
+    /// Where the player's record stands; only `On` costs the hot paths anything.
+    pub(super) recording: Recording,
     /// Each flow's loss-recovery state as its latest step left it, to record its changes.
     pub(super) steps_ca: Vec<crate::player::CaLabel>,
     awaiting_handshakes: usize,
@@ -191,9 +215,6 @@ impl World {
             );
             let mut sender = Sender::new(i as u16, SenderConfig::of(s, ts_phase), cc);
             sender.write(workload.initial_write());
-            if options.record_steps {
-                sender.record_notes();
-            }
             let receiver = Receiver::new(ReceiverConfig::of(s, ts_phase));
             flows.push(Flow {
                 sender,
@@ -252,7 +273,14 @@ impl World {
             messages,
             steps: options
                 .record_steps
-                .then(|| Steps::new(s.mss, crate::scenario::CcAlgo::name(s.cc))),
+                .map(|w| Steps::new(s.mss, crate::scenario::CcAlgo::name(s.cc), w.from_ms)),
+            recording: match options.record_steps {
+                None => Recording::Off,
+                Some(w) => Recording::Waiting {
+                    from: Time::from_millis_f64(w.from_ms),
+                    stop_when_full: w.stop_when_full,
+                },
+            },
             steps_ca: vec![crate::player::CaLabel::Open; n],
             awaiting_handshakes: n,
             last_event: Time::ZERO,
@@ -286,6 +314,11 @@ impl World {
             } else {
                 (heap.0, Source::Heap)
             };
+            match self.recording {
+                Recording::Waiting { from, .. } if at >= from => self.begin_recording(),
+                Recording::Full => return Stop::StepsKept,
+                _ => {}
+            }
             match source {
                 Source::Heap => match self.sched.pop() {
                     Ok((now, event)) => {
@@ -397,7 +430,7 @@ impl World {
         let work = self.flows[fi].sender.take_work();
         self.sched.charge(work);
         let mut sent_new = false;
-        if self.steps.is_some() {
+        if self.recording.keeping() {
             // Each note that carries a packet is followed by that packet, so a drop's step
             // comes right after the send's.
             let notes = self.flows[fi].sender.take_notes();
@@ -661,7 +694,7 @@ impl World {
                 }
             }
         }
-        if self.steps.is_some() {
+        if self.recording.keeping() {
             let held = self.flows[fi].receiver.ooo_bytes();
             let delivered = arrival.delivered_to - arrival.delivered_from;
             self.record(
@@ -799,7 +832,10 @@ impl World {
                     tr.sacks.push(now, [high as f64]);
                 }
                 // The player's step needs the window of before the ACK; only then is it kept.
-                let before = self.steps.is_some().then(|| AckBefore::of(&flow.sender));
+                let before = self
+                    .recording
+                    .keeping()
+                    .then(|| AckBefore::of(&flow.sender));
                 let samples = flow.sender.rtt().samples();
                 flow.sender
                     .on_ack(now, ack, wnd, p.sack_blocks(), ts, &mut out);

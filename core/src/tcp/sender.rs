@@ -266,9 +266,9 @@ impl Sender {
         }
     }
 
-    /// Keeps a log of what the sender did, for the step-through player.
-    pub fn record_notes(&mut self) {
-        self.notes = Some(Vec::new());
+    /// Keeps a log of what the sender did, for the step-through player, or stops keeping it.
+    pub fn record_notes(&mut self, on: bool) {
+        self.notes = on.then(Vec::new);
     }
 
     pub fn take_notes(&mut self) -> Vec<(Time, Note)> {

@@ -128,21 +128,20 @@ pub fn Player(props: &PlayerProps) -> Html {
             <p class="player-note">{ lang.pick("This run has no steps to show.", "这次运行没有可显示的步骤。") }</p>
         },
         (None, _) if props.failed => Html::default(),
-        (None, _) => html! {
-            <p class="player-note busy" id="player-pending">
-                { lang.pick("Recording every step of the run…", "正在记录这次运行的每一步…") }
-            </p>
+        (None, _) => match &props.state.trouble {
+            Some(why) => html! {
+                <p class="player-note" id="player-pending" role="alert">
+                    { lang.pick("The steps could not be recorded: ", "无法记录步骤：") }{ why }
+                </p>
+            },
+            None => html! {
+                <p class="player-note busy" id="player-pending">
+                    { pending_text(props.time_ms.unwrap_or(0.0), lang) }
+                </p>
+            },
         },
     };
-    let recorded = props.steps.as_ref().map(|s| {
-        let n = format::count(s.steps.len() as u64);
-        match (lang, s.truncated) {
-            (Lang::En, false) => format!("{n} steps"),
-            (Lang::Zh, false) => format!("共 {n} 步"),
-            (Lang::En, true) => format!("the first {n} steps (the run had more)"),
-            (Lang::Zh, true) => format!("前 {n} 步（运行还有更多）"),
-        }
-    });
+    let recorded = props.steps.as_ref().map(|s| recorded_text(s, lang));
     html! {
         <section class="player" id="player" aria-label={lang.pick("Step-through player", "单步播放器")}
             data-steps={props.steps.as_ref().map(|s| s.steps.len().to_string()).unwrap_or_default()}>
@@ -158,6 +157,46 @@ pub fn Player(props: &PlayerProps) -> Html {
             </header>
             { body }
         </section>
+    }
+}
+
+/// What the player says while a part of the run is being recorded.
+fn pending_text(t_ms: f64, lang: Lang) -> String {
+    if t_ms <= 0.0 {
+        return lang
+            .pick(
+                "Recording every step of the run…",
+                "正在记录这次运行的每一步…",
+            )
+            .to_string();
+    }
+    let t = format::duration(t_ms);
+    match lang {
+        Lang::En => format!("Recording the steps around {t}…"),
+        Lang::Zh => format!("正在记录 {t} 前后的步骤…"),
+    }
+}
+
+/// How much of the run the record holds: all of it, or the part from one instant to another
+/// (a long run has millions of steps; the player keeps 100 000 around its cursor).
+pub fn recorded_text(s: &Steps, lang: Lang) -> String {
+    let n = format::count(s.steps.len() as u64);
+    if !s.truncated && !s.starts_late() {
+        return match lang {
+            Lang::En => format!("{n} steps"),
+            Lang::Zh => format!("共 {n} 步"),
+        };
+    }
+    let from = format::duration(s.from_ms);
+    let to = s.steps.last().map_or(s.from_ms, |st| st.t_ms);
+    let to = if s.truncated {
+        format::duration(to)
+    } else {
+        lang.pick("the end", "结束").to_string()
+    };
+    match lang {
+        Lang::En => format!("{n} steps, {from} to {to} (more are recorded as you go)"),
+        Lang::Zh => format!("{n} 步，{from} 至 {to}（随播放继续记录）"),
     }
 }
 
@@ -198,13 +237,9 @@ fn Stage(props: &StageProps) -> Html {
     let Some(step) = steps.steps.get(props.index) else {
         return Html::default();
     };
-    // The scrubber spans the run, or the steps kept when the record stopped short.
+    // The scrubber spans the whole run; a part of it is recorded.
     let last = steps.steps.last().map_or(0.0, |s| s.t_ms);
-    let end_ms = if steps.truncated {
-        last
-    } else {
-        props.end_ms.max(last)
-    };
+    let end_ms = props.end_ms.max(last);
     html! {
         <>
             <Transport steps={steps.clone()} index={props.index} time_ms={props.time_ms}
@@ -435,6 +470,17 @@ fn Scrubber(props: &ScrubberProps) -> Html {
     };
     let position = (props.time_ms / end * SCRUB).round().clamp(0.0, SCRUB);
     let lang = props.lang;
+    let s = &props.steps;
+    let part = (s.starts_late() || s.truncated).then(|| {
+        let to = if s.truncated {
+            s.steps.last().map_or(s.from_ms, |st| st.t_ms)
+        } else {
+            end
+        };
+        let left = (s.from_ms / end * 100.0).clamp(0.0, 100.0);
+        let width = ((to - s.from_ms) / end * 100.0).clamp(0.0, 100.0 - left);
+        format!("left:{left:.3}%;width:{width:.3}%")
+    });
     html! {
         <div class="player-scrub">
             <input type="range" id="player-scrub" min="0" max={SCRUB.to_string()} step="1"
@@ -442,6 +488,10 @@ fn Scrubber(props: &ScrubberProps) -> Html {
                 aria-label={lang.pick("Simulated time", "模拟时间")}
                 aria-valuetext={log::time(props.time_ms)} />
             <div class="scrub-marks" aria-hidden="true">
+                if let Some(style) = part {
+                    <span class="scrub-recorded" id="scrub-recorded" {style}
+                        title={lang.pick("The part of the run recorded step by step", "逐步记录的运行部分")}></span>
+                }
                 { for marks.iter().map(|(pct, tone, name)| html! {
                     <span class={classes!("scrub-mark", format!("tone-{tone}"))} data-kind={*name}
                         style={format!("left:{pct:.3}%")}></span>

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use tcplab::player::Steps;
+use tcplab::player::{StepWindow, Steps};
 use tcplab::view::RunView;
 use tcplab::Scenario;
 
@@ -80,6 +80,52 @@ impl PartialEq for Recorded {
     }
 }
 
+/// Round trips kept before the cursor when the player first asks for a part of a run whose
+/// view is not in yet (a link with `at=` asks for both at once).
+const LEAD_RTTS: f64 = 4.0;
+
+/// The share of a record kept before the cursor.
+const LEAD: f64 = 0.3;
+
+/// The share of a record, at either edge, in which the player asks for the part beyond it, so
+/// that the next record is in before the cursor reaches the edge.
+const EDGE: f64 = 0.1;
+
+impl Recorded {
+    /// The time of the record's last step.
+    fn last_ms(&self) -> f64 {
+        self.steps
+            .steps
+            .last()
+            .map_or(self.steps.from_ms, |s| s.t_ms)
+    }
+
+    /// Whether the record holds every step at `t`: from its start on, up to its last step when
+    /// later ones were left out.
+    fn covers(&self, t: f64) -> bool {
+        t >= self.steps.from_ms && (!self.steps.truncated || t <= self.last_ms())
+    }
+
+    /// The part of the run to record next for a cursor at `t`, if this record will not do:
+    /// around `t` when it is outside, the part before or after the record when `t` nears an
+    /// edge with more beyond it. Worked out from the record's bounds, not the moving cursor, so
+    /// playback asks once.
+    fn next_window(&self, t: f64) -> Option<StepWindow> {
+        let (from, last) = (self.steps.from_ms, self.last_ms());
+        let w = (last - from).max(0.0);
+        if !self.covers(t) {
+            return Some(StepWindow::from(t - LEAD * w));
+        }
+        if self.steps.starts_late() && t < from + EDGE * w {
+            return Some(StepWindow::from(from - 0.6 * w));
+        }
+        if self.steps.truncated && t > last - EDGE * w {
+            return Some(StepWindow::from(last - 0.4 * w));
+        }
+        None
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     pub open: bool,
@@ -98,6 +144,8 @@ pub struct State {
     /// The charts follow the player over this many round trips around its time; `None`: they
     /// show the whole run. An index into [`FOLLOW`], chosen in the player.
     pub follow: usize,
+    /// The worker could not record the steps: why (the charts stand).
+    pub trouble: Option<String>,
 }
 
 /// What the charts show while the player is open: the whole run, or a window of so many round
@@ -125,6 +173,7 @@ impl Default for State {
             recorded: None,
             seek: None,
             follow: 0,
+            trouble: None,
         }
     }
 }
@@ -210,14 +259,25 @@ pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32
 }
 
 impl Page {
-    /// The recorded steps of the run on show, once they are in.
-    pub fn steps(&self) -> Option<&Rc<Steps>> {
+    /// The newest record of the run on show.
+    fn recorded(&self) -> Option<&Recorded> {
         let query = self.run_query();
+        self.player.recorded.as_ref().filter(|r| r.query == query)
+    }
+
+    /// The recorded steps of the run on show around the cursor, once they are in.
+    pub fn steps(&self) -> Option<&Rc<Steps>> {
+        let t = self.cursor_t();
+        self.recorded().filter(|r| r.covers(t)).map(|r| &r.steps)
+    }
+
+    /// Where the player stands: the playhead, or the cursor, or the run's start.
+    fn cursor_t(&self) -> f64 {
         self.player
-            .recorded
-            .as_ref()
-            .filter(|r| r.query == query)
-            .map(|r| &r.steps)
+            .play_ms
+            .or(self.scenario.at_ms)
+            .filter(|t| t.is_finite())
+            .unwrap_or(0.0)
     }
 
     /// The index of the player's step in [`Page::steps`].
@@ -284,10 +344,35 @@ impl Page {
         usize::try_from(n).unwrap_or(1)
     }
 
-    /// Whether the worker must record the run's steps: the player is open and has none for the
-    /// run on show.
-    pub fn wants_steps(&self) -> bool {
-        self.player.open && self.steps().is_none()
+    /// The part of the run the worker must record for the player, if it lacks one: the player
+    /// is open and has no record of the run on show around its cursor, or the cursor nears the
+    /// edge of the one it has. A lesson's moment is looked for from the start.
+    pub fn wants_steps(&self) -> Option<StepWindow> {
+        if !self.player.open {
+            return None;
+        }
+        let t = self.cursor_t();
+        match self.recorded() {
+            Some(r) => r.next_window(t),
+            None if self.player.seek.is_some() => Some(StepWindow::from(0.0)),
+            None => {
+                let lead = self
+                    .record_span_ms()
+                    .map_or(LEAD_RTTS * self.rtt_ms(), |w| LEAD * w);
+                Some(StepWindow::from(t - lead))
+            }
+        }
+    }
+
+    /// About how long a full record of the run on show lasts, from its view: a step for each
+    /// data segment sent and each that arrived, and one for each ACK.
+    fn record_span_ms(&self) -> Option<f64> {
+        let query = self.run_query();
+        let view = self.view.as_ref().filter(|v| v.query == query)?;
+        let s = &view.summary;
+        let steps = 2.0 * s.data_segments_sent as f64 + s.acks_sent as f64;
+        let per_ms = steps / view.end_ms;
+        (per_ms.is_finite() && per_ms > 0.0).then(|| tcplab::player::MAX_STEPS as f64 / per_ms)
     }
 
     /// The page's own keys the player writes: `step=` when the cursor is not the first step at
@@ -325,27 +410,24 @@ impl Page {
         self
     }
 
-    /// A run came back. Its steps, if recorded, go to the player; the charts keep the view they
-    /// have if it is of the same run (the run is deterministic: only the steps are new).
+    /// A run came back for the charts.
     pub(crate) fn with_view(mut self, view: Rc<RunView>) -> Page {
-        let (view, steps) = take_steps(view);
-        let same_run = self.view.as_ref().is_some_and(|v| v.query == view.query);
-        if !(steps.is_some() && same_run) {
-            self.view = Some(view.clone());
-        }
+        self.view = Some(view);
         self.failure = None;
-        if let Some(steps) = steps {
-            self.player.recorded = Some(Recorded {
-                query: view.query.clone(),
-                steps,
-            });
-            self = self.settle_cursor();
-            if let (Some(kind), Some(steps)) = (self.player.seek, self.steps()) {
-                let first = steps.steps.iter().position(|st| st.kind.name() == kind);
-                self.player.seek = None;
-                if let Some(i) = first {
-                    self = self.put(i, Entry::Replace);
-                }
+        self
+    }
+
+    /// A record of steps came back: the player stands on the step its address names, or on
+    /// the lesson's moment.
+    pub(crate) fn with_steps(mut self, query: String, steps: Rc<Steps>) -> Page {
+        self.player.trouble = None;
+        self.player.recorded = Some(Recorded { query, steps });
+        self = self.settle_cursor();
+        if let (Some(kind), Some(steps)) = (self.player.seek, self.steps()) {
+            let first = steps.steps.iter().position(|st| st.kind.name() == kind);
+            self.player.seek = None;
+            if let Some(i) = first {
+                self = self.put(i, Entry::Replace);
             }
         }
         self
@@ -372,6 +454,17 @@ impl Page {
             self.scenario.at_ms = Some(t);
             self.player.within = within;
             self.revise(entry);
+        }
+        self
+    }
+
+    /// Stands the cursor at `t` before its steps are in: the record around it is asked for,
+    /// and the cursor settles on its step when it arrives.
+    fn stand_at(mut self, t: f64) -> Page {
+        if self.scenario.at_ms != Some(t) || self.player.within != 0 {
+            self.scenario.at_ms = Some(t);
+            self.player.within = 0;
+            self.revise(Entry::Refine);
         }
         self
     }
@@ -407,8 +500,17 @@ impl Page {
             Action::Toggle => self.player_apply(Action::Play),
             Action::Play => {
                 let Some(i) = here else { return self };
-                // At the end, play starts over.
-                let i = if i + 1 >= count { 0 } else { i };
+                let whole = self.steps().is_some_and(|s| !s.truncated);
+                if i + 1 >= count && whole && self.steps().is_some_and(|s| s.starts_late()) {
+                    // At the end, play starts over: from the run's start, which this record
+                    // does not hold.
+                    self.player.playing = true;
+                    self.player.play_ms = Some(0.0);
+                    return self.stand_at(0.0);
+                }
+                // At the end, play starts over; at the end of a record with more after it,
+                // play waits there for the next.
+                let i = if i + 1 >= count && whole { 0 } else { i };
                 let t = self.steps().and_then(|s| s.steps.get(i)).map(|s| s.t_ms);
                 self = self.put(i, Entry::Refine);
                 self.player.playing = true;
@@ -419,6 +521,17 @@ impl Page {
                 self.player.playing = false;
                 self.player.play_ms = None;
                 self
+            }
+            Action::Go(Move::Start) if self.steps().is_some_and(|s| s.starts_late()) => {
+                self.player.playing = false;
+                self.player.play_ms = None;
+                self.stand_at(0.0)
+            }
+            Action::Go(Move::End) if self.steps().is_some_and(|s| s.truncated) => {
+                self.player.playing = false;
+                self.player.play_ms = None;
+                let end = self.shown_end_ms();
+                self.stand_at(end)
             }
             Action::Go(mv) => {
                 let Some(i) = here else { return self };
@@ -435,8 +548,17 @@ impl Page {
             }
             Action::To(_) => self,
             Action::Seek(t) if t.is_finite() => {
-                let Some(i) = self.steps().map(|s| nav::at_time(&s.steps, t)) else {
-                    return self;
+                let covered = self.recorded().is_some_and(|r| r.covers(t));
+                let Some(i) = self
+                    .steps()
+                    .filter(|_| covered)
+                    .map(|s| nav::at_time(&s.steps, t))
+                else {
+                    // Outside the record: the cursor goes there, and its part is recorded.
+                    if self.player.playing {
+                        self.player.play_ms = Some(t);
+                    }
+                    return self.stand_at(t);
                 };
                 if self.player.playing {
                     self.player.play_ms = Some(t);
@@ -452,8 +574,13 @@ impl Page {
                     return self;
                 };
                 if t >= last.t_ms {
-                    self.player.playing = false;
-                    self.player.play_ms = None;
+                    // The playhead holds at the record's end while the next part is recorded.
+                    if steps.truncated {
+                        self.player.play_ms = Some(last.t_ms);
+                    } else {
+                        self.player.playing = false;
+                        self.player.play_ms = None;
+                    }
                     return self.put(steps.steps.len() - 1, Entry::Refine);
                 }
                 self.player.play_ms = Some(t);
@@ -470,14 +597,4 @@ impl Page {
             }
         }
     }
-}
-
-/// Takes a view's steps out of it, to keep beside it.
-fn take_steps(view: Rc<RunView>) -> (Rc<RunView>, Option<Rc<Steps>>) {
-    if view.steps.is_none() {
-        return (view, None);
-    }
-    let mut view = Rc::try_unwrap(view).unwrap_or_else(|shared| (*shared).clone());
-    let steps = view.steps.take().map(Rc::new);
-    (Rc::new(view), steps)
 }

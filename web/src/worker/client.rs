@@ -12,6 +12,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use tcplab::player::Steps;
 use tcplab::view::RunView;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -30,6 +31,8 @@ pub const WORKER_SCRIPT: &str = "./worker-loader.js";
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     View(Rc<RunView>),
+    /// The steps a [`Want::Steps`] asked for.
+    Steps(Rc<Steps>),
     /// The scenario was refused, or the worker failed.
     Error(String),
 }
@@ -52,10 +55,10 @@ struct Inner {
     ready: bool,
     /// The id of the request the worker is running.
     busy: Option<u64>,
-    /// The newest request, its query, and whether it wants the run's steps.
+    /// The newest request, its query, and what it wants back.
     latest: u64,
     latest_query: String,
-    latest_steps: bool,
+    latest_want: Want,
     /// The newest request, not yet posted.
     pending: Option<u64>,
     /// An animation frame is booked to send the pending request.
@@ -77,7 +80,7 @@ impl Client {
                 busy: None,
                 latest: 0,
                 latest_query: String::new(),
-                latest_steps: false,
+                latest_want: Want::View,
                 pending: None,
                 frame: false,
                 on_outcome,
@@ -89,19 +92,15 @@ impl Client {
         client
     }
 
-    /// Asks for a run of `query`, superseding every earlier request. An idle worker gets it at
-    /// once; otherwise it waits for the next animation frame, with whatever else comes meanwhile.
-    pub fn request(&self, query: &str) {
-        self.request_with(query, false);
-    }
-
-    /// [`Client::request`], with every step of the run when `steps` (for the player).
-    pub fn request_with(&self, query: &str, steps: bool) {
+    /// Asks for a run of `query`, answered as `want` says, superseding every earlier request.
+    /// An idle worker gets it at once; otherwise it waits for the next animation frame, with
+    /// whatever else comes meanwhile.
+    pub fn request(&self, query: &str, want: Want) {
         {
             let mut inner = self.inner.borrow_mut();
             inner.latest += 1;
             inner.latest_query = query.to_string();
-            inner.latest_steps = steps;
+            inner.latest_want = want;
             inner.pending = Some(inner.latest);
             if inner.frame {
                 return;
@@ -211,11 +210,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
     let request = Request {
         id,
         query: inner.latest_query.clone(),
-        want: if inner.latest_steps {
-            Want::ViewWithSteps
-        } else {
-            Want::View
-        },
+        want: inner.latest_want.clone(),
     };
     let text = serde_json::to_string(&request).unwrap_or_default();
     let live = inner.live.as_ref()?;
@@ -235,7 +230,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
 /// A message from the worker.
 fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Outcome)> {
     mark("tcplab-reply");
-    // A view with its steps comes as [json, Float64Array] (bin/worker.rs).
+    // Steps come as [json, Float64Array] (bin/worker.rs).
     let (text, packed) = match data.dyn_into::<js_sys::Array>() {
         Ok(parts) => (
             parts.get(0).as_string().unwrap_or_default(),
@@ -275,25 +270,21 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
         return next;
     }
     mark("tcplab-view");
-    if let (Some(steps), Some(packed)) =
-        (reply.view.as_mut().and_then(|v| v.steps.as_mut()), packed)
-    {
+    if let (Some(steps), Some(packed)) = (reply.steps.as_mut(), packed) {
         match crate::player::codec::unpack(&packed.to_vec()) {
             Ok(list) => steps.steps = list,
             Err(e) => {
-                // The charts stand without the steps; the player says they are missing.
-                web_sys::console::warn_1(&format!("the run's steps are unreadable: {e}").into());
-                if let Some(v) = reply.view.as_mut() {
-                    v.steps = None;
-                }
+                reply.steps = None;
+                reply.error = Some(format!("the run's steps are unreadable: {e}"));
             }
         }
         mark("tcplab-steps");
     }
-    let outcome = match (reply.view, reply.error) {
-        (Some(view), _) => Outcome::View(Rc::new(view)),
-        (None, Some(error)) => Outcome::Error(error),
-        (None, None) => Outcome::Error("the simulator sent an empty answer".to_string()),
+    let outcome = match (reply.view, reply.steps, reply.error) {
+        (Some(view), _, _) => Outcome::View(Rc::new(view)),
+        (None, Some(steps), _) => Outcome::Steps(Rc::new(steps)),
+        (None, None, Some(error)) => Outcome::Error(error),
+        (None, None, None) => Outcome::Error("the simulator sent an empty answer".to_string()),
     };
     Some((inner.latest_query.clone(), outcome))
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use tcplab::metrics::trace::TraceKind;
+use tcplab::player::{StepWindow, Steps};
 use tcplab::view::RunView;
 use tcplab::{RunOptions, Scenario, Summary};
 
@@ -22,15 +23,17 @@ pub struct Request {
 
 /// What a request wants back. A sweep's runs need only their summaries (a few hundred bytes
 /// where a view is a few hundred kilobytes); an export wants a trace as `tcplab trace` prints it.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Want {
     /// The whole `RunView`, for the charts.
     #[default]
     View,
-    /// The view with every step of the run, for the player. [`answer_packed`] sends the steps
-    /// packed beside the JSON (`crate::player::codec`).
-    ViewWithSteps,
+    /// The run's steps in a window, for the player; the run ends with the record. A long run
+    /// has millions of steps: the player asks for the part around its cursor, and asks again
+    /// as the cursor nears an edge. [`answer_packed`] sends them packed beside the JSON
+    /// (`crate::player::codec`).
+    Steps(StepWindow),
     /// The `Summary` alone.
     Summary,
     /// One trace as CSV, by its name in `tcplab trace --what`.
@@ -55,6 +58,9 @@ pub struct Reply {
     pub view: Option<RunView>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
+    /// The steps a [`Want::Steps`] asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Steps>,
     /// A trace, as `tcplab trace` prints it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub csv: Option<String>,
@@ -87,19 +93,15 @@ pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
 }
 
 /// The worker's answer as it posts it: the JSON, and a run's steps packed as numbers when it
-/// recorded them (the JSON's `view.steps` then holds every field but the list). Steps that
-/// cannot be packed exactly stay in the JSON.
+/// recorded them (the JSON's `steps` then holds every field but the list). Steps that cannot
+/// be packed exactly stay in the JSON.
 pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Vec<f64>>) {
     let mut reply = reply(request, now);
-    let packed = reply
-        .view
-        .as_mut()
-        .and_then(|v| v.steps.as_mut())
-        .and_then(|s| {
-            let packed = crate::player::codec::pack(&s.steps)?;
-            s.steps = Vec::new();
-            Some(packed)
-        });
+    let packed = reply.steps.as_mut().and_then(|s| {
+        let packed = crate::player::codec::pack(&s.steps)?;
+        s.steps = Vec::new();
+        Some(packed)
+    });
     (to_json(&reply), packed)
 }
 
@@ -132,7 +134,11 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
     };
     let options = RunOptions {
         max_events: PAGE_MAX_EVENTS,
-        record_steps: trace == Some(TraceKind::Steps) || *want == Want::ViewWithSteps,
+        record_steps: match (want, trace) {
+            (Want::Steps(window), _) => Some(StepWindow::from(window.from_ms)),
+            (_, Some(TraceKind::Steps)) => Some(StepWindow::from(0.0)),
+            _ => None,
+        },
         ..RunOptions::default()
     };
     let started = now();
@@ -144,6 +150,7 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
     };
     match (want, trace) {
         (_, Some(kind)) => reply.csv = Some(result.trace_csv(kind)),
+        (Want::Steps(_), _) => reply.steps = result.steps,
         (Want::Summary, _) => {
             let mut summary = result.summary;
             // As the runner writes them.
