@@ -463,3 +463,69 @@ async fn on_a_long_run_the_charts_follow_the_player() {
     })
     .await;
 }
+
+/// The player's time in ms, from the address's `at=`.
+fn at_of(search: &str) -> Option<f64> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("at="))
+        .and_then(|v| v.parse().ok())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_runs_player_opens_on_the_part_around_its_cursor() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        // Ten minutes at 1 Gbit/s: tens of millions of steps, of which the player keeps
+        // 100 000 around its cursor.
+        lab.open("?app=bulk&dur=600&at=0&lang=en").await;
+        let has_step = || async move { !player_step(lab).await.1.is_empty() };
+        assert!(
+            lab.wait_until(SETTLE, has_step).await,
+            "the player got its steps: {:?}",
+            lab.text_of("player").await
+        );
+        let count = lab
+            .eval_string("return document.querySelector('.player-count').textContent;")
+            .await;
+        assert!(
+            count.starts_with("100,000 steps, 0 ms to "),
+            "the record says what part it holds: {count:?}"
+        );
+        assert_eq!(
+            lab.eval_string("return String(!!document.getElementById('scrub-recorded'));")
+                .await,
+            "true",
+            "the scrubber marks the recorded part"
+        );
+        lab.wait_for_run(SETTLE * 3).await;
+        // The scrubber to four fifths of the run: its part is recorded, the player stands there.
+        lab.eval_string(
+            "const s = document.getElementById('player-scrub'); s.value = '8000';
+             s.dispatchEvent(new Event('input', { bubbles: true })); return null;",
+        )
+        .await;
+        // The page's budget ends the charts' run after some seconds of it; four fifths of
+        // that is far past the first record's 0.7 s.
+        let there = lab
+            .wait_until(SETTLE, || async move {
+                let at = at_of(&lab.search().await).unwrap_or(0.0);
+                at > 5_000.0 && !player_step(lab).await.1.is_empty()
+            })
+            .await;
+        let count = lab
+            .eval_string("return document.querySelector('.player-count').textContent;")
+            .await;
+        assert!(
+            there,
+            "the player stands at four fifths of the run: {} ({count:?})",
+            lab.search().await
+        );
+        assert!(!count.contains(" 0 ms to "), "a later part: {count:?}");
+        lab.screenshot("long-run-player-1280x960").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

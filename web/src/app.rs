@@ -25,7 +25,7 @@ use crate::sweep::plan::PlanKey;
 use crate::sweep::tabs::ViewTabs;
 use crate::sweep::view::SweepView;
 use crate::toolbar::{LangSwitch, LargeType, Share};
-use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::client::{Role, WORKER_SCRIPT};
 use crate::worker::pool::{pool_size, Pool};
 use crate::worker::protocol::Want;
 use crate::worker::Client;
@@ -62,6 +62,7 @@ pub fn app() -> Html {
         use_memo((), move |_| {
             Client::new(
                 WORKER_SCRIPT,
+                Role::Runs,
                 Callback::from(move |(query, outcome)| {
                     dispatcher.dispatch(Action::Ran { query, outcome })
                 }),
@@ -75,6 +76,7 @@ pub fn app() -> Html {
         use_memo((), move |_| {
             Client::new(
                 WORKER_SCRIPT,
+                Role::Steps,
                 Callback::from(move |(query, outcome)| {
                     dispatcher.dispatch(Action::Recorded { query, outcome })
                 }),

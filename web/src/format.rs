@@ -128,6 +128,35 @@ pub fn duration(ms: f64) -> String {
     }
 }
 
+/// The two ends of a span of time, in one unit and as many decimals as tell them apart:
+/// `129.17 s`/`129.87 s`, `0 ms`/`705.3 ms`, `2.4 s`/`8.1 s`.
+pub fn span(from_ms: f64, to_ms: f64) -> (String, String) {
+    let (scale, unit) = if to_ms >= 1000.0 {
+        (1000.0, "s")
+    } else {
+        (1.0, "ms")
+    };
+    let width = ((to_ms - from_ms) / scale).abs();
+    let decimals = if width > 0.0 && width.is_finite() {
+        (1.0 - width.log10().floor()).clamp(0.0, 3.0) as usize
+    } else {
+        1
+    };
+    let end = |ms: f64| {
+        let v = ms / scale;
+        let text = format!("{v:.decimals$}");
+        let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
+        let whole = count(whole.parse::<u64>().unwrap_or(0));
+        let text = if frac.is_empty() || frac.bytes().all(|b| b == b'0') && v == v.trunc() {
+            whole
+        } else {
+            format!("{whole}.{frac}")
+        };
+        format!("{text} {unit}")
+    };
+    (end(from_ms), end(to_ms))
+}
+
 /// A percentage: `0 %`, `1.23 %`, `0.0412 %`.
 pub fn percent(v: f64) -> String {
     format!("{} %", number(v, 3))

@@ -64,6 +64,20 @@ fn numbers_read_as_people_write_them() {
     assert_eq!(format::duration(243.496736), "243.5 ms");
     assert_eq!(format::duration(1250.0), "1.25 s");
     assert_eq!(format::duration(30_000.0), "30 s");
+    // A span's ends, told apart: as many decimals as its width needs.
+    let span = |a, b| format::span(a, b);
+    assert_eq!(
+        span(129_174.5, 129_874.2),
+        ("129.17 s".into(), "129.87 s".into())
+    );
+    assert_eq!(span(0.0, 705.3), ("0 ms".into(), "705 ms".into()));
+    assert_eq!(span(2_400.0, 8_100.0), ("2.4 s".into(), "8.1 s".into()));
+    assert_eq!(span(0.0, 12.25), ("0 ms".into(), "12 ms".into()));
+    assert_eq!(span(3.0, 3.25), ("3 ms".into(), "3.25 ms".into()));
+    assert_eq!(
+        span(1_000_000.0, 1_600_000.0),
+        ("1,000 s".into(), "1,600 s".into())
+    );
     assert_eq!(format::buffer(4_194_304), "4 MiB");
     assert_eq!(format::buffer(65_536), "64 KiB");
     assert_eq!(format::buffer(1 << 30), "1 GiB");

@@ -36,6 +36,11 @@ fn rel(seq: u64) -> u64 {
     seq + 1
 }
 
+/// An ACK number as a class reads it: the next byte wanted, counted from 1, grouped.
+fn ack_no(ack: u64) -> String {
+    grouped(rel(ack))
+}
+
 /// Digits in groups of three, as the page writes counts: `27,741`.
 fn grouped(n: u64) -> String {
     group_digits(&n.to_string())
@@ -300,8 +305,8 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
         ),
         StepKind::AckLost { ack } => lang_pick(
             lang,
-            format!("ACK {} is lost on the way back; the next cumulative ACK covers it.", rel(ack)),
-            format!("ACK {} 在返回途中丢失；下一个累积 ACK 会覆盖它。", rel(ack)),
+            format!("ACK {} is lost on the way back; the next cumulative ACK covers it.", ack_no(ack)),
+            format!("ACK {} 在返回途中丢失；下一个累积 ACK 会覆盖它。", ack_no(ack)),
         ),
         StepKind::DataArrived { seq, len, in_order, delivered, held } => {
             let seg = segment_title(seq, Some(len), m, lang);
@@ -354,8 +359,8 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             };
             lang_pick(
                 lang,
-                format!("The receiver sends ACK {}{d_en}{s_en}.", rel(ack)),
-                format!("接收方发送 ACK {}{d_zh}{s_zh}。", rel(ack)),
+                format!("The receiver sends ACK {}{d_en}{s_en}.", ack_no(ack)),
+                format!("接收方发送 ACK {}{d_zh}{s_zh}。", ack_no(ack)),
             )
         }
         StepKind::AckArrived { ack, acked, sacked, growth, cwnd_before, cwnd_after } => {
@@ -375,25 +380,25 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             match (growth, zh) {
                 (Growth::SlowStart, false) => format!(
                     "ACK {} acknowledges {k_en}{sack_en}: slow start, cwnd {b} -> {a} MSS.",
-                    rel(ack)
+                    ack_no(ack)
                 ),
                 (Growth::SlowStart, true) => {
-                    format!("ACK {} 确认 {k} 个报文段{sack_zh}：慢启动，cwnd {b} -> {a} MSS。", rel(ack))
+                    format!("ACK {} 确认 {k} 个报文段{sack_zh}：慢启动，cwnd {b} -> {a} MSS。", ack_no(ack))
                 }
                 (Growth::CongestionAvoidance, false) => format!(
                     "ACK {} acknowledges {k_en}{sack_en}: congestion avoidance, cwnd {b} -> {a} MSS.",
-                    rel(ack)
+                    ack_no(ack)
                 ),
                 (Growth::CongestionAvoidance, true) => {
-                    format!("ACK {} 确认 {k} 个报文段{sack_zh}：拥塞避免，cwnd {b} -> {a} MSS。", rel(ack))
+                    format!("ACK {} 确认 {k} 个报文段{sack_zh}：拥塞避免，cwnd {b} -> {a} MSS。", ack_no(ack))
                 }
                 (Growth::Model, false) => format!(
                     "ACK {} acknowledges {k_en}{sack_en}: BBR sets cwnd {b} -> {a} MSS from its bandwidth and RTT estimates.",
-                    rel(ack)
+                    ack_no(ack)
                 ),
                 (Growth::Model, true) => format!(
                     "ACK {} 确认 {k} 个报文段{sack_zh}：BBR 按带宽与 RTT 估计把 cwnd 设为 {b} -> {a} MSS。",
-                    rel(ack)
+                    ack_no(ack)
                 ),
                 (Growth::Held, false) => {
                     let why = if st.ca == CaLabel::Recovery {
@@ -401,7 +406,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                     } else {
                         "the window is not what limits the sender"
                     };
-                    format!("ACK {} acknowledges {k_en}{sack_en}; cwnd stays {a} MSS: {why}.", rel(ack))
+                    format!("ACK {} acknowledges {k_en}{sack_en}; cwnd stays {a} MSS: {why}.", ack_no(ack))
                 }
                 (Growth::Held, true) => {
                     let why = if st.ca == CaLabel::Recovery {
@@ -409,7 +414,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                     } else {
                         "窗口不是发送的瓶颈"
                     };
-                    format!("ACK {} 确认 {k} 个报文段{sack_zh}；cwnd 保持 {a} MSS：{why}。", rel(ack))
+                    format!("ACK {} 确认 {k} 个报文段{sack_zh}；cwnd 保持 {a} MSS：{why}。", ack_no(ack))
                 }
             }
         }
@@ -417,12 +422,12 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             lang,
             format!(
                 "Duplicate ACK #{count} for {}: the receiver is still missing {}.",
-                rel(ack),
+                ack_no(ack),
                 segment_name(ack, None, m, lang)
             ),
             format!(
                 "第 {count} 个重复 ACK（{}）：接收方仍缺{}。",
-                rel(ack),
+                ack_no(ack),
                 segment_name(ack, None, m, lang)
             ),
         ),
@@ -662,7 +667,7 @@ mod tests {
                 cwnd_before: 20 * 1460,
                 cwnd_after: 22 * 1460
             }),
-            "ACK 29201 acknowledges 2 segments: slow start, cwnd 20 -> 22 MSS."
+            "ACK 29,201 acknowledges 2 segments: slow start, cwnd 20 -> 22 MSS."
         );
         // A fast retransmit says what showed the loss: here the third duplicate ACK before it.
         let mut recorded = Steps::new(1460, "cubic", 0.0);

@@ -187,10 +187,10 @@ pub fn recorded_text(s: &Steps, lang: Lang) -> String {
             Lang::Zh => format!("共 {n} 步"),
         };
     }
-    let from = format::duration(s.from_ms);
-    let to = s.steps.last().map_or(s.from_ms, |st| st.t_ms);
+    let last = s.steps.last().map_or(s.from_ms, |st| st.t_ms);
+    let (from, to) = format::span(s.from_ms, last);
     let to = if s.truncated {
-        format::duration(to)
+        to
     } else {
         lang.pick("the end", "结束").to_string()
     };

@@ -37,6 +37,24 @@ pub enum Outcome {
     Error(String),
 }
 
+/// What a client's worker is for, which names its performance marks: the charts' runs
+/// (`tcplab-request`, `tcplab-reply`) or the player's steps (`tcplab-steps-request`,
+/// `tcplab-steps-reply`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Runs,
+    Steps,
+}
+
+impl Role {
+    fn marks(self) -> (&'static str, &'static str) {
+        match self {
+            Role::Runs => ("tcplab-request", "tcplab-reply"),
+            Role::Steps => ("tcplab-steps-request", "tcplab-steps-reply"),
+        }
+    }
+}
+
 /// The page's handle on its worker. Cloning shares it.
 #[derive(Clone)]
 pub struct Client {
@@ -51,6 +69,7 @@ impl PartialEq for Client {
 
 struct Inner {
     script: String,
+    role: Role,
     live: Option<Live>,
     ready: bool,
     /// The id of the request the worker is running.
@@ -71,10 +90,11 @@ struct Inner {
 impl Client {
     /// A client that reports each newest request's outcome, with its query, to `on_outcome`.
     /// The worker starts at once, so that it is ready by the first request.
-    pub fn new(script: &str, on_outcome: Callback<(String, Outcome)>) -> Client {
+    pub fn new(script: &str, role: Role, on_outcome: Callback<(String, Outcome)>) -> Client {
         let client = Client {
             inner: Rc::new(RefCell::new(Inner {
                 script: script.to_string(),
+                role,
                 live: None,
                 ready: false,
                 busy: None,
@@ -216,7 +236,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
     let live = inner.live.as_ref()?;
     match live.post(&text) {
         Ok(()) => {
-            mark("tcplab-request");
+            mark(inner.role.marks().0);
             inner.busy = Some(id);
             None
         }
@@ -229,7 +249,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
 
 /// A message from the worker.
 fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Outcome)> {
-    mark("tcplab-reply");
+    mark(inner_rc.borrow().role.marks().1);
     // Steps come as [json, Float64Array] (bin/worker.rs).
     let (text, packed) = match data.dyn_into::<js_sys::Array>() {
         Ok(parts) => (
@@ -269,7 +289,9 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
     if id != inner.latest {
         return next;
     }
-    mark("tcplab-view");
+    if reply.view.is_some() {
+        mark("tcplab-view");
+    }
     if let (Some(steps), Some(packed)) = (reply.steps.as_mut(), packed) {
         match crate::player::codec::unpack(&packed.to_vec()) {
             Ok(list) => steps.steps = list,
