@@ -77,6 +77,15 @@ pub struct BbrPoint {
     pub pacing_gain: f64,
 }
 
+/// One SACK block an ACK carried, as sequence offsets: its left edge and the byte after its
+/// right edge (RFC 2018).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SackBlockView {
+    pub t_ms: f64,
+    pub left: f64,
+    pub right: f64,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlowView {
     pub window: Vec<WindowPoint>,
@@ -88,6 +97,9 @@ pub struct FlowView {
     pub acks: Vec<(f64, f64)>,
     /// (t ms, highest SACKed byte).
     pub sacks: Vec<(f64, f64)>,
+    /// Each ACK's SACK blocks, a block a row.
+    #[serde(default)]
+    pub sack_blocks: Vec<SackBlockView>,
     /// (t ms, RTT sample ms): each sample the sender's estimator took.
     #[serde(default)]
     pub rtt: Vec<(f64, f64)>,
@@ -176,6 +188,16 @@ impl RunView {
                     retransmits: pairs(f.retransmits.rows()),
                     acks: pairs(f.acks.rows()),
                     sacks: pairs(f.sacks.rows()),
+                    sack_blocks: f
+                        .sack_blocks
+                        .rows()
+                        .into_iter()
+                        .map(|(t, [left, right])| SackBlockView {
+                            t_ms: ms(t),
+                            left,
+                            right,
+                        })
+                        .collect(),
                     rtt: pairs(f.rtt.rows()),
                     goodput: f
                         .delivered

@@ -372,6 +372,7 @@ fn flow(window: Vec<WindowPoint>, goodput: Vec<(f64, f64)>) -> FlowView {
         retransmits: Vec::new(),
         acks: Vec::new(),
         sacks: Vec::new(),
+        sack_blocks: Vec::new(),
         rtt: Vec::new(),
         goodput,
         bin_ms: 0.0,
@@ -768,4 +769,36 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
         "{text:?}"
     );
     assert!(text.iter().any(|t| t.starts_with("ACKed at")), "{text:?}");
+    // The lost segment was never SACKed: the blocks above it left a hole where it was.
+    assert!(!text.iter().any(|t| t.starts_with("SACKed")), "{text:?}");
+
+    // Segments after it arrived first, and SACK said so: the block that first covered one,
+    // and the ACKs that repeated it until the retransmission filled the hole. Segment 22 left
+    // with 21, the last of its instant: the point read there.
+    let v = view("cc=cubic&body=300000&drop=20");
+    let next_at = v.flows[0]
+        .sends
+        .iter()
+        .find(|s| s.1 == 32_120.0)
+        .map(|s| s.0)
+        .expect("segment 22 was sent");
+    let r = Sequence(Ctx::new(v, Lang::En))
+        .readout(next_at, &frame, &Style::new(1.0, 16.0))
+        .expect("a readout");
+    let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
+    let sacked = text
+        .iter()
+        .find(|t| t.starts_with("SACKed at"))
+        .unwrap_or_else(|| panic!("segment 22 was SACKed: {text:?}"));
+    assert!(
+        text.iter()
+            .any(|t| t.starts_with("segment 22 (bytes 30,661–32,120)")),
+        "{text:?}"
+    );
+    // 21 and 22 arrived one after the other: the ACK for 22 carried one block over both.
+    assert!(
+        sacked.contains("by the block of bytes 29,201–32,120, then by ")
+            && sacked.ends_with("more ACKs' blocks"),
+        "{text:?}"
+    );
 }

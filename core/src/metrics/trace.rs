@@ -137,6 +137,9 @@ pub struct FlowTrace {
     pub acks: Series<1>,
     /// Highest SACKed byte reported by each ACK that carries SACK blocks.
     pub sacks: Series<1>,
+    /// Each SACK block of each ACK that carries them (RFC 2018): its left edge and the byte
+    /// after its right edge, a row per block.
+    pub sack_blocks: Series<2>,
     /// Each RTT sample the sender's estimator took, in ms (RFC 6298's R; timestamps give one on
     /// every ACK that advances).
     pub rtt: Series<1>,
@@ -161,6 +164,7 @@ impl FlowTrace {
             retransmits: Series::new(cap, 0),
             acks: Series::new(cap, 0),
             sacks: Series::new(cap, 0),
+            sack_blocks: Series::new(cap, 1),
             rtt: Series::new(cap, 0),
             delivered: RateBins::new(initial_bin, cap.clamp(64, 2048)),
             cubic_epochs: Vec::new(),

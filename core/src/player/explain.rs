@@ -66,16 +66,7 @@ pub fn group_digits(digits: &str) -> String {
 pub fn segment_name(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> String {
     let m = u64::from(mss.max(1));
     let bytes = match (len, lang) {
-        (Some(len), Language::En) => format!(
-            "bytes {}–{}",
-            grouped(rel(seq)),
-            grouped(seq + u64::from(len.max(1)))
-        ),
-        (Some(len), Language::Zh) => format!(
-            "字节 {}–{}",
-            grouped(rel(seq)),
-            grouped(seq + u64::from(len.max(1)))
-        ),
+        (Some(len), _) => byte_range(seq, seq + u64::from(len.max(1)), lang),
         (None, Language::En) => format!("from byte {}", grouped(rel(seq))),
         (None, Language::Zh) => format!("从字节 {} 起", grouped(rel(seq))),
     };
@@ -84,6 +75,17 @@ pub fn segment_name(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> Str
         (true, Language::Zh) => format!("第 {} 个报文段（{bytes}）", grouped(seq / m + 1)),
         (false, Language::En) => format!("the segment of {bytes}"),
         (false, Language::Zh) => format!("{bytes}的报文段"),
+    }
+}
+
+/// The bytes from offset `start` up to `end`, numbered from 1 as a class counts them: offsets
+/// 27 740 to 29 200 are "bytes 27,741–29,200". A SACK block's edges (RFC 2018: left edge, and
+/// the byte after its right edge) read the same way.
+pub fn byte_range(start: u64, end: u64, lang: Language) -> String {
+    let (a, b) = (grouped(rel(start)), grouped(end.max(start + 1)));
+    match lang {
+        Language::En => format!("bytes {a}–{b}"),
+        Language::Zh => format!("字节 {a}–{b}"),
     }
 }
 

@@ -831,6 +831,9 @@ impl World {
                 if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
                     tr.sacks.push(now, [high as f64]);
                 }
+                for b in p.sack_blocks() {
+                    tr.sack_blocks.push(now, [b.start as f64, b.end as f64]);
+                }
                 // The player's step needs the window of before the ACK; only then is it kept.
                 let before = self
                     .recording

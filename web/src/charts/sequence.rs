@@ -247,19 +247,49 @@ fn segment_rows(f: &tcplab::view::FlowView, t: f64, mss: u32, lang: Lang) -> Vec
     };
     let mut rows = vec![Row::new(SENT, bytes, Some(end))];
     let acked = f.acks.iter().find(|a| a.1 >= end && a.0 >= sent_at);
-    let sacked = f
-        .sacks
+    // The SACK blocks that covered the segment before the cumulative ACK did (RFC 2018): the
+    // first, and how many ACKs repeated it.
+    let covering: Vec<&tcplab::view::SackBlockView> = f
+        .sack_blocks
         .iter()
-        .find(|s| s.1 >= end && s.0 >= sent_at)
-        .filter(|s| acked.is_none_or(|a| s.0 < a.0));
-    if let Some(s) = sacked {
+        .filter(|b| b.t_ms >= sent_at && acked.is_none_or(|a| b.t_ms < a.0))
+        .filter(|b| b.left <= start && b.right >= end)
+        .collect();
+    if let Some(first) = covering.first() {
+        let block = tcplab::player::explain::byte_range(
+            first.left as u64,
+            first.right as u64,
+            crate::player::log::language(lang),
+        );
+        let more = covering.len() - 1;
         rows.push(Row::new(
             SACKED,
-            format!(
-                "{} {}",
-                lang.pick("SACKed by", "SACK 确认于"),
-                fmt::time(s.0)
-            ),
+            match lang {
+                Lang::En => format!(
+                    "SACKed at {} by the block of {block}{}",
+                    fmt::time(first.t_ms),
+                    match more {
+                        0 => String::new(),
+                        1 => ", then by 1 more ACK's block".to_string(),
+                        n => format!(
+                            ", then by {} more ACKs' blocks",
+                            crate::format::count(n as u64)
+                        ),
+                    }
+                ),
+                Lang::Zh => format!(
+                    "于 {} 被 SACK 块（{block}）确认{}",
+                    fmt::time(first.t_ms),
+                    if more > 0 {
+                        format!(
+                            "，之后又有 {} 个 ACK 的 SACK 块覆盖",
+                            crate::format::count(more as u64)
+                        )
+                    } else {
+                        String::new()
+                    }
+                ),
+            },
             None,
         ));
     }
