@@ -756,7 +756,7 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
         size: (1, 1),
     };
     let r = Sequence(ctx)
-        .readout(sent_at, &frame, &Style::new(1.0, 16.0))
+        .readout(sent_at, None, &frame, &Style::new(1.0, 16.0))
         .expect("a readout");
     let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
     assert!(
@@ -782,8 +782,9 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
         .find(|s| s.1 == 32_120.0)
         .map(|s| s.0)
         .expect("segment 22 was sent");
-    let r = Sequence(Ctx::new(v, Lang::En))
-        .readout(next_at, &frame, &Style::new(1.0, 16.0))
+    let seq = Sequence(Ctx::new(v, Lang::En));
+    let r = seq
+        .readout(next_at, None, &frame, &Style::new(1.0, 16.0))
         .expect("a readout");
     let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
     let sacked = text
@@ -799,6 +800,22 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
     assert!(
         sacked.contains("by the block of bytes 29,201–32,120, then by ")
             && sacked.ends_with("more ACKs' blocks"),
+        "{text:?}"
+    );
+    // The pointer at the lower point of the two reads segment 21, and the block that first
+    // covered it alone.
+    let r = seq
+        .readout(next_at, Some(30_500.0), &frame, &Style::new(1.0, 16.0))
+        .expect("a readout");
+    let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
+    assert!(
+        text.iter()
+            .any(|t| t.starts_with("segment 21 (bytes 29,201–30,660)")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|t| t.contains("by the block of bytes 29,201–30,660, then by ")),
         "{text:?}"
     );
 }

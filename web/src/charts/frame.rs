@@ -55,6 +55,21 @@ impl Scale {
         v.is_finite().then_some(v)
     }
 
+    /// The value at a device pixel along a vertical axis.
+    pub fn value_at_y(&self, px: f64) -> Option<f64> {
+        let h = f64::from(self.px.end - self.px.start);
+        if h <= 0.0 {
+            return None;
+        }
+        let f = (f64::from(self.px.end) - px) / h;
+        let v = if self.log {
+            (self.lo.ln() + f * (self.hi.ln() - self.lo.ln())).exp()
+        } else {
+            self.lo + f * (self.hi - self.lo)
+        };
+        v.is_finite().then_some(v)
+    }
+
     pub fn contains_px(&self, px: f64, slack: f64) -> bool {
         px >= f64::from(self.px.start) - slack && px <= f64::from(self.px.end) + slack
     }

@@ -316,7 +316,7 @@ impl Figure for Goodput {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, frame: &Frame, st: &Style) -> Option<Readout> {
+    fn readout(&self, t: f64, _: Option<f64>, frame: &Frame, st: &Style) -> Option<Readout> {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;

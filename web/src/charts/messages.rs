@@ -199,7 +199,7 @@ impl Figure for Latency {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
@@ -531,7 +531,7 @@ impl Figure for Distribution {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;

@@ -44,7 +44,9 @@ pub trait Figure: PartialEq + Clone + 'static {
     /// Draws the chart on a cleared canvas and says where its plotting area landed.
     fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String>;
     /// What the cursor shows at `t_ms` on the chart as drawn in `frame`.
-    fn readout(&self, t_ms: f64, frame: &Frame, st: &Style) -> Option<Readout>;
+    /// `y` is the value under the pointer on this chart's vertical axis, when the pointer is
+    /// over it (the other charts show the same time without one).
+    fn readout(&self, t_ms: f64, y: Option<f64>, frame: &Frame, st: &Style) -> Option<Readout>;
 }
 
 #[derive(Properties, PartialEq)]
@@ -106,6 +108,22 @@ fn paint<F: Figure>(
 }
 
 /// The time under the pointer, rounded to what one CSS pixel resolves, or `None` off the plot.
+/// The value at a pointer's height (CSS px from the canvas's top) on the vertical axis, if it
+/// is within the plotting area.
+fn value_at_y(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_y: f64) -> Option<f64> {
+    let ch = f64::from(canvas.client_height());
+    let scale = if ch > 0.0 {
+        f64::from(canvas.height()) / ch
+    } else {
+        st.dpr
+    };
+    let px = offset_y * scale;
+    if !frame.y.contains_px(px, 2.0 * st.dpr) {
+        return None;
+    }
+    frame.y.value_at_y(px)
+}
+
 fn time_at(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_x: f64) -> Option<f64> {
     let cw = f64::from(canvas.client_width());
     let scale = if cw > 0.0 {
@@ -149,14 +167,17 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     // What the chart was last drawn for: a layout change that leaves this chart's width, pixel
     // ratio and text size as they were (the first measurement of the container) draws nothing.
     let last: Rc<RefCell<Option<(F, Style, i32)>>> = use_mut_ref(|| None);
+    // The value under the pointer on this chart's vertical axis, while it is over the chart.
+    let pointer_y: Rc<RefCell<Option<f64>>> = use_mut_ref(|| None);
 
     {
-        let (base, over, drawn, cursor_now, draws) = (
+        let (base, over, drawn, cursor_now, draws, pointer_y) = (
             base.clone(),
             over.clone(),
             drawn.clone(),
             cursor_now.clone(),
             draws.clone(),
+            pointer_y.clone(),
         );
         let on_drawn = props.on_drawn.clone();
         use_effect_with(
@@ -180,7 +201,8 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 let frame = result.ok();
                 if let Some(f) = &frame {
                     let (cursor, until) = *cursor_now.borrow();
-                    let readout = cursor.and_then(|t| figure.readout(t, f, &st));
+                    let readout =
+                        cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), f, &st));
                     cursor::paint(&o, f, &st, readout.as_ref(), until);
                 }
                 *drawn.borrow_mut() = frame.map(|f| (f, st));
@@ -197,19 +219,32 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
             },
         );
     }
-    {
-        let (over, drawn) = (over.clone(), drawn.clone());
+    // Repaints the cursor layer: the cursor's line, the part after the player's time and the
+    // readout, for the pointer's height on this chart if it is over it.
+    let repaint = {
+        let (over, drawn, pointer_y, cursor_now) = (
+            over.clone(),
+            drawn.clone(),
+            pointer_y.clone(),
+            cursor_now.clone(),
+        );
         let figure = props.figure.clone();
-        use_effect_with((cursor_ms, until), move |(cursor, until)| {
+        Rc::new(move || {
             if let (Some(o), Some((frame, st))) =
                 (over.cast::<HtmlCanvasElement>(), drawn.borrow().as_ref())
             {
                 let started = now_ms();
-                let readout = cursor.and_then(|t| figure.readout(t, frame, st));
-                cursor::paint(&o, frame, st, readout.as_ref(), *until);
+                let (cursor, until) = *cursor_now.borrow();
+                let readout =
+                    cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), frame, st));
+                cursor::paint(&o, frame, st, readout.as_ref(), until);
                 let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now_ms() - started));
             }
-        });
+        })
+    };
+    {
+        let repaint = repaint.clone();
+        use_effect_with((cursor_ms, until), move |_| repaint());
     }
 
     // A drag across a time chart selects the range to zoom to: where it began (CSS px, and
@@ -218,6 +253,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     let dragged = use_mut_ref(|| false);
     let pointer = F::TIMED.then(|| {
         let (over, drawn, last) = (over.clone(), drawn.clone(), last_emitted.clone());
+        let (pointer_y, repaint) = (pointer_y.clone(), repaint.clone());
         let on_cursor = props.on_cursor.clone();
         let (band, dragged) = (band.clone(), dragged.clone());
         Callback::from(move |e: PointerEvent| {
@@ -238,9 +274,15 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 }
             }
             let t = time_at(&frame, &st, &canvas, x);
+            let y = value_at_y(&frame, &st, &canvas, f64::from(e.offset_y()));
+            let moved_up_or_down = *pointer_y.borrow() != y;
+            *pointer_y.borrow_mut() = y;
             if *last.borrow() != t {
                 *last.borrow_mut() = t;
                 on_cursor.emit(t);
+            } else if moved_up_or_down {
+                // The same instant, another height: a point of a burst sent at one instant.
+                repaint();
             }
         })
     });
@@ -337,12 +379,14 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     let leave = F::TIMED.then(|| {
         let last = last_emitted.clone();
         let on_cursor = props.on_cursor.clone();
+        let pointer_y = pointer_y.clone();
         Callback::from(move |e: PointerEvent| {
             // A finger lifts off the screen as it taps: the readout it asked for stays until the
             // next tap, as a hover's stays while the mouse rests.
             if e.pointer_type() == "touch" {
                 return;
             }
+            *pointer_y.borrow_mut() = None;
             if last.borrow_mut().take().is_some() {
                 on_cursor.emit(None);
             }

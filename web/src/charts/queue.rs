@@ -204,7 +204,7 @@ impl Figure for Queue {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;

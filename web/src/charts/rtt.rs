@@ -178,7 +178,7 @@ impl Figure for Rtt {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let lang = self.0.lang;
         let mut rows = Vec::new();
         let samples = self.samples();

@@ -159,7 +159,7 @@ impl Figure for Sequence {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, t: f64, y: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let ctx = &self.0;
         let lang = ctx.lang;
         let f = ctx.view.flows.first()?;
@@ -216,17 +216,35 @@ impl Figure for Sequence {
                 None,
             ));
         }
-        rows.extend(segment_rows(f, t, ctx.view.theory.mss, lang));
+        rows.extend(segment_rows(f, t, y, ctx.view.theory.mss, lang));
         Some(Readout::at(t, rows))
     }
 }
 
 /// The segment last sent at or before `t`, read as a segment: its number and bytes, when it
 /// left, when the cumulative ACK covered it (and after how long), whether it was sent again,
-/// and whether SACK reported it first. Hovering or tapping a point of the graph reads it.
-fn segment_rows(f: &tcplab::view::FlowView, t: f64, mss: u32, lang: Lang) -> Vec<Row> {
-    let Some(i) = index_at(&f.sends, t, |p| p.0) else {
+/// and whether SACK reported it first. Hovering or tapping a point of the graph reads it: of a
+/// burst sent at one instant, the point nearest the pointer's height `y` (a byte offset).
+fn segment_rows(
+    f: &tcplab::view::FlowView,
+    t: f64,
+    y: Option<f64>,
+    mss: u32,
+    lang: Lang,
+) -> Vec<Row> {
+    let Some(last) = index_at(&f.sends, t, |p| p.0) else {
         return Vec::new();
+    };
+    let instant = f.sends[last].0;
+    let first = f.sends[..last].partition_point(|p| p.0 < instant);
+    let i = match y {
+        Some(y) => (first..=last)
+            .min_by(|&a, &b| {
+                let d = |k: usize| (f.sends[k].1 - y).abs();
+                d(a).total_cmp(&d(b))
+            })
+            .unwrap_or(last),
+        None => last,
     };
     let (sent_at, end) = f.sends[i];
     let m = f64::from(mss.max(1));
