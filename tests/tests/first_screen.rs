@@ -529,3 +529,109 @@ async fn a_long_runs_player_opens_on_the_part_around_its_cursor() {
     })
     .await;
 }
+
+/// Elements of the results that reach past the screen's right edge or are cut by their own box
+/// (text wider than the element that shows it), as `tag#id.class: how far`.
+async fn overflowing(lab: &Lab) -> Vec<String> {
+    let json = lab
+        .eval_string(
+            "const w = document.documentElement.clientWidth; const out = [];
+             const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+                 (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : '');
+             for (const e of document.querySelectorAll('.results *')) {
+                 const r = e.getBoundingClientRect();
+                 if (r.width === 0 || r.height === 0) continue;
+                 // Inside a box that scrolls sideways, reaching past the screen is the point.
+                 let scroller = false;
+                 for (let p = e.parentElement; p; p = p.parentElement) {
+                     const o = getComputedStyle(p).overflowX;
+                     if (o === 'auto' || o === 'scroll') { scroller = true; break; }
+                 }
+                 if (!scroller && r.right > w + 1) out.push(name(e) + ' right ' + Math.round(r.right - w));
+                 const s = getComputedStyle(e);
+                 // An ellipsis with the whole text in a tooltip is a choice, not a cut.
+                 const told = s.textOverflow === 'ellipsis' && e.closest('[title]');
+                 if (!told && s.overflowX === 'hidden' && e.scrollWidth > e.clientWidth + 1 && e.children.length === 0)
+                     out.push(name(e) + ' cut ' + (e.scrollWidth - e.clientWidth));
+             }
+             return JSON.stringify(out.slice(0, 20));",
+        )
+        .await;
+    serde_json::from_str(&json).unwrap_or_default()
+}
+
+/// Waits until the batch on show is done.
+async fn wait_for_batch(lab: &Lab) {
+    let done = lab
+        .wait_until(Duration::from_secs(120), || async move {
+            lab.eval_string(
+                "const p = document.getElementById('progress');
+                 return p && p.dataset.state === 'done' && p.dataset.done === p.dataset.size ? 'yes' : 'no';",
+            )
+            .await
+                == "yes"
+        })
+        .await;
+    assert!(done, "the batch finished: {}", lab.search().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_reads_a_run_a_sweep_a_matrix_and_a_comparison_whole() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        let pages = [
+            ("run", "?preset=loss-sweep&lang=en"),
+            ("sweep", "?dur=3&view=sweep&key=loss&values=0.1,0.5,1,2,5&seeds=1&lang=en"),
+            (
+                "matrix",
+                "?preset=multi-flow&dur=2&view=matrix&key=flows&values=1,4,8&key2=rtt&values2=10,50,100&key3=loss&values3=0,0.1,1&lang=en",
+            ),
+            (
+                "compare",
+                "?cc=reno&rtt=50&bw=100&loss=0.5&dur=3&view=compare&b=cc%3Dbbr%26rtt%3D50%26bw%3D100%26loss%3D0.5%26dur%3D3&lang=en",
+            ),
+        ];
+        for (w, h) in [(390, 844), (360, 640)] {
+            lab.set_window(w, h).await;
+            for (name, address) in pages {
+                lab.driver
+                    .goto(lab.server.url(address))
+                    .await
+                    .expect("load the page");
+                if name == "run" {
+                    lab.wait_for_run(Duration::from_secs(60)).await;
+                } else {
+                    wait_for_batch(lab).await;
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                lab.screenshot(&format!("phone-{name}-{w}x{h}")).await;
+                for (part, selector) in [
+                    ("chart", ".sweep-figure, .charts"),
+                    ("table", ".table-wrap"),
+                    ("last", ".charts figure:last-of-type"),
+                ] {
+                    let there = lab
+                        .eval_string(&format!(
+                            "const t = document.querySelector('{selector}');
+                             if (t) t.scrollIntoView(); return String(!!t);"
+                        ))
+                        .await;
+                    if there == "true" {
+                        lab.screenshot(&format!("phone-{name}-{w}x{h}-{part}")).await;
+                    }
+                }
+                let over = overflowing(lab).await;
+                assert!(over.is_empty(), "{name} at {w}x{h}: {over:?}");
+                let scroll = lab
+                    .eval_string("return String(document.documentElement.scrollWidth);")
+                    .await;
+                assert!(
+                    scroll.parse::<u32>().unwrap_or(u32::MAX) <= w,
+                    "{name} at {w}x{h}: the page is {scroll} px wide"
+                );
+            }
+        }
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

@@ -7,6 +7,18 @@ pub fn count(n: u64) -> String {
     group(&n.to_string())
 }
 
+/// A decimal number's text with its whole part's digits grouped: `-12345.5` -> `-12,345.5`.
+pub fn grouped(text: &str) -> String {
+    let (sign, rest) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
+    };
+    match rest.split_once('.') {
+        Some((whole, fraction)) => format!("{sign}{}.{fraction}", group(whole)),
+        None => format!("{sign}{}", group(rest)),
+    }
+}
+
 /// A count with its noun, as a person writes it: `1 fast retransmit`, `1,024 segments`.
 pub use tcplab::player::explain::counted;
 
@@ -95,9 +107,9 @@ pub fn number(v: f64, digits: i32) -> String {
         ""
     };
     if fraction.is_empty() {
-        format!("{sign}{}", group(whole))
+        grouped(&format!("{sign}{whole}"))
     } else {
-        format!("{sign}{}.{fraction}", group(whole))
+        grouped(&format!("{sign}{whole}.{fraction}"))
     }
 }
 
@@ -144,15 +156,12 @@ pub fn span(from_ms: f64, to_ms: f64) -> (String, String) {
     };
     let end = |ms: f64| {
         let v = ms / scale;
-        let text = format!("{v:.decimals$}");
-        let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
-        let whole = count(whole.parse::<u64>().unwrap_or(0));
-        let text = if frac.is_empty() || frac.bytes().all(|b| b == b'0') && v == v.trunc() {
-            whole
+        let text = if v == v.trunc() {
+            format!("{v:.0}")
         } else {
-            format!("{whole}.{frac}")
+            format!("{v:.decimals$}")
         };
-        format!("{text} {unit}")
+        format!("{} {unit}", grouped(&text))
     };
     (end(from_ms), end(to_ms))
 }

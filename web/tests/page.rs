@@ -64,6 +64,11 @@ fn numbers_read_as_people_write_them() {
     assert_eq!(format::duration(243.496736), "243.5 ms");
     assert_eq!(format::duration(1250.0), "1.25 s");
     assert_eq!(format::duration(30_000.0), "30 s");
+    // Every number on an axis or in a readout keeps its digits grouped.
+    assert_eq!(format::grouped("-12345.5"), "-12,345.5");
+    assert_eq!(format::grouped("999"), "999");
+    assert_eq!(tcplab_web::charts::fmt::trim(10_000_000.0, 0), "10,000,000");
+    assert_eq!(tcplab_web::charts::fmt::trim(-1234.50, 2), "-1,234.5");
     // A span's ends, told apart: as many decimals as its width needs.
     let span = |a, b| format::span(a, b);
     assert_eq!(

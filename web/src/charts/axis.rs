@@ -85,7 +85,8 @@ pub fn time_chart<'a>(
     let plot_w = (x1 - x0).max(1);
     let plot_h = (h as i32 - margin_top - st.bottom_area() as i32).max(1);
     let x_labels = (plot_w / st.px(90.0).max(1)).clamp(2, 14) as usize;
-    let y_labels = (plot_h / st.px(42.0).max(1)).clamp(2, 8) as usize;
+    // Three at least: with two, a short plot may get a single tick (0) and no scale at all.
+    let y_labels = (plot_h / st.px(42.0).max(1)).clamp(3, 8) as usize;
     let span = end - lo;
     let time_tick = |v: &f64| unit.tick_within(*v, span);
     let y_tick = |v: &f64| (y.tick)(*v);

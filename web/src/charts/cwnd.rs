@@ -292,8 +292,10 @@ impl Figure for Cwnd {
             right: (!log).then(|| Right {
                 factor: 1.0 / mss,
                 desc: match lang {
-                    Lang::En => format!("segments of {} B", th.mss),
-                    Lang::Zh => format!("段（每段 {} B）", th.mss),
+                    Lang::En => {
+                        format!("segments of {} B", crate::format::count(u64::from(th.mss)))
+                    }
+                    Lang::Zh => format!("段（每段 {} B）", crate::format::count(u64::from(th.mss))),
                 },
             }),
         };

@@ -3,7 +3,8 @@
 
 use crate::i18n::Lang;
 
-/// `v` with `decimals` decimals, trailing zeros dropped: `1.50` -> `1.5`, `2.00` -> `2`.
+/// `v` with `decimals` decimals, trailing zeros dropped and the whole part's digits grouped as
+/// the page writes counts: `1.50` -> `1.5`, `2.00` -> `2`, `10000` -> `10,000`.
 pub fn trim(v: f64, decimals: usize) -> String {
     let s = format!("{v:.decimals$}");
     let s = if s.contains('.') {
@@ -12,10 +13,9 @@ pub fn trim(v: f64, decimals: usize) -> String {
         s
     };
     if s == "-0" {
-        "0".to_string()
-    } else {
-        s
+        return "0".to_string();
     }
+    crate::format::grouped(&s)
 }
 
 /// Decimals enough to tell apart ticks about a sixth of `top` apart.

@@ -62,9 +62,9 @@ pub fn flow_items(n: usize, lang: Lang, (first, others): (f64, f64)) -> Vec<Item
     items
 }
 
-/// Entries placed in rows: (item index, x, row).
+/// Entries placed in rows: (item index, x, first row, the label's lines).
 struct Placement {
-    at: Vec<(usize, i32, i32)>,
+    at: Vec<(usize, i32, i32, Vec<String>)>,
     rows: i32,
 }
 
@@ -72,27 +72,66 @@ fn sample_w(st: &Style) -> i32 {
     st.px(22.0)
 }
 
+/// Device pixels a text takes on a row of the legend.
+fn text_w(root: &Root, st: &Style, text: &str) -> i32 {
+    root.estimate_text_size(text, &st.text(1.0, INK))
+        .map(|(w, _)| w as i32)
+        // Without a measurement, an average glyph is about 0.55 em wide.
+        .unwrap_or_else(|_| (text.chars().count() as f64 * st.font_css * 0.55 * st.dpr) as i32)
+}
+
+/// A label broken at its spaces into lines no wider than `room` (a word longer than that
+/// keeps its own line): a phone's narrow chart shows the whole of a long entry.
+fn lines(root: &Root, st: &Style, label: &str, room: i32) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in label.split(' ') {
+        let wider = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if !line.is_empty() && text_w(root, st, &wider) > room {
+            out.push(std::mem::take(&mut line));
+            line = word.to_string();
+        } else {
+            line = wider;
+        }
+    }
+    out.push(line);
+    out
+}
+
 fn place(root: &Root, st: &Style, items: &[Item], x0: i32, x1: i32) -> Placement {
     let gap = st.px(16.0);
     let text_gap = st.px(5.0);
-    let style = st.text(1.0, INK);
+    let room = (x1 - x0 - sample_w(st) - text_gap).max(1);
     let mut at = Vec::with_capacity(items.len());
     let (mut x, mut row) = (x0, 0);
     for (i, item) in items.iter().enumerate() {
-        let tw = root
-            .estimate_text_size(&item.label, &style)
-            .map(|(w, _)| w as i32)
-            // Without a measurement, an average glyph is about 0.55 em wide.
-            .unwrap_or_else(|_| {
-                (item.label.chars().count() as f64 * st.font_css * 0.55 * st.dpr) as i32
-            });
-        let w = sample_w(st) + text_gap + tw;
-        if x > x0 && x + w > x1 {
-            row += 1;
+        let tw = text_w(root, st, &item.label);
+        if tw <= room {
+            let w = sample_w(st) + text_gap + tw;
+            if x > x0 && x + w > x1 {
+                row += 1;
+                x = x0;
+            }
+            at.push((i, x, row, vec![item.label.clone()]));
+            x += w + gap;
+        } else {
+            // Wider than the legend: on rows of its own.
+            if x > x0 {
+                row += 1;
+            }
+            let broken = lines(root, st, &item.label, room);
+            let n = broken.len() as i32;
+            at.push((i, x0, row, broken));
+            row += n;
             x = x0;
+            if i + 1 == items.len() {
+                row -= 1;
+            }
         }
-        at.push((i, x, row));
-        x += w + gap;
     }
     Placement {
         at,
@@ -122,7 +161,7 @@ pub fn draw(
     let rh = row_height(st);
     let sw = sample_w(st);
     let text = st.text(1.0, INK);
-    for (i, x, row) in placement.at {
+    for (i, x, row, lines) in placement.at {
         let item = &items[i];
         let y = top + row * rh + rh / 2;
         let r = st.px(3.5);
@@ -163,15 +202,17 @@ pub fn draw(
                 ))
                 .map_err(e)?,
         }
-        root.draw(&Text::new(
-            item.label.clone(),
-            (x + sw + st.px(5.0), y),
-            text.pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Left,
-                plotters::style::text_anchor::VPos::Center,
-            )),
-        ))
-        .map_err(|e| e.to_string())?;
+        for (k, line) in lines.into_iter().enumerate() {
+            root.draw(&Text::new(
+                line,
+                (x + sw + st.px(5.0), y + k as i32 * rh),
+                text.clone().pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Left,
+                    plotters::style::text_anchor::VPos::Center,
+                )),
+            ))
+            .map_err(|e| e.to_string())?;
+        }
     }
     Ok(())
 }

@@ -69,6 +69,13 @@ pub struct PlotProps<F: Figure> {
     pub on_drawn: Callback<()>,
 }
 
+/// The canvas's height in CSS pixels: the figure's, with room for the rows its legend wraps to
+/// on a narrow screen (a phone's chart would otherwise give its plot to the legend).
+fn css_height(figure_height: f64, css_w: f64, st: &Style) -> f64 {
+    let narrow = ((720.0 - css_w / st.zoom()) / 5.0).clamp(0.0, 90.0);
+    ((figure_height + narrow) * st.zoom()).round()
+}
+
 /// Sizes both canvases to the layout at the device's pixel ratio and draws the figure.
 fn paint<F: Figure>(
     figure: &F,
@@ -80,7 +87,7 @@ fn paint<F: Figure>(
         w if w > 0 => f64::from(w),
         _ => FALLBACK_WIDTH,
     };
-    let css_h = (figure.height() * st.zoom()).round();
+    let css_h = css_height(figure.height(), css_w, st);
     let (w, h) = (
         (css_w * st.dpr).round().max(1.0) as u32,
         (css_h * st.dpr).round().max(1.0) as u32,
@@ -438,8 +445,12 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
         });
     }
     let figure = &props.figure;
-    let height =
-        (figure.height() * Style::new(props.layout.dpr, props.layout.root_font).zoom()).round();
+    let st = Style::new(props.layout.dpr, props.layout.root_font);
+    let css_w = match props.layout.width {
+        w if w > 0 => f64::from(w),
+        _ => FALLBACK_WIDTH,
+    };
+    let height = css_height(figure.height(), css_w, &st);
     let lang = figure.ctx().lang;
     html! {
         <figure class={classes!("tl-chart", format!("tl-chart-{}", F::KIND))} data-chart={F::KIND}

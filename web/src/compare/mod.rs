@@ -223,6 +223,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                         html! {
                             <button type="button" class="slot" id={format!("compare-slot-{i}")}
                                 aria-pressed={(i == props.slot).to_string()} data-query={q.clone()}
+                                title={q.clone()}
                                 style={format!("--slot-colour:{}", crate::charts::style::css(COLOURS[i % COLOURS.len()]))}
                                 onclick={Callback::from(move |_: MouseEvent| on_slot.emit(i))}>
                                 <strong>{ letter(i) }</strong>
@@ -243,7 +244,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                     }
                 </div>
                 <p class="compare-hint">
-                    { lang.pick("The controls on the left edit the highlighted scenario. Start from:", "左侧控件编辑高亮的场景。快速设置：") }
+                    { lang.pick("The scenario settings edit the highlighted scenario. Start from:", "场景设置编辑高亮的场景。快速设置：") }
                     { recipe("recipe-cc", lang.pick("Reno vs CUBIC vs BBR", "Reno、CUBIC 与 BBR"), algorithms) }
                     { recipe("recipe-conns", lang.pick("1 vs 4 connections", "1 个与 4 个连接"), connections) }
                 </p>

@@ -17,6 +17,12 @@ use crate::charts::Root;
 /// What a canvas draws.
 pub trait Drawing {
     fn draw(&self, root: &Root, st: &Style) -> Result<(), String>;
+    /// The height the drawing needs at a width of `css_w` CSS pixels, in CSS pixels at the
+    /// default text size (`zoom` is the text size's factor), when it depends on the width: a
+    /// heatmap stacks its panels on a narrow screen. `None`: the canvas's own height.
+    fn height(&self, _css_w: f64, _zoom: f64) -> Option<f64> {
+        None
+    }
 }
 
 #[derive(Properties, Clone)]
@@ -45,7 +51,11 @@ fn paint(canvas: &HtmlCanvasElement, props: &CanvasProps) -> Result<(), String> 
         w if w > 0 => f64::from(w),
         _ => 960.0,
     };
-    let css_h = (props.height * st.zoom()).round();
+    let height = props
+        .drawing
+        .height(css_w, st.zoom())
+        .unwrap_or(props.height);
+    let css_h = (height * st.zoom()).round();
     canvas.set_width((css_w * st.dpr).round().max(1.0) as u32);
     canvas.set_height((css_h * st.dpr).round().max(1.0) as u32);
     let _ = canvas.style().set_property("height", &format!("{css_h}px"));

@@ -63,6 +63,37 @@ fn panels(spec: &MatrixSpec) -> usize {
     spec.panels.as_ref().map_or(1, |p| p.values.len().max(1))
 }
 
+/// The heatmap's layout in CSS pixels at the default text size: the space left of the cells
+/// (the rows' values and name), above a panel (its title), below it (the columns' values and
+/// name), between panels, and the narrowest and the usual height of a cell.
+const LEFT: f64 = 96.0;
+const RIGHT: f64 = 10.0;
+const ABOVE: f64 = 48.0;
+const BELOW: f64 = 46.0;
+const GAP: f64 = 18.0;
+const CELL_H: f64 = 44.0;
+/// A cell narrower than this cuts its number ("11.9" at the cells' text size).
+const MIN_CELL_W: f64 = 52.0;
+/// Room for the note above the first row of panels.
+const NOTE: f64 = 30.0;
+
+/// How many panels side by side fit a canvas `css_w` wide at text size `zoom`, each cell at
+/// least [`MIN_CELL_W`] wide: all of them on a wide screen, fewer rows of them on a phone.
+fn panels_per_row(spec: &MatrixSpec, css_w: f64, zoom: f64) -> usize {
+    let np = panels(spec);
+    let nc = spec.cols.values.len().max(1) as f64;
+    let room = css_w / zoom - LEFT - RIGHT;
+    let fit = ((room + GAP) / (nc * MIN_CELL_W + GAP)).floor();
+    (fit.max(1.0) as usize).min(np)
+}
+
+/// The heatmap's height (CSS px at the default text size) with its panels laid out `k` a row.
+fn heatmap_height(spec: &MatrixSpec, k: usize) -> f64 {
+    let rows_of_panels = panels(spec).div_ceil(k.max(1)) as f64;
+    let band = ABOVE + CELL_H * spec.rows.values.len() as f64 + BELOW;
+    NOTE + rows_of_panels * band
+}
+
 fn panel_title(spec: &MatrixSpec, p: usize, lang: Lang) -> String {
     match &spec.panels {
         Some(axis) => format!(
@@ -105,8 +136,8 @@ pub struct Heatmap {
 impl Drawing for Heatmap {
     fn draw(&self, root: &Root, st: &Style) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-        let (w, h) = root.dim_in_pixel();
-        let (w, h) = (w as i32, h as i32);
+        let (w, _) = root.dim_in_pixel();
+        let w = w as i32;
         let spec = &self.spec;
         let lang = self.lang;
         let (nr, nc, np) = (spec.rows.values.len(), spec.cols.values.len(), panels(spec));
@@ -148,17 +179,20 @@ impl Drawing for Heatmap {
             }
         };
 
-        let left = st.px(96.0);
-        let top = st.px(48.0);
-        let bottom = st.px(46.0);
-        let gap = st.px(18.0);
-        let pw = ((w - left - st.px(10.0) - gap * (np as i32 - 1)) / np as i32).max(1);
-        let ph = (h - top - bottom).max(1);
+        let k = panels_per_row(spec, f64::from(w) / st.dpr, st.zoom());
+        let left = st.px(LEFT);
+        let gap = st.px(GAP);
+        let pw = ((w - left - st.px(RIGHT) - gap * (k as i32 - 1)) / k as i32).max(1);
+        // Each row of panels is a band: its titles, its cells, the columns' values and name.
+        let band = st.px(ABOVE + CELL_H * nr as f64 + BELOW);
+        let note_h = st.px(NOTE);
+        let ph = (band - st.px(ABOVE) - st.px(BELOW)).max(1);
         let (cw, ch) = (pw / nc as i32, ph / nr as i32);
         let label = st.text(0.95, INK);
         let desc = st.text(1.0, INK);
         for p in 0..np {
-            let x0 = left + p as i32 * (pw + gap);
+            let x0 = left + (p % k) as i32 * (pw + gap);
+            let top = note_h + (p / k) as i32 * band + st.px(ABOVE);
             root.draw(&Text::new(
                 panel_title(spec, p, lang),
                 (x0 + pw / 2, top - st.px(6.0)),
@@ -216,45 +250,64 @@ impl Drawing for Heatmap {
             }
             root.draw(&Text::new(
                 key_desc(spec.cols.key, lang),
-                (x0 + pw / 2, h - st.px(4.0)),
+                (x0 + pw / 2, top + ph + st.px(BELOW) - st.px(4.0)),
                 desc.pos(Pos::new(HPos::Center, VPos::Bottom)),
             ))
             .map_err(e)?;
+            // The rows' values and name beside the first panel of each row of panels.
+            if p % k == 0 {
+                for r in 0..nr {
+                    let v = spec.rows.values[r]
+                        .parse::<f64>()
+                        .map_or(spec.rows.values[r].clone(), |v| key_tick(spec.rows.key, v));
+                    root.draw(&Text::new(
+                        v,
+                        (left - st.px(6.0), top + r as i32 * ch + ch / 2),
+                        label.pos(Pos::new(HPos::Right, VPos::Center)),
+                    ))
+                    .map_err(e)?;
+                }
+                root.draw(&Text::new(
+                    key_desc(spec.rows.key, lang),
+                    (st.px(4.0), top + ph / 2),
+                    desc.transform(FontTransform::Rotate270)
+                        .pos(Pos::new(HPos::Center, VPos::Top)),
+                ))
+                .map_err(e)?;
+            }
         }
-        for r in 0..nr {
-            let v = spec.rows.values[r]
-                .parse::<f64>()
-                .map_or(spec.rows.values[r].clone(), |v| key_tick(spec.rows.key, v));
+        // The note, in two lines where one does not fit.
+        let what = format!("{} ({})", spec.metric.label(lang), spec.metric.unit());
+        let how = lang.pick(
+            "median over the seeds; darker is better",
+            "各种子中位数；颜色越深越好",
+        );
+        let note_style = st.text(0.95, MUTED).pos(Pos::new(HPos::Left, VPos::Top));
+        let one = format!("{what}, {how}");
+        let fits = root
+            .estimate_text_size(&one, &note_style)
+            .is_ok_and(|(tw, _)| (tw as i32) < w - left);
+        if fits {
+            root.draw(&Text::new(one, (left, st.px(4.0)), note_style))
+                .map_err(e)?;
+        } else {
             root.draw(&Text::new(
-                v,
-                (left - st.px(6.0), top + r as i32 * ch + ch / 2),
-                label.pos(Pos::new(HPos::Right, VPos::Center)),
+                format!("{what},"),
+                (st.px(4.0), st.px(2.0)),
+                note_style.clone(),
             ))
             .map_err(e)?;
+            root.draw(&Text::new(how, (st.px(4.0), st.px(14.0)), note_style))
+                .map_err(e)?;
         }
-        root.draw(&Text::new(
-            key_desc(spec.rows.key, lang),
-            (st.px(4.0), top + ph / 2),
-            desc.transform(FontTransform::Rotate270)
-                .pos(Pos::new(HPos::Center, VPos::Top)),
-        ))
-        .map_err(e)?;
-        let note = format!(
-            "{} ({}), {}",
-            spec.metric.label(lang),
-            spec.metric.unit(),
-            lang.pick(
-                "median over the seeds; darker is better",
-                "各种子中位数；颜色越深越好"
-            )
-        );
-        root.draw(&Text::new(
-            note,
-            (left, st.px(4.0)),
-            st.text(0.95, MUTED).pos(Pos::new(HPos::Left, VPos::Top)),
-        ))
-        .map_err(e)?;
         Ok(())
+    }
+
+    fn height(&self, css_w: f64, zoom: f64) -> Option<f64> {
+        Some(heatmap_height(
+            &self.spec,
+            panels_per_row(&self.spec, css_w, zoom),
+        ))
     }
 }
 
@@ -390,7 +443,8 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
             })
         })
     };
-    let height = 70.0 + 44.0 * spec.rows.values.len() as f64 + 50.0;
+    // Until the canvas knows its width: every panel in one row.
+    let height = heatmap_height(spec, panels(spec));
     let stamp = format!(
         "{}:{done}:{}:{:?}:{}",
         props.batch.as_ref().map_or(0, |b| b.id),
