@@ -426,12 +426,25 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
              &b=rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D5\
              &c=cc%3Dbbr%26rtt%3D50%26bw%3D100%26loss%3D0.5%26app%3Dbulk%26dur%3D5&lang=en"
         );
-        for id in ["compare-goodput", "compare-cwnd"] {
+        // Every chart of the single run that applies to bulk flows, the latency's not.
+        for id in [
+            "compare-goodput",
+            "compare-cwnd",
+            "compare-acked",
+            "compare-rtt",
+            "compare-queue",
+        ] {
             let drawn = lab
                 .eval_string(&format!("return document.getElementById('{id}').dataset.drawn || '';"))
                 .await;
             assert!(drawn.contains(":3:"), "{id} drew the three runs: {drawn}");
         }
+        assert_eq!(
+            lab.eval_string("return String(!!document.getElementById('compare-latency'));")
+                .await,
+            "false",
+            "no message latency without messages"
+        );
         lab.screenshot("compare").await;
         lab.set_window(1280, 720).await;
         lab.screenshot("compare-1280x720").await;

@@ -1,5 +1,7 @@
-//! The comparison's charts: each scenario's goodput, and flow 1's congestion window, over time,
-//! every scenario on the same axes in its own colour.
+//! The comparison's charts, the single run's that apply to several scenarios at once: goodput,
+//! flow 1's congestion window, its data acknowledged (the time-sequence graph's ACK line), its
+//! smoothed round-trip time, the bottleneck's queue, and for messages their latency; every
+//! scenario on the same axes in its own colour. Everything about one chart is in [`What`].
 
 use std::rc::Rc;
 
@@ -32,8 +34,100 @@ pub fn letter(i: usize) -> char {
 pub enum What {
     Goodput,
     Cwnd,
+    /// Flow 1's cumulative ACK over time: which scenario's data gets through first.
+    Acked,
+    /// Flow 1's smoothed RTT (RFC 6298's SRTT) over time: the queue a scenario builds.
+    Rtt,
+    /// Packets waiting at the bottleneck.
+    Queue,
     /// The distribution of message latencies (messages workloads).
     Latency,
+}
+
+impl What {
+    pub const ALL: [What; 6] = [
+        What::Goodput,
+        What::Cwnd,
+        What::Acked,
+        What::Rtt,
+        What::Queue,
+        What::Latency,
+    ];
+
+    /// The canvas's id, which the export and the tests name.
+    pub fn id(self) -> &'static str {
+        match self {
+            What::Goodput => "compare-goodput",
+            What::Cwnd => "compare-cwnd",
+            What::Acked => "compare-acked",
+            What::Rtt => "compare-rtt",
+            What::Queue => "compare-queue",
+            What::Latency => "compare-latency",
+        }
+    }
+
+    pub fn title(self, lang: Lang) -> &'static str {
+        match self {
+            What::Goodput => lang.pick("Goodput over time", "有效吞吐量随时间"),
+            What::Cwnd => lang.pick("Congestion window of flow 1", "流 1 的拥塞窗口"),
+            What::Acked => lang.pick("Data acknowledged, flow 1", "流 1 已确认的数据"),
+            What::Rtt => lang.pick("Smoothed round-trip time, flow 1", "流 1 的平滑往返时间"),
+            What::Queue => lang.pick("Bottleneck queue", "瓶颈队列"),
+            What::Latency => lang.pick("Message latency, distribution", "消息时延分布"),
+        }
+    }
+
+    /// CSS pixels at the default text size.
+    pub fn height(self) -> f64 {
+        match self {
+            What::Goodput => 300.0,
+            _ => 260.0,
+        }
+    }
+
+    /// Whether the chart has something to show for these runs: message latency for messages,
+    /// a TCP flow's charts where there is one, the queue always.
+    pub fn applies(self, views: &[Option<Rc<RunView>>]) -> bool {
+        let any = |f: &dyn Fn(&RunView) -> bool| views.iter().flatten().any(|v| f(v));
+        match self {
+            What::Latency => any(&|v| v.summary.msgs.is_some()),
+            What::Cwnd | What::Acked | What::Rtt => any(&|v| !v.flows.is_empty()),
+            What::Goodput | What::Queue => true,
+        }
+    }
+
+    fn line(self, view: &Rc<RunView>, lang: Lang) -> Vec<(f64, f64)> {
+        let first = view.flows.first();
+        match self {
+            What::Goodput => goodput(view, lang),
+            What::Cwnd => cwnd(view),
+            What::Acked => first.map_or_else(Vec::new, |f| finite(f.acks.iter().copied())),
+            What::Rtt => first.map_or_else(Vec::new, |f| {
+                finite(f.window.iter().filter_map(|w| Some((w.t, w.srtt_ms?))))
+            }),
+            What::Queue => steps(&finite(view.queue.iter().copied()), view.end_ms),
+            What::Latency => latency_cdf(view),
+        }
+    }
+
+    fn y_desc(self, lang: Lang) -> &'static str {
+        match self {
+            What::Goodput => lang.pick("goodput, all flows (MB/s)", "有效吞吐量，所有流（MB/s）"),
+            What::Cwnd => lang.pick("cwnd, flow 1 (bytes)", "拥塞窗口，流 1（字节）"),
+            What::Acked => lang.pick("bytes acknowledged", "已确认字节"),
+            What::Rtt => lang.pick("SRTT (ms)", "SRTT（ms）"),
+            What::Queue => lang.pick("packets queued", "排队的包"),
+            What::Latency => lang.pick("share of messages", "消息占比"),
+        }
+    }
+
+    fn y_tick(self, v: f64) -> String {
+        match self {
+            What::Goodput | What::Rtt | What::Queue => fmt::sig(v),
+            What::Latency => format!("{}%", fmt::sig(v * 100.0)),
+            What::Cwnd | What::Acked => fmt::bytes(v),
+        }
+    }
 }
 
 pub struct Compared {
@@ -93,11 +187,7 @@ impl Drawing for Compared {
             .views
             .iter()
             .map(|v| {
-                v.as_ref().map(|v| match self.what {
-                    What::Goodput => goodput(v, lang),
-                    What::Cwnd => cwnd(v),
-                    What::Latency => latency_cdf(v),
-                })
+                v.as_ref().map(|v| self.what.line(v, lang))
             })
             .collect();
         let end = self
@@ -132,11 +222,7 @@ impl Drawing for Compared {
             .collect();
         let unit = TimeUnit::for_span(end);
         let xtick = move |v: f64| if latency { fmt::sig(v) } else { unit.tick(v) };
-        let ytick = |v: f64| match self.what {
-            What::Goodput => fmt::sig(v),
-            What::Latency => format!("{}%", fmt::sig(v * 100.0)),
-            What::Cwnd => fmt::bytes(v),
-        };
+        let ytick = |v: f64| self.what.y_tick(v);
         let frame = xy::frame(
             root,
             st,
@@ -157,14 +243,7 @@ impl Drawing for Compared {
                 lo: 0.0,
                 hi: if latency { 1.0 } else { top },
                 log: false,
-                desc: match self.what {
-                    What::Goodput => {
-                        lang.pick("goodput, all flows (MB/s)", "有效吞吐量，所有流（MB/s）")
-                    }
-                    What::Cwnd => lang.pick("cwnd, flow 1 (bytes)", "拥塞窗口，流 1（字节）"),
-                    What::Latency => lang.pick("share of messages", "消息占比"),
-                }
-                .to_string(),
+                desc: self.what.y_desc(lang).to_string(),
                 tick: &ytick,
             },
         )?;

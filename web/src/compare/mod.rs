@@ -122,16 +122,10 @@ pub fn CompareView(props: &CompareProps) -> Html {
             lang.code()
         )
     };
-    let goodput_title = lang
-        .pick("Goodput over time", "有效吞吐量随时间")
-        .to_string();
-    let cwnd_title = lang
-        .pick("Congestion window of flow 1", "流 1 的拥塞窗口")
-        .to_string();
-    let latency_title = lang
-        .pick("Message latency, distribution", "消息时延分布")
-        .to_string();
-    let messages = views.iter().flatten().any(|v| v.summary.msgs.is_some());
+    let charts: Vec<What> = What::ALL
+        .into_iter()
+        .filter(|w| w.applies(&views))
+        .collect();
 
     let command: String = props
         .scenarios
@@ -157,13 +151,6 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 export::warn(export::text(&json_name, "application/json", &json))
             }),
         )];
-        let mut charts = vec![
-            ("compare-goodput", &goodput_title),
-            ("compare-cwnd", &cwnd_title),
-        ];
-        if messages {
-            charts.push(("compare-latency", &latency_title));
-        }
         // The caption names every scenario by what tells it apart, and by its query.
         let caption: Vec<String> = props
             .scenarios
@@ -176,10 +163,11 @@ pub fn CompareView(props: &CompareProps) -> Html {
             })
             .chain(export::caption(&a, lang).into_iter().skip(1))
             .collect();
-        for (id, title) in charts {
+        for what in &charts {
+            let (id, title) = (what.id(), what.title(lang));
             let (png_name, png_title, caption) = (
                 format!("{name}-{}.png", id.trim_start_matches("compare-")),
-                title.clone(),
+                title.to_string(),
                 caption.clone(),
             );
             items.push(Item::new(
@@ -252,23 +240,14 @@ pub fn CompareView(props: &CompareProps) -> Html {
             </div>
             <Progress {lang} batch={props.batch.clone()} live={props.live}
                 on_cancel={props.on_cancel.clone()} on_rerun={props.on_rerun.clone()} />
-            <figure class="sweep-figure">
-                <figcaption><strong>{ goodput_title.clone() }</strong></figcaption>
-                <Canvas id="compare-goodput" label={goodput_title} height={300.0} stamp={stamp("goodput")}
-                    drawing={Rc::new(Compared { what: What::Goodput, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
-            </figure>
-            <figure class="sweep-figure">
-                <figcaption><strong>{ cwnd_title.clone() }</strong></figcaption>
-                <Canvas id="compare-cwnd" label={cwnd_title} height={260.0} stamp={stamp("cwnd")}
-                    drawing={Rc::new(Compared { what: What::Cwnd, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
-            </figure>
-            if messages {
+            { for charts.iter().map(|&what| html! {
                 <figure class="sweep-figure">
-                    <figcaption><strong>{ latency_title.clone() }</strong></figcaption>
-                    <Canvas id="compare-latency" label={latency_title} height={260.0} stamp={stamp("latency")}
-                        drawing={Rc::new(Compared { what: What::Latency, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
+                    <figcaption><strong>{ what.title(lang) }</strong></figcaption>
+                    <Canvas id={what.id()} label={what.title(lang)} height={what.height()}
+                        stamp={stamp(what.id())}
+                        drawing={Rc::new(Compared { what, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
                 </figure>
-            }
+            }) }
             <div class="table-wrap">
                 <table class="sweep-table" id="compare-table">
                     <thead>
