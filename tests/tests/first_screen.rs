@@ -412,6 +412,28 @@ async fn a_drag_zooms_every_time_chart_and_a_double_click_shows_the_whole_run() 
             .await;
         assert!(whole, "the double-click reset the zoom: {}", range().await);
 
+        // Two fingers spreading apart on a chart zoom in around them.
+        lab.eval_string(
+            "const c = document.querySelector('.tl-chart-goodput canvas.chart-cursor');
+             const r = c.getBoundingClientRect();
+             const at = (id, f) => ({ bubbles: true, pointerId: id, pointerType: 'touch',
+                 isPrimary: id === 11, clientX: r.left + r.width * f, clientY: r.top + r.height / 2 });
+             c.dispatchEvent(new PointerEvent('pointerdown', at(11, 0.45)));
+             c.dispatchEvent(new PointerEvent('pointerdown', at(12, 0.55)));
+             c.dispatchEvent(new PointerEvent('pointermove', at(11, 0.35)));
+             c.dispatchEvent(new PointerEvent('pointermove', at(12, 0.65)));
+             c.dispatchEvent(new PointerEvent('pointerup', at(11, 0.35)));
+             c.dispatchEvent(new PointerEvent('pointerup', at(12, 0.65)));
+             return null;",
+        )
+        .await;
+        let (a, b) = wait_for_range(lab).await.expect("the pinch zoomed");
+        assert!(
+            b - a < 0.5 * 5500.0 && a > 0.0,
+            "three times the spread, a third of the run: {}",
+            range().await
+        );
+
         // The window's axis on a log scale: slow start's doubling as a straight line.
         lab.open("?preset=post-slow-start&player=0&lang=en").await;
         let draws = || async move {

@@ -819,3 +819,33 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
         "{text:?}"
     );
 }
+
+#[wasm_bindgen_test]
+fn a_pinch_zooms_around_the_fingers() {
+    use tcplab_web::charts::plot::pinched;
+    // A plot from 0 to 400 px showing 0 to 1000 ms; fingers at 150 and 250 (the instant 500
+    // ms between them) spread to 100 and 300: twice as far apart, half the span, 500 ms still
+    // between them.
+    let r = pinched((0.0, 1000.0), (0.0, 400.0), (150.0, 250.0), (100.0, 300.0)).expect("a range");
+    assert!(
+        (r.0 - 250.0).abs() < 1e-9 && (r.1 - 750.0).abs() < 1e-9,
+        "{r:?}"
+    );
+    // Moved together to the right by 100 px at the same spread: the instant follows them.
+    let r = pinched((0.0, 1000.0), (0.0, 400.0), (150.0, 250.0), (250.0, 350.0)).expect("a range");
+    assert!(
+        (r.0 + 250.0).abs() < 1e-9 && (r.1 - 750.0).abs() < 1e-9,
+        "{r:?}"
+    );
+    // Pinched in: twice the span.
+    let r = pinched((0.0, 1000.0), (0.0, 400.0), (100.0, 300.0), (150.0, 250.0)).expect("a range");
+    assert!(
+        (r.0 + 500.0).abs() < 1e-9 && (r.1 - 1500.0).abs() < 1e-9,
+        "{r:?}"
+    );
+    // Fingers on one spot measure nothing.
+    assert_eq!(
+        pinched((0.0, 1000.0), (0.0, 400.0), (200.0, 202.0), (100.0, 300.0)),
+        None
+    );
+}

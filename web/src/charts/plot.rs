@@ -115,6 +115,56 @@ fn paint<F: Figure>(
 }
 
 /// The time under the pointer, rounded to what one CSS pixel resolves, or `None` off the plot.
+/// The range two fingers show as they pinch: the instant that was under their midpoint when
+/// the second touched stays under their midpoint now, and the span scales by how far apart
+/// they were over how far apart they are. `plot` is the plotting area's left and right edge
+/// and `start`, `now` the fingers' positions, all in the same pixels; `range` the time range
+/// shown when the pinch began. `None` while the fingers are too close to measure.
+pub fn pinched(
+    range: (f64, f64),
+    plot: (f64, f64),
+    start: (f64, f64),
+    now: (f64, f64),
+) -> Option<(f64, f64)> {
+    let (lo, hi) = range;
+    let w = plot.1 - plot.0;
+    let (d0, d) = ((start.1 - start.0).abs(), (now.1 - now.0).abs());
+    if w <= 0.0 || d0 < 8.0 || d < 8.0 || hi <= lo {
+        return None;
+    }
+    let at = |px: f64| (px - plot.0) / w;
+    let t = lo + at((start.0 + start.1) / 2.0) * (hi - lo);
+    let width = (hi - lo) * d0 / d;
+    let a = t - at((now.0 + now.1) / 2.0) * width;
+    (a.is_finite() && width.is_finite()).then_some((a, a + width))
+}
+
+/// A finger left the chart: a pinch ends with it.
+fn lift(touches: &RefCell<Vec<(i32, f64)>>, pinch: &RefCell<Option<Pinch>>, id: i32) {
+    let mut t = touches.borrow_mut();
+    t.retain(|f| f.0 != id);
+    if t.len() < 2 {
+        *pinch.borrow_mut() = None;
+    }
+}
+
+/// CSS pixels per device pixel of a chart's canvas.
+fn css_per_device(canvas: &HtmlCanvasElement, st: &Style) -> f64 {
+    let cw = f64::from(canvas.client_width());
+    if cw > 0.0 && canvas.width() > 0 {
+        cw / f64::from(canvas.width())
+    } else {
+        1.0 / st.dpr
+    }
+}
+
+/// Two fingers on a time chart: where they touched, and the range shown then.
+#[derive(Debug, Clone, Copy)]
+struct Pinch {
+    start: (f64, f64),
+    range: (f64, f64),
+}
+
 /// The value at a pointer's height (CSS px from the canvas's top) on the vertical axis, if it
 /// is within the plotting area.
 fn value_at_y(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_y: f64) -> Option<f64> {
@@ -258,11 +308,15 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     // whether it has moved far enough to be a drag rather than a click).
     let band = use_state_eq(|| None::<(f64, f64)>);
     let dragged = use_mut_ref(|| false);
+    // The fingers on the chart (pointer id, CSS x) and the pinch they make, once there are two.
+    let touches = use_mut_ref(Vec::<(i32, f64)>::new);
+    let pinch = use_mut_ref(|| None::<Pinch>);
     let pointer = F::TIMED.then(|| {
         let (over, drawn, last) = (over.clone(), drawn.clone(), last_emitted.clone());
         let (pointer_y, repaint) = (pointer_y.clone(), repaint.clone());
         let on_cursor = props.on_cursor.clone();
         let (band, dragged) = (band.clone(), dragged.clone());
+        let (touches, pinch, on_zoom) = (touches.clone(), pinch.clone(), props.on_zoom.clone());
         Callback::from(move |e: PointerEvent| {
             let (Some(canvas), Some((frame, st))) =
                 (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
@@ -270,6 +324,21 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 return;
             };
             let x = f64::from(e.offset_x());
+            if e.pointer_type() == "touch" {
+                let mut t = touches.borrow_mut();
+                if let Some(finger) = t.iter_mut().find(|f| f.0 == e.pointer_id()) {
+                    finger.1 = x;
+                }
+                if let (Some(p), Some(on_zoom), [a, b]) = (*pinch.borrow(), &on_zoom, &t[..]) {
+                    // A pinch zooms around the fingers, as Ctrl+wheel around the pointer.
+                    let scale = css_per_device(&canvas, &st);
+                    let plot = (frame.left() * scale, frame.right() * scale);
+                    if let Some(r) = pinched(p.range, plot, p.start, (a.1, b.1)) {
+                        on_zoom.emit(Some(r));
+                    }
+                    return;
+                }
+            }
             if let Some((from, _)) = *band {
                 if e.buttons() & 1 == 1 {
                     if (x - from).abs() >= DRAG_CSS_PX {
@@ -297,7 +366,23 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
         let pointer = pointer.clone();
         let (band, dragged) = (band.clone(), dragged.clone());
         let zooms = props.on_zoom.is_some();
+        let (touches, pinch, drawn) = (touches.clone(), pinch.clone(), drawn.clone());
         Callback::from(move |e: PointerEvent| {
+            if zooms && e.pointer_type() == "touch" {
+                let mut t = touches.borrow_mut();
+                t.retain(|f| f.0 != e.pointer_id());
+                t.push((e.pointer_id(), f64::from(e.offset_x())));
+                if let ([a, b], Some((frame, _))) = (&t[..], drawn.borrow().as_ref()) {
+                    if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+                        let _ = el.set_pointer_capture(e.pointer_id());
+                    }
+                    *pinch.borrow_mut() = Some(Pinch {
+                        start: (a.1, b.1),
+                        range: (frame.x.lo, frame.x.hi),
+                    });
+                    return;
+                }
+            }
             // A finger's drag scrolls the page; a mouse's or a pen's selects.
             if zooms && e.button() == 0 && e.pointer_type() != "touch" {
                 // The drag goes on past the chart's edge and still ends here.
@@ -318,7 +403,12 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
         .map(|on_zoom| {
             let (over, drawn, band, dragged) =
                 (over.clone(), drawn.clone(), band.clone(), dragged.clone());
+            let (touches, pinch) = (touches.clone(), pinch.clone());
             Callback::from(move |e: PointerEvent| {
+                if e.pointer_type() == "touch" {
+                    lift(&touches, &pinch, e.pointer_id());
+                    return;
+                }
                 let Some((from, _)) = *band else { return };
                 band.set(None);
                 if !*dragged.borrow() {
@@ -343,6 +433,10 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 }
             })
         });
+    let cancel = F::TIMED.then(|| {
+        let (touches, pinch) = (touches.clone(), pinch.clone());
+        Callback::from(move |e: PointerEvent| lift(&touches, &pinch, e.pointer_id()))
+    });
     let reset = F::TIMED
         .then(|| props.on_zoom.clone())
         .flatten()
@@ -473,7 +567,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                         if F::TIMED { "cursor:crosshair" } else { "" }
                     )}
                     onpointermove={pointer} onpointerdown={press} onpointerup={release}
-                    onpointerleave={leave} onclick={click} ondblclick={reset} />
+                    onpointerleave={leave} onpointercancel={cancel} onclick={click} ondblclick={reset} />
                 if let Some((a, b)) = *band {
                     <div class="zoom-band" aria-hidden="true"
                         style={format!("left:{}px;width:{}px", a.min(b), (a - b).abs())} />

@@ -186,9 +186,7 @@ impl Drawing for Compared {
         let lines: Vec<Option<Vec<(f64, f64)>>> = self
             .views
             .iter()
-            .map(|v| {
-                v.as_ref().map(|v| self.what.line(v, lang))
-            })
+            .map(|v| v.as_ref().map(|v| self.what.line(v, lang)))
             .collect();
         let end = self
             .views
