@@ -430,6 +430,30 @@ impl Lab {
         self.wait_for_run(RUN_TIMEOUT).await;
     }
 
+    /// Waits until the batch on show (a sweep, a matrix, a comparison) is done
+    /// (`#progress[data-state=done]`, every run in), and fails the test if it is not by `within`.
+    pub async fn wait_for_batch(&self, within: Duration) {
+        let progress = "const p = document.getElementById('progress');
+             return p ? [p.dataset.state, p.dataset.done, p.dataset.size, p.dataset.live].join(' ') : 'none';";
+        let done = self
+            .wait_until(within, || async move {
+                self.eval_string(
+                    "const p = document.getElementById('progress');
+                     return p && p.dataset.state === 'done' && p.dataset.done === p.dataset.size ? 'yes' : 'no';",
+                )
+                .await
+                    == "yes"
+            })
+            .await;
+        assert!(
+            done,
+            "the batch did not finish within {within:?}: {} at {}; console: {:?}",
+            self.eval_string(progress).await,
+            self.search().await,
+            self.console().await
+        );
+    }
+
     /// Polls `check` until it holds or `within` has passed; says whether it held.
     pub async fn wait_until<F, Fut>(&self, within: Duration, mut check: F) -> bool
     where

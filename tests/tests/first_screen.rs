@@ -582,21 +582,6 @@ async fn overflowing(lab: &Lab) -> Vec<String> {
     serde_json::from_str(&json).unwrap_or_default()
 }
 
-/// Waits until the batch on show is done.
-async fn wait_for_batch(lab: &Lab) {
-    let done = lab
-        .wait_until(Duration::from_secs(120), || async move {
-            lab.eval_string(
-                "const p = document.getElementById('progress');
-                 return p && p.dataset.state === 'done' && p.dataset.done === p.dataset.size ? 'yes' : 'no';",
-            )
-            .await
-                == "yes"
-        })
-        .await;
-    assert!(done, "the batch finished: {}", lab.search().await);
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_phone_reads_a_run_a_sweep_a_matrix_and_a_comparison_whole() {
     with_lab(|lab| async move {
@@ -623,7 +608,7 @@ async fn a_phone_reads_a_run_a_sweep_a_matrix_and_a_comparison_whole() {
                 if name == "run" {
                     lab.wait_for_run(Duration::from_secs(60)).await;
                 } else {
-                    wait_for_batch(lab).await;
+                    lab.wait_for_batch(Duration::from_secs(120)).await;
                 }
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 lab.screenshot(&format!("phone-{name}-{w}x{h}")).await;

@@ -38,27 +38,6 @@ fn runner_table(query: &str, key: &str, values: &[&str], seeds: u64) -> String {
     table_csv(key, &rows)
 }
 
-/// Waits until the batch on show is done (`#progress[data-state=done]`).
-async fn wait_for_batch(lab: &Lab, within: Duration) {
-    let done = lab
-        .wait_until(within, || async move {
-            lab.eval_string(
-                "const p = document.getElementById('progress');
-                 return p && p.dataset.state === 'done' && p.dataset.done === p.dataset.size ? 'yes' : 'no';",
-            )
-            .await
-                == "yes"
-        })
-        .await;
-    assert!(
-        done,
-        "the batch did not finish within {within:?}: {} at {}; console: {:?}",
-        progress(lab).await,
-        lab.search().await,
-        lab.console().await
-    );
-}
-
 async fn progress(lab: &Lab) -> String {
     lab.eval_string(
         "const p = document.getElementById('progress');
@@ -159,7 +138,7 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
             )))
             .await
             .expect("load the page");
-        wait_for_batch(lab, SWEEP_TIMEOUT).await;
+        lab.wait_for_batch(SWEEP_TIMEOUT).await;
         let took = started.elapsed();
         let workers = progress_field(lab, "live").await;
         println!("20 runs of 30 s in {took:?} on {workers} workers: {}", lab.text_of("progress").await);
@@ -332,7 +311,7 @@ async fn cancel_stops_every_worker_and_a_new_sweep_replaces_a_running_one() {
             .wait_for_search(SETTLE, |s| s.contains("values=5,20,50&seeds=2"))
             .await;
         assert!(replaced, "the address: {}", lab.search().await);
-        wait_for_batch(lab, SWEEP_TIMEOUT).await;
+        lab.wait_for_batch(SWEEP_TIMEOUT).await;
         assert_eq!(progress_field(lab, "size").await, "6");
         let shown = lab
             .eval_string("return document.getElementById('sweep-view').dataset.csv;")
@@ -361,7 +340,7 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
             .goto(lab.server.url("?preset=multi-flow&dur=5&view=matrix&lang=en"))
             .await
             .expect("load the page");
-        wait_for_batch(lab, SWEEP_TIMEOUT).await;
+        lab.wait_for_batch(SWEEP_TIMEOUT).await;
         assert_eq!(progress_field(lab, "size").await, "36");
         assert_eq!(
             lab.search().await,
@@ -396,7 +375,7 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
             ))
             .await
             .expect("load the page");
-        wait_for_batch(lab, SWEEP_TIMEOUT).await;
+        lab.wait_for_batch(SWEEP_TIMEOUT).await;
         assert_eq!(progress_field(lab, "size").await, "3");
         let goodputs = lab
             .eval_string(

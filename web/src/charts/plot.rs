@@ -148,13 +148,14 @@ fn lift(touches: &RefCell<Vec<(i32, f64)>>, pinch: &RefCell<Option<Pinch>>, id: 
     }
 }
 
-/// CSS pixels per device pixel of a chart's canvas.
-fn css_per_device(canvas: &HtmlCanvasElement, st: &Style) -> f64 {
+/// Device pixels per CSS pixel of a chart's canvas (the same across and down: both follow the
+/// device's pixel ratio).
+fn device_per_css(canvas: &HtmlCanvasElement, st: &Style) -> f64 {
     let cw = f64::from(canvas.client_width());
     if cw > 0.0 && canvas.width() > 0 {
-        cw / f64::from(canvas.width())
+        f64::from(canvas.width()) / cw
     } else {
-        1.0 / st.dpr
+        st.dpr
     }
 }
 
@@ -168,13 +169,7 @@ struct Pinch {
 /// The value at a pointer's height (CSS px from the canvas's top) on the vertical axis, if it
 /// is within the plotting area.
 fn value_at_y(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_y: f64) -> Option<f64> {
-    let ch = f64::from(canvas.client_height());
-    let scale = if ch > 0.0 {
-        f64::from(canvas.height()) / ch
-    } else {
-        st.dpr
-    };
-    let px = offset_y * scale;
+    let px = offset_y * device_per_css(canvas, st);
     if !frame.y.contains_px(px, 2.0 * st.dpr) {
         return None;
     }
@@ -182,13 +177,7 @@ fn value_at_y(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_y: f
 }
 
 fn time_at(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_x: f64) -> Option<f64> {
-    let cw = f64::from(canvas.client_width());
-    let scale = if cw > 0.0 {
-        f64::from(canvas.width()) / cw
-    } else {
-        st.dpr
-    };
-    let px = offset_x * scale;
+    let px = offset_x * device_per_css(canvas, st);
     if !frame.x.contains_px(px, 2.0 * st.dpr) {
         return None;
     }
@@ -331,8 +320,8 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 }
                 if let (Some(p), Some(on_zoom), [a, b]) = (*pinch.borrow(), &on_zoom, &t[..]) {
                     // A pinch zooms around the fingers, as Ctrl+wheel around the pointer.
-                    let scale = css_per_device(&canvas, &st);
-                    let plot = (frame.left() * scale, frame.right() * scale);
+                    let scale = device_per_css(&canvas, &st);
+                    let plot = (frame.left() / scale, frame.right() / scale);
                     if let Some(r) = pinched(p.range, plot, p.start, (a.1, b.1)) {
                         on_zoom.emit(Some(r));
                     }
