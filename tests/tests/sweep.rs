@@ -25,7 +25,7 @@ fn runner_table(query: &str, key: &str, values: &[&str], seeds: u64) -> String {
     let mut rows = Vec::new();
     for v in values {
         let mut point = base.clone();
-        point.set(key.name(), v).expect("a value");
+        point.set(key, v).expect("a value");
         let runs: Vec<_> = (0..seeds)
             .map(|offset| {
                 let mut s = point.clone();

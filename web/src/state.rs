@@ -458,12 +458,12 @@ impl Page {
 /// refusing it: it is a place in the run, not a setting of it.
 pub fn set(scenario: &mut Scenario, key: Key, value: &str) -> Result<(), String> {
     let value = value.trim();
-    match scenario.set(key.name(), value) {
+    match scenario.set(key, value) {
         Ok(()) => Ok(()),
         Err(e) if e.key() == Key::At.name() && key != Key::At => {
             let mut without = scenario.clone();
             without.at_ms = None;
-            without.set(key.name(), value).map_err(|e| e.to_string())?;
+            without.set(key, value).map_err(|e| e.to_string())?;
             *scenario = without;
             Ok(())
         }

@@ -48,6 +48,8 @@ Options:
   --max-events N   the run's event budget (default {budget})
   -h, --help       this text
 
+Keys of QUERY (docs/scenario.md has them with their units and defaults):
+{keys}
 Exit status: 0 on success, 2 on a bad scenario or arguments, 1 on an internal error.
 ";
 
@@ -145,6 +147,7 @@ fn main() -> ExitCode {
 
 fn help() -> String {
     HELP.replace("{budget}", &RunOptions::default().max_events.to_string())
+        .replace("{keys}", &tcplab::scenario::table_text())
 }
 
 /// Reads the arguments after the program name into a checked request.
@@ -350,7 +353,7 @@ fn sweep_points(
             )));
         }
         let mut point = base.clone();
-        point.set(key.name(), &decode_component(value))?;
+        point.set(key, &decode_component(value))?;
         if point.seed.checked_add(seeds - 1).is_none() {
             return Err(Failure::usage(format!(
                 "--seeds: {seeds} seeds from seed {} pass the largest seed",

@@ -115,38 +115,14 @@ impl Key {
         Key::At,
     ];
 
+    /// Everything about the key, from [`KEYS`].
+    pub fn def(self) -> &'static KeyDef {
+        &KEYS[self as usize]
+    }
+
     /// The key as written in a query.
     pub fn name(self) -> &'static str {
-        match self {
-            Key::Preset => "preset",
-            Key::Cc => "cc",
-            Key::Rtt => "rtt",
-            Key::Bw => "bw",
-            Key::Loss => "loss",
-            Key::Ackloss => "ackloss",
-            Key::Drop => "drop",
-            Key::Burst => "burst",
-            Key::Queue => "queue",
-            Key::Mss => "mss",
-            Key::Iw => "iw",
-            Key::Rwnd => "rwnd",
-            Key::Hystart => "hystart",
-            Key::Sack => "sack",
-            Key::Ts => "ts",
-            Key::Autotune => "autotune",
-            Key::Delack => "delack",
-            Key::Minrto => "minrto",
-            Key::App => "app",
-            Key::Body => "body",
-            Key::Dur => "dur",
-            Key::Flows => "flows",
-            Key::Msg => "msg",
-            Key::Every => "every",
-            Key::Count => "count",
-            Key::Conns => "conns",
-            Key::Seed => "seed",
-            Key::At => "at",
-        }
+        self.def().name
     }
 
     /// The key named `name` exactly (keys are lower case).
@@ -169,39 +145,412 @@ impl Key {
     /// What the key accepts, as in the spec's table. `rwnd` and `at` are further bounded by
     /// `mss` and `dur`, which only `Scenario::validate` can see.
     pub(crate) fn kind(self) -> Kind {
-        use Dimension as D;
-        match self {
-            Key::Preset => Kind::Preset,
-            Key::Cc => Kind::Choice(&["reno", "cubic", "bbr"]),
-            Key::Rtt => real(0.1, 2000.0, D::Millis),
-            Key::Bw => real(0.01, 100_000.0, D::Mbps),
-            Key::Loss | Key::Ackloss => real(0.0, 50.0, D::Percent),
-            Key::Drop => Kind::DropList,
-            Key::Burst => real(1.0, 100.0, D::Packets),
-            Key::Queue => whole(1, 1_000_000, D::Packets),
-            Key::Mss => whole(64, 65_000, D::Bytes),
-            Key::Iw => whole(1, 1000, D::Segments),
-            Key::Rwnd => whole(2 * 64, MAX_RWND, D::Bytes),
-            Key::Hystart | Key::Sack | Key::Ts | Key::Autotune => Kind::Flag,
-            Key::Delack => real(0.0, 500.0, D::Millis),
-            Key::Minrto => real(1.0, 5000.0, D::Millis),
-            Key::App => Kind::Choice(&["body", "bulk", "msgs"]),
-            Key::Body => whole(1, 10_000_000_000, D::Bytes),
-            Key::Dur => real(0.001, 600.0, D::Seconds),
-            Key::Flows => whole(1, 64, D::Flows),
-            Key::Msg => whole(1, 65_000, D::Bytes),
-            Key::Every => real(0.1, 10_000.0, D::Millis),
-            Key::Count => whole(1, 1_000_000, D::Messages),
-            Key::Conns => whole(0, 64, D::Connections),
-            Key::Seed => whole(0, u64::MAX, D::Plain),
-            Key::At => real(0.0, 600_000.0, D::Millis),
+        self.def().kind
+    }
+}
+
+/// Everything about one key in one place, as ripgrep defines its flags: its name in a query,
+/// what it means and in what unit (docs/scenario.md's key table is this table, checked by a
+/// test), what it accepts, and where its value lives in a [`Scenario`]. The parser, the
+/// printer, the validator, the runner's help and the page's controls all read it; adding a key
+/// is a row here and the code that uses its value.
+pub struct KeyDef {
+    pub key: Key,
+    pub name: &'static str,
+    /// What the key sets, as the key table's "meaning" column says it.
+    pub meaning: &'static str,
+    /// The unit of a plain number, or the values a choice takes, as the key table says it.
+    pub unit: &'static str,
+    pub(crate) kind: Kind,
+    /// The "allowed" column where the range alone does not say it (a bound that follows
+    /// another key, a list's own limits).
+    allowed: Option<&'static str>,
+    get: fn(&Scenario) -> Value,
+    /// Stores a value the parser has checked against `kind` (a name from its choices, a
+    /// number in its range).
+    put: fn(&mut Scenario, Value),
+}
+
+impl KeyDef {
+    /// The key table's "allowed" column: the range in the key's unit, or what else bounds it.
+    pub fn allowed(&self) -> String {
+        if let Some(text) = self.allowed {
+            return text.to_string();
+        }
+        match self.kind {
+            Kind::Real(r) => format!("{} to {}", fmt_decimal(r.min), fmt_decimal(r.max)),
+            Kind::Whole(r) => format!("{} to {}", r.min, r.max),
+            Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList => String::new(),
+        }
+    }
+
+    /// The key table's "default" column: the value of the defaults, or "none" for a key that
+    /// is unset unless given.
+    pub fn default_text(&self) -> String {
+        let v = (self.get)(&Scenario::default());
+        match (&v, self.kind) {
+            (Value::Absent, _) => "none".to_string(),
+            (Value::Drops(d), _) if d.is_empty() => "none".to_string(),
+            (Value::Name(_), Kind::Choice(_)) => format!("`{}`", v.text().unwrap_or_default()),
+            _ => v.text().unwrap_or_default(),
         }
     }
 }
 
+/// The key table as docs/scenario.md shows it (a test holds the document to it): a Markdown
+/// table in canonical order.
+pub fn table_markdown() -> String {
+    let mut out = String::from(
+        "| key | meaning | unit / values | default | allowed |\n|---|---|---|---|---|\n",
+    );
+    for d in &KEYS {
+        let allowed = d.allowed();
+        let allowed = if allowed.is_empty() {
+            String::new()
+        } else {
+            format!(" {allowed}")
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |{allowed} |\n",
+            d.name,
+            d.meaning,
+            d.unit,
+            d.default_text(),
+        ));
+    }
+    out
+}
+
+/// The key table as the runner's help prints it: a line a key, its name, unit and range.
+pub fn table_text() -> String {
+    let mut out = String::new();
+    for d in &KEYS {
+        let range = match d.key {
+            Key::Preset => super::PRESETS
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => d.allowed(),
+        };
+        let unit = d.unit.replace('`', "");
+        let tail = if range.is_empty() {
+            unit
+        } else {
+            format!("{unit}; {}", range.replace('`', ""))
+        };
+        out.push_str(&format!(
+            "  {:<9} {} ({tail})\n",
+            d.name,
+            d.meaning.replace('`', "")
+        ));
+    }
+    out
+}
+
+/// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
+pub static KEYS: [KeyDef; 28] = {
+    use Dimension as D;
+    [
+        KeyDef {
+            key: Key::Preset,
+            name: "preset",
+            meaning: "start from a named preset, then apply the other keys",
+            unit: "preset name",
+            kind: Kind::Preset,
+            allowed: Some("a name below"),
+            get: |s| s.preset.map_or(Value::Absent, Value::Name),
+            // Applied before the other keys, by name (`Scenario::with_query`).
+            put: |_, _| {},
+        },
+        KeyDef {
+            key: Key::Cc,
+            name: "cc",
+            meaning: "congestion control",
+            unit: "`reno`, `cubic`, `bbr`",
+            kind: Kind::Choice(&["reno", "cubic", "bbr"]),
+            allowed: None,
+            get: |s| Value::Name(s.cc.name()),
+            put: |s, v| {
+                if let Some(cc) = v.name().and_then(CcAlgo::from_name) {
+                    s.cc = cc;
+                }
+            },
+        },
+        KeyDef {
+            key: Key::Rtt,
+            name: "rtt",
+            meaning: "round-trip propagation delay, no queueing",
+            unit: "ms",
+            kind: real(0.1, 2000.0, D::Millis),
+            allowed: None,
+            get: |s| Value::Real(s.rtt_ms),
+            put: |s, v| s.rtt_ms = v.real(),
+        },
+        KeyDef {
+            key: Key::Bw,
+            name: "bw",
+            meaning: "bottleneck rate",
+            unit: "Mbit/s",
+            kind: real(0.01, 100_000.0, D::Mbps),
+            allowed: None,
+            get: |s| Value::Real(s.bw_mbps),
+            put: |s, v| s.bw_mbps = v.real(),
+        },
+        KeyDef {
+            key: Key::Loss,
+            name: "loss",
+            meaning: "random loss, data direction",
+            unit: "percent",
+            kind: real(0.0, 50.0, D::Percent),
+            allowed: None,
+            get: |s| Value::Real(s.loss_pct),
+            put: |s, v| s.loss_pct = v.real(),
+        },
+        KeyDef {
+            key: Key::Ackloss,
+            name: "ackloss",
+            meaning: "random loss, ACK direction",
+            unit: "percent",
+            kind: real(0.0, 50.0, D::Percent),
+            allowed: None,
+            get: |s| Value::Real(s.ackloss_pct),
+            put: |s, v| s.ackloss_pct = v.real(),
+        },
+        KeyDef {
+            key: Key::Drop,
+            name: "drop",
+            meaning: "drop exactly these data packets (1 = the first data packet sent), besides random loss",
+            unit: "comma-separated list",
+            kind: Kind::DropList,
+            allowed: Some("packet numbers from 1 to 2^64-1, at most 1000 entries"),
+            get: |s| Value::Drops(s.drop.clone()),
+            put: |s, v| {
+                if let Value::Drops(d) = v {
+                    s.drop = d;
+                }
+            },
+        },
+        KeyDef {
+            key: Key::Burst,
+            name: "burst",
+            meaning: "mean loss-burst length (Gilbert-Elliott); 1 = independent",
+            unit: "packets",
+            kind: real(1.0, 100.0, D::Packets),
+            allowed: None,
+            get: |s| Value::Real(s.burst),
+            put: |s, v| s.burst = v.real(),
+        },
+        KeyDef {
+            key: Key::Queue,
+            name: "queue",
+            meaning: "bottleneck drop-tail queue",
+            unit: "packets",
+            kind: whole(1, 1_000_000, D::Packets),
+            allowed: None,
+            get: |s| Value::Whole(s.queue.into()),
+            put: |s, v| s.queue = v.small(),
+        },
+        KeyDef {
+            key: Key::Mss,
+            name: "mss",
+            meaning: "segment payload",
+            unit: "bytes",
+            kind: whole(64, 65_000, D::Bytes),
+            allowed: None,
+            get: |s| Value::Whole(s.mss.into()),
+            put: |s, v| s.mss = v.small(),
+        },
+        KeyDef {
+            key: Key::Iw,
+            name: "iw",
+            meaning: "initial congestion window",
+            unit: "segments",
+            kind: whole(1, 1000, D::Segments),
+            allowed: None,
+            get: |s| Value::Whole(s.iw.into()),
+            put: |s, v| s.iw = v.small(),
+        },
+        KeyDef {
+            key: Key::Rwnd,
+            name: "rwnd",
+            meaning: "largest window the receiver advertises: autotuning's ceiling, or the fixed buffer with `autotune=0`",
+            unit: "bytes",
+            kind: whole(2 * 64, MAX_RWND, D::Bytes),
+            allowed: Some("2*mss to 1073741824"),
+            get: |s| Value::Whole(s.rwnd),
+            put: |s, v| s.rwnd = v.whole(),
+        },
+        KeyDef {
+            key: Key::Hystart,
+            name: "hystart",
+            meaning: "HyStart slow-start exit",
+            unit: "`0` or `1`",
+            kind: Kind::Flag,
+            allowed: None,
+            get: |s| Value::Flag(s.hystart),
+            put: |s, v| s.hystart = v.flag(),
+        },
+        KeyDef {
+            key: Key::Sack,
+            name: "sack",
+            meaning: "selective acknowledgements",
+            unit: "`0` or `1`",
+            kind: Kind::Flag,
+            allowed: None,
+            get: |s| Value::Flag(s.sack),
+            put: |s, v| s.sack = v.flag(),
+        },
+        KeyDef {
+            key: Key::Ts,
+            name: "ts",
+            meaning: "TCP timestamps (RFC 7323): 12 option bytes on every segment, 3 SACK blocks per ACK instead of 4, and an RTT sample from every ACK that advances, retransmitted data included",
+            unit: "`0` or `1`",
+            kind: Kind::Flag,
+            allowed: None,
+            get: |s| Value::Flag(s.ts),
+            put: |s, v| s.ts = v.flag(),
+        },
+        KeyDef {
+            key: Key::Autotune,
+            name: "autotune",
+            meaning: "receive-buffer autotuning as Linux's `tcp_moderate_rcvbuf`: the window starts at Linux's default buffer (about 64 KB) and grows each round trip up to `rwnd`; `0` fixes the buffer at `rwnd`, as `SO_RCVBUF` does",
+            unit: "`0` or `1`",
+            kind: Kind::Flag,
+            allowed: None,
+            get: |s| Value::Flag(s.autotune),
+            put: |s, v| s.autotune = v.flag(),
+        },
+        KeyDef {
+            key: Key::Delack,
+            name: "delack",
+            meaning: "delayed-ACK timeout; 0 = ACK every segment",
+            unit: "ms",
+            kind: real(0.0, 500.0, D::Millis),
+            allowed: None,
+            get: |s| Value::Real(s.delack_ms),
+            put: |s, v| s.delack_ms = v.real(),
+        },
+        KeyDef {
+            key: Key::Minrto,
+            name: "minrto",
+            meaning: "minimum retransmission timeout",
+            unit: "ms",
+            kind: real(1.0, 5000.0, D::Millis),
+            allowed: None,
+            get: |s| Value::Real(s.minrto_ms),
+            put: |s, v| s.minrto_ms = v.real(),
+        },
+        KeyDef {
+            key: Key::App,
+            name: "app",
+            meaning: "workload",
+            unit: "`body`, `bulk`, `msgs`",
+            kind: Kind::Choice(&["body", "bulk", "msgs"]),
+            allowed: None,
+            get: |s| Value::Name(s.app.name()),
+            put: |s, v| {
+                if let Some(app) = v.name().and_then(App::from_name) {
+                    s.app = app;
+                }
+            },
+        },
+        KeyDef {
+            key: Key::Body,
+            name: "body",
+            meaning: "size of the one body each flow sends",
+            unit: "bytes",
+            kind: whole(1, 10_000_000_000, D::Bytes),
+            allowed: None,
+            get: |s| Value::Whole(s.body),
+            put: |s, v| s.body = v.whole(),
+        },
+        KeyDef {
+            key: Key::Dur,
+            name: "dur",
+            meaning: "simulated time limit",
+            unit: "s",
+            kind: real(0.001, 600.0, D::Seconds),
+            allowed: None,
+            get: |s| Value::Real(s.dur_s),
+            put: |s, v| s.dur_s = v.real(),
+        },
+        KeyDef {
+            key: Key::Flows,
+            name: "flows",
+            meaning: "parallel flows sharing the bottleneck",
+            unit: "count",
+            kind: whole(1, 64, D::Flows),
+            allowed: None,
+            get: |s| Value::Whole(s.flows.into()),
+            put: |s, v| s.flows = v.small(),
+        },
+        KeyDef {
+            key: Key::Msg,
+            name: "msg",
+            meaning: "message size",
+            unit: "bytes",
+            kind: whole(1, 65_000, D::Bytes),
+            allowed: None,
+            get: |s| Value::Whole(s.msg.into()),
+            put: |s, v| s.msg = v.small(),
+        },
+        KeyDef {
+            key: Key::Every,
+            name: "every",
+            meaning: "interval between messages",
+            unit: "ms",
+            kind: real(0.1, 10_000.0, D::Millis),
+            allowed: None,
+            get: |s| Value::Real(s.every_ms),
+            put: |s, v| s.every_ms = v.real(),
+        },
+        KeyDef {
+            key: Key::Count,
+            name: "count",
+            meaning: "number of messages",
+            unit: "count",
+            kind: whole(1, 1_000_000, D::Messages),
+            allowed: None,
+            get: |s| Value::Whole(s.count.into()),
+            put: |s, v| s.count = v.small(),
+        },
+        KeyDef {
+            key: Key::Conns,
+            name: "conns",
+            meaning: "connections the messages go round-robin over; 0 = UDP",
+            unit: "count",
+            kind: whole(0, 64, D::Connections),
+            allowed: None,
+            get: |s| Value::Whole(s.conns.into()),
+            put: |s, v| s.conns = v.small(),
+        },
+        KeyDef {
+            key: Key::Seed,
+            name: "seed",
+            meaning: "random seed",
+            unit: "unsigned 64-bit",
+            kind: whole(0, u64::MAX, D::Plain),
+            allowed: None,
+            get: |s| Value::Whole(s.seed),
+            put: |s, v| s.seed = v.whole(),
+        },
+        KeyDef {
+            key: Key::At,
+            name: "at",
+            meaning: "the player's cursor; does not change the run",
+            unit: "ms of simulated time",
+            kind: real(0.0, 600_000.0, D::Millis),
+            allowed: Some("0 to `dur`"),
+            get: |s| s.at_ms.map_or(Value::Absent, Value::Real),
+            put: |s, v| s.at_ms = Some(v.real()),
+        },
+    ]
+};
+
 /// A key's value in a scenario, for printing and validating.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Value {
+pub enum Value {
     /// An optional key that is not set (`preset`, `at`).
     Absent,
     Name(&'static str),
@@ -218,39 +567,54 @@ pub(crate) enum Bounds {
     Whole { min: u64, max: u64, allowed: String },
 }
 
+impl Value {
+    /// A numeric value in its key's query unit (a slider's position); `None` for the others.
+    pub fn number(&self) -> Option<f64> {
+        match *self {
+            Value::Real(x) => Some(x),
+            Value::Whole(n) => Some(n as f64),
+            _ => None,
+        }
+    }
+
+    fn real(&self) -> f64 {
+        self.number().unwrap_or(0.0)
+    }
+
+    fn whole(&self) -> u64 {
+        match *self {
+            Value::Whole(n) => n,
+            _ => 0,
+        }
+    }
+
+    /// A whole number the table's range keeps within u32; saturating keeps a bad table entry
+    /// from wrapping into a valid-looking value.
+    fn small(&self) -> u32 {
+        u32::try_from(self.whole()).unwrap_or(u32::MAX)
+    }
+
+    fn flag(&self) -> bool {
+        matches!(self, Value::Flag(true))
+    }
+
+    fn name(&self) -> Option<&'static str> {
+        match *self {
+            Value::Name(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
 impl Scenario {
     /// The value of `key`, the inverse of parsing it.
-    pub(crate) fn value(&self, key: Key) -> Value {
-        match key {
-            Key::Preset => self.preset.map_or(Value::Absent, Value::Name),
-            Key::Cc => Value::Name(self.cc.name()),
-            Key::Rtt => Value::Real(self.rtt_ms),
-            Key::Bw => Value::Real(self.bw_mbps),
-            Key::Loss => Value::Real(self.loss_pct),
-            Key::Ackloss => Value::Real(self.ackloss_pct),
-            Key::Drop => Value::Drops(self.drop.clone()),
-            Key::Burst => Value::Real(self.burst),
-            Key::Queue => Value::Whole(self.queue.into()),
-            Key::Mss => Value::Whole(self.mss.into()),
-            Key::Iw => Value::Whole(self.iw.into()),
-            Key::Rwnd => Value::Whole(self.rwnd),
-            Key::Hystart => Value::Flag(self.hystart),
-            Key::Sack => Value::Flag(self.sack),
-            Key::Ts => Value::Flag(self.ts),
-            Key::Autotune => Value::Flag(self.autotune),
-            Key::Delack => Value::Real(self.delack_ms),
-            Key::Minrto => Value::Real(self.minrto_ms),
-            Key::App => Value::Name(self.app.name()),
-            Key::Body => Value::Whole(self.body),
-            Key::Dur => Value::Real(self.dur_s),
-            Key::Flows => Value::Whole(self.flows.into()),
-            Key::Msg => Value::Whole(self.msg.into()),
-            Key::Every => Value::Real(self.every_ms),
-            Key::Count => Value::Whole(self.count.into()),
-            Key::Conns => Value::Whole(self.conns.into()),
-            Key::Seed => Value::Whole(self.seed),
-            Key::At => self.at_ms.map_or(Value::Absent, Value::Real),
-        }
+    pub fn value(&self, key: Key) -> Value {
+        (key.def().get)(self)
+    }
+
+    /// Stores a value of `key` the parser has checked.
+    pub(crate) fn put(&mut self, key: Key, value: Value) {
+        (key.def().put)(self, value)
     }
 
     /// The range of a numeric key in this scenario: the table's, except that `rwnd` starts at
@@ -355,6 +719,32 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_is_in_key_order() {
+        for (i, k) in Key::ALL.into_iter().enumerate() {
+            assert_eq!(KEYS[i].key, k, "row {i}");
+        }
+    }
+
+    #[test]
+    fn every_key_reads_back_what_it_stored() {
+        // A value put through the table comes back through it, for every key: the getter and
+        // the setter name the same field.
+        let mut s = Scenario::default();
+        for k in Key::ALL {
+            let v = match k.kind() {
+                Kind::Real(r) => Value::Real((r.min + r.max) / 3.0),
+                Kind::Whole(r) => Value::Whole(r.min + (r.max - r.min) / 3),
+                Kind::Flag => Value::Flag(!matches!(s.value(k), Value::Flag(true))),
+                Kind::Choice(names) => Value::Name(names[names.len() - 1]),
+                Kind::DropList => Value::Drops(vec![3, 7]),
+                Kind::Preset => continue,
+            };
+            s.put(k, v.clone());
+            assert_eq!(s.value(k), v, "{k}");
+        }
+    }
 
     #[test]
     fn names_round_trip_and_are_unique() {

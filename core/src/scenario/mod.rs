@@ -11,10 +11,11 @@ mod print;
 mod units;
 
 pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
-pub use keys::{Key, MAX_DROPS};
+pub use keys::{table_markdown, table_text, Key, KeyDef, Value, KEYS, MAX_DROPS};
 pub use parse::decode as decode_component;
 pub use parse::Lenient;
 pub use presets::{Preset, PRESETS};
+pub use print::fmt_decimal;
 
 /// Congestion-control algorithm (`cc`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -12,7 +12,7 @@ use super::keys::{Bounds, Key, Kind, Value, MAX_DROPS};
 use super::presets::Preset;
 use super::print::fmt_decimal;
 use super::units::{read_decimal, read_whole, Dimension, NumberError};
-use super::{App, CcAlgo, Scenario};
+use super::Scenario;
 
 /// A query read as far as it is good ([`Scenario::parse_lenient`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -78,8 +78,7 @@ impl Scenario {
     /// [`Scenario::parse`]. On error `self` is unchanged.
     ///
     /// `preset` cannot be set this way: it would silently reset every other key.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ScenarioError> {
-        let key = Key::from_name(key).ok_or_else(|| ScenarioError::unknown_key(key))?;
+    pub fn set(&mut self, key: Key, value: &str) -> Result<(), ScenarioError> {
         if key == Key::Preset {
             return Err(ScenarioError::new(key.name(), Problem::PresetNotSettable));
         }
@@ -188,11 +187,8 @@ impl Scenario {
                         })
                     }
                 };
-                match key {
-                    Key::Cc => self.cc = CcAlgo::from_name(raw).ok_or_else(unknown)?,
-                    Key::App => self.app = App::from_name(raw).ok_or_else(unknown)?,
-                    _ => return Err(unknown()),
-                }
+                let name = names.iter().find(|n| **n == raw).ok_or_else(unknown)?;
+                self.put(key, Value::Name(name));
             }
             Kind::Flag => {
                 let on = match raw {
@@ -211,12 +207,7 @@ impl Scenario {
                         }));
                     }
                 };
-                match key {
-                    Key::Hystart => self.hystart = on,
-                    Key::Ts => self.ts = on,
-                    Key::Autotune => self.autotune = on,
-                    _ => self.sack = on,
-                }
+                self.put(key, Value::Flag(on));
             }
             Kind::Real(range) => {
                 let Some(Bounds::Real { min, max, allowed }) = self.bounds(key) else {
@@ -230,7 +221,7 @@ impl Scenario {
                         allowed,
                     }));
                 }
-                self.put_real(key, v);
+                self.put(key, Value::Real(v));
             }
             Kind::Whole(range) => {
                 let Some(Bounds::Whole { min, max, allowed }) = self.bounds(key) else {
@@ -244,48 +235,11 @@ impl Scenario {
                         allowed,
                     }));
                 }
-                self.put_whole(key, v);
+                self.put(key, Value::Whole(v));
             }
-            Kind::DropList => self.drop = read_drops(raw).map_err(fail)?,
+            Kind::DropList => self.put(key, Value::Drops(read_drops(raw).map_err(fail)?)),
         }
         Ok(())
-    }
-
-    fn put_real(&mut self, key: Key, v: f64) {
-        match key {
-            Key::Rtt => self.rtt_ms = v,
-            Key::Bw => self.bw_mbps = v,
-            Key::Loss => self.loss_pct = v,
-            Key::Ackloss => self.ackloss_pct = v,
-            Key::Burst => self.burst = v,
-            Key::Delack => self.delack_ms = v,
-            Key::Minrto => self.minrto_ms = v,
-            Key::Dur => self.dur_s = v,
-            Key::Every => self.every_ms = v,
-            Key::At => self.at_ms = Some(v),
-            // Not decimal keys: `Key::kind` never sends them here.
-            _ => {}
-        }
-    }
-
-    fn put_whole(&mut self, key: Key, v: u64) {
-        // The table's ranges keep every u32 key below u32::MAX; saturating keeps a bad table
-        // entry from wrapping into a valid-looking value.
-        let small = u32::try_from(v).unwrap_or(u32::MAX);
-        match key {
-            Key::Queue => self.queue = small,
-            Key::Mss => self.mss = small,
-            Key::Iw => self.iw = small,
-            Key::Rwnd => self.rwnd = v,
-            Key::Body => self.body = v,
-            Key::Flows => self.flows = small,
-            Key::Msg => self.msg = small,
-            Key::Count => self.count = small,
-            Key::Conns => self.conns = small,
-            Key::Seed => self.seed = v,
-            // Not whole-number keys: `Key::kind` never sends them here.
-            _ => {}
-        }
     }
 }
 
@@ -425,6 +379,7 @@ fn number_problem(
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+    use crate::{App, CcAlgo};
     use proptest::prelude::*;
 
     fn err(query: &str) -> String {
@@ -767,28 +722,25 @@ mod tests {
     #[test]
     fn set_overrides_one_key_with_the_same_checks() {
         let mut s = Scenario::default();
-        assert_eq!(s.set("loss", "2%"), Ok(()));
+        assert_eq!(s.set(Key::Loss, "2%"), Ok(()));
         assert_eq!(s.loss_pct, 2.0);
-        assert_eq!(s.set("body", "1MiB"), Ok(()));
+        assert_eq!(s.set(Key::Body, "1MiB"), Ok(()));
         assert_eq!(s.body, 1 << 20);
         let before = s.clone();
-        let e = s.set("loss", "70").err().map(|e| e.to_string());
+        let e = s.set(Key::Loss, "70").err().map(|e| e.to_string());
         assert_eq!(
             e.as_deref(),
             Some("loss: 70 is out of range (allowed 0 to 50%)")
         );
         assert_eq!(s, before, "a failed set changes nothing");
-        assert_eq!(s.set("rwnd", "100000"), Ok(()));
-        let e = s.set("mss", "65000").err().map(|e| e.to_string());
+        assert_eq!(s.set(Key::Rwnd, "100000"), Ok(()));
+        let e = s.set(Key::Mss, "65000").err().map(|e| e.to_string());
         assert_eq!(
             e.as_deref(),
             Some("rwnd: 100000 is out of range (allowed 2*mss = 130000 to 1073741824 bytes)")
         );
-        assert_eq!(
-            s.set("nope", "1").map_err(|e| e.key().to_owned()),
-            Err("nope".into())
-        );
-        assert!(s.set("preset", "bufferbloat").is_err());
+        // A key is a `Key`: an unknown name cannot reach `set` (the compiler sees to it).
+        assert!(s.set(Key::Preset, "bufferbloat").is_err());
     }
 
     #[test]
@@ -880,7 +832,10 @@ mod tests {
         fn set_never_panics(key in key_strategy(), value in value_strategy()) {
             let mut s = Scenario::default();
             let before = s.clone();
-            if s.set(&key, &value).is_err() {
+            let Some(key) = Key::from_name(&key) else {
+                return Ok(());
+            };
+            if s.set(key, &value).is_err() {
                 prop_assert_eq!(s, before);
             } else {
                 prop_assert_eq!(s.validate(), Ok(()));

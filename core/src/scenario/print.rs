@@ -27,10 +27,10 @@ impl Scenario {
             None => Scenario::default(),
         };
         for key in Key::ALL.into_iter().filter(|&k| k != Key::Preset) {
-            let Some(mine) = text(self.value(key)) else {
+            let Some(mine) = self.value(key).text() else {
                 continue;
             };
-            if Some(&mine) != text(base.value(key)).as_ref() {
+            if Some(&mine) != base.value(key).text().as_ref() {
                 parts.push(format!("{key}={mine}"));
             }
         }
@@ -39,28 +39,30 @@ impl Scenario {
 
     /// The value of one key as the query writes it; empty for an absent optional key.
     pub fn value_text(&self, key: Key) -> String {
-        text(self.value(key)).unwrap_or_default()
+        self.value(key).text().unwrap_or_default()
     }
 }
 
-/// A value as the query writes it; `None` for an absent optional key.
-fn text(value: Value) -> Option<String> {
-    Some(match value {
-        Value::Absent => return None,
-        Value::Name(name) => name.to_owned(),
-        Value::Flag(on) => if on { "1" } else { "0" }.to_owned(),
-        Value::Real(x) => fmt_decimal(x),
-        Value::Whole(n) => n.to_string(),
-        Value::Drops(drops) => {
-            let drops: Vec<String> = drops.iter().map(u64::to_string).collect();
-            drops.join(",")
-        }
-    })
+impl Value {
+    /// The value as the query writes it; `None` for an absent optional key.
+    pub fn text(&self) -> Option<String> {
+        Some(match self {
+            Value::Absent => return None,
+            Value::Name(name) => (*name).to_owned(),
+            Value::Flag(on) => if *on { "1" } else { "0" }.to_owned(),
+            Value::Real(x) => fmt_decimal(*x),
+            Value::Whole(n) => n.to_string(),
+            Value::Drops(drops) => {
+                let drops: Vec<String> = drops.iter().map(u64::to_string).collect();
+                drops.join(",")
+            }
+        })
+    }
 }
 
 /// A number as a plain decimal: the shortest digits that read back as the same `f64`, with no
 /// exponent and no trailing `.0` (`0.0001`, `10000000000`, `28`). Negative zero prints as `0`.
-pub(crate) fn fmt_decimal(x: f64) -> String {
+pub fn fmt_decimal(x: f64) -> String {
     if x == 0.0 {
         // Also catches -0.0, which would print as "-0".
         return "0".to_owned();

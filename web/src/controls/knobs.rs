@@ -299,68 +299,16 @@ pub fn slider(key: Key, scenario: &Scenario) -> Option<Slider> {
     })
 }
 
-/// A numeric key's value in `scenario`, in its query unit.
+/// A numeric key's value in `scenario`, in its query unit: the key table's.
 pub fn value(key: Key, s: &Scenario) -> Option<f64> {
-    Some(match key {
-        Key::Rtt => s.rtt_ms,
-        Key::Bw => s.bw_mbps,
-        Key::Loss => s.loss_pct,
-        Key::Ackloss => s.ackloss_pct,
-        Key::Burst => s.burst,
-        Key::Queue => f64::from(s.queue),
-        Key::Mss => f64::from(s.mss),
-        Key::Iw => f64::from(s.iw),
-        Key::Rwnd => s.rwnd as f64,
-        Key::Delack => s.delack_ms,
-        Key::Minrto => s.minrto_ms,
-        Key::Body => s.body as f64,
-        Key::Dur => s.dur_s,
-        Key::Flows => f64::from(s.flows),
-        Key::Msg => f64::from(s.msg),
-        Key::Every => s.every_ms,
-        Key::Count => f64::from(s.count),
-        Key::Conns => f64::from(s.conns),
-        Key::At => s.at_ms?,
-        _ => return None,
-    })
+    s.value(key).number()
 }
 
 /// A key's value as the number box shows it: the canonical form's text, in the key's unit.
 pub fn text(key: Key, s: &Scenario) -> String {
-    match key {
-        Key::Rwnd => s.rwnd.to_string(),
-        Key::Body => s.body.to_string(),
-        Key::Seed => s.seed.to_string(),
-        Key::Drop => s
-            .drop
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-        Key::Cc => s.cc.name().to_string(),
-        Key::App => s.app.name().to_string(),
-        Key::Sack => flag(s.sack).to_string(),
-        Key::Ts => flag(s.ts).to_string(),
-        Key::Autotune => flag(s.autotune).to_string(),
-        Key::Hystart => flag(s.hystart).to_string(),
-        _ => value(key, s).map(decimal).unwrap_or_default(),
-    }
-}
-
-fn flag(on: bool) -> &'static str {
-    if on {
-        "1"
-    } else {
-        "0"
-    }
+    s.value_text(key)
 }
 
 /// A value as a query writes it: the shortest text that reads back as the same `f64`, never in
-/// exponent form (`28`, `0.1`, `10000000000`).
-pub fn decimal(v: f64) -> String {
-    if v == 0.0 {
-        return "0".to_string();
-    }
-    // Rust's `Display` for f64 is the shortest round-trip form without an exponent.
-    format!("{v}")
-}
+/// exponent form (`28`, `0.1`, `10000000000`), as the canonical form writes it.
+pub use tcplab::scenario::fmt_decimal as decimal;

@@ -140,7 +140,7 @@ pub fn theory_curve(
         let mut s = base.clone();
         s.at_ms = None;
         let text = value_text(key, x);
-        if s.set(key.name(), &text).is_err() {
+        if s.set(key, &text).is_err() {
             continue;
         }
         let Ok(xv) = s.value_text(key).parse::<f64>() else {

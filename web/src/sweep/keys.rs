@@ -177,7 +177,7 @@ impl Axis {
             }
             let mut s = base.clone();
             s.at_ms = None;
-            s.set(key.name(), v).map_err(|e| bad(e.to_string()))?;
+            s.set(key, v).map_err(|e| bad(e.to_string()))?;
             let text = s.value_text(key);
             if out.contains(&text) {
                 return Err(bad(format!("{text} is given twice")));
@@ -207,7 +207,7 @@ impl Axis {
         let v = self.values.get(i).ok_or("no such value")?;
         let mut s = base.clone();
         s.at_ms = None;
-        s.set(self.key.name(), v).map_err(|e| e.to_string())?;
+        s.set(self.key, v).map_err(|e| e.to_string())?;
         Ok(s)
     }
 
