@@ -1,9 +1,10 @@
 //! Every scenario the parser accepts finishes or stops at a budget with bounded work: the
 //! extremes of the key table, run natively.
 
+use tcplab::sim::Stop;
 use tcplab::{run, RunOptions, Scenario};
 
-fn stop_of(q: &str, options: &RunOptions) -> (String, bool, u64) {
+fn stop_of(q: &str, options: &RunOptions) -> (Stop, bool, u64) {
     let s = Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
     let r = run(&s, options);
     (
@@ -21,7 +22,7 @@ fn a_gigabyte_window_of_tiny_segments_stops_at_the_packet_budget() {
         "mss=64&rwnd=1073741824&autotune=0&bw=100000&rtt=2000&app=bulk&dur=600&queue=1000000",
         &RunOptions::default(),
     );
-    assert_eq!((by.as_str(), exhausted), ("packet_budget", true));
+    assert_eq!((by, exhausted), (Stop::PacketBudget, true));
 }
 
 #[test]
@@ -32,17 +33,17 @@ fn the_event_budget_stops_a_long_fast_run() {
     };
     let (by, exhausted, events) = stop_of("app=bulk&dur=600&bw=100000&flows=64", &options);
     assert_eq!(
-        (by.as_str(), exhausted, events),
-        ("event_budget", true, 100_000)
+        (by, exhausted, events),
+        (Stop::Budget, true, 100_000)
     );
 }
 
 #[test]
 fn the_other_stops_say_what_they_are() {
     let o = RunOptions::default();
-    assert_eq!(stop_of("", &o).0, "finished");
-    assert_eq!(stop_of("app=bulk&dur=1", &o).0, "time_limit");
-    assert_eq!(stop_of("body=1GB&dur=0.1", &o).0, "time_limit");
+    assert_eq!(stop_of("", &o).0, Stop::Finished);
+    assert_eq!(stop_of("app=bulk&dur=1", &o).0, Stop::TimeLimit);
+    assert_eq!(stop_of("body=1GB&dur=0.1", &o).0, Stop::TimeLimit);
     assert!(!stop_of("body=1GB&dur=0.1", &o).1);
 }
 
@@ -65,7 +66,7 @@ fn the_budget_counts_the_work_of_many_holes() {
                 ..RunOptions::default()
             },
         );
-        assert_eq!(r.summary.stopped_by, "event_budget", "{q}");
+        assert_eq!(r.summary.stopped_by, Stop::Budget, "{q}");
         // The loss bookkeeping's walks were charged, and the budget stopped events and work
         // together: fewer events ran than the budget allows on its own.
         assert!(r.work > 0, "{q}");

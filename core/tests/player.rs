@@ -211,7 +211,7 @@ fn a_long_run_records_the_part_asked_for_and_ends_there() {
         "last step at {last} ms"
     );
     // The run stopped with its record, long before its 600 s.
-    assert_eq!(r.summary.stopped_by, "steps_kept");
+    assert_eq!(r.summary.stopped_by, tcplab::sim::Stop::StepsKept);
     assert!(r.end.as_millis_f64() <= last + 1.0);
     // The first 100 000 steps from the start are what a record from 0 keeps.
     let head = record_window(q, StepWindow::from(0.0))

@@ -1030,7 +1030,11 @@ fn summarise(
         window_limit_MBps: window_limit_mbps(s.rwnd as f64, s.rtt_ms),
         budget_exhausted: None,
         // As the simulator says it: bulk runs end at their time limit by design.
-        stopped_by: if finished { "finished" } else { "time_limit" }.to_string(),
+        stopped_by: if finished {
+            tcplab::sim::Stop::Finished
+        } else {
+            tcplab::sim::Stop::TimeLimit
+        },
         time_limit_reached: time_limited,
         events: None,
         sim_wall_ms: None,

@@ -711,7 +711,7 @@ mod tests {
             bdp_bytes: 25_000_000.0,
             window_limit_MBps: 209.7152,
             budget_exhausted: false,
-            stopped_by: "finished".into(),
+            stopped_by: tcplab::sim::Stop::Finished,
             time_limit_reached: false,
             events: 123_456,
             sim_wall_ms: 12.5,

@@ -96,7 +96,7 @@ pub struct Summary {
     /// Why the run ended: `finished`, `time_limit`, `event_budget`, `packet_budget` or `idle`.
     /// `idle` is a safeguard a run reaching its `dur` never shows (the event ending the run stays
     /// queued until it returns), kept for compatibility.
-    pub stopped_by: String,
+    pub stopped_by: crate::sim::Stop,
     /// True when the run reached `dur` before an app=body or app=msgs workload finished.
     pub time_limit_reached: bool,
     pub events: u64,

@@ -108,15 +108,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         bdp_bytes: bdp_bytes(s.bw_mbps, rtt_ms),
         window_limit_MBps: window_limit_mbps(s.rwnd as f64, rtt_ms),
         budget_exhausted: matches!(stop, Stop::Budget | Stop::PacketBudget),
-        stopped_by: match stop {
-            Stop::Finished => "finished",
-            Stop::TimeLimit => "time_limit",
-            Stop::Budget => "event_budget",
-            Stop::PacketBudget => "packet_budget",
-            Stop::Idle => "idle",
-            Stop::StepsKept => "steps_kept",
-        }
-        .to_string(),
+        stopped_by: stop,
         time_limit_reached: stop == Stop::TimeLimit
             && flows
                 .iter()

@@ -60,14 +60,16 @@ impl Recording {
     }
 }
 
-/// Why the run stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why the run stopped: the summary's `stopped_by`, named as the spec names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// Every flow finished its work.
     Finished,
     /// The time limit `dur` was reached.
     TimeLimit,
     /// The event budget ran out.
+    #[serde(rename = "event_budget")]
     Budget,
     /// More packets were on the path than the run may hold.
     PacketBudget,
