@@ -114,8 +114,8 @@ pub struct FlowView {
 pub struct DropView {
     pub t: f64,
     pub flow: u32,
-    /// "data", "ack", "queue" or "staged".
-    pub cause: String,
+    /// Written "data", "ack", "queue" or "staged".
+    pub cause: crate::link::DropCause,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -236,7 +236,7 @@ impl RunView {
             .map(|(t, flow, cause)| DropView {
                 t: ms(t),
                 flow: flow as u32,
-                cause: cause.name().to_string(),
+                cause,
             })
             .collect();
         let (messages, hol) = match &r.messages {

@@ -32,10 +32,7 @@ fn the_event_budget_stops_a_long_fast_run() {
         ..RunOptions::default()
     };
     let (by, exhausted, events) = stop_of("app=bulk&dur=600&bw=100000&flows=64", &options);
-    assert_eq!(
-        (by, exhausted, events),
-        (Stop::Budget, true, 100_000)
-    );
+    assert_eq!((by, exhausted, events), (Stop::Budget, true, 100_000));
 }
 
 #[test]

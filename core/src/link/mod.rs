@@ -7,6 +7,50 @@ pub mod loss;
 pub mod path;
 
 pub use bottleneck::{Bottleneck, Enqueued};
+
+/// Why a packet was lost: the one name of it the traces, the view, the player's steps and the
+/// page all use (serde writes `data`, `ack`, `queue`, `staged`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropCause {
+    /// Random loss on the data direction.
+    Data,
+    /// Random loss on the ACK direction.
+    Ack,
+    /// The bottleneck's queue was full.
+    Queue,
+    /// A lesson's staged loss (`drop=`).
+    Staged,
+}
+
+impl DropCause {
+    pub const ALL: [DropCause; 4] = [
+        DropCause::Data,
+        DropCause::Ack,
+        DropCause::Queue,
+        DropCause::Staged,
+    ];
+
+    /// The cause as the traces' CSV and the view's JSON write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DropCause::Data => "data",
+            DropCause::Ack => "ack",
+            DropCause::Queue => "queue",
+            DropCause::Staged => "staged",
+        }
+    }
+
+    /// A small number for packed tables of numbers (a trace's rows, the page's step codec):
+    /// the cause's place in [`DropCause::ALL`].
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u64) -> Option<DropCause> {
+        DropCause::ALL.get(usize::try_from(code).ok()?).copied()
+    }
+}
 pub use delay_line::DelayLine;
 pub use loss::{LossModel, StagedDrops};
 pub use path::{Direction, Fate, Path, PathShape};

@@ -66,52 +66,7 @@ impl FromStr for TraceKind {
 pub const CWND_CSV_HEADER: &str =
     "t_ms,flow,cwnd_bytes,ssthresh_bytes,in_flight_bytes,rwnd_bytes,srtt_ms,rto_ms";
 
-/// Why a packet was lost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DropCause {
-    /// Random loss on the data direction.
-    Data,
-    /// Random loss on the ACK direction.
-    Ack,
-    /// The bottleneck's queue was full.
-    Queue,
-    /// A lesson's staged loss (`drop=`).
-    Staged,
-}
-
-impl DropCause {
-    const ALL: [DropCause; 4] = [
-        DropCause::Data,
-        DropCause::Ack,
-        DropCause::Queue,
-        DropCause::Staged,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DropCause::Data => "data",
-            DropCause::Ack => "ack",
-            DropCause::Queue => "queue",
-            DropCause::Staged => "staged",
-        }
-    }
-
-    fn code(self) -> f64 {
-        match self {
-            DropCause::Data => 0.0,
-            DropCause::Ack => 1.0,
-            DropCause::Queue => 2.0,
-            DropCause::Staged => 3.0,
-        }
-    }
-
-    fn from_code(c: f64) -> DropCause {
-        DropCause::ALL
-            .into_iter()
-            .find(|d| d.code() == c)
-            .unwrap_or(DropCause::Data)
-    }
-}
+pub use crate::link::DropCause;
 
 /// Columns of [`FlowTrace::window`].
 pub mod window_col {
@@ -218,12 +173,16 @@ impl Traces {
         self.drops
             .rows()
             .into_iter()
-            .map(|(t, [flow, cause])| (t, flow as usize, DropCause::from_code(cause)))
+            .map(|(t, [flow, cause])| {
+                let cause = DropCause::from_code(cause as u64).unwrap_or(DropCause::Data);
+                (t, flow as usize, cause)
+            })
             .collect()
     }
 
     pub fn record_drop(&mut self, t: Time, flow: u16, cause: DropCause) {
-        self.drops.push(t, [f64::from(flow), cause.code()]);
+        self.drops
+            .push(t, [f64::from(flow), f64::from(cause.code())]);
     }
 
     /// One trace as CSV with a header line. `msgs` is written by the message workload.

@@ -2,7 +2,7 @@
 //! out. Sequence numbers are relative, as Wireshark shows them (the first data byte is 1);
 //! windows are in MSS.
 
-use super::step::{CaLabel, DropCauseLabel, Growth, SlowStartEnd, Step, StepKind, Steps};
+use super::step::{CaLabel, DropCause, Growth, SlowStartEnd, Step, StepKind, Steps};
 use crate::cc::INFINITE_SSTHRESH_BYTES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -285,19 +285,19 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
         StepKind::DataLost { seq, len, cause } => {
             let seg = segment_title(seq, Some(len), m, lang);
             match (cause, zh) {
-                (DropCauseLabel::Random, false) => format!("{seg} is lost on the link (random loss)."),
-                (DropCauseLabel::Random, true) => format!("{seg}在链路上丢失（随机丢包）。"),
-                (DropCauseLabel::QueueFull, false) => format!(
+                (DropCause::Data | DropCause::Ack, false) => format!("{seg} is lost on the link (random loss)."),
+                (DropCause::Data | DropCause::Ack, true) => format!("{seg}在链路上丢失（随机丢包）。"),
+                (DropCause::Queue, false) => format!(
                     "{seg} is dropped: the bottleneck's queue is full ({} packets waiting).",
                     st.queue
                 ),
-                (DropCauseLabel::QueueFull, true) => {
+                (DropCause::Queue, true) => {
                     format!("{seg}被丢弃：瓶颈队列已满（{} 个包在排队）。", st.queue)
                 }
-                (DropCauseLabel::Staged, false) => {
+                (DropCause::Staged, false) => {
                     format!("{seg} is dropped on purpose: the lesson's staged loss.")
                 }
-                (DropCauseLabel::Staged, true) => format!("{seg}被有意丢弃：本课设定的丢包。"),
+                (DropCause::Staged, true) => format!("{seg}被有意丢弃：本课设定的丢包。"),
             }
         }
         StepKind::DatagramLost { id, .. } => lang_pick(

@@ -11,7 +11,7 @@ pub mod step;
 
 pub use explain::{explain, Language};
 pub use step::{
-    CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind, StepWindow, Steps,
+    CaLabel, DropCause, FlowState, Growth, SlowStartEnd, Step, StepKind, StepWindow, Steps,
     MAX_STEPS,
 };
 

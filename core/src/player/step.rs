@@ -15,17 +15,7 @@ pub enum CaLabel {
     Loss,
 }
 
-/// Why a packet was lost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DropCauseLabel {
-    /// Random loss on the wire.
-    Random,
-    /// The bottleneck's queue was full.
-    QueueFull,
-    /// The lesson's staged loss.
-    Staged,
-}
+pub use crate::link::DropCause;
 
 /// Why slow start ended without a loss.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,11 +69,11 @@ pub enum StepKind {
     DataLost {
         seq: u64,
         len: u32,
-        cause: DropCauseLabel,
+        cause: DropCause,
     },
     DatagramLost {
         id: u32,
-        cause: DropCauseLabel,
+        cause: DropCause,
     },
     AckLost {
         ack: u64,
@@ -232,21 +222,21 @@ impl StepKind {
             StepKind::DataLost {
                 seq: 1460,
                 len: 1460,
-                cause: DropCauseLabel::Random,
+                cause: DropCause::Data,
             },
             StepKind::DataLost {
                 seq: 1460,
                 len: 1460,
-                cause: DropCauseLabel::QueueFull,
+                cause: DropCause::Queue,
             },
             StepKind::DataLost {
                 seq: 1460,
                 len: 1460,
-                cause: DropCauseLabel::Staged,
+                cause: DropCause::Staged,
             },
             StepKind::DatagramLost {
                 id: 7,
-                cause: DropCauseLabel::Random,
+                cause: DropCause::Data,
             },
             StepKind::AckLost { ack: 2920 },
             StepKind::DataArrived {

@@ -1,7 +1,7 @@
 //! The player's record: turns what the world sees and what the sender notes into steps.
 //! Everything here runs only when `RunOptions::record_steps` is set.
 
-use crate::player::{CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind};
+use crate::player::{CaLabel, FlowState, Growth, SlowStartEnd, Step, StepKind};
 use crate::tcp::sender::{CaState, Note};
 use crate::time::Time;
 
@@ -260,14 +260,5 @@ impl AckBefore {
                 .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
             dupacks: s.dupacks(),
         }
-    }
-}
-
-pub(super) fn drop_label(cause: crate::metrics::trace::DropCause) -> DropCauseLabel {
-    use crate::metrics::trace::DropCause;
-    match cause {
-        DropCause::Data | DropCause::Ack => DropCauseLabel::Random,
-        DropCause::Queue => DropCauseLabel::QueueFull,
-        DropCause::Staged => DropCauseLabel::Staged,
     }
 }

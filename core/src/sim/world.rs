@@ -12,7 +12,7 @@ use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::Time;
 use crate::workload::{MessageLog, Workload};
 
-use super::record::{drop_label, AckBefore};
+use super::record::AckBefore;
 
 use super::RunOptions;
 
@@ -605,23 +605,10 @@ impl World {
         self.datagram_lost(p);
         let fi = usize::from(p.flow);
         match p.kind {
-            Kind::Data { seq, len, .. } => self.record(
-                now,
-                fi,
-                StepKind::DataLost {
-                    seq,
-                    len,
-                    cause: drop_label(cause),
-                },
-            ),
-            Kind::Datagram { id } => self.record(
-                now,
-                fi,
-                StepKind::DatagramLost {
-                    id,
-                    cause: drop_label(cause),
-                },
-            ),
+            Kind::Data { seq, len, .. } => {
+                self.record(now, fi, StepKind::DataLost { seq, len, cause })
+            }
+            Kind::Datagram { id } => self.record(now, fi, StepKind::DatagramLost { id, cause }),
             _ => {}
         }
     }

@@ -2,6 +2,7 @@
 //! the queue line, random losses along the floor.
 
 use plotters::prelude::*;
+use tcplab::link::DropCause;
 
 use super::axis::{time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
@@ -34,28 +35,28 @@ enum Place {
 }
 
 /// The kinds of drop, in legend order: cause, colour, name, where it is marked.
-fn kinds(lang: Lang) -> [(&'static str, RGBColor, &'static str, Place); 4] {
+fn kinds(lang: Lang) -> [(DropCause, RGBColor, &'static str, Place); 4] {
     [
         (
-            "queue",
+            DropCause::Queue,
             DROP_QUEUE,
             lang.pick("queue overflow", "队列溢出丢包"),
             Place::OnQueue,
         ),
         (
-            "data",
+            DropCause::Data,
             DROP_DATA,
             lang.pick("random loss, data", "随机丢包：数据"),
             Place::Floor,
         ),
         (
-            "staged",
+            DropCause::Staged,
             DROP_STAGED,
             lang.pick("scheduled drop (drop=)", "指定丢包（drop=）"),
             Place::Floor,
         ),
         (
-            "ack",
+            DropCause::Ack,
             DROP_ACK,
             lang.pick("random loss, ACK", "随机丢包：ACK"),
             Place::Ceiling,

@@ -11,7 +11,7 @@
 //! then sends that run's steps as JSON instead.
 
 use tcplab::cc::INFINITE_SSTHRESH_BYTES;
-use tcplab::player::{CaLabel, DropCauseLabel, FlowState, Growth, SlowStartEnd, Step, StepKind};
+use tcplab::player::{CaLabel, DropCause, FlowState, Growth, SlowStartEnd, Step, StepKind};
 
 /// Numbers per step: time, flow, kind, six fields of the kind, seven of the state.
 pub const WIDTH: usize = 16;
@@ -33,12 +33,8 @@ fn opt(v: Option<f64>) -> f64 {
     v.unwrap_or(f64::NAN)
 }
 
-fn cause_code(c: DropCauseLabel) -> f64 {
-    match c {
-        DropCauseLabel::Random => 0.0,
-        DropCauseLabel::QueueFull => 1.0,
-        DropCauseLabel::Staged => 2.0,
-    }
+fn cause_code(c: DropCause) -> f64 {
+    f64::from(c.code())
 }
 
 fn growth_code(g: Growth) -> f64 {
@@ -287,13 +283,9 @@ impl Reader<'_> {
         (!v.is_nan()).then_some(v)
     }
 
-    fn cause(&mut self, i: usize) -> Result<DropCauseLabel, String> {
-        match self.u64(i)? {
-            0 => Ok(DropCauseLabel::Random),
-            1 => Ok(DropCauseLabel::QueueFull),
-            2 => Ok(DropCauseLabel::Staged),
-            _ => Err(self.err("a drop cause")),
-        }
+    fn cause(&mut self, i: usize) -> Result<DropCause, String> {
+        let code = self.u64(i)?;
+        DropCause::from_code(code).ok_or_else(|| self.err("a drop cause"))
     }
 
     fn growth(&mut self, i: usize) -> Result<Growth, String> {
@@ -449,12 +441,7 @@ fn maybe(v: f64) -> Option<f64> {
 /// One step, on the quick path: `None` if anything is off, and [`Reader`] then says what.
 fn quick(r: &[f64]) -> Option<Step> {
     let k = 3;
-    let cause = |v: f64| match count(v)? {
-        0 => Some(DropCauseLabel::Random),
-        1 => Some(DropCauseLabel::QueueFull),
-        2 => Some(DropCauseLabel::Staged),
-        _ => None,
-    };
+    let cause = |v: f64| DropCause::from_code(count(v)?);
     let flag = |v: f64| match count(v)? {
         0 => Some(false),
         1 => Some(true),

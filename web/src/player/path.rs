@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use tcplab::player::{DropCauseLabel, Step, StepKind};
+use tcplab::player::{DropCause, Step, StepKind};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
@@ -57,11 +57,11 @@ pub enum LostAt {
 
 impl LostAt {
     /// Where a packet of data (a segment, a datagram) lost for `cause` was lost.
-    fn of_data(cause: DropCauseLabel) -> LostAt {
+    fn of_data(cause: DropCause) -> LostAt {
         match cause {
-            DropCauseLabel::Staged => LostAt::Staged,
-            DropCauseLabel::QueueFull => LostAt::Queue,
-            DropCauseLabel::Random => LostAt::Wire,
+            DropCause::Staged => LostAt::Staged,
+            DropCause::Queue => LostAt::Queue,
+            DropCause::Data | DropCause::Ack => LostAt::Wire,
         }
     }
 }
