@@ -71,7 +71,7 @@ pub struct CubicView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BbrPoint {
     pub t: f64,
-    pub mode: String,
+    pub mode: BbrMode,
     pub bw_mbps: Option<f64>,
     pub min_rtt_ms: Option<f64>,
     pub pacing_gain: f64,
@@ -218,12 +218,14 @@ impl RunView {
                         .bbr
                         .rows()
                         .into_iter()
-                        .map(|(t, v)| BbrPoint {
-                            t: ms(t),
-                            mode: mode_label(v[0]).to_string(),
-                            bw_mbps: finite(v[1]),
-                            min_rtt_ms: finite(v[2]),
-                            pacing_gain: v[3],
+                        .filter_map(|(t, v)| {
+                            Some(BbrPoint {
+                                t: ms(t),
+                                mode: BbrMode::from_code(v[0] as u64)?,
+                                bw_mbps: finite(v[1]),
+                                min_rtt_ms: finite(v[2]),
+                                pacing_gain: v[3],
+                            })
                         })
                         .collect(),
                 }
@@ -283,18 +285,6 @@ impl RunView {
             end_ms: ms(end),
         }
     }
-}
-
-fn mode_label(code: f64) -> &'static str {
-    [
-        BbrMode::Startup,
-        BbrMode::Drain,
-        BbrMode::ProbeBw,
-        BbrMode::ProbeRtt,
-    ]
-    .into_iter()
-    .find(|m| f64::from(*m as u8) == code)
-    .map_or("", BbrMode::label)
 }
 
 /// Keeps every message up to the cap; past it, each bin of consecutive messages keeps the one

@@ -95,7 +95,7 @@ async fn said(step: Step, steps: &Steps, lang: Lang) -> (String, String) {
 
 #[wasm_bindgen_test]
 async fn every_kind_is_said_in_both_languages_on_the_page() {
-    let steps = Steps::new(1460, "cubic", 0.0);
+    let steps = Steps::new(1460, tcplab::CcAlgo::Cubic, 0.0);
     let mut seen = BTreeSet::new();
     for kind in StepKind::examples() {
         seen.insert(kind.name());
@@ -226,7 +226,7 @@ fn the_worker_packs_the_steps_it_was_asked_for() {
     assert!(reply.view.is_none(), "steps come without a view");
     let steps = reply.steps.expect("the steps' header");
     assert!(steps.steps.is_empty(), "the list travels packed");
-    assert_eq!((steps.mss, steps.cc.as_str()), (1460, "cubic"));
+    assert_eq!((steps.mss, steps.cc), (1460, tcplab::CcAlgo::Cubic));
     let unpacked = codec::unpack(&packed.expect("packed steps")).expect("unpacks");
     let inline: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
     let inline = inline.steps.expect("steps in the JSON");

@@ -96,8 +96,10 @@ pub const BBR_MIN_TSO_RATE_BYTES: f64 = 1_200_000.0 / 8.0;
 /// `MAX_TCP_HEADER` (320 bytes on x86-64).
 pub const GSO_MAX_BYTES: f64 = 65_536.0 - 1.0 - 320.0;
 
-/// BBR's state machine (Linux `enum bbr_mode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// BBR's state machine (Linux `enum bbr_mode`), written `startup`, `drain`, `probe_bw`,
+/// `probe_rtt`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum BbrMode {
     /// Ramp up the sending rate rapidly to fill the pipe.
     Startup,
@@ -110,13 +112,20 @@ pub enum BbrMode {
 }
 
 impl BbrMode {
-    pub fn label(self) -> &'static str {
-        match self {
-            BbrMode::Startup => "startup",
-            BbrMode::Drain => "drain",
-            BbrMode::ProbeBw => "probe_bw",
-            BbrMode::ProbeRtt => "probe_rtt",
-        }
+    pub const ALL: [BbrMode; 4] = [
+        BbrMode::Startup,
+        BbrMode::Drain,
+        BbrMode::ProbeBw,
+        BbrMode::ProbeRtt,
+    ];
+
+    /// A small number for a trace's rows of numbers: the mode's place in [`BbrMode::ALL`].
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u64) -> Option<BbrMode> {
+        BbrMode::ALL.get(usize::try_from(code).ok()?).copied()
     }
 }
 
@@ -743,6 +752,10 @@ impl CongestionControl for Bbr {
         "bbr"
     }
 
+    fn model_based(&self) -> bool {
+        true
+    }
+
     /// `bbr_main`: update the model, then set the pacing rate and the window from it.
     fn on_ack(&mut self, w: &mut Window, ack: &AckEvent) {
         self.mss = u64::from(w.mss.max(1));
@@ -817,10 +830,6 @@ impl CongestionControl for Bbr {
 
     fn pacing_rate(&self) -> Option<f64> {
         self.pacing_rate.filter(|r| r.is_finite() && *r > 0.0)
-    }
-
-    fn state_label(&self) -> &'static str {
-        self.mode.label()
     }
 
     fn model(&self) -> super::CcModel {
@@ -1105,7 +1114,6 @@ mod tests {
         let cwnd_before = f.w.cwnd;
         f.ack_with(Time::from_millis(10), PKT, rate, f.delivered);
         assert_eq!(f.bbr.mode(), BbrMode::ProbeRtt);
-        assert_eq!(f.bbr.state_label(), "probe_rtt");
         assert_eq!(f.w.cwnd, 4 * PKT);
         assert_eq!((f.bbr.pacing_gain(), f.bbr.cwnd_gain()), (1.0, 1.0));
         // The expired filter took the new (higher) sample.

@@ -310,12 +310,8 @@ impl CongestionControl for Cubic {
         super::CcModel::Cubic(self.curve())
     }
 
-    fn state_label(&self) -> &'static str {
-        match self.hystart.as_ref().and_then(HyStart::found) {
-            Some(super::hystart::HyStartExit::AckTrain) => "hystart-ack-train",
-            Some(super::hystart::HyStartExit::DelayIncrease) => "hystart-delay",
-            None => "",
-        }
+    fn hystart_exit(&self) -> Option<super::hystart::HyStartExit> {
+        self.hystart.as_ref().and_then(HyStart::found)
     }
 }
 

@@ -220,8 +220,15 @@ pub trait CongestionControl {
     }
 
     /// A short label of the algorithm's state, for traces and the player (e.g. BBR's mode).
-    fn state_label(&self) -> &'static str {
-        ""
+    /// The window comes from a model of the path (BBR's bandwidth and RTT), not from growth
+    /// per ACK and a cut on loss: there is no ssthresh to leave slow start at.
+    fn model_based(&self) -> bool {
+        false
+    }
+
+    /// How HyStart ended slow start, if it did (CUBIC's `hystart_update`).
+    fn hystart_exit(&self) -> Option<hystart::HyStartExit> {
+        None
     }
 
     /// What the algorithm believes, for the charts' overlays: CUBIC's curve, BBR's model.

@@ -7,13 +7,16 @@
 use super::slow_start::slow_start;
 use super::{AckEvent, CongestionControl, LossEvent, Window, MIN_SSTHRESH};
 
+/// The cut on loss: a halving, a shift by one (`tcp_reno_ssthresh`'s `snd_cwnd >> 1`).
+pub const REDUCTION_SHIFT: u32 = 1;
+
 #[derive(Debug, Default, Clone)]
 pub struct Reno;
 
 impl Reno {
     /// `tcp_reno_ssthresh`: RFC 5681 §3.1 equation (4), applied to cwnd as Linux does.
     pub fn loss_ssthresh(cwnd: u32) -> u32 {
-        (cwnd >> 1).max(MIN_SSTHRESH)
+        (cwnd >> REDUCTION_SHIFT).max(MIN_SSTHRESH)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::step::{CaLabel, DropCause, Growth, SlowStartEnd, Step, StepKind, Steps};
 use crate::cc::INFINITE_SSTHRESH_BYTES;
+use crate::scenario::CcAlgo;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Language {
@@ -113,15 +114,21 @@ pub fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", grouped(n), if n == 1 { one } else { many })
 }
 
-/// The algorithm's reduction on loss, as a formula.
-fn reduction(cc: &str, lang: Language) -> &'static str {
+/// The algorithm's reduction on loss, as a formula, from the algorithm's own constants.
+fn reduction(cc: CcAlgo, lang: Language) -> String {
+    use crate::cc::{cubic, reno};
+    let halving = 1.0 / f64::from(1u32 << reno::REDUCTION_SHIFT);
     match (cc, lang) {
-        ("reno", Language::En) => "cwnd × 0.5 (Reno)",
-        ("reno", Language::Zh) => "cwnd × 0.5（Reno）",
-        ("cubic", Language::En) => "cwnd × 717/1024 (CUBIC)",
-        ("cubic", Language::Zh) => "cwnd × 717/1024（CUBIC）",
-        (_, Language::En) => "left to BBR's model",
-        (_, Language::Zh) => "由 BBR 的模型决定",
+        (CcAlgo::Reno, Language::En) => format!("cwnd × {halving} (Reno)"),
+        (CcAlgo::Reno, Language::Zh) => format!("cwnd × {halving}（Reno）"),
+        (CcAlgo::Cubic, Language::En) => {
+            format!("cwnd × {}/{} (CUBIC)", cubic::BETA, cubic::BETA_SCALE)
+        }
+        (CcAlgo::Cubic, Language::Zh) => {
+            format!("cwnd × {}/{}（CUBIC）", cubic::BETA, cubic::BETA_SCALE)
+        }
+        (CcAlgo::Bbr, Language::En) => "left to BBR's model".to_string(),
+        (CcAlgo::Bbr, Language::Zh) => "由 BBR 的模型决定".to_string(),
     }
 }
 
@@ -450,7 +457,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             ),
         ),
         StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } => {
-            let how = reduction(&steps.cc, lang);
+            let how = reduction(steps.cc, lang);
             let why = detection(step, steps, lang);
             lang_pick(
                 lang,
@@ -619,7 +626,7 @@ mod tests {
 
     #[test]
     fn every_kind_is_explained_in_both_languages() {
-        let steps = Steps::new(1460, "cubic", 0.0);
+        let steps = Steps::new(1460, CcAlgo::Cubic, 0.0);
         let mut seen = std::collections::BTreeSet::new();
         for kind in StepKind::examples() {
             seen.insert(kind.name());
@@ -647,7 +654,7 @@ mod tests {
 
     #[test]
     fn the_classroom_sentences_read_as_intended() {
-        let steps = Steps::new(1460, "cubic", 0.0);
+        let steps = Steps::new(1460, CcAlgo::Cubic, 0.0);
         let say = |kind| {
             explain(
                 &Step {
@@ -672,7 +679,7 @@ mod tests {
             "ACK 29,201 acknowledges 2 segments: slow start, cwnd 20 -> 22 MSS."
         );
         // A fast retransmit says what showed the loss: here the third duplicate ACK before it.
-        let mut recorded = Steps::new(1460, "cubic", 0.0);
+        let mut recorded = Steps::new(1460, CcAlgo::Cubic, 0.0);
         let at = |t_ms: f64, kind| Step {
             t_ms,
             flow: 0,

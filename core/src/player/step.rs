@@ -408,8 +408,8 @@ impl StepWindow {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Steps {
     pub mss: u32,
-    /// The algorithm's name ("reno", "cubic", "bbr"), for the explanations.
-    pub cc: String,
+    /// The algorithm, for the explanations.
+    pub cc: crate::scenario::CcAlgo,
     pub steps: Vec<Step>,
     /// Where the record starts (ms): 0, or a later instant when the steps before it were not
     /// kept ([`StepWindow`]).
@@ -420,10 +420,10 @@ pub struct Steps {
 }
 
 impl Steps {
-    pub fn new(mss: u32, cc: &str, from_ms: f64) -> Self {
+    pub fn new(mss: u32, cc: crate::scenario::CcAlgo, from_ms: f64) -> Self {
         Steps {
             mss,
-            cc: cc.to_string(),
+            cc,
             steps: Vec::with_capacity(4096),
             from_ms,
             truncated: false,

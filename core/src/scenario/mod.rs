@@ -17,10 +17,15 @@ pub use parse::Lenient;
 pub use presets::{Preset, PRESETS};
 pub use print::fmt_decimal;
 
-/// Congestion-control algorithm (`cc`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Congestion-control algorithm (`cc`), written `reno`, `cubic`, `bbr`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum CcAlgo {
     Reno,
+    /// The default, as Linux's.
+    #[default]
     Cubic,
     Bbr,
 }
@@ -101,7 +106,7 @@ impl Default for Scenario {
     fn default() -> Self {
         Scenario {
             preset: None,
-            cc: CcAlgo::Cubic,
+            cc: CcAlgo::default(),
             rtt_ms: 28.0,
             bw_mbps: 1000.0,
             loss_pct: 0.0,

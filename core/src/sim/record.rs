@@ -174,7 +174,7 @@ impl World {
         let kind = if ack > before.una {
             let growth = if after == before.cwnd {
                 Growth::Held
-            } else if s.cc().name() == "bbr" {
+            } else if s.cc().model_based() {
                 Growth::Model
             } else if before.cwnd < before.ssthresh {
                 Growth::SlowStart
@@ -222,12 +222,12 @@ fn slow_start_exit(s: &crate::tcp::Sender, before: &AckBefore) -> Option<StepKin
     // In fast recovery PRR sets the window, and its end is a step of its own; after a timeout
     // (the Loss state) slow start runs up to ssthresh as ever.
     let in_recovery = matches!(s.ca_state(), CaState::Recovery { .. });
-    if !was_in_slow_start || w.in_slow_start() || in_recovery || s.cc().name() == "bbr" {
+    if !was_in_slow_start || w.in_slow_start() || in_recovery || s.cc().model_based() {
         return None;
     }
     let reason = if before.ssthresh >= crate::cc::INFINITE_SSTHRESH_BYTES {
-        match s.cc().state_label() {
-            "hystart-delay" => SlowStartEnd::HyStartDelay,
+        match s.cc().hystart_exit() {
+            Some(crate::cc::hystart::HyStartExit::DelayIncrease) => SlowStartEnd::HyStartDelay,
             _ => SlowStartEnd::HyStartAckTrain,
         }
     } else {

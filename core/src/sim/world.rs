@@ -275,7 +275,7 @@ impl World {
             messages,
             steps: options
                 .record_steps
-                .map(|w| Steps::new(s.mss, crate::scenario::CcAlgo::name(s.cc), w.from_ms)),
+                .map(|w| Steps::new(s.mss, s.cc, w.from_ms)),
             recording: match options.record_steps {
                 None => Recording::Off,
                 Some(w) => Recording::Waiting {
@@ -555,7 +555,7 @@ impl World {
                 ..
             } => {
                 let row = [
-                    f64::from(mode as u8),
+                    f64::from(mode.code()),
                     bw.map_or(f64::NAN, |b| b / 1e6),
                     min_rtt.map_or(f64::NAN, Time::as_millis_f64),
                     pacing_gain,

@@ -3,6 +3,7 @@
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use tcplab::cc::bbr::BbrMode;
 use tcplab::view::{BbrPoint, FlowView, WindowPoint};
 
 use super::axis::{self, time_chart, Right, YAxis};
@@ -25,24 +26,23 @@ pub fn applies(ctx: &Ctx) -> bool {
 }
 
 /// A BBR mode's colour and its name in the page's language.
-pub fn bbr_mode(mode: &str, lang: Lang) -> (RGBColor, &'static str) {
+pub fn bbr_mode(mode: BbrMode, lang: Lang) -> (RGBColor, &'static str) {
     match mode {
-        "startup" => (BBR_STARTUP, lang.pick("Startup", "启动 Startup")),
-        "drain" => (BBR_DRAIN, lang.pick("Drain", "排空 Drain")),
-        "probe_bw" => (BBR_PROBE_BW, lang.pick("ProbeBW", "带宽探测 ProbeBW")),
-        "probe_rtt" => (BBR_PROBE_RTT, lang.pick("ProbeRTT", "RTT 探测 ProbeRTT")),
-        _ => (MUTED, lang.pick("unknown", "未知")),
+        BbrMode::Startup => (BBR_STARTUP, lang.pick("Startup", "启动 Startup")),
+        BbrMode::Drain => (BBR_DRAIN, lang.pick("Drain", "排空 Drain")),
+        BbrMode::ProbeBw => (BBR_PROBE_BW, lang.pick("ProbeBW", "带宽探测 ProbeBW")),
+        BbrMode::ProbeRtt => (BBR_PROBE_RTT, lang.pick("ProbeRTT", "RTT 探测 ProbeRTT")),
     }
 }
 
 /// Runs of one BBR mode: (from ms, to ms, mode).
-pub fn bbr_runs(points: &[BbrPoint], end: f64) -> Vec<(f64, f64, &str)> {
-    let mut runs: Vec<(f64, f64, &str)> = Vec::new();
+pub fn bbr_runs(points: &[BbrPoint], end: f64) -> Vec<(f64, f64, BbrMode)> {
+    let mut runs: Vec<(f64, f64, BbrMode)> = Vec::new();
     for (i, p) in points.iter().enumerate() {
         let to = points.get(i + 1).map_or(end, |n| n.t);
         match runs.last_mut() {
             Some(last) if last.2 == p.mode => last.1 = to,
-            _ => runs.push((p.t, to, p.mode.as_str())),
+            _ => runs.push((p.t, to, p.mode)),
         }
     }
     runs.retain(|r| r.0.is_finite() && r.1.is_finite() && r.1 >= r.0);
@@ -244,14 +244,14 @@ impl Figure for Cwnd {
             ));
         }
         let runs = bbr_runs(self.bbr(), end);
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<BbrMode> = Vec::new();
         for r in &runs {
             if !seen.contains(&r.2) {
                 seen.push(r.2);
             }
         }
         for m in &seen {
-            let (c, name) = bbr_mode(m, lang);
+            let (c, name) = bbr_mode(*m, lang);
             items.push(Item::new(Swatch::Block(c), format!("BBR {name}")));
         }
 
@@ -382,7 +382,7 @@ impl Figure for Cwnd {
                 ) else {
                     continue;
                 };
-                let (c, _) = bbr_mode(mode, lang);
+                let (c, _) = bbr_mode(*mode, lang);
                 root.draw(&Rectangle::new(
                     [
                         (a.round() as i32, y0),
@@ -498,7 +498,7 @@ impl Figure for Cwnd {
         }
         if let Some(i) = index_at(&f0.bbr, t, |b| b.t) {
             let b = &f0.bbr[i];
-            let (c, name) = bbr_mode(&b.mode, lang);
+            let (c, name) = bbr_mode(b.mode, lang);
             let bw = b.bw_mbps.map_or("–".to_string(), fmt::rate);
             let rtt = b.min_rtt_ms.map_or("–".to_string(), fmt::ms);
             rows.push(Row::new(
