@@ -11,6 +11,7 @@ pub mod link;
 pub mod metrics;
 pub mod packet;
 pub mod player;
+pub mod rate;
 pub mod rng;
 pub mod scenario;
 pub mod sim;

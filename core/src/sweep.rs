@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::stats::quantile;
 use crate::metrics::summary::Summary;
+use crate::rate::MBytePerS;
 use crate::scenario::{App, Key, Scenario};
-use crate::theory::path::{mathis_mbps, Limits};
+use crate::theory::path::{mathis, Limits};
 use crate::theory::slow_start::ideal_completion_ms;
 
 /// What the theory column predicts for a point, and in which unit.
@@ -16,7 +17,7 @@ use crate::theory::slow_start::ideal_completion_ms;
 pub enum Prediction {
     /// Goodput, MB/s, of all the flows: each at Mathis's rate under loss or its window limit,
     /// whichever is less, together at most the link's rate.
-    GoodputMbps(f64),
+    GoodputMbps(MBytePerS),
     /// Completion of one body on an ideal path, ms.
     CompletionMs(f64),
 }
@@ -34,7 +35,7 @@ pub fn prediction(s: &Scenario) -> Prediction {
             limits.each(),
         ));
     }
-    let per_conn = match mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0) {
+    let per_conn = match mathis(s.mss, s.rtt_ms, s.loss_pct / 100.0) {
         Some(m) => m.min(limits.window_each),
         None => limits.window_each,
     };
@@ -114,7 +115,7 @@ impl SweepRow {
         let completion = Spread::of(runs.iter().filter_map(|r| r.completion_ms));
         let prediction = prediction(s);
         let ratio = match prediction {
-            Prediction::GoodputMbps(t) => goodput.map(|g| g.median / t),
+            Prediction::GoodputMbps(t) => goodput.map(|g| g.median / t.0),
             Prediction::CompletionMs(t) => completion.map(|c| c.median / t),
         }
         .filter(|r| r.is_finite());
@@ -160,7 +161,7 @@ pub fn table_csv(key: Key, rows: &[SweepRow]) -> String {
 pub fn table_row(key: Key, r: &SweepRow) -> String {
     let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
     let (theory, unit) = match r.prediction {
-        Prediction::GoodputMbps(v) => (v, "MBps"),
+        Prediction::GoodputMbps(v) => (v.0, "MBps"),
         Prediction::CompletionMs(v) => (v, "ms"),
     };
     format!(
@@ -252,7 +253,7 @@ mod tests {
     #[test]
     fn the_theory_follows_the_knob() {
         let lossy = Scenario::parse("preset=loss-sweep").unwrap_or_default();
-        let Prediction::GoodputMbps(m) = prediction(&lossy) else {
+        let Prediction::GoodputMbps(MBytePerS(m)) = prediction(&lossy) else {
             panic!("a rate for a bulk flow");
         };
         assert!(
@@ -266,7 +267,7 @@ mod tests {
     #[test]
     fn each_flow_has_its_own_window_and_all_share_the_link() {
         let rate = |q: &str| match prediction(&Scenario::parse(q).unwrap_or_default()) {
-            Prediction::GoodputMbps(m) => m,
+            Prediction::GoodputMbps(m) => m.0,
             Prediction::CompletionMs(_) => panic!("{q}: a rate for a bulk flow"),
         };
         // 64 KiB over 100 ms: 0.65536 MB/s a flow, well under the 1 Gbit/s link.

@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use crate::cc::bbr::BbrMode;
 use crate::metrics::summary::Summary;
 use crate::metrics::trace::window_col;
+use crate::rate::{MBytePerS, MbitPerS};
 use crate::scenario::Scenario;
 use crate::sim::RunResult;
-use crate::theory::path::{bdp_bytes, link_payload_mbps, window_limit_mbps};
+use crate::theory::path::{bdp_bytes, link_payload, window_limit};
 use crate::theory::slow_start::ideal_rate_steps;
 use crate::theory::verdict::{verdict, Verdict};
 use crate::time::Time;
@@ -41,12 +42,12 @@ pub struct Theory {
     pub mss: u32,
     pub bdp_bytes: f64,
     pub rwnd_bytes: f64,
-    /// The link's payload rate, MB/s.
-    pub link_mbps: f64,
-    pub window_limit_mbps: f64,
-    pub mathis_mbps: Option<f64>,
-    /// Ideal slow start's rate, as steps (start ms after the first data byte, MB/s).
-    pub slow_start: Vec<(f64, f64)>,
+    /// The link's payload rate.
+    pub link_mbps: MBytePerS,
+    pub window_limit_mbps: MBytePerS,
+    pub mathis_mbps: Option<MBytePerS>,
+    /// Ideal slow start's rate, as steps (start ms after the first data byte, rate).
+    pub slow_start: Vec<(f64, MBytePerS)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,7 +73,7 @@ pub struct CubicView {
 pub struct BbrPoint {
     pub t: f64,
     pub mode: BbrMode,
-    pub bw_mbps: Option<f64>,
+    pub bw_mbps: Option<MBytePerS>,
     pub min_rtt_ms: Option<f64>,
     pub pacing_gain: f64,
 }
@@ -151,16 +152,16 @@ fn pairs(rows: Vec<(Time, [f64; 1])>) -> Vec<(f64, f64)> {
 
 impl RunView {
     pub fn new(s: &Scenario, r: &RunResult) -> RunView {
-        let link = link_payload_mbps(s.bw_mbps, s.mss, s.ts);
+        let link = link_payload(MbitPerS(s.bw_mbps), s.mss, s.ts);
         let end = r.end;
         let theory = Theory {
             rtt_ms: s.rtt_ms,
             mss: s.mss,
-            bdp_bytes: bdp_bytes(s.bw_mbps, s.rtt_ms),
+            bdp_bytes: bdp_bytes(MbitPerS(s.bw_mbps), s.rtt_ms),
             rwnd_bytes: s.rwnd as f64,
             link_mbps: link,
-            window_limit_mbps: window_limit_mbps(s.rwnd as f64, s.rtt_ms),
-            mathis_mbps: r.summary.mathis_MBps,
+            window_limit_mbps: window_limit(s.rwnd as f64, s.rtt_ms),
+            mathis_mbps: r.summary.mathis_MBps.map(MBytePerS),
             slow_start: ideal_rate_steps(s.iw, s.mss, s.rtt_ms, link, ms(end)),
         };
         let flows = r
@@ -222,7 +223,7 @@ impl RunView {
                             Some(BbrPoint {
                                 t: ms(t),
                                 mode: BbrMode::from_code(v[0] as u64)?,
-                                bw_mbps: finite(v[1]),
+                                bw_mbps: finite(v[1]).map(MBytePerS),
                                 min_rtt_ms: finite(v[2]),
                                 pacing_gain: v[3],
                             })

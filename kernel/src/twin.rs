@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use tcplab::link::Path;
 use tcplab::metrics::stats::jain;
-use tcplab::theory::path::{bdp_bytes, mathis_mbps, window_limit_mbps};
+use tcplab::rate::MbitPerS;
+use tcplab::theory::path::{bdp_bytes, mathis, window_limit};
 use tcplab::time::Time;
 use tcplab::workload::{MessageLog, MsgRecord};
 use tcplab::{App, Scenario};
@@ -1025,9 +1026,9 @@ fn summarise(
             (router.ack.received - router.ack.data_packets)
                 .saturating_sub(plan::connections(s) as u64)
         }),
-        mathis_MBps: mathis_mbps(s.mss, s.rtt_ms, s.loss_pct / 100.0),
-        bdp_bytes: bdp_bytes(s.bw_mbps, s.rtt_ms),
-        window_limit_MBps: window_limit_mbps(s.rwnd as f64, s.rtt_ms),
+        mathis_MBps: mathis(s.mss, s.rtt_ms, s.loss_pct / 100.0).map(|m| m.0),
+        bdp_bytes: bdp_bytes(MbitPerS(s.bw_mbps), s.rtt_ms),
+        window_limit_MBps: window_limit(s.rwnd as f64, s.rtt_ms).0,
         budget_exhausted: None,
         // As the simulator says it: bulk runs end at their time limit by design.
         stopped_by: if finished {

@@ -3,6 +3,7 @@
 //! Mathis; p99 message latency). Each number keeps the runner's exact value in `data-raw`.
 
 use std::rc::Rc;
+use tcplab::rate::MBytePerS;
 
 use tcplab::theory::verdict::Limit;
 use tcplab::view::RunView;
@@ -135,11 +136,11 @@ pub fn Headline(props: &HeadlineProps) -> Html {
         shown(s.goodput_MBps, "MB/s", 3),
         html! {
             <>
-                { s.goodput_MBps.map(bits_per_s).unwrap_or_default() }
+                { s.goodput_MBps.map(|g| bits_per_s(MBytePerS(g))).unwrap_or_default() }
                 if let Some(g) = s.goodput_MBps {
                     { match lang {
-                        Lang::En => format!(" · {} of link", percent(100.0 * g / v.link_mbps)),
-                        Lang::Zh => format!(" · 占链路 {}", percent(100.0 * g / v.link_mbps)),
+                        Lang::En => format!(" · {} of link", percent(100.0 * (MBytePerS(g) / v.link_mbps))),
+                        Lang::Zh => format!(" · 占链路 {}", percent(100.0 * (MBytePerS(g) / v.link_mbps))),
                     } }
                 }
                 if let Some(j) = s.jain_fairness {
@@ -200,7 +201,7 @@ pub fn Headline(props: &HeadlineProps) -> Html {
         lang.pick("Measured / Mathis", "实测 / Mathis"),
         shown(ratio, "×", 3),
         match (why_not, s.mathis_MBps) {
-            (None, Some(m)) => html! { format!("Mathis {}", mbytes_per_s(m)) },
+            (None, Some(m)) => html! { format!("Mathis {}", mbytes_per_s(MBytePerS(m))) },
             (Some(why), _) => html! { <span class="why-not">{ why }</span> },
             (None, None) => Html::default(),
         },

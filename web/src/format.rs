@@ -1,6 +1,7 @@
 //! Numbers as the page writes them: grouped digits, and short axis labels.
 
 use tcplab::player::explain::group_digits as group;
+use tcplab::rate::MBytePerS;
 
 /// `1713` -> `"1,713"`.
 pub fn count(n: u64) -> String {
@@ -114,13 +115,13 @@ pub fn number(v: f64, digits: i32) -> String {
 }
 
 /// A rate in megabytes per second, as the runner reports it: `11.6 MB/s`.
-pub fn mbytes_per_s(v: f64) -> String {
-    format!("{} MB/s", number(v, 3))
+pub fn mbytes_per_s(v: MBytePerS) -> String {
+    format!("{} MB/s", number(v.0, 3))
 }
 
-/// A rate in bits per second, from megabytes per second: `92.8 Mbit/s`, `1.2 Gbit/s`.
-pub fn bits_per_s(mbytes: f64) -> String {
-    let mbit = mbytes * 8.0;
+/// A rate in bits per second: `92.8 Mbit/s`, `1.2 Gbit/s`.
+pub fn bits_per_s(rate: MBytePerS) -> String {
+    let mbit = rate.bits().0;
     if mbit >= 1000.0 {
         format!("{} Gbit/s", number(mbit / 1000.0, 3))
     } else if mbit > 0.0 && mbit < 1.0 {

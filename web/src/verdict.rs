@@ -2,6 +2,7 @@
 //! simulator's verdict (`tcplab::theory::verdict`); this only words it, with the numbers that
 //! support it.
 
+use tcplab::rate::MBytePerS;
 use tcplab::theory::verdict::Limit;
 use tcplab::view::RunView;
 
@@ -35,9 +36,9 @@ pub fn title(lang: Lang, limit: Limit) -> &'static str {
     }
 }
 
-fn share(part: f64, whole: f64) -> String {
-    if whole > 0.0 && part.is_finite() {
-        percent(100.0 * part / whole)
+fn share(part: MBytePerS, whole: MBytePerS) -> String {
+    if whole.0 > 0.0 && part.is_finite() {
+        percent(100.0 * (part / whole))
     } else {
         "—".to_string()
     }

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use tcplab::rate::MBytePerS;
 use tcplab::view::{FlowView, MsgView, RunView, Theory, WindowPoint};
 use tcplab::{run, RunOptions, Scenario};
 use tcplab_web::charts::{axis, fmt, goodput, messages, series, Charts, ChartsProps};
@@ -358,8 +359,8 @@ fn empty_theory() -> Theory {
         mss: 0,
         bdp_bytes: 0.0,
         rwnd_bytes: 0.0,
-        link_mbps: 0.0,
-        window_limit_mbps: 0.0,
+        link_mbps: MBytePerS(0.0),
+        window_limit_mbps: MBytePerS(0.0),
         mathis_mbps: None,
         slow_start: Vec::new(),
     }
@@ -422,9 +423,9 @@ async fn odd_views_draw_without_panicking() {
         theory: Theory {
             rtt_ms: f64::NAN,
             bdp_bytes: f64::INFINITY,
-            link_mbps: f64::NAN,
-            mathis_mbps: Some(f64::NAN),
-            slow_start: vec![(f64::NAN, 1.0), (1.0, f64::INFINITY)],
+            link_mbps: MBytePerS(f64::NAN),
+            mathis_mbps: Some(MBytePerS(f64::NAN)),
+            slow_start: vec![(f64::NAN, MBytePerS(1.0)), (1.0, MBytePerS(f64::INFINITY))],
             ..empty_theory()
         },
         flows: vec![flow(

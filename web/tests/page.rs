@@ -57,10 +57,22 @@ fn numbers_read_as_people_write_them() {
     assert_eq!(format::number(1_162_631.0, 3), "1,162,631");
     assert_eq!(format::number(0.0, 3), "0");
     assert_eq!(format::number(f64::NAN, 3), "—");
-    assert_eq!(format::mbytes_per_s(11.601129627050227), "11.6 MB/s");
-    assert_eq!(format::bits_per_s(11.601129627050227), "92.8 Mbit/s");
-    assert_eq!(format::bits_per_s(125.0), "1 Gbit/s");
-    assert_eq!(format::bits_per_s(0.01), "80 kbit/s");
+    assert_eq!(
+        format::mbytes_per_s(tcplab::rate::MBytePerS(11.601129627050227)),
+        "11.6 MB/s"
+    );
+    assert_eq!(
+        format::bits_per_s(tcplab::rate::MBytePerS(11.601129627050227)),
+        "92.8 Mbit/s"
+    );
+    assert_eq!(
+        format::bits_per_s(tcplab::rate::MBytePerS(125.0)),
+        "1 Gbit/s"
+    );
+    assert_eq!(
+        format::bits_per_s(tcplab::rate::MBytePerS(0.01)),
+        "80 kbit/s"
+    );
     assert_eq!(format::duration(243.496736), "243.5 ms");
     assert_eq!(format::duration(1250.0), "1.25 s");
     assert_eq!(format::duration(30_000.0), "30 s");

@@ -278,7 +278,7 @@ fn the_theory_curve_is_the_formula_between_the_points() {
     for &(x, y) in curve.iter().step_by(10) {
         let mut s = base.clone();
         s.loss_pct = x;
-        let Prediction::GoodputMbps(m) = prediction(&s) else {
+        let Prediction::GoodputMbps(tcplab::rate::MBytePerS(m)) = prediction(&s) else {
             panic!("a rate")
         };
         assert!(

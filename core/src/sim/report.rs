@@ -2,8 +2,9 @@
 
 use crate::metrics::stats::{jain, quantile};
 use crate::metrics::summary::{HolStats, MsgStats, Summary, WindowStats};
+use crate::rate::MbitPerS;
 use crate::scenario::Scenario;
-use crate::theory::path::{bdp_bytes, mathis_mbps, window_limit_mbps};
+use crate::theory::path::{bdp_bytes, mathis, window_limit};
 use crate::time::Time;
 use crate::workload::MessageLog;
 
@@ -104,9 +105,9 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         },
         per_flow_goodput_MBps: per_flow,
         acks_sent: w.acks_sent,
-        mathis_MBps: mathis_mbps(s.mss, rtt_ms, s.loss_pct / 100.0),
-        bdp_bytes: bdp_bytes(s.bw_mbps, rtt_ms),
-        window_limit_MBps: window_limit_mbps(s.rwnd as f64, rtt_ms),
+        mathis_MBps: mathis(s.mss, rtt_ms, s.loss_pct / 100.0).map(|m| m.0),
+        bdp_bytes: bdp_bytes(MbitPerS(s.bw_mbps), rtt_ms),
+        window_limit_MBps: window_limit(s.rwnd as f64, rtt_ms).0,
         budget_exhausted: matches!(stop, Stop::Budget | Stop::PacketBudget),
         stopped_by: stop,
         time_limit_reached: stop == Stop::TimeLimit

@@ -1,6 +1,8 @@
 //! Ideal slow start (RFC 5681 with RFC 6928's initial window): the window doubles every round
 //! trip, so after `k` round trips `iw * (2^k - 1)` segments have been sent.
 
+use crate::rate::MBytePerS;
+
 /// Segments sent after `rounds` full round trips of ideal slow start from an initial window of
 /// `iw` segments: `iw * (2^rounds - 1)`, saturating instead of overflowing.
 pub fn segments_after_rounds(iw: u32, rounds: u32) -> u64 {
@@ -32,9 +34,9 @@ pub fn segments_for(bytes: u64, mss: u32) -> u64 {
 /// The time one body needs on an ideal path, in ms: the handshake's round trip, then ideal slow
 /// start (doubling each round from `iw`) until the window covers the path's BDP, then the rest at
 /// the link's payload rate, and the last byte's one-way trip. No loss, no delayed ACKs.
-pub fn ideal_completion_ms(iw: u32, mss: u32, body: u64, rtt_ms: f64, payload_mbps: f64) -> f64 {
+pub fn ideal_completion_ms(iw: u32, mss: u32, body: u64, rtt_ms: f64, payload: MBytePerS) -> f64 {
     let segs = segments_for(body, mss);
-    let bytes_per_ms = payload_mbps * 1e3;
+    let bytes_per_ms = payload.0 * 1e3;
     if bytes_per_ms <= 0.0 || rtt_ms < 0.0 {
         return f64::INFINITY;
     }
@@ -59,25 +61,25 @@ pub fn ideal_completion_ms(iw: u32, mss: u32, body: u64, rtt_ms: f64, payload_mb
     t + rtt_ms / 2.0
 }
 
-/// Ideal slow start's sending rate over time, as steps `(start ms, MB/s)`: the window doubles
+/// Ideal slow start's sending rate over time, as steps `(start ms, rate)`: the window doubles
 /// each round trip from `iw` until it fills the link. Time 0 is the first data sent.
 pub fn ideal_rate_steps(
     iw: u32,
     mss: u32,
     rtt_ms: f64,
-    payload_mbps: f64,
+    payload: MBytePerS,
     until_ms: f64,
-) -> Vec<(f64, f64)> {
+) -> Vec<(f64, MBytePerS)> {
     let mut out = Vec::new();
-    if rtt_ms <= 0.0 || payload_mbps <= 0.0 {
+    if rtt_ms <= 0.0 || payload.0 <= 0.0 {
         return out;
     }
     let mut window = f64::from(iw.max(1)) * f64::from(mss);
     let mut t = 0.0;
     while t <= until_ms && out.len() < 64 {
-        let rate = (window / (rtt_ms * 1e-3) / 1e6).min(payload_mbps);
+        let rate = MBytePerS::of(window, rtt_ms * 1e-3).min(payload);
         out.push((t, rate));
-        if rate >= payload_mbps {
+        if rate >= payload {
             break;
         }
         t += rtt_ms;
@@ -123,7 +125,7 @@ mod ideal_tests {
         // 1713 segments: rounds of 10..640 (1270 after 7), the 8th carries the rest; the last
         // byte lands half an RTT after it leaves. The link (120.7 MB/s) adds the 8th round's
         // 443 segments' serialisation, 5.4 ms.
-        let t = ideal_completion_ms(10, 1460, 2_499_986, 31.537, 120.7);
+        let t = ideal_completion_ms(10, 1460, 2_499_986, 31.537, MBytePerS(120.7));
         let expected = 31.537 * 8.5 + 443.0 * 1460.0 / 120_700.0;
         assert!((t - expected).abs() < 0.01, "{t} vs {expected}");
     }
@@ -131,15 +133,15 @@ mod ideal_tests {
     #[test]
     fn a_long_body_streams_at_the_link_rate_once_the_pipe_is_full() {
         // 100 MB over a 1 MB BDP: the streaming time dominates.
-        let t = ideal_completion_ms(10, 1000, 100_000_000, 10.0, 100.0);
+        let t = ideal_completion_ms(10, 1000, 100_000_000, 10.0, MBytePerS(100.0));
         assert!(t > 1000.0 && t < 1100.0, "{t}");
     }
 
     #[test]
     fn the_rate_doubles_each_round_until_the_link() {
-        let steps = ideal_rate_steps(10, 1000, 100.0, 1.0, 10_000.0);
-        assert_eq!(steps[0], (0.0, 0.1));
-        assert_eq!(steps[1], (100.0, 0.2));
-        assert_eq!(steps.last().map(|s| s.1), Some(1.0));
+        let steps = ideal_rate_steps(10, 1000, 100.0, MBytePerS(1.0), 10_000.0);
+        assert_eq!(steps[0], (0.0, MBytePerS(0.1)));
+        assert_eq!(steps[1], (100.0, MBytePerS(0.2)));
+        assert_eq!(steps.last().map(|s| s.1), Some(MBytePerS(1.0)));
     }
 }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::metrics::summary::Summary;
+use crate::rate::MBytePerS;
 use crate::scenario::{App, Scenario};
 
 use super::path::Limits;
@@ -29,18 +30,18 @@ pub enum Limit {
     Unfinished,
 }
 
-/// The verdict with the numbers that support it (MB/s, ms).
+/// The verdict with the numbers that support it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub limit: Limit,
-    pub goodput_mbps: f64,
+    pub goodput_mbps: MBytePerS,
     /// The link's payload rate.
-    pub link_mbps: f64,
+    pub link_mbps: MBytePerS,
     /// The receive window's limit on all the connections together: conns × rwnd/RTT.
-    pub window_limit_mbps: f64,
+    pub window_limit_mbps: MBytePerS,
     /// The connections whose windows make that limit.
     pub connections: u32,
-    pub mathis_mbps: Option<f64>,
+    pub mathis_mbps: Option<MBytePerS>,
     /// app=body: what the body would take on an ideal path (no loss, ideal slow start).
     pub ideal_completion_ms: Option<f64>,
     /// The run stopped before its workload was done (its time limit or event budget). A run
@@ -58,7 +59,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
     let link = limits.link;
     // The goodput is all the connections' together, so it meets all their windows together.
     let wl = limits.window_all();
-    let g = summary.goodput_MBps.unwrap_or(0.0);
+    let g = MBytePerS(summary.goodput_MBps.unwrap_or(0.0));
     let ideal = (s.app == App::Body)
         .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, limits.each()));
     let lossy = summary.retransmitted_segments > 0 || summary.dropped_data > 0;
@@ -74,13 +75,13 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         && hol_share > 1.0
     {
         Limit::HeadOfLine
-    } else if s.app == App::Body && !lossy && g < NEAR * link.min(wl) {
+    } else if s.app == App::Body && !lossy && g < link.min(wl) * NEAR {
         Limit::SlowStart
-    } else if lossy && g < NEAR * link.min(wl) {
+    } else if lossy && g < link.min(wl) * NEAR {
         Limit::Loss
-    } else if wl < link && g >= NEAR * wl {
+    } else if wl < link && g >= wl * NEAR {
         Limit::ReceiveWindow
-    } else if g >= NEAR * link {
+    } else if g >= link * NEAR {
         Limit::LinkRate
     } else {
         Limit::WindowGrowth
@@ -98,7 +99,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         link_mbps: link,
         window_limit_mbps: wl,
         connections: limits.conns as u32,
-        mathis_mbps: summary.mathis_MBps,
+        mathis_mbps: summary.mathis_MBps.map(MBytePerS),
         ideal_completion_ms: ideal,
         unfinished,
     }

@@ -170,8 +170,8 @@ pub fn bytes(v: f64) -> String {
 }
 
 /// A rate in MB/s: `12.1 MB/s`.
-pub fn rate(mbps: f64) -> String {
-    format!("{} MB/s", sig(mbps))
+pub fn rate(rate: tcplab::rate::MBytePerS) -> String {
+    format!("{} MB/s", sig(rate.0))
 }
 
 /// A count of segments of `mss` bytes: `1,280 seg`.

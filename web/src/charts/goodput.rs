@@ -1,6 +1,7 @@
 //! Goodput over time beside what should bound it: the link rate, the receive window over the
 //! RTT, Mathis' loss formula and ideal slow start; BBR's own estimate of the bandwidth.
 
+use tcplab::rate::MBytePerS;
 use tcplab::view::FlowView;
 
 use super::axis::{self, time_chart, Right, YAxis};
@@ -116,7 +117,7 @@ fn slow_start_line(ctx: &Ctx, end: f64) -> Vec<(f64, f64)> {
     }
     let th = &ctx.view.theory;
     let offset = ctx.first_send_ms();
-    let pts: Vec<(f64, f64)> = finite(th.slow_start.iter().map(|&(t, r)| (t + offset, r)))
+    let pts: Vec<(f64, f64)> = finite(th.slow_start.iter().map(|&(t, r)| (t + offset, r.0)))
         .into_iter()
         .filter(|p| p.0 <= end)
         .collect();
@@ -127,7 +128,11 @@ fn slow_start_line(ctx: &Ctx, end: f64) -> Vec<(f64, f64)> {
 /// The bandwidth BBR estimated (its windowed maximum), as steps.
 fn bbr_line(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
     steps(
-        &finite(f.bbr.iter().map(|b| (b.t, b.bw_mbps.unwrap_or(f64::NAN)))),
+        &finite(
+            f.bbr
+                .iter()
+                .map(|b| (b.t, b.bw_mbps.map_or(f64::NAN, |r| r.0))),
+        ),
         end,
     )
 }
@@ -180,6 +185,11 @@ impl Figure for Goodput {
         let bbr = view(&v.flows.first().map_or_else(Vec::new, |f| bbr_line(f, end)));
         let slow = view(&slow_start_line(ctx, end));
         let fair = (n > 1).then(|| th.link_mbps / n as f64);
+        let (link, window_limit, mathis) = (
+            th.link_mbps.0,
+            th.window_limit_mbps.0,
+            th.mathis_mbps.map(|m| m.0),
+        );
 
         let data_max = max_of(
             lines
@@ -189,8 +199,8 @@ impl Figure for Goodput {
                 .chain(bbr.iter())
                 .map(|p| p.1),
         );
-        let mut refs = vec![th.link_mbps, th.window_limit_mbps];
-        refs.extend(th.mathis_mbps);
+        let mut refs = vec![link, window_limit];
+        refs.extend(mathis);
         let top = top_of(data_max, &refs, 2.5);
 
         let bin = lines.first().map_or(0.0, |l| l.1);
@@ -217,7 +227,7 @@ impl Figure for Goodput {
                 "{} {}{}",
                 lang.pick("link rate", "链路速率"),
                 fmt::rate(th.link_mbps),
-                above(th.link_mbps, top, lang)
+                above(link, top, lang)
             ),
         ));
         if let Some(fair) = fair {
@@ -235,7 +245,7 @@ impl Figure for Goodput {
             format!(
                 "rwnd/RTT = {}{}",
                 fmt::rate(th.window_limit_mbps),
-                above(th.window_limit_mbps, top, lang)
+                above(window_limit, top, lang)
             ),
         ));
         if let Some(m) = th.mathis_mbps {
@@ -244,7 +254,7 @@ impl Figure for Goodput {
                 format!(
                     "Mathis 1.22·MSS/(RTT·√p) = {}{}",
                     fmt::rate(m),
-                    above(m, top, lang)
+                    above(m.0, top, lang)
                 ),
             ));
         }
@@ -282,18 +292,12 @@ impl Figure for Goodput {
         };
         let (mut chart, frame) = time_chart(root, st, lang, span, &y, &items, 0)?;
 
-        draw::level(&mut chart, st, &frame, th.link_mbps, Pen::dashed(LINK, 1.4))?;
+        draw::level(&mut chart, st, &frame, link, Pen::dashed(LINK, 1.4))?;
         if let Some(fair) = fair {
-            draw::level(&mut chart, st, &frame, fair, Pen::dashed(MUTED, 1.2))?;
+            draw::level(&mut chart, st, &frame, fair.0, Pen::dashed(MUTED, 1.2))?;
         }
-        draw::level(
-            &mut chart,
-            st,
-            &frame,
-            th.window_limit_mbps,
-            Pen::dashed(RWND, 1.4),
-        )?;
-        if let Some(m) = th.mathis_mbps {
+        draw::level(&mut chart, st, &frame, window_limit, Pen::dashed(RWND, 1.4))?;
+        if let Some(m) = mathis {
             draw::level(&mut chart, st, &frame, m, Pen::dashed(MATHIS, 1.6))?;
         }
         draw::line(&mut chart, st, &frame, &slow, Pen::dashed(SLOW_START, 1.4))?;
@@ -339,7 +343,7 @@ impl Figure for Goodput {
                 ACCENT,
                 format!(
                     "{label} {} ({}{})",
-                    fmt::rate(g),
+                    fmt::rate(MBytePerS(g)),
                     lang.pick("smoothed over ±", "平滑 ±"),
                     fmt::ms(width)
                 ),
@@ -351,7 +355,7 @@ impl Figure for Goodput {
             if let Some(g) = value_at(&total, t) {
                 rows.push(Row::new(
                     TOTAL,
-                    format!("{} {}", lang.pick("sum", "总和"), fmt::rate(g)),
+                    format!("{} {}", lang.pick("sum", "总和"), fmt::rate(MBytePerS(g))),
                     Some(g),
                 ));
             }
@@ -363,7 +367,7 @@ impl Figure for Goodput {
                 format!(
                     "{} {}",
                     lang.pick("ideal slow start", "理想慢启动"),
-                    fmt::rate(s)
+                    fmt::rate(MBytePerS(s))
                 ),
                 Some(s),
             ));
@@ -377,7 +381,7 @@ impl Figure for Goodput {
                         lang.pick("BBR estimate", "BBR 估计"),
                         fmt::rate(bw)
                     ),
-                    Some(bw),
+                    Some(bw.0),
                 ));
             }
         }

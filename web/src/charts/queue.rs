@@ -77,7 +77,7 @@ impl Queue {
     /// Milliseconds one queued packet of payload adds at the link's rate.
     fn ms_per_packet(&self) -> Option<f64> {
         let th = &self.0.view.theory;
-        let v = f64::from(th.mss) / (th.link_mbps * 1000.0);
+        let v = f64::from(th.mss) / (th.link_mbps.0 * 1000.0);
         (v.is_finite() && v > 0.0).then_some(v)
     }
 }

@@ -88,7 +88,7 @@ impl Figure for Sequence {
 
         // The steepest the stream can climb: the link's rate from the first byte on.
         let t0 = ctx.first_send_ms();
-        let per_ms = v.theory.link_mbps * 1000.0;
+        let per_ms = v.theory.link_mbps.0 * 1000.0;
         let slope = if per_ms.is_finite() && per_ms > 0.0 {
             let t1 = (t0 + top / per_ms).min(end);
             vec![(t0, 0.0), (t1, (t1 - t0) * per_ms)]

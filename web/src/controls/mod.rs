@@ -128,7 +128,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 let hint = match key {
                     Key::Rwnd => Some(format::buffer(value as u64)),
                     Key::Body | Key::Msg if value >= 1000.0 => Some(format::bytes(value as u64)),
-                    Key::Bw => Some(format::bits_per_s(value / 8.0)),
+                    Key::Bw => Some(format::bits_per_s(tcplab::rate::MbitPerS(value).bytes())),
                     Key::Loss | Key::Ackloss if value > 0.0 => {
                         Some(format!("1/{}", format::number(100.0 / value, 3)))
                     }

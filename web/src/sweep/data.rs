@@ -98,7 +98,7 @@ pub fn spread(row: &SweepRow, metric: Metric) -> Option<tcplab::sweep::Spread> {
 /// The theory's value for `metric` at one scenario, when the theory speaks of that metric.
 pub fn theory_of(s: &Scenario, metric: Metric) -> Option<f64> {
     match (prediction(s), metric) {
-        (Prediction::GoodputMbps(v), Metric::Goodput) => Some(v),
+        (Prediction::GoodputMbps(v), Metric::Goodput) => Some(v.0),
         (Prediction::CompletionMs(v), Metric::Completion) => Some(v),
         _ => None,
     }

@@ -74,7 +74,7 @@ pub fn SweepTable(props: &TableProps) -> Html {
                     { for props.points.iter().map(|p| {
                         let row = p.row.as_ref();
                         let (theory, unit) = match row.map(|r| r.prediction) {
-                            Some(Prediction::GoodputMbps(v)) => (Some(v), "MB/s"),
+                            Some(Prediction::GoodputMbps(v)) => (Some(v.0), "MB/s"),
                             Some(Prediction::CompletionMs(v)) => (Some(v), "ms"),
                             None => (None, ""),
                         };
