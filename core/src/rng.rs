@@ -1,7 +1,7 @@
-//! The run's link randomness: a seeded PCG generator (O'Neill's PCG-64 MCG), one per run, from
-//! which the random data and ACK losses draw. It is not the only source: each BBR flow picks its
-//! starting ProbeBW phase from its own SplitMix64 (`cc/bbr.rs`), seeded with the scenario's seed
-//! mixed with the flow's index. Both follow the seed alone.
+//! The run's randomness: a seeded PCG generator (O'Neill's PCG-64 MCG), one per run, from which
+//! the random data and ACK losses draw; and a SplitMix64 for each BBR flow, from which it picks
+//! its starting ProbeBW phase, seeded with the scenario's seed mixed with the flow's index. Both
+//! follow the seed alone.
 //!
 //! A named algorithm, not `rand`'s platform-dependent `SmallRng`, so that native and wasm32 runs
 //! draw the same numbers from the same seed.
@@ -28,6 +28,30 @@ impl SimRng {
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
         p > 0.0 && self.uniform() < p
+    }
+}
+
+/// splitmix64 (Steele, Lea and Flood 2014): a tiny, well-mixed generator, so that a run's
+/// random choices depend on its seed alone.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (Linux `get_random_u32_below`), by Lemire's multiply-shift.
+    pub fn below(&mut self, n: u32) -> u32 {
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 }
 

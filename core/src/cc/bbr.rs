@@ -38,7 +38,9 @@
 //! - `rs->is_ack_delayed` is not reported: an expired min_rtt takes the next RTT sample even if a
 //!   delayed ACK inflated it (ProbeRTT then brings it down again).
 
+use super::minmax::MaxFilter;
 use super::{AckEvent, CongestionControl, LossEvent, Window};
+use crate::rng::SplitMix64;
 use crate::time::Time;
 
 /// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
@@ -129,71 +131,6 @@ impl BbrMode {
     }
 }
 
-/// Kathleen Nichols' windowed maximum, as Linux's `lib/win_minmax.c`: the best, second-best and
-/// third-best samples of the window, spread over it, in constant space. A new maximum replaces
-/// all three; as the window slides past the best, the second becomes the best.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct MaxFilter {
-    /// (time, value), best first; times never decrease down the list.
-    s: [(u64, f64); 3],
-}
-
-impl MaxFilter {
-    /// The windowed maximum (zero before any sample).
-    pub fn get(&self) -> f64 {
-        self.s[0].1
-    }
-
-    /// Forgets everything but this sample (`minmax_reset`).
-    pub fn reset(&mut self, t: u64, v: f64) -> f64 {
-        self.s = [(t, v); 3];
-        v
-    }
-
-    /// Adds a sample at time `t` and returns the maximum over `(t - win, t]`
-    /// (`minmax_running_max`).
-    pub fn update(&mut self, win: u64, t: u64, v: f64) -> f64 {
-        let val = (t, v);
-        if v >= self.s[0].1 || t.saturating_sub(self.s[2].0) > win {
-            // A new maximum, or nothing left in the window.
-            return self.reset(t, v);
-        }
-        if v >= self.s[1].1 {
-            self.s[2] = val;
-            self.s[1] = val;
-        } else if v >= self.s[2].1 {
-            self.s[2] = val;
-        }
-        self.subwin_update(win, val)
-    }
-
-    /// As time advances, update the 1st, 2nd and 3rd choices (`minmax_subwin_update`).
-    fn subwin_update(&mut self, win: u64, val: (u64, f64)) -> f64 {
-        let dt = val.0.saturating_sub(self.s[0].0);
-        if dt > win {
-            // The whole window passed without a new maximum: the 2nd choice becomes the best,
-            // the 3rd the 2nd, and this sample the 3rd; once more if the 2nd is out too.
-            self.s[0] = self.s[1];
-            self.s[1] = self.s[2];
-            self.s[2] = val;
-            if val.0.saturating_sub(self.s[0].0) > win {
-                self.s[0] = self.s[1];
-                self.s[1] = self.s[2];
-                self.s[2] = val;
-            }
-        } else if self.s[1].0 == self.s[0].0 && dt > win / 4 {
-            // A quarter of the window without a new maximum: take a 2nd choice from the 2nd
-            // quarter.
-            self.s[2] = val;
-            self.s[1] = val;
-        } else if self.s[2].0 == self.s[1].0 && dt > win / 2 {
-            // Half the window: take a 3rd choice from the last half.
-            self.s[2] = val;
-        }
-        self.s[0].1
-    }
-}
-
 /// An RTT in whole microseconds, Linux's `rs->rtt_us`: a sample a few nanoseconds under the
 /// minimum (ACKs of different sizes, rounding of serialisation times) must not restart the
 /// min_rtt filter's ten seconds, as it cannot in Linux.
@@ -208,26 +145,6 @@ enum CaState {
     Open,
     Recovery,
     Loss,
-}
-
-/// splitmix64 (Steele, Lea and Flood 2014): a tiny, well-mixed generator, so that a run's
-/// random choices depend on its seed alone.
-#[derive(Debug, Clone)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (Linux `get_random_u32_below`), by Lemire's multiply-shift.
-    fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -286,7 +203,7 @@ impl Bbr {
     /// A BBR sender whose random choices (ProbeBW's starting phase) follow `seed`.
     pub fn new(seed: u64) -> Self {
         Bbr {
-            rng: SplitMix64(seed),
+            rng: SplitMix64::new(seed),
             mode: BbrMode::Startup,
             bw: MaxFilter::default(),
             rtt_cnt: 0,
@@ -936,40 +853,6 @@ mod tests {
                 }
             }
             panic!("still in {:?}", self.bbr.mode());
-        }
-    }
-
-    #[test]
-    fn the_max_filter_keeps_the_max_for_ten_rounds_and_then_forgets_it() {
-        let mut f = MaxFilter::default();
-        assert_eq!(f.update(BBR_BW_RTTS, 1, 100.0), 100.0);
-        for round in 2..=11 {
-            assert_eq!(
-                f.update(BBR_BW_RTTS, round, 50.0 + round as f64),
-                100.0,
-                "{round}"
-            );
-        }
-        // Round 12: the 100 is eleven rounds old; the best left in the window takes over.
-        let now = f.update(BBR_BW_RTTS, 12, 50.0);
-        assert!((50.0..=62.0).contains(&now), "{now}");
-        // A new maximum replaces everything at once.
-        assert_eq!(f.update(BBR_BW_RTTS, 13, 70.0), 70.0);
-        assert_eq!(f.update(BBR_BW_RTTS, 14, 10.0), 70.0);
-    }
-
-    #[test]
-    fn the_max_filter_follows_a_falling_rate_within_a_window_or_so() {
-        // Nichols' filter keeps 2nd and 3rd choices from later in the window, so a steadily
-        // falling rate is tracked with at most one window's lag.
-        let mut f = MaxFilter::default();
-        for t in 0..100u64 {
-            let v = 1000.0 - t as f64;
-            let got = f.update(BBR_BW_RTTS, t, v);
-            assert!(
-                got >= v && got <= v + 2.0 * BBR_BW_RTTS as f64,
-                "{t}: {got}"
-            );
         }
     }
 

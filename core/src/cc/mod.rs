@@ -5,6 +5,7 @@
 pub mod bbr;
 pub mod cubic;
 pub mod hystart;
+pub mod minmax;
 pub mod reno;
 pub mod slow_start;
 
