@@ -249,8 +249,66 @@ pub fn table_text() -> String {
 }
 
 /// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
+/// The common shapes take a line each: a decimal, a whole number (`small` for a `u32` field),
+/// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
 pub static KEYS: [KeyDef; 28] = {
     use Dimension as D;
+    macro_rules! real {
+        ($key:ident $name:literal, $meaning:literal, $unit:literal, $min:expr, $max:expr, $dim:ident, $field:ident) => {
+            KeyDef {
+                key: Key::$key,
+                name: $name,
+                meaning: $meaning,
+                unit: $unit,
+                kind: real($min, $max, D::$dim),
+                allowed: None,
+                get: |s| Value::Real(s.$field),
+                put: |s, v| s.$field = v.real(),
+            }
+        };
+    }
+    macro_rules! whole {
+        ($key:ident $name:literal, $meaning:literal, $unit:literal, $min:expr, $max:expr, $dim:ident, $field:ident) => {
+            KeyDef {
+                key: Key::$key,
+                name: $name,
+                meaning: $meaning,
+                unit: $unit,
+                kind: whole($min, $max, D::$dim),
+                allowed: None,
+                get: |s| Value::Whole(s.$field),
+                put: |s, v| s.$field = v.whole(),
+            }
+        };
+    }
+    macro_rules! small {
+        ($key:ident $name:literal, $meaning:literal, $unit:literal, $min:expr, $max:expr, $dim:ident, $field:ident) => {
+            KeyDef {
+                key: Key::$key,
+                name: $name,
+                meaning: $meaning,
+                unit: $unit,
+                kind: whole($min, $max, D::$dim),
+                allowed: None,
+                get: |s| Value::Whole(s.$field.into()),
+                put: |s, v| s.$field = v.small(),
+            }
+        };
+    }
+    macro_rules! flag {
+        ($key:ident $name:literal, $meaning:literal, $field:ident) => {
+            KeyDef {
+                key: Key::$key,
+                name: $name,
+                meaning: $meaning,
+                unit: "`0` or `1`",
+                kind: Kind::Flag,
+                allowed: None,
+                get: |s| Value::Flag(s.$field),
+                put: |s, v| s.$field = v.flag(),
+            }
+        };
+    }
     [
         KeyDef {
             key: Key::Preset,
@@ -277,46 +335,10 @@ pub static KEYS: [KeyDef; 28] = {
                 }
             },
         },
-        KeyDef {
-            key: Key::Rtt,
-            name: "rtt",
-            meaning: "round-trip propagation delay, no queueing",
-            unit: "ms",
-            kind: real(0.1, 2000.0, D::Millis),
-            allowed: None,
-            get: |s| Value::Real(s.rtt_ms),
-            put: |s, v| s.rtt_ms = v.real(),
-        },
-        KeyDef {
-            key: Key::Bw,
-            name: "bw",
-            meaning: "bottleneck rate",
-            unit: "Mbit/s",
-            kind: real(0.01, 100_000.0, D::Mbps),
-            allowed: None,
-            get: |s| Value::Real(s.bw_mbps),
-            put: |s, v| s.bw_mbps = v.real(),
-        },
-        KeyDef {
-            key: Key::Loss,
-            name: "loss",
-            meaning: "random loss, data direction",
-            unit: "percent",
-            kind: real(0.0, 50.0, D::Percent),
-            allowed: None,
-            get: |s| Value::Real(s.loss_pct),
-            put: |s, v| s.loss_pct = v.real(),
-        },
-        KeyDef {
-            key: Key::Ackloss,
-            name: "ackloss",
-            meaning: "random loss, ACK direction",
-            unit: "percent",
-            kind: real(0.0, 50.0, D::Percent),
-            allowed: None,
-            get: |s| Value::Real(s.ackloss_pct),
-            put: |s, v| s.ackloss_pct = v.real(),
-        },
+        real!(Rtt "rtt", "round-trip propagation delay, no queueing", "ms", 0.1, 2000.0, Millis, rtt_ms),
+        real!(Bw "bw", "bottleneck rate", "Mbit/s", 0.01, 100_000.0, Mbps, bw_mbps),
+        real!(Loss "loss", "random loss, data direction", "percent", 0.0, 50.0, Percent, loss_pct),
+        real!(Ackloss "ackloss", "random loss, ACK direction", "percent", 0.0, 50.0, Percent, ackloss_pct),
         KeyDef {
             key: Key::Drop,
             name: "drop",
@@ -331,46 +353,10 @@ pub static KEYS: [KeyDef; 28] = {
                 }
             },
         },
-        KeyDef {
-            key: Key::Burst,
-            name: "burst",
-            meaning: "mean loss-burst length (Gilbert-Elliott); 1 = independent",
-            unit: "packets",
-            kind: real(1.0, 100.0, D::Packets),
-            allowed: None,
-            get: |s| Value::Real(s.burst),
-            put: |s, v| s.burst = v.real(),
-        },
-        KeyDef {
-            key: Key::Queue,
-            name: "queue",
-            meaning: "bottleneck drop-tail queue",
-            unit: "packets",
-            kind: whole(1, 1_000_000, D::Packets),
-            allowed: None,
-            get: |s| Value::Whole(s.queue.into()),
-            put: |s, v| s.queue = v.small(),
-        },
-        KeyDef {
-            key: Key::Mss,
-            name: "mss",
-            meaning: "segment payload",
-            unit: "bytes",
-            kind: whole(64, 65_000, D::Bytes),
-            allowed: None,
-            get: |s| Value::Whole(s.mss.into()),
-            put: |s, v| s.mss = v.small(),
-        },
-        KeyDef {
-            key: Key::Iw,
-            name: "iw",
-            meaning: "initial congestion window",
-            unit: "segments",
-            kind: whole(1, 1000, D::Segments),
-            allowed: None,
-            get: |s| Value::Whole(s.iw.into()),
-            put: |s, v| s.iw = v.small(),
-        },
+        real!(Burst "burst", "mean loss-burst length (Gilbert-Elliott); 1 = independent", "packets", 1.0, 100.0, Packets, burst),
+        small!(Queue "queue", "bottleneck drop-tail queue", "packets", 1, 1_000_000, Packets, queue),
+        small!(Mss "mss", "segment payload", "bytes", 64, 65_000, Bytes, mss),
+        small!(Iw "iw", "initial congestion window", "segments", 1, 1000, Segments, iw),
         KeyDef {
             key: Key::Rwnd,
             name: "rwnd",
@@ -381,66 +367,12 @@ pub static KEYS: [KeyDef; 28] = {
             get: |s| Value::Whole(s.rwnd),
             put: |s, v| s.rwnd = v.whole(),
         },
-        KeyDef {
-            key: Key::Hystart,
-            name: "hystart",
-            meaning: "HyStart slow-start exit",
-            unit: "`0` or `1`",
-            kind: Kind::Flag,
-            allowed: None,
-            get: |s| Value::Flag(s.hystart),
-            put: |s, v| s.hystart = v.flag(),
-        },
-        KeyDef {
-            key: Key::Sack,
-            name: "sack",
-            meaning: "selective acknowledgements",
-            unit: "`0` or `1`",
-            kind: Kind::Flag,
-            allowed: None,
-            get: |s| Value::Flag(s.sack),
-            put: |s, v| s.sack = v.flag(),
-        },
-        KeyDef {
-            key: Key::Ts,
-            name: "ts",
-            meaning: "TCP timestamps (RFC 7323): 12 option bytes on every segment, 3 SACK blocks per ACK instead of 4, and an RTT sample from every ACK that advances, retransmitted data included",
-            unit: "`0` or `1`",
-            kind: Kind::Flag,
-            allowed: None,
-            get: |s| Value::Flag(s.ts),
-            put: |s, v| s.ts = v.flag(),
-        },
-        KeyDef {
-            key: Key::Autotune,
-            name: "autotune",
-            meaning: "receive-buffer autotuning as Linux's `tcp_moderate_rcvbuf`: the window starts at Linux's default buffer (about 64 KB) and grows each round trip up to `rwnd`; `0` fixes the buffer at `rwnd`, as `SO_RCVBUF` does",
-            unit: "`0` or `1`",
-            kind: Kind::Flag,
-            allowed: None,
-            get: |s| Value::Flag(s.autotune),
-            put: |s, v| s.autotune = v.flag(),
-        },
-        KeyDef {
-            key: Key::Delack,
-            name: "delack",
-            meaning: "delayed-ACK timeout; 0 = ACK every segment",
-            unit: "ms",
-            kind: real(0.0, 500.0, D::Millis),
-            allowed: None,
-            get: |s| Value::Real(s.delack_ms),
-            put: |s, v| s.delack_ms = v.real(),
-        },
-        KeyDef {
-            key: Key::Minrto,
-            name: "minrto",
-            meaning: "minimum retransmission timeout",
-            unit: "ms",
-            kind: real(1.0, 5000.0, D::Millis),
-            allowed: None,
-            get: |s| Value::Real(s.minrto_ms),
-            put: |s, v| s.minrto_ms = v.real(),
-        },
+        flag!(Hystart "hystart", "HyStart slow-start exit", hystart),
+        flag!(Sack "sack", "selective acknowledgements", sack),
+        flag!(Ts "ts", "TCP timestamps (RFC 7323): 12 option bytes on every segment, 3 SACK blocks per ACK instead of 4, and an RTT sample from every ACK that advances, retransmitted data included", ts),
+        flag!(Autotune "autotune", "receive-buffer autotuning as Linux's `tcp_moderate_rcvbuf`: the window starts at Linux's default buffer (about 64 KB) and grows each round trip up to `rwnd`; `0` fixes the buffer at `rwnd`, as `SO_RCVBUF` does", autotune),
+        real!(Delack "delack", "delayed-ACK timeout; 0 = ACK every segment", "ms", 0.0, 500.0, Millis, delack_ms),
+        real!(Minrto "minrto", "minimum retransmission timeout", "ms", 1.0, 5000.0, Millis, minrto_ms),
         KeyDef {
             key: Key::App,
             name: "app",
@@ -455,86 +387,14 @@ pub static KEYS: [KeyDef; 28] = {
                 }
             },
         },
-        KeyDef {
-            key: Key::Body,
-            name: "body",
-            meaning: "size of the one body each flow sends",
-            unit: "bytes",
-            kind: whole(1, 10_000_000_000, D::Bytes),
-            allowed: None,
-            get: |s| Value::Whole(s.body),
-            put: |s, v| s.body = v.whole(),
-        },
-        KeyDef {
-            key: Key::Dur,
-            name: "dur",
-            meaning: "simulated time limit",
-            unit: "s",
-            kind: real(0.001, 600.0, D::Seconds),
-            allowed: None,
-            get: |s| Value::Real(s.dur_s),
-            put: |s, v| s.dur_s = v.real(),
-        },
-        KeyDef {
-            key: Key::Flows,
-            name: "flows",
-            meaning: "parallel flows sharing the bottleneck",
-            unit: "count",
-            kind: whole(1, 64, D::Flows),
-            allowed: None,
-            get: |s| Value::Whole(s.flows.into()),
-            put: |s, v| s.flows = v.small(),
-        },
-        KeyDef {
-            key: Key::Msg,
-            name: "msg",
-            meaning: "message size",
-            unit: "bytes",
-            kind: whole(1, 65_000, D::Bytes),
-            allowed: None,
-            get: |s| Value::Whole(s.msg.into()),
-            put: |s, v| s.msg = v.small(),
-        },
-        KeyDef {
-            key: Key::Every,
-            name: "every",
-            meaning: "interval between messages",
-            unit: "ms",
-            kind: real(0.1, 10_000.0, D::Millis),
-            allowed: None,
-            get: |s| Value::Real(s.every_ms),
-            put: |s, v| s.every_ms = v.real(),
-        },
-        KeyDef {
-            key: Key::Count,
-            name: "count",
-            meaning: "number of messages",
-            unit: "count",
-            kind: whole(1, 1_000_000, D::Messages),
-            allowed: None,
-            get: |s| Value::Whole(s.count.into()),
-            put: |s, v| s.count = v.small(),
-        },
-        KeyDef {
-            key: Key::Conns,
-            name: "conns",
-            meaning: "connections the messages go round-robin over; 0 = UDP",
-            unit: "count",
-            kind: whole(0, 64, D::Connections),
-            allowed: None,
-            get: |s| Value::Whole(s.conns.into()),
-            put: |s, v| s.conns = v.small(),
-        },
-        KeyDef {
-            key: Key::Seed,
-            name: "seed",
-            meaning: "random seed",
-            unit: "unsigned 64-bit",
-            kind: whole(0, u64::MAX, D::Plain),
-            allowed: None,
-            get: |s| Value::Whole(s.seed),
-            put: |s, v| s.seed = v.whole(),
-        },
+        whole!(Body "body", "size of the one body each flow sends", "bytes", 1, 10_000_000_000, Bytes, body),
+        real!(Dur "dur", "simulated time limit", "s", 0.001, 600.0, Seconds, dur_s),
+        small!(Flows "flows", "parallel flows sharing the bottleneck", "count", 1, 64, Flows, flows),
+        small!(Msg "msg", "message size", "bytes", 1, 65_000, Bytes, msg),
+        real!(Every "every", "interval between messages", "ms", 0.1, 10_000.0, Millis, every_ms),
+        small!(Count "count", "number of messages", "count", 1, 1_000_000, Messages, count),
+        small!(Conns "conns", "connections the messages go round-robin over; 0 = UDP", "count", 0, 64, Connections, conns),
+        whole!(Seed "seed", "random seed", "unsigned 64-bit", 0, u64::MAX, Plain, seed),
         KeyDef {
             key: Key::At,
             name: "at",
@@ -724,6 +584,7 @@ mod tests {
     fn the_table_is_in_key_order() {
         for (i, k) in Key::ALL.into_iter().enumerate() {
             assert_eq!(KEYS[i].key, k, "row {i}");
+            assert_eq!(KEYS[i].name, format!("{k:?}").to_lowercase(), "row {i}");
         }
     }
 
