@@ -1,6 +1,7 @@
 //! Runs a scenario: wires the engine, the link, the endpoints and the workload together, and
 //! reports what happened.
 
+mod observe;
 mod record;
 mod report;
 mod world;

@@ -1,9 +1,9 @@
 //! The world of one run: the path, the flows, the clock, and the dispatch of every event.
 
-use crate::cc::{new_controller, CcModel, CcOptions};
+use crate::cc::{new_controller, CcOptions};
 use crate::engine::{Halt, Pending, Scheduler};
 use crate::link::{DelayLine, Direction, Fate, Path};
-use crate::metrics::trace::{window_col, DropCause, Traces, MAX_CUBIC_EPOCHS};
+use crate::metrics::trace::{DropCause, Traces};
 use crate::packet::{header_bytes, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
 use crate::player::{StepKind, Steps};
 use crate::scenario::Scenario;
@@ -111,37 +111,7 @@ pub(crate) struct Flow {
     /// The highest cumulative ACK the sender has been given.
     seen_ack: u64,
     seen_probes: u64,
-    last_window: Option<WindowState>,
-}
-
-/// What the window trace shows of a sender, as last recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct WindowState {
-    cwnd: u64,
-    /// Capped at "infinite", which the trace shows as no value.
-    ssthresh: u64,
-    in_flight: u64,
-    peer_window: u64,
-    srtt: Option<Time>,
-    rto: Time,
-}
-
-impl WindowState {
-    /// The trace's row.
-    fn row(&self) -> [f64; 6] {
-        let mut row = [0.0; 6];
-        row[window_col::CWND] = self.cwnd as f64;
-        row[window_col::SSTHRESH] = if self.ssthresh >= crate::cc::INFINITE_SSTHRESH_BYTES {
-            f64::NAN
-        } else {
-            self.ssthresh as f64
-        };
-        row[window_col::IN_FLIGHT] = self.in_flight as f64;
-        row[window_col::RWND] = self.peer_window as f64;
-        row[window_col::SRTT_MS] = self.srtt.map_or(f64::NAN, Time::as_millis_f64);
-        row[window_col::RTO_MS] = self.rto.as_millis_f64();
-        row
-    }
+    pub(super) last_window: Option<super::observe::WindowState>,
 }
 
 pub(crate) struct World {
@@ -183,7 +153,7 @@ pub(crate) struct World {
     max_in_flight: usize,
     pub window_bytes: Vec<u64>,
     /// The end of the last goodput window.
-    window_until: Time,
+    pub(super) window_until: Time,
     pub t0: Option<Time>,
 }
 
@@ -513,65 +483,6 @@ impl World {
         self.path.waiting_at(now)
     }
 
-    fn record_window(&mut self, now: Time, fi: usize) {
-        let s = &self.flows[fi].sender;
-        let w = s.window();
-        let state = WindowState {
-            cwnd: w.cwnd_bytes(),
-            ssthresh: w
-                .ssthresh_bytes()
-                .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
-            in_flight: s.in_flight(),
-            peer_window: s.peer_window(),
-            srtt: s.rtt().srtt(),
-            rto: s.rtt().rto(),
-        };
-        // Most ACKs change something, but not all; an unchanged row is not worth a trace row.
-        if self.flows[fi].last_window != Some(state) {
-            self.flows[fi].last_window = Some(state);
-            self.traces.flows[fi].window.push(now, state.row());
-        }
-        self.record_model(now, fi);
-    }
-
-    /// The algorithm's model for the overlays: a new CUBIC epoch, or a change in BBR's.
-    fn record_model(&mut self, now: Time, fi: usize) {
-        let tr = &mut self.traces.flows[fi];
-        match self.flows[fi].sender.cc().model() {
-            CcModel::None | CcModel::Cubic(None) => {}
-            CcModel::Cubic(Some(curve)) => {
-                if tr.cubic_epochs.last() != Some(&curve) {
-                    if tr.cubic_epochs.len() >= MAX_CUBIC_EPOCHS {
-                        tr.cubic_epochs.remove(0);
-                    }
-                    tr.cubic_epochs.push(curve);
-                }
-            }
-            CcModel::Bbr {
-                mode,
-                bw,
-                min_rtt,
-                pacing_gain,
-                ..
-            } => {
-                let row = [
-                    f64::from(mode.code()),
-                    bw.map_or(f64::NAN, |b| b / 1e6),
-                    min_rtt.map_or(f64::NAN, Time::as_millis_f64),
-                    pacing_gain,
-                ];
-                let changed = tr.bbr.last().is_none_or(|(_, last)| {
-                    last.iter()
-                        .zip(row.iter())
-                        .any(|(a, b)| a != b && !(a.is_nan() && b.is_nan()))
-                });
-                if changed {
-                    tr.bbr.push(now, row);
-                }
-            }
-        }
-    }
-
     fn send_on_data_path(&mut self, now: Time, p: Packet) {
         let fate = self
             .path
@@ -725,29 +636,6 @@ impl World {
                 self.sched.schedule(d, Event::DelAck(fi as u16));
             }
         }
-    }
-
-    fn record_goodput_window(&mut self, now: Time, bytes: u64) {
-        // Reads come in time order, so most land in the window of the one before.
-        if now < self.window_until {
-            if let Some(b) = self.window_bytes.last_mut() {
-                *b += bytes;
-                return;
-            }
-        }
-        let t0 = *self.t0.get_or_insert(now);
-        let len = self.window_len.as_nanos().max(1);
-        let i = ((now - t0).as_nanos() / len) as usize;
-        // At most dur / window_len = 1200 windows.
-        if self.window_bytes.len() <= i {
-            self.window_bytes.resize(i + 1, 0);
-        }
-        self.window_bytes[i] += bytes;
-        self.window_until = if i + 1 == self.window_bytes.len() {
-            t0 + Time((i as u64 + 1).saturating_mul(len))
-        } else {
-            Time::ZERO
-        };
     }
 
     fn send_ack(&mut self, now: Time, fi: usize, kind: Kind, delayed: bool) {

@@ -1,0 +1,124 @@
+//! What the world observes of a run for its traces and its summary, apart from the events
+//! themselves: each sender's window row when it changes, the algorithm's model for the charts'
+//! overlays, and the goodput windows the summary's percentiles come from. The player's steps
+//! are `record.rs`'s.
+
+use crate::cc::CcModel;
+use crate::metrics::trace::{window_col, MAX_CUBIC_EPOCHS};
+use crate::time::Time;
+
+use super::world::World;
+
+/// What the window trace shows of a sender, as last recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct WindowState {
+    pub cwnd: u64,
+    /// Capped at "infinite", which the trace shows as no value.
+    pub ssthresh: u64,
+    pub in_flight: u64,
+    pub peer_window: u64,
+    pub srtt: Option<Time>,
+    pub rto: Time,
+}
+
+impl WindowState {
+    /// The trace's row.
+    fn row(&self) -> [f64; 6] {
+        let mut row = [0.0; 6];
+        row[window_col::CWND] = self.cwnd as f64;
+        row[window_col::SSTHRESH] = if self.ssthresh >= crate::cc::INFINITE_SSTHRESH_BYTES {
+            f64::NAN
+        } else {
+            self.ssthresh as f64
+        };
+        row[window_col::IN_FLIGHT] = self.in_flight as f64;
+        row[window_col::RWND] = self.peer_window as f64;
+        row[window_col::SRTT_MS] = self.srtt.map_or(f64::NAN, Time::as_millis_f64);
+        row[window_col::RTO_MS] = self.rto.as_millis_f64();
+        row
+    }
+}
+
+impl World {
+    pub(super) fn record_window(&mut self, now: Time, fi: usize) {
+        let s = &self.flows[fi].sender;
+        let w = s.window();
+        let state = WindowState {
+            cwnd: w.cwnd_bytes(),
+            ssthresh: w
+                .ssthresh_bytes()
+                .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
+            in_flight: s.in_flight(),
+            peer_window: s.peer_window(),
+            srtt: s.rtt().srtt(),
+            rto: s.rtt().rto(),
+        };
+        // Most ACKs change something, but not all; an unchanged row is not worth a trace row.
+        if self.flows[fi].last_window != Some(state) {
+            self.flows[fi].last_window = Some(state);
+            self.traces.flows[fi].window.push(now, state.row());
+        }
+        self.record_model(now, fi);
+    }
+
+    /// The algorithm's model for the overlays: a new CUBIC epoch, or a change in BBR's.
+    fn record_model(&mut self, now: Time, fi: usize) {
+        let tr = &mut self.traces.flows[fi];
+        match self.flows[fi].sender.cc().model() {
+            CcModel::None | CcModel::Cubic(None) => {}
+            CcModel::Cubic(Some(curve)) => {
+                if tr.cubic_epochs.last() != Some(&curve) {
+                    if tr.cubic_epochs.len() >= MAX_CUBIC_EPOCHS {
+                        tr.cubic_epochs.remove(0);
+                    }
+                    tr.cubic_epochs.push(curve);
+                }
+            }
+            CcModel::Bbr {
+                mode,
+                bw,
+                min_rtt,
+                pacing_gain,
+                ..
+            } => {
+                let row = [
+                    f64::from(mode.code()),
+                    bw.map_or(f64::NAN, |b| b / 1e6),
+                    min_rtt.map_or(f64::NAN, Time::as_millis_f64),
+                    pacing_gain,
+                ];
+                let changed = tr.bbr.last().is_none_or(|(_, last)| {
+                    last.iter()
+                        .zip(row.iter())
+                        .any(|(a, b)| a != b && !(a.is_nan() && b.is_nan()))
+                });
+                if changed {
+                    tr.bbr.push(now, row);
+                }
+            }
+        }
+    }
+
+    pub(super) fn record_goodput_window(&mut self, now: Time, bytes: u64) {
+        // Reads come in time order, so most land in the window of the one before.
+        if now < self.window_until {
+            if let Some(b) = self.window_bytes.last_mut() {
+                *b += bytes;
+                return;
+            }
+        }
+        let t0 = *self.t0.get_or_insert(now);
+        let len = self.window_len.as_nanos().max(1);
+        let i = ((now - t0).as_nanos() / len) as usize;
+        // At most dur / window_len = 1200 windows.
+        if self.window_bytes.len() <= i {
+            self.window_bytes.resize(i + 1, 0);
+        }
+        self.window_bytes[i] += bytes;
+        self.window_until = if i + 1 == self.window_bytes.len() {
+            t0 + Time((i as u64 + 1).saturating_mul(len))
+        } else {
+            Time::ZERO
+        };
+    }
+}
