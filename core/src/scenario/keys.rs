@@ -253,60 +253,49 @@ pub fn table_text() -> String {
 /// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
 pub static KEYS: [KeyDef; 28] = {
     use Dimension as D;
-    macro_rules! real {
-        ($key:ident $name:literal, $meaning:literal, $unit:literal, $min:expr, $max:expr, $dim:ident, $field:ident) => {
+    // A key that is a plain field of `Scenario`, bounded by its kind alone.
+    macro_rules! plain {
+        ($key:ident $name:literal, $meaning:literal, $unit:expr, $kind:expr, $get:expr, $put:expr) => {
             KeyDef {
                 key: Key::$key,
                 name: $name,
                 meaning: $meaning,
                 unit: $unit,
-                kind: real($min, $max, D::$dim),
+                kind: $kind,
                 allowed: None,
-                get: |s| Value::Real(s.$field),
-                put: |s, v| s.$field = v.real(),
+                get: $get,
+                put: $put,
             }
+        };
+    }
+    macro_rules! real {
+        ($key:ident $name:literal, $m:literal, $u:literal, $lo:expr, $hi:expr, $d:ident, $f:ident) => {
+            plain!($key $name, $m, $u, real($lo, $hi, D::$d), |s| Value::Real(s.$f), |s, v| s.$f = v.real())
         };
     }
     macro_rules! whole {
-        ($key:ident $name:literal, $meaning:literal, $unit:literal, $min:expr, $max:expr, $dim:ident, $field:ident) => {
-            KeyDef {
-                key: Key::$key,
-                name: $name,
-                meaning: $meaning,
-                unit: $unit,
-                kind: whole($min, $max, D::$dim),
-                allowed: None,
-                get: |s| Value::Whole(s.$field),
-                put: |s, v| s.$field = v.whole(),
-            }
+        ($key:ident $name:literal, $m:literal, $u:literal, $lo:expr, $hi:expr, $d:ident, $f:ident) => {
+            plain!($key $name, $m, $u, whole($lo, $hi, D::$d), |s| Value::Whole(s.$f), |s, v| s.$f = v.whole())
         };
     }
     macro_rules! small {
-        ($key:ident $name:literal, $meaning:literal, $unit:literal, $min:expr, $max:expr, $dim:ident, $field:ident) => {
-            KeyDef {
-                key: Key::$key,
-                name: $name,
-                meaning: $meaning,
-                unit: $unit,
-                kind: whole($min, $max, D::$dim),
-                allowed: None,
-                get: |s| Value::Whole(s.$field.into()),
-                put: |s, v| s.$field = v.small(),
-            }
+        ($key:ident $name:literal, $m:literal, $u:literal, $lo:expr, $hi:expr, $d:ident, $f:ident) => {
+            plain!($key $name, $m, $u, whole($lo, $hi, D::$d), |s| Value::Whole(s.$f.into()), |s, v| s.$f = v.small())
+        };
+    }
+    // One of a fixed set of names, each an enum's value (`CcAlgo`, `App`).
+    macro_rules! choice {
+        ($key:ident $name:literal, $m:literal, $u:literal, $names:expr, $f:ident: $t:ident) => {
+            plain!($key $name, $m, $u, Kind::Choice(&$names), |s| Value::Name(s.$f.name()), |s, v| {
+                if let Some(x) = v.name().and_then($t::from_name) {
+                    s.$f = x;
+                }
+            })
         };
     }
     macro_rules! flag {
-        ($key:ident $name:literal, $meaning:literal, $field:ident) => {
-            KeyDef {
-                key: Key::$key,
-                name: $name,
-                meaning: $meaning,
-                unit: "`0` or `1`",
-                kind: Kind::Flag,
-                allowed: None,
-                get: |s| Value::Flag(s.$field),
-                put: |s, v| s.$field = v.flag(),
-            }
+        ($key:ident $name:literal, $m:literal, $f:ident) => {
+            plain!($key $name, $m, "`0` or `1`", Kind::Flag, |s| Value::Flag(s.$f), |s, v| s.$f = v.flag())
         };
     }
     [
@@ -321,20 +310,7 @@ pub static KEYS: [KeyDef; 28] = {
             // Applied before the other keys, by name (`Scenario::with_query`).
             put: |_, _| {},
         },
-        KeyDef {
-            key: Key::Cc,
-            name: "cc",
-            meaning: "congestion control",
-            unit: "`reno`, `cubic`, `bbr`",
-            kind: Kind::Choice(&["reno", "cubic", "bbr"]),
-            allowed: None,
-            get: |s| Value::Name(s.cc.name()),
-            put: |s, v| {
-                if let Some(cc) = v.name().and_then(CcAlgo::from_name) {
-                    s.cc = cc;
-                }
-            },
-        },
+        choice!(Cc "cc", "congestion control", "`reno`, `cubic`, `bbr`", ["reno", "cubic", "bbr"], cc: CcAlgo),
         real!(Rtt "rtt", "round-trip propagation delay, no queueing", "ms", 0.1, 2000.0, Millis, rtt_ms),
         real!(Bw "bw", "bottleneck rate", "Mbit/s", 0.01, 100_000.0, Mbps, bw_mbps),
         real!(Loss "loss", "random loss, data direction", "percent", 0.0, 50.0, Percent, loss_pct),
@@ -373,20 +349,7 @@ pub static KEYS: [KeyDef; 28] = {
         flag!(Autotune "autotune", "receive-buffer autotuning as Linux's `tcp_moderate_rcvbuf`: the window starts at Linux's default buffer (about 64 KB) and grows each round trip up to `rwnd`; `0` fixes the buffer at `rwnd`, as `SO_RCVBUF` does", autotune),
         real!(Delack "delack", "delayed-ACK timeout; 0 = ACK every segment", "ms", 0.0, 500.0, Millis, delack_ms),
         real!(Minrto "minrto", "minimum retransmission timeout", "ms", 1.0, 5000.0, Millis, minrto_ms),
-        KeyDef {
-            key: Key::App,
-            name: "app",
-            meaning: "workload",
-            unit: "`body`, `bulk`, `msgs`",
-            kind: Kind::Choice(&["body", "bulk", "msgs"]),
-            allowed: None,
-            get: |s| Value::Name(s.app.name()),
-            put: |s, v| {
-                if let Some(app) = v.name().and_then(App::from_name) {
-                    s.app = app;
-                }
-            },
-        },
+        choice!(App "app", "workload", "`body`, `bulk`, `msgs`", ["body", "bulk", "msgs"], app: App),
         whole!(Body "body", "size of the one body each flow sends", "bytes", 1, 10_000_000_000, Bytes, body),
         real!(Dur "dur", "simulated time limit", "s", 0.001, 600.0, Seconds, dur_s),
         small!(Flows "flows", "parallel flows sharing the bottleneck", "count", 1, 64, Flows, flows),
