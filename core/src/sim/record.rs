@@ -30,12 +30,7 @@ impl World {
             in_flight: s.in_flight(),
             srtt_ms: s.rtt().srtt().map(Time::as_millis_f64),
             rto_ms: s.rtt().rto().as_millis_f64(),
-            ca: match s.ca_state() {
-                CaState::Open => CaLabel::Open,
-                CaState::Disorder => CaLabel::Disorder,
-                CaState::Recovery { .. } => CaLabel::Recovery,
-                CaState::Loss { .. } => CaLabel::Loss,
-            },
+            ca: ca_label(s),
             queue,
         }
     }
@@ -93,7 +88,7 @@ impl World {
         self.recording = Recording::On { stop_when_full };
         for fi in 0..self.flows.len() {
             self.flows[fi].sender.record_notes(true);
-            let ca = self.flow_state(self.last_event(), fi).ca;
+            let ca = ca_label(&self.flows[fi].sender);
             if let Some(seen) = self.steps_ca.get_mut(fi) {
                 *seen = ca;
             }
@@ -238,6 +233,16 @@ fn slow_start_exit(s: &crate::tcp::Sender, before: &AckBefore) -> Option<StepKin
         cwnd,
         ssthresh,
     })
+}
+
+/// The sender's loss-recovery state as a step names it.
+fn ca_label(s: &crate::tcp::Sender) -> CaLabel {
+    match s.ca_state() {
+        CaState::Open => CaLabel::Open,
+        CaState::Disorder => CaLabel::Disorder,
+        CaState::Recovery { .. } => CaLabel::Recovery,
+        CaState::Loss { .. } => CaLabel::Loss,
+    }
 }
 
 /// The sender's state before an ACK, to tell what the ACK changed.

@@ -500,20 +500,17 @@ impl Page {
             Action::Toggle => self.player_apply(Action::Play),
             Action::Play => {
                 let Some(i) = here else { return self };
-                let whole = self.steps().is_some_and(|s| !s.truncated);
-                if i + 1 >= count && whole && self.steps().is_some_and(|s| s.starts_late()) {
-                    // At the end, play starts over: from the run's start, which this record
-                    // does not hold.
-                    self.player.playing = true;
+                // At the end of the run, play starts over from its start (recorded anew if this
+                // record starts later); at the end of a record with more after it, play waits
+                // there for the next.
+                let run_over = i + 1 >= count && self.steps().is_some_and(|s| !s.truncated);
+                self.player.playing = true;
+                if run_over {
                     self.player.play_ms = Some(0.0);
                     return self.stand_at(0.0);
                 }
-                // At the end, play starts over; at the end of a record with more after it,
-                // play waits there for the next.
-                let i = if i + 1 >= count && whole { 0 } else { i };
                 let t = self.steps().and_then(|s| s.steps.get(i)).map(|s| s.t_ms);
                 self = self.put(i, Entry::Refine);
-                self.player.playing = true;
                 self.player.play_ms = t;
                 self
             }
@@ -522,7 +519,8 @@ impl Page {
                 self.player.play_ms = None;
                 self
             }
-            Action::Go(Move::Start) if self.steps().is_some_and(|s| s.starts_late()) => {
+            // The run's start, whether this record holds it or not.
+            Action::Go(Move::Start) => {
                 self.player.playing = false;
                 self.player.play_ms = None;
                 self.stand_at(0.0)
