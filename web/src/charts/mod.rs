@@ -123,6 +123,15 @@ impl Ctx {
         self.lang.pick(en, zh)
     }
 
+    /// "flow 1 of 4", for a chart that shows the first of several flows; `None` for one flow.
+    pub fn flow_one_of(&self) -> Option<String> {
+        let n = self.view.flows.len();
+        (n > 1).then(|| match self.lang {
+            Lang::En => format!("flow 1 of {n}"),
+            Lang::Zh => format!("{n} 条流中的流 1"),
+        })
+    }
+
     /// The run's scenario, read back from its canonical query.
     pub fn scenario(&self) -> Option<tcplab::Scenario> {
         tcplab::Scenario::parse(&self.view.query).ok()

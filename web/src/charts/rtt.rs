@@ -70,11 +70,7 @@ impl Figure for Rtt {
     }
 
     fn note(&self) -> Option<String> {
-        let n = self.0.view.flows.len();
-        (n > 1).then(|| match self.0.lang {
-            Lang::En => format!("flow 1 of {n}"),
-            Lang::Zh => format!("{n} 条流中的流 1"),
-        })
+        self.0.flow_one_of()
     }
 
     fn tip(&self) -> Option<String> {

@@ -35,12 +35,11 @@ impl Figure for Sequence {
     }
 
     fn note(&self) -> Option<String> {
-        let n = self.0.view.flows.len();
-        Some(match (self.0.lang, n > 1) {
-            (Lang::En, true) => format!("flow 1 of {n}; bytes from the start of its stream"),
-            (Lang::Zh, true) => format!("{n} 条流中的流 1；纵轴为该流字节流的偏移"),
-            (Lang::En, false) => "bytes from the start of the stream".to_string(),
-            (Lang::Zh, false) => "纵轴为字节流的偏移".to_string(),
+        Some(match (self.0.flow_one_of(), self.0.lang) {
+            (Some(one), Lang::En) => format!("{one}; bytes from the start of its stream"),
+            (Some(one), Lang::Zh) => format!("{one}；纵轴为该流字节流的偏移"),
+            (None, Lang::En) => "bytes from the start of the stream".to_string(),
+            (None, Lang::Zh) => "纵轴为字节流的偏移".to_string(),
         })
     }
 
