@@ -664,6 +664,10 @@ fn a_zoomed_range_cuts_lines_at_its_edges_and_stays_in_the_run() {
     let tiny = fit_range((10.0, 10.0), 20.0).expect("a range");
     assert!((tiny.1 - tiny.0 - MIN_SPAN_MS).abs() < 1e-12, "{tiny:?}");
     assert_eq!(fit_range((f64::NAN, 3.0), 20.0), None);
+    // Panned or pinched past an edge, a range keeps its width and stops at the edge.
+    assert_eq!(fit_range((-5.0, 5.0), 20.0), Some((0.0, 10.0)));
+    assert_eq!(fit_range((15.0, 25.0), 20.0), Some((10.0, 20.0)));
+    assert_eq!(fit_range((30.0, 35.0), 20.0), Some((15.0, 20.0)));
 }
 
 #[wasm_bindgen_test]

@@ -247,7 +247,11 @@ fn right_axis(
     .map_err(err)?;
     let label = st.text(0.95, AXIS).pos(Pos::new(HPos::Left, VPos::Center));
     let ticks = nice_ticks_between(frame.y.lo * factor, frame.y.hi * factor, n);
-    let step = ticks.get(1).copied().unwrap_or(1.0);
+    // The gap between ticks, not the second tick's value: a zoomed axis starts above 0.
+    let step = match ticks.as_slice() {
+        [a, b, ..] => b - a,
+        _ => 1.0,
+    };
     let decimals = (-step.log10().floor()).clamp(0.0, 9.0) as usize;
     for v in ticks {
         let Some(y) = frame.y.y_px(v / factor) else {

@@ -162,20 +162,22 @@ pub fn follow_window(t: f64, width: f64) -> Option<(f64, f64)> {
 /// The smallest span a zoom shows, in ms: a few microseconds still show a burst's packets apart.
 pub const MIN_SPAN_MS: f64 = 0.005;
 
-/// `(lo, hi)` ordered, inside `0..=end`, at least [`MIN_SPAN_MS`] wide; `None` if it is the whole
-/// run or not a range at all.
+/// `(lo, hi)` ordered, at least [`MIN_SPAN_MS`] wide, slid inside `0..=end` with its width kept;
+/// `None` if it is as wide as the whole run or not a range at all.
 pub fn fit_range((a, b): (f64, f64), end: f64) -> Option<(f64, f64)> {
     let end = axis::time_end(end);
     if !(a.is_finite() && b.is_finite()) {
         return None;
     }
-    let (mut lo, mut hi) = (a.min(b).max(0.0), a.max(b).min(end));
-    if hi - lo < MIN_SPAN_MS {
-        let mid = (lo + hi) / 2.0;
-        lo = (mid - MIN_SPAN_MS / 2.0).max(0.0);
-        hi = (lo + MIN_SPAN_MS).min(end);
+    // A range keeps its width and slides inside the run: a pan or a pinch past an edge stops
+    // there rather than narrowing the view; one as wide as the run is the whole run.
+    let (lo, hi) = (a.min(b), a.max(b));
+    let width = (hi - lo).max(MIN_SPAN_MS);
+    if width >= end {
+        return None;
     }
-    (lo > 0.0 || hi < end).then_some((lo, hi))
+    let lo = ((lo + hi) / 2.0 - width / 2.0).clamp(0.0, end - width);
+    Some((lo, lo + width))
 }
 
 /// The end of the shared time axis: the run's end, or its last event if that is later (a run
