@@ -175,14 +175,17 @@ pub fn app() -> Html {
                     .map(|w| (page.run_query(), Want::Steps(w)))
             })
             .flatten();
-        use_effect_with(request, move |request| {
-            if let Some((query, want)) = request {
+        use_effect_with(request, move |request| match request {
+            Some((query, want)) => {
                 let mut last = requested.borrow_mut();
                 if last.as_ref() != Some(&(query.clone(), want.clone())) {
                     recorder.request(query, want.clone());
                     *last = Some((query.clone(), want.clone()));
                 }
             }
+            // Nothing wanted (the steps are in, or the player closed): the same part asked
+            // for again later, after a failure say, is asked of the worker again.
+            None => *requested.borrow_mut() = None,
         });
     }
     {
@@ -327,6 +330,7 @@ pub fn app() -> Html {
                                         index={page.step_index()} time_ms={page.player_ms()}
                                         end_ms={page.shown_end_ms()} rtt_ms={page.scenario.rtt_ms}
                                         queue_limit={page.scenario.queue} flows={page.flows()}
+                                        trouble={page.steps_trouble()}
                                         {failed} {lang} on_action={on_player} />
                                 }
                                 <Headline view={page.view.clone()} {lang} {running} {failure}

@@ -446,7 +446,7 @@ impl Page {
                 crate::worker::Outcome::View(view) => self.with_view(view),
                 crate::worker::Outcome::Error(message) => {
                     let mut page = self;
-                    page.player.trouble = Some(message);
+                    page.player.trouble = Some((query, message));
                     page
                 }
             },

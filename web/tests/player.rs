@@ -582,6 +582,18 @@ fn the_steps_keep_the_charts_view_of_the_same_run() {
         "the charts do not redraw"
     );
     assert!(p.steps().is_some() && p.wants_steps().is_none());
+    // A failed recording is said for its own run only.
+    let failed = p.clone().apply(PageAction::Recorded {
+        query: "rtt=50".into(),
+        outcome: Outcome::Error("out of memory".into()),
+    });
+    assert_eq!(failed.steps_trouble().as_deref(), Some("out of memory"));
+    let other = failed.apply(PageAction::Set {
+        key: tcplab::scenario::Key::Rtt,
+        value: "70".into(),
+        entry: Entry::Push,
+    });
+    assert_eq!(other.steps_trouble(), None);
     // A new scenario's run wants its own steps.
     let p = p.apply(PageAction::Set {
         key: tcplab::scenario::Key::Rtt,

@@ -76,6 +76,9 @@ pub struct PlayerProps {
     /// The run on show failed: no steps are coming.
     #[prop_or_default]
     pub failed: bool,
+    /// Why the steps of the run on show could not be recorded.
+    #[prop_or_default]
+    pub trouble: Option<String>,
     pub lang: Lang,
     pub on_action: Callback<Action>,
 }
@@ -128,7 +131,7 @@ pub fn Player(props: &PlayerProps) -> Html {
             <p class="player-note">{ lang.pick("This run has no steps to show.", "这次运行没有可显示的步骤。") }</p>
         },
         (None, _) if props.failed => Html::default(),
-        (None, _) => match &props.state.trouble {
+        (None, _) => match &props.trouble {
             Some(why) => html! {
                 <p class="player-note" id="player-pending" role="alert">
                     { lang.pick("The steps could not be recorded: ", "无法记录步骤：") }{ why }

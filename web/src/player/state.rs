@@ -144,8 +144,8 @@ pub struct State {
     /// The charts follow the player over this many round trips around its time; `None`: they
     /// show the whole run. An index into [`FOLLOW`], chosen in the player.
     pub follow: usize,
-    /// The worker could not record the steps: why (the charts stand).
-    pub trouble: Option<String>,
+    /// The worker could not record the steps of the run of this query: why (the charts stand).
+    pub trouble: Option<(String, String)>,
 }
 
 /// What the charts show while the player is open: the whole run, or a window of so many round
@@ -259,6 +259,16 @@ pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32
 }
 
 impl Page {
+    /// Why the steps of the run on show could not be recorded, if they could not.
+    pub fn steps_trouble(&self) -> Option<String> {
+        let query = self.run_query();
+        self.player
+            .trouble
+            .as_ref()
+            .filter(|(q, _)| *q == query)
+            .map(|(_, why)| why.clone())
+    }
+
     /// The newest record of the run on show.
     fn recorded(&self) -> Option<&Recorded> {
         let query = self.run_query();
