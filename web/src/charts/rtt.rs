@@ -11,7 +11,7 @@ use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{Item, Swatch};
 use super::plot::Figure;
-use super::series::{clip_x, finite, max_of, one_per_cell, steps, value_at, within};
+use super::series::{clip_x, finite, index_at, max_of, one_per_cell, steps, within};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
@@ -176,23 +176,27 @@ impl Figure for Rtt {
 
     fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let lang = self.0.lang;
+        let f = self.0.view.flows.first()?;
         let mut rows = Vec::new();
-        let samples = self.samples();
-        if let Some(r) = value_at(&samples, t) {
+        // Read in place, by a binary search of the time-ordered traces: a pointer move
+        // allocates nothing, however many samples the run took.
+        let sample = index_at(&f.rtt, t, |p| p.0).map(|i| f.rtt[i].1);
+        if let Some(r) = sample.filter(|r| r.is_finite()) {
             rows.push(Row::new(
                 SAMPLE,
                 format!("{} {}", lang.pick("latest sample", "最近样本"), fmt::ms(r)),
                 Some(r),
             ));
         }
-        if let Some(s) = value_at(&self.srtt(), t) {
+        let window = index_at(&f.window, t, |w| w.t).map(|i| &f.window[i]);
+        if let Some(s) = window.and_then(|w| w.srtt_ms).filter(|s| s.is_finite()) {
             rows.push(Row::new(
                 SRTT,
                 format!("{} {}", lang.pick("smoothed RTT", "平滑 RTT"), fmt::ms(s)),
                 Some(s),
             ));
         }
-        if let Some(o) = value_at(&self.rto(), t) {
+        if let Some(o) = window.map(|w| w.rto_ms).filter(|o| o.is_finite()) {
             rows.push(Row::new(RTO, format!("RTO {}", fmt::ms(o)), Some(o)));
         }
         Some(Readout::at(t, rows))

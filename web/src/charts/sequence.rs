@@ -263,13 +263,16 @@ fn segment_rows(
         Lang::Zh => format!("{name}于 {} 发出", fmt::time(sent_at)),
     };
     let mut rows = vec![Row::new(SENT, bytes, Some(end))];
-    let acked = f.acks.iter().find(|a| a.1 >= end && a.0 >= sent_at);
+    // Every trace is in time order: each is read from the segment's sending on, not from the
+    // run's start, on every pointer move.
+    let after = |ts: &[(f64, f64)]| ts.partition_point(|p| p.0 < sent_at);
+    let acked = f.acks[after(&f.acks)..].iter().find(|a| a.1 >= end);
     // The SACK blocks that covered the segment before the cumulative ACK did (RFC 2018): the
     // first, and how many ACKs repeated it.
-    let covering: Vec<&tcplab::view::SackBlockView> = f
-        .sack_blocks
+    let from = f.sack_blocks.partition_point(|b| b.t_ms < sent_at);
+    let covering: Vec<&tcplab::view::SackBlockView> = f.sack_blocks[from..]
         .iter()
-        .filter(|b| b.t_ms >= sent_at && acked.is_none_or(|a| b.t_ms < a.0))
+        .take_while(|b| acked.is_none_or(|a| b.t_ms < a.0))
         .filter(|b| b.left <= start && b.right >= end)
         .collect();
     if let Some(first) = covering.first() {
@@ -310,8 +313,7 @@ fn segment_rows(
             None,
         ));
     }
-    let resent: Vec<f64> = f
-        .retransmits
+    let resent: Vec<f64> = f.retransmits[after(&f.retransmits)..]
         .iter()
         .filter(|r| r.1 >= start && r.1 < end)
         .map(|r| r.0)
