@@ -3,7 +3,7 @@
 //! out; scenarios that differ in nothing are "same scenario".
 
 use tcplab::scenario::Key;
-use tcplab::{CcAlgo, Scenario};
+use tcplab::Scenario;
 
 use crate::controls::knob_of;
 use crate::i18n::Lang;
@@ -51,12 +51,7 @@ fn value_label(s: &Scenario, key: Key, lang: Lang) -> String {
         Lang::Zh => format!("{n} 个{zh}"),
     };
     match key {
-        Key::Cc => match s.cc {
-            CcAlgo::Reno => "Reno",
-            CcAlgo::Cubic => "CUBIC",
-            CcAlgo::Bbr => "BBR",
-        }
-        .to_string(),
+        Key::Cc => crate::controls::cc_label(s.cc).to_string(),
         Key::Conns if s.conns == 0 => lang.pick("UDP", "UDP").to_string(),
         Key::Conns => count(s.conns, "conn", "conns", "连接"),
         Key::Flows => count(s.flows, "flow", "flows", "流"),

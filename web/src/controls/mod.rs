@@ -195,7 +195,8 @@ pub fn workload_keys(app: App) -> Vec<Key> {
     keys
 }
 
-fn cc_label(cc: CcAlgo) -> &'static str {
+/// An algorithm's name as the page writes it.
+pub(crate) fn cc_label(cc: CcAlgo) -> &'static str {
     match cc {
         CcAlgo::Reno => "Reno",
         CcAlgo::Cubic => "CUBIC",
