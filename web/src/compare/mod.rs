@@ -161,7 +161,6 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 let label = labels.get(i).cloned().unwrap_or_default();
                 format!("{}: {label} ({})", letter(i), short(&q, lang))
             })
-            .chain(export::caption(&a, lang).into_iter().skip(1))
             .collect();
         for what in &charts {
             let (id, title) = (what.id(), what.title(lang));
@@ -174,7 +173,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 format!("export-{id}-png"),
                 format!("{title} (PNG)"),
                 Callback::from(move |()| match export::canvas_by_id(id) {
-                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption)),
+                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption, lang)),
                     None => export::warn(Err(format!("no chart {id}"))),
                 }),
             ));

@@ -147,7 +147,9 @@ pub fn LabExport(props: &LabExportProps) -> Html {
             Callback::from(move |()| {
                 let found = charts().into_iter().find(|(k, _, _)| *k == kind);
                 match found {
-                    Some((_, _, canvas)) => warn(super::png(&file, &canvas, &png_title, &caption)),
+                    Some((_, _, canvas)) => {
+                        warn(super::png(&file, &canvas, &png_title, &caption, lang))
+                    }
                     None => warn(Err(format!("no chart {kind}"))),
                 }
             }),

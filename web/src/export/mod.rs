@@ -109,20 +109,25 @@ const MAX_STEM: usize = 80;
 /// Downloads the canvas `canvas` as a PNG: the chart's own pixels under its `title`, with a
 /// caption of `lines` (the scenario, the lab's address) under it, so that a picture pasted into
 /// a slide or a bug report still says what it shows.
+/// The caption ends with the link that reopens what is shown, read when the PNG is made: the
+/// address as it is then, cursor and language included.
 pub fn png(
     name: &str,
     canvas: &HtmlCanvasElement,
     title: &str,
     lines: &[String],
+    lang: Lang,
 ) -> Result<(), String> {
-    let framed = captioned(canvas, title, lines)?;
+    let mut lines = lines.to_vec();
+    lines.push(link_line(lang));
+    let framed = captioned(canvas, title, &lines)?;
     let url = framed
         .to_data_url_with_type("image/png")
         .map_err(describe)?;
     save(name, &url)
 }
 
-/// The caption's lines for a scenario: its query and the link that reopens it.
+/// The caption's line for a scenario: its query ([`png`] adds the link that reopens it).
 pub fn caption(scenario: &tcplab::Scenario, lang: Lang) -> Vec<String> {
     let query = crate::location::run_query(scenario);
     let query = if query.is_empty() {
@@ -130,17 +135,19 @@ pub fn caption(scenario: &tcplab::Scenario, lang: Lang) -> Vec<String> {
     } else {
         query
     };
+    vec![format!("{} {query}", lang.pick("Scenario:", "场景："))]
+}
+
+/// The lab's address, as it is now.
+fn link_line(lang: Lang) -> String {
     let href = crate::location::current_href().unwrap_or_default();
-    vec![
-        format!("{} {query}", lang.pick("Scenario:", "场景：")),
-        format!(
-            "{} {href}",
-            lang.pick(
-                "tcplab, the TCP throughput lab:",
-                "tcplab TCP 吞吐量实验室："
-            )
-        ),
-    ]
+    format!(
+        "{} {href}",
+        lang.pick(
+            "tcplab, the TCP throughput lab:",
+            "tcplab TCP 吞吐量实验室："
+        )
+    )
 }
 
 /// A new canvas holding `canvas` with `title` above and `lines` below, at its pixel ratio.

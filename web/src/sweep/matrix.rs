@@ -485,7 +485,7 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
                 "export-matrix-png",
                 lang.pick("Heatmap (PNG)", "热图（PNG）"),
                 Callback::from(move |()| match export::canvas_by_id("matrix-chart") {
-                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption)),
+                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption, lang)),
                     None => export::warn(Err("no chart".to_string())),
                 }),
             ),

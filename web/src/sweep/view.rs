@@ -194,7 +194,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 "export-sweep-png",
                 lang.pick("Chart (PNG)", "图表（PNG）"),
                 Callback::from(move |()| match export::canvas_by_id("sweep-chart") {
-                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption)),
+                    Some(c) => export::warn(export::png(&png_name, &c, &png_title, &caption, lang)),
                     None => export::warn(Err("no chart".to_string())),
                 }),
             ),
