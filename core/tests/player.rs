@@ -220,3 +220,98 @@ fn a_long_run_records_the_part_asked_for_and_ends_there() {
     assert_eq!(head.steps.first().map(|s| s.t_ms), Some(0.0));
     assert!(head.truncated && !head.starts_late());
 }
+
+/// The trips the player's picture draws are the path's own: every send, arrival and loss of
+/// the steps has its trip, at the same instant, and each trip spent the path's delays.
+#[test]
+fn every_packet_s_trip_is_recorded_as_the_path_decided_it() {
+    use tcplab::player::DropCause;
+    use tcplab::player::{Cargo, TripEnd};
+    // A queue that overflows, a staged loss and random loss both ways.
+    let q = "cc=reno&rtt=40&bw=5&queue=8&body=400000&drop=3&loss=1&ackloss=2&seed=4";
+    let steps = record(q);
+    let one_way = steps.one_way;
+    assert_eq!((one_way.data_ms, one_way.ack_ms), (20.0, 20.0));
+    let trips = &steps.trips;
+    assert!(trips.windows(2).all(|w| w[0].sent_ms <= w[1].sent_ms));
+    let count = |f: &dyn Fn(&tcplab::player::Trip) -> bool| trips.iter().filter(|t| f(t)).count();
+    let sends = steps
+        .steps
+        .iter()
+        .filter(|s| matches!(s.kind, StepKind::Sent { .. }))
+        .count();
+    let repairs = steps
+        .steps
+        .iter()
+        .filter(|s| matches!(s.kind, StepKind::Retransmitted { .. }))
+        .count();
+    assert!(repairs > 0, "the losses are repaired");
+    assert_eq!(count(&|t| t.cargo == Cargo::Data), sends);
+    // A tail loss probe repeats the last segment, or sends new data (RFC 8985 §7.3).
+    assert!(count(&|t| t.cargo == Cargo::Repair) >= repairs);
+    for (cause, name) in [
+        (DropCause::Staged, "staged"),
+        (DropCause::Queue, "queue"),
+        (DropCause::Data, "data"),
+    ] {
+        let lost = steps
+            .steps
+            .iter()
+            .filter(|s| matches!(s.kind, StepKind::DataLost { cause: c, .. } if c == cause))
+            .count();
+        assert!(lost > 0, "{name}: the scenario loses a packet so");
+        assert_eq!(count(&|t| t.end == TripEnd::Lost(cause)), lost, "{name}");
+    }
+    let acks_lost = steps
+        .steps
+        .iter()
+        .filter(|s| matches!(s.kind, StepKind::AckLost { .. }))
+        .count();
+    assert_eq!(
+        count(&|t| t.end == TripEnd::Lost(DropCause::Ack)),
+        acks_lost
+    );
+    // Each arrival is a trip's end, and each trip waited its turn at the queue (data) or
+    // none (ACKs), then spent the one-way delay on the wire.
+    let mut arrivals: Vec<f64> = trips
+        .iter()
+        .filter(|t| !t.cargo.is_ack_direction() && t.cargo != Cargo::HandshakeAck)
+        .filter_map(|t| match t.end {
+            TripEnd::Arrived { arrives_ms, .. } => Some(arrives_ms),
+            TripEnd::Lost(_) => None,
+        })
+        .collect();
+    arrivals.sort_by(f64::total_cmp);
+    let mut seen: Vec<f64> = steps
+        .steps
+        .iter()
+        .filter(|s| matches!(s.kind, StepKind::DataArrived { .. } | StepKind::SynReceived))
+        .map(|s| s.t_ms)
+        .collect();
+    seen.sort_by(f64::total_cmp);
+    assert_eq!(arrivals, seen);
+    let mut queued = 0;
+    for t in trips {
+        if let TripEnd::Arrived {
+            departs_ms,
+            arrives_ms,
+        } = t.end
+        {
+            let (delay, waits) = if t.cargo.is_ack_direction() {
+                (one_way.ack_ms, false)
+            } else {
+                (one_way.data_ms, true)
+            };
+            assert!((arrives_ms - departs_ms - delay).abs() < 1e-6, "{t:?}");
+            assert!(departs_ms >= t.sent_ms, "{t:?}");
+            if !waits {
+                assert_eq!(departs_ms, t.sent_ms, "{t:?}");
+            }
+            // 1 500 bytes take 2.4 ms at 5 Mbit/s: a packet that queued left later than that.
+            if departs_ms - t.sent_ms > 2.5 {
+                queued += 1;
+            }
+        }
+    }
+    assert!(queued > 100, "the 8-packet queue fills: {queued}");
+}

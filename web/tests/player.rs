@@ -8,17 +8,20 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use tcplab::player::{CaLabel, FlowState, Step, StepKind, StepWindow, Steps, MAX_STEPS};
+use tcplab::player::{Cargo, DropCause};
 use tcplab::view::RunView;
 use tcplab::{run, RunOptions, Scenario};
 use tcplab_web::i18n::Lang;
 use tcplab_web::location::{self, Entry};
 use tcplab_web::player::log::{kind_label, Explanation, ExplanationProps};
 use tcplab_web::player::nav::{self, Dir, Move};
-use tcplab_web::player::path::{snapshot, trips, LostAt};
+use tcplab_web::player::path::{snapshot, Bounds};
 use tcplab_web::player::state::{read_within, Action as PlayerAction, SPEEDS};
-use tcplab_web::player::{codec, key_action, Action, StepsRef};
+use tcplab_web::player::{key_action, Action, StepsRef};
 use tcplab_web::state::{Action as PageAction, Page};
-use tcplab_web::worker::protocol::{answer, answer_packed, Reply, Request, Want};
+use tcplab_web::worker::protocol::{
+    answer, answer_packed, decode_steps, encode_steps, Reply, Request, Want,
+};
 use tcplab_web::worker::Outcome;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -95,7 +98,7 @@ async fn said(step: Step, steps: &Steps, lang: Lang) -> (String, String) {
 
 #[wasm_bindgen_test]
 async fn every_kind_is_said_in_both_languages_on_the_page() {
-    let steps = Steps::new(1460, tcplab::CcAlgo::Cubic, 0.0);
+    let steps = Steps::new(1460, tcplab::CcAlgo::Cubic, Default::default(), 0.0);
     let mut seen = BTreeSet::new();
     for kind in StepKind::examples() {
         seen.insert(kind.name());
@@ -169,7 +172,7 @@ fn the_classroom_sentence_of_the_fast_retransmit() {
 }
 
 #[wasm_bindgen_test]
-fn packed_steps_come_back_exactly() {
+fn steps_cross_from_the_worker_exactly() {
     for query in [
         LESSON,
         "preset=hol-blocking&count=300",
@@ -179,42 +182,30 @@ fn packed_steps_come_back_exactly() {
         "flows=3&bw=50&queue=20&app=bulk&dur=0.5",
     ] {
         let steps = record(query);
-        let packed = codec::pack(&steps.steps).expect("every step packs");
-        assert_eq!(packed.len(), steps.steps.len() * codec::WIDTH);
-        let back = codec::unpack(&packed).expect("unpacks");
-        assert!(back == steps.steps, "{query}: the steps changed on the way");
+        let bytes = encode_steps(&steps).expect("every record is written");
+        let back = decode_steps(&bytes).expect("and read back");
+        assert!(back == steps, "{query}: the steps changed on the way");
+        // A few bytes a field: under 90 a step with its trip, where a step alone took 128 as
+        // sixteen floats.
+        let per_step = bytes.len() as f64 / steps.steps.len() as f64;
+        assert!(per_step < 90.0, "{query}: {per_step:.1} bytes a step");
     }
-    // BBR's unset ssthresh travels as infinity and comes back as itself.
+    // BBR's unset ssthresh crosses as itself.
     let bbr = record("cc=bbr&loss=1&app=bulk&dur=0.3");
     assert!(bbr.steps.iter().any(|s| matches!(
         s.kind,
         StepKind::FastRetransmit { ssthresh, .. } if ssthresh == tcplab::cc::INFINITE_SSTHRESH_BYTES
     )));
-    // A byte count past 2^53 would not travel exactly: refused, so the JSON carries it.
-    let huge = Step {
-        t_ms: 1.0,
-        flow: 0,
-        kind: StepKind::Sent {
-            seq: (1 << 53) + 1,
-            len: 1460,
-        },
-        state: state(),
-    };
-    assert!(codec::pack(&[huge]).is_none());
-    // Nonsense is refused, never a panic.
-    assert!(codec::unpack(&[1.0; 15]).is_err());
-    let mut bad = codec::pack(&record(LESSON).steps[..1]).expect("packs");
-    bad[2] = 99.0;
-    assert!(codec::unpack(&bad).is_err());
-    bad[2] = 3.0;
-    bad[3] = -1.0;
-    assert!(codec::unpack(&bad).is_err());
-    bad[3] = f64::NAN;
-    assert!(codec::unpack(&bad).is_err());
+    // Broken bytes are refused with a message, never a panic.
+    let good = encode_steps(&record(LESSON)).expect("written");
+    for bad in [&[][..], &good[..good.len() / 2], &[0xff; 64][..]] {
+        let e = decode_steps(bad).expect_err("refused");
+        assert!(e.starts_with("the run's steps are unreadable"), "{e}");
+    }
 }
 
 #[wasm_bindgen_test]
-fn the_worker_packs_the_steps_it_was_asked_for() {
+fn the_worker_sends_the_steps_it_was_asked_for() {
     let request = serde_json::to_string(&Request {
         id: 4,
         query: LESSON.to_string(),
@@ -224,14 +215,12 @@ fn the_worker_packs_the_steps_it_was_asked_for() {
     let (json, packed) = answer_packed(&request, || 0.0);
     let reply: Reply = serde_json::from_str(&json).expect("a reply");
     assert!(reply.view.is_none(), "steps come without a view");
-    let steps = reply.steps.expect("the steps' header");
-    assert!(steps.steps.is_empty(), "the list travels packed");
-    assert_eq!((steps.mss, steps.cc), (1460, tcplab::CcAlgo::Cubic));
-    let unpacked = codec::unpack(&packed.expect("packed steps")).expect("unpacks");
+    assert!(reply.steps.is_none(), "the steps travel as bytes");
+    let sent = decode_steps(&packed.expect("the steps' bytes")).expect("read back");
+    assert_eq!((sent.mss, sent.cc), (1460, tcplab::CcAlgo::Cubic));
     let inline: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
-    let inline = inline.steps.expect("steps in the JSON");
-    assert!(unpacked == inline.steps);
-    assert_eq!(unpacked.len(), record(LESSON).steps.len());
+    assert!(inline.steps.expect("steps in the JSON") == sent);
+    assert!(sent == record(LESSON));
 
     // A part of a long run: from its instant on, the record full, the run ended there.
     let long = serde_json::to_string(&Request {
@@ -607,38 +596,49 @@ fn the_steps_keep_the_charts_view_of_the_same_run() {
 fn the_path_shows_the_packets_in_flight_and_the_loss() {
     let steps = record(LESSON);
     let s = &steps.steps;
-    let t = trips(s, 28.0);
-    let count = |names: &[&str]| s.iter().filter(|x| names.contains(&x.kind.name())).count();
-    // Every arrival is a trip that began with a send.
-    assert_eq!(t.data.len(), count(&["data_arrived", "syn_received"]));
-    assert_eq!(
-        t.acks.len(),
-        count(&["ack_arrived", "duplicate_ack", "established"])
-    );
-    assert!(t
-        .data
-        .iter()
-        .chain(&t.acks)
-        .all(|f| f.sent <= f.leaves && f.leaves <= f.arrives));
-    assert_eq!(t.lost.len(), 1);
-    assert_eq!(t.lost[0].at, LostAt::Staged);
+    let bounds = Bounds::of(&steps);
+    assert!(bounds.max_queue > 0 && bounds.longest >= steps.one_way.data_ms);
 
-    // At the staged loss, the red mark; a moment later, the segments on the wire.
+    // At the staged loss, the red mark before the queue; a moment later, the segments on the
+    // wire.
     let loss = s
         .iter()
         .find(|x| x.kind.name() == "data_lost")
         .expect("the staged loss");
-    let at_loss = snapshot(&t, loss.t_ms);
+    let at_loss = snapshot(&steps, &bounds, loss.t_ms);
     assert_eq!(at_loss.lost.len(), 1);
-    let later = snapshot(&t, loss.t_ms + 14.0);
+    assert_eq!(at_loss.lost[0].cause, DropCause::Staged);
+    let later = snapshot(&steps, &bounds, loss.t_ms + 14.0);
     assert!(later.lost.is_empty());
     assert!(!later.wire.is_empty(), "segments on their way");
     assert!(later.wire.iter().all(|(_, p)| (0.0..=1.0).contains(p)));
-    // Halfway through the handshake, the SYN is halfway there.
-    let syn = snapshot(&t, 7.0);
+    // Halfway through the handshake, the SYN is halfway there; once the SYN-ACK has left the
+    // receiver, it is on the ACK wire.
+    let syn = snapshot(&steps, &bounds, 7.0);
     assert_eq!(syn.wire.len(), 1);
     assert!((syn.wire[0].1 - 0.5).abs() < 0.01, "{}", syn.wire[0].1);
-    assert!(snapshot(&t, 1e9).wire.is_empty());
+    let synack = snapshot(&steps, &bounds, 21.0);
+    assert!(synack.wire.is_empty() && synack.acks.len() == 1);
+    assert_eq!(synack.acks[0].0.cargo, Cargo::SynAck);
+    assert!(snapshot(&steps, &bounds, 1e9).wire.is_empty());
+    // What waits at the bottleneck is what the steps say is queued: after the last step of
+    // each instant, the picture's queue is the readout's, or one more (the packet being put
+    // on the link, which the readout does not count as waiting).
+    let mut busiest = 0;
+    for (i, step) in s.iter().enumerate() {
+        if s.get(i + 1).is_some_and(|next| next.t_ms == step.t_ms) {
+            continue;
+        }
+        let queued = snapshot(&steps, &bounds, step.t_ms).queued;
+        let waiting = step.state.queue as usize;
+        assert!(
+            queued == waiting || queued == waiting + 1,
+            "at {} ms: {queued} in the picture, {waiting} in the readout",
+            step.t_ms
+        );
+        busiest = busiest.max(queued);
+    }
+    assert!(busiest > 10, "slow start fills the queue: {busiest}");
 }
 
 fn key(key: &str, shift: bool) -> web_sys::KeyboardEvent {

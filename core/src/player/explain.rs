@@ -610,6 +610,7 @@ fn lang_pick(lang: Language, en: String, zh: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::step::{FlowState, Step, StepKind};
+    use super::super::OneWay;
     use super::*;
 
     fn state() -> FlowState {
@@ -626,7 +627,7 @@ mod tests {
 
     #[test]
     fn every_kind_is_explained_in_both_languages() {
-        let steps = Steps::new(1460, CcAlgo::Cubic, 0.0);
+        let steps = Steps::new(1460, CcAlgo::Cubic, OneWay::default(), 0.0);
         let mut seen = std::collections::BTreeSet::new();
         for kind in StepKind::examples() {
             seen.insert(kind.name());
@@ -654,7 +655,7 @@ mod tests {
 
     #[test]
     fn the_classroom_sentences_read_as_intended() {
-        let steps = Steps::new(1460, CcAlgo::Cubic, 0.0);
+        let steps = Steps::new(1460, CcAlgo::Cubic, OneWay::default(), 0.0);
         let say = |kind| {
             explain(
                 &Step {
@@ -679,7 +680,7 @@ mod tests {
             "ACK 29,201 acknowledges 2 segments: slow start, cwnd 20 -> 22 MSS."
         );
         // A fast retransmit says what showed the loss: here the third duplicate ACK before it.
-        let mut recorded = Steps::new(1460, CcAlgo::Cubic, 0.0);
+        let mut recorded = Steps::new(1460, CcAlgo::Cubic, OneWay::default(), 0.0);
         let at = |t_ms: f64, kind| Step {
             t_ms,
             flow: 0,

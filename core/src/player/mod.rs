@@ -8,12 +8,14 @@
 
 pub mod explain;
 pub mod step;
+pub mod trip;
 
 pub use explain::{explain, Language};
 pub use step::{
     CaLabel, DropCause, FlowState, Growth, SlowStartEnd, Step, StepKind, StepWindow, Steps,
     MAX_STEPS,
 };
+pub use trip::{Cargo, OneWay, Trip, TripEnd};
 
 /// The columns of `tcplab trace --what steps`.
 pub const STEPS_CSV_HEADER: &str =

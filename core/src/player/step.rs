@@ -45,7 +45,7 @@ pub enum Growth {
 
 /// One event of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum StepKind {
     SynSent {
         retry: u32,
@@ -367,7 +367,6 @@ pub struct FlowState {
 pub struct Step {
     pub t_ms: f64,
     pub flow: u16,
-    #[serde(flatten)]
     pub kind: StepKind,
     pub state: FlowState,
 }
@@ -411,20 +410,30 @@ pub struct Steps {
     /// The algorithm, for the explanations.
     pub cc: crate::scenario::CcAlgo,
     pub steps: Vec<Step>,
+    /// Every packet's trip that began while the steps were kept, in order of sending.
+    pub trips: Vec<super::Trip>,
+    /// The path's delays each way.
+    pub one_way: super::OneWay,
     /// Where the record starts (ms): 0, or a later instant when the steps before it were not
     /// kept ([`StepWindow`]).
-    #[serde(default)]
     pub from_ms: f64,
     /// The run went on past [`MAX_STEPS`]; later steps were not kept.
     pub truncated: bool,
 }
 
 impl Steps {
-    pub fn new(mss: u32, cc: crate::scenario::CcAlgo, from_ms: f64) -> Self {
+    pub fn new(
+        mss: u32,
+        cc: crate::scenario::CcAlgo,
+        one_way: super::OneWay,
+        from_ms: f64,
+    ) -> Self {
         Steps {
             mss,
             cc,
             steps: Vec::with_capacity(4096),
+            trips: Vec::with_capacity(4096),
+            one_way,
             from_ms,
             truncated: false,
         }

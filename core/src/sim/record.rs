@@ -1,7 +1,11 @@
 //! The player's record: turns what the world sees and what the sender notes into steps.
 //! Everything here runs only when `RunOptions::record_steps` is set.
 
-use crate::player::{CaLabel, FlowState, Growth, SlowStartEnd, Step, StepKind};
+use crate::link::{Fate, PathShape};
+use crate::packet::{Kind, Packet};
+use crate::player::{
+    CaLabel, Cargo, FlowState, Growth, OneWay, SlowStartEnd, Step, StepKind, Trip, TripEnd,
+};
 use crate::tcp::sender::{CaState, Note};
 use crate::time::Time;
 
@@ -76,6 +80,48 @@ impl World {
         if !kept {
             self.end_recording();
         }
+    }
+
+    /// The queue a send's step left is the one with its packet in it (or not, if the queue
+    /// was full): the step is noted before the packet is offered to the path.
+    pub(super) fn queue_after_send(&mut self, now: Time, step: Option<usize>) {
+        let queue = self.bottleneck_waiting(now) as u32;
+        if let Some(s) = step.and_then(|i| self.steps.as_mut()?.steps.get_mut(i)) {
+            s.state.queue = queue;
+        }
+    }
+
+    /// Keeps the trip of packet `p`, offered to the path at `now` with `fate`, if steps are
+    /// being kept. `repair`: it carries data sent before.
+    pub(super) fn record_trip(&mut self, now: Time, p: &Packet, repair: bool, fate: Fate) {
+        if !self.recording.keeping() {
+            return;
+        }
+        let Some(steps) = self.steps.as_mut() else {
+            return;
+        };
+        let cargo = match p.kind {
+            Kind::Syn => Cargo::Syn,
+            Kind::SynAck { .. } => Cargo::SynAck,
+            Kind::HandshakeAck => Cargo::HandshakeAck,
+            Kind::Data { .. } if repair => Cargo::Repair,
+            Kind::Data { .. } => Cargo::Data,
+            Kind::Datagram { .. } => Cargo::Datagram,
+            Kind::Ack { .. } => Cargo::Ack,
+        };
+        let end = match fate {
+            Fate::Delivered { departs, arrives } => TripEnd::Arrived {
+                departs_ms: departs.as_millis_f64(),
+                arrives_ms: arrives.as_millis_f64(),
+            },
+            Fate::Dropped(cause) => TripEnd::Lost(cause),
+        };
+        steps.trips.push(Trip {
+            flow: p.flow,
+            cargo,
+            sent_ms: now.as_millis_f64(),
+            end,
+        });
     }
 
     /// The record's first instant has come: the senders start noting what they do, and each
@@ -265,5 +311,13 @@ impl AckBefore {
                 .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
             dupacks: s.dupacks(),
         }
+    }
+}
+
+/// The path's delays each way, as the player's picture labels them.
+pub(super) fn one_way(shape: PathShape) -> OneWay {
+    OneWay {
+        data_ms: shape.data_delay.as_millis_f64(),
+        ack_ms: shape.ack_delay.as_millis_f64(),
     }
 }

@@ -12,7 +12,7 @@ use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::Time;
 use crate::workload::{MessageLog, Workload};
 
-use super::record::AckBefore;
+use super::record::{one_way, AckBefore};
 
 use super::RunOptions;
 
@@ -245,7 +245,7 @@ impl World {
             messages,
             steps: options
                 .record_steps
-                .map(|w| Steps::new(s.mss, s.cc, w.from_ms)),
+                .map(|w| Steps::new(s.mss, s.cc, one_way(shape), w.from_ms)),
             recording: match options.record_steps {
                 None => Recording::Off,
                 Some(w) => Recording::Waiting {
@@ -371,7 +371,7 @@ impl World {
                 kind: Kind::Datagram { id },
                 wire_bytes: msg + UDP_HEADER_BYTES,
             };
-            self.send_on_data_path(now, p);
+            self.send_on_data_path(now, p, false);
             return;
         }
         let fi = conn as usize;
@@ -410,7 +410,12 @@ impl World {
             for (at, note) in notes {
                 if self.record_note(at, fi, note) {
                     if let Some(p) = packets.next() {
+                        let step = self
+                            .steps
+                            .as_ref()
+                            .and_then(|s| s.steps.len().checked_sub(1));
                         sent_new |= self.emit(now, fi, p);
+                        self.queue_after_send(now, step);
                     }
                 }
             }
@@ -460,6 +465,7 @@ impl World {
     /// Puts one packet a sender emitted on the path; returns whether it carried new data.
     fn emit(&mut self, now: Time, fi: usize, p: Packet) -> bool {
         let mut new = false;
+        let mut repair = false;
         if let Kind::Data { seq, len, .. } = p.kind {
             let end = seq + u64::from(len);
             let flow = &mut self.flows[fi];
@@ -472,10 +478,11 @@ impl World {
                 }
                 self.traces.flows[fi].sends.push(now, [end as f64]);
             } else {
+                repair = true;
                 self.traces.flows[fi].retransmits.push(now, [seq as f64]);
             }
         }
-        self.send_on_data_path(now, p);
+        self.send_on_data_path(now, p, repair);
         new
     }
 
@@ -483,10 +490,12 @@ impl World {
         self.path.waiting_at(now)
     }
 
-    fn send_on_data_path(&mut self, now: Time, p: Packet) {
+    /// `repair`: the packet carries data sent before.
+    fn send_on_data_path(&mut self, now: Time, p: Packet, repair: bool) {
         let fate = self
             .path
             .offer(Direction::Data, now, p.wire_bytes, p.is_data());
+        self.record_trip(now, &p, repair, fate);
         if matches!(
             fate,
             Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)
@@ -525,7 +534,9 @@ impl World {
     }
 
     fn send_on_ack_path(&mut self, now: Time, p: Packet) {
-        if let Fate::Dropped(_) = self.path.offer(Direction::Ack, now, p.wire_bytes, false) {
+        let fate = self.path.offer(Direction::Ack, now, p.wire_bytes, false);
+        self.record_trip(now, &p, false, fate);
+        if let Fate::Dropped(_) = fate {
             self.dropped_acks += 1;
             self.traces.record_drop(now, p.flow, DropCause::Ack);
             if let Kind::Ack { ack, .. } = p.kind {

@@ -1,7 +1,7 @@
 //! The simulator's thread: a Web Worker that answers each `{id, query}` the page posts with
 //! `{id, view}` or `{id, error}` (`tcplab_web::worker::protocol`), after saying `{ready}` once.
-//! A view with the run's steps comes as `[json, Float64Array]`, the steps' buffer transferred
-//! rather than copied (`tcplab_web::player::codec`).
+//! A reply with the run's steps comes as `[json, Uint8Array]`, the steps' bytes transferred
+//! rather than copied (`tcplab_web::worker::protocol::encode_steps`).
 
 use tcplab_web::worker::protocol::{answer_packed, Reply};
 use wasm_bindgen::closure::Closure;
@@ -22,7 +22,7 @@ fn main() {
         let _ = match steps {
             None => reply_to.post_message(&reply),
             Some(steps) => {
-                let steps = js_sys::Float64Array::from(&steps[..]);
+                let steps = js_sys::Uint8Array::from(&steps[..]);
                 reply_to.post_message_with_transfer(
                     &js_sys::Array::of2(&reply, &steps),
                     &js_sys::Array::of1(&steps.buffer()),

@@ -2,12 +2,12 @@
 //! numbers, the sender's state beside it and the packets on the path at that instant.
 //!
 //! The worker records the run's steps only while the player is open (or a link names a step);
-//! they arrive packed ([`codec`]) beside the view. [`nav`] moves over them, [`state`] is the
+//! they arrive as bytes from a worker of their own (`crate::worker::protocol::encode_steps`),
+//! each packet's trip over the path among them. [`nav`] moves over them, [`state`] is the
 //! player's part of the page's state, and the components show one step: [`log`] (the sentence
 //! and the steps before it), [`readouts`] (the sender's state) and [`path`] (the packets in
 //! flight). The charts draw up to the player's time and put their cursor there.
 
-pub mod codec;
 pub mod log;
 pub mod nav;
 pub mod path;
@@ -44,16 +44,6 @@ impl Deref for StepsRef {
     type Target = Steps;
     fn deref(&self) -> &Steps {
         &self.0
-    }
-}
-
-/// A run's trips on the path, compared by identity.
-#[derive(Debug, Clone)]
-pub struct TripsRef(pub Rc<path::Trips>);
-
-impl PartialEq for TripsRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -221,12 +211,7 @@ struct StageProps {
 #[function_component]
 fn Stage(props: &StageProps) -> Html {
     let steps = &props.steps;
-    let trips = {
-        let rtt = props.rtt_ms;
-        use_memo((props.steps.clone(), rtt.to_bits()), move |(s, _)| {
-            TripsRef(Rc::new(path::trips(&s.steps, rtt)))
-        })
-    };
+    let bounds = use_memo(props.steps.clone(), |s| path::Bounds::of(s));
     let speed = SPEEDS
         .get(props.state.speed)
         .map_or(SPEEDS[state::DEFAULT_SPEED].0, |s| s.0);
@@ -254,7 +239,7 @@ fn Stage(props: &StageProps) -> Html {
             <div class="player-body">
                 <div class="player-main">
                     <log::Explanation steps={steps.clone()} index={props.index} flows={props.flows} {lang} />
-                    <path::PathView trips={(*trips).clone()} t_ms={props.time_ms}
+                    <path::PathView steps={steps.clone()} bounds={*bounds} t_ms={props.time_ms}
                         queue={step.state.queue} limit={props.queue_limit} flows={props.flows} {lang} />
                     <readouts::Readouts state={step.state} mss={steps.mss} {lang} />
                 </div>

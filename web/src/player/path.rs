@@ -2,270 +2,112 @@
 //! receiver, with the data packets and ACKs in flight placed by how far they have gone, and a
 //! red mark where a packet was just lost.
 //!
-//! Where a packet is comes from the steps: it left the sender when it was sent and reached the
-//! receiver when it arrived; the wire takes a fixed half round trip, so it left the bottleneck
-//! that long before arriving, and waited in the queue (or was being put on the link) until
-//! then. ACKs have no queue: half a round trip from receiver to sender.
+//! Where a packet is comes from its trip as the simulator's path decided it
+//! (`tcplab::player::Trip`): when it left its sender, left the queue onto the wire, arrived or
+//! was lost. The page derives nothing of the link; it only places what it is given.
 
-use std::collections::{HashMap, VecDeque};
-
-use tcplab::player::{DropCause, Step, StepKind};
+use tcplab::player::{Cargo, DropCause, OneWay, Steps, Trip, TripEnd};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ResizeObserver};
 use yew::prelude::*;
 
+use super::StepsRef;
 use crate::charts::style::{colour_of, css, ACKED, INK, MUTED, RETRANSMIT};
 use crate::i18n::Lang;
 
-/// What a packet carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cargo {
-    Syn,
-    SynAck,
-    Data,
-    /// A retransmission or a tail loss probe.
-    Repair,
-    Datagram,
-    Ack,
+/// What the picture reads of a record beyond its trips, found once per recording.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Bounds {
+    /// The longest trip, to bound the search for those under way.
+    pub longest: f64,
+    /// The most packets ever queued, to scale the queue.
+    pub max_queue: u32,
 }
 
-/// One packet's trip.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Flight {
-    pub flow: u16,
-    pub cargo: Cargo,
-    /// Left the sender (the receiver, for an ACK), ms.
-    pub sent: f64,
-    /// Left the bottleneck onto the wire; `sent` for an ACK.
-    pub leaves: f64,
-    pub arrives: f64,
-}
-
-/// Where a packet was lost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LostAt {
-    /// The lesson's staged loss, before the bottleneck.
-    Staged,
-    /// The bottleneck's queue was full.
-    Queue,
-    /// Random loss on the data wire.
-    Wire,
-    /// Random loss on the ACK wire.
-    AckWire,
-}
-
-impl LostAt {
-    /// Where a packet of data (a segment, a datagram) lost for `cause` was lost.
-    fn of_data(cause: DropCause) -> LostAt {
-        match cause {
-            DropCause::Staged => LostAt::Staged,
-            DropCause::Queue => LostAt::Queue,
-            DropCause::Data | DropCause::Ack => LostAt::Wire,
+impl Bounds {
+    pub fn of(steps: &Steps) -> Bounds {
+        Bounds {
+            longest: steps
+                .trips
+                .iter()
+                .map(|t| t.over_ms() - t.sent_ms)
+                .fold(0.0, f64::max),
+            max_queue: steps.steps.iter().map(|s| s.state.queue).max().unwrap_or(0),
         }
     }
 }
 
+/// A loss of the last moment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lost {
     pub flow: u16,
     pub t: f64,
-    pub at: LostAt,
-}
-
-/// Every trip of a run, in order of departure.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Trips {
-    pub data: Vec<Flight>,
-    pub acks: Vec<Flight>,
-    pub lost: Vec<Lost>,
-    /// The longest trip, to bound the search for those in flight.
-    pub longest: f64,
-    /// The most packets ever queued, to scale the queue.
-    pub max_queue: u32,
-    /// The wire's delay each way, ms.
-    pub one_way: f64,
-}
-
-/// The trips of `steps` over a path of round trip `rtt_ms`. Packets still out when the record
-/// ends are left out: where they went is not known.
-pub fn trips(steps: &[Step], rtt_ms: f64) -> Trips {
-    let one_way = (rtt_ms / 2.0).max(0.0);
-    let mut out = Trips {
-        one_way,
-        ..Trips::default()
-    };
-    let mut data: HashMap<(u16, u64), VecDeque<(f64, Cargo)>> = HashMap::new();
-    let mut acks: HashMap<u16, VecDeque<f64>> = HashMap::new();
-    let mut syn: HashMap<u16, f64> = HashMap::new();
-    let mut synack: HashMap<u16, f64> = HashMap::new();
-    let mut written: HashMap<u32, f64> = HashMap::new();
-    for s in steps {
-        let (t, f) = (s.t_ms, s.flow);
-        out.max_queue = out.max_queue.max(s.state.queue);
-        let arrived = |out: &mut Trips, cargo, sent: f64| {
-            out.data.push(Flight {
-                flow: f,
-                cargo,
-                sent,
-                leaves: (t - one_way).max(sent),
-                arrives: t,
-            })
-        };
-        match s.kind {
-            StepKind::SynSent { .. } => {
-                syn.insert(f, t);
-            }
-            StepKind::SynReceived => {
-                if let Some(sent) = syn.remove(&f) {
-                    arrived(&mut out, Cargo::Syn, sent);
-                }
-                synack.insert(f, t);
-            }
-            StepKind::Established { .. } => {
-                if let Some(sent) = synack.remove(&f) {
-                    out.acks.push(Flight {
-                        flow: f,
-                        cargo: Cargo::SynAck,
-                        sent,
-                        leaves: sent,
-                        arrives: t,
-                    });
-                }
-            }
-            StepKind::Sent { seq, .. } => {
-                data.entry((f, seq))
-                    .or_default()
-                    .push_back((t, Cargo::Data));
-            }
-            StepKind::Retransmitted { seq, .. } | StepKind::LossProbe { seq, .. } => {
-                data.entry((f, seq))
-                    .or_default()
-                    .push_back((t, Cargo::Repair));
-            }
-            StepKind::DataLost { seq, cause, .. } => {
-                // Recorded as the packet leaves the sender, right after its send.
-                data.get_mut(&(f, seq)).and_then(VecDeque::pop_back);
-                out.lost.push(Lost {
-                    flow: f,
-                    t,
-                    at: LostAt::of_data(cause),
-                });
-            }
-            StepKind::DataArrived { seq, .. } => {
-                if let Some((sent, cargo)) = data.get_mut(&(f, seq)).and_then(VecDeque::pop_front) {
-                    arrived(&mut out, cargo, sent);
-                }
-            }
-            StepKind::MessageWritten { id } => {
-                written.insert(id, t);
-            }
-            StepKind::DatagramLost { id, cause } => {
-                written.remove(&id);
-                out.lost.push(Lost {
-                    flow: f,
-                    t,
-                    at: LostAt::of_data(cause),
-                });
-            }
-            StepKind::DatagramArrived { id } => {
-                if let Some(sent) = written.remove(&id) {
-                    arrived(&mut out, Cargo::Datagram, sent);
-                }
-            }
-            StepKind::AckSent { .. } => acks.entry(f).or_default().push_back(t),
-            StepKind::AckLost { .. } => {
-                acks.get_mut(&f).and_then(VecDeque::pop_back);
-                out.lost.push(Lost {
-                    flow: f,
-                    t,
-                    at: LostAt::AckWire,
-                });
-            }
-            StepKind::AckArrived { .. } | StepKind::DuplicateAck { .. } => {
-                if let Some(sent) = acks.get_mut(&f).and_then(VecDeque::pop_front) {
-                    out.acks.push(Flight {
-                        flow: f,
-                        cargo: Cargo::Ack,
-                        sent,
-                        leaves: sent,
-                        arrives: t,
-                    });
-                }
-            }
-            StepKind::FastRetransmit { .. }
-            | StepKind::RecoveryDone { .. }
-            | StepKind::Timeout { .. }
-            | StepKind::HolRelease { .. }
-            | StepKind::SlowStartExit { .. }
-            | StepKind::StateChange { .. } => {}
-        }
-    }
-    out.data.sort_by(|a, b| a.sent.total_cmp(&b.sent));
-    out.acks.sort_by(|a, b| a.sent.total_cmp(&b.sent));
-    out.longest = out
-        .data
-        .iter()
-        .chain(&out.acks)
-        .map(|f| f.arrives - f.sent)
-        .fold(0.0, f64::max);
-    out
-}
-
-/// The trips under way at `t`: those that left at or before `t` and arrive after it.
-fn under_way(list: &[Flight], t: f64, longest: f64) -> impl Iterator<Item = &Flight> {
-    let end = list.partition_point(|f| f.sent <= t);
-    list[..end]
-        .iter()
-        .rev()
-        .take_while(move |f| f.sent >= t - longest)
-        .filter(move |f| f.arrives > t)
+    pub cause: DropCause,
 }
 
 /// What is on the path at `t`: data packets on the wire (with how far along, 0 to 1), ACKs
 /// (from the receiver, 0, to the sender, 1), and the losses of the last moment.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Snapshot {
-    pub wire: Vec<(Flight, f64)>,
-    pub acks: Vec<(Flight, f64)>,
+    pub wire: Vec<(Trip, f64)>,
+    pub acks: Vec<(Trip, f64)>,
     /// Data packets waiting at the bottleneck or being put on the link.
     pub queued: usize,
     pub lost: Vec<Lost>,
 }
 
 /// How long a loss stays marked: long enough to see while playing in slow motion.
-fn linger(trips: &Trips) -> f64 {
-    (trips.one_way / 2.0).max(0.05)
+fn linger(steps: &Steps) -> f64 {
+    (steps.one_way.data_ms / 2.0).max(0.05)
 }
 
-pub fn snapshot(trips: &Trips, t: f64) -> Snapshot {
+/// How far along `from..to` the instant `t` is, 0 to 1.
+fn along(t: f64, from: f64, to: f64) -> f64 {
+    ((t - from) / (to - from).max(1e-9)).clamp(0.0, 1.0)
+}
+
+/// The trips under way at `t`, and the losses of the moment before it: the trips are in order
+/// of sending, and none lasts longer than `bounds.longest`.
+pub fn snapshot(steps: &Steps, bounds: &Bounds, t: f64) -> Snapshot {
     let mut s = Snapshot::default();
-    for f in under_way(&trips.data, t, trips.longest) {
-        if t < f.leaves {
-            s.queued += 1;
-        } else {
-            let span = (f.arrives - f.leaves).max(1e-9);
-            s.wire.push((*f, ((t - f.leaves) / span).clamp(0.0, 1.0)));
+    let trips = &steps.trips;
+    let end = trips.partition_point(|f| f.sent_ms <= t);
+    let lo = t - bounds.longest.max(linger(steps));
+    let lost_from = t - linger(steps);
+    for trip in trips[..end].iter().rev().take_while(|f| f.sent_ms >= lo) {
+        match trip.end {
+            TripEnd::Lost(cause) => {
+                if trip.sent_ms >= lost_from {
+                    s.lost.push(Lost {
+                        flow: trip.flow,
+                        t: trip.sent_ms,
+                        cause,
+                    });
+                }
+            }
+            TripEnd::Arrived { arrives_ms, .. } if arrives_ms <= t => {}
+            TripEnd::Arrived {
+                departs_ms,
+                arrives_ms,
+            } => {
+                if trip.cargo.is_ack_direction() {
+                    s.acks.push((*trip, along(t, departs_ms, arrives_ms)));
+                } else if t < departs_ms {
+                    s.queued += 1;
+                } else {
+                    s.wire.push((*trip, along(t, departs_ms, arrives_ms)));
+                }
+            }
         }
     }
-    for f in under_way(&trips.acks, t, trips.longest) {
-        let span = (f.arrives - f.sent).max(1e-9);
-        s.acks.push((*f, ((t - f.sent) / span).clamp(0.0, 1.0)));
-    }
-    let lo = t - linger(trips);
-    let end = trips.lost.partition_point(|l| l.t <= t);
-    s.lost = trips.lost[..end]
-        .iter()
-        .rev()
-        .take_while(|l| l.t >= lo)
-        .copied()
-        .collect();
     s
 }
 
 #[derive(Properties, PartialEq)]
 pub struct PathProps {
-    pub trips: super::TripsRef,
+    pub steps: StepsRef,
+    pub bounds: Bounds,
     pub t_ms: f64,
     /// Packets waiting at the bottleneck after the step on show.
     pub queue: u32,
@@ -333,12 +175,12 @@ pub fn PathView(props: &PathProps) -> Html {
             }
         });
     }
-    let snap = snapshot(&props.trips.0, props.t_ms);
+    let snap = snapshot(&props.steps, &props.bounds, props.t_ms);
     {
         let canvas = canvas.clone();
         let snap = snap.clone();
         let (queue, limit, flows, lang) = (props.queue, props.limit, props.flows, props.lang);
-        let (max_queue, one_way) = (props.trips.0.max_queue, props.trips.0.one_way);
+        let (max_queue, one_way) = (props.bounds.max_queue, props.steps.one_way);
         use_effect_with((snap, queue, *size, lang), move |(snap, _, _, _)| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 let scene = Scene {
@@ -346,7 +188,7 @@ pub fn PathView(props: &PathProps) -> Html {
                     queue,
                     limit,
                     max_queue,
-                    one_way_ms: one_way,
+                    one_way,
                     flows,
                     lang,
                 };
@@ -378,7 +220,7 @@ struct Scene<'a> {
     queue: u32,
     limit: u32,
     max_queue: u32,
-    one_way_ms: f64,
+    one_way: OneWay,
     flows: usize,
     lang: Lang,
 }
@@ -389,7 +231,7 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
         queue,
         limit,
         max_queue,
-        one_way_ms,
+        one_way,
         flows,
         lang,
     } = *scene;
@@ -448,15 +290,18 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     ctx.set_font(&font(11.0, "400"));
     ctx.set_fill_style_str(&css(MUTED));
     ctx.set_text_align("left");
-    let one_way = format!("{one_way_ms:.1} ms");
+    let (there, back) = (
+        format!("{:.1} ms", one_way.data_ms),
+        format!("{:.1} ms", one_way.ack_ms),
+    );
     let (data_long, acks_long) = match lang {
         Lang::En => (
-            format!("data →  the link, then {one_way} on the wire"),
-            format!("← ACKs, {one_way} back"),
+            format!("data →  the link, then {there} on the wire"),
+            format!("← ACKs, {back} back"),
         ),
         Lang::Zh => (
-            format!("数据 →  经过链路，再在线路上走 {one_way}"),
-            format!("← ACK，{one_way} 返回"),
+            format!("数据 →  经过链路，再在线路上走 {there}"),
+            format!("← ACK，{back} 返回"),
         ),
     };
     let fits = |text: &str, room: f64| {
@@ -510,18 +355,19 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     let _ = ctx.fill_text(&q_text, (qx0 + qx1) / 2.0, y_data + qh / 2.0 + 10.0 * z);
 
     // Packets on the wire, the oldest drawn last so that a dense train reads as one bar.
-    let colour = |f: &Flight| match f.cargo {
+    let colour = |f: &Trip| match f.cargo {
         Cargo::Repair => css(RETRANSMIT),
-        Cargo::Ack | Cargo::SynAck if flows <= 1 => css(ACKED),
+        Cargo::Ack | Cargo::SynAck | Cargo::HandshakeAck if flows <= 1 => css(ACKED),
         _ => css(colour_of(usize::from(f.flow), flows)),
     };
     for (f, p) in &s.wire {
         let x = wire0 + p * (wire1 - wire0);
         ctx.set_fill_style_str(&colour(f));
-        let (pw, ph) = if f.cargo == Cargo::Syn {
-            (9.0 * z, 14.0 * z)
-        } else {
-            (6.0 * z, 12.0 * z)
+        let (pw, ph) = match f.cargo {
+            Cargo::Syn => (9.0 * z, 14.0 * z),
+            // The handshake's last segment carries no data: drawn as small as an ACK.
+            Cargo::HandshakeAck => (4.0 * z, 9.0 * z),
+            _ => (6.0 * z, 12.0 * z),
         };
         ctx.fill_rect(x - pw / 2.0, y_data - ph / 2.0, pw, ph);
     }
@@ -538,11 +384,13 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
 
     // Losses of the last moment, as red crosses where they happened.
     for l in &s.lost {
-        let (x, y) = match l.at {
-            LostAt::Staged => (qx0 - 7.0 * z, y_data),
-            LostAt::Queue => (qx0 + 6.0 * z, y_data),
-            LostAt::Wire => (wire0 + 0.3 * (wire1 - wire0), y_data),
-            LostAt::AckWire => (rx0 - 18.0 * z, y_ack),
+        // Where each cause strikes (`tcplab::link::path`): a staged loss before the queue, a
+        // full queue at its tail, random loss on the wire after the link.
+        let (x, y) = match l.cause {
+            DropCause::Staged => (qx0 - 7.0 * z, y_data),
+            DropCause::Queue => (qx0 + 6.0 * z, y_data),
+            DropCause::Data => (wire0 + 0.3 * (wire1 - wire0), y_data),
+            DropCause::Ack => (rx0 - 18.0 * z, y_ack),
         };
         let r = 6.5 * z;
         ctx.set_stroke_style_str(&css(RETRANSMIT));

@@ -250,11 +250,11 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
 /// A message from the worker.
 fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Outcome)> {
     mark(inner_rc.borrow().role.marks().1);
-    // Steps come as [json, Float64Array] (bin/worker.rs).
+    // Steps come as [json, Uint8Array] (bin/worker.rs).
     let (text, packed) = match data.dyn_into::<js_sys::Array>() {
         Ok(parts) => (
             parts.get(0).as_string().unwrap_or_default(),
-            parts.get(1).dyn_into::<js_sys::Float64Array>().ok(),
+            parts.get(1).dyn_into::<js_sys::Uint8Array>().ok(),
         ),
         Err(data) => (data.as_string().unwrap_or_default(), None),
     };
@@ -292,13 +292,10 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
     if reply.view.is_some() {
         mark("tcplab-view");
     }
-    if let (Some(steps), Some(packed)) = (reply.steps.as_mut(), packed) {
-        match crate::player::codec::unpack(&packed.to_vec()) {
-            Ok(list) => steps.steps = list,
-            Err(e) => {
-                reply.steps = None;
-                reply.error = Some(format!("the run's steps are unreadable: {e}"));
-            }
+    if let Some(packed) = packed {
+        match super::protocol::decode_steps(&packed.to_vec()) {
+            Ok(steps) => reply.steps = Some(steps),
+            Err(e) => reply.error = Some(e),
         }
         mark("tcplab-steps");
     }

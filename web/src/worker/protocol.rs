@@ -31,8 +31,8 @@ pub enum Want {
     View,
     /// The run's steps in a window, for the player; the run ends with the record. A long run
     /// has millions of steps: the player asks for the part around its cursor, and asks again
-    /// as the cursor nears an edge. [`answer_packed`] sends them packed beside the JSON
-    /// (`crate::player::codec`).
+    /// as the cursor nears an edge. [`answer_packed`] sends them as bytes beside the JSON
+    /// ([`encode_steps`]).
     Steps(StepWindow),
     /// The `Summary` alone.
     Summary,
@@ -92,17 +92,32 @@ pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
     to_json(&reply(request, now))
 }
 
-/// The worker's answer as it posts it: the JSON, and a run's steps packed as numbers when it
-/// recorded them (the JSON's `steps` then holds every field but the list). Steps that cannot
-/// be packed exactly stay in the JSON.
-pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Vec<f64>>) {
+/// The worker's answer as it posts it: the JSON, and a run's steps as bytes when it recorded
+/// them (the JSON's `steps` is then left out). A lesson has a few thousand steps and a fast run
+/// the cap of 100 000: as JSON those are tens of megabytes that the page would parse on its own
+/// thread; as postcard they are a few bytes a field, cross by transfer, and are read without
+/// parsing text (docs/performance.md, "The player's steps").
+pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Vec<u8>>) {
     let mut reply = reply(request, now);
-    let packed = reply.steps.as_mut().and_then(|s| {
-        let packed = crate::player::codec::pack(&s.steps)?;
-        s.steps = Vec::new();
-        Some(packed)
-    });
+    let packed = match reply.steps.take().map(|s| encode_steps(&s)) {
+        None => None,
+        Some(Ok(bytes)) => Some(bytes),
+        Some(Err(e)) => {
+            reply.error = Some(e);
+            None
+        }
+    };
     (to_json(&reply), packed)
+}
+
+/// A run's steps as the worker sends them.
+pub fn encode_steps(steps: &Steps) -> Result<Vec<u8>, String> {
+    postcard::to_allocvec(steps).map_err(|e| format!("the run's steps could not be written: {e}"))
+}
+
+/// A run's steps as the page reads them.
+pub fn decode_steps(bytes: &[u8]) -> Result<Steps, String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("the run's steps are unreadable: {e}"))
 }
 
 fn reply(request: &str, now: impl Fn() -> f64) -> Reply {
