@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use tcplab::player::{CaLabel, FlowState, Step, StepKind, StepWindow, Steps, MAX_STEPS};
+use tcplab::player::{CaLabel, FlowState, Step, StepKind, StepTag, StepWindow, Steps, MAX_STEPS};
 use tcplab::player::{Cargo, DropCause};
 use tcplab::view::RunView;
 use tcplab::{run, RunOptions, Scenario};
@@ -101,7 +101,7 @@ async fn every_kind_is_said_in_both_languages_on_the_page() {
     let steps = Steps::new(1460, tcplab::CcAlgo::Cubic, Default::default(), 0.0);
     let mut seen = BTreeSet::new();
     for kind in StepKind::examples() {
-        seen.insert(kind.name());
+        seen.insert(kind.tag());
         let step = Step {
             t_ms: 84.158144,
             flow: 0,
@@ -138,7 +138,7 @@ async fn every_kind_is_said_in_both_languages_on_the_page() {
             assert!(en.chars().any(|c| c.is_ascii_digit()), "{name}: {en}");
         }
     }
-    let all: BTreeSet<&str> = StepKind::NAMES.into_iter().collect();
+    let all: BTreeSet<StepTag> = StepTag::ALL.into_iter().collect();
     assert_eq!(seen, all, "every kind needs an example and its words");
     // And the kinds of real runs are all among them.
     for query in [
@@ -148,7 +148,7 @@ async fn every_kind_is_said_in_both_languages_on_the_page() {
         "loss=2&ackloss=2&body=500000",
     ] {
         for s in &record(query).steps {
-            assert!(all.contains(s.kind.name()), "{query}: {}", s.kind.name());
+            assert!(all.contains(&s.kind.tag()), "{query}: {}", s.kind.name());
         }
     }
 }
@@ -328,7 +328,10 @@ fn the_cursor_goes_into_the_address_and_back() {
         Some("player".to_string())
     );
     // A lesson preset waits for its steps to stand on its moment.
-    assert_eq!(page("?preset=lesson-timeout").player.seek, Some("timeout"));
+    assert_eq!(
+        page("?preset=lesson-timeout").player.seek,
+        Some(StepTag::Timeout)
+    );
 
     // Bad values name the key; the page runs on.
     let pairs = |v: &str| vec![("step".to_string(), v.to_string())];

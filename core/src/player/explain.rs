@@ -609,7 +609,7 @@ fn lang_pick(lang: Language, en: String, zh: String) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::step::{FlowState, Step, StepKind};
+    use super::super::step::{FlowState, Step, StepKind, StepTag};
     use super::super::OneWay;
     use super::*;
 
@@ -630,7 +630,7 @@ mod tests {
         let steps = Steps::new(1460, CcAlgo::Cubic, OneWay::default(), 0.0);
         let mut seen = std::collections::BTreeSet::new();
         for kind in StepKind::examples() {
-            seen.insert(kind.name());
+            seen.insert(kind.tag());
             let step = Step {
                 t_ms: 1.0,
                 flow: 0,
@@ -649,7 +649,7 @@ mod tests {
             // No window is ever said in the quadrillions (an unset ssthresh).
             assert!(!en.contains("3158689053717389"), "{en}");
         }
-        let all: std::collections::BTreeSet<&str> = StepKind::NAMES.into_iter().collect();
+        let all: std::collections::BTreeSet<StepTag> = StepTag::ALL.into_iter().collect();
         assert_eq!(seen, all, "every kind needs an example and an explanation");
     }
 

@@ -146,60 +146,121 @@ pub enum StepKind {
     },
 }
 
-impl StepKind {
-    /// A name per kind, for the page's filters and for the test that every kind is explained
-    /// (one of [`StepKind::NAMES`]).
-    pub fn name(&self) -> &'static str {
+/// A kind of step without its numbers: what a lesson opens on (`Preset::moment`) and what the
+/// `kind` column of `tcplab trace --what steps` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepTag {
+    SynSent,
+    SynReceived,
+    Established,
+    Sent,
+    Retransmitted,
+    LossProbe,
+    DataLost,
+    DatagramLost,
+    AckLost,
+    DataArrived,
+    DatagramArrived,
+    AckSent,
+    AckArrived,
+    DuplicateAck,
+    FastRetransmit,
+    RecoveryDone,
+    Timeout,
+    MessageWritten,
+    HolRelease,
+    SlowStartExit,
+    StateChange,
+}
+
+impl StepTag {
+    /// Every tag, in the order of [`StepKind`]'s variants: a kind added there goes here too,
+    /// and gets an example in [`StepKind::examples`] (the tests check the three agree).
+    pub const ALL: [StepTag; 21] = [
+        StepTag::SynSent,
+        StepTag::SynReceived,
+        StepTag::Established,
+        StepTag::Sent,
+        StepTag::Retransmitted,
+        StepTag::LossProbe,
+        StepTag::DataLost,
+        StepTag::DatagramLost,
+        StepTag::AckLost,
+        StepTag::DataArrived,
+        StepTag::DatagramArrived,
+        StepTag::AckSent,
+        StepTag::AckArrived,
+        StepTag::DuplicateAck,
+        StepTag::FastRetransmit,
+        StepTag::RecoveryDone,
+        StepTag::Timeout,
+        StepTag::MessageWritten,
+        StepTag::HolRelease,
+        StepTag::SlowStartExit,
+        StepTag::StateChange,
+    ];
+
+    /// The tag's name, as the steps' CSV writes it (serde's name of it too).
+    pub fn name(self) -> &'static str {
         match self {
-            StepKind::SynSent { .. } => "syn_sent",
-            StepKind::SynReceived => "syn_received",
-            StepKind::Established { .. } => "established",
-            StepKind::Sent { .. } => "sent",
-            StepKind::Retransmitted { .. } => "retransmitted",
-            StepKind::LossProbe { .. } => "loss_probe",
-            StepKind::DataLost { .. } => "data_lost",
-            StepKind::DatagramLost { .. } => "datagram_lost",
-            StepKind::AckLost { .. } => "ack_lost",
-            StepKind::DataArrived { .. } => "data_arrived",
-            StepKind::DatagramArrived { .. } => "datagram_arrived",
-            StepKind::AckSent { .. } => "ack_sent",
-            StepKind::AckArrived { .. } => "ack_arrived",
-            StepKind::DuplicateAck { .. } => "duplicate_ack",
-            StepKind::FastRetransmit { .. } => "fast_retransmit",
-            StepKind::RecoveryDone { .. } => "recovery_done",
-            StepKind::Timeout { .. } => "timeout",
-            StepKind::MessageWritten { .. } => "message_written",
-            StepKind::HolRelease { .. } => "hol_release",
-            StepKind::SlowStartExit { .. } => "slow_start_exit",
-            StepKind::StateChange { .. } => "state_change",
+            StepTag::SynSent => "syn_sent",
+            StepTag::SynReceived => "syn_received",
+            StepTag::Established => "established",
+            StepTag::Sent => "sent",
+            StepTag::Retransmitted => "retransmitted",
+            StepTag::LossProbe => "loss_probe",
+            StepTag::DataLost => "data_lost",
+            StepTag::DatagramLost => "datagram_lost",
+            StepTag::AckLost => "ack_lost",
+            StepTag::DataArrived => "data_arrived",
+            StepTag::DatagramArrived => "datagram_arrived",
+            StepTag::AckSent => "ack_sent",
+            StepTag::AckArrived => "ack_arrived",
+            StepTag::DuplicateAck => "duplicate_ack",
+            StepTag::FastRetransmit => "fast_retransmit",
+            StepTag::RecoveryDone => "recovery_done",
+            StepTag::Timeout => "timeout",
+            StepTag::MessageWritten => "message_written",
+            StepTag::HolRelease => "hol_release",
+            StepTag::SlowStartExit => "slow_start_exit",
+            StepTag::StateChange => "state_change",
+        }
+    }
+}
+
+impl StepKind {
+    /// The kind without its numbers.
+    pub fn tag(&self) -> StepTag {
+        match self {
+            StepKind::SynSent { .. } => StepTag::SynSent,
+            StepKind::SynReceived => StepTag::SynReceived,
+            StepKind::Established { .. } => StepTag::Established,
+            StepKind::Sent { .. } => StepTag::Sent,
+            StepKind::Retransmitted { .. } => StepTag::Retransmitted,
+            StepKind::LossProbe { .. } => StepTag::LossProbe,
+            StepKind::DataLost { .. } => StepTag::DataLost,
+            StepKind::DatagramLost { .. } => StepTag::DatagramLost,
+            StepKind::AckLost { .. } => StepTag::AckLost,
+            StepKind::DataArrived { .. } => StepTag::DataArrived,
+            StepKind::DatagramArrived { .. } => StepTag::DatagramArrived,
+            StepKind::AckSent { .. } => StepTag::AckSent,
+            StepKind::AckArrived { .. } => StepTag::AckArrived,
+            StepKind::DuplicateAck { .. } => StepTag::DuplicateAck,
+            StepKind::FastRetransmit { .. } => StepTag::FastRetransmit,
+            StepKind::RecoveryDone { .. } => StepTag::RecoveryDone,
+            StepKind::Timeout { .. } => StepTag::Timeout,
+            StepKind::MessageWritten { .. } => StepTag::MessageWritten,
+            StepKind::HolRelease { .. } => StepTag::HolRelease,
+            StepKind::SlowStartExit { .. } => StepTag::SlowStartExit,
+            StepKind::StateChange { .. } => StepTag::StateChange,
         }
     }
 
-    /// The name of every kind, in `name`'s order: a kind added to `name` goes here too, and
-    /// gets an example in `examples` (the tests of both crates check the three agree).
-    pub const NAMES: [&'static str; 21] = [
-        "syn_sent",
-        "syn_received",
-        "established",
-        "sent",
-        "retransmitted",
-        "loss_probe",
-        "data_lost",
-        "datagram_lost",
-        "ack_lost",
-        "data_arrived",
-        "datagram_arrived",
-        "ack_sent",
-        "ack_arrived",
-        "duplicate_ack",
-        "fast_retransmit",
-        "recovery_done",
-        "timeout",
-        "message_written",
-        "hol_release",
-        "slow_start_exit",
-        "state_change",
-    ];
+    /// The kind's name (its tag's).
+    pub fn name(&self) -> &'static str {
+        self.tag().name()
+    }
 
     /// One example of every kind, with numbers a classroom would see: what the explanations of
     /// the core and of the page are tested on.
@@ -467,15 +528,21 @@ impl Steps {
 
 #[cfg(test)]
 mod tests {
-    use super::StepKind;
+    use super::{StepKind, StepTag};
 
     #[test]
     fn the_examples_name_every_kind() {
-        let mut named: Vec<&str> = StepKind::examples().iter().map(StepKind::name).collect();
+        let mut named: Vec<StepTag> = StepKind::examples().iter().map(StepKind::tag).collect();
         named.sort_unstable();
         named.dedup();
-        let mut names = StepKind::NAMES.to_vec();
-        names.sort_unstable();
-        assert_eq!(named, names);
+        let mut all = StepTag::ALL.to_vec();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(named, all);
+        // The CSV's names are serde's.
+        for tag in StepTag::ALL {
+            let written = serde_json::to_value(tag).ok();
+            assert_eq!(written.as_ref().and_then(|v| v.as_str()), Some(tag.name()));
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! nothing a link could not, and `preset=NAME` in a link is the same run as its query.
 
 use super::{Scenario, ScenarioError};
+use crate::player::StepTag;
 
 /// A named scenario and what it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,9 +21,9 @@ pub struct Preset {
     pub en: &'static str,
     /// What it shows, in one Chinese sentence.
     pub zh: &'static str,
-    /// The step a lesson opens on, by its kind's name (`tcplab::player::StepKind::NAMES`): the
-    /// player stands on the first such step, paused, when the preset is loaded.
-    pub moment: Option<&'static str>,
+    /// The kind of step a lesson opens on: the player stands on the first such step, paused,
+    /// when the preset is loaded.
+    pub moment: Option<StepTag>,
 }
 
 /// Every preset, the default experiment first.
@@ -101,7 +102,7 @@ pub const PRESETS: &[Preset] = &[
              the hole, and the sender retransmits it at once, without waiting for a timeout.",
         zh: "一个报文段在途中丢失；其后的报文段照常到达，SACK 暴露出空洞，发送方立即重传，\
              无需等待超时。",
-        moment: Some("fast_retransmit"),
+        moment: Some(StepTag::FastRetransmit),
     },
     Preset {
         name: "lesson-tail-loss-probe",
@@ -112,7 +113,7 @@ pub const PRESETS: &[Preset] = &[
              trips of silence a tail loss probe resends it (RFC 8985).",
         zh: "最后一个报文段丢失，没有后续报文段能暴露它：沉默约两个往返之后，尾部丢失探测\
              把它重发（RFC 8985）。",
-        moment: Some("loss_probe"),
+        moment: Some(StepTag::LossProbe),
     },
     Preset {
         name: "lesson-timeout",
@@ -124,7 +125,7 @@ pub const PRESETS: &[Preset] = &[
              doubles (RFC 6298).",
         zh: "最后一个报文段和它的探测都丢失了：重传计时器到期，窗口降到一个报文段；重传\
              也丢失时，计时器加倍（RFC 6298）。",
-        moment: Some("timeout"),
+        moment: Some(StepTag::Timeout),
     },
 ];
 
@@ -189,10 +190,8 @@ mod tests {
 
     #[test]
     fn a_lessons_moment_is_a_kind_of_step_it_has() {
-        use crate::player::StepKind;
         for p in PRESETS {
             let Some(moment) = p.moment else { continue };
-            assert!(StepKind::NAMES.contains(&moment), "{}: {moment}", p.name);
             let Ok(s) = p.scenario() else {
                 panic!("{} does not parse", p.name)
             };
@@ -203,8 +202,8 @@ mod tests {
             let r = crate::run(&s, &options);
             let steps = r.steps.unwrap_or_default();
             assert!(
-                steps.steps.iter().any(|st| st.kind.name() == moment),
-                "{}: no {moment} step",
+                steps.steps.iter().any(|st| st.kind.tag() == moment),
+                "{}: no {moment:?} step",
                 p.name
             );
         }

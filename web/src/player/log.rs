@@ -21,23 +21,79 @@ pub fn language(lang: Lang) -> Language {
     }
 }
 
-/// What kind of thing a step is, for its colour in the log and on the scrubber.
-pub fn tone(kind: &StepKind) -> &'static str {
-    match kind {
-        StepKind::DataLost { .. } | StepKind::DatagramLost { .. } | StepKind::AckLost { .. } => {
-            "loss"
+/// What kind of thing a step is, for its colour in the log and on the scrubber
+/// (`assets/style.css`'s `.tone-*`), and for hiding the many of a round trip from the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Loss,
+    Repair,
+    Timeout,
+    Recovered,
+    Warning,
+    Ack,
+    Arrive,
+    Handshake,
+    Send,
+    Phase,
+}
+
+impl Tone {
+    pub fn of(kind: &StepKind) -> Tone {
+        match kind {
+            StepKind::DataLost { .. }
+            | StepKind::DatagramLost { .. }
+            | StepKind::AckLost { .. } => Tone::Loss,
+            StepKind::FastRetransmit { .. } | StepKind::Retransmitted { .. } => Tone::Repair,
+            StepKind::Timeout { .. } => Tone::Timeout,
+            StepKind::RecoveryDone { .. } | StepKind::HolRelease { .. } => Tone::Recovered,
+            StepKind::DuplicateAck { .. } | StepKind::LossProbe { .. } => Tone::Warning,
+            StepKind::AckArrived { .. } | StepKind::AckSent { .. } => Tone::Ack,
+            StepKind::DataArrived { .. } | StepKind::DatagramArrived { .. } => Tone::Arrive,
+            StepKind::SynSent { .. } | StepKind::SynReceived | StepKind::Established { .. } => {
+                Tone::Handshake
+            }
+            StepKind::Sent { .. } | StepKind::MessageWritten { .. } => Tone::Send,
+            StepKind::SlowStartExit { .. } | StepKind::StateChange { .. } => Tone::Phase,
         }
-        StepKind::FastRetransmit { .. } | StepKind::Retransmitted { .. } => "repair",
-        StepKind::Timeout { .. } => "timeout",
-        StepKind::RecoveryDone { .. } | StepKind::HolRelease { .. } => "recovered",
-        StepKind::DuplicateAck { .. } | StepKind::LossProbe { .. } => "warning",
-        StepKind::AckArrived { .. } | StepKind::AckSent { .. } => "ack",
-        StepKind::DataArrived { .. } | StepKind::DatagramArrived { .. } => "arrive",
-        StepKind::SynSent { .. } | StepKind::SynReceived | StepKind::Established { .. } => {
-            "handshake"
+    }
+
+    /// Its name in the style sheet's `tone-NAME` and the log's `log-show-NAME` boxes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tone::Loss => "loss",
+            Tone::Repair => "repair",
+            Tone::Timeout => "timeout",
+            Tone::Recovered => "recovered",
+            Tone::Warning => "warning",
+            Tone::Ack => "ack",
+            Tone::Arrive => "arrive",
+            Tone::Handshake => "handshake",
+            Tone::Send => "send",
+            Tone::Phase => "phase",
         }
-        StepKind::Sent { .. } | StepKind::MessageWritten { .. } => "send",
-        StepKind::SlowStartExit { .. } | StepKind::StateChange { .. } => "phase",
+    }
+
+    pub fn class(self) -> String {
+        format!("tone-{}", self.name())
+    }
+
+    /// Its place in a [`Hidden`] set.
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+}
+
+/// The tones hidden from the log, as a set of bits: the log asks it of thousands of steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Hidden(u16);
+
+impl Hidden {
+    pub fn contains(self, tone: Tone) -> bool {
+        self.0 & tone.bit() != 0
+    }
+
+    pub fn toggled(self, tone: Tone) -> Hidden {
+        Hidden(self.0 ^ tone.bit())
     }
 }
 
@@ -110,7 +166,7 @@ pub fn Explanation(props: &ExplanationProps) -> Html {
     };
     let lang = props.lang;
     html! {
-        <div class={classes!("player-explain", format!("tone-{}", tone(&step.kind)))}
+        <div class={classes!("player-explain", Tone::of(&step.kind).class())}
             id="player-explain" aria-live="polite">
             <p class="player-kind" id="player-kind" data-kind={step.kind.name()}>
                 { flow_prefix(step, props.flows, lang) }{ kind_label(&step.kind, lang) }
@@ -131,10 +187,10 @@ pub struct LogProps {
 
 /// Kinds of step a class may hide from the log, by their tone: the many sends, ACKs and
 /// arrivals of a round trip, which bury the losses and repairs a lesson is about.
-const HIDEABLE: [(&str, &str, &str); 3] = [
-    ("send", "sends", "发送"),
-    ("ack", "ACKs", "ACK"),
-    ("arrive", "arrivals", "到达"),
+const HIDEABLE: [(Tone, &str, &str); 3] = [
+    (Tone::Send, "sends", "发送"),
+    (Tone::Ack, "ACKs", "ACK"),
+    (Tone::Arrive, "arrivals", "到达"),
 ];
 
 /// How far back the log looks for lines to show when kinds are hidden.
@@ -146,12 +202,12 @@ const LOOK_BACK: usize = 20_000;
 pub fn EventLog(props: &LogProps) -> Html {
     let steps: &Rc<Steps> = &props.steps.0;
     let lang = props.lang;
-    let hidden = use_state_eq(Vec::<&'static str>::new);
+    let hidden = use_state_eq(Hidden::default);
     let end = (props.index + 1).min(steps.steps.len());
     let shown: Vec<usize> = {
         let mut out = Vec::with_capacity(LINES);
         for i in (end.saturating_sub(LOOK_BACK)..end).rev() {
-            let keep = i == props.index || !hidden.contains(&tone(&steps.steps[i].kind));
+            let keep = i == props.index || !hidden.contains(Tone::of(&steps.steps[i].kind));
             if keep {
                 out.push(i);
                 if out.len() == LINES {
@@ -170,7 +226,7 @@ pub fn EventLog(props: &LogProps) -> Html {
         let on_action = props.on_action.clone();
         let text = sentence(step, steps, lang);
         html! {
-            <li class={classes!("log-line", format!("tone-{}", tone(&step.kind)), current.then_some("current"))}
+            <li class={classes!("log-line", Tone::of(&step.kind).class(), current.then_some("current"))}
                 data-index={i.to_string()} value={(i + 1).to_string()} aria-current={current.then_some("step")}>
                 <button type="button" class="log-go" title={text.clone()}
                     onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::To(i)))}>
@@ -181,18 +237,11 @@ pub fn EventLog(props: &LogProps) -> Html {
             </li>
         }
     };
-    let toggles = HIDEABLE.iter().map(|&(tone_name, en, zh)| {
-        let on = !hidden.contains(&tone_name);
+    let toggles = HIDEABLE.iter().map(|&(tone, en, zh)| {
+        let on = !hidden.contains(tone);
+        let tone_name = tone.name();
         let hidden = hidden.clone();
-        let onchange = Callback::from(move |_: Event| {
-            let mut h = (*hidden).clone();
-            if let Some(k) = h.iter().position(|t| *t == tone_name) {
-                h.remove(k);
-            } else {
-                h.push(tone_name);
-            }
-            hidden.set(h);
-        });
+        let onchange = Callback::from(move |_: Event| hidden.set(hidden.toggled(tone)));
         html! {
             <label class={classes!("log-filter", format!("tone-{tone_name}"))}>
                 <input type="checkbox" id={format!("log-show-{tone_name}")} checked={on} {onchange} />

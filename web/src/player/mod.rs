@@ -432,14 +432,14 @@ const MARKS: usize = 400;
 fn Scrubber(props: &ScrubberProps) -> Html {
     let end = props.end_ms.max(1e-9);
     let marks = use_memo((props.steps.clone(), end.to_bits()), move |(s, _)| {
-        let all: Vec<(f64, &'static str, &'static str)> = s
+        let all: Vec<(f64, log::Tone, &'static str)> = s
             .steps
             .iter()
             .filter(|st| st.kind.is_landmark())
             .map(|st| {
                 (
                     (st.t_ms / end * 100.0).clamp(0.0, 100.0),
-                    log::tone(&st.kind),
+                    log::Tone::of(&st.kind),
                     st.kind.name(),
                 )
             })
@@ -481,7 +481,7 @@ fn Scrubber(props: &ScrubberProps) -> Html {
                         title={lang.pick("The part of the run recorded step by step", "逐步记录的运行部分")}></span>
                 }
                 { for marks.iter().map(|(pct, tone, name)| html! {
-                    <span class={classes!("scrub-mark", format!("tone-{tone}"))} data-kind={*name}
+                    <span class={classes!("scrub-mark", tone.class())} data-kind={*name}
                         style={format!("left:{pct:.3}%")}></span>
                 }) }
             </div>

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use tcplab::player::{StepWindow, Steps};
+use tcplab::player::{StepTag, StepWindow, Steps};
 use tcplab::view::RunView;
 use tcplab::Scenario;
 
@@ -140,7 +140,7 @@ pub struct State {
     pub recorded: Option<Recorded>,
     /// A lesson opened without a cursor: the kind of step to stand on once the steps are in
     /// (its preset's `moment`).
-    pub seek: Option<&'static str>,
+    pub seek: Option<StepTag>,
     /// The charts follow the player over this many round trips around its time; `None`: they
     /// show the whole run. An index into [`FOLLOW`], chosen in the player.
     pub follow: usize,
@@ -206,7 +206,7 @@ pub fn is_lesson(s: &Scenario) -> bool {
 }
 
 /// The kind of step a lesson preset opens on.
-fn moment(s: &Scenario) -> Option<&'static str> {
+fn moment(s: &Scenario) -> Option<StepTag> {
     s.preset
         .and_then(tcplab::scenario::Preset::find)
         .and_then(|p| p.moment)
@@ -434,7 +434,7 @@ impl Page {
         self.player.recorded = Some(Recorded { query, steps });
         self = self.settle_cursor();
         if let (Some(kind), Some(steps)) = (self.player.seek, self.steps()) {
-            let first = steps.steps.iter().position(|st| st.kind.name() == kind);
+            let first = steps.steps.iter().position(|st| st.kind.tag() == kind);
             self.player.seek = None;
             if let Some(i) = first {
                 self = self.put(i, Entry::Replace);
