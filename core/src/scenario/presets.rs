@@ -21,6 +21,8 @@ pub struct Preset {
     pub en: &'static str,
     /// What it shows, in one Chinese sentence.
     pub zh: &'static str,
+    /// A lesson: the page opens the player with it, paused at its first step (or its moment).
+    pub lesson: bool,
     /// The kind of step a lesson opens on: the player stands on the first such step, paused,
     /// when the preset is loaded.
     pub moment: Option<StepTag>,
@@ -37,6 +39,7 @@ pub const PRESETS: &[Preset] = &[
              in about 7 to 8 round trips, far below the link rate.",
         zh: "一个 2.5 MB（20 Mb）的 POST 在 31.5 ms、1 Gbit/s 的路径上还没走出慢启动就传完了，\
              约需 7 到 8 个往返，远远达不到链路速率。",
+        lesson: true,
         moment: None,
     },
     Preset {
@@ -47,6 +50,7 @@ pub const PRESETS: &[Preset] = &[
         en: "Reno's throughput under random loss, beside the Mathis formula: sweep the loss \
              rate to watch it collapse.",
         zh: "随机丢包下 Reno 的吞吐量与 Mathis 公式对照：扫描丢包率，看吞吐量如何崩塌。",
+        lesson: false,
         moment: None,
     },
     Preset {
@@ -57,6 +61,7 @@ pub const PRESETS: &[Preset] = &[
         en: "One lost segment holds every later message in the receive buffer until its \
              retransmission arrives, then releases them in one burst.",
         zh: "一个报文段丢失，其后的所有消息都被扣在接收缓冲区里，直到重传到达才一次性放出。",
+        lesson: false,
         moment: None,
     },
     Preset {
@@ -66,6 +71,7 @@ pub const PRESETS: &[Preset] = &[
         en: "On a long path with little loss, CUBIC's cubic regrowth of the window beats \
              Reno's Mathis rate.",
         zh: "在丢包很少的长路径上，CUBIC 按三次曲线恢复窗口，吞吐量超过 Reno 的 Mathis 速率。",
+        lesson: false,
         moment: None,
     },
     Preset {
@@ -75,6 +81,7 @@ pub const PRESETS: &[Preset] = &[
         en: "A model-based algorithm, BBR, keeps the link full under random loss, where \
              loss-based ones collapse.",
         zh: "在随机丢包的链路上，基于模型的 BBR 仍能把链路跑满，而基于丢包的算法会崩塌。",
+        lesson: false,
         moment: None,
     },
     Preset {
@@ -83,6 +90,7 @@ pub const PRESETS: &[Preset] = &[
         query: "rtt=20&bw=100&app=bulk&dur=20&flows=8",
         en: "Eight flows share one bottleneck: watch fairness and synchronised back-off.",
         zh: "八条流共享同一个瓶颈：观察公平性与同步退让。",
+        lesson: false,
         moment: None,
     },
     Preset {
@@ -91,6 +99,7 @@ pub const PRESETS: &[Preset] = &[
         query: "rtt=40&bw=10&queue=2000&app=bulk&dur=10",
         en: "A huge drop-tail queue fills up and the round-trip time balloons with it.",
         zh: "巨大的尾部丢弃队列被填满，往返时延随之膨胀。",
+        lesson: false,
         moment: None,
     },
     Preset {
@@ -102,6 +111,7 @@ pub const PRESETS: &[Preset] = &[
              the hole, and the sender retransmits it at once, without waiting for a timeout.",
         zh: "一个报文段在途中丢失；其后的报文段照常到达，SACK 暴露出空洞，发送方立即重传，\
              无需等待超时。",
+        lesson: true,
         moment: Some(StepTag::FastRetransmit),
     },
     Preset {
@@ -113,6 +123,7 @@ pub const PRESETS: &[Preset] = &[
              trips of silence a tail loss probe resends it (RFC 8985).",
         zh: "最后一个报文段丢失，没有后续报文段能暴露它：沉默约两个往返之后，尾部丢失探测\
              把它重发（RFC 8985）。",
+        lesson: true,
         moment: Some(StepTag::LossProbe),
     },
     Preset {
@@ -125,6 +136,7 @@ pub const PRESETS: &[Preset] = &[
              doubles (RFC 6298).",
         zh: "最后一个报文段和它的探测都丢失了：重传计时器到期，窗口降到一个报文段；重传\
              也丢失时，计时器加倍（RFC 6298）。",
+        lesson: true,
         moment: Some(StepTag::Timeout),
     },
 ];
@@ -189,6 +201,11 @@ mod tests {
     }
 
     #[test]
+    fn a_preset_with_a_moment_is_a_lesson() {
+        assert!(PRESETS.iter().all(|p| p.moment.is_none() || p.lesson));
+    }
+
+    #[test]
     fn a_lessons_moment_is_a_kind_of_step_it_has() {
         for p in PRESETS {
             let Some(moment) = p.moment else { continue };
@@ -236,6 +253,7 @@ mod tests {
             query: "preset=bufferbloat",
             en: "",
             zh: "",
+            lesson: false,
             moment: None,
         };
         let Err(e) = looped.scenario() else {

@@ -199,10 +199,13 @@ pub enum Action {
     Follow(usize),
 }
 
-/// A lesson opens with the player paused at its first step: the slow-start lesson, and any
-/// scenario that stages a loss.
+/// A lesson opens with the player paused at its first step: a preset that is one
+/// (`Preset::lesson`), and any scenario that stages a loss.
 pub fn is_lesson(s: &Scenario) -> bool {
-    s.preset == Some("post-slow-start") || !s.drop.is_empty()
+    s.preset
+        .and_then(tcplab::scenario::Preset::find)
+        .is_some_and(|p| p.lesson)
+        || !s.drop.is_empty()
 }
 
 /// The kind of step a lesson preset opens on.
