@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use tcplab::{RunOptions, Scenario, Summary};
+use tcplab::{CcAlgo, RunOptions, Scenario, Summary};
 
 use crate::summary::KernelSummary;
 use crate::twin::{self, Options, TwinError};
@@ -40,12 +40,13 @@ impl Grid {
         let mut cells = Vec::new();
         match self {
             Grid::Loss => {
-                for cc in ["reno", "cubic", "bbr"] {
+                for algo in CcAlgo::ALL {
                     // Goodput within 15 % for the loss-based algorithms, 10 % for BBR.
                     let goodput = [(
                         Metric::Goodput,
-                        Tolerance::Factor(if cc == "bbr" { 0.10 } else { 0.15 }),
+                        Tolerance::Factor(if algo == CcAlgo::Bbr { 0.10 } else { 0.15 }),
                     )];
+                    let cc = algo.name();
                     for rtt in [20u32, 100] {
                         for loss in ["0.5", "1", "2"] {
                             // One BDP of full-sized packets (1448 + 52 bytes) at 100 Mbit/s.
