@@ -3,13 +3,13 @@
 
 use crate::player::{CaLabel, FlowState, Growth, SlowStartEnd, Step, StepKind};
 use crate::tcp::sender::{CaState, Note};
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 use super::world::{Recording, World};
 
 impl World {
     /// The state of flow `fi` now, for a step.
-    pub(super) fn flow_state(&self, now: Time, fi: usize) -> FlowState {
+    pub(super) fn flow_state(&self, now: Instant, fi: usize) -> FlowState {
         let queue = self.bottleneck_waiting(now) as u32;
         let Some(flow) = self.flows.get(fi) else {
             return FlowState {
@@ -28,7 +28,7 @@ impl World {
             cwnd: w.cwnd_bytes(),
             ssthresh: w.ssthresh_bytes(),
             in_flight: s.in_flight(),
-            srtt_ms: s.rtt().srtt().map(Time::as_millis_f64),
+            srtt_ms: s.rtt().srtt().map(Duration::as_millis_f64),
             rto_ms: s.rtt().rto().as_millis_f64(),
             ca: ca_label(s),
             queue,
@@ -36,13 +36,19 @@ impl World {
     }
 
     /// Records a step of flow `fi` at `now`, if steps are being kept.
-    pub(super) fn record(&mut self, now: Time, fi: usize, kind: StepKind) {
+    pub(super) fn record(&mut self, now: Instant, fi: usize, kind: StepKind) {
         self.record_in_flight(now, fi, kind, None);
     }
 
     /// Records a step, with the data in flight as it was when the step happened where that
     /// differs from now (a burst's sends each left with less in flight than after the burst).
-    fn record_in_flight(&mut self, now: Time, fi: usize, kind: StepKind, in_flight: Option<u64>) {
+    fn record_in_flight(
+        &mut self,
+        now: Instant,
+        fi: usize,
+        kind: StepKind,
+        in_flight: Option<u64>,
+    ) {
         if !self.recording.keeping() {
             return;
         }
@@ -111,12 +117,12 @@ impl World {
     }
 
     /// The step for one of the sender's notes. Returns whether a packet went out with it.
-    pub(super) fn record_note(&mut self, at: Time, fi: usize, note: Note) -> bool {
+    pub(super) fn record_note(&mut self, at: Instant, fi: usize, note: Note) -> bool {
         let (kind, carries_packet) = match note {
             Note::SynSent { retry } => (StepKind::SynSent { retry }, true),
             Note::Established { rtt } => (
                 StepKind::Established {
-                    rtt_ms: rtt.map(Time::as_millis_f64),
+                    rtt_ms: rtt.map(Duration::as_millis_f64),
                 },
                 true,
             ),
@@ -162,7 +168,7 @@ impl World {
     }
 
     /// The step of an ACK's arrival, from the window before and after the sender took it.
-    pub(super) fn record_ack(&mut self, now: Time, fi: usize, ack: u64, before: AckBefore) {
+    pub(super) fn record_ack(&mut self, now: Instant, fi: usize, ack: u64, before: AckBefore) {
         let s = &self.flows[fi].sender;
         let sacked = s.last_sacked();
         let after = s.window().cwnd_bytes();
