@@ -19,8 +19,6 @@ pub struct Rack {
     /// Every transmission, in send order: (time, first byte). Entries for segments since
     /// delivered or resent are skipped when they reach the front.
     sent: VecDeque<(Instant, u64)>,
-    /// When the oldest undelivered segment's reordering window ends.
-    deadline: Option<Instant>,
 }
 
 impl Rack {
@@ -33,10 +31,6 @@ impl Rack {
 
     pub fn on_transmit(&mut self, now: Instant, seq: u64) {
         self.sent.push_back((now, seq));
-    }
-
-    pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
     }
 
     /// RFC 8985 §6.2 step 2 (`tcp_rack_advance`): remember the most recently sent segment
@@ -60,13 +54,18 @@ impl Rack {
 
     /// RFC 8985 §6.2 step 5 (`tcp_rack_detect_loss`): marks lost every segment sent before the
     /// most recently delivered one whose RTT plus `reo_wnd` has passed; returns the bytes newly
-    /// marked and sets the deadline for the first one still waiting.
-    pub fn detect(&mut self, now: Instant, reo_wnd: Duration, board: &mut Scoreboard) -> u64 {
-        self.deadline = None;
+    /// marked and when the first one still waiting is lost (the reordering timer's deadline).
+    pub fn detect(
+        &mut self,
+        now: Instant,
+        reo_wnd: Duration,
+        board: &mut Scoreboard,
+    ) -> (u64, Option<Instant>) {
         let Some(xmit_ts) = self.xmit_ts else {
-            return 0;
+            return (0, None);
         };
         let mut marked = 0;
+        let mut deadline = None;
         while let Some(&(t, seq)) = self.sent.front() {
             // Cheap tests first: this runs on every ACK.
             if board.front().is_none_or(|f| seq < f.seq) {
@@ -92,7 +91,7 @@ impl Rack {
             }
             let expires = t + self.rtt + reo_wnd;
             if expires > now {
-                self.deadline = Some(expires);
+                deadline = Some(expires);
                 break;
             }
             let len = u64::from(seg.len);
@@ -101,17 +100,12 @@ impl Rack {
             }
             self.sent.pop_front();
         }
-        marked
+        (marked, deadline)
     }
 
     /// RACK's RTT: that of the most recently sent segment delivered (zero before any).
     pub fn rtt(&self) -> Duration {
         self.rtt
-    }
-
-    /// A timeout replaces the reordering timer (Linux arms one timer for both).
-    pub fn clear_deadline(&mut self) {
-        self.deadline = None;
     }
 
     /// Takes every segment still awaiting delivery back into the send order, after an undo
@@ -122,7 +116,6 @@ impl Rack {
         sent.sort_unstable();
         self.sent.clear();
         self.sent.extend(sent);
-        self.deadline = None;
     }
 }
 
@@ -157,11 +150,13 @@ mod tests {
             .latest;
         rack.on_delivered(Instant(101 * MS), latest.expect("delivered"), None);
         // With a 25 ms reordering window segment 0 is lost at 0 + 100 + 25 ms, not before.
-        assert_eq!(rack.detect(Instant(101 * MS), Duration(25 * MS), &mut b), 0);
-        assert_eq!(rack.deadline(), Some(Instant(125 * MS)));
+        assert_eq!(
+            rack.detect(Instant(101 * MS), Duration(25 * MS), &mut b),
+            (0, Some(Instant(125 * MS)))
+        );
         assert_eq!(
             rack.detect(Instant(125 * MS), Duration(25 * MS), &mut b),
-            1000
+            (1000, None)
         );
         assert!(b.head_is_lost());
         // Segments 2 and 3 were sent after the delivered one: not judged.
@@ -190,7 +185,10 @@ mod tests {
             }])
             .latest;
         rack.on_delivered(Instant(111 * MS), latest.expect("delivered"), None);
-        assert_eq!(rack.detect(Instant(111 * MS), Duration::ZERO, &mut b), 1000);
+        assert_eq!(
+            rack.detect(Instant(111 * MS), Duration::ZERO, &mut b),
+            (1000, None)
+        );
         assert_eq!(b.next_retransmit(), Some((0, 1000)));
     }
 }

@@ -20,6 +20,7 @@ use super::rack::Rack;
 use super::rate::RateEstimator;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, Seg, DUP_THRESH};
+use super::timer::{Timer, TimerTable};
 use super::tlp::probe_timeout;
 use super::undo::Undo;
 
@@ -201,16 +202,16 @@ pub struct Sender {
     frto_new_data: bool,
     /// Packets delivered so far (acknowledged or SACKed; Linux's `tp->delivered`).
     delivered_pkts: u64,
-    rto_deadline: Option<Instant>,
+    /// The retransmission timer, the tail loss probe's, RACK's reordering timer and the pacer's.
+    timers: TimerTable,
     rack: Rack,
-    /// The tail loss probe's timer, and the end of the probe while its ACK is awaited.
-    pto_deadline: Option<Instant>,
+    /// The end of the tail loss probe while its ACK is awaited.
     tlp_high_seq: Option<u64>,
     /// The probe resent the last segment rather than sending new data (`tlp_retrans`).
     tlp_retrans: bool,
-    /// Pacing: the earliest time the next packet may leave.
+    /// Pacing: the earliest time the next packet may leave. The pacing timer is armed for it
+    /// while a packet waits.
     pace_next: Instant,
-    paced_wait: bool,
     /// Linux's `tcp_cwnd_validate` state: whether the window limited the latest round, and the
     /// most packets that were outstanding in it (`max_packets_out`).
     is_cwnd_limited: bool,
@@ -250,13 +251,11 @@ impl Sender {
             prr_delivered: 0,
             prr_out: 0,
             delivered_pkts: 0,
-            rto_deadline: None,
+            timers: TimerTable::default(),
             rack: Rack::new(),
-            pto_deadline: None,
             tlp_high_seq: None,
             tlp_retrans: false,
             pace_next: Instant::ZERO,
-            paced_wait: false,
             is_cwnd_limited: false,
             max_out: 0,
             usage_seq: 0,
@@ -389,11 +388,7 @@ impl Sender {
 
     /// The earliest time the sender wants its timer to run.
     pub fn next_deadline(&self) -> Option<Instant> {
-        let pace = self.paced_wait.then_some(self.pace_next);
-        earliest(
-            earliest(self.rto_deadline, pace),
-            earliest(self.pto_deadline, self.rack.deadline()),
-        )
+        self.timers.next_expiry().map(|(_, at)| at)
     }
 
     /// Opens the connection: the first SYN.
@@ -409,7 +404,7 @@ impl Sender {
             kind: Kind::Syn,
             wire_bytes: header_bytes(self.cfg.ts) + SYN_OPTION_BYTES,
         });
-        self.rto_deadline = Some(now + self.rtt.rto());
+        self.timers.set(Timer::Rto, now + self.rtt.rto());
         self.note(now, Note::SynSent { retry });
     }
 
@@ -435,7 +430,7 @@ impl Sender {
         if retries > 1 {
             self.w.cwnd = 1;
         }
-        self.rto_deadline = None;
+        self.timers.stop(Timer::Rto);
         self.peer_edge = wnd;
         out.push(Packet {
             flow: self.flow,
@@ -451,13 +446,13 @@ impl Sender {
         // Linux arms one timer for both: the probe's replaces the retransmission timer
         // (`tcp_schedule_loss_probe`, RFC 8985 §7.2), so a probe due by the RTO's deadline goes
         // out and re-arms the RTO instead of losing the tie to it.
-        if self.pto_deadline.is_some_and(|d| d <= now) {
+        if self.timers.is_due(Timer::Tlp, now) {
             self.send_loss_probe(now, out);
         }
-        if self.rto_deadline.is_some_and(|d| d <= now) {
+        if self.timers.is_due(Timer::Rto, now) {
             self.on_rto(now, out);
         }
-        if self.rack.deadline().is_some_and(|d| d <= now) {
+        if self.timers.is_due(Timer::RackReorder, now) {
             // RACK's reordering timer (RFC 8985 §6.3), Linux `tcp_rack_reo_timeout`: what it
             // finds lost starts recovery, with PRR's first step taken at once.
             let lost_before = self.board.lost_marked();
@@ -473,14 +468,14 @@ impl Sender {
             }
             self.try_send(now, out);
         }
-        if self.paced_wait && self.pace_next <= now {
-            self.paced_wait = false;
+        if self.timers.is_due(Timer::Pacing, now) {
+            self.timers.stop(Timer::Pacing);
             self.try_send(now, out);
         }
     }
 
     fn on_rto(&mut self, now: Instant, out: &mut Vec<Packet>) {
-        self.rto_deadline = None;
+        self.timers.stop(Timer::Rto);
         match self.conn {
             ConnState::Closed => {}
             ConnState::SynSent { retries } => {
@@ -525,8 +520,9 @@ impl Sender {
                 let rack_rtt = self.rack.rtt();
                 let spare_after = (rack_rtt > Duration::ZERO).then(|| now - rack_rtt);
                 self.board.mark_all_lost(spare_after);
-                self.rack.clear_deadline();
-                self.pto_deadline = None;
+                // A timeout replaces the reordering timer (Linux arms one timer for both).
+                self.timers.stop(Timer::RackReorder);
+                self.timers.stop(Timer::Tlp);
                 self.tlp_high_seq = None;
                 self.reno_sacked = 0;
                 self.dupacks = 0;
@@ -551,7 +547,7 @@ impl Sender {
                 );
                 self.try_send(now, out);
                 // RFC 6298 §5.6: restart the timer with the backed-off value.
-                self.rto_deadline = Some(now + self.rtt.rto());
+                self.timers.set(Timer::Rto, now + self.rtt.rto());
             }
         }
     }
@@ -663,7 +659,11 @@ impl Sender {
                 }
             }
             // RFC 6298 §5.2 and §5.3.
-            self.rto_deadline = (!self.board.is_empty()).then(|| now + self.rtt.rto());
+            if self.board.is_empty() {
+                self.timers.stop(Timer::Rto);
+            } else {
+                self.timers.set(Timer::Rto, now + self.rtt.rto());
+            }
         } else if !self.board.is_empty() && (!self.cfg.sack || newly_sacked.segs > 0) {
             // RFC 5681 §2's duplicate ACK; with SACK, RFC 6675 §2 counts only those that SACK
             // new data.
@@ -934,7 +934,10 @@ impl Sender {
         }
         self.board.mark_lost_by_sack();
         let reo_wnd = self.reordering_window();
-        self.rack.detect(now, reo_wnd, &mut self.board);
+        match self.rack.detect(now, reo_wnd, &mut self.board) {
+            (_, Some(at)) => self.timers.set(Timer::RackReorder, at),
+            (_, None) => self.timers.stop(Timer::RackReorder),
+        }
     }
 
     /// Linux's `tcp_rack_reo_wnd`: the path has never reordered, so once recovery is under way,
@@ -956,27 +959,27 @@ impl Sender {
             && self.ca == CaState::Open
             && !self.board.is_empty()
             && self.tlp_high_seq.is_none();
-        self.pto_deadline = if eligible {
+        if eligible {
             let rto_left = self
-                .rto_deadline
+                .timers
+                .get(Timer::Rto)
                 .map_or(Duration::MAX, |d| d.saturating_duration_since(now));
-            Some(
-                now + probe_timeout(
-                    self.rtt.srtt(),
-                    self.board.len(),
-                    rto_left,
-                    self.cfg.rto_min,
-                ),
-            )
+            let pto = probe_timeout(
+                self.rtt.srtt(),
+                self.board.len(),
+                rto_left,
+                self.cfg.rto_min,
+            );
+            self.timers.set(Timer::Tlp, now + pto);
         } else {
-            None
-        };
+            self.timers.stop(Timer::Tlp);
+        }
     }
 
     /// RFC 8985 §7.3: new data if the receiver's window allows, else the last segment again;
     /// either way past the congestion window, as Linux forces one probe out.
     fn send_loss_probe(&mut self, now: Instant, out: &mut Vec<Packet>) {
-        self.pto_deadline = None;
+        self.timers.stop(Timer::Tlp);
         if self.board.is_empty() || self.ca != CaState::Open {
             return;
         }
@@ -998,7 +1001,8 @@ impl Sender {
         // segment's transmission (`tcp_rto_delta_us`), not from now.
         let head_sent = self.board.front().map_or(now, |s| s.sent_at);
         let deadline = head_sent + self.rtt.rto();
-        self.rto_deadline = Some(deadline.max(now + Duration::from_micros(1)));
+        self.timers
+            .set(Timer::Rto, deadline.max(now + Duration::from_micros(1)));
     }
 
     /// Linux `tcp_process_tlp_ack`: a probe of new data, or a duplicate ACK showing that the
@@ -1122,6 +1126,7 @@ impl Sender {
         if unmark_loss {
             self.board.clear_lost();
             self.rack.rebuild(&self.board);
+            self.timers.stop(Timer::RackReorder);
         }
         if let Some(r) = self.undo.take() {
             self.cc.on_undo();
@@ -1174,7 +1179,7 @@ impl Sender {
         loop {
             let pacing = self.cc.pacing_rate();
             if pacing.is_some() && now < self.pace_next {
-                self.paced_wait = true;
+                self.timers.set(Timer::Pacing, self.pace_next);
                 break;
             }
             let retransmit = if new_only {
@@ -1226,6 +1231,10 @@ impl Sender {
                 let bits_per_s = (wire_rate * 8.0).max(1.0) as u64;
                 let wire = u64::from(len + header);
                 self.pace_next = self.pace_next.max(now) + serialisation_time(wire, bits_per_s);
+                // A packet waiting for the pacer waits for its new release time.
+                if self.timers.get(Timer::Pacing).is_some() {
+                    self.timers.set(Timer::Pacing, self.pace_next);
+                }
             }
         }
         if new_only && self.snd_nxt == nxt_before {
@@ -1292,8 +1301,8 @@ impl Sender {
             wire_bytes: len + header_bytes(self.cfg.ts),
         });
         // RFC 6298 §5.1.
-        if self.rto_deadline.is_none() {
-            self.rto_deadline = Some(now + self.rtt.rto());
+        if self.timers.get(Timer::Rto).is_none() {
+            self.timers.set(Timer::Rto, now + self.rtt.rto());
         }
     }
 
@@ -1306,12 +1315,4 @@ impl Sender {
 /// A packet count the scoreboard keeps in `u64`, as the window's `u32`.
 fn pkts(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// The earlier of two optional deadlines. (Called on every ACK: plainer than an iterator chain.)
-fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }
