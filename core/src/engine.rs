@@ -7,10 +7,10 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::time::Time;
+use crate::time::Instant;
 
 struct Entry<E> {
-    at: Time,
+    at: Instant,
     seq: u64,
     event: E,
 }
@@ -52,7 +52,7 @@ pub enum Halt {
 /// charged beside them.
 pub struct Scheduler<E> {
     heap: BinaryHeap<Entry<E>>,
-    now: Time,
+    now: Instant,
     next_seq: u64,
     executed: u64,
     /// Work charged beside the events (segments walked by the loss bookkeeping).
@@ -66,7 +66,7 @@ impl<E> Scheduler<E> {
             // The heap holds a handful of events per flow: timers and the heads of the delay
             // lines. Reserving up front keeps the hot path free of reallocation.
             heap: BinaryHeap::with_capacity(256),
-            now: Time::ZERO,
+            now: Instant::ZERO,
             next_seq: 0,
             executed: 0,
             work: 0,
@@ -74,7 +74,7 @@ impl<E> Scheduler<E> {
         }
     }
 
-    pub fn now(&self) -> Time {
+    pub fn now(&self) -> Instant {
         self.now
     }
 
@@ -85,14 +85,14 @@ impl<E> Scheduler<E> {
 
     /// Schedules `event` at `at`; an instant in the past is clamped to now, so time never goes
     /// back.
-    pub fn schedule(&mut self, at: Time, event: E) {
+    pub fn schedule(&mut self, at: Instant, event: E) {
         let at = at.max(self.now);
         let seq = self.next_seq();
         self.heap.push(Entry { at, seq, event });
     }
 
     /// The next event, advancing the clock to its time.
-    pub fn pop(&mut self) -> Result<(Time, E), Halt> {
+    pub fn pop(&mut self) -> Result<(Instant, E), Halt> {
         if self.exhausted() {
             return Err(Halt::Budget);
         }
@@ -103,7 +103,7 @@ impl<E> Scheduler<E> {
     }
 
     /// The (time, sequence number) of the next event in the heap.
-    pub fn peek_key(&self) -> Option<(Time, u64)> {
+    pub fn peek_key(&self) -> Option<(Instant, u64)> {
         self.heap.peek().map(|e| (e.at, e.seq))
     }
 
@@ -117,7 +117,7 @@ impl<E> Scheduler<E> {
 
     /// Runs an event kept outside the heap at `at`: advances the clock and counts it against
     /// the budget.
-    pub fn advance(&mut self, at: Time) -> Result<Time, Halt> {
+    pub fn advance(&mut self, at: Instant) -> Result<Instant, Halt> {
         if self.exhausted() {
             return Err(Halt::Budget);
         }
@@ -147,11 +147,11 @@ impl<E> Scheduler<E> {
 /// deadline needs an event of its own, a later one is looked at again when the pending event
 /// fires. A timer re-armed on every packet then costs no event per packet.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Pending(Option<Time>);
+pub struct Pending(Option<Instant>);
 
 impl Pending {
     /// Arms the timer for `deadline`; returns whether an event must be scheduled for it.
-    pub fn arm(&mut self, deadline: Time) -> bool {
+    pub fn arm(&mut self, deadline: Instant) -> bool {
         if self.0.is_none_or(|armed| deadline < armed) {
             self.0 = Some(deadline);
             return true;
@@ -160,7 +160,7 @@ impl Pending {
     }
 
     /// An event for this timer ran at `now`: if it was the one pending, none is now.
-    pub fn fired(&mut self, now: Time) {
+    pub fn fired(&mut self, now: Instant) {
         if self.0 == Some(now) {
             self.0 = None;
         }
@@ -174,10 +174,10 @@ mod tests {
     #[test]
     fn events_come_out_in_time_order_and_ties_in_insertion_order() {
         let mut s = Scheduler::new(100);
-        s.schedule(Time(30), "c");
-        s.schedule(Time(10), "a1");
-        s.schedule(Time(20), "b");
-        s.schedule(Time(10), "a2");
+        s.schedule(Instant(30), "c");
+        s.schedule(Instant(10), "a1");
+        s.schedule(Instant(20), "b");
+        s.schedule(Instant(10), "a2");
         let order: Vec<_> = std::iter::from_fn(|| s.pop().ok().map(|(_, e)| e)).collect();
         assert_eq!(order, ["a1", "a2", "b", "c"]);
     }
@@ -185,17 +185,17 @@ mod tests {
     #[test]
     fn the_past_is_clamped_to_now() {
         let mut s = Scheduler::new(100);
-        s.schedule(Time(50), 1);
-        assert_eq!(s.pop(), Ok((Time(50), 1)));
-        s.schedule(Time(10), 2);
-        assert_eq!(s.pop(), Ok((Time(50), 2)));
+        s.schedule(Instant(50), 1);
+        assert_eq!(s.pop(), Ok((Instant(50), 1)));
+        s.schedule(Instant(10), 2);
+        assert_eq!(s.pop(), Ok((Instant(50), 2)));
     }
 
     #[test]
     fn the_budget_is_hard() {
         let mut s = Scheduler::new(2);
         for i in 0..5 {
-            s.schedule(Time(i), i);
+            s.schedule(Instant(i), i);
         }
         assert!(s.pop().is_ok());
         assert!(s.pop().is_ok());
@@ -212,14 +212,14 @@ mod tests {
     #[test]
     fn a_timer_keeps_one_event_pending_for_its_earliest_deadline() {
         let mut t = Pending::default();
-        assert!(t.arm(Time(100)));
+        assert!(t.arm(Instant(100)));
         // Later deadlines wait for the pending event; an earlier one needs its own.
-        assert!(!t.arm(Time(150)));
-        assert!(t.arm(Time(50)));
+        assert!(!t.arm(Instant(150)));
+        assert!(t.arm(Instant(50)));
         // The event at 100 is no longer the pending one: its firing changes nothing.
-        t.fired(Time(100));
-        assert!(!t.arm(Time(80)));
-        t.fired(Time(50));
-        assert!(t.arm(Time(80)));
+        t.fired(Instant(100));
+        assert!(!t.arm(Instant(80)));
+        t.fired(Instant(50));
+        assert!(t.arm(Instant(80)));
     }
 }

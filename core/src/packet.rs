@@ -58,8 +58,8 @@ impl TsOpt {
     /// the connection has no timestamps.
     pub fn stamped(
         enabled: bool,
-        now: crate::time::Time,
-        phase: crate::time::Time,
+        now: crate::time::Instant,
+        phase: crate::time::Duration,
         recent: u32,
     ) -> TsOpt {
         if enabled {
@@ -78,7 +78,7 @@ impl TsOpt {
 /// `phase` is where within a millisecond tick the connection began: a real connection starts
 /// at no particular moment of its host's clock, and the rounding of every timestamp RTT sample
 /// (31 or 32 ms for 31.5) depends on it.
-pub fn ts_clock(now: crate::time::Time, phase: crate::time::Time) -> u32 {
+pub fn ts_clock(now: crate::time::Instant, phase: crate::time::Duration) -> u32 {
     ((now.as_nanos() + phase.as_nanos()) / 1_000_000).wrapping_add(1) as u32
 }
 

@@ -13,7 +13,7 @@ use crate::sim::RunResult;
 use crate::theory::path::{bdp_bytes, link_payload, window_limit};
 use crate::theory::slow_start::ideal_rate_steps;
 use crate::theory::verdict::{verdict, Verdict};
-use crate::time::Time;
+use crate::time::Instant;
 
 /// Messages kept for the latency chart; beyond this, each bin of messages keeps its worst.
 pub const MAX_MESSAGE_POINTS: usize = 20_000;
@@ -138,7 +138,7 @@ pub struct HolView {
     pub worst_ms: f64,
 }
 
-fn ms(t: Time) -> f64 {
+fn ms(t: Instant) -> f64 {
     t.as_millis_f64()
 }
 
@@ -146,7 +146,7 @@ fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-fn pairs(rows: Vec<(Time, [f64; 1])>) -> Vec<(f64, f64)> {
+fn pairs(rows: Vec<(Instant, [f64; 1])>) -> Vec<(f64, f64)> {
     rows.into_iter().map(|(t, [v])| (ms(t), v)).collect()
 }
 
@@ -205,7 +205,7 @@ impl RunView {
                         .bins()
                         .map(|(t, b)| (ms(t), b as f64 / width.as_secs_f64() / 1e6))
                         .collect(),
-                    bin_ms: ms(width),
+                    bin_ms: width.as_millis_f64(),
                     cubic: f
                         .cubic_epochs
                         .iter()
@@ -267,7 +267,7 @@ impl RunView {
                         start_ms: ms(e.start),
                         end_ms: ms(e.end),
                         held: e.held,
-                        worst_ms: ms(e.worst_delay),
+                        worst_ms: e.worst_delay.as_millis_f64(),
                     })
                     .collect();
                 (thin_messages(all), hol)

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use tcplab::cc::{
     new_controller, AckEvent, CcOptions, LossEvent, RateSample, Window, MIN_SSTHRESH,
 };
-use tcplab::time::Time;
+use tcplab::time::{Duration, Instant};
 use tcplab::CcAlgo;
 
 #[derive(Debug, Clone)]
@@ -78,17 +78,17 @@ proptest! {
     ) {
         let mut cc = new_controller(algo, CcOptions { hystart, seed: 7 });
         let mut w = Window::new(iw, mss);
-        let mut now = Time::ZERO;
+        let mut now = Instant::ZERO;
         let (mut delivered, mut una) = (0u64, 0u64);
         for e in events {
             match e {
                 Event::Ack { dt_us, acked, sacked, lost, rtt_us, in_flight, recovering, limited, rate_bytes } => {
-                    now += Time::from_micros(dt_us);
+                    now += Duration::from_micros(dt_us);
                     let bytes = u64::from(acked + sacked) * u64::from(mss);
                     let prior = delivered;
                     delivered += bytes;
                     una += u64::from(acked) * u64::from(mss);
-                    let rtt = rtt_us.map(Time::from_micros);
+                    let rtt = rtt_us.map(Duration::from_micros);
                     let ack = AckEvent {
                         sacked,
                         lost,

@@ -2,7 +2,7 @@
 //! and against random loss it beats the Reno (Mathis) rate on a long path, as seed 002 found.
 
 use tcplab::metrics::trace::window_col;
-use tcplab::time::Time;
+use tcplab::time::{Duration, Instant};
 use tcplab::{run, RunOptions, RunResult, Scenario};
 
 fn run_query(q: &str) -> RunResult {
@@ -23,11 +23,11 @@ fn after_one_loss_the_window_follows_w_cubic() {
     let flow = &r.traces.flows[0];
     let curve = *flow.cubic_epochs.first().expect("an epoch after the loss");
     assert_eq!(flow.cubic_epochs.len(), 1, "one loss, one epoch");
-    let end = Time::from_secs(20);
+    let end = Instant::from_secs(20);
     let mut checked = 0;
     let mut worst: f64 = 0.0;
     for (t, row) in flow.window.rows() {
-        if t <= curve.epoch_start + Time::from_millis(200) || t >= end {
+        if t <= curve.epoch_start + Duration::from_millis(200) || t >= end {
             continue;
         }
         let cwnd = row[window_col::CWND] / mss;

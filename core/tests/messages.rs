@@ -72,7 +72,7 @@ fn a_staged_loss_releases_every_held_message_at_one_instant() {
     assert_eq!(release, e.end);
     // Held: every message from 70 whose packet reached the receiver before the release; they
     // all reach the application at the release instant, and no other message is held.
-    let one_way = tcplab::time::Time::from_millis(50);
+    let one_way = tcplab::time::Duration::from_millis(50);
     let held: Vec<usize> = (0..log.records.len())
         .filter(|&i| log.records[i].held_by == Some(e.id))
         .collect();

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use tcplab::packet::{Kind, SackBlock, TsOpt};
 use tcplab::tcp::ranges::RangeSet;
 use tcplab::tcp::{Receiver, ReceiverConfig};
-use tcplab::time::Time;
+use tcplab::time::{Duration, Instant};
 use tcplab::Scenario;
 
 /// The model: which bytes are held.
@@ -95,9 +95,9 @@ proptest! {
         let mut rx = Receiver::new(ReceiverConfig {
             rwnd: 1 << 30,
             mss: MSS as u32,
-            delack: Time::ZERO,
+            delack: Duration::ZERO,
             autotune: false,
-            ..ReceiverConfig::of(&Scenario::default(), Time::ZERO)
+            ..ReceiverConfig::of(&Scenario::default(), Duration::ZERO)
         });
         let mut held = vec![false; 600 * MSS as usize];
         let arrivals: Vec<u64> = order
@@ -108,7 +108,7 @@ proptest! {
             .collect();
         for n in arrivals {
             let duplicate = held[(n * MSS) as usize];
-            rx.on_data(Time::ZERO, n * MSS, MSS as u32, TsOpt::default());
+            rx.on_data(Instant::ZERO, n * MSS, MSS as u32, TsOpt::default());
             for b in &mut held[(n * MSS) as usize..((n + 1) * MSS) as usize] {
                 *b = true;
             }
@@ -116,7 +116,7 @@ proptest! {
             prop_assert_eq!(rx.rcv_nxt(), rcv_nxt);
             let above = runs(&held, rcv_nxt as usize);
             prop_assert_eq!(rx.ooo_bytes(), above.iter().map(|(a, b)| b - a).sum::<u64>());
-            if let Kind::Ack { ack, sack, sack_len, .. } = rx.make_ack(Time::ZERO) {
+            if let Kind::Ack { ack, sack, sack_len, .. } = rx.make_ack(Instant::ZERO) {
                 prop_assert_eq!(ack, rcv_nxt);
                 let mut blocks = &sack[..usize::from(sack_len)];
                 if duplicate {
@@ -170,7 +170,7 @@ proptest! {
         use tcplab::tcp::scoreboard::{Scoreboard, Seg, TxSnapshot};
         let mut b = Scoreboard::new();
         for i in 0..3000u64 {
-            b.push(Seg::sent(i, 1, Time(i), TxSnapshot::default()));
+            b.push(Seg::sent(i, 1, Instant(i), TxSnapshot::default()));
         }
         for op in &ops {
             match *op {
@@ -197,7 +197,7 @@ proptest! {
                             seg.is_some_and(|s| s.lost && !s.retrans && !s.sacked),
                             "NextSeg offered {:?}", seg
                         );
-                        b.on_retransmit(seq, Time(9_999), TxSnapshot::default());
+                        b.on_retransmit(seq, Instant(9_999), TxSnapshot::default());
                     }
                 }
             }

@@ -7,7 +7,7 @@
 use tcplab::cc::{new_controller, CcOptions, INFINITE_SSTHRESH};
 use tcplab::packet::{Kind, Packet, SackBlock, TsOpt};
 use tcplab::tcp::{CaState, Sender, SenderConfig};
-use tcplab::time::Time;
+use tcplab::time::{Duration, Instant};
 use tcplab::CcAlgo;
 
 const MSS: u32 = 1000;
@@ -15,7 +15,7 @@ const RTT_MS: u64 = 100;
 
 struct Script {
     s: Sender,
-    now: Time,
+    now: Instant,
     out: Vec<Packet>,
 }
 
@@ -48,7 +48,7 @@ impl Script {
             iw,
             sack,
             ts,
-            ..SenderConfig::of(&tcplab::Scenario::default(), Time::ZERO)
+            ..SenderConfig::of(&tcplab::Scenario::default(), Duration::ZERO)
         };
         let cc = new_controller(
             cc,
@@ -59,15 +59,15 @@ impl Script {
         );
         let mut s = Sender::new(0, cfg, cc);
         let mut out = Vec::new();
-        s.connect(Time::ZERO, &mut out);
-        let now = Time::from_millis(RTT_MS);
+        s.connect(Instant::ZERO, &mut out);
+        let now = Instant::from_millis(RTT_MS);
         s.on_syn_ack(now, syn_window, TsOpt::default(), &mut out);
         out.clear();
         Script { s, now, out }
     }
 
     fn at(&mut self, ms: u64) {
-        self.now = Time::from_millis(ms);
+        self.now = Instant::from_millis(ms);
     }
 
     /// The data segments sent since the last call, as (first packet, bytes).
@@ -345,13 +345,13 @@ fn tcp_ack_update_rtt_ends_the_backoff_with_the_first_new_ack() {
         assert_eq!(t.s.rtt().backoff(), 1);
         // The retransmission arrives and the receiver, holding 1..4 already, ACKs everything,
         // echoing the retransmission's timestamp.
-        t.now += Time::from_millis(RTT_MS);
+        t.now += Duration::from_millis(RTT_MS);
         let now = t.now;
         let ecr = if ts { tsval } else { 0 };
         t.s.on_ack(now, 4_000, 1 << 30, &[], TsOpt { val: 0, ecr }, &mut t.out);
         if ts {
             assert_eq!(t.s.rtt().backoff(), 0, "ts=1: the echo is a sample");
-            assert_eq!(t.s.rtt().latest(), Some(Time::from_millis(RTT_MS)));
+            assert_eq!(t.s.rtt().latest(), Some(Duration::from_millis(RTT_MS)));
         } else {
             assert_eq!(t.s.rtt().backoff(), 1, "ts=0: Karn's rule, no sample");
         }
@@ -378,14 +378,14 @@ fn tcp_process_tlp_ack_reduces_the_window_when_the_probe_repaired_a_loss() {
     send!(t, [9..10]);
     assert_eq!(t.s.stats().loss_probes, 1);
     // Its ACK covers everything, but not beyond the probe: the episode is still open...
-    t.now += Time::from_millis(RTT_MS);
+    t.now += Duration::from_millis(RTT_MS);
     recv!(t, ack 10);
     assert_eq!(t.window().1, INFINITE_SSTHRESH);
     // ...until new data is acknowledged beyond it: then ssthresh is half the window, and the
     // window is ssthresh.
     t.write(4 * u64::from(MSS));
     send!(t, [10..14]);
-    t.now += Time::from_millis(RTT_MS);
+    t.now += Duration::from_millis(RTT_MS);
     let before = t.window().0;
     recv!(t, ack 14);
     assert_eq!(t.window().1, before / 2);
@@ -401,7 +401,7 @@ fn the_first_flight_is_capped_by_the_syn_window() {
     let rx = Receiver::new(ReceiverConfig {
         rwnd: 4 << 20,
         mss: MSS,
-        ..ReceiverConfig::of(&tcplab::Scenario::default(), Time::ZERO)
+        ..ReceiverConfig::of(&tcplab::Scenario::default(), Duration::ZERO)
     });
     assert_eq!(rx.syn_window(), 65_000);
     let mut t = Script::opened_with(CcAlgo::Cubic, 100, true, true, rx.syn_window());
@@ -495,7 +495,7 @@ fn a_timeout_whose_retransmission_is_echoed_is_not_undone() {
     let mut t = Script::bulk_ts(CcAlgo::Reno, 10, true, true);
     t.sent();
     let tsval = until_timeout(&mut t);
-    t.now += Time::from_millis(RTT_MS);
+    t.now += Duration::from_millis(RTT_MS);
     let now = t.now;
     t.s.on_ack(
         now,
@@ -546,7 +546,7 @@ fn frto_sends_new_data_first_and_a_duplicate_ack_proves_the_loss_real() {
     let high = t.s.snd_nxt() / u64::from(MSS);
     assert_eq!(t.window(), (1, 5));
     // Only the retransmission of 0 arrived.
-    t.now += Time::from_millis(RTT_MS);
+    t.now += Duration::from_millis(RTT_MS);
     recv!(t, ack 1);
     let sent = t.sent();
     assert_eq!(
@@ -556,7 +556,7 @@ fn frto_sends_new_data_first_and_a_duplicate_ack_proves_the_loss_real() {
     );
     assert!(matches!(t.s.ca_state(), CaState::Loss { .. }));
     // The new data arrives above the hole: the reply SACKs it.
-    t.now += Time::from_millis(RTT_MS);
+    t.now += Duration::from_millis(RTT_MS);
     let now = t.now;
     let block = [SackBlock {
         start: high * u64::from(MSS),
@@ -580,10 +580,10 @@ fn frto_undoes_a_spurious_timeout_without_timestamps() {
     let high = t.s.snd_nxt() / u64::from(MSS);
     // The delayed original's ACK, too soon after the retransmission to be its (RACK does not
     // take it as the retransmission's delivery, RFC 8985 §6.2 step 2).
-    t.now += Time::from_millis(10);
+    t.now += Duration::from_millis(10);
     recv!(t, ack 1);
     assert_eq!(t.sent().len(), 2);
-    t.now += Time::from_millis(10);
+    t.now += Duration::from_millis(10);
     recv!(t, ack 3);
     assert_eq!(t.s.ca_state(), CaState::Open);
     assert_eq!(t.s.stats().undos, 1);
@@ -612,7 +612,7 @@ fn tcp_enter_loss_reduces_again_only_after_an_ack_advanced() {
     assert_eq!(t.window(), (1, 5));
     // The retransmission is acknowledged (the window grows to 2), then the timer fires once
     // more: ssthresh is cut from the window of now.
-    t.now += Time::from_millis(RTT_MS);
+    t.now += Duration::from_millis(RTT_MS);
     recv!(t, ack 1);
     t.sent();
     assert_eq!(t.window().0, 2);

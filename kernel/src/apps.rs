@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use socket2::{Domain, Protocol, Socket, Type};
-use tcplab::time::Time;
+use tcplab::time::{Duration as SimDuration, Instant as SimInstant};
 use tcplab::CcAlgo;
 
 use crate::ip::{RECEIVER_ADDR, SENDER_ADDR};
@@ -110,7 +110,10 @@ pub fn fit_window(fd: std::os::fd::RawFd, rwnd: u64) -> io::Result<()> {
 
 /// A sender's socket, connected; call on a thread inside the sender's namespace. Returns the
 /// stream and the times the SYN went out and the handshake completed.
-pub fn connect(plan: &SocketPlan, epoch: Instant) -> io::Result<(TcpStream, Time, Time)> {
+pub fn connect(
+    plan: &SocketPlan,
+    epoch: Instant,
+) -> io::Result<(TcpStream, SimInstant, SimInstant)> {
     let s = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP))?;
     s.set_tcp_congestion(plan.cc.name().as_bytes()).map_err(|e| {
         io::Error::new(
@@ -142,8 +145,8 @@ pub fn connect(plan: &SocketPlan, epoch: Instant) -> io::Result<(TcpStream, Time
 #[derive(Debug, Clone, Default)]
 pub struct Reception {
     pub bytes: u64,
-    pub first_read: Option<Time>,
-    pub last_read: Option<Time>,
+    pub first_read: Option<SimInstant>,
+    pub last_read: Option<SimInstant>,
     /// Bytes read in each goodput window (0.5 s, or 10 RTTs if longer) from `t0`, the first data
     /// write of the run, as the simulator counts them.
     pub window_bytes: Vec<u64>,
@@ -152,11 +155,11 @@ pub struct Reception {
 }
 
 impl Reception {
-    fn record(&mut self, t: Time, n: usize, t0: Time, window: Time) {
+    fn record(&mut self, t: SimInstant, n: usize, t0: SimInstant, window: SimDuration) {
         self.bytes += n as u64;
         self.first_read.get_or_insert(t);
         self.last_read = Some(t);
-        let i = (t.saturating_sub(t0).as_nanos() / window.as_nanos().max(1)) as usize;
+        let i = (t.saturating_duration_since(t0).as_nanos() / window.as_nanos().max(1)) as usize;
         if self.window_bytes.len() <= i {
             self.window_bytes.resize(i + 1, 0);
         }
@@ -171,10 +174,10 @@ pub struct ReadPlan<'a> {
     /// `rwnd` when the buffer is fixed (`autotune=0`), kept so by [`fit_window`].
     pub fixed_window: Option<u64>,
     pub epoch: Instant,
-    pub deadline: Time,
-    pub window: Time,
+    pub deadline: SimInstant,
+    pub window: SimDuration,
     /// The first data write's time, set by the sender before any data can arrive.
-    pub t0: &'a OnceLock<Time>,
+    pub t0: &'a OnceLock<SimInstant>,
     pub stop: &'a AtomicBool,
 }
 
@@ -227,10 +230,10 @@ pub fn send(
     stream: &mut TcpStream,
     total: Option<u64>,
     epoch: Instant,
-    deadline: Time,
-    t0: &OnceLock<Time>,
+    deadline: SimInstant,
+    t0: &OnceLock<SimInstant>,
     stop: &AtomicBool,
-) -> io::Result<Option<Time>> {
+) -> io::Result<Option<SimInstant>> {
     let buf = vec![0u8; CHUNK];
     let mut left = total;
     let mut first = None;
@@ -266,7 +269,7 @@ pub fn send(
 }
 
 /// Sleeps until `at` on the run's clock, spinning the last stretch for a precise write time.
-pub fn sleep_until(epoch: Instant, at: Time) {
+pub fn sleep_until(epoch: Instant, at: SimInstant) {
     loop {
         let t = now(epoch);
         if t >= at {
@@ -301,9 +304,9 @@ pub fn read_messages(
     msg: u32,
     expected: usize,
     epoch: Instant,
-    deadline: Time,
+    deadline: SimInstant,
     stop: &AtomicBool,
-) -> io::Result<Vec<Time>> {
+) -> io::Result<Vec<SimInstant>> {
     stream.set_read_timeout(Some(POLL))?;
     let msg = u64::from(msg.max(1));
     let mut reads = Vec::with_capacity(expected);
@@ -384,9 +387,9 @@ pub fn read_datagrams(
     socket: &UdpSocket,
     expected: u32,
     epoch: Instant,
-    deadline: Time,
+    deadline: SimInstant,
     stop: &AtomicBool,
-) -> io::Result<Vec<(u32, Time)>> {
+) -> io::Result<Vec<(u32, SimInstant)>> {
     let mut got = Vec::new();
     let mut buf = vec![0u8; 65_536];
     let mut last = None;

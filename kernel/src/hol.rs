@@ -12,7 +12,7 @@
 use tcplab::packet::TsOpt;
 use tcplab::scenario::Scenario;
 use tcplab::tcp::{Receiver, ReceiverConfig};
-use tcplab::time::Time;
+use tcplab::time::{Duration, Instant};
 use tcplab::workload::MessageLog;
 
 use crate::ip::Header;
@@ -21,7 +21,7 @@ use crate::ip::Header;
 /// initial sequence number) or data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Delivery {
-    pub at: Time,
+    pub at: Instant,
     /// The sender's port: which connection.
     pub port: u16,
     pub seq: u32,
@@ -30,7 +30,7 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    pub fn of(at: Time, h: &Header) -> Option<Delivery> {
+    pub fn of(at: Instant, h: &Header) -> Option<Delivery> {
         (h.protocol == crate::ip::PROTO_TCP && (h.syn || h.payload > 0)).then_some(Delivery {
             at,
             port: h.src_port,
@@ -44,11 +44,16 @@ impl Delivery {
 /// Replays the run: `ports[c]` is connection `c`'s sender port, `writes[k]` message `k`'s write
 /// time (messages go round-robin, as the applications wrote them). The returned log's events are
 /// the head-of-line events; its read times are the receiving kernel's, not the application's.
-pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delivery]) -> MessageLog {
+pub fn replay(
+    s: &Scenario,
+    ports: &[u16],
+    writes: &[Instant],
+    deliveries: &[Delivery],
+) -> MessageLog {
     let conns = ports.len();
     let mut log = MessageLog::new(
         s.msg,
-        Time::from_millis_f64(s.every_ms),
+        Duration::from_millis_f64(s.every_ms),
         writes.len() as u32,
         conns as u32,
     );
@@ -57,8 +62,8 @@ pub fn replay(s: &Scenario, ports: &[u16], writes: &[Time], deliveries: &[Delive
             // The window is the kernel's business here: the replay only reassembles.
             Receiver::reassembler(ReceiverConfig {
                 rwnd: u64::MAX / 4,
-                delack: Time::ZERO,
-                ..ReceiverConfig::of(s, Time::ZERO)
+                delack: Duration::ZERO,
+                ..ReceiverConfig::of(s, Duration::ZERO)
             })
         })
         .collect();
@@ -98,7 +103,7 @@ mod tests {
 
     fn data(at_ms: u64, seq: u32, len: u32) -> Delivery {
         Delivery {
-            at: Time::from_millis(at_ms),
+            at: Instant::from_millis(at_ms),
             port: 9,
             seq,
             len,
@@ -110,11 +115,11 @@ mod tests {
     fn a_lost_segment_holds_the_messages_behind_it_until_it_comes() {
         let s = Scenario::parse("app=msgs&msg=100&every=10&count=4&conns=1")
             .unwrap_or_else(|e| panic!("{e}"));
-        let writes: Vec<Time> = (0..4).map(|k| Time::from_millis(10 * k)).collect();
+        let writes: Vec<Instant> = (0..4).map(|k| Instant::from_millis(10 * k)).collect();
         // ISN 1000: the first data byte is 1001. Message 1 (bytes 100..200) is lost and comes
         // again at 200 ms, after messages 2 and 3 sit behind it.
         let syn = Delivery {
-            at: Time::ZERO,
+            at: Instant::ZERO,
             port: 9,
             seq: 1000,
             len: 0,
@@ -132,10 +137,10 @@ mod tests {
         let e = log.events[0];
         assert_eq!(
             (e.start, e.end),
-            (Time::from_millis(70), Time::from_millis(200))
+            (Instant::from_millis(70), Instant::from_millis(200))
         );
         assert_eq!(e.held, 3, "messages 1, 2 and 3 come out together");
-        assert_eq!(e.worst_delay, Time::from_millis(190));
+        assert_eq!(e.worst_delay, Duration::from_millis(190));
         let stats = tcplab::sim::hol_stats(&log);
         assert_eq!(stats.events, 1);
         assert_eq!(stats.held_max, Some(3));
@@ -145,9 +150,9 @@ mod tests {
     fn in_order_data_makes_no_event() {
         let s =
             Scenario::parse("app=msgs&msg=100&count=2&conns=1").unwrap_or_else(|e| panic!("{e}"));
-        let writes = [Time::ZERO, Time::from_millis(10)];
+        let writes = [Instant::ZERO, Instant::from_millis(10)];
         let syn = Delivery {
-            at: Time::ZERO,
+            at: Instant::ZERO,
             port: 9,
             seq: u32::MAX,
             len: 0,

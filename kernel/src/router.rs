@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tcplab::link::{Direction, Fate, Path};
 use tcplab::metrics::trace::DropCause;
-use tcplab::time::Time;
+use tcplab::time::Instant as SimInstant;
 
 use crate::hol::Delivery;
 use crate::ip::{Header, RECEIVER_ADDR, SENDER_ADDR};
@@ -51,7 +51,7 @@ impl DirCounters {
 
 /// A packet waiting for its release.
 struct Held {
-    release: Time,
+    release: SimInstant,
     bytes: Vec<u8>,
 }
 
@@ -77,7 +77,13 @@ impl Schedule {
     }
 
     /// Offers a packet that arrived at `now`; what the path did with it.
-    pub fn arrive(&mut self, dir: Direction, now: Time, header: &Header, bytes: Vec<u8>) -> Fate {
+    pub fn arrive(
+        &mut self,
+        dir: Direction,
+        now: SimInstant,
+        header: &Header,
+        bytes: Vec<u8>,
+    ) -> Fate {
         let fate = self
             .path
             .offer(dir, now, header.total_len, header.is_data());
@@ -100,7 +106,7 @@ impl Schedule {
     }
 
     /// The earliest release still to come.
-    pub fn next_release(&self) -> Option<Time> {
+    pub fn next_release(&self) -> Option<SimInstant> {
         match (self.data.front(), self.ack.front()) {
             (Some(d), Some(a)) => Some(d.release.min(a.release)),
             (Some(d), None) => Some(d.release),
@@ -110,7 +116,7 @@ impl Schedule {
     }
 
     /// The next packet due at `now`, with the direction it travels and its release time.
-    pub fn pop_due(&mut self, now: Time) -> Option<(Direction, Time, Vec<u8>)> {
+    pub fn pop_due(&mut self, now: SimInstant) -> Option<(Direction, SimInstant, Vec<u8>)> {
         let d = self.data.front().map(|h| h.release).filter(|&t| t <= now);
         let a = self.ack.front().map(|h| h.release).filter(|&t| t <= now);
         let dir = match (d, a) {
@@ -231,8 +237,8 @@ pub struct RouterOptions {
 }
 
 /// The router's time: nanoseconds since the run's epoch, on the monotonic clock.
-pub fn now(epoch: Instant) -> Time {
-    Time(epoch.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64)
+pub fn now(epoch: Instant) -> SimInstant {
+    SimInstant(epoch.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64)
 }
 
 /// How long before a release the router stops sleeping and starts spinning: long enough to
@@ -256,14 +262,14 @@ struct SpinBudget {
     spun_ns: u64,
     /// When the router last chose to spin: the time since then, until it next decides, was
     /// spent busy (spinning, or reading and writing between spins).
-    spinning_since: Option<Time>,
+    spinning_since: Option<SimInstant>,
 }
 
 impl SpinBudget {
     /// Whether the router may spin at `t`.
-    fn may_spin(&mut self, t: Time) -> bool {
+    fn may_spin(&mut self, t: SimInstant) -> bool {
         if let Some(since) = self.spinning_since.take() {
-            self.spun_ns += t.saturating_sub(since).as_nanos();
+            self.spun_ns += t.saturating_duration_since(since).as_nanos();
         }
         let slot = t.as_nanos() / SPIN_SLOT_NS;
         if slot != self.slot {
@@ -273,12 +279,12 @@ impl SpinBudget {
         self.spun_ns < SPIN_BUDGET_NS
     }
 
-    fn spin(&mut self, t: Time) {
+    fn spin(&mut self, t: SimInstant) {
         self.spinning_since = Some(t);
     }
 
     /// The router is about to sleep: what it did since its last spin was still busy time.
-    fn rest(&mut self, t: Time) {
+    fn rest(&mut self, t: SimInstant) {
         let _ = self.may_spin(t);
     }
 }
@@ -363,7 +369,7 @@ pub fn run(
         }
         match schedule.next_release() {
             Some(next) => {
-                let wait = Duration::from_nanos(next.saturating_sub(t).as_nanos());
+                let wait = Duration::from_nanos(next.saturating_duration_since(t).as_nanos());
                 if wait > SPIN_BEFORE {
                     spin.rest(t);
                     sys::wait_readable(&fds, Some(wait - SPIN_BEFORE))?;
@@ -409,12 +415,12 @@ mod tests {
     fn offer(s: &mut Schedule, dir: Direction, at_ns: u64, payload: usize) -> Fate {
         let p = tcp_packet(1, 12, payload, 0x10);
         let h = Header::parse(&p).expect("a well-formed packet");
-        s.arrive(dir, Time(at_ns), &h, p)
+        s.arrive(dir, SimInstant(at_ns), &h, p)
     }
 
     fn drain(s: &mut Schedule) -> Vec<(Direction, u64)> {
         let mut out = Vec::new();
-        while let Some((dir, release, _)) = s.pop_due(Time::MAX) {
+        while let Some((dir, release, _)) = s.pop_due(SimInstant::MAX) {
             out.push((dir, release.as_nanos()));
         }
         out
@@ -449,15 +455,15 @@ mod tests {
         let mut s = schedule("rtt=10&bw=1000");
         offer(&mut s, Direction::Data, 0, 100);
         offer(&mut s, Direction::Ack, 1_000, 0);
-        assert_eq!(s.next_release(), Some(Time(5_001_000)));
-        assert!(s.pop_due(Time(5_000_999)).is_none());
+        assert_eq!(s.next_release(), Some(SimInstant(5_001_000)));
+        assert!(s.pop_due(SimInstant(5_000_999)).is_none());
         assert!(matches!(
-            s.pop_due(Time(5_001_000)),
+            s.pop_due(SimInstant(5_001_000)),
             Some((Direction::Ack, _, _))
         ));
-        assert!(s.pop_due(Time(5_001_215)).is_none());
+        assert!(s.pop_due(SimInstant(5_001_215)).is_none());
         assert!(matches!(
-            s.pop_due(Time(5_001_216)),
+            s.pop_due(SimInstant(5_001_216)),
             Some((Direction::Data, _, _))
         ));
         assert_eq!(s.next_release(), None);
@@ -512,7 +518,7 @@ mod tests {
             };
             offer(&mut s, dir, i * 500_000, 1000);
             if i % 100 == 0 {
-                while s.pop_due(Time(i * 500_000)).is_some() {}
+                while s.pop_due(SimInstant(i * 500_000)).is_some() {}
             }
         }
         s.close();
@@ -527,7 +533,7 @@ mod tests {
     #[test]
     fn spinning_stops_when_the_slots_budget_is_spent() {
         let mut b = SpinBudget::default();
-        let ms = |m: u64| Time(m * 1_000_000);
+        let ms = |m: u64| SimInstant(m * 1_000_000);
         let budget_ms = SPIN_BUDGET_NS / 1_000_000;
         // Spinning from the start of a slot is allowed until the budget is spent.
         for m in 0..budget_ms {

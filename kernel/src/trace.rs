@@ -49,7 +49,7 @@ pub fn cwnd_csv(samples: &[Sample]) -> String {
 mod tests {
     use super::*;
     use crate::sys::TcpInfo;
-    use tcplab::time::Time;
+    use tcplab::time::Instant;
 
     #[test]
     fn a_sample_becomes_a_row_in_bytes_and_milliseconds() {
@@ -69,7 +69,7 @@ mod tests {
             ..TcpInfo::default()
         };
         let csv = cwnd_csv(&[Sample {
-            t: Time(1_500_000),
+            t: Instant(1_500_000),
             flow: 0,
             info,
         }]);

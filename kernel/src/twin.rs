@@ -13,7 +13,7 @@ use tcplab::link::Path;
 use tcplab::metrics::stats::jain;
 use tcplab::rate::MbitPerS;
 use tcplab::theory::path::{bdp_bytes, mathis, window_limit};
-use tcplab::time::Time;
+use tcplab::time::{Duration as SimDuration, Instant as SimInstant};
 use tcplab::workload::{MessageLog, MsgRecord};
 use tcplab::{App, Scenario};
 
@@ -130,7 +130,7 @@ impl Default for Options {
 /// One `TCP_INFO` reading of a sender's socket.
 #[derive(Debug, Clone, Copy)]
 pub struct Sample {
-    pub t: Time,
+    pub t: SimInstant,
     pub flow: usize,
     pub info: TcpInfo,
 }
@@ -225,7 +225,7 @@ impl<'s> Twin<'s> {
 
 pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
     let twin = Twin::new(s)?;
-    let deadline = Time::from_secs_f64(s.dur_s);
+    let deadline = SimInstant::from_secs_f64(s.dur_s);
     let sampler = Sampler::new(options.sample_every);
     let (outcome, report, wall_ms) = twin.drive(|epoch, stop| {
         thread::scope(|sc| {
@@ -280,7 +280,7 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
 /// application from its write to the echo's read: the path's round-trip time as a program sees
 /// it, for calibrating the router. The echo goes back at once (`TCP_NODELAY` both ways, and the
 /// reply carries the ACK).
-pub fn ping_pong(s: &Scenario, rounds: usize) -> Result<Vec<Time>, TwinError> {
+pub fn ping_pong(s: &Scenario, rounds: usize) -> Result<Vec<SimDuration>, TwinError> {
     let twin = Twin::new(s)?;
     let sockets = SocketPlan::of(&twin.plan, true);
     let (rtts, _, _) = twin.drive(|epoch, stop| {
@@ -319,9 +319,9 @@ pub fn ping_pong(s: &Scenario, rounds: usize) -> Result<Vec<Time>, TwinError> {
 /// What one TCP connection did, seen from both ends.
 #[derive(Debug, Clone, Default)]
 struct Connection {
-    syn: Time,
-    up: Time,
-    first_write: Option<Time>,
+    syn: SimInstant,
+    up: SimInstant,
+    first_write: Option<SimInstant>,
     reception: Reception,
     /// The sender's last `TCP_INFO`, and how many bytes of it the kernel gave.
     info: Option<(TcpInfo, usize)>,
@@ -333,9 +333,9 @@ struct Outcome {
     /// app=msgs: every message's write and read.
     messages: Option<MessageLog>,
     /// app=msgs over UDP: the first datagram's time (there is no handshake).
-    udp_start: Option<Time>,
+    udp_start: Option<SimInstant>,
     udp_bytes: u64,
-    udp_last_read: Option<Time>,
+    udp_last_read: Option<SimInstant>,
     /// app=msgs over TCP: each connection's sender port, in connection order.
     ports: Vec<u16>,
 }
@@ -349,7 +349,7 @@ struct Run<'a> {
     rx: &'a Host,
     epoch: Instant,
     /// `dur` on the run's clock: nothing is counted after it.
-    deadline: Time,
+    deadline: SimInstant,
     stop: &'a AtomicBool,
     sampler: &'a Sampler,
 }
@@ -369,7 +369,7 @@ fn connect_from(
     tx: &Host,
     sockets: &SocketPlan,
     epoch: Instant,
-) -> io::Result<(TcpStream, Time, Time)> {
+) -> io::Result<(TcpStream, SimInstant, SimInstant)> {
     tx.ns.enter()?;
     apps::connect(sockets, epoch)
 }
@@ -456,9 +456,9 @@ fn accept_each<T: Send>(
 /// What a sending thread of a transfer ends with.
 struct Sent {
     port: u16,
-    syn: Time,
-    up: Time,
-    first_write: Option<Time>,
+    syn: SimInstant,
+    up: SimInstant,
+    first_write: Option<SimInstant>,
     info: Option<(TcpInfo, usize)>,
     /// Kept open until the sampler has stopped reading it.
     stream: TcpStream,
@@ -573,12 +573,12 @@ fn messages(run: &Run) -> io::Result<Outcome> {
     } = *run;
     let conns = s.conns as usize;
     let count = s.count as usize;
-    let every = Time::from_millis_f64(s.every_ms);
+    let every = SimDuration::from_millis_f64(s.every_ms);
     let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
     // The senders' ports in connection order, for the receivers to know which stream is which;
     // set once every connect has returned (failed ones too), so no receiver waits for ever.
     let ports: OnceLock<Vec<u16>> = OnceLock::new();
-    let mut writes: Vec<Time> = Vec::with_capacity(count);
+    let mut writes: Vec<SimInstant> = Vec::with_capacity(count);
     let payload = vec![0x6du8; s.msg as usize];
     let (reads, opened) = thread::scope(|sc| {
         let receivers = sc.spawn(|| {
@@ -632,7 +632,7 @@ fn messages(run: &Run) -> io::Result<Outcome> {
             .iter()
             .map(|(_, _, up)| *up)
             .max()
-            .unwrap_or(Time::ZERO)
+            .unwrap_or(SimInstant::ZERO)
             .max(router::now(epoch));
         for k in 0..count {
             let at = start + every.saturating_mul(k as u64);
@@ -658,7 +658,7 @@ fn messages(run: &Run) -> io::Result<Outcome> {
         .iter()
         .map(|(_, _, up)| *up)
         .max()
-        .unwrap_or(Time::ZERO);
+        .unwrap_or(SimInstant::ZERO);
     let mut log = MessageLog::new(s.msg, every, s.count, s.conns);
     log.records = writes
         .iter()
@@ -669,7 +669,7 @@ fn messages(run: &Run) -> io::Result<Outcome> {
             lost: false,
         })
         .collect();
-    let mut by_conn: Vec<Vec<Time>> = vec![Vec::new(); conns];
+    let mut by_conn: Vec<Vec<SimInstant>> = vec![Vec::new(); conns];
     for (_, (c, got)) in reads {
         by_conn[c] = got;
     }
@@ -713,8 +713,8 @@ fn datagrams(run: &Run) -> io::Result<Outcome> {
     let receiver = rx.ns.run(apps::udp_receiver)?;
     let sender = tx.ns.run(apps::udp_sender)?;
     let count = s.count as usize;
-    let every = Time::from_millis_f64(s.every_ms);
-    let mut writes: Vec<Time> = Vec::with_capacity(count);
+    let every = SimDuration::from_millis_f64(s.every_ms);
+    let mut writes: Vec<SimInstant> = Vec::with_capacity(count);
     let mut buf = vec![0x6du8; s.msg as usize];
     let start = router::now(epoch);
     let got = thread::scope(|sc| {
@@ -893,7 +893,7 @@ fn summarise(
     k: KernelCounters,
     wall_ms: f64,
 ) -> KernelSummary {
-    let ms = |t: Time| t.as_millis_f64();
+    let ms = |d: SimDuration| d.as_millis_f64();
     let conns = &o.connections;
     let syn_at = conns.iter().map(|c| c.syn).min();
     let first_data = conns
@@ -945,7 +945,7 @@ fn summarise(
             let end = if finished {
                 last_read
             } else {
-                Some(Time::from_secs_f64(s.dur_s))
+                Some(SimInstant::from_secs_f64(s.dur_s))
             };
             let len = tcplab::sim::goodput_window(s);
             let mut bins: Vec<u64> = Vec::new();
@@ -957,7 +957,7 @@ fn summarise(
                     bins[i] += b;
                 }
             }
-            end.and_then(|e| tcplab::sim::window_stats(&bins, e.saturating_sub(t0), len))
+            end.and_then(|e| tcplab::sim::window_stats(&bins, e.saturating_duration_since(t0), len))
         }
         _ => None,
     };
@@ -1001,7 +1001,7 @@ fn summarise(
             .as_ref()
             .filter(|_| !o.ports.is_empty())
             .map(|m| {
-                let writes: Vec<Time> = m.records.iter().map(|r| r.write).collect();
+                let writes: Vec<SimInstant> = m.records.iter().map(|r| r.write).collect();
                 tcplab::sim::hol_stats(&crate::hol::replay(
                     s,
                     &o.ports,

@@ -41,7 +41,7 @@
 use super::minmax::MaxFilter;
 use super::{AckEvent, CongestionControl, LossEvent, Window};
 use crate::rng::SplitMix64;
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 /// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
 pub const BBR_SCALE: u32 = 8;
@@ -134,8 +134,8 @@ impl BbrMode {
 /// An RTT in whole microseconds, Linux's `rs->rtt_us`: a sample a few nanoseconds under the
 /// minimum (ACKs of different sizes, rounding of serialisation times) must not restart the
 /// min_rtt filter's ten seconds, as it cannot in Linux.
-fn whole_us(t: Time) -> Time {
-    Time::from_nanos(t.as_nanos() / 1_000 * 1_000)
+fn whole_us(t: Duration) -> Duration {
+    Duration::from_nanos(t.as_nanos() / 1_000 * 1_000)
 }
 
 /// Linux's congestion states as BBR tells them apart (`tcp_ca_state`: Open and Disorder are one
@@ -159,10 +159,10 @@ pub struct Bbr {
     next_rtt_delivered: u64,
     round_start: bool,
     /// Min RTT in the `BBR_MIN_RTT_WIN_SEC` window, and when it was taken.
-    min_rtt: Option<Time>,
-    min_rtt_stamp: Time,
+    min_rtt: Option<Duration>,
+    min_rtt_stamp: Instant,
     /// End of the 200 ms ProbeRTT hold, once in flight has come down to the minimum.
-    probe_rtt_done_stamp: Option<Time>,
+    probe_rtt_done_stamp: Option<Instant>,
     probe_rtt_round_done: bool,
     prev_ca_state: CaState,
     packet_conservation: bool,
@@ -174,7 +174,7 @@ pub struct Bbr {
     full_bw_reached: bool,
     cycle_idx: usize,
     /// When the current gain-cycle phase began.
-    cycle_stamp: Time,
+    cycle_stamp: Instant,
     pacing_gain: u32,
     cwnd_gain: u32,
     /// Payload bytes per second; none before the first ACK.
@@ -183,7 +183,7 @@ pub struct Bbr {
     mss: u64,
     /// ACK aggregation (`bbr_update_ack_aggregation`): the epoch's start and bytes ACKed in it,
     /// and the most excess ACKed in each half of the window.
-    ack_epoch_stamp: Time,
+    ack_epoch_stamp: Instant,
     ack_epoch_acked: u32,
     extra_acked: [u32; 2],
     extra_acked_win_rtts: u32,
@@ -210,7 +210,7 @@ impl Bbr {
             next_rtt_delivered: 0,
             round_start: false,
             min_rtt: None,
-            min_rtt_stamp: Time::ZERO,
+            min_rtt_stamp: Instant::ZERO,
             probe_rtt_done_stamp: None,
             probe_rtt_round_done: false,
             prev_ca_state: CaState::Open,
@@ -220,13 +220,13 @@ impl Bbr {
             full_bw_cnt: 0,
             full_bw_reached: false,
             cycle_idx: 0,
-            cycle_stamp: Time::ZERO,
+            cycle_stamp: Instant::ZERO,
             pacing_gain: BBR_HIGH_GAIN,
             cwnd_gain: BBR_HIGH_GAIN,
             pacing_rate: None,
             has_seen_rtt: false,
             mss: 1,
-            ack_epoch_stamp: Time::ZERO,
+            ack_epoch_stamp: Instant::ZERO,
             ack_epoch_acked: 0,
             extra_acked: [0; 2],
             extra_acked_win_rtts: 0,
@@ -249,7 +249,7 @@ impl Bbr {
         (bw > 0.0).then_some(bw)
     }
 
-    pub fn min_rtt(&self) -> Option<Time> {
+    pub fn min_rtt(&self) -> Option<Duration> {
         self.min_rtt
     }
 
@@ -284,13 +284,13 @@ impl Bbr {
 
     /// `bbr_init_pacing_rate_from_rtt`: high_gain * cwnd / SRTT, or over a nominal 1 ms before
     /// any RTT sample.
-    fn init_pacing_rate_from_rtt(&mut self, cwnd: u32, srtt: Option<Time>) {
+    fn init_pacing_rate_from_rtt(&mut self, cwnd: u32, srtt: Option<Duration>) {
         let rtt = match srtt {
             Some(srtt) => {
                 self.has_seen_rtt = true;
-                srtt.max(Time::from_nanos(1_000))
+                srtt.max(Duration::from_nanos(1_000))
             }
-            None => Time::from_millis(1),
+            None => Duration::from_millis(1),
         };
         let bw = f64::from(cwnd) * self.mss as f64 / rtt.as_secs_f64();
         self.pacing_rate = Some(Self::rate_bytes_per_sec(bw, BBR_HIGH_GAIN));
@@ -417,7 +417,10 @@ impl Bbr {
             }
         }
         // What the bandwidth estimate would have delivered over the epoch.
-        let epoch = ack.now.saturating_sub(self.ack_epoch_stamp).as_secs_f64();
+        let epoch = ack
+            .now
+            .saturating_duration_since(self.ack_epoch_stamp)
+            .as_secs_f64();
         let mut expected = (self.bw.get() * epoch / self.mss as f64) as u32;
         // Restart the epoch when ACKs run below the expected rate, or after very many.
         let reset_at = BBR_ACK_EPOCH_ACKED_RESET_THRESH;
@@ -440,7 +443,7 @@ impl Bbr {
     fn is_next_cycle_phase(&self, ack: &AckEvent, losses: bool) -> bool {
         let is_full_length = self
             .min_rtt
-            .is_some_and(|m| ack.now.saturating_sub(self.cycle_stamp) > m);
+            .is_some_and(|m| ack.now.saturating_duration_since(self.cycle_stamp) > m);
         if self.pacing_gain == BBR_UNIT {
             return is_full_length;
         }
@@ -457,20 +460,20 @@ impl Bbr {
     }
 
     /// `bbr_advance_cycle_phase`.
-    fn advance_cycle_phase(&mut self, now: Time) {
+    fn advance_cycle_phase(&mut self, now: Instant) {
         self.cycle_idx = (self.cycle_idx + 1) % CYCLE_LEN;
         self.cycle_stamp = now;
     }
 
     /// `bbr_reset_probe_bw_mode`: start the cycle at a random phase other than the drain.
-    fn reset_probe_bw_mode(&mut self, now: Time) {
+    fn reset_probe_bw_mode(&mut self, now: Instant) {
         self.mode = BbrMode::ProbeBw;
         self.cycle_idx = CYCLE_LEN - 1 - self.rng.below(BBR_CYCLE_RAND) as usize;
         self.advance_cycle_phase(now);
     }
 
     /// `bbr_reset_mode`.
-    fn reset_mode(&mut self, now: Time) {
+    fn reset_mode(&mut self, now: Instant) {
         if self.full_bw_reached {
             self.reset_probe_bw_mode(now);
         } else {
@@ -509,7 +512,7 @@ impl Bbr {
     }
 
     /// `bbr_check_probe_rtt_done`.
-    fn check_probe_rtt_done(&mut self, w: &mut Window, now: Time) {
+    fn check_probe_rtt_done(&mut self, w: &mut Window, now: Instant) {
         if self.probe_rtt_done_stamp.is_none_or(|d| now <= d) {
             return;
         }
@@ -521,7 +524,7 @@ impl Bbr {
 
     /// `bbr_update_min_rtt`, and ProbeRTT's entry and exit.
     fn update_min_rtt(&mut self, w: &mut Window, ack: &AckEvent) {
-        let window = Time::from_secs(BBR_MIN_RTT_WIN_SEC);
+        let window = Duration::from_secs(BBR_MIN_RTT_WIN_SEC);
         let filter_expired = ack.now > self.min_rtt_stamp + window;
         if let Some(rtt) = ack.rtt.map(whole_us) {
             if self.min_rtt.is_none_or(|m| rtt < m) || filter_expired {
@@ -550,7 +553,7 @@ impl Bbr {
             // Hold the minimum in flight for max(200 ms, one round).
             if self.probe_rtt_done_stamp.is_none() && ack.in_flight <= BBR_CWND_MIN_TARGET {
                 self.probe_rtt_done_stamp =
-                    Some(ack.now + Time::from_millis(BBR_PROBE_RTT_MODE_MS));
+                    Some(ack.now + Duration::from_millis(BBR_PROBE_RTT_MODE_MS));
                 self.probe_rtt_round_done = false;
                 self.next_rtt_delivered = ack.delivered;
             } else if self.probe_rtt_done_stamp.is_some() {
@@ -768,7 +771,7 @@ mod tests {
     /// One packet, the unit of windows and of what an ACK delivers; it carries `MSS` bytes.
     const PKT: u32 = 1;
     const MSS: u32 = 1000;
-    const RTT: Time = Time::from_millis(100);
+    const RTT: Duration = Duration::from_millis(100);
 
     fn window(cwnd_segs: u32) -> Window {
         Window::new(cwnd_segs * PKT, MSS)
@@ -779,11 +782,11 @@ mod tests {
     struct Flow {
         bbr: Bbr,
         w: Window,
-        now: Time,
+        now: Instant,
         delivered: u64,
         in_flight: u32,
         in_recovery: bool,
-        rtt: Time,
+        rtt: Duration,
     }
 
     impl Flow {
@@ -791,7 +794,7 @@ mod tests {
             Flow {
                 bbr: Bbr::new(seed),
                 w: window(10),
-                now: Time::ZERO,
+                now: Instant::ZERO,
                 delivered: 0,
                 in_flight: 10 * PKT,
                 in_recovery: false,
@@ -801,7 +804,7 @@ mod tests {
 
         /// One ACK `dt` after the last, delivering `acked` bytes that were sent when
         /// `prior_delivered` had been delivered, at `rate` bytes/s.
-        fn ack_with(&mut self, dt: Time, acked: u32, rate: f64, prior_delivered: u64) {
+        fn ack_with(&mut self, dt: Duration, acked: u32, rate: f64, prior_delivered: u64) {
             self.now += dt;
             self.delivered += u64::from(acked * MSS);
             let interval = RTT;
@@ -833,7 +836,7 @@ mod tests {
         }
 
         /// One round trip: a single ACK that ends the round, after `dt`.
-        fn round(&mut self, dt: Time, rate: f64) {
+        fn round(&mut self, dt: Duration, rate: f64) {
             let prior = self.delivered;
             self.ack_with(dt, PKT, rate, prior);
         }
@@ -891,7 +894,7 @@ mod tests {
         assert!(f.w.ssthresh < INFINITE_SSTHRESH);
         // Once inflight is down to a BDP, ProbeBW.
         f.in_flight = PKT;
-        f.ack_with(Time::from_millis(1), PKT, bw, 0);
+        f.ack_with(Duration::from_millis(1), PKT, bw, 0);
         assert_eq!(f.bbr.mode(), BbrMode::ProbeBw);
         assert_eq!(f.bbr.cwnd_gain(), 2.0);
     }
@@ -925,10 +928,10 @@ mod tests {
             };
             let idx = f.bbr.cycle_idx();
             // A phase does not end before one min_rtt...
-            f.ack_with(Time::from_millis(50), PKT, rate, 0);
+            f.ack_with(Duration::from_millis(50), PKT, rate, 0);
             assert_eq!(f.bbr.cycle_idx(), idx);
             // ...and ends after it.
-            f.ack_with(Time::from_millis(51), PKT, rate, 0);
+            f.ack_with(Duration::from_millis(51), PKT, rate, 0);
             assert_eq!(f.bbr.cycle_idx(), (idx + 1) % CYCLE_LEN);
             gains.push(f.bbr.pacing_gain());
         }
@@ -949,21 +952,21 @@ mod tests {
         // Walk to phase 0.
         while f.bbr.cycle_idx() != 0 {
             f.in_flight = 100 * PKT;
-            f.ack_with(Time::from_millis(101), PKT, rate, 0);
+            f.ack_with(Duration::from_millis(101), PKT, rate, 0);
         }
         f.in_flight = 100 * PKT;
         for _ in 0..5 {
-            f.ack_with(Time::from_millis(101), PKT, rate, 0);
+            f.ack_with(Duration::from_millis(101), PKT, rate, 0);
             assert_eq!(f.bbr.cycle_idx(), 0);
         }
         f.in_flight = 200 * PKT;
-        f.ack_with(Time::from_millis(1), PKT, rate, 0);
+        f.ack_with(Duration::from_millis(1), PKT, rate, 0);
         assert_eq!(f.bbr.cycle_idx(), 1);
         // The draining phase ends early once inflight is at one BDP.
-        f.ack_with(Time::from_millis(1), PKT, rate, 0);
+        f.ack_with(Duration::from_millis(1), PKT, rate, 0);
         assert_eq!(f.bbr.cycle_idx(), 1);
         f.in_flight = 90 * PKT;
-        f.ack_with(Time::from_millis(1), PKT, rate, 0);
+        f.ack_with(Duration::from_millis(1), PKT, rate, 0);
         assert_eq!(f.bbr.cycle_idx(), 2);
     }
 
@@ -985,34 +988,34 @@ mod tests {
     fn probe_rtt_comes_when_min_rtt_is_ten_seconds_old_and_holds_four_packets_200ms() {
         let rate = 1_000_000.0;
         let mut f = Flow::new(5);
-        f.rtt = Time::from_millis(120); // Queueing: no sample beats the minimum.
+        f.rtt = Duration::from_millis(120); // Queueing: no sample beats the minimum.
         f.run_into_probe_bw(rate);
         let stamp = f.bbr.min_rtt_stamp;
         // Cruise for ten seconds.
         f.in_flight = 100 * PKT;
-        while f.now + Time::from_millis(10) <= stamp + Time::from_secs(10) {
-            f.ack_with(Time::from_millis(10), PKT, rate, f.delivered);
+        while f.now + Duration::from_millis(10) <= stamp + Duration::from_secs(10) {
+            f.ack_with(Duration::from_millis(10), PKT, rate, f.delivered);
             assert_ne!(f.bbr.mode(), BbrMode::ProbeRtt, "{}", f.now);
         }
         let cwnd_before = f.w.cwnd;
-        f.ack_with(Time::from_millis(10), PKT, rate, f.delivered);
+        f.ack_with(Duration::from_millis(10), PKT, rate, f.delivered);
         assert_eq!(f.bbr.mode(), BbrMode::ProbeRtt);
         assert_eq!(f.w.cwnd, 4 * PKT);
         assert_eq!((f.bbr.pacing_gain(), f.bbr.cwnd_gain()), (1.0, 1.0));
         // The expired filter took the new (higher) sample.
-        assert_eq!(f.bbr.min_rtt(), Some(Time::from_millis(120)));
+        assert_eq!(f.bbr.min_rtt(), Some(Duration::from_millis(120)));
         // In flight falls to four packets; from then the mode holds 200 ms and one round.
-        f.rtt = Time::from_millis(100);
+        f.rtt = Duration::from_millis(100);
         f.in_flight = 4 * PKT;
-        f.ack_with(Time::from_millis(10), PKT, rate, 0);
+        f.ack_with(Duration::from_millis(10), PKT, rate, 0);
         let low_since = f.now;
-        assert_eq!(f.bbr.min_rtt(), Some(Time::from_millis(100)));
-        while f.now <= low_since + Time::from_millis(200) {
+        assert_eq!(f.bbr.min_rtt(), Some(Duration::from_millis(100)));
+        while f.now <= low_since + Duration::from_millis(200) {
             assert_eq!(f.bbr.mode(), BbrMode::ProbeRtt, "{}", f.now);
             assert_eq!(f.w.cwnd, 4 * PKT);
-            f.ack_with(Time::from_millis(10), PKT, rate / 10.0, f.delivered);
+            f.ack_with(Duration::from_millis(10), PKT, rate / 10.0, f.delivered);
         }
-        f.ack_with(Time::from_millis(10), PKT, rate, f.delivered);
+        f.ack_with(Duration::from_millis(10), PKT, rate, f.delivered);
         assert_eq!(f.bbr.mode(), BbrMode::ProbeBw);
         // The window before the dip comes back (less the probing phase's two extra segments,
         // if the new cycle starts elsewhere).
@@ -1031,19 +1034,19 @@ mod tests {
         let mut f = Flow::new(2);
         f.run_into_probe_bw(1_000_000.0);
         let ack = |f: &mut Flow, rtt_ns: u64| {
-            f.rtt = Time::from_nanos(rtt_ns);
-            f.ack_with(Time::from_millis(10), PKT, 1_000_000.0, 0);
+            f.rtt = Duration::from_nanos(rtt_ns);
+            f.ack_with(Duration::from_millis(10), PKT, 1_000_000.0, 0);
         };
         // 99.9999 ms is 99999 us, a new minimum.
         ack(&mut f, 99_999_900);
         let stamp = f.now;
-        assert_eq!(f.bbr.min_rtt(), Some(Time::from_nanos(99_999_000)));
+        assert_eq!(f.bbr.min_rtt(), Some(Duration::from_nanos(99_999_000)));
         // 99.9993 ms is lower, but the same 99999 us: the ten seconds do not restart.
         ack(&mut f, 99_999_300);
         assert_eq!(f.bbr.min_rtt_stamp, stamp);
         // A whole microsecond less does.
         ack(&mut f, 99_998_999);
-        assert_eq!(f.bbr.min_rtt(), Some(Time::from_nanos(99_998_000)));
+        assert_eq!(f.bbr.min_rtt(), Some(Duration::from_nanos(99_998_000)));
         assert_eq!(f.bbr.min_rtt_stamp, f.now);
     }
 
@@ -1055,7 +1058,7 @@ mod tests {
         // A window at its target, 2 BDP, half of it in flight.
         f.w.cwnd = 200 * PKT;
         f.in_flight = 150 * PKT;
-        f.ack_with(Time::from_millis(30), PKT, rate, f.delivered);
+        f.ack_with(Duration::from_millis(30), PKT, rate, f.delivered);
         let before = f.w.cwnd;
         let ssthresh = f.w.ssthresh;
         f.bbr.on_enter_recovery(
@@ -1068,14 +1071,14 @@ mod tests {
         assert_eq!((f.w.cwnd, f.w.ssthresh), (before, ssthresh));
         f.in_recovery = true;
         f.in_flight = 100 * PKT;
-        f.ack_with(Time::from_millis(1), 2 * PKT, rate, 0);
+        f.ack_with(Duration::from_millis(1), 2 * PKT, rate, 0);
         // Packet conservation: what is in flight plus what was delivered.
         assert_eq!(f.w.cwnd, 102 * PKT);
-        f.ack_with(Time::from_millis(1), 2 * PKT, rate, 0);
+        f.ack_with(Duration::from_millis(1), 2 * PKT, rate, 0);
         assert_eq!(f.w.cwnd, 102 * PKT);
         // Recovery ends: the saved window is back.
         f.in_recovery = false;
-        f.ack_with(Time::from_millis(1), 2 * PKT, rate, f.delivered);
+        f.ack_with(Duration::from_millis(1), 2 * PKT, rate, f.delivered);
         // Restored (then grown by what this ACK delivered, up to the target).
         assert!(
             (before..=before + 2 * PKT).contains(&f.w.cwnd),
@@ -1090,7 +1093,7 @@ mod tests {
         let mut f = Flow::new(11);
         f.run_into_probe_bw(rate);
         f.in_flight = 150 * PKT;
-        f.ack_with(Time::from_millis(30), PKT, rate, f.delivered);
+        f.ack_with(Duration::from_millis(30), PKT, rate, f.delivered);
         let before = f.w.cwnd;
         let outstanding = 150 * PKT;
         f.bbr.on_rto(
@@ -1103,12 +1106,12 @@ mod tests {
         );
         f.w.cwnd = PKT; // As the sender does.
         f.in_flight = 0;
-        f.ack_with(Time::from_millis(300), PKT, rate, 0);
+        f.ack_with(Duration::from_millis(300), PKT, rate, 0);
         assert_eq!(f.w.cwnd, 4 * PKT);
-        f.ack_with(Time::from_millis(1), 2 * PKT, rate, 0);
+        f.ack_with(Duration::from_millis(1), 2 * PKT, rate, 0);
         assert_eq!(f.w.cwnd, 6 * PKT);
         // Everything outstanding at the timeout is acknowledged: TCP_CA_Loss ends.
-        f.ack_with(Time::from_millis(1), outstanding, rate, 0);
+        f.ack_with(Duration::from_millis(1), outstanding, rate, 0);
         assert!(f.w.cwnd >= before, "{} < {before}", f.w.cwnd);
     }
 
@@ -1122,13 +1125,13 @@ mod tests {
             mss: 0,
         };
         let mut ev = AckEvent {
-            now: Time::MAX,
+            now: Instant::MAX,
             acked: u32::MAX,
             sacked: u32::MAX,
             data_acked: true,
             lost: u32::MAX,
-            rtt: Some(Time::ZERO),
-            min_rtt: Some(Time::ZERO),
+            rtt: Some(Duration::ZERO),
+            min_rtt: Some(Duration::ZERO),
             in_flight: u32::MAX,
             in_flight_bytes: u64::MAX,
             cwnd_limited: false,
@@ -1137,10 +1140,10 @@ mod tests {
             delivered_pkts: u64::MAX,
             snd_una: u64::MAX,
             snd_nxt: u64::MAX,
-            srtt: Some(Time::ZERO),
+            srtt: Some(Duration::ZERO),
             rate: Some(RateSample {
                 delivered: u64::MAX,
-                interval: Time::from_nanos(1),
+                interval: Duration::from_nanos(1),
                 app_limited: false,
                 prior_delivered: u64::MAX,
             }),
@@ -1149,7 +1152,7 @@ mod tests {
             b.on_ack(&mut w, &ev);
             ev.rate = Some(RateSample {
                 delivered: 0,
-                interval: Time::ZERO,
+                interval: Duration::ZERO,
                 app_limited: true,
                 prior_delivered: 0,
             });
@@ -1157,14 +1160,14 @@ mod tests {
             b.on_enter_recovery(
                 &mut w,
                 &LossEvent {
-                    now: Time::MAX,
+                    now: Instant::MAX,
                     flight_size: u64::MAX,
                 },
             );
             b.on_rto(
                 &mut w,
                 &LossEvent {
-                    now: Time::MAX,
+                    now: Instant::MAX,
                     flight_size: u64::MAX,
                 },
                 true,
@@ -1185,7 +1188,7 @@ mod tests {
         assert_eq!(b.tso_segs_goal(), 65);
         // Slow: one or two segments.
         b.pacing_rate = Some(100_000.0);
-        b.min_rtt = Some(Time::from_millis(100));
+        b.min_rtt = Some(Duration::from_millis(100));
         assert_eq!(b.tso_segs_goal(), 1);
         assert_eq!(b.quantization_budget(10), 14);
     }

@@ -15,7 +15,7 @@ use super::hystart::{HyStart, LOW_WINDOW_SEGMENTS};
 use super::reno::cong_avoid_ai;
 use super::slow_start::slow_start;
 use super::{AckEvent, CongestionControl, LossEvent, Window, MIN_SSTHRESH};
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 /// The kernel's timer frequency (`CONFIG_HZ`): CUBIC's clock is `tcp_jiffies32`. 250 is the
 /// measured kernel's (Debian's) value.
@@ -40,15 +40,18 @@ pub const C: f64 = CUBE_RTT_SCALE as f64 / 1024.0;
 /// cwnd chart's overlay.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CubicCurve {
-    pub epoch_start: Time,
+    pub epoch_start: Instant,
     pub k: f64,
     pub w_max: f64,
 }
 
 impl CubicCurve {
     /// W at `now`, in packets (RFC 9438 equation 1).
-    pub fn w_at(&self, now: Time) -> f64 {
-        let d = now.saturating_sub(self.epoch_start).as_secs_f64() - self.k;
+    pub fn w_at(&self, now: Instant) -> f64 {
+        let d = now
+            .saturating_duration_since(self.epoch_start)
+            .as_secs_f64()
+            - self.k;
         C * d * d * d + self.w_max
     }
 }
@@ -85,7 +88,7 @@ fn icbrt(x: u64) -> u64 {
 }
 
 /// Linux `tcp_jiffies32` at `now`.
-fn jiffies(now: Time) -> u64 {
+fn jiffies(now: Instant) -> u64 {
     now.as_nanos() / (1_000_000_000 / HZ)
 }
 
@@ -130,7 +133,7 @@ impl Cubic {
     pub fn curve(&self) -> Option<CubicCurve> {
         let start = self.epoch_start?;
         Some(CubicCurve {
-            epoch_start: Time(start * (1_000_000_000 / HZ)),
+            epoch_start: Instant(start * (1_000_000_000 / HZ)),
             k: self.k as f64 / 1024.0,
             w_max: f64::from(self.origin_point),
         })
@@ -162,7 +165,7 @@ impl Cubic {
 
     /// `bictcp_update`: the packets per increase that bring the window to the curve one
     /// minimum RTT from now, and no slower than the Reno-friendly estimate.
-    fn update(&mut self, cwnd: u32, acked: u32, now: Time) {
+    fn update(&mut self, cwnd: u32, acked: u32, now: Instant) {
         let j = jiffies(now);
         self.ack_cnt = self.ack_cnt.saturating_add(acked);
         if self.last_cwnd == cwnd && j.saturating_sub(self.last_time) <= HZ / 32 {
@@ -224,7 +227,7 @@ impl Cubic {
     }
 
     /// `cubictcp_acked`: the minimum delay and HyStart, from each RTT sample.
-    fn on_rtt_sample(&mut self, w: &mut Window, ack: &AckEvent, rtt: Time) {
+    fn on_rtt_sample(&mut self, w: &mut Window, ack: &AckEvent, rtt: Duration) {
         // Samples right after a reduction are discarded: the queue may still be draining.
         if self
             .epoch_start
@@ -239,14 +242,15 @@ impl Cubic {
         if !w.in_slow_start() || f64::from(w.cwnd) < LOW_WINDOW_SEGMENTS {
             return;
         }
-        let delay_min = Time::from_micros(self.delay_min_us);
+        let delay_min = Duration::from_micros(self.delay_min_us);
         if let Some(h) = self.hystart.as_mut() {
             // Linux's `hystart_ack_delay`: four 64 KiB bursts at the pacing rate Linux
             // computes in slow start (twice cwnd per SRTT), at most 1 ms.
             let srtt = ack.srtt.unwrap_or(delay_min).as_secs_f64().max(1e-9);
             let pacing = 2.0 * w.cwnd_bytes() as f64 / srtt;
-            let ack_delay = Time::from_secs_f64(4.0 * 65_536.0 / pacing).min(Time::from_millis(1));
-            let rtt = Time::from_micros(delay_us);
+            let ack_delay =
+                Duration::from_secs_f64(4.0 * 65_536.0 / pacing).min(Duration::from_millis(1));
+            let rtt = Duration::from_micros(delay_us);
             if h.on_ack(ack.now, ack.snd_una, ack.snd_nxt, rtt, delay_min, ack_delay)
                 .is_some()
             {
@@ -285,9 +289,9 @@ impl CongestionControl for Cubic {
 
     /// `cubictcp_cwnd_event(CA_EVENT_TX_START)`: after an idle spell the epoch moves forward
     /// by it, so the window resumes the curve where it left it instead of jumping ahead.
-    fn on_tx_start(&mut self, now: Time, idle: Time) {
+    fn on_tx_start(&mut self, now: Instant, idle: Duration) {
         let now_j = jiffies(now);
-        let delta = now_j.saturating_sub(jiffies(now.saturating_sub(idle)));
+        let delta = now_j.saturating_sub(jiffies(now - idle));
         if let Some(e) = self.epoch_start.as_mut() {
             if delta > 0 {
                 *e = (*e + delta).min(now_j);
@@ -322,12 +326,12 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn ack(now_ms: u64, acked: u32) -> AckEvent {
-        let rtt = Some(Time::from_millis(100));
+        let rtt = Some(Duration::from_millis(100));
         AckEvent {
             rtt,
             min_rtt: rtt,
             srtt: rtt,
-            ..AckEvent::plain(Time::from_millis(now_ms), acked)
+            ..AckEvent::plain(Instant::from_millis(now_ms), acked)
         }
     }
 
@@ -374,7 +378,7 @@ mod tests {
 
     fn loss(flight_packets: u64) -> LossEvent {
         LossEvent {
-            now: Time::ZERO,
+            now: Instant::ZERO,
             flight_size: flight_packets * 1000,
         }
     }
@@ -410,7 +414,7 @@ mod tests {
         let curve = c.curve().expect("an epoch");
         // K = cbrt(30 / 0.4) = 4.2 s: at 3 s the window is just under W_max, as W(t) says.
         assert!((curve.k - 4.217).abs() < 0.01, "{}", curve.k);
-        let expected = curve.w_at(Time(3_100 * MS));
+        let expected = curve.w_at(Instant(3_100 * MS));
         let got = f64::from(w.cwnd);
         assert!(
             (got - expected).abs() / expected < 0.03,
@@ -432,7 +436,7 @@ mod tests {
         let mut acked = 0u32;
         let mut now = 0;
         while acked < 18 * 40 {
-            c.update(w.cwnd, 1, Time(now * MS));
+            c.update(w.cwnd, 1, Instant(now * MS));
             acked += 1;
             now += 1;
         }
@@ -473,17 +477,17 @@ mod tests {
         let (mut w, mut c) = after_one_loss();
         c.on_ack(&mut w, &ack(100, 1));
         let start = c.curve().map(|k| k.epoch_start);
-        assert_eq!(start, Some(Time::from_millis(100)));
-        c.on_tx_start(Time::from_millis(1_000), Time::from_millis(500));
+        assert_eq!(start, Some(Instant::from_millis(100)));
+        c.on_tx_start(Instant::from_millis(1_000), Duration::from_millis(500));
         assert_eq!(
             c.curve().map(|k| k.epoch_start),
-            Some(Time::from_millis(600))
+            Some(Instant::from_millis(600))
         );
         // Never past now.
-        c.on_tx_start(Time::from_millis(1_000), Time::from_millis(900));
+        c.on_tx_start(Instant::from_millis(1_000), Duration::from_millis(900));
         assert_eq!(
             c.curve().map(|k| k.epoch_start),
-            Some(Time::from_millis(1_000))
+            Some(Instant::from_millis(1_000))
         );
     }
 }

@@ -3,17 +3,17 @@
 //! (the pipe is about full), or when the round's RTT has grown past the minimum by a margin
 //! (a queue is building).
 
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 /// Linux's `hystart_low_window`: below 16 segments slow start is left alone.
 pub const LOW_WINDOW_SEGMENTS: f64 = 16.0;
 /// Linux's `hystart_ack_delta_us`: ACKs closer than this belong to one train.
-pub const ACK_DELTA: Time = Time(2_000_000);
+pub const ACK_DELTA: Duration = Duration(2_000_000);
 /// Linux's HYSTART_MIN_SAMPLES: RTT samples a round takes before its delay is judged.
 pub const MIN_SAMPLES: u32 = 8;
 /// Linux's HYSTART_DELAY_MIN and HYSTART_DELAY_MAX: the clamp on the delay threshold.
-pub const DELAY_MIN: Time = Time(4_000_000);
-pub const DELAY_MAX: Time = Time(16_000_000);
+pub const DELAY_MIN: Duration = Duration(4_000_000);
+pub const DELAY_MAX: Duration = Duration(16_000_000);
 
 /// Why HyStart ended slow start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,9 +26,9 @@ pub enum HyStartExit {
 pub struct HyStart {
     found: Option<HyStartExit>,
     end_seq: u64,
-    round_start: Time,
-    last_ack: Time,
-    curr_rtt: Option<Time>,
+    round_start: Instant,
+    last_ack: Instant,
+    curr_rtt: Option<Duration>,
     sample_cnt: u32,
 }
 
@@ -42,7 +42,7 @@ impl HyStart {
         self.found
     }
 
-    fn new_round(&mut self, now: Time, snd_nxt: u64) {
+    fn new_round(&mut self, now: Instant, snd_nxt: u64) {
         self.round_start = now;
         self.last_ack = now;
         self.end_seq = snd_nxt;
@@ -55,12 +55,12 @@ impl HyStart {
     /// exit the first time one is found.
     pub fn on_ack(
         &mut self,
-        now: Time,
+        now: Instant,
         snd_una: u64,
         snd_nxt: u64,
-        rtt: Time,
-        delay_min: Time,
-        ack_delay: Time,
+        rtt: Duration,
+        delay_min: Duration,
+        ack_delay: Duration,
     ) -> Option<HyStartExit> {
         if self.found.is_some() {
             return None;
@@ -68,11 +68,11 @@ impl HyStart {
         if snd_una > self.end_seq {
             self.new_round(now, snd_nxt);
         }
-        if now.saturating_sub(self.last_ack) <= ACK_DELTA {
+        if now.saturating_duration_since(self.last_ack) <= ACK_DELTA {
             self.last_ack = now;
             // Unpaced, the train may end at half the minimum RTT.
-            let threshold = Time((delay_min + ack_delay).as_nanos() / 2);
-            if now.saturating_sub(self.round_start) > threshold {
+            let threshold = (delay_min + ack_delay) / 2;
+            if now.saturating_duration_since(self.round_start) > threshold {
                 self.found = Some(HyStartExit::AckTrain);
                 return self.found;
             }
@@ -83,7 +83,7 @@ impl HyStart {
         if self.sample_cnt < MIN_SAMPLES {
             self.sample_cnt += 1;
         } else if let Some(curr) = self.curr_rtt {
-            let margin = Time(delay_min.as_nanos() / 8).max(DELAY_MIN).min(DELAY_MAX);
+            let margin = (delay_min / 8).max(DELAY_MIN).min(DELAY_MAX);
             if curr > delay_min + margin {
                 self.found = Some(HyStartExit::DelayIncrease);
                 return self.found;
@@ -102,13 +102,13 @@ mod tests {
     #[test]
     fn a_train_longer_than_half_the_min_rtt_ends_slow_start() {
         let mut h = HyStart::default();
-        let rtt = Time(20 * MS);
+        let rtt = Duration(20 * MS);
         // ACKs every 0.5 ms from t = 100 ms: the train passes 10 ms after 20 ACKs.
         let mut exit = None;
         let mut n = 0;
         while exit.is_none() && n < 100 {
-            let now = Time(100 * MS + n * MS / 2);
-            exit = h.on_ack(now, 1000 + n, 1_000_000, rtt, rtt, Time::ZERO);
+            let now = Instant(100 * MS + n * MS / 2);
+            exit = h.on_ack(now, 1000 + n, 1_000_000, rtt, rtt, Duration::ZERO);
             n += 1;
         }
         assert_eq!(exit, Some(HyStartExit::AckTrain));
@@ -118,17 +118,17 @@ mod tests {
     #[test]
     fn a_growing_rtt_ends_slow_start() {
         let mut h = HyStart::default();
-        let base = Time(100 * MS);
+        let base = Duration(100 * MS);
         let mut exit = None;
         // ACKs 5 ms apart (no train) whose RTT is 20 ms above the minimum.
         for n in 0..20u64 {
             exit = exit.or(h.on_ack(
-                Time(n * 5 * MS),
+                Instant(n * 5 * MS),
                 1 + n,
                 1_000,
-                Time(120 * MS),
+                Duration(120 * MS),
                 base,
-                Time::ZERO,
+                Duration::ZERO,
             ));
         }
         assert_eq!(exit, Some(HyStartExit::DelayIncrease));
@@ -137,12 +137,12 @@ mod tests {
     #[test]
     fn a_lower_rtt_after_the_first_samples_is_not_a_delay_increase() {
         let mut h = HyStart::default();
-        let base = Time(100 * MS);
+        let base = Duration(100 * MS);
         // Eight samples 15 ms above the minimum (past its 12.5 ms margin), then the path's
         // minimum again: the round's minimum follows it down, so slow start goes on.
         for n in 0..20u64 {
-            let rtt = if n < 8 { Time(115 * MS) } else { base };
-            let exit = h.on_ack(Time(n * 5 * MS), 1 + n, 1_000, rtt, base, Time::ZERO);
+            let rtt = if n < 8 { Duration(115 * MS) } else { base };
+            let exit = h.on_ack(Instant(n * 5 * MS), 1 + n, 1_000, rtt, base, Duration::ZERO);
             assert_eq!(exit, None, "sample {n}");
         }
     }
@@ -150,16 +150,16 @@ mod tests {
     #[test]
     fn a_steady_rtt_and_sparse_acks_leave_slow_start_alone() {
         let mut h = HyStart::default();
-        let base = Time(100 * MS);
+        let base = Duration(100 * MS);
         for n in 0..50u64 {
             assert_eq!(
                 h.on_ack(
-                    Time(n * 5 * MS),
+                    Instant(n * 5 * MS),
                     1 + n,
                     1_000,
-                    Time(101 * MS),
+                    Duration(101 * MS),
                     base,
-                    Time::ZERO
+                    Duration::ZERO
                 ),
                 None
             );

@@ -10,7 +10,7 @@ pub mod reno;
 pub mod slow_start;
 
 use crate::scenario::CcAlgo;
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 pub use bbr::Bbr;
 pub use cubic::Cubic;
@@ -75,7 +75,7 @@ pub struct RateSample {
     /// Bytes delivered over the sample's interval.
     pub delivered: u64,
     /// The interval: the longer of the send and the ACK intervals.
-    pub interval: Time,
+    pub interval: Duration,
     /// The sample was taken while the sender had nothing to send, so it may understate the path.
     pub app_limited: bool,
     /// The sender's delivered count when the sampled packet was sent (marks round trips).
@@ -85,7 +85,8 @@ pub struct RateSample {
 impl RateSample {
     /// Bytes per second, if the interval is positive.
     pub fn rate(&self) -> Option<f64> {
-        (self.interval > Time::ZERO).then(|| self.delivered as f64 / self.interval.as_secs_f64())
+        (self.interval > Duration::ZERO)
+            .then(|| self.delivered as f64 / self.interval.as_secs_f64())
     }
 }
 
@@ -93,7 +94,7 @@ impl RateSample {
 /// them; the delivery-rate sample and the sequence numbers are in bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AckEvent {
-    pub now: Time,
+    pub now: Instant,
     /// Packets newly acknowledged cumulatively and not SACKed before. Without SACK, the
     /// cumulative ACK that ends a run of duplicate ACKs credits what the duplicates did not:
     /// max(acked - duplicates, 1), as Linux's `tcp_remove_reno_sacks`.
@@ -108,9 +109,9 @@ pub struct AckEvent {
     pub lost: u32,
     /// RTT sample of this ACK. None from retransmitted data: the lab applies Karn's rule
     /// (RFC 6298 §3) where Linux, with timestamps, would take one (docs/model.md).
-    pub rtt: Option<Time>,
+    pub rtt: Option<Duration>,
     /// The lowest RTT seen on the connection.
-    pub min_rtt: Option<Time>,
+    pub min_rtt: Option<Duration>,
     /// Packets in flight after this ACK was processed (`tcp_packets_in_flight`).
     pub in_flight: u32,
     /// The same in bytes.
@@ -129,7 +130,7 @@ pub struct AckEvent {
     /// the value the second had when the round began.
     pub snd_una: u64,
     pub snd_nxt: u64,
-    pub srtt: Option<Time>,
+    pub srtt: Option<Duration>,
     pub rate: Option<RateSample>,
 }
 
@@ -145,7 +146,7 @@ impl AckEvent {
 
     /// An ACK of `acked` new packets at `now` for a window-limited sender in the Open state,
     /// with nothing else to report: the starting point of the algorithms' tests.
-    pub fn plain(now: Time, acked: u32) -> AckEvent {
+    pub fn plain(now: Instant, acked: u32) -> AckEvent {
         AckEvent {
             now,
             acked,
@@ -171,7 +172,7 @@ impl AckEvent {
 /// Why the sender reduces its window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LossEvent {
-    pub now: Time,
+    pub now: Instant,
     /// Bytes in flight when the loss was detected (RFC 5681's FlightSize).
     pub flight_size: u64,
 }
@@ -203,7 +204,7 @@ pub trait CongestionControl {
 
     /// Data leaves after the pipe had emptied, `idle` after the last (Linux's
     /// `CA_EVENT_TX_START`).
-    fn on_tx_start(&mut self, now: Time, idle: Time) {
+    fn on_tx_start(&mut self, now: Instant, idle: Duration) {
         let _ = (now, idle);
     }
 
@@ -248,7 +249,7 @@ pub enum CcModel {
     Bbr {
         mode: bbr::BbrMode,
         bw: Option<f64>,
-        min_rtt: Option<Time>,
+        min_rtt: Option<Duration>,
         pacing_gain: f64,
         cwnd_gain: f64,
     },

@@ -70,10 +70,10 @@ impl CongestionControl for Reno {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::Time;
+    use crate::time::Instant;
 
     fn ack(acked: u32) -> AckEvent {
-        AckEvent::plain(Time::ZERO, acked)
+        AckEvent::plain(Instant::ZERO, acked)
     }
 
     fn avoiding(cwnd: u32) -> Window {
@@ -141,7 +141,7 @@ mod tests {
         Reno.on_enter_recovery(
             &mut w,
             &LossEvent {
-                now: Time::ZERO,
+                now: Instant::ZERO,
                 flight_size: 40_000,
             },
         );

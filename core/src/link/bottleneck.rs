@@ -10,13 +10,13 @@
 
 use std::collections::VecDeque;
 
-use crate::time::{serialisation_time, Time};
+use crate::time::{serialisation_time, Duration, Instant};
 
 /// What became of a packet offered to the bottleneck.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Enqueued {
     /// It will have left the link (been serialised) at this time.
-    Departs(Time),
+    Departs(Instant),
     /// The queue was full.
     Dropped,
 }
@@ -25,12 +25,12 @@ pub struct Bottleneck {
     bits_per_s: u64,
     capacity: usize,
     /// When the link finishes the last packet accepted.
-    free_at: Time,
+    free_at: Instant,
     /// Transmission start times of the packets waiting, ascending.
-    waiting: VecDeque<Time>,
+    waiting: VecDeque<Instant>,
     /// The latest packet size and its serialisation time: a flow's packets are mostly one size,
     /// and the exact time takes a 128-bit division.
-    last_size: (u32, Time),
+    last_size: (u32, Duration),
 }
 
 impl Bottleneck {
@@ -38,14 +38,14 @@ impl Bottleneck {
         Bottleneck {
             bits_per_s,
             capacity,
-            free_at: Time::ZERO,
+            free_at: Instant::ZERO,
             // Sized for the common case; a huge configured queue grows only if it fills.
             waiting: VecDeque::with_capacity(capacity.min(4096)),
             last_size: (0, serialisation_time(0, bits_per_s)),
         }
     }
 
-    pub fn offer(&mut self, now: Time, wire_bytes: u32) -> Enqueued {
+    pub fn offer(&mut self, now: Instant, wire_bytes: u32) -> Enqueued {
         let waiting = self.queued(now);
         let start = self.free_at.max(now);
         if start > now && waiting >= self.capacity {
@@ -65,7 +65,7 @@ impl Bottleneck {
     }
 
     /// Packets waiting at `now`, not counting the one being serialised.
-    pub fn queued(&mut self, now: Time) -> usize {
+    pub fn queued(&mut self, now: Instant) -> usize {
         while self.waiting.front().is_some_and(|&s| s <= now) {
             self.waiting.pop_front();
         }
@@ -73,12 +73,12 @@ impl Bottleneck {
     }
 
     /// Packets waiting at `now`, without forgetting those that have left (for observers).
-    pub fn waiting_at(&self, now: Time) -> usize {
+    pub fn waiting_at(&self, now: Instant) -> usize {
         self.waiting.len() - self.waiting.partition_point(|&s| s <= now)
     }
 
     /// When the link will have sent everything accepted so far.
-    pub fn free_at(&self) -> Time {
+    pub fn free_at(&self) -> Instant {
         self.free_at
     }
 }
@@ -92,51 +92,72 @@ mod tests {
     #[test]
     fn an_idle_link_serialises_at_once() {
         let mut b = Bottleneck::new(GBIT, 2);
-        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(12_000)));
-        assert_eq!(b.queued(Time(0)), 0);
+        assert_eq!(
+            b.offer(Instant(0), 1500),
+            Enqueued::Departs(Instant(12_000))
+        );
+        assert_eq!(b.queued(Instant(0)), 0);
     }
 
     #[test]
     fn packets_leave_back_to_back_in_order() {
         let mut b = Bottleneck::new(GBIT, 10);
-        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(12_000)));
-        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(24_000)));
-        assert_eq!(b.offer(Time(30_000), 1500), Enqueued::Departs(Time(42_000)));
+        assert_eq!(
+            b.offer(Instant(0), 1500),
+            Enqueued::Departs(Instant(12_000))
+        );
+        assert_eq!(
+            b.offer(Instant(0), 1500),
+            Enqueued::Departs(Instant(24_000))
+        );
+        assert_eq!(
+            b.offer(Instant(30_000), 1500),
+            Enqueued::Departs(Instant(42_000))
+        );
     }
 
     #[test]
     fn a_full_queue_drops_the_tail() {
         let mut b = Bottleneck::new(GBIT, 2);
-        b.offer(Time(0), 1500);
-        assert!(matches!(b.offer(Time(0), 1500), Enqueued::Departs(_)));
-        assert!(matches!(b.offer(Time(0), 1500), Enqueued::Departs(_)));
-        assert_eq!(b.offer(Time(0), 1500), Enqueued::Dropped);
-        assert_eq!(b.queued(Time(0)), 2);
+        b.offer(Instant(0), 1500);
+        assert!(matches!(b.offer(Instant(0), 1500), Enqueued::Departs(_)));
+        assert!(matches!(b.offer(Instant(0), 1500), Enqueued::Departs(_)));
+        assert_eq!(b.offer(Instant(0), 1500), Enqueued::Dropped);
+        assert_eq!(b.queued(Instant(0)), 2);
     }
 
     #[test]
     fn the_queue_drains_at_the_link_rate() {
         let mut b = Bottleneck::new(GBIT, 10);
         for _ in 0..4 {
-            b.offer(Time(0), 1500);
+            b.offer(Instant(0), 1500);
         }
-        assert_eq!(b.queued(Time(0)), 3);
-        assert_eq!(b.queued(Time(12_000)), 2);
-        assert_eq!(b.queued(Time(36_000)), 0);
+        assert_eq!(b.queued(Instant(0)), 3);
+        assert_eq!(b.queued(Instant(12_000)), 2);
+        assert_eq!(b.queued(Instant(36_000)), 0);
     }
 
     #[test]
     fn each_size_takes_its_own_time_whatever_came_before() {
         let mut b = Bottleneck::new(GBIT, 10);
         // 1500 B = 12 us, 40 B = 320 ns, 1 B = 8 ns (rounded up: 1 byte at 3 bit/s below).
-        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(12_000)));
-        assert_eq!(b.offer(Time(0), 40), Enqueued::Departs(Time(12_320)));
-        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(24_320)));
-        assert_eq!(b.offer(Time(0), 1500), Enqueued::Departs(Time(36_320)));
+        assert_eq!(
+            b.offer(Instant(0), 1500),
+            Enqueued::Departs(Instant(12_000))
+        );
+        assert_eq!(b.offer(Instant(0), 40), Enqueued::Departs(Instant(12_320)));
+        assert_eq!(
+            b.offer(Instant(0), 1500),
+            Enqueued::Departs(Instant(24_320))
+        );
+        assert_eq!(
+            b.offer(Instant(0), 1500),
+            Enqueued::Departs(Instant(36_320))
+        );
         let mut slow = Bottleneck::new(3, 10);
         assert_eq!(
-            slow.offer(Time(0), 1),
-            Enqueued::Departs(Time(2_666_666_667))
+            slow.offer(Instant(0), 1),
+            Enqueued::Departs(Instant(2_666_666_667))
         );
     }
 }

@@ -7,33 +7,33 @@
 use std::collections::VecDeque;
 
 use crate::packet::Packet;
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 pub struct DelayLine {
-    delay: Time,
+    delay: Duration,
     /// (arrival, the engine's sequence number, packet).
-    wire: VecDeque<(Time, u64, Packet)>,
+    wire: VecDeque<(Instant, u64, Packet)>,
 }
 
 impl DelayLine {
-    pub fn new(delay: Time) -> Self {
+    pub fn new(delay: Duration) -> Self {
         DelayLine {
             delay,
             wire: VecDeque::with_capacity(1024),
         }
     }
 
-    pub fn delay(&self) -> Time {
+    pub fn delay(&self) -> Duration {
         self.delay
     }
 
     /// Puts `packet` on the wire at `now`; `seq` orders it among events at the same instant.
-    pub fn push(&mut self, now: Time, seq: u64, packet: Packet) {
+    pub fn push(&mut self, now: Instant, seq: u64, packet: Packet) {
         self.wire.push_back((now + self.delay, seq, packet));
     }
 
     /// The arrival time and sequence number of the head packet.
-    pub fn front_key(&self) -> Option<(Time, u64)> {
+    pub fn front_key(&self) -> Option<(Instant, u64)> {
         self.wire.front().map(|(t, s, _)| (*t, *s))
     }
 
@@ -66,12 +66,12 @@ mod tests {
 
     #[test]
     fn packets_arrive_after_the_delay_in_order() {
-        let mut line = DelayLine::new(Time(100));
-        line.push(Time(0), 7, pkt(1));
-        line.push(Time(5), 9, pkt(2));
-        assert_eq!(line.front_key(), Some((Time(100), 7)));
+        let mut line = DelayLine::new(Duration(100));
+        line.push(Instant(0), 7, pkt(1));
+        line.push(Instant(5), 9, pkt(2));
+        assert_eq!(line.front_key(), Some((Instant(100), 7)));
         assert_eq!(line.pop().map(|p| p.flow), Some(1));
-        assert_eq!(line.front_key(), Some((Time(105), 9)));
+        assert_eq!(line.front_key(), Some((Instant(105), 9)));
         assert_eq!(line.pop().map(|p| p.flow), Some(2));
         assert!(line.pop().is_none());
         assert_eq!(line.front_key(), None);

@@ -11,7 +11,7 @@
 use crate::metrics::trace::DropCause;
 use crate::rng::SimRng;
 use crate::scenario::Scenario;
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 use super::{Bottleneck, Enqueued, LossModel, StagedDrops};
 
@@ -30,8 +30,8 @@ pub enum Fate {
     /// It leaves the path's far end at `arrives`; on the data direction it left the bottleneck
     /// at `departs` (on the ACK direction `departs` is the time it was offered).
     Delivered {
-        departs: Time,
-        arrives: Time,
+        departs: Instant,
+        arrives: Instant,
     },
     Dropped(DropCause),
 }
@@ -44,14 +44,14 @@ pub struct PathShape {
     /// Drop-tail queue, packets waiting (not counting the one on the link).
     pub queue: usize,
     /// One-way delays: `rtt / 2` on the data direction, the rest of `rtt` on the ACK direction.
-    pub data_delay: Time,
-    pub ack_delay: Time,
+    pub data_delay: Duration,
+    pub ack_delay: Duration,
 }
 
 impl PathShape {
     pub fn of(s: &Scenario) -> PathShape {
-        let rtt = Time::from_millis_f64(s.rtt_ms);
-        let data_delay = Time(rtt.as_nanos() / 2);
+        let rtt = Duration::from_millis_f64(s.rtt_ms);
+        let data_delay = rtt / 2;
         PathShape {
             bits_per_s: (s.bw_mbps * 1e6).round().max(1.0) as u64,
             queue: s.queue as usize,
@@ -90,7 +90,7 @@ impl Path {
     /// Offers a packet of `wire_bytes` (IP length, headers included) at `now`; `is_data` says
     /// whether it carries payload (a TCP segment with data, or a UDP datagram), which is what
     /// staged drops count.
-    pub fn offer(&mut self, dir: Direction, now: Time, wire_bytes: u32, is_data: bool) -> Fate {
+    pub fn offer(&mut self, dir: Direction, now: Instant, wire_bytes: u32, is_data: bool) -> Fate {
         match dir {
             Direction::Data => {
                 if is_data && self.staged.lose_next() {
@@ -122,12 +122,12 @@ impl Path {
     }
 
     /// Packets waiting in the bottleneck's queue at `now` (forgetting those that have left).
-    pub fn queued(&mut self, now: Time) -> usize {
+    pub fn queued(&mut self, now: Instant) -> usize {
         self.bottleneck.queued(now)
     }
 
     /// Packets waiting at `now`, for observers that must not change the state.
-    pub fn waiting_at(&self, now: Time) -> usize {
+    pub fn waiting_at(&self, now: Instant) -> usize {
         self.bottleneck.waiting_at(now)
     }
 }
@@ -147,15 +147,15 @@ mod tests {
     fn the_shape_splits_the_rtt_and_rounds_the_rate() {
         let p = path("rtt=31.537&bw=0.01&queue=7");
         let shape = p.shape();
-        assert_eq!(shape.data_delay, Time(15_768_500));
-        assert_eq!(shape.ack_delay, Time(15_768_500));
+        assert_eq!(shape.data_delay, Duration(15_768_500));
+        assert_eq!(shape.ack_delay, Duration(15_768_500));
         assert_eq!(shape.bits_per_s, 10_000);
         assert_eq!(shape.queue, 7);
         // An odd number of nanoseconds: the ACK direction takes the extra one.
         let odd = path("rtt=0.100001").shape();
         assert_eq!(
             (odd.data_delay, odd.ack_delay),
-            (Time(50_000), Time(50_001))
+            (Duration(50_000), Duration(50_001))
         );
     }
 
@@ -168,18 +168,18 @@ mod tests {
             Fate::Dropped(c) => panic!("dropped: {c:?}"),
         };
         assert_eq!(
-            arrive(p.offer(Direction::Data, Time(0), 1500, true)),
+            arrive(p.offer(Direction::Data, Instant(0), 1500, true)),
             10_120_000
         );
         assert_eq!(
-            arrive(p.offer(Direction::Data, Time(0), 1500, true)),
+            arrive(p.offer(Direction::Data, Instant(0), 1500, true)),
             10_240_000
         );
         assert_eq!(
-            arrive(p.offer(Direction::Ack, Time(5), 52, false)),
+            arrive(p.offer(Direction::Ack, Instant(5), 52, false)),
             10_000_005
         );
-        assert_eq!(p.queued(Time(0)), 1);
+        assert_eq!(p.queued(Instant(0)), 1);
     }
 
     #[test]
@@ -189,7 +189,7 @@ mod tests {
             .into_iter()
             .map(|data| {
                 matches!(
-                    p.offer(Direction::Data, Time(0), 100, data),
+                    p.offer(Direction::Data, Instant(0), 100, data),
                     Fate::Dropped(DropCause::Staged)
                 )
             })
@@ -209,7 +209,7 @@ mod tests {
                         Direction::Data
                     };
                     matches!(
-                        p.offer(dir, Time(i * 1_000_000), 100, true),
+                        p.offer(dir, Instant(i * 1_000_000), 100, true),
                         Fate::Dropped(_)
                     )
                 })

@@ -2,10 +2,10 @@
 //! lowest, highest and last point, so a chart of the whole run keeps every peak and trough while
 //! memory stays fixed however long the run.
 
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 /// One row: a time and `N` values.
-pub type Row<const N: usize> = (Time, [f64; N]);
+pub type Row<const N: usize> = (Instant, [f64; N]);
 
 #[derive(Debug, Clone, Copy)]
 struct Bin<const N: usize> {
@@ -44,7 +44,7 @@ pub struct Series<const N: usize> {
     pushed: u64,
     /// The time of the latest row: rows are never placed before it. The last row has it too,
     /// but reading it there branches on thinning for every push (2 % of a run, measured).
-    latest: Time,
+    latest: Instant,
 }
 
 impl<const N: usize> Series<N> {
@@ -57,7 +57,7 @@ impl<const N: usize> Series<N> {
             shift: 0,
             thinned: false,
             pushed: 0,
-            latest: Time::ZERO,
+            latest: Instant::ZERO,
         }
     }
 
@@ -85,7 +85,7 @@ impl<const N: usize> Series<N> {
     /// Every packet pushes a row or two, so the common cases are kept short and inline: a row
     /// under the cap, or one that falls in the newest bin.
     #[inline(always)]
-    pub fn push(&mut self, t: Time, values: [f64; N]) {
+    pub fn push(&mut self, t: Instant, values: [f64; N]) {
         let t = t.max(self.latest);
         self.latest = t;
         self.pushed += 1;
@@ -198,7 +198,7 @@ pub struct RateBins {
 }
 
 impl RateBins {
-    pub fn new(initial_bin: Time, cap: usize) -> Self {
+    pub fn new(initial_bin: Duration, cap: usize) -> Self {
         RateBins {
             bin_ns: initial_bin.as_nanos().max(1),
             bytes: Vec::new(),
@@ -209,7 +209,7 @@ impl RateBins {
     }
 
     #[inline]
-    pub fn add(&mut self, t: Time, bytes: u64) {
+    pub fn add(&mut self, t: Instant, bytes: u64) {
         let ns = t.as_nanos();
         let (start, end) = self.current_span;
         if start <= ns && ns < end {
@@ -237,16 +237,16 @@ impl RateBins {
         self.current_span = (start, start.saturating_add(self.bin_ns));
     }
 
-    pub fn bin_width(&self) -> Time {
-        Time(self.bin_ns)
+    pub fn bin_width(&self) -> Duration {
+        Duration(self.bin_ns)
     }
 
     /// (bin start, bytes) for every bin up to the last one with data.
-    pub fn bins(&self) -> impl Iterator<Item = (Time, u64)> + '_ {
+    pub fn bins(&self) -> impl Iterator<Item = (Instant, u64)> + '_ {
         self.bytes
             .iter()
             .enumerate()
-            .map(|(i, &b)| (Time(i as u64 * self.bin_ns), b))
+            .map(|(i, &b)| (Instant(i as u64 * self.bin_ns), b))
     }
 }
 
@@ -258,7 +258,7 @@ mod tests {
     fn under_the_cap_every_row_is_kept() {
         let mut s: Series<1> = Series::new(100, 0);
         for i in 0..50 {
-            s.push(Time(i), [i as f64]);
+            s.push(Instant(i), [i as f64]);
         }
         assert_eq!(s.rows().len(), 50);
         assert!(!s.is_thinned());
@@ -274,7 +274,7 @@ mod tests {
                 777_777 => 1e6,
                 _ => (i % 1000) as f64,
             };
-            s.push(Time(i * 10), [v]);
+            s.push(Instant(i * 10), [v]);
         }
         let rows = s.rows();
         assert!(rows.len() <= 400, "{}", rows.len());
@@ -288,30 +288,30 @@ mod tests {
     #[test]
     fn a_row_from_the_past_is_held_at_the_latest_time() {
         let mut s: Series<1> = Series::new(100, 0);
-        s.push(Time(10), [1.0]);
-        s.push(Time(5), [2.0]);
-        assert_eq!(s.rows()[1].0, Time(10));
+        s.push(Instant(10), [1.0]);
+        s.push(Instant(5), [2.0]);
+        assert_eq!(s.rows()[1].0, Instant(10));
     }
 
     #[test]
     fn rate_bins_keep_the_total_when_they_coarsen() {
-        let mut r = RateBins::new(Time(10), 8);
+        let mut r = RateBins::new(Duration(10), 8);
         for t in 0..1000u64 {
-            r.add(Time(t), 3);
+            r.add(Instant(t), 3);
         }
         assert_eq!(r.bins().map(|(_, b)| b).sum::<u64>(), 3000);
         assert!(r.bins().count() <= 8);
-        assert_eq!(r.bin_width(), Time(160));
+        assert_eq!(r.bin_width(), Duration(160));
     }
 
     #[test]
     fn rate_bins_put_a_late_count_in_its_own_bin() {
-        let mut r = RateBins::new(Time(10), 100);
-        r.add(Time(25), 1);
-        r.add(Time(27), 2);
-        r.add(Time(5), 4);
-        r.add(Time(29), 8);
-        r.add(Time(30), 16);
+        let mut r = RateBins::new(Duration(10), 100);
+        r.add(Instant(25), 1);
+        r.add(Instant(27), 2);
+        r.add(Instant(5), 4);
+        r.add(Instant(29), 8);
+        r.add(Instant(30), 16);
         let bins: Vec<u64> = r.bins().map(|(_, b)| b).collect();
         assert_eq!(bins, vec![4, 0, 11, 16]);
     }
@@ -321,12 +321,12 @@ mod tests {
         let mut s: Series<2> = Series::new(16, 0);
         // Past the cap, so rows go to bins; then five rows inside one far bin.
         for i in 0..17u64 {
-            s.push(Time(i), [0.0, 0.0]);
+            s.push(Instant(i), [0.0, 0.0]);
         }
         assert!(s.is_thinned());
         let base = 1 << 40;
         for (dt, v) in [(0, 5.0), (1, 9.0), (2, 1.0), (3, 7.0), (4, 6.0)] {
-            s.push(Time(base + dt), [v, v * 10.0]);
+            s.push(Instant(base + dt), [v, v * 10.0]);
         }
         let tail: Vec<(u64, [f64; 2])> = s
             .rows()

@@ -3,7 +3,7 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 use super::series::{RateBins, Series};
 
@@ -112,7 +112,7 @@ pub struct FlowTrace {
 pub const MAX_CUBIC_EPOCHS: usize = 2048;
 
 impl FlowTrace {
-    pub fn new(cap: usize, initial_bin: Time) -> Self {
+    pub fn new(cap: usize, initial_bin: Duration) -> Self {
         FlowTrace {
             window: Series::new(cap, window_col::CWND),
             sends: Series::new(cap, 0),
@@ -139,8 +139,7 @@ pub struct Traces {
 }
 
 /// Milliseconds with nanosecond precision, printed without float noise.
-fn ms(t: Time) -> String {
-    let ns = t.as_nanos();
+fn ms(ns: u64) -> String {
     let (whole, frac) = (ns / 1_000_000, ns % 1_000_000);
     if frac == 0 {
         whole.to_string()
@@ -159,7 +158,7 @@ fn num(v: f64) -> String {
 }
 
 impl Traces {
-    pub fn new(flows: usize, cap: usize, initial_bin: Time) -> Self {
+    pub fn new(flows: usize, cap: usize, initial_bin: Duration) -> Self {
         Traces {
             flows: (0..flows)
                 .map(|_| FlowTrace::new(cap, initial_bin))
@@ -169,7 +168,7 @@ impl Traces {
         }
     }
 
-    pub fn drop_events(&self) -> Vec<(Time, usize, DropCause)> {
+    pub fn drop_events(&self) -> Vec<(Instant, usize, DropCause)> {
         self.drops
             .rows()
             .into_iter()
@@ -180,7 +179,7 @@ impl Traces {
             .collect()
     }
 
-    pub fn record_drop(&mut self, t: Time, flow: u16, cause: DropCause) {
+    pub fn record_drop(&mut self, t: Instant, flow: u16, cause: DropCause) {
         self.drops
             .push(t, [f64::from(flow), f64::from(cause.code())]);
     }
@@ -197,7 +196,7 @@ impl Traces {
                         let _ = writeln!(
                             out,
                             "{},{f},{},{},{},{},{},{}",
-                            ms(t),
+                            ms(t.as_nanos()),
                             num(v[0]),
                             num(v[1]),
                             num(v[2]),
@@ -214,13 +213,19 @@ impl Traces {
                     let width = tr.delivered.bin_width();
                     for (t, bytes) in tr.delivered.bins() {
                         let rate = bytes as f64 / width.as_secs_f64() / 1e6;
-                        let _ = writeln!(out, "{},{f},{},{bytes},{}", ms(t), ms(width), num(rate));
+                        let _ = writeln!(
+                            out,
+                            "{},{f},{},{bytes},{}",
+                            ms(t.as_nanos()),
+                            ms(width.as_nanos()),
+                            num(rate)
+                        );
                     }
                 }
             }
             TraceKind::Seq => {
                 out.push_str("t_ms,flow,kind,seq\n");
-                let mut rows: Vec<(Time, usize, &str, f64)> = Vec::new();
+                let mut rows: Vec<(Instant, usize, &str, f64)> = Vec::new();
                 for (f, tr) in self.flows.iter().enumerate() {
                     for (name, s) in [
                         ("send", &tr.sends),
@@ -233,7 +238,7 @@ impl Traces {
                 }
                 rows.sort_by_key(|r| (r.0, r.1));
                 for (t, f, name, v) in rows {
-                    let _ = writeln!(out, "{},{f},{name},{}", ms(t), num(v));
+                    let _ = writeln!(out, "{},{f},{name},{}", ms(t.as_nanos()), num(v));
                 }
             }
             TraceKind::Msgs => {
@@ -244,16 +249,16 @@ impl Traces {
             }
             TraceKind::Queue => {
                 out.push_str("t_ms,queued_packets,drop_flow,drop_cause\n");
-                let mut rows: Vec<(Time, String)> = self
+                let mut rows: Vec<(Instant, String)> = self
                     .queue
                     .rows()
                     .into_iter()
-                    .map(|(t, [q])| (t, format!("{},{},,", ms(t), num(q))))
+                    .map(|(t, [q])| (t, format!("{},{},,", ms(t.as_nanos()), num(q))))
                     .collect();
                 rows.extend(
                     self.drop_events()
                         .into_iter()
-                        .map(|(t, f, c)| (t, format!("{},,{f},{}", ms(t), c.name()))),
+                        .map(|(t, f, c)| (t, format!("{},,{f},{}", ms(t.as_nanos()), c.name()))),
                 );
                 rows.sort_by_key(|r| r.0);
                 for (_, line) in rows {
@@ -272,9 +277,9 @@ mod tests {
 
     #[test]
     fn milliseconds_print_exactly() {
-        assert_eq!(ms(Time(31_537_000)), "31.537");
-        assert_eq!(ms(Time(2_000_000)), "2");
-        assert_eq!(ms(Time(1)), "0.000001");
+        assert_eq!(ms(31_537_000), "31.537");
+        assert_eq!(ms(2_000_000), "2");
+        assert_eq!(ms(1), "0.000001");
     }
 
     #[test]
@@ -289,9 +294,9 @@ mod tests {
 
     #[test]
     fn drops_keep_flow_and_cause() {
-        let mut t = Traces::new(2, 100, Time(1000));
-        t.record_drop(Time(5), 1, DropCause::Staged);
-        assert_eq!(t.drop_events(), [(Time(5), 1, DropCause::Staged)]);
+        let mut t = Traces::new(2, 100, Duration(1000));
+        t.record_drop(Instant(5), 1, DropCause::Staged);
+        assert_eq!(t.drop_events(), [(Instant(5), 1, DropCause::Staged)]);
         assert!(t.csv(TraceKind::Queue).contains("0.000005,,1,staged"));
     }
 }

@@ -65,7 +65,7 @@ pub struct RunResult {
     /// Every step, if recorded.
     pub steps: Option<Steps>,
     /// When the last event happened: the end of the run's time axis.
-    pub end: crate::time::Time,
+    pub end: crate::time::Instant,
 }
 
 impl RunResult {

@@ -5,7 +5,7 @@
 
 use crate::cc::CcModel;
 use crate::metrics::trace::{window_col, MAX_CUBIC_EPOCHS};
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 use super::world::World;
 
@@ -17,8 +17,8 @@ pub(super) struct WindowState {
     pub ssthresh: u64,
     pub in_flight: u64,
     pub peer_window: u64,
-    pub srtt: Option<Time>,
-    pub rto: Time,
+    pub srtt: Option<Duration>,
+    pub rto: Duration,
 }
 
 impl WindowState {
@@ -33,14 +33,14 @@ impl WindowState {
         };
         row[window_col::IN_FLIGHT] = self.in_flight as f64;
         row[window_col::RWND] = self.peer_window as f64;
-        row[window_col::SRTT_MS] = self.srtt.map_or(f64::NAN, Time::as_millis_f64);
+        row[window_col::SRTT_MS] = self.srtt.map_or(f64::NAN, Duration::as_millis_f64);
         row[window_col::RTO_MS] = self.rto.as_millis_f64();
         row
     }
 }
 
 impl World {
-    pub(super) fn record_window(&mut self, now: Time, fi: usize) {
+    pub(super) fn record_window(&mut self, now: Instant, fi: usize) {
         let s = &self.flows[fi].sender;
         let w = s.window();
         let state = WindowState {
@@ -62,7 +62,7 @@ impl World {
     }
 
     /// The algorithm's model for the overlays: a new CUBIC epoch, or a change in BBR's.
-    fn record_model(&mut self, now: Time, fi: usize) {
+    fn record_model(&mut self, now: Instant, fi: usize) {
         let tr = &mut self.traces.flows[fi];
         match self.flows[fi].sender.cc().model() {
             CcModel::None | CcModel::Cubic(None) => {}
@@ -84,7 +84,7 @@ impl World {
                 let row = [
                     f64::from(mode.code()),
                     bw.map_or(f64::NAN, |b| b / 1e6),
-                    min_rtt.map_or(f64::NAN, Time::as_millis_f64),
+                    min_rtt.map_or(f64::NAN, Duration::as_millis_f64),
                     pacing_gain,
                 ];
                 let changed = tr.bbr.last().is_none_or(|(_, last)| {
@@ -99,7 +99,7 @@ impl World {
         }
     }
 
-    pub(super) fn record_goodput_window(&mut self, now: Time, bytes: u64) {
+    pub(super) fn record_goodput_window(&mut self, now: Instant, bytes: u64) {
         // Reads come in time order, so most land in the window of the one before.
         if now < self.window_until {
             if let Some(b) = self.window_bytes.last_mut() {
@@ -116,9 +116,9 @@ impl World {
         }
         self.window_bytes[i] += bytes;
         self.window_until = if i + 1 == self.window_bytes.len() {
-            t0 + Time((i as u64 + 1).saturating_mul(len))
+            t0 + Duration(len).saturating_mul(i as u64 + 1)
         } else {
-            Time::ZERO
+            Instant::ZERO
         };
     }
 }

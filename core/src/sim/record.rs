@@ -7,13 +7,13 @@ use crate::player::{
     CaLabel, Cargo, FlowState, Growth, OneWay, SlowStartEnd, Step, StepKind, Trip, TripEnd,
 };
 use crate::tcp::sender::{CaState, Note};
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 use super::world::{Recording, World};
 
 impl World {
     /// The state of flow `fi` now, for a step.
-    pub(super) fn flow_state(&self, now: Time, fi: usize) -> FlowState {
+    pub(super) fn flow_state(&self, now: Instant, fi: usize) -> FlowState {
         let queue = self.bottleneck_waiting(now) as u32;
         let Some(flow) = self.flows.get(fi) else {
             return FlowState {
@@ -32,7 +32,7 @@ impl World {
             cwnd: w.cwnd_bytes(),
             ssthresh: w.ssthresh_bytes(),
             in_flight: s.in_flight(),
-            srtt_ms: s.rtt().srtt().map(Time::as_millis_f64),
+            srtt_ms: s.rtt().srtt().map(Duration::as_millis_f64),
             rto_ms: s.rtt().rto().as_millis_f64(),
             ca: ca_label(s),
             queue,
@@ -40,13 +40,19 @@ impl World {
     }
 
     /// Records a step of flow `fi` at `now`, if steps are being kept.
-    pub(super) fn record(&mut self, now: Time, fi: usize, kind: StepKind) {
+    pub(super) fn record(&mut self, now: Instant, fi: usize, kind: StepKind) {
         self.record_in_flight(now, fi, kind, None);
     }
 
     /// Records a step, with the data in flight as it was when the step happened where that
     /// differs from now (a burst's sends each left with less in flight than after the burst).
-    fn record_in_flight(&mut self, now: Time, fi: usize, kind: StepKind, in_flight: Option<u64>) {
+    fn record_in_flight(
+        &mut self,
+        now: Instant,
+        fi: usize,
+        kind: StepKind,
+        in_flight: Option<u64>,
+    ) {
         if !self.recording.keeping() {
             return;
         }
@@ -84,7 +90,7 @@ impl World {
 
     /// The queue a send's step left is the one with its packet in it (or not, if the queue
     /// was full): the step is noted before the packet is offered to the path.
-    pub(super) fn queue_after_send(&mut self, now: Time, step: Option<usize>) {
+    pub(super) fn queue_after_send(&mut self, now: Instant, step: Option<usize>) {
         let queue = self.bottleneck_waiting(now) as u32;
         if let Some(s) = step.and_then(|i| self.steps.as_mut()?.steps.get_mut(i)) {
             s.state.queue = queue;
@@ -93,7 +99,7 @@ impl World {
 
     /// Keeps the trip of packet `p`, offered to the path at `now` with `fate`, if steps are
     /// being kept. `repair`: it carries data sent before.
-    pub(super) fn record_trip(&mut self, now: Time, p: &Packet, repair: bool, fate: Fate) {
+    pub(super) fn record_trip(&mut self, now: Instant, p: &Packet, repair: bool, fate: Fate) {
         if !self.recording.keeping() {
             return;
         }
@@ -157,12 +163,12 @@ impl World {
     }
 
     /// The step for one of the sender's notes. Returns whether a packet went out with it.
-    pub(super) fn record_note(&mut self, at: Time, fi: usize, note: Note) -> bool {
+    pub(super) fn record_note(&mut self, at: Instant, fi: usize, note: Note) -> bool {
         let (kind, carries_packet) = match note {
             Note::SynSent { retry } => (StepKind::SynSent { retry }, true),
             Note::Established { rtt } => (
                 StepKind::Established {
-                    rtt_ms: rtt.map(Time::as_millis_f64),
+                    rtt_ms: rtt.map(Duration::as_millis_f64),
                 },
                 true,
             ),
@@ -208,7 +214,7 @@ impl World {
     }
 
     /// The step of an ACK's arrival, from the window before and after the sender took it.
-    pub(super) fn record_ack(&mut self, now: Time, fi: usize, ack: u64, before: AckBefore) {
+    pub(super) fn record_ack(&mut self, now: Instant, fi: usize, ack: u64, before: AckBefore) {
         let s = &self.flows[fi].sender;
         let sacked = s.last_sacked();
         let after = s.window().cwnd_bytes();

@@ -5,14 +5,14 @@ use crate::metrics::summary::{HolStats, MsgStats, Summary, WindowStats};
 use crate::rate::MbitPerS;
 use crate::scenario::Scenario;
 use crate::theory::path::{bdp_bytes, mathis, window_limit};
-use crate::time::Time;
+use crate::time::Duration;
 use crate::workload::MessageLog;
 
 use super::world::{Stop, World};
 
 pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
     let rtt_ms = s.rtt_ms;
-    let ms = |t: Time| t.as_millis_f64();
+    let ms = |d: Duration| d.as_millis_f64();
     let flows = &w.flows;
     let syn_at = flows
         .iter()
@@ -120,13 +120,17 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
 }
 
 /// The length of the spec's goodput windows: 0.5 s, or 10 RTTs if longer.
-pub fn goodput_window(s: &Scenario) -> Time {
-    Time::from_millis(500).max(Time::from_millis_f64(s.rtt_ms).saturating_mul(10))
+pub fn goodput_window(s: &Scenario) -> Duration {
+    Duration::from_millis(500).max(Duration::from_millis_f64(s.rtt_ms).saturating_mul(10))
 }
 
 /// The spec's goodput windows: the whole windows of `window_len` in `span` (a partial last
 /// window would understate the rate), from the bytes read in each.
-pub fn window_stats(window_bytes: &[u64], span: Time, window_len: Time) -> Option<WindowStats> {
+pub fn window_stats(
+    window_bytes: &[u64],
+    span: Duration,
+    window_len: Duration,
+) -> Option<WindowStats> {
     let whole = (span.as_nanos() / window_len.as_nanos().max(1)) as usize;
     let secs = window_len.as_secs_f64();
     let mut rates: Vec<f64> = (0..whole)

@@ -9,7 +9,7 @@ use crate::player::{StepKind, Steps};
 use crate::scenario::Scenario;
 use crate::tcp::sender::{CaState, ConnState};
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 use crate::workload::{MessageLog, Workload};
 
 use super::record::{one_way, AckBefore};
@@ -47,7 +47,7 @@ pub(super) enum Recording {
     /// No steps asked for, or the record is full and the run goes on without it.
     Off,
     /// Steps are asked for from `from` on; the run has not reached it yet.
-    Waiting { from: Time, stop_when_full: bool },
+    Waiting { from: Instant, stop_when_full: bool },
     /// Every step is kept.
     On { stop_when_full: bool },
     /// The record is full and the run ends with it.
@@ -101,9 +101,9 @@ pub(crate) struct Flow {
     delack_timer: Pending,
     /// Bytes the receiving application has read.
     pub delivered: u64,
-    pub first_arrival: Option<Time>,
-    pub last_read: Option<Time>,
-    pub done_at: Option<Time>,
+    pub first_arrival: Option<Instant>,
+    pub last_read: Option<Instant>,
+    pub done_at: Option<Instant>,
     /// The receiver's right edge as last told to the sender, and the highest byte sent: the
     /// observer's own record, to check the sender against.
     seen_edge: u64,
@@ -125,14 +125,14 @@ pub(crate) struct World {
     pub flows: Vec<Flow>,
     scratch: Vec<Packet>,
     pub traces: Traces,
-    pub end: Time,
+    pub end: Instant,
     pub dropped_data: u64,
     pub dropped_acks: u64,
     pub acks_sent: u64,
     pub queue_drops: u64,
     /// UDP payload bytes read, and when the last arrived.
     pub udp_delivered: u64,
-    pub udp_last_read: Option<Time>,
+    pub udp_last_read: Option<Instant>,
     pub invariants: Invariants,
     /// Flows whose work is not done yet, when every flow has an end (app=body).
     unfinished: usize,
@@ -146,26 +146,26 @@ pub(crate) struct World {
     /// Each flow's loss-recovery state as its latest step left it, to record its changes.
     pub(super) steps_ca: Vec<crate::player::CaLabel>,
     awaiting_handshakes: usize,
-    last_event: Time,
+    last_event: Instant,
     /// Goodput windows for the summary's percentiles: bytes read per window since `t0`, the
     /// first data byte sent.
-    pub window_len: Time,
+    pub window_len: Duration,
     max_in_flight: usize,
     pub window_bytes: Vec<u64>,
     /// The end of the last goodput window.
-    pub(super) window_until: Time,
-    pub t0: Option<Time>,
+    pub(super) window_until: Instant,
+    pub t0: Option<Instant>,
 }
 
 /// The key of a source with nothing in it: later than any event's.
-const NO_EVENT: (Time, u64) = (Time::MAX, u64::MAX);
+const NO_EVENT: (Instant, u64) = (Instant::MAX, u64::MAX);
 
 /// Trace rows kept per series before thinning, shared out among the flows.
 const TRACE_ROWS: usize = 32_768;
 
 impl World {
     pub fn new(s: &Scenario, options: &RunOptions) -> World {
-        let rtt = Time::from_millis_f64(s.rtt_ms);
+        let rtt = Duration::from_millis_f64(s.rtt_ms);
         let path = Path::new(s);
         let shape = path.shape();
         let workload = Workload::from_scenario(s);
@@ -181,7 +181,7 @@ impl World {
                 },
             );
             // Where in a millisecond tick of the host's clock the connection starts.
-            let ts_phase = Time(
+            let ts_phase = Duration(
                 crate::rng::SimRng::new(s.seed ^ 0x7473_5f70_6861_7365 ^ i as u64).next_u64()
                     % 1_000_000,
             );
@@ -207,15 +207,21 @@ impl World {
         }
         let mut sched = Scheduler::new(options.max_events);
         for i in 0..n {
-            sched.schedule(Time::ZERO, Event::Start(i as u16));
+            sched.schedule(Instant::ZERO, Event::Start(i as u16));
         }
-        let messages = (s.app == crate::scenario::App::Msgs)
-            .then(|| MessageLog::new(s.msg, Time::from_millis_f64(s.every_ms), s.count, s.conns));
+        let messages = (s.app == crate::scenario::App::Msgs).then(|| {
+            MessageLog::new(
+                s.msg,
+                Duration::from_millis_f64(s.every_ms),
+                s.count,
+                s.conns,
+            )
+        });
         // UDP has no handshake to wait for: the first datagram leaves at once.
         if messages.is_some() && n == 0 {
-            sched.schedule(Time::ZERO, Event::AppWrite);
+            sched.schedule(Instant::ZERO, Event::AppWrite);
         }
-        let end = Time::from_secs_f64(s.dur_s);
+        let end = Instant::from_secs_f64(s.dur_s);
         sched.schedule(end, Event::End);
         let unfinished = flows
             .iter()
@@ -231,7 +237,7 @@ impl World {
             ack_wire: DelayLine::new(shape.ack_delay),
             flows,
             scratch: Vec::with_capacity(64),
-            traces: Traces::new(n.max(1), cap, Time((rtt.as_nanos() / 4).max(1_000))),
+            traces: Traces::new(n.max(1), cap, (rtt / 4).max(Duration::from_micros(1))),
             end,
             dropped_data: 0,
             dropped_acks: 0,
@@ -249,17 +255,17 @@ impl World {
             recording: match options.record_steps {
                 None => Recording::Off,
                 Some(w) => Recording::Waiting {
-                    from: Time::from_millis_f64(w.from_ms),
+                    from: Instant::from_millis_f64(w.from_ms),
                     stop_when_full: w.stop_when_full,
                 },
             },
             steps_ca: vec![crate::player::CaLabel::Open; n],
             awaiting_handshakes: n,
-            last_event: Time::ZERO,
+            last_event: Instant::ZERO,
             window_len,
             max_in_flight: options.max_in_flight,
             window_bytes: Vec::new(),
-            window_until: Time::ZERO,
+            window_until: Instant::ZERO,
             t0: None,
         }
     }
@@ -327,7 +333,7 @@ impl World {
         }
     }
 
-    fn check_time(&mut self, now: Time) {
+    fn check_time(&mut self, now: Instant) {
         if now < self.last_event {
             self.invariants.time_reversals += 1;
         }
@@ -340,7 +346,7 @@ impl World {
     }
 
     /// The time of the latest event run.
-    pub fn last_event(&self) -> Time {
+    pub fn last_event(&self) -> Instant {
         self.last_event
     }
 
@@ -352,7 +358,7 @@ impl World {
     }
 
     /// The message clock ticks: the next message goes on its connection, or as a datagram.
-    fn app_write(&mut self, now: Time) {
+    fn app_write(&mut self, now: Instant) {
         let Some(log) = self.messages.as_mut() else {
             return;
         };
@@ -388,7 +394,7 @@ impl World {
         }
     }
 
-    fn start(&mut self, now: Time, f: u16) {
+    fn start(&mut self, now: Instant, f: u16) {
         let mut out = std::mem::take(&mut self.scratch);
         self.flows[usize::from(f)].sender.connect(now, &mut out);
         self.after_sender(now, f, &mut out);
@@ -397,7 +403,7 @@ impl World {
 
     /// Puts what a sender emitted on the path, checks it against the invariants, and re-arms
     /// the sender's timer.
-    fn after_sender(&mut self, now: Time, f: u16, out: &mut Vec<Packet>) {
+    fn after_sender(&mut self, now: Instant, f: u16, out: &mut Vec<Packet>) {
         let fi = usize::from(f);
         let work = self.flows[fi].sender.take_work();
         self.sched.charge(work);
@@ -463,7 +469,7 @@ impl World {
     }
 
     /// Puts one packet a sender emitted on the path; returns whether it carried new data.
-    fn emit(&mut self, now: Time, fi: usize, p: Packet) -> bool {
+    fn emit(&mut self, now: Instant, fi: usize, p: Packet) -> bool {
         let mut new = false;
         let mut repair = false;
         if let Kind::Data { seq, len, .. } = p.kind {
@@ -486,12 +492,12 @@ impl World {
         new
     }
 
-    pub(super) fn bottleneck_waiting(&self, now: Time) -> usize {
+    pub(super) fn bottleneck_waiting(&self, now: Instant) -> usize {
         self.path.waiting_at(now)
     }
 
     /// `repair`: the packet carries data sent before.
-    fn send_on_data_path(&mut self, now: Time, p: Packet, repair: bool) {
+    fn send_on_data_path(&mut self, now: Instant, p: Packet, repair: bool) {
         let fate = self
             .path
             .offer(Direction::Data, now, p.wire_bytes, p.is_data());
@@ -520,7 +526,7 @@ impl World {
         }
     }
 
-    fn lost_on_data_path(&mut self, now: Time, p: &Packet, cause: DropCause) {
+    fn lost_on_data_path(&mut self, now: Instant, p: &Packet, cause: DropCause) {
         self.traces.record_drop(now, p.flow, cause);
         self.datagram_lost(p);
         let fi = usize::from(p.flow);
@@ -533,7 +539,7 @@ impl World {
         }
     }
 
-    fn send_on_ack_path(&mut self, now: Time, p: Packet) {
+    fn send_on_ack_path(&mut self, now: Instant, p: Packet) {
         let fate = self.path.offer(Direction::Ack, now, p.wire_bytes, false);
         self.record_trip(now, &p, false, fate);
         if let Fate::Dropped(_) = fate {
@@ -548,7 +554,7 @@ impl World {
         self.ack_wire.push(now, seq, p);
     }
 
-    fn data_arrives(&mut self, now: Time) {
+    fn data_arrives(&mut self, now: Instant) {
         let Some(p) = self.data_wire.pop() else {
             return;
         };
@@ -580,7 +586,7 @@ impl World {
         }
     }
 
-    fn receive_data(&mut self, now: Time, fi: usize, seq: u64, len: u32, ts: TsOpt) {
+    fn receive_data(&mut self, now: Instant, fi: usize, seq: u64, len: u32, ts: TsOpt) {
         let flow = &mut self.flows[fi];
         let in_order = seq <= flow.receiver.rcv_nxt();
         let arrival = flow.receiver.on_data(now, seq, len, ts);
@@ -649,7 +655,7 @@ impl World {
         }
     }
 
-    fn send_ack(&mut self, now: Time, fi: usize, kind: Kind, delayed: bool) {
+    fn send_ack(&mut self, now: Instant, fi: usize, kind: Kind, delayed: bool) {
         self.acks_sent += 1;
         if let Kind::Ack { ack, sack_len, .. } = kind {
             self.record(
@@ -675,7 +681,7 @@ impl World {
         self.send_on_ack_path(now, p);
     }
 
-    fn delack(&mut self, now: Time, f: u16) {
+    fn delack(&mut self, now: Instant, f: u16) {
         let fi = usize::from(f);
         let flow = &mut self.flows[fi];
         flow.delack_timer.fired(now);
@@ -690,7 +696,7 @@ impl World {
         }
     }
 
-    fn ack_arrives(&mut self, now: Time) {
+    fn ack_arrives(&mut self, now: Instant) {
         let Some(p) = self.ack_wire.pop() else {
             return;
         };
@@ -746,7 +752,7 @@ impl World {
         self.scratch = out;
     }
 
-    fn sender_timer(&mut self, now: Time, f: u16) {
+    fn sender_timer(&mut self, now: Instant, f: u16) {
         let fi = usize::from(f);
         self.flows[fi].sender_timer.fired(now);
         let mut out = std::mem::take(&mut self.scratch);

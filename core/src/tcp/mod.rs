@@ -8,6 +8,7 @@ pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
+pub mod timer;
 pub mod tlp;
 pub mod undo;
 

@@ -5,22 +5,20 @@
 
 use std::collections::VecDeque;
 
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 use super::scoreboard::{DeliveredSeg, Scoreboard};
 
 #[derive(Debug, Default)]
 pub struct Rack {
     /// Send time and end of the most recently sent segment known delivered.
-    xmit_ts: Option<Time>,
+    xmit_ts: Option<Instant>,
     end_seq: u64,
     /// RTT of that segment.
-    rtt: Time,
+    rtt: Duration,
     /// Every transmission, in send order: (time, first byte). Entries for segments since
     /// delivered or resent are skipped when they reach the front.
-    sent: VecDeque<(Time, u64)>,
-    /// When the oldest undelivered segment's reordering window ends.
-    deadline: Option<Time>,
+    sent: VecDeque<(Instant, u64)>,
 }
 
 impl Rack {
@@ -31,19 +29,15 @@ impl Rack {
         }
     }
 
-    pub fn on_transmit(&mut self, now: Time, seq: u64) {
+    pub fn on_transmit(&mut self, now: Instant, seq: u64) {
         self.sent.push_back((now, seq));
-    }
-
-    pub fn deadline(&self) -> Option<Time> {
-        self.deadline
     }
 
     /// RFC 8985 §6.2 step 2 (`tcp_rack_advance`): remember the most recently sent segment
     /// delivered. A retransmission acknowledged sooner than the minimum RTT may be the
     /// original's ACK, so it is not trusted.
-    pub fn on_delivered(&mut self, now: Time, seg: DeliveredSeg, min_rtt: Option<Time>) {
-        let rtt = now.saturating_sub(seg.sent_at);
+    pub fn on_delivered(&mut self, now: Instant, seg: DeliveredSeg, min_rtt: Option<Duration>) {
+        let rtt = now.saturating_duration_since(seg.sent_at);
         if seg.ever_retrans && min_rtt.is_some_and(|m| rtt < m) {
             return;
         }
@@ -60,13 +54,18 @@ impl Rack {
 
     /// RFC 8985 §6.2 step 5 (`tcp_rack_detect_loss`): marks lost every segment sent before the
     /// most recently delivered one whose RTT plus `reo_wnd` has passed; returns the bytes newly
-    /// marked and sets the deadline for the first one still waiting.
-    pub fn detect(&mut self, now: Time, reo_wnd: Time, board: &mut Scoreboard) -> u64 {
-        self.deadline = None;
+    /// marked and when the first one still waiting is lost (the reordering timer's deadline).
+    pub fn detect(
+        &mut self,
+        now: Instant,
+        reo_wnd: Duration,
+        board: &mut Scoreboard,
+    ) -> (u64, Option<Instant>) {
         let Some(xmit_ts) = self.xmit_ts else {
-            return 0;
+            return (0, None);
         };
         let mut marked = 0;
+        let mut deadline = None;
         while let Some(&(t, seq)) = self.sent.front() {
             // Cheap tests first: this runs on every ACK.
             if board.front().is_none_or(|f| seq < f.seq) {
@@ -92,7 +91,7 @@ impl Rack {
             }
             let expires = t + self.rtt + reo_wnd;
             if expires > now {
-                self.deadline = Some(expires);
+                deadline = Some(expires);
                 break;
             }
             let len = u64::from(seg.len);
@@ -101,28 +100,22 @@ impl Rack {
             }
             self.sent.pop_front();
         }
-        marked
+        (marked, deadline)
     }
 
     /// RACK's RTT: that of the most recently sent segment delivered (zero before any).
-    pub fn rtt(&self) -> Time {
+    pub fn rtt(&self) -> Duration {
         self.rtt
-    }
-
-    /// A timeout replaces the reordering timer (Linux arms one timer for both).
-    pub fn clear_deadline(&mut self) {
-        self.deadline = None;
     }
 
     /// Takes every segment still awaiting delivery back into the send order, after an undo
     /// made lost segments outstanding again (`rack.advanced = 1` in `tcp_undo_cwnd_reduction`:
     /// RACK judges them all afresh).
     pub fn rebuild(&mut self, board: &Scoreboard) {
-        let mut sent: Vec<(Time, u64)> = board.unsacked_sends().collect();
+        let mut sent: Vec<(Instant, u64)> = board.unsacked_sends().collect();
         sent.sort_unstable();
         self.sent.clear();
         self.sent.extend(sent);
-        self.deadline = None;
     }
 }
 
@@ -138,7 +131,7 @@ mod tests {
         let mut rack = Rack::new();
         let mut b = Scoreboard::new();
         for i in 0..n {
-            let t = Time(i * MS);
+            let t = Instant(i * MS);
             b.push(Seg::sent(i * 1000, 1000, t, TxSnapshot::default()));
             rack.on_transmit(t, i * 1000);
         }
@@ -155,11 +148,16 @@ mod tests {
                 end: 2000,
             }])
             .latest;
-        rack.on_delivered(Time(101 * MS), latest.expect("delivered"), None);
+        rack.on_delivered(Instant(101 * MS), latest.expect("delivered"), None);
         // With a 25 ms reordering window segment 0 is lost at 0 + 100 + 25 ms, not before.
-        assert_eq!(rack.detect(Time(101 * MS), Time(25 * MS), &mut b), 0);
-        assert_eq!(rack.deadline(), Some(Time(125 * MS)));
-        assert_eq!(rack.detect(Time(125 * MS), Time(25 * MS), &mut b), 1000);
+        assert_eq!(
+            rack.detect(Instant(101 * MS), Duration(25 * MS), &mut b),
+            (0, Some(Instant(125 * MS)))
+        );
+        assert_eq!(
+            rack.detect(Instant(125 * MS), Duration(25 * MS), &mut b),
+            (1000, None)
+        );
         assert!(b.head_is_lost());
         // Segments 2 and 3 were sent after the delivered one: not judged.
         assert_eq!(b.lost_bytes(), 1000);
@@ -169,20 +167,28 @@ mod tests {
     fn a_lost_retransmission_is_found_again() {
         let (mut rack, mut b) = setup(3);
         b.mark_head_lost();
-        b.on_retransmit(0, Time(10 * MS), TxSnapshot::default());
-        rack.on_transmit(Time(10 * MS), 0);
+        b.on_retransmit(0, Instant(10 * MS), TxSnapshot::default());
+        rack.on_transmit(Instant(10 * MS), 0);
         // Segment 2 was sent at 2 ms; the retransmission at 10 ms. A SACK for a segment sent
         // after the retransmission proves it lost.
-        b.push(Seg::sent(3000, 1000, Time(11 * MS), TxSnapshot::default()));
-        rack.on_transmit(Time(11 * MS), 3000);
+        b.push(Seg::sent(
+            3000,
+            1000,
+            Instant(11 * MS),
+            TxSnapshot::default(),
+        ));
+        rack.on_transmit(Instant(11 * MS), 3000);
         let latest = b
             .sack(&[SackBlock {
                 start: 1000,
                 end: 4000,
             }])
             .latest;
-        rack.on_delivered(Time(111 * MS), latest.expect("delivered"), None);
-        assert_eq!(rack.detect(Time(111 * MS), Time::ZERO, &mut b), 1000);
+        rack.on_delivered(Instant(111 * MS), latest.expect("delivered"), None);
+        assert_eq!(
+            rack.detect(Instant(111 * MS), Duration::ZERO, &mut b),
+            (1000, None)
+        );
         assert_eq!(b.next_retransmit(), Some((0, 1000)));
     }
 }

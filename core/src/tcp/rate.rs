@@ -3,7 +3,7 @@
 //! the difference over the elapsed time is a sample of the path's rate.
 
 use crate::cc::RateSample;
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 use super::scoreboard::TxSnapshot;
 
@@ -11,8 +11,8 @@ use super::scoreboard::TxSnapshot;
 pub struct RateEstimator {
     /// Bytes delivered (cumulatively ACKed or SACKed) so far.
     delivered: u64,
-    delivered_time: Time,
-    first_tx_time: Time,
+    delivered_time: Instant,
+    first_tx_time: Instant,
     /// Nonzero while the sender is application-limited: the delivered count at which that ends.
     app_limited_until: u64,
 }
@@ -24,7 +24,7 @@ impl RateEstimator {
 
     /// The snapshot to store with a segment sent at `now` (`tcp_rate_skb_sent`). With nothing
     /// in flight the clocks restart, so idle time is not counted as delivery time.
-    pub fn on_send(&mut self, now: Time, nothing_in_flight: bool) -> TxSnapshot {
+    pub fn on_send(&mut self, now: Instant, nothing_in_flight: bool) -> TxSnapshot {
         if nothing_in_flight {
             self.first_tx_time = now;
             self.delivered_time = now;
@@ -46,10 +46,10 @@ impl RateEstimator {
     /// recently sent of them (`tcp_rate_skb_delivered` and `tcp_rate_gen`).
     pub fn on_delivered(
         &mut self,
-        now: Time,
+        now: Instant,
         newly: u64,
-        latest: Option<(Time, TxSnapshot)>,
-        min_rtt: Option<Time>,
+        latest: Option<(Instant, TxSnapshot)>,
+        min_rtt: Option<Duration>,
     ) -> Option<RateSample> {
         if newly == 0 {
             return None;
@@ -59,13 +59,13 @@ impl RateEstimator {
             self.app_limited_until = 0;
         }
         let (sent_at, tx) = latest?;
-        let send_interval = sent_at.saturating_sub(tx.first_tx_time);
+        let send_interval = sent_at.saturating_duration_since(tx.first_tx_time);
         self.first_tx_time = sent_at;
-        let ack_interval = now.saturating_sub(tx.delivered_time);
+        let ack_interval = now.saturating_duration_since(tx.delivered_time);
         self.delivered_time = now;
         let interval = send_interval.max(ack_interval);
         // A sample over less than the minimum RTT would come from ACK compression: Linux drops it.
-        if interval == Time::ZERO || min_rtt.is_some_and(|m| interval < m) {
+        if interval == Duration::ZERO || min_rtt.is_some_and(|m| interval < m) {
             return None;
         }
         Some(RateSample {
@@ -84,11 +84,16 @@ mod tests {
     #[test]
     fn a_window_delivered_over_one_rtt_samples_the_rate() {
         let mut r = RateEstimator::default();
-        let rtt = Time::from_millis(100);
+        let rtt = Duration::from_millis(100);
         // Ten segments of 1000 bytes sent back to back at t = 0.
-        let snap = r.on_send(Time::ZERO, true);
+        let snap = r.on_send(Instant::ZERO, true);
         let s = r
-            .on_delivered(rtt, 10_000, Some((Time::ZERO, snap)), Some(rtt))
+            .on_delivered(
+                Instant::ZERO + rtt,
+                10_000,
+                Some((Instant::ZERO, snap)),
+                Some(rtt),
+            )
             .expect("sample");
         assert_eq!(s.delivered, 10_000);
         assert_eq!(s.interval, rtt);
@@ -99,9 +104,14 @@ mod tests {
     fn application_limited_samples_are_flagged_until_the_mark_is_passed() {
         let mut r = RateEstimator::default();
         r.mark_app_limited(5_000);
-        let snap = r.on_send(Time::ZERO, true);
+        let snap = r.on_send(Instant::ZERO, true);
         assert!(snap.app_limited);
-        r.on_delivered(Time::from_millis(10), 6_000, Some((Time::ZERO, snap)), None);
-        assert!(!r.on_send(Time::from_millis(10), true).app_limited);
+        r.on_delivered(
+            Instant::from_millis(10),
+            6_000,
+            Some((Instant::ZERO, snap)),
+            None,
+        );
+        assert!(!r.on_send(Instant::from_millis(10), true).app_limited);
     }
 }

@@ -16,23 +16,23 @@
 use crate::packet::{sack_room, ts_clock, Kind, SackBlock, TsOpt, MAX_SACK_BLOCKS};
 use crate::scenario::Scenario;
 use crate::tcp::ranges::RangeSet;
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 /// Linux's TCP_MAX_QUICKACKS: a new connection ACKs its first segments at once so that the
 /// sender's slow start is not held back by delayed ACKs.
 pub const MAX_QUICKACKS: u32 = 16;
 
 /// Linux's TCP_DELACK_MAX: the longest a pushed (short) segment's ACK waits.
-pub const DELACK_MAX: Time = Time::from_millis(200);
+pub const DELACK_MAX: Duration = Duration::from_millis(200);
 
 /// The longest any ACK waits (Linux's `HZ / 2` in `tcp_send_delayed_ack`).
-pub const DELACK_CEILING: Time = Time::from_millis(500);
+pub const DELACK_CEILING: Duration = Duration::from_millis(500);
 
 /// The SYN's window field is not scaled (RFC 7323 §2.2): at most 65 535 bytes.
 pub const MAX_SYN_WINDOW: u64 = 65_535;
 
 /// Linux's TCP_TIMEOUT_INIT: the receiver's RTO before the handshake has given it an RTT.
-const INITIAL_RTO: Time = Time::from_secs(1);
+const INITIAL_RTO: Duration = Duration::from_secs(1);
 
 /// Linux's default receive buffer, `tcp_rmem[1]`, from which autotuning starts.
 pub const DEFAULT_RCVBUF: u64 = 131_072;
@@ -58,23 +58,23 @@ pub struct ReceiverConfig {
     pub mss: u32,
     pub sack: bool,
     /// The delayed-ACK timeout; zero ACKs every segment.
-    pub delack: Time,
+    pub delack: Duration,
     /// Timestamps (RFC 7323) were negotiated: every ACK echoes one.
     pub ts: bool,
     /// Receive-buffer autotuning (`tcp_moderate_rcvbuf`); off, the buffer is `rwnd` throughout.
     pub autotune: bool,
     /// The timestamp clock's phase (`packet::ts_clock`): the same host clock as the sender's.
-    pub ts_phase: Time,
+    pub ts_phase: Duration,
 }
 
 impl ReceiverConfig {
     /// The receiver a scenario describes, its timestamps on a clock of `ts_phase`.
-    pub fn of(s: &Scenario, ts_phase: Time) -> Self {
+    pub fn of(s: &Scenario, ts_phase: Duration) -> Self {
         ReceiverConfig {
             rwnd: s.rwnd,
             mss: s.mss,
             sack: s.sack,
-            delack: Time::from_millis_f64(s.delack_ms),
+            delack: Duration::from_millis_f64(s.delack_ms),
             ts: s.ts,
             autotune: s.autotune,
             ts_phase,
@@ -111,17 +111,17 @@ pub struct Receiver {
     recent: Vec<u64>,
     /// Full-sized segments received since the last ACK.
     unacked_segments: u32,
-    delack_deadline: Option<Time>,
+    delack_deadline: Option<Instant>,
     quickacks: u32,
     /// Linux's `icsk_ack.ato`, the delayed-ACK timeout, between `delack` and the receiver's
     /// RTO, and `lrcvtime`, when data last arrived.
-    ato: Time,
-    last_arrival: Option<Time>,
+    ato: Duration,
+    last_arrival: Option<Instant>,
     /// The handshake's RTT as the receiver measured it, and the RTO it gives
     /// (`tcp_synack_rtt_meas`): they bound the timeout and say what gap is "long".
-    srtt: Option<Time>,
-    rto: Time,
-    synack_at: Option<Time>,
+    srtt: Option<Duration>,
+    rto: Duration,
+    synack_at: Option<Instant>,
     /// The segment pending an ACK was short (Linux's ICSK_ACK_PUSHED).
     pushed: bool,
     /// RFC 7323 §4.3's TS.Recent, the timestamp to echo, and Linux's `rcv_wup`, `rcv_nxt` when
@@ -142,13 +142,13 @@ pub struct Receiver {
     /// the current measurement began.
     space: u64,
     space_seq: u64,
-    space_time: Option<Time>,
+    space_time: Option<Instant>,
     /// Linux's `rcv_rtt_est`: the receiver's RTT estimate, eight times scaled, taken from the
     /// timestamp echo (`tcp_rcv_rtt_measure_ts`) and from the time a window takes to fill
     /// (`tcp_rcv_rtt_measure`), with the sequence and time that measurement started.
     rcv_rtt8: u64,
     rtt_seq: u64,
-    rtt_time: Option<Time>,
+    rtt_time: Option<Instant>,
     last_tsecr: u32,
 }
 
@@ -220,7 +220,7 @@ impl Receiver {
         self.ooo.bytes()
     }
 
-    pub fn delack_deadline(&self) -> Option<Time> {
+    pub fn delack_deadline(&self) -> Option<Instant> {
         self.delack_deadline
     }
 
@@ -247,7 +247,7 @@ impl Receiver {
     }
 
     /// The SYN-ACK goes out at `now`.
-    pub fn on_syn(&mut self, now: Time) -> Kind {
+    pub fn on_syn(&mut self, now: Instant) -> Kind {
         self.synack_at = Some(now);
         Kind::SynAck {
             wnd: self.syn_window(),
@@ -255,18 +255,18 @@ impl Receiver {
         }
     }
 
-    fn ts_option(&self, now: Time) -> TsOpt {
+    fn ts_option(&self, now: Instant) -> TsOpt {
         TsOpt::stamped(self.cfg.ts, now, self.cfg.ts_phase, self.ts_recent)
     }
 
     /// The handshake's last segment (or the first data, which acknowledges the SYN-ACK too)
     /// arrived: the receiver's RTT estimate (`tcp_synack_rtt_meas`; RFC 6298 §2.2 with Linux's
     /// 200 ms floor on the variance term).
-    pub fn on_handshake_ack(&mut self, now: Time) {
+    pub fn on_handshake_ack(&mut self, now: Instant) {
         if let Some(t0) = self.synack_at.take() {
-            let rtt = now.saturating_sub(t0);
+            let rtt = now.saturating_duration_since(t0);
             self.srtt = Some(rtt);
-            self.rto = rtt + rtt.saturating_mul(2).max(Time::from_millis(200));
+            self.rto = rtt + rtt.saturating_mul(2).max(Duration::from_millis(200));
             // `tcp_init_buffer_space`: DRS measures from here.
             self.space_time = Some(now);
         }
@@ -274,7 +274,7 @@ impl Receiver {
 
     /// Linux `tcp_rcv_rtt_update`: a timestamp sample smooths the estimate by 1/8; a window's
     /// (`win_dep`) only ever lowers it, as it can overestimate an application-limited flow.
-    fn rcv_rtt_update(&mut self, sample: Time, win_dep: bool) {
+    fn rcv_rtt_update(&mut self, sample: Duration, win_dep: bool) {
         let m = sample.as_nanos().max(1);
         if self.rcv_rtt8 == 0 || m << 3 < self.rcv_rtt8 {
             self.rcv_rtt8 = m << 3;
@@ -284,13 +284,13 @@ impl Receiver {
     }
 
     /// The receiver's RTT estimate (`rcv_rtt_est`), once it has one.
-    pub fn rcv_rtt(&self) -> Option<Time> {
-        (self.rcv_rtt8 > 0).then_some(Time(self.rcv_rtt8 >> 3))
+    pub fn rcv_rtt(&self) -> Option<Duration> {
+        (self.rcv_rtt8 > 0).then_some(Duration(self.rcv_rtt8 >> 3))
     }
 
     /// Linux `tcp_rcv_rtt_measure_ts`: a full segment echoing a new timestamp of ours tells how
     /// long ago the ACK it answers left.
-    fn rtt_measure_ts(&mut self, now: Time, len: u32, ecr: u32) {
+    fn rtt_measure_ts(&mut self, now: Instant, len: u32, ecr: u32) {
         if !self.cfg.ts || ecr == 0 || ecr == self.last_tsecr {
             return;
         }
@@ -298,18 +298,18 @@ impl Receiver {
         if len >= self.cfg.mss {
             let ms = ts_clock(now, self.cfg.ts_phase).wrapping_sub(ecr);
             if ms > 0 && ms < 1 << 31 {
-                self.rcv_rtt_update(Time::from_millis(u64::from(ms)), false);
+                self.rcv_rtt_update(Duration::from_millis(u64::from(ms)), false);
             }
         }
     }
 
     /// Linux `tcp_rcv_rtt_measure`: the time from offering a window to its last byte arriving.
-    fn rtt_measure_window(&mut self, now: Time) {
+    fn rtt_measure_window(&mut self, now: Instant) {
         if let Some(t0) = self.rtt_time {
             if self.rcv_nxt < self.rtt_seq {
                 return;
             }
-            self.rcv_rtt_update(now.saturating_sub(t0), true);
+            self.rcv_rtt_update(now.saturating_duration_since(t0), true);
         }
         self.rtt_seq = self.rcv_nxt + (self.right_edge - self.rcv_wup);
         self.rtt_time = Some(now);
@@ -342,11 +342,11 @@ impl Receiver {
     /// read more than in the last one, the buffer grows (`tcp_rcvbuf_grow`) to twice that (DRS
     /// is a round trip late), plus twice the growth in proportion (the sender may double each
     /// round), plus the out-of-order extent, up to `rwnd`.
-    fn space_adjust(&mut self, now: Time) {
+    fn space_adjust(&mut self, now: Instant) {
         let (Some(t0), Some(rtt)) = (self.space_time, self.rcv_rtt()) else {
             return;
         };
-        if now.saturating_sub(t0) < rtt {
+        if now.saturating_duration_since(t0) < rtt {
             return;
         }
         let copied = self.rcv_nxt - self.space_seq;
@@ -368,7 +368,7 @@ impl Receiver {
     }
 
     /// The delayed-ACK timeout now (`ato`), for tests and the player.
-    pub fn ato(&self) -> Time {
+    pub fn ato(&self) -> Duration {
         self.ato
     }
 
@@ -382,7 +382,7 @@ impl Receiver {
     /// Linux `tcp_event_data_recv`: the timeout follows the gaps between arrivals, and a gap
     /// longer than the RTO means the sender restarts from idle, so its first segments are
     /// ACKed at once.
-    fn on_arrival_gap(&mut self, now: Time) {
+    fn on_arrival_gap(&mut self, now: Instant) {
         let ato_min = self.cfg.delack;
         match self.last_arrival {
             None => {
@@ -390,11 +390,11 @@ impl Receiver {
                 self.ato = ato_min;
             }
             Some(last) => {
-                let m = now.saturating_sub(last);
-                if m <= Time(ato_min.as_nanos() / 2) {
-                    self.ato = Time(self.ato.as_nanos() / 2 + ato_min.as_nanos() / 2);
+                let m = now.saturating_duration_since(last);
+                if m <= ato_min / 2 {
+                    self.ato = self.ato / 2 + ato_min / 2;
                 } else if m < self.ato {
-                    self.ato = (Time(self.ato.as_nanos() / 2) + m).min(self.rto);
+                    self.ato = (self.ato / 2 + m).min(self.rto);
                 } else if m > self.rto {
                     self.incr_quickack();
                 }
@@ -404,7 +404,7 @@ impl Receiver {
     }
 
     /// Linux `tcp_send_delayed_ack`: how long this ACK may wait.
-    fn delay(&self) -> Time {
+    fn delay(&self) -> Duration {
         let ato_min = self.cfg.delack;
         if self.ato <= ato_min {
             return self.ato;
@@ -431,7 +431,7 @@ impl Receiver {
     }
 
     /// Takes in the payload `seq..seq + len`, with its timestamp option, at `now`.
-    pub fn on_data(&mut self, now: Time, seq: u64, len: u32, ts: TsOpt) -> Arrival {
+    pub fn on_data(&mut self, now: Instant, seq: u64, len: u32, ts: TsOpt) -> Arrival {
         self.on_handshake_ack(now);
         // PAWS (RFC 7323 §5) as far as a path that never reorders needs it: TS.Recent only
         // moves forward.
@@ -508,7 +508,11 @@ impl Receiver {
         // RFC 5681 §4.2: ACK at once on out-of-order data and when a hole fills; otherwise at
         // least every second full-sized segment, or when the delayed-ACK timer fires.
         let small = len < self.cfg.mss;
-        if had_hole || !self.ooo.is_empty() || self.cfg.delack == Time::ZERO || self.quickacks > 0 {
+        if had_hole
+            || !self.ooo.is_empty()
+            || self.cfg.delack == Duration::ZERO
+            || self.quickacks > 0
+        {
             arrival.ack_now = true;
         } else if small {
             // Linux's ICSK_ACK_PUSHED: a short (pushed) segment the application reads at once
@@ -541,12 +545,12 @@ impl Receiver {
     }
 
     /// Whether the delayed-ACK timer has expired at `now`.
-    pub fn delack_due(&self, now: Time) -> bool {
+    pub fn delack_due(&self, now: Instant) -> bool {
         self.delack_deadline.is_some_and(|d| d <= now)
     }
 
     /// Builds the ACK to send now, and resets the delayed-ACK state.
-    pub fn make_ack(&mut self, now: Time) -> Kind {
+    pub fn make_ack(&mut self, now: Instant) -> Kind {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.pushed = false;
@@ -621,26 +625,26 @@ mod tests {
             rwnd,
             mss,
             autotune,
-            ..ReceiverConfig::of(&Scenario::default(), Time::ZERO)
+            ..ReceiverConfig::of(&Scenario::default(), Duration::ZERO)
         }
     }
 
     fn rx(delack_ms: u64) -> Receiver {
         let mut r = Receiver::new(ReceiverConfig {
-            delack: Time::from_millis(delack_ms),
+            delack: Duration::from_millis(delack_ms),
             ..cfg(64_000, MSS, false)
         });
         // Past the quick-ACK start, to see the steady-state rules.
-        r.last_arrival = Some(Time::ZERO);
+        r.last_arrival = Some(Instant::ZERO);
         r
     }
 
     fn seg(r: &mut Receiver, n: u64) -> Arrival {
-        seg_at(r, Time::ZERO, n)
+        seg_at(r, Instant::ZERO, n)
     }
 
     /// Full segment `n` arrives at `t`, without timestamps.
-    fn seg_at(r: &mut Receiver, t: Time, n: u64) -> Arrival {
+    fn seg_at(r: &mut Receiver, t: Instant, n: u64) -> Arrival {
         r.on_data(t, n * u64::from(MSS), MSS, TsOpt::default())
     }
 
@@ -658,9 +662,9 @@ mod tests {
     fn every_second_full_segment_is_acked_at_once() {
         let mut r = rx(40);
         assert!(!seg(&mut r, 0).ack_now);
-        assert_eq!(r.delack_deadline(), Some(Time::from_millis(40)));
+        assert_eq!(r.delack_deadline(), Some(Instant::from_millis(40)));
         assert!(seg(&mut r, 1).ack_now);
-        r.make_ack(Time::ZERO);
+        r.make_ack(Instant::ZERO);
         assert_eq!(r.delack_deadline(), None);
     }
 
@@ -669,7 +673,7 @@ mod tests {
         let mut r = Receiver::new(cfg(64_000, MSS, false));
         for n in 0..16 {
             assert!(seg(&mut r, n).ack_now, "segment {n}");
-            r.make_ack(Time::ZERO);
+            r.make_ack(Instant::ZERO);
         }
         assert!(!seg(&mut r, 16).ack_now);
     }
@@ -681,7 +685,7 @@ mod tests {
         assert!(seg(&mut r, 2).ack_now);
         assert!(seg(&mut r, 5).ack_now);
         assert!(seg(&mut r, 3).ack_now);
-        let ack = r.make_ack(Time::ZERO);
+        let ack = r.make_ack(Instant::ZERO);
         assert_eq!(blocks(ack), [(2, 4), (5, 6)]);
         assert!(matches!(ack, Kind::Ack { ack: 1000, .. }));
     }
@@ -696,20 +700,20 @@ mod tests {
         assert!(a.ack_now);
         assert_eq!((a.delivered_from, a.delivered_to), (0, 3_000));
         assert_eq!(r.ooo_bytes(), 0);
-        assert!(blocks(r.make_ack(Time::ZERO)).is_empty());
+        assert!(blocks(r.make_ack(Instant::ZERO)).is_empty());
     }
 
     #[test]
     fn held_data_narrows_the_window_but_never_moves_its_right_edge_back() {
         let mut r = rx(0);
-        r.make_ack(Time::ZERO);
+        r.make_ack(Instant::ZERO);
         assert_eq!(r.window(), 64_000);
         seg(&mut r, 1);
-        r.make_ack(Time::ZERO);
+        r.make_ack(Instant::ZERO);
         // Free space is 63 000 but the edge offered at 64 000 stays.
         assert_eq!(r.window(), 64_000);
         seg(&mut r, 0);
-        r.make_ack(Time::ZERO);
+        r.make_ack(Instant::ZERO);
         assert_eq!(r.window(), 64_000);
     }
 
@@ -728,7 +732,7 @@ mod tests {
         for n in [2, 4, 6, 8] {
             seg(&mut r, n);
         }
-        assert_eq!(blocks(r.make_ack(Time::ZERO)), [(8, 9), (6, 7), (4, 5)]);
+        assert_eq!(blocks(r.make_ack(Instant::ZERO)), [(8, 9), (6, 7), (4, 5)]);
     }
 
     #[test]
@@ -761,19 +765,25 @@ mod tests {
         r.rcv_ssthresh = 20_000;
         r.right_edge = 20_000;
         r.quickacks = 0;
-        let a = r.on_data(Time::ZERO, 0, MSS, TsOpt::default());
+        let a = r.on_data(Instant::ZERO, 0, MSS, TsOpt::default());
         assert!(a.ack_now);
         assert_eq!(r.rcv_ssthresh(), 22_000);
-        r.make_ack(Time::ZERO);
+        r.make_ack(Instant::ZERO);
         assert_eq!(r.window(), 22_000);
         // At the buffer's free space it stops, and ACKs are delayed again. The arriving segment
         // holds its place in the buffer while the window grows (Linux queues it first), so the
         // offered window stops one segment short of the buffer's.
         r.rcv_ssthresh = 98_000;
-        assert!(r.on_data(Time::ZERO, 1000, MSS, TsOpt::default()).ack_now);
+        assert!(
+            r.on_data(Instant::ZERO, 1000, MSS, TsOpt::default())
+                .ack_now
+        );
         assert_eq!(r.rcv_ssthresh(), 99_000);
-        r.make_ack(Time::ZERO);
-        assert!(!r.on_data(Time::ZERO, 2000, MSS, TsOpt::default()).ack_now);
+        r.make_ack(Instant::ZERO);
+        assert!(
+            !r.on_data(Instant::ZERO, 2000, MSS, TsOpt::default())
+                .ack_now
+        );
     }
 
     #[test]
@@ -783,21 +793,22 @@ mod tests {
         // 118 156. The lab's application reads at once, so it reads what arrived.
         let mut r = Receiver::new(cfg(4 << 20, MSS, true));
         assert_eq!(r.buffer_window(), 64_536);
-        let rtt = Time::from_millis(30);
-        r.on_syn(Time::ZERO);
-        r.on_handshake_ack(rtt);
+        let rtt = Duration::from_millis(30);
+        let one_rtt = Instant::ZERO + rtt;
+        r.on_syn(Instant::ZERO);
+        r.on_handshake_ack(one_rtt);
         // The first full segment measures the scaling ratio: 131 072 x 160 / 256.
         r.space = 14_480;
         r.rcv_rtt8 = rtt.as_nanos() << 3;
-        r.on_data(rtt, 0, MSS, TsOpt::default());
+        r.on_data(one_rtt, 0, MSS, TsOpt::default());
         assert_eq!(r.buffer_window(), 81_920);
         // 24 616 bytes by the end of the round trip: 24 full segments and a part.
         for n in 1..24 {
-            r.on_data(rtt, n * u64::from(MSS), MSS, TsOpt::default());
-            r.make_ack(rtt);
+            r.on_data(one_rtt, n * u64::from(MSS), MSS, TsOpt::default());
+            r.make_ack(one_rtt);
         }
         assert_eq!(r.buffer_window(), 81_920);
-        r.on_data(rtt + rtt, 24_000, 616, TsOpt::default());
+        r.on_data(one_rtt + rtt, 24_000, 616, TsOpt::default());
         assert_eq!(r.space, 24_616);
         assert_eq!(r.buffer_window(), 118_156);
     }
@@ -806,38 +817,38 @@ mod tests {
         // tcp_event_data_recv: a gap m with 20 < m < ato gives ato/2 + m; a missed timer
         // doubles it (tcp_delack_timer_handler); gaps of 20 ms or less bring it back toward 40.
         let mut r = rx(40);
-        r.on_handshake_ack(Time::ZERO);
+        r.on_handshake_ack(Instant::ZERO);
         r.synack_at = None;
-        r.rto = Time::from_millis(300);
+        r.rto = Duration::from_millis(300);
         r.on_delack_timeout();
-        assert_eq!(r.ato(), Time::from_millis(80));
-        r.on_data(Time::from_millis(30), 0, MSS, TsOpt::default());
-        assert_eq!(r.ato(), Time::from_millis(70));
-        r.make_ack(Time::ZERO);
-        r.on_data(Time::from_millis(40), 1000, MSS, TsOpt::default());
-        assert_eq!(r.ato(), Time::from_millis(55));
+        assert_eq!(r.ato(), Duration::from_millis(80));
+        r.on_data(Instant::from_millis(30), 0, MSS, TsOpt::default());
+        assert_eq!(r.ato(), Duration::from_millis(70));
+        r.make_ack(Instant::ZERO);
+        r.on_data(Instant::from_millis(40), 1000, MSS, TsOpt::default());
+        assert_eq!(r.ato(), Duration::from_millis(55));
         // With no RTT known the wait is the timeout itself, within the 500 ms ceiling.
-        assert_eq!(r.delack_deadline(), Some(Time::from_millis(40 + 55)));
+        assert_eq!(r.delack_deadline(), Some(Instant::from_millis(40 + 55)));
     }
 
     #[test]
     fn a_gap_longer_than_the_rto_and_a_duplicate_bring_quick_acks_back() {
         let mut r = rx(40);
-        r.rto = Time::from_millis(300);
+        r.rto = Duration::from_millis(300);
         assert!(!seg(&mut r, 0).ack_now);
-        r.make_ack(Time::ZERO);
+        r.make_ack(Instant::ZERO);
         // Idle for a second: the sender restarts, its segments are ACKed at once.
-        assert!(seg_at(&mut r, Time::from_secs(1), 1).ack_now);
-        r.make_ack(Time::ZERO);
-        assert!(seg_at(&mut r, Time::from_secs(1), 2).ack_now);
+        assert!(seg_at(&mut r, Instant::from_secs(1), 1).ack_now);
+        r.make_ack(Instant::ZERO);
+        assert!(seg_at(&mut r, Instant::from_secs(1), 2).ack_now);
         for _ in 0..16 {
-            r.make_ack(Time::ZERO);
+            r.make_ack(Instant::ZERO);
         }
-        assert!(!seg_at(&mut r, Time::from_secs(1), 3).ack_now);
+        assert!(!seg_at(&mut r, Instant::from_secs(1), 3).ack_now);
         // A duplicate: quick ACKs again.
-        r.make_ack(Time::ZERO);
-        assert!(seg_at(&mut r, Time::from_secs(1), 0).ack_now);
-        r.make_ack(Time::ZERO);
-        assert!(seg_at(&mut r, Time::from_secs(1), 4).ack_now);
+        r.make_ack(Instant::ZERO);
+        assert!(seg_at(&mut r, Instant::from_secs(1), 0).ack_now);
+        r.make_ack(Instant::ZERO);
+        assert!(seg_at(&mut r, Instant::from_secs(1), 4).ack_now);
     }
 }

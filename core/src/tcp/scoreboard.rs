@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, VecDeque};
 use crate::tcp::ranges::RangeSet;
 
 use crate::packet::SackBlock;
-use crate::time::Time;
+use crate::time::Instant;
 
 /// RFC 6675's DupThresh: the third duplicate ACK, or three segments SACKed above a hole.
 pub const DUP_THRESH: usize = 3;
@@ -26,7 +26,7 @@ pub struct Seg {
     pub seq: u64,
     pub len: u32,
     /// Time of the latest transmission.
-    pub sent_at: Time,
+    pub sent_at: Instant,
     pub sacked: bool,
     /// Deemed lost (Linux's `TCPCB_LOST`). It stays set when the segment is retransmitted, so
     /// "awaiting retransmission" is `lost && !retrans`; only a SACK or the cumulative ACK clears
@@ -43,7 +43,7 @@ pub struct Seg {
 
 impl Seg {
     /// A segment just sent for the first time: neither SACKed, lost nor retransmitted.
-    pub fn sent(seq: u64, len: u32, sent_at: Time, tx: TxSnapshot) -> Seg {
+    pub fn sent(seq: u64, len: u32, sent_at: Instant, tx: TxSnapshot) -> Seg {
         Seg {
             seq,
             len,
@@ -65,15 +65,15 @@ impl Seg {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TxSnapshot {
     pub delivered: u64,
-    pub delivered_time: Time,
-    pub first_tx_time: Time,
+    pub delivered_time: Instant,
+    pub first_tx_time: Instant,
     pub app_limited: bool,
 }
 
 /// The most recently sent of the segments an ACK delivered: RACK's and the rate sampler's clue.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DeliveredSeg {
-    pub sent_at: Time,
+    pub sent_at: Instant,
     pub end: u64,
     pub ever_retrans: bool,
     pub tx: TxSnapshot,
@@ -112,8 +112,8 @@ pub struct Acked {
     /// `tcp_clean_rtx_queue` applies it (`first_ackt`, `last_ackt`, none once
     /// `FLAG_RETRANS_DATA_ACKED`). The first times the RTT estimator's sample, the last the
     /// congestion controller's.
-    pub rtt_sent_at: Option<Time>,
-    pub last_sent_at: Option<Time>,
+    pub rtt_sent_at: Option<Instant>,
+    pub last_sent_at: Option<Instant>,
     /// The most recently sent segment delivered.
     pub latest: Option<DeliveredSeg>,
     /// The end of the first newly delivered segment never retransmitted: with Linux's
@@ -172,8 +172,8 @@ pub struct Sacked {
     pub latest: Option<DeliveredSeg>,
     /// Send times of the first and the last never-retransmitted segments newly SACKed: RTT
     /// samples by timing, as from the cumulative ACK (`tcp_sacktag_one`).
-    pub rtt_sent_at: Option<Time>,
-    pub last_sent_at: Option<Time>,
+    pub rtt_sent_at: Option<Instant>,
+    pub last_sent_at: Option<Instant>,
     /// The lowest end of a never-retransmitted segment newly SACKed (as [`Acked`]'s).
     pub first_orig_end: Option<u64>,
 }
@@ -318,7 +318,7 @@ impl Scoreboard {
     }
 
     /// Send time and first byte of every segment not SACKed.
-    pub fn unsacked_sends(&self) -> impl Iterator<Item = (Time, u64)> + '_ {
+    pub fn unsacked_sends(&self) -> impl Iterator<Item = (Instant, u64)> + '_ {
         self.segs
             .iter()
             .filter(|s| !s.sacked)
@@ -554,7 +554,7 @@ impl Scoreboard {
     /// After a timeout every segment not SACKed is deemed lost, retransmitted or not, except
     /// those sent after `spare_after`, the head always included (Linux `tcp_timeout_mark_lost`:
     /// RACK does not yet call lost a segment sent within its RTT, `tcp_rack_skb_timeout > 0`).
-    pub fn mark_all_lost(&mut self, spare_after: Option<Time>) {
+    pub fn mark_all_lost(&mut self, spare_after: Option<Instant>) {
         self.charge(self.segs.len() as u64);
         let mut high = None;
         let mut first_spared = None;
@@ -636,7 +636,7 @@ impl Scoreboard {
     }
 
     /// Records the retransmission of the segment at `seq`.
-    pub fn on_retransmit(&mut self, seq: u64, now: Time, tx: TxSnapshot) {
+    pub fn on_retransmit(&mut self, seq: u64, now: Instant, tx: TxSnapshot) {
         let Some(i) = self.index_of(seq) else {
             return;
         };
@@ -712,7 +712,7 @@ mod tests {
             b.push(Seg::sent(
                 i * u64::from(MSS),
                 MSS,
-                Time(i),
+                Instant(i),
                 TxSnapshot::default(),
             ));
         }
@@ -763,7 +763,7 @@ mod tests {
         assert!(b.head_is_lost());
         assert_eq!(b.pipe(), 6_000);
         assert_eq!(b.next_retransmit(), Some((0, MSS)));
-        b.on_retransmit(0, Time(50), TxSnapshot::default());
+        b.on_retransmit(0, Instant(50), TxSnapshot::default());
         assert_eq!(b.pipe(), 7_000);
         assert_eq!(b.next_retransmit(), None);
     }
@@ -774,7 +774,7 @@ mod tests {
         b.sack(&[block(1, 2), block(3, 7)]);
         assert_eq!(b.mark_lost_by_sack().segs, 2);
         assert_eq!(b.next_retransmit(), Some((0, MSS)));
-        b.on_retransmit(0, Time(9), TxSnapshot::default());
+        b.on_retransmit(0, Instant(9), TxSnapshot::default());
         assert_eq!(b.next_retransmit(), Some((2_000, MSS)));
     }
 
@@ -782,14 +782,14 @@ mod tests {
     fn the_cumulative_ack_clears_counters_and_samples_rtt_by_karn() {
         let mut b = board(4);
         b.mark_head_lost();
-        b.on_retransmit(0, Time(99), TxSnapshot::default());
+        b.on_retransmit(0, Instant(99), TxSnapshot::default());
         let acked = b.ack(2_000);
         assert_eq!((acked.bytes, acked.newly_delivered), (2_000, 2_000));
         // A retransmitted segment was among those acknowledged: no RTT sample.
         assert_eq!(acked.rtt_sent_at, None);
         assert_eq!((b.lost_bytes(), b.retrans_bytes(), b.pipe()), (0, 0, 2_000));
         let acked = b.ack(4_000);
-        assert_eq!(acked.rtt_sent_at, Some(Time(2)));
+        assert_eq!(acked.rtt_sent_at, Some(Instant(2)));
         assert!(b.is_empty());
     }
 

@@ -14,12 +14,13 @@
 use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH_BYTES};
 use crate::packet::{header_bytes, ts_clock, Kind, Packet, SackBlock, TsOpt, SYN_OPTION_BYTES};
 use crate::scenario::Scenario;
-use crate::time::{serialisation_time, Time};
+use crate::time::{serialisation_time, Duration, Instant};
 
 use super::rack::Rack;
 use super::rate::RateEstimator;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, Seg, DUP_THRESH};
+use super::timer::{Timer, TimerTable};
 use super::tlp::probe_timeout;
 use super::undo::Undo;
 
@@ -29,22 +30,22 @@ pub struct SenderConfig {
     /// Initial window in segments (RFC 6928).
     pub iw: u32,
     pub sack: bool,
-    pub rto_min: Time,
+    pub rto_min: Duration,
     /// Timestamps (RFC 7323): every segment carries one, and an ACK's echo gives an RTT sample
     /// even for retransmitted data.
     pub ts: bool,
     /// The timestamp clock's phase ([`ts_clock`]).
-    pub ts_phase: Time,
+    pub ts_phase: Duration,
 }
 
 impl SenderConfig {
     /// The sender a scenario describes, its timestamps on a clock of `ts_phase`.
-    pub fn of(s: &Scenario, ts_phase: Time) -> Self {
+    pub fn of(s: &Scenario, ts_phase: Duration) -> Self {
         SenderConfig {
             mss: s.mss,
             iw: s.iw,
             sack: s.sack,
-            rto_min: Time::from_millis_f64(s.minrto_ms),
+            rto_min: Duration::from_millis_f64(s.minrto_ms),
             ts: s.ts,
             ts_phase,
         }
@@ -83,7 +84,7 @@ pub enum Note {
         retry: u32,
     },
     Established {
-        rtt: Option<Time>,
+        rtt: Option<Duration>,
     },
     FastRetransmit {
         seq: u64,
@@ -95,7 +96,7 @@ pub enum Note {
         cwnd: u64,
     },
     Timeout {
-        rto: Time,
+        rto: Duration,
         backoff: u32,
         cwnd_before: u64,
         ssthresh: u64,
@@ -147,9 +148,9 @@ struct AckFlags {
 /// Counters of one sender, for the summary.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SenderStats {
-    pub syn_sent_at: Option<Time>,
-    pub handshake_ack_at: Option<Time>,
-    pub first_data_at: Option<Time>,
+    pub syn_sent_at: Option<Instant>,
+    pub handshake_ack_at: Option<Instant>,
+    pub first_data_at: Option<Instant>,
     pub data_segments: u64,
     pub data_bytes: u64,
     pub retransmitted_segments: u64,
@@ -201,25 +202,25 @@ pub struct Sender {
     frto_new_data: bool,
     /// Packets delivered so far (acknowledged or SACKed; Linux's `tp->delivered`).
     delivered_pkts: u64,
-    rto_deadline: Option<Time>,
+    /// The retransmission timer, the tail loss probe's, RACK's reordering timer and the pacer's.
+    timers: TimerTable,
     rack: Rack,
-    /// The tail loss probe's timer, and the end of the probe while its ACK is awaited.
-    pto_deadline: Option<Time>,
+    /// The end of the tail loss probe while its ACK is awaited.
     tlp_high_seq: Option<u64>,
     /// The probe resent the last segment rather than sending new data (`tlp_retrans`).
     tlp_retrans: bool,
-    /// Pacing: the earliest time the next packet may leave.
-    pace_next: Time,
-    paced_wait: bool,
+    /// Pacing: the earliest time the next packet may leave. The pacing timer is armed for it
+    /// while a packet waits.
+    pace_next: Instant,
     /// Linux's `tcp_cwnd_validate` state: whether the window limited the latest round, and the
     /// most packets that were outstanding in it (`max_packets_out`).
     is_cwnd_limited: bool,
     max_out: u64,
     usage_seq: u64,
     /// When data last left (Linux's `lsndtime`): how long the connection has been idle.
-    last_send: Option<Time>,
+    last_send: Option<Instant>,
     stats: SenderStats,
-    notes: Option<Vec<(Time, Note)>>,
+    notes: Option<Vec<(Instant, Note)>>,
 }
 
 impl Sender {
@@ -250,13 +251,11 @@ impl Sender {
             prr_delivered: 0,
             prr_out: 0,
             delivered_pkts: 0,
-            rto_deadline: None,
+            timers: TimerTable::default(),
             rack: Rack::new(),
-            pto_deadline: None,
             tlp_high_seq: None,
             tlp_retrans: false,
-            pace_next: Time::ZERO,
-            paced_wait: false,
+            pace_next: Instant::ZERO,
             is_cwnd_limited: false,
             max_out: 0,
             usage_seq: 0,
@@ -271,17 +270,17 @@ impl Sender {
         self.notes = on.then(Vec::new);
     }
 
-    pub fn take_notes(&mut self) -> Vec<(Time, Note)> {
+    pub fn take_notes(&mut self) -> Vec<(Instant, Note)> {
         self.notes.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
-    fn note(&mut self, now: Time, note: Note) {
+    fn note(&mut self, now: Instant, note: Note) {
         self.note_with(now, |_| note);
     }
 
     /// Notes what `note` makes of the sender, working it out only when notes are kept: sends
     /// are noted on every packet.
-    fn note_with(&mut self, now: Time, note: impl FnOnce(&Sender) -> Note) {
+    fn note_with(&mut self, now: Instant, note: impl FnOnce(&Sender) -> Note) {
         if self.notes.is_some() {
             let note = note(self);
             if let Some(notes) = self.notes.as_mut() {
@@ -388,34 +387,30 @@ impl Sender {
     }
 
     /// The earliest time the sender wants its timer to run.
-    pub fn next_deadline(&self) -> Option<Time> {
-        let pace = self.paced_wait.then_some(self.pace_next);
-        earliest(
-            earliest(self.rto_deadline, pace),
-            earliest(self.pto_deadline, self.rack.deadline()),
-        )
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.timers.next_expiry().map(|(_, at)| at)
     }
 
     /// Opens the connection: the first SYN.
-    pub fn connect(&mut self, now: Time, out: &mut Vec<Packet>) {
+    pub fn connect(&mut self, now: Instant, out: &mut Vec<Packet>) {
         self.conn = ConnState::SynSent { retries: 0 };
         self.stats.syn_sent_at = Some(now);
         self.send_syn(now, 0, out);
     }
 
-    fn send_syn(&mut self, now: Time, retry: u32, out: &mut Vec<Packet>) {
+    fn send_syn(&mut self, now: Instant, retry: u32, out: &mut Vec<Packet>) {
         out.push(Packet {
             flow: self.flow,
             kind: Kind::Syn,
             wire_bytes: header_bytes(self.cfg.ts) + SYN_OPTION_BYTES,
         });
-        self.rto_deadline = Some(now + self.rtt.rto());
+        self.timers.set(Timer::Rto, now + self.rtt.rto());
         self.note(now, Note::SynSent { retry });
     }
 
     /// The SYN-ACK arrived, offering a window of `wnd` bytes: the handshake's third segment
     /// goes out with the first data.
-    pub fn on_syn_ack(&mut self, now: Time, wnd: u64, ts: TsOpt, out: &mut Vec<Packet>) {
+    pub fn on_syn_ack(&mut self, now: Instant, wnd: u64, ts: TsOpt, out: &mut Vec<Packet>) {
         let ConnState::SynSent { retries } = self.conn else {
             return;
         };
@@ -435,7 +430,7 @@ impl Sender {
         if retries > 1 {
             self.w.cwnd = 1;
         }
-        self.rto_deadline = None;
+        self.timers.stop(Timer::Rto);
         self.peer_edge = wnd;
         out.push(Packet {
             flow: self.flow,
@@ -447,17 +442,17 @@ impl Sender {
         self.try_send(now, out);
     }
 
-    pub fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+    pub fn on_timer(&mut self, now: Instant, out: &mut Vec<Packet>) {
         // Linux arms one timer for both: the probe's replaces the retransmission timer
         // (`tcp_schedule_loss_probe`, RFC 8985 §7.2), so a probe due by the RTO's deadline goes
         // out and re-arms the RTO instead of losing the tie to it.
-        if self.pto_deadline.is_some_and(|d| d <= now) {
+        if self.timers.is_due(Timer::Tlp, now) {
             self.send_loss_probe(now, out);
         }
-        if self.rto_deadline.is_some_and(|d| d <= now) {
+        if self.timers.is_due(Timer::Rto, now) {
             self.on_rto(now, out);
         }
-        if self.rack.deadline().is_some_and(|d| d <= now) {
+        if self.timers.is_due(Timer::RackReorder, now) {
             // RACK's reordering timer (RFC 8985 §6.3), Linux `tcp_rack_reo_timeout`: what it
             // finds lost starts recovery, with PRR's first step taken at once.
             let lost_before = self.board.lost_marked();
@@ -473,14 +468,14 @@ impl Sender {
             }
             self.try_send(now, out);
         }
-        if self.paced_wait && self.pace_next <= now {
-            self.paced_wait = false;
+        if self.timers.is_due(Timer::Pacing, now) {
+            self.timers.stop(Timer::Pacing);
             self.try_send(now, out);
         }
     }
 
-    fn on_rto(&mut self, now: Time, out: &mut Vec<Packet>) {
-        self.rto_deadline = None;
+    fn on_rto(&mut self, now: Instant, out: &mut Vec<Packet>) {
+        self.timers.stop(Timer::Rto);
         match self.conn {
             ConnState::Closed => {}
             ConnState::SynSent { retries } => {
@@ -523,10 +518,11 @@ impl Sender {
                 self.cc.on_rto(&mut self.w, &loss, reduce);
                 // `tcp_timeout_mark_lost`: RACK spares segments sent within its RTT.
                 let rack_rtt = self.rack.rtt();
-                let spare_after = (rack_rtt > Time::ZERO).then(|| now.saturating_sub(rack_rtt));
+                let spare_after = (rack_rtt > Duration::ZERO).then(|| now - rack_rtt);
                 self.board.mark_all_lost(spare_after);
-                self.rack.clear_deadline();
-                self.pto_deadline = None;
+                // A timeout replaces the reordering timer (Linux arms one timer for both).
+                self.timers.stop(Timer::RackReorder);
+                self.timers.stop(Timer::Tlp);
                 self.tlp_high_seq = None;
                 self.reno_sacked = 0;
                 self.dupacks = 0;
@@ -551,7 +547,7 @@ impl Sender {
                 );
                 self.try_send(now, out);
                 // RFC 6298 §5.6: restart the timer with the backed-off value.
-                self.rto_deadline = Some(now + self.rtt.rto());
+                self.timers.set(Timer::Rto, now + self.rtt.rto());
             }
         }
     }
@@ -562,7 +558,7 @@ impl Sender {
     /// or grown by the algorithm (`tcp_cong_control`), and what the window allows is sent.
     pub fn on_ack(
         &mut self,
-        now: Time,
+        now: Instant,
         ack: u64,
         wnd: u64,
         sack: &[SackBlock],
@@ -636,7 +632,7 @@ impl Sender {
             }
             if seq_rtt.is_none() && self.cfg.ts && ts.ecr != 0 {
                 let ms = ts_clock(now, self.cfg.ts_phase).wrapping_sub(ts.ecr).max(1);
-                let sample = Time::from_millis(u64::from(ms));
+                let sample = Duration::from_millis(u64::from(ms));
                 seq_rtt = Some(sample);
                 ca_rtt = Some(sample);
             }
@@ -663,7 +659,11 @@ impl Sender {
                 }
             }
             // RFC 6298 §5.2 and §5.3.
-            self.rto_deadline = (!self.board.is_empty()).then(|| now + self.rtt.rto());
+            if self.board.is_empty() {
+                self.timers.stop(Timer::Rto);
+            } else {
+                self.timers.set(Timer::Rto, now + self.rtt.rto());
+            }
         } else if !self.board.is_empty() && (!self.cfg.sack || newly_sacked.segs > 0) {
             // RFC 5681 §2's duplicate ACK; with SACK, RFC 6675 §2 counts only those that SACK
             // new data.
@@ -755,7 +755,7 @@ impl Sender {
         self.try_send(now, out);
     }
 
-    fn note_recovery(&mut self, now: Time, cwnd_before: u64) {
+    fn note_recovery(&mut self, now: Instant, cwnd_before: u64) {
         self.note(
             now,
             Note::FastRetransmit {
@@ -771,7 +771,7 @@ impl Sender {
     /// is acknowledged, and on the same ACK enters a new one if losses are already marked;
     /// marks NewReno's losses; enters recovery from Open or Disorder. Returns whether recovery
     /// began on this ACK.
-    fn fastretrans_alert(&mut self, now: Time, f: AckFlags) -> bool {
+    fn fastretrans_alert(&mut self, now: Instant, f: AckFlags) -> bool {
         let AckFlags { advanced, ecr, .. } = f;
         match self.ca {
             CaState::Recovery { recover } if self.snd_una >= recover => {
@@ -842,7 +842,7 @@ impl Sender {
     /// Linux `tcp_process_loss`, an ACK after a timeout, with F-RTO (RFC 5682 §3.1, its SACK
     /// variant, Linux's `tcp_frto` = 2). Returns whether the sender left the Loss state, to go
     /// on as from Open on the same ACK.
-    fn process_loss(&mut self, now: Time, f: AckFlags, recover: u64) -> bool {
+    fn process_loss(&mut self, now: Instant, f: AckFlags, recover: u64) -> bool {
         // `tcp_try_undo_loss`: the timestamps show the originals arrived (Eifel, RFC 3522).
         // Without SACK the state holds until the timeout's data is all acknowledged.
         if f.advanced && self.undo.may_undo(f.ecr) {
@@ -888,7 +888,7 @@ impl Sender {
     /// `tcp_try_undo_loss`: the timeout was spurious; nothing is lost after all. Once `open`,
     /// RACK judges every segment afresh on this ACK (`tcp_identify_packet_loss` after
     /// `tcp_process_loss`).
-    fn try_undo_loss(&mut self, now: Time, open: bool) {
+    fn try_undo_loss(&mut self, now: Instant, open: bool) {
         self.undo_reduction(true);
         self.rto_retransmits = 0;
         self.frto = false;
@@ -928,55 +928,58 @@ impl Sender {
 
     /// Marks what the evidence says is lost with SACK: RFC 6675's DupThresh rule and RACK;
     /// without SACK the third duplicate ACK does it (in `fastretrans_alert`).
-    fn detect_losses(&mut self, now: Time) {
+    fn detect_losses(&mut self, now: Instant) {
         if !self.cfg.sack || self.conn != ConnState::Established {
             return;
         }
         self.board.mark_lost_by_sack();
         let reo_wnd = self.reordering_window();
-        self.rack.detect(now, reo_wnd, &mut self.board);
+        match self.rack.detect(now, reo_wnd, &mut self.board) {
+            (_, Some(at)) => self.timers.set(Timer::RackReorder, at),
+            (_, None) => self.timers.stop(Timer::RackReorder),
+        }
     }
 
     /// Linux's `tcp_rack_reo_wnd`: the path has never reordered, so once recovery is under way,
     /// or DupThresh segments are SACKed, a later delivery is proof of loss at once; before that a
     /// quarter of the minimum RTT is allowed.
-    fn reordering_window(&self) -> Time {
+    fn reordering_window(&self) -> Duration {
         let recovering = matches!(self.ca, CaState::Recovery { .. } | CaState::Loss { .. });
         if recovering || self.board.sacked_segments() >= DUP_THRESH {
-            return Time::ZERO;
+            return Duration::ZERO;
         }
-        let quarter = Time(self.rtt.min_rtt().map_or(0, |m| m.as_nanos() / 4));
+        let quarter = self.rtt.min_rtt().map_or(Duration::ZERO, |m| m / 4);
         self.rtt.srtt().map_or(quarter, |s| quarter.min(s))
     }
 
     /// Arms the tail loss probe where Linux would (`tcp_schedule_loss_probe`): with SACK, in
     /// the Open state, with data out and no probe awaiting its ACK.
-    fn schedule_loss_probe(&mut self, now: Time) {
+    fn schedule_loss_probe(&mut self, now: Instant) {
         let eligible = self.cfg.sack
             && self.ca == CaState::Open
             && !self.board.is_empty()
             && self.tlp_high_seq.is_none();
-        self.pto_deadline = if eligible {
+        if eligible {
             let rto_left = self
-                .rto_deadline
-                .map_or(Time::MAX, |d| d.saturating_sub(now));
-            Some(
-                now + probe_timeout(
-                    self.rtt.srtt(),
-                    self.board.len(),
-                    rto_left,
-                    self.cfg.rto_min,
-                ),
-            )
+                .timers
+                .get(Timer::Rto)
+                .map_or(Duration::MAX, |d| d.saturating_duration_since(now));
+            let pto = probe_timeout(
+                self.rtt.srtt(),
+                self.board.len(),
+                rto_left,
+                self.cfg.rto_min,
+            );
+            self.timers.set(Timer::Tlp, now + pto);
         } else {
-            None
-        };
+            self.timers.stop(Timer::Tlp);
+        }
     }
 
     /// RFC 8985 §7.3: new data if the receiver's window allows, else the last segment again;
     /// either way past the congestion window, as Linux forces one probe out.
-    fn send_loss_probe(&mut self, now: Time, out: &mut Vec<Packet>) {
-        self.pto_deadline = None;
+    fn send_loss_probe(&mut self, now: Instant, out: &mut Vec<Packet>) {
+        self.timers.stop(Timer::Tlp);
         if self.board.is_empty() || self.ca != CaState::Open {
             return;
         }
@@ -998,7 +1001,8 @@ impl Sender {
         // segment's transmission (`tcp_rto_delta_us`), not from now.
         let head_sent = self.board.front().map_or(now, |s| s.sent_at);
         let deadline = head_sent + self.rtt.rto();
-        self.rto_deadline = Some(deadline.max(now + Time::from_micros(1)));
+        self.timers
+            .set(Timer::Rto, deadline.max(now + Duration::from_micros(1)));
     }
 
     /// Linux `tcp_process_tlp_ack`: a probe of new data, or a duplicate ACK showing that the
@@ -1006,7 +1010,7 @@ impl Sender {
     /// resent the last segment means the probe repaired a loss, and the window is reduced as
     /// for one congestion event, at once (`tcp_init_cwnd_reduction`, then
     /// `tcp_end_cwnd_reduction`: cwnd = ssthresh).
-    fn process_tlp_ack(&mut self, now: Time, advanced: bool, sacked_new: bool, dsack_tlp: bool) {
+    fn process_tlp_ack(&mut self, now: Instant, advanced: bool, sacked_new: bool, dsack_tlp: bool) {
         let Some(high) = self.tlp_high_seq else {
             return;
         };
@@ -1033,13 +1037,13 @@ impl Sender {
     /// nothing out finds a window no longer validated by the path; ssthresh keeps three-quarters
     /// of it, and cwnd is halved for each RTO of idleness, down to the initial window. An
     /// algorithm that sets the window itself (BBR) is left alone.
-    fn restart_after_idle(&mut self, now: Time) {
+    fn restart_after_idle(&mut self, now: Instant) {
         let Some(last) = self.last_send else {
             return;
         };
         let rto = self.rtt.rto();
-        let idle = now.saturating_sub(last);
-        if self.cc.controls_window() || idle <= rto || rto == Time::ZERO {
+        let idle = now.saturating_duration_since(last);
+        if self.cc.controls_window() || idle <= rto || rto == Duration::ZERO {
             return;
         }
         let cwnd = self.w.cwnd;
@@ -1049,7 +1053,7 @@ impl Sender {
         let mut w = cwnd;
         loop {
             left = left.saturating_sub(rto);
-            if left == Time::ZERO || w <= restart {
+            if left == Duration::ZERO || w <= restart {
                 break;
             }
             w >>= 1;
@@ -1060,7 +1064,7 @@ impl Sender {
 
     /// Linux `tcp_enter_recovery`: the window's reduction begins, and recovery lasts until
     /// everything sent so far is acknowledged.
-    fn enter_recovery(&mut self, now: Time) {
+    fn enter_recovery(&mut self, now: Instant) {
         self.stats.fast_retransmits += 1;
         self.begin_undo();
         self.init_cwnd_reduction(now);
@@ -1071,7 +1075,7 @@ impl Sender {
 
     /// Linux `tcp_init_cwnd_reduction`: ssthresh from the algorithm, PRR's counts from zero,
     /// the window left for PRR to bring down.
-    fn init_cwnd_reduction(&mut self, now: Time) {
+    fn init_cwnd_reduction(&mut self, now: Instant) {
         let loss = LossEvent {
             now,
             flight_size: self.snd_nxt - self.snd_una,
@@ -1122,6 +1126,7 @@ impl Sender {
         if unmark_loss {
             self.board.clear_lost();
             self.rack.rebuild(&self.board);
+            self.timers.stop(Timer::RackReorder);
         }
         if let Some(r) = self.undo.take() {
             self.cc.on_undo();
@@ -1162,7 +1167,7 @@ impl Sender {
         self.board.take_work()
     }
 
-    pub fn try_send(&mut self, now: Time, out: &mut Vec<Packet>) {
+    pub fn try_send(&mut self, now: Instant, out: &mut Vec<Packet>) {
         if self.conn != ConnState::Established {
             return;
         }
@@ -1174,7 +1179,7 @@ impl Sender {
         loop {
             let pacing = self.cc.pacing_rate();
             if pacing.is_some() && now < self.pace_next {
-                self.paced_wait = true;
+                self.timers.set(Timer::Pacing, self.pace_next);
                 break;
             }
             let retransmit = if new_only {
@@ -1226,6 +1231,10 @@ impl Sender {
                 let bits_per_s = (wire_rate * 8.0).max(1.0) as u64;
                 let wire = u64::from(len + header);
                 self.pace_next = self.pace_next.max(now) + serialisation_time(wire, bits_per_s);
+                // A packet waiting for the pacer waits for its new release time.
+                if self.timers.get(Timer::Pacing).is_some() {
+                    self.timers.set(Timer::Pacing, self.pace_next);
+                }
             }
         }
         if new_only && self.snd_nxt == nxt_before {
@@ -1241,12 +1250,13 @@ impl Sender {
     /// Puts one segment on the wire and records it.
     /// One note says each packet: a probe is noted as the probe it is, whether it carries new
     /// data or the last segment again.
-    fn transmit(&mut self, now: Time, seq: u64, len: u32, how: Tx, out: &mut Vec<Packet>) {
+    fn transmit(&mut self, now: Instant, seq: u64, len: u32, how: Tx, out: &mut Vec<Packet>) {
         // Linux `tcp_event_data_sent`: the first packet after the pipe emptied tells the
         // algorithm how long it was idle (`CA_EVENT_TX_START`).
         if self.packets_in_flight() == 0 {
             if let Some(last) = self.last_send {
-                self.cc.on_tx_start(now, now.saturating_sub(last));
+                self.cc
+                    .on_tx_start(now, now.saturating_duration_since(last));
             }
         }
         self.last_send = Some(now);
@@ -1291,13 +1301,13 @@ impl Sender {
             wire_bytes: len + header_bytes(self.cfg.ts),
         });
         // RFC 6298 §5.1.
-        if self.rto_deadline.is_none() {
-            self.rto_deadline = Some(now + self.rtt.rto());
+        if self.timers.get(Timer::Rto).is_none() {
+            self.timers.set(Timer::Rto, now + self.rtt.rto());
         }
     }
 
     /// The timestamp option of a segment sent at `now`.
-    fn ts_option(&self, now: Time) -> TsOpt {
+    fn ts_option(&self, now: Instant) -> TsOpt {
         TsOpt::stamped(self.cfg.ts, now, self.cfg.ts_phase, self.ts_recent)
     }
 }
@@ -1305,12 +1315,4 @@ impl Sender {
 /// A packet count the scoreboard keeps in `u64`, as the window's `u32`.
 fn pkts(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// The earlier of two optional deadlines. (Called on every ACK: plainer than an iterator chain.)
-fn earliest(a: Option<Time>, b: Option<Time>) -> Option<Time> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }

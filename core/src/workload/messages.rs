@@ -6,13 +6,13 @@
 
 use std::collections::VecDeque;
 
-use crate::time::Time;
+use crate::time::{Duration, Instant};
 
 /// What became of one message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MsgRecord {
-    pub write: Time,
-    pub read: Option<Time>,
+    pub write: Instant,
+    pub read: Option<Instant>,
     /// The head-of-line event that held it, if one did.
     pub held_by: Option<u32>,
     pub lost: bool,
@@ -25,19 +25,19 @@ pub struct MsgRecord {
 pub struct HolEvent {
     pub id: u32,
     pub conn: u32,
-    pub start: Time,
-    pub end: Time,
+    pub start: Instant,
+    pub end: Instant,
     /// Messages released when it ended.
     pub held: u32,
     /// The longest latency among them.
-    pub worst_delay: Time,
+    pub worst_delay: Duration,
 }
 
 /// The message application at both ends.
 #[derive(Debug, Clone)]
 pub struct MessageLog {
     pub msg: u32,
-    pub every: Time,
+    pub every: Duration,
     pub count: u32,
     /// TCP connections; zero for UDP.
     pub conns: u32,
@@ -47,7 +47,7 @@ pub struct MessageLog {
     /// Per connection: bytes written so far.
     written: Vec<u64>,
     /// Per connection: the open head-of-line event, if any.
-    open: Vec<Option<(u32, Time)>>,
+    open: Vec<Option<(u32, Instant)>>,
     pub events: Vec<HolEvent>,
     next_event: u32,
     next: u32,
@@ -56,7 +56,7 @@ pub struct MessageLog {
 }
 
 impl MessageLog {
-    pub fn new(msg: u32, every: Time, count: u32, conns: u32) -> Self {
+    pub fn new(msg: u32, every: Duration, count: u32, conns: u32) -> Self {
         let n = conns.max(1) as usize;
         MessageLog {
             msg,
@@ -85,7 +85,7 @@ impl MessageLog {
     }
 
     /// Writes the next message at `now`: returns its id and the connection it goes on.
-    pub fn write_next(&mut self, now: Time) -> Option<(u32, u32)> {
+    pub fn write_next(&mut self, now: Instant) -> Option<(u32, u32)> {
         if self.all_written() {
             return None;
         }
@@ -107,7 +107,7 @@ impl MessageLog {
     }
 
     /// A UDP datagram arrived: its message is read at once.
-    pub fn datagram_read(&mut self, id: u32, now: Time) {
+    pub fn datagram_read(&mut self, id: u32, now: Instant) {
         if let Some(r) = self.records.get_mut(id as usize) {
             if r.read.is_none() && !r.lost {
                 r.read = Some(now);
@@ -129,14 +129,14 @@ impl MessageLog {
     /// Connection `conn`'s receiving application now has bytes up to `rcv_nxt` in order, and
     /// `buffered` bytes wait behind a hole. Reads every message now complete, and opens or
     /// closes the head-of-line event.
-    pub fn on_delivery(&mut self, conn: u32, rcv_nxt: u64, buffered: bool, now: Time) {
+    pub fn on_delivery(&mut self, conn: u32, rcv_nxt: u64, buffered: bool, now: Instant) {
         let c = conn as usize;
         let Some(queue) = self.unread.get_mut(c) else {
             return;
         };
         let holding = self.open[c];
         let mut released = 0u32;
-        let mut worst = Time::ZERO;
+        let mut worst = Duration::ZERO;
         while let Some(&(id, end)) = queue.front() {
             if end > rcv_nxt {
                 break;
@@ -210,38 +210,41 @@ mod tests {
 
     #[test]
     fn messages_go_round_robin_and_are_read_when_complete() {
-        let mut log = MessageLog::new(100, Time(10 * MS), 4, 2);
+        let mut log = MessageLog::new(100, Duration(10 * MS), 4, 2);
         for i in 0..4 {
             assert_eq!(
-                log.write_next(Time(i * 10 * MS)),
+                log.write_next(Instant(i * 10 * MS)),
                 Some((i as u32, (i % 2) as u32))
             );
         }
-        assert_eq!(log.write_next(Time(50 * MS)), None);
+        assert_eq!(log.write_next(Instant(50 * MS)), None);
         // Connection 0 carries messages 0 and 2 at offsets 0..100 and 100..200.
-        log.on_delivery(0, 150, false, Time(60 * MS));
-        assert_eq!(log.records[0].read, Some(Time(60 * MS)));
+        log.on_delivery(0, 150, false, Instant(60 * MS));
+        assert_eq!(log.records[0].read, Some(Instant(60 * MS)));
         assert_eq!(log.records[2].read, None);
-        log.on_delivery(0, 200, false, Time(70 * MS));
-        assert_eq!(log.records[2].read, Some(Time(70 * MS)));
+        log.on_delivery(0, 200, false, Instant(70 * MS));
+        assert_eq!(log.records[2].read, Some(Instant(70 * MS)));
         assert!(!log.settled());
     }
 
     #[test]
     fn a_hole_holds_later_messages_and_releases_them_at_one_instant() {
-        let mut log = MessageLog::new(100, Time(10 * MS), 5, 1);
+        let mut log = MessageLog::new(100, Duration(10 * MS), 5, 1);
         for i in 0..5 {
-            log.write_next(Time(i * 10 * MS));
+            log.write_next(Instant(i * 10 * MS));
         }
         // Message 0 arrives; message 1 is lost; 2..4 wait in the buffer.
-        log.on_delivery(0, 100, false, Time(50 * MS));
-        log.on_delivery(0, 100, true, Time(70 * MS));
-        log.on_delivery(0, 500, false, Time(400 * MS));
+        log.on_delivery(0, 100, false, Instant(50 * MS));
+        log.on_delivery(0, 100, true, Instant(70 * MS));
+        log.on_delivery(0, 500, false, Instant(400 * MS));
         assert_eq!(log.events.len(), 1);
         let e = log.events[0];
-        assert_eq!((e.held, e.start, e.end), (4, Time(70 * MS), Time(400 * MS)));
-        assert_eq!(e.worst_delay, Time(390 * MS));
-        assert!((1..5).all(|i| log.records[i].read == Some(Time(400 * MS))));
+        assert_eq!(
+            (e.held, e.start, e.end),
+            (4, Instant(70 * MS), Instant(400 * MS))
+        );
+        assert_eq!(e.worst_delay, Duration(390 * MS));
+        assert!((1..5).all(|i| log.records[i].read == Some(Instant(400 * MS))));
         assert!((1..5).all(|i| log.records[i].held_by == Some(0)));
         assert!(log.settled());
     }
