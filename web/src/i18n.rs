@@ -70,7 +70,7 @@ impl Lang {
 /// units as written (they are what the reader typed, and what the link takes).
 pub fn problem_zh(p: &tcplab::scenario::Problem) -> String {
     use tcplab::scenario::{Key, Problem, PRESETS};
-    let q = |v: &str| crate::location::quoted(v);
+    let q = |v: &str| crate::model::address::quoted(v);
     let shown = |v: &str| tcplab::scenario::shown(v).into_owned();
     match p {
         Problem::UnknownKey => {

@@ -4,11 +4,12 @@
 //! Worker ([`worker`]), and the URL is read and written only through the scenario's one parser
 //! and printer, so a link and the command-line runner always agree.
 //!
-//! One module per idea: [`state`] holds the page's state and its changes; [`location`] the
-//! address; [`controls`], [`presets`], [`toolbar`] change the state; [`cards`] (with
-//! [`verdict`]'s words) and [`charts`] show the run; [`sweep`] (sweeps and the matrix) and
-//! [`compare`] show many runs, which [`export`] takes away; [`i18n`], [`prefs`], [`format`] and
-//! [`scale`] serve them all.
+//! One module per idea: [`model`] is the page's logic without the DOM (its state and its
+//! changes, the address, the views' keys and plans, the knobs, the scales and the formats),
+//! tested on the host too; [`location`] puts the address in the address bar; [`controls`],
+//! [`presets`], [`toolbar`] change the state; [`cards`] (with [`verdict`]'s words) and
+//! [`charts`] show the run; [`sweep`] (sweeps and the matrix) and [`compare`] show many runs,
+//! which [`export`] takes away; [`i18n`] and [`prefs`] serve them all.
 
 pub mod app;
 pub mod banner;
@@ -17,14 +18,12 @@ pub mod charts;
 pub mod compare;
 pub mod controls;
 pub mod export;
-pub mod format;
 pub mod i18n;
 pub mod location;
+pub mod model;
 pub mod player;
 pub mod prefs;
 pub mod presets;
-pub mod scale;
-pub mod state;
 pub mod sweep;
 pub mod toolbar;
 pub mod verdict;

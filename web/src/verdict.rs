@@ -6,8 +6,8 @@ use tcplab::rate::MBytePerS;
 use tcplab::theory::verdict::Limit;
 use tcplab::view::RunView;
 
-use crate::format::{bits_per_s, counted, duration, mbytes_per_s, number, percent};
 use crate::i18n::Lang;
+use crate::model::format::{bits_per_s, counted, duration, mbytes_per_s, number, percent};
 use crate::worker::PAGE_MAX_EVENTS;
 
 /// The verdict's short name: what a card or a class is called.

@@ -9,16 +9,17 @@ use std::time::Duration;
 use tcplab::scenario::{Key, PRESETS};
 use tcplab::view::RunView;
 use tcplab::Scenario;
-use tcplab_web::controls::knobs::{self, decimal, KNOBS};
 use tcplab_web::i18n::Lang;
-use tcplab_web::location::{self, Entry};
+use tcplab_web::model::address::{self, Entry};
+use tcplab_web::model::format;
+use tcplab_web::model::knobs::{self, decimal, KNOBS};
+use tcplab_web::model::page::{Action, Page};
+use tcplab_web::model::scale::{significant, Slider};
+use tcplab_web::model::views::View;
 use tcplab_web::player::Action as PlayerAction;
-use tcplab_web::scale::{significant, Slider};
-use tcplab_web::state::{Action, Page};
-use tcplab_web::sweep::keys::View;
 use tcplab_web::worker::protocol::{answer, Reply, Request};
 use tcplab_web::worker::Outcome;
-use tcplab_web::{format, verdict, App};
+use tcplab_web::{verdict, App};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlInputElement;
@@ -184,33 +185,30 @@ fn every_slider_writes_values_the_scenario_accepts() {
 
 #[wasm_bindgen_test]
 fn the_address_carries_the_scenario_and_the_language() {
-    let a = location::parse_search("");
+    let a = address::parse_search("");
     assert_eq!((a.scenario, a.bad), (Scenario::default(), vec![]));
     assert_eq!(a.lang, Ok(None));
     // A language not chosen is not written: the link opens in its reader's own.
-    assert_eq!(location::search_for(&Scenario::default(), None), "");
+    assert_eq!(address::search_for(&Scenario::default(), None), "");
     assert_eq!(
-        location::search_for(&Scenario::default(), Some(Lang::En)),
+        address::search_for(&Scenario::default(), Some(Lang::En)),
         "?lang=en"
     );
 
-    let a = location::parse_search("?rtt=50&lang=zh&loss=1");
+    let a = address::parse_search("?rtt=50&lang=zh&loss=1");
     assert_eq!(a.bad, vec![]);
     let s = a.scenario;
     assert_eq!((s.rtt_ms, s.loss_pct), (50.0, 1.0));
     assert_eq!(a.lang, Ok(Some(Lang::Zh)));
     assert_eq!(
-        location::search_for(&s, Some(Lang::Zh)),
+        address::search_for(&s, Some(Lang::Zh)),
         "?rtt=50&loss=1&lang=zh"
     );
-    assert_eq!(location::search_for(&s, None), "?rtt=50&loss=1");
+    assert_eq!(address::search_for(&s, None), "?rtt=50&loss=1");
     // Percent-encoded keys are keys all the same.
-    assert_eq!(
-        location::parse_search("?l%61ng=zh").lang,
-        Ok(Some(Lang::Zh))
-    );
+    assert_eq!(address::parse_search("?l%61ng=zh").lang, Ok(Some(Lang::Zh)));
 
-    let a = location::parse_search("?rtt=5000");
+    let a = address::parse_search("?rtt=5000");
     let bad = &a.bad[0];
     assert_eq!(bad.key, "rtt");
     assert!(bad.message.contains("0.1 to 2000 ms"), "{}", bad.message);
@@ -218,19 +216,17 @@ fn the_address_carries_the_scenario_and_the_language() {
         bad.problem_in(Lang::Zh),
         "5000 超出范围（允许 0.1 至 2000 ms）"
     );
-    let bad = location::parse_search("?lang=fr")
-        .lang
-        .expect_err("unknown");
+    let bad = address::parse_search("?lang=fr").lang.expect_err("unknown");
     assert_eq!(bad.key, "lang");
     assert!(bad.message.contains("en, zh"), "{}", bad.message);
-    let bad = location::parse_search("?lang=en&lang=zh")
+    let bad = address::parse_search("?lang=en&lang=zh")
         .lang
         .expect_err("repeated");
     assert!(bad.message.contains("repeated"), "{}", bad.message);
     assert_eq!(bad.problem_in(Lang::Zh), "键重复");
 
     // Every bad key is named, and the good ones kept.
-    let a = location::parse_search("?rtt=abc&bw=20&loss=200&mss=9&cc=bbr");
+    let a = address::parse_search("?rtt=abc&bw=20&loss=200&mss=9&cc=bbr");
     let keys: Vec<&str> = a.bad.iter().map(|b| b.key.as_str()).collect();
     assert_eq!(keys, ["rtt", "loss", "mss"]);
     assert_eq!(
@@ -241,14 +237,14 @@ fn the_address_carries_the_scenario_and_the_language() {
 
     // A key is repeated back as the scenario's messages repeat it: cut and escaped.
     let long = "k".repeat(100_000);
-    let a = location::parse_search(&format!("?{long}=1"));
+    let a = address::parse_search(&format!("?{long}=1"));
     let bad = &a.bad[0];
     assert_eq!(bad.key, long);
     assert_eq!(bad.shown_key, format!("{}…", "k".repeat(64)));
     assert!(bad.message.starts_with(&bad.shown_key), "{}", bad.message);
-    let a = location::parse_search("?a%0Ab=1");
+    let a = address::parse_search("?a%0Ab=1");
     assert_eq!(a.bad[0].shown_key, "a\\nb");
-    let a = location::parse_search("?&&&=&");
+    let a = address::parse_search("?&&&=&");
     let bad = &a.bad[0];
     assert_eq!((bad.key.as_str(), bad.shown_key.as_str()), ("", ""));
     assert!(
@@ -258,9 +254,9 @@ fn the_address_carries_the_scenario_and_the_language() {
     );
 
     let mut s = Scenario::parse("preset=bufferbloat&at=1500").expect("valid");
-    assert_eq!(location::run_query(&s), "preset=bufferbloat");
+    assert_eq!(address::run_query(&s), "preset=bufferbloat");
     s.at_ms = None;
-    assert_eq!(location::run_query(&s), "preset=bufferbloat");
+    assert_eq!(address::run_query(&s), "preset=bufferbloat");
 }
 
 #[wasm_bindgen_test]
@@ -273,7 +269,7 @@ fn the_browser_language_picks_the_default() {
 }
 
 fn page(search: &str) -> Page {
-    Page::new(location::parse_search(search), Lang::En, false)
+    Page::new(address::parse_search(search), Lang::En, false)
 }
 
 #[wasm_bindgen_test]
@@ -369,7 +365,7 @@ fn the_state_changes_through_the_scenarios_rules() {
     assert_eq!(p.scenario.at_ms, None);
 
     // A bad address names the key; its good keys are shown and the bad one is ignored.
-    let p = p.apply(Action::Arrive(location::parse_search("?loss=99&dur=3")));
+    let p = p.apply(Action::Arrive(address::parse_search("?loss=99&dur=3")));
     assert_eq!(p.scenario.dur_s, 3.0);
     assert_eq!(p.scenario.loss_pct, Scenario::default().loss_pct);
     let keys: Vec<&str> = p.banner.iter().map(|b| b.key.as_str()).collect();
@@ -434,7 +430,7 @@ fn a_bad_links_banner_lasts_until_the_user_changes_the_scenario() {
     let p = bad.clone().apply(Action::Player(PlayerAction::Open));
     assert_eq!(p.scenario.at_ms, Some(0.0));
     assert_eq!(p.banner, vec![], "the player's cursor");
-    let p = bad.apply(Action::Arrive(location::parse_search("?rtt=40&lang=en")));
+    let p = bad.apply(Action::Arrive(address::parse_search("?rtt=40&lang=en")));
     assert_eq!(p.banner, vec![], "Back or Forward to a good address");
 
     // A bad sweep setting goes when the sweep is set.

@@ -14,14 +14,14 @@ use tcplab::sweep::{prediction, table_csv, Prediction, SweepRow};
 use tcplab::{RunOptions, Scenario};
 use tcplab_web::charts::style::Style;
 use tcplab_web::i18n::Lang;
-use tcplab_web::location;
-use tcplab_web::state::{Action, Page};
+use tcplab_web::model::address;
+use tcplab_web::model::page::{Action, Page};
+use tcplab_web::model::plan::{matrix_plan, sweep_plan, Batch, PlanKey};
+use tcplab_web::model::views::{Axis, MatrixSpec, Metric, PageKeys, SweepSpec, View};
 use tcplab_web::sweep::canvas::Drawing;
 use tcplab_web::sweep::chart::SweepChart;
 use tcplab_web::sweep::data;
-use tcplab_web::sweep::keys::{Axis, MatrixSpec, Metric, PageKeys, SweepSpec, View};
 use tcplab_web::sweep::matrix::{self, Heatmap};
-use tcplab_web::sweep::plan::{matrix_plan, sweep_plan, Batch, PlanKey};
 use tcplab_web::worker::pool::{size_for, Done, Finished};
 use tcplab_web::worker::protocol::{answer, Reply, Request, Want};
 use wasm_bindgen::JsCast;
@@ -30,7 +30,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn page(search: &str) -> Page {
-    Page::new(location::parse_search(search), Lang::En, false)
+    Page::new(address::parse_search(search), Lang::En, false)
 }
 
 #[wasm_bindgen_test]

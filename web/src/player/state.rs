@@ -10,8 +10,8 @@ use tcplab::view::RunView;
 use tcplab::Scenario;
 
 use super::nav::{self, Move};
-use crate::location::{BadLink, Entry};
-use crate::state::Page;
+use crate::model::address::{BadLink, Entry};
+use crate::model::page::Page;
 
 /// The page's own key for the cursor's rank among the steps at its instant.
 pub const STEP_KEY: &str = "step";

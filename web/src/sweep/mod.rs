@@ -10,9 +10,7 @@
 pub mod canvas;
 pub mod chart;
 pub mod data;
-pub mod keys;
 pub mod matrix;
-pub mod plan;
 pub mod settings;
 pub mod table;
 pub mod tabs;

@@ -6,11 +6,12 @@ use tcplab::Scenario;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::keys::{seeds, Axis, Metric, MAX_RUNS, SWEEP_KEYS};
-use super::plan::Batch;
-use crate::controls::{knob_of, use_draft};
-use crate::format::{counted, duration};
+use crate::controls::use_draft;
 use crate::i18n::Lang;
+use crate::model::format::{counted, duration};
+use crate::model::knobs::knob_of;
+use crate::model::plan::Batch;
+use crate::model::views::{seeds, Axis, Metric, MAX_RUNS, SWEEP_KEYS};
 
 fn key_label(key: Key, lang: Lang) -> String {
     knob_of(key).map_or(key.name().to_string(), |k| k.label(lang).to_string())

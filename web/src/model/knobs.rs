@@ -5,8 +5,8 @@
 use tcplab::scenario::Key;
 use tcplab::Scenario;
 
+use super::scale::Slider;
 use crate::i18n::Lang;
-use crate::scale::Slider;
 
 /// The lowest non-zero loss rate on the loss sliders, in percent: one packet in 100 000. Lower
 /// rates are typed.

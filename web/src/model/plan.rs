@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use tcplab::Scenario;
 
-use super::keys::{Axis, MatrixSpec, SweepSpec};
+use super::views::{Axis, MatrixSpec, SweepSpec};
 use crate::worker::pool::{Done, Job};
 use crate::worker::protocol::Want;
 

@@ -10,8 +10,8 @@
 use tcplab::scenario::Key;
 use tcplab::Scenario;
 
+use super::address::BadLink;
 use crate::i18n::Lang;
-use crate::location::BadLink;
 
 /// The page's views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]

@@ -11,10 +11,10 @@ use tcplab::view::RunView;
 use tcplab::Scenario;
 use yew::Reducible;
 
+use super::address::{self, Address, BadLink, Entry};
+use super::plan::{Batch, Plan, PlanKey};
+use super::views::{MatrixSpec, PageKeys, SweepSpec, View};
 use crate::i18n::Lang;
-use crate::location::{self, Address, BadLink, Entry};
-use crate::sweep::keys::{MatrixSpec, PageKeys, SweepSpec, View};
-use crate::sweep::plan::{Batch, Plan, PlanKey};
 use crate::worker::pool::Finished;
 
 /// A change refused by the scenario's rules, shown beside the control that asked for it.
@@ -201,14 +201,14 @@ impl Page {
 
     /// The query the charts and cards must show: the scenario without the cursor.
     pub fn run_query(&self) -> String {
-        location::run_query(&self.scenario)
+        address::run_query(&self.scenario)
     }
 
     /// The canonical address of what is on show.
     pub fn search(&self) -> String {
         let mut keys = self.keys.write(self.keys.view);
         keys.extend(self.player_keys());
-        location::search_with(&self.scenario, &keys, self.lang_chosen.then_some(self.lang))
+        address::search_with(&self.scenario, &keys, self.lang_chosen.then_some(self.lang))
     }
 
     /// The scenario the controls show: the page's own, or in a comparison the one chosen.

@@ -1,0 +1,220 @@
+//! The URL is the state: the scenario lives in the query string, read and written only through
+//! `tcplab`'s parser and printer, followed by the page's own keys, which are not part of the
+//! scenario: the view and its settings ([`PAGE_KEYS`], read in [`super::views`]), then
+//! `lang=`.
+//!
+//! `?rtt=50&loss=1&lang=zh` is the scenario `rtt=50&loss=1` shown in Chinese;
+//! `?preset=loss-sweep&view=sweep&key=loss&values=0.1,1&seeds=3&lang=en` sweeps it. The page
+//! writes the canonical form: the scenario's `to_query()`, the view's keys, then `lang=`.
+
+use tcplab::scenario::decode_component;
+use tcplab::Scenario;
+
+use crate::i18n::Lang;
+
+/// The page's own key, read and written beside the scenario's.
+pub const LANG_KEY: &str = "lang";
+
+/// The page's other keys: the view and its settings (docs/scenario.md, "The page's own keys").
+/// None is a scenario key, so a query splits cleanly.
+pub const PAGE_KEYS: &[&str] = &[
+    "view", "key", "values", "key2", "values2", "key3", "values3", "seeds", "metric", "b", "c",
+    // The player's rank of its step at the instant of `at`, and a lesson's player kept closed
+    // (`crate::player::state`).
+    "step", "player",
+];
+
+/// How a new state enters the browser's history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// A new step that Back returns from.
+    Push,
+    /// The same step, rewritten in place (an address put in canonical form).
+    Replace,
+    /// The same step, refined (a slider still being dragged): written at most every
+    /// [`REPLACE_EVERY_MS`](crate::location::REPLACE_EVERY_MS) by a
+    /// [`Writer`](crate::location::Writer).
+    Refine,
+}
+
+/// What is wrong with a link: the key at fault and the whole message, which names the range
+/// (`rtt: "abc" is not a number (allowed 0.1 to 2000 ms)`), and the message after the key, in
+/// English and, where it has been written, in Chinese.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLink {
+    /// The key as written, decoded.
+    pub key: String,
+    /// The key as a message repeats it: cut to 64 characters and control characters escaped,
+    /// as the scenario's messages do, since an unknown key may be a whole 100 KB link.
+    pub shown_key: String,
+    pub message: String,
+    pub problem: String,
+    pub problem_zh: Option<String>,
+}
+
+impl BadLink {
+    pub fn new(key: &str, problem: String) -> BadLink {
+        let shown_key = tcplab::scenario::shown(key).into_owned();
+        let in_message = if key.is_empty() { "\"\"" } else { &shown_key };
+        BadLink {
+            key: key.to_string(),
+            message: format!("{in_message}: {problem}"),
+            shown_key,
+            problem,
+            problem_zh: None,
+        }
+    }
+
+    /// The same with its Chinese wording.
+    pub fn new_in(key: &str, problem: String, problem_zh: String) -> BadLink {
+        BadLink {
+            problem_zh: Some(problem_zh),
+            ..BadLink::new(key, problem)
+        }
+    }
+
+    fn from_scenario(e: &tcplab::scenario::ScenarioError) -> BadLink {
+        BadLink {
+            key: e.key().to_string(),
+            shown_key: tcplab::scenario::shown(e.key()).into_owned(),
+            message: e.to_string(),
+            problem: e.problem().to_string(),
+            problem_zh: Some(crate::i18n::problem_zh(e.problem())),
+        }
+    }
+
+    /// The problem in `lang`, English where no other wording exists.
+    pub fn problem_in(&self, lang: Lang) -> &str {
+        match (lang, &self.problem_zh) {
+            (Lang::Zh, Some(zh)) => zh,
+            _ => &self.problem,
+        }
+    }
+}
+
+/// A page address, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Address {
+    /// The link's good scenario keys, over its preset or the defaults.
+    pub scenario: Scenario,
+    /// What is wrong with its other scenario keys, one entry a bad pair, in the order written.
+    pub bad: Vec<BadLink>,
+    /// `None` when the address has no `lang=`.
+    pub lang: Result<Option<Lang>, BadLink>,
+    /// The page's own keys other than `lang`, decoded, as written ([`PAGE_KEYS`]).
+    pub page: Vec<(String, String)>,
+}
+
+/// Reads a `location.search` value (with or without its leading `?`).
+pub fn parse_search(search: &str) -> Address {
+    let (query, mut page) = split_page(search);
+    let langs: Vec<String> = page
+        .iter()
+        .filter(|(k, _)| k == LANG_KEY)
+        .map(|(_, v)| v.clone())
+        .collect();
+    page.retain(|(k, _)| k != LANG_KEY);
+    let read = Scenario::parse_lenient(&query);
+    let bad = read.errors.iter().map(BadLink::from_scenario).collect();
+    let lang = match langs.as_slice() {
+        [] => Ok(None),
+        [one] => Lang::from_code(one).map(Some).ok_or_else(|| {
+            BadLink::new_in(
+                LANG_KEY,
+                format!("unknown value \"{}\" (allowed en, zh)", shown(one)),
+                format!("未知的值 \"{}\"（允许 en、zh）", shown(one)),
+            )
+        }),
+        _ => Err(BadLink::new_in(
+            LANG_KEY,
+            "repeated key".to_string(),
+            "键重复".to_string(),
+        )),
+    };
+    Address {
+        scenario: read.scenario,
+        bad,
+        lang,
+        page,
+    }
+}
+
+/// Splits the page's own keys (`lang` and [`PAGE_KEYS`]) off a query: the scenario's pairs as
+/// written, and the page's pairs, decoded, in order.
+pub fn split_page(search: &str) -> (String, Vec<(String, String)>) {
+    let query = search.strip_prefix('?').unwrap_or(search);
+    let mut kept = Vec::new();
+    let mut page = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = decode_component(key);
+        if key == LANG_KEY || PAGE_KEYS.contains(&key.as_str()) {
+            page.push((key, decode_component(value)));
+        } else {
+            kept.push(pair);
+        }
+    }
+    (kept.join("&"), page)
+}
+
+/// The canonical address of a scenario with the page's keys `page` (written as given, each
+/// value percent-encoded where it would split the query), and `lang=` if the language was
+/// chosen: a link without it opens in its reader's own language.
+pub fn search_with(scenario: &Scenario, page: &[(&str, String)], lang: Option<Lang>) -> String {
+    let mut parts = Vec::with_capacity(page.len() + 2);
+    let query = scenario.to_query();
+    if !query.is_empty() {
+        parts.push(query);
+    }
+    for (key, value) in page {
+        parts.push(format!("{key}={}", encode_component(value)));
+    }
+    if let Some(lang) = lang {
+        parts.push(format!("{LANG_KEY}={}", lang.code()));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!("?{}", parts.join("&"))
+}
+
+/// Percent-encodes what would end a value early or be read otherwise (`&`, `=`, `%`, `+`, `#`,
+/// spaces and anything outside ASCII): a compared scenario's query inside `b=`.
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'&' | b'=' | b'%' | b'+' | b'#' | b'?' => out.push_str(&format!("%{b:02X}")),
+            b if b.is_ascii_graphic() => out.push(b as char),
+            b => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The canonical address of a scenario, in `lang` if chosen: `?QUERY&lang=xx`, `?lang=xx` for
+/// the defaults, or nothing at all.
+pub fn search_for(scenario: &Scenario, lang: Option<Lang>) -> String {
+    search_with(scenario, &[], lang)
+}
+
+/// The scenario's query without the cursor (`at`): what the simulation depends on.
+pub fn run_query(scenario: &Scenario) -> String {
+    if scenario.at_ms.is_none() {
+        return scenario.to_query();
+    }
+    let mut run = scenario.clone();
+    run.at_ms = None;
+    run.to_query()
+}
+
+/// A value repeated in a message: the scenario's own rule (at most 64 characters, control and
+/// format characters escaped), and quotes escaped.
+fn shown(s: &str) -> String {
+    tcplab::scenario::shown(s).replace('"', "\\\"")
+}
+
+/// A value repeated in a message in quotes, by the same rule.
+pub fn quoted(s: &str) -> String {
+    format!("\"{}\"", shown(s))
+}

@@ -1,0 +1,16 @@
+//! The page's logic without the page: no DOM, no storage, no worker, so it runs and is tested
+//! on the host as well as in the browser (`cargo test -p tcplab-web --lib model`).
+//!
+//! [`page`] is the page's state and its reducer; [`address`] reads and writes the query string
+//! (the scenario, the page's own keys, `lang=`); [`views`] is the view on show and its keys (a
+//! sweep, a matrix, a comparison); [`plan`] turns them into the runs a batch asks for;
+//! [`knobs`] presents each scenario key, over [`scale`]'s sliders; [`format`] writes numbers
+//! and units as people read them.
+
+pub mod address;
+pub mod format;
+pub mod knobs;
+pub mod page;
+pub mod plan;
+pub mod scale;
+pub mod views;
