@@ -9,10 +9,11 @@
 //! tested on the host too; [`location`] puts the address in the address bar; [`controls`],
 //! [`presets`], [`toolbar`] change the state; [`cards`] (with [`verdict`]'s words) and
 //! [`charts`] show the run; [`sweep`] (sweeps and the matrix) and [`compare`] show many runs,
-//! which [`export`] takes away; [`i18n`] and [`prefs`] serve them all.
+//! gathered by [`batch`], which [`export`] takes away; [`i18n`] and [`prefs`] serve them all.
 
 pub mod app;
 pub mod banner;
+pub mod batch;
 pub mod cards;
 pub mod charts;
 pub mod compare;

@@ -12,12 +12,12 @@ use tcplab::view::RunView;
 use tcplab::{App, CcAlgo, Scenario};
 use yew::prelude::*;
 
+use crate::batch::progress::Progress;
+use crate::batch::Batch;
+use crate::charts::canvas::{Canvas, Drawing};
 use crate::export::{self, quoted, Item, Menu};
 use crate::i18n::Lang;
 use crate::model::format::number;
-use crate::model::plan::Batch;
-use crate::sweep::canvas::{Canvas, Drawing};
-use crate::sweep::settings::Progress;
 use crate::verdict;
 use crate::worker::pool::Done;
 use chart::{letter, Compared, What, COLOURS};

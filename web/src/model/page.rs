@@ -12,8 +12,9 @@ use tcplab::Scenario;
 use yew::Reducible;
 
 use super::address::{self, Address, BadLink, Entry};
-use super::plan::{Batch, Plan, PlanKey};
+use super::plan::{Plan, PlanKey};
 use super::views::{MatrixSpec, PageKeys, SweepSpec, View};
+use crate::batch::Batch;
 use crate::i18n::Lang;
 use crate::worker::pool::Finished;
 

@@ -6,8 +6,8 @@ use tcplab::scenario::Key;
 use tcplab::sweep::{prediction, table_csv, Prediction, SweepRow};
 use tcplab::{App, Scenario};
 
+use crate::batch::Batch;
 use crate::i18n::Lang;
-use crate::model::plan::Batch;
 use crate::model::views::{Metric, SweepSpec};
 
 /// One value of the knob and its runs so far.

@@ -11,16 +11,18 @@ use tcplab::sweep::Spread;
 use tcplab::Scenario;
 use yew::prelude::*;
 
-use super::canvas::{Canvas, Drawing};
 use super::chart::{key_desc, key_tick};
-use super::settings::{AxisField, Progress, SeedsMetric};
+use super::settings::{AxisField, SeedsMetric};
+use crate::batch::progress::Progress;
+use crate::batch::Batch;
+use crate::charts::canvas::{Canvas, Drawing};
 use crate::charts::fmt;
 use crate::charts::style::{Style, INK, MUTED, PAPER};
 use crate::charts::Root;
 use crate::export::{self, quoted, Item, Menu};
 use crate::i18n::Lang;
 use crate::model::format::number;
-use crate::model::plan::{cell, Batch};
+use crate::model::plan::cell;
 use crate::model::views::{Axis, MatrixSpec, Metric};
 use crate::worker::pool::Done;
 

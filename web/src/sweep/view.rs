@@ -5,14 +5,15 @@ use std::rc::Rc;
 use tcplab::Scenario;
 use yew::prelude::*;
 
-use super::canvas::{Canvas, Drawing};
 use super::chart::SweepChart;
 use super::data::{self, Point};
-use super::settings::{AxisField, Progress, SeedsMetric};
+use super::settings::{AxisField, SeedsMetric};
 use super::table::SweepTable;
+use crate::batch::progress::Progress;
+use crate::batch::Batch;
+use crate::charts::canvas::{Canvas, Drawing};
 use crate::export::{self, quoted, Item, Menu};
 use crate::i18n::Lang;
-use crate::model::plan::Batch;
 use crate::model::views::{Metric, SweepSpec};
 use crate::worker::pool::Done;
 use crate::worker::PAGE_MAX_EVENTS;
