@@ -32,6 +32,10 @@ pub mod worker;
 
 pub use app::App;
 
+// The unit tests run on the host, and in wasm32 in headless Chromium as the page's own do.
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 /// The page's clock: `performance.now()`, in milliseconds (0 without a window).
 pub(crate) fn now_ms() -> f64 {
     web_sys::window()

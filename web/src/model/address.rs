@@ -218,3 +218,90 @@ fn shown(s: &str) -> String {
 pub fn quoted(s: &str) -> String {
     format!("\"{}\"", shown(s))
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tcplab::Scenario;
+
+    use crate::i18n::Lang;
+    use crate::model::address;
+
+    #[test]
+    fn the_address_carries_the_scenario_and_the_language() {
+        let a = address::parse_search("");
+        assert_eq!((a.scenario, a.bad), (Scenario::default(), vec![]));
+        assert_eq!(a.lang, Ok(None));
+        // A language not chosen is not written: the link opens in its reader's own.
+        assert_eq!(address::search_for(&Scenario::default(), None), "");
+        assert_eq!(
+            address::search_for(&Scenario::default(), Some(Lang::En)),
+            "?lang=en"
+        );
+
+        let a = address::parse_search("?rtt=50&lang=zh&loss=1");
+        assert_eq!(a.bad, vec![]);
+        let s = a.scenario;
+        assert_eq!((s.rtt_ms, s.loss_pct), (50.0, 1.0));
+        assert_eq!(a.lang, Ok(Some(Lang::Zh)));
+        assert_eq!(
+            address::search_for(&s, Some(Lang::Zh)),
+            "?rtt=50&loss=1&lang=zh"
+        );
+        assert_eq!(address::search_for(&s, None), "?rtt=50&loss=1");
+        // Percent-encoded keys are keys all the same.
+        assert_eq!(address::parse_search("?l%61ng=zh").lang, Ok(Some(Lang::Zh)));
+
+        let a = address::parse_search("?rtt=5000");
+        let bad = &a.bad[0];
+        assert_eq!(bad.key, "rtt");
+        assert!(bad.message.contains("0.1 to 2000 ms"), "{}", bad.message);
+        assert_eq!(
+            bad.problem_in(Lang::Zh),
+            "5000 超出范围（允许 0.1 至 2000 ms）"
+        );
+        let bad = address::parse_search("?lang=fr").lang.expect_err("unknown");
+        assert_eq!(bad.key, "lang");
+        assert!(bad.message.contains("en, zh"), "{}", bad.message);
+        let bad = address::parse_search("?lang=en&lang=zh")
+            .lang
+            .expect_err("repeated");
+        assert!(bad.message.contains("repeated"), "{}", bad.message);
+        assert_eq!(bad.problem_in(Lang::Zh), "键重复");
+
+        // Every bad key is named, and the good ones kept.
+        let a = address::parse_search("?rtt=abc&bw=20&loss=200&mss=9&cc=bbr");
+        let keys: Vec<&str> = a.bad.iter().map(|b| b.key.as_str()).collect();
+        assert_eq!(keys, ["rtt", "loss", "mss"]);
+        assert_eq!(
+            (a.scenario.bw_mbps, a.scenario.cc),
+            (20.0, tcplab::CcAlgo::Bbr)
+        );
+        assert_eq!(a.scenario.rtt_ms, Scenario::default().rtt_ms);
+
+        // A key is repeated back as the scenario's messages repeat it: cut and escaped.
+        let long = "k".repeat(100_000);
+        let a = address::parse_search(&format!("?{long}=1"));
+        let bad = &a.bad[0];
+        assert_eq!(bad.key, long);
+        assert_eq!(bad.shown_key, format!("{}…", "k".repeat(64)));
+        assert!(bad.message.starts_with(&bad.shown_key), "{}", bad.message);
+        let a = address::parse_search("?a%0Ab=1");
+        assert_eq!(a.bad[0].shown_key, "a\\nb");
+        let a = address::parse_search("?&&&=&");
+        let bad = &a.bad[0];
+        assert_eq!((bad.key.as_str(), bad.shown_key.as_str()), ("", ""));
+        assert!(
+            bad.message.starts_with("\"\": unknown key"),
+            "{}",
+            bad.message
+        );
+
+        let mut s = Scenario::parse("preset=bufferbloat&at=1500").expect("valid");
+        assert_eq!(address::run_query(&s), "preset=bufferbloat");
+        s.at_ms = None;
+        assert_eq!(address::run_query(&s), "preset=bufferbloat");
+    }
+}

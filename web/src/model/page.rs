@@ -479,3 +479,283 @@ impl Reducible for Page {
         Rc::new((*self).clone().apply(action))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use std::rc::Rc;
+
+    use tcplab::scenario::{Key, PRESETS};
+    use tcplab::view::RunView;
+    use tcplab::{RunOptions, Scenario};
+
+    use super::{Action, Page};
+    use crate::batch::Batch;
+    use crate::i18n::Lang;
+    use crate::model::address::{self, Entry};
+    use crate::model::views::{PageKeys, View};
+    use crate::player::Action as PlayerAction;
+    use crate::worker::pool::{Done, Finished};
+    use crate::worker::protocol::{answer, Reply, Request};
+    use crate::worker::Outcome;
+
+    fn page(search: &str) -> Page {
+        Page::new(address::parse_search(search), Lang::En, false)
+    }
+
+    fn run_view(query: &str) -> RunView {
+        let request = serde_json::to_string(&Request {
+            id: 7,
+            query: query.to_string(),
+            want: Default::default(),
+        })
+        .expect("a request");
+        let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+        assert_eq!(reply.id, Some(7));
+        reply.view.expect("a view")
+    }
+
+    #[test]
+    fn the_controls_edit_the_compared_scenario_chosen() {
+        let p = page("?rtt=28")
+            .apply(Action::Show(View::Compare))
+            .apply(Action::Others(vec![Scenario::default()], 1));
+        let (own, revision) = (p.scenario.clone(), p.revision);
+        let p = p.apply(Action::Set {
+            key: Key::Rtt,
+            value: "50".to_string(),
+            entry: Entry::Refine,
+        });
+        assert_eq!(p.keys.others[0].rtt_ms, 50.0);
+        assert_eq!(p.scenario, own, "the page's own scenario is left as it is");
+        assert_eq!((p.revision, p.entry), (revision + 1, Some(Entry::Refine)));
+        let p = p.apply(Action::Set {
+            key: Key::Rtt,
+            value: "5000".to_string(),
+            entry: Entry::Push,
+        });
+        assert_eq!(
+            p.keys.others[0].rtt_ms, 50.0,
+            "a refused value changes nothing"
+        );
+        assert_eq!(p.revision, revision + 1);
+        assert!(p.field_error.is_some());
+
+        let preset = Scenario::parse(PRESETS[0].query).expect("a preset");
+        let p = p.apply(Action::Load(preset.clone()));
+        assert_eq!((&p.keys.others[0], &p.scenario), (&preset, &own));
+        assert_eq!((p.revision, p.entry), (revision + 2, Some(Entry::Push)));
+        assert!(p.field_error.is_none());
+
+        // Back on the page's own scenario, the controls edit it.
+        let p = p.apply(Action::Slot(0)).apply(Action::Set {
+            key: Key::Rtt,
+            value: "70".to_string(),
+            entry: Entry::Push,
+        });
+        assert_eq!(
+            (p.scenario.rtt_ms, p.keys.others[0].rtt_ms),
+            (70.0, preset.rtt_ms)
+        );
+    }
+
+    #[test]
+    fn the_state_changes_through_the_scenarios_rules() {
+        let p = page("?iw=20");
+        assert_eq!(p.scenario.iw, 20);
+        assert_eq!(
+            p.entry,
+            Some(Entry::Replace),
+            "a good link is canonicalised"
+        );
+        assert_eq!(
+            p.search(),
+            "?iw=20",
+            "no language written that was not chosen"
+        );
+
+        let set = |p: Page, key: Key, value: &str| {
+            p.apply(Action::Set {
+                key,
+                value: value.to_string(),
+                entry: Entry::Push,
+            })
+        };
+        let p = set(p, Key::Rtt, "50ms");
+        assert_eq!(p.scenario.rtt_ms, 50.0);
+        assert_eq!(p.entry, Some(Entry::Push));
+        let revision = p.revision;
+
+        let p = set(p, Key::Rtt, "5000");
+        assert_eq!(p.scenario.rtt_ms, 50.0, "a refused value changes nothing");
+        assert_eq!(p.revision, revision);
+        let error = p.field_error.clone().expect("the refusal is shown");
+        assert_eq!(error.control, Key::Rtt);
+        assert!(error.message.contains("0.1 to 2000"), "{}", error.message);
+
+        // mss up to where rwnd no longer holds two segments: the message names rwnd.
+        let p = set(p, Key::Rwnd, "100000");
+        let p = set(p, Key::Mss, "65000");
+        let error = p.field_error.clone().expect("refused");
+        assert_eq!(error.control, Key::Mss);
+        assert!(error.message.starts_with("rwnd"), "{}", error.message);
+
+        // The cursor follows a shorter duration.
+        let p = set(p, Key::At, "5000");
+        assert_eq!(p.scenario.at_ms, Some(5000.0));
+        let p = set(p, Key::Dur, "2");
+        assert_eq!(p.scenario.dur_s, 2.0);
+        assert_eq!(p.scenario.at_ms, None);
+
+        // A bad address names the key; its good keys are shown and the bad one is ignored.
+        let p = p.apply(Action::Arrive(address::parse_search("?loss=99&dur=3")));
+        assert_eq!(p.scenario.dur_s, 3.0);
+        assert_eq!(p.scenario.loss_pct, Scenario::default().loss_pct);
+        let keys: Vec<&str> = p.banner.iter().map(|b| b.key.as_str()).collect();
+        assert_eq!(keys, ["loss"]);
+        assert_eq!(p.entry, None, "a bad address is left as written");
+
+        let fresh = page("?loss=99");
+        assert_eq!(fresh.scenario, Scenario::default());
+
+        let p = p.apply(Action::Lang(Lang::Zh));
+        assert_eq!(p.lang, Lang::Zh);
+        assert_eq!(p.entry, Some(Entry::Push));
+        assert!(p.search().ends_with("&lang=zh"), "chosen, so written");
+    }
+
+    #[test]
+    fn a_bad_links_banner_lasts_until_the_user_changes_the_scenario() {
+        let set = |p: Page, key: Key, value: &str| {
+            p.apply(Action::Set {
+                key,
+                value: value.to_string(),
+                entry: Entry::Refine,
+            })
+        };
+        let bad = page("?rtt=abc&lang=en");
+        assert_eq!(bad.banner.first().map(|b| b.key.as_str()), Some("rtt"));
+
+        // What leaves the defaults on show leaves the banner that says so.
+        let p = set(bad.clone(), Key::Rtt, "28");
+        assert!(!p.banner.is_empty(), "the value it already had");
+        let p = set(p, Key::Rtt, "5000");
+        assert!(p.field_error.is_some());
+        assert!(!p.banner.is_empty(), "a refused value");
+        let p = p.apply(Action::Lang(Lang::Zh));
+        assert!(
+            !p.banner.is_empty(),
+            "the language: the banner is read in it"
+        );
+        let p = p
+            .apply(Action::Show(View::Sweep))
+            .apply(Action::Show(View::Lab));
+        assert!(!p.banner.is_empty(), "another view of the same scenario");
+        let p = p
+            .apply(Action::Hover(Some(10.0)))
+            .apply(Action::Large(true));
+        assert!(!p.banner.is_empty());
+        let p = p.apply(Action::Ran {
+            query: String::new(),
+            outcome: Outcome::View(Rc::new(run_view(""))),
+        });
+        assert!(!p.banner.is_empty(), "the defaults' run coming back");
+
+        // The scenario on show is the user's: the banner's "instead" no longer holds.
+        let p = set(p, Key::Rtt, "50");
+        assert_eq!(p.scenario.rtt_ms, 50.0);
+        assert_eq!(p.banner, vec![], "a slider moved");
+        let preset = PRESETS.first().expect("a preset");
+        let p = bad
+            .clone()
+            .apply(Action::Load(preset.scenario().expect("a valid preset")));
+        assert_eq!(p.banner, vec![], "a preset");
+        let p = bad.clone().apply(Action::Player(PlayerAction::Open));
+        assert_eq!(p.scenario.at_ms, Some(0.0));
+        assert_eq!(p.banner, vec![], "the player's cursor");
+        let p = bad.apply(Action::Arrive(address::parse_search("?rtt=40&lang=en")));
+        assert_eq!(p.banner, vec![], "Back or Forward to a good address");
+
+        // A bad sweep setting goes when the sweep is set.
+        let p = page("?view=sweep&key=mtu&lang=en");
+        assert_eq!(p.banner.first().map(|b| b.key.as_str()), Some("key"));
+        let mut spec = p.keys.sweep.clone();
+        spec.axis.values.truncate(1);
+        assert_ne!(spec, p.keys.sweep);
+        let p = p.apply(Action::Sweep(spec));
+        assert_eq!(p.banner, vec![]);
+    }
+
+    #[test]
+    fn a_run_is_shown_only_for_its_scenario() {
+        let p = page("");
+        assert!(p.running());
+        let view = run_view("");
+        let p = p.apply(Action::Ran {
+            query: String::new(),
+            outcome: Outcome::View(Rc::new(view)),
+        });
+        assert!(!p.running());
+        let p = p.apply(Action::Set {
+            key: Key::Iw,
+            value: "20".into(),
+            entry: Entry::Push,
+        });
+        assert!(p.running(), "the view is for IW 10");
+        assert!(p.view.is_some(), "and stays on show meanwhile");
+        let p = p.apply(Action::Ran {
+            query: "iw=20".into(),
+            outcome: Outcome::Error("boom".into()),
+        });
+        assert!(!p.running());
+        assert_eq!(p.current_failure(), Some("boom"));
+    }
+
+    #[test]
+    fn a_batch_keeps_only_its_own_results_and_cancel_stops_it() {
+        let base = Scenario::default();
+        let p = page("?view=sweep&key=iw&values=1,10&seeds=1");
+        let key = p.plan_key().expect("a sweep runs");
+        let plan = Rc::new(key.plan());
+        let p = p.apply(Action::Started {
+            id: 4,
+            key: key.clone(),
+            plan,
+            now_ms: 0.0,
+            workers: 2,
+        });
+        let summary = tcplab::run(&base, &RunOptions::default()).summary;
+        // A result of an older batch is dropped.
+        let p = p.apply(Action::Finished(
+            Finished {
+                batch: 3,
+                index: 0,
+                done: Done::Summary(Rc::new(summary.clone())),
+            },
+            1.0,
+        ));
+        assert_eq!(p.current_batch().map(Batch::done), Some(0));
+        let p = p.apply(Action::Finished(
+            Finished {
+                batch: 4,
+                index: 0,
+                done: Done::Summary(Rc::new(summary)),
+            },
+            1.0,
+        ));
+        assert_eq!(p.current_batch().map(Batch::done), Some(1));
+        let p = p.apply(Action::Cancelled);
+        assert!(p
+            .current_batch()
+            .is_some_and(|b| b.cancelled && !b.running()));
+        // A new spec is a new plan: the old batch no longer shows.
+        let mut spec = p.keys.sweep.clone();
+        spec.seeds = 2;
+        let p = p.apply(Action::Sweep(spec));
+        assert!(p.current_batch().is_none());
+        assert!(p.search().contains("seeds=2"));
+        let _ = PageKeys::default_for(&base);
+    }
+}

@@ -134,3 +134,60 @@ pub fn compare_plan(scenarios: &[Scenario]) -> Plan {
     }
     plan
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tcplab::scenario::Key;
+    use tcplab::Scenario;
+
+    use super::{matrix_plan, sweep_plan};
+    use crate::model::views::{Axis, MatrixSpec, Metric, SweepSpec};
+    use crate::worker::protocol::Want;
+
+    #[test]
+    fn a_sweep_runs_value_by_value_with_seeds_ascending() {
+        let base = Scenario::parse("preset=loss-sweep&seed=7").expect("a scenario");
+        let spec = SweepSpec {
+            axis: Axis::parse(Key::Loss, "0.5,2", &base, "values").expect("values"),
+            seeds: 3,
+            metric: Metric::Goodput,
+        };
+        let plan = sweep_plan(&base, &spec);
+        let queries: Vec<&str> = plan.jobs.iter().map(|j| j.query.as_str()).collect();
+        assert_eq!(
+            queries,
+            [
+                "preset=loss-sweep&loss=0.5&seed=7",
+                "preset=loss-sweep&loss=0.5&seed=8",
+                "preset=loss-sweep&loss=0.5&seed=9",
+                "preset=loss-sweep&loss=2&seed=7",
+                "preset=loss-sweep&loss=2&seed=8",
+                "preset=loss-sweep&loss=2&seed=9",
+            ]
+        );
+        assert!(plan.jobs.iter().all(|j| j.want == Want::Summary));
+        // A value that no longer fits the scenario is an error from the start, not a job.
+        let mut small = base.clone();
+        small.mss = 64;
+        let rwnd = SweepSpec {
+            axis: Axis::parse(Key::Rwnd, "200,65536", &small, "values").expect("values"),
+            seeds: 1,
+            metric: Metric::Goodput,
+        };
+        let plan = sweep_plan(&base, &rwnd);
+        assert_eq!((plan.size(), plan.jobs.len()), (2, 1));
+        assert!(plan.errors[0].1.contains("rwnd"), "{:?}", plan.errors);
+        // The matrix: panels, rows, columns, then seeds.
+        let m = MatrixSpec::default_for(&base);
+        let plan = matrix_plan(&base, &m);
+        assert_eq!(plan.size(), 36);
+        assert_eq!(plan.jobs[1].query, "preset=loss-sweep&rtt=50&loss=0&seed=7");
+        assert_eq!(
+            plan.jobs[3].query,
+            "preset=loss-sweep&rtt=10&loss=0&flows=4&seed=7"
+        );
+    }
+}
