@@ -103,3 +103,45 @@ pub fn Progress(props: &ProgressProps) -> Html {
         </div>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::progress_text;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn the_progress_line_counts_runs_and_workers() {
+        let line = |lang, done, size, took, cancelled, workers| {
+            progress_text(lang, done, size, took, cancelled, workers)
+        };
+        assert_eq!(
+            line(Lang::En, 3, 12, None, false, 2),
+            "3 / 12 runs · 2 workers"
+        );
+        assert_eq!(line(Lang::En, 0, 1, None, false, 1), "0 / 1 run · 1 worker");
+        assert_eq!(
+            line(Lang::En, 12, 12, Some(3400.0), false, 2),
+            "12 runs in 3.4 s · 3.5 runs/s on 2 workers"
+        );
+        // Under a second, no rate: it would mean nothing.
+        assert_eq!(
+            line(Lang::En, 4, 4, Some(250.0), false, 1),
+            "4 runs in 250 ms on 1 worker"
+        );
+        assert_eq!(
+            line(Lang::En, 5, 12, Some(900.0), true, 2),
+            "5 / 12 runs · cancelled"
+        );
+        assert_eq!(
+            line(Lang::Zh, 3, 12, None, false, 2),
+            "3 / 12 次运行 · 2 个线程"
+        );
+        assert_eq!(
+            line(Lang::Zh, 12, 12, Some(2000.0), false, 3),
+            "12 次运行，用时 2 s · 每秒 6.0 次 · 3 个线程"
+        );
+    }
+}

@@ -224,7 +224,7 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    use tcplab::Scenario;
+    use tcplab::{CcAlgo, Scenario};
 
     use crate::i18n::Lang;
     use crate::model::address;
@@ -303,5 +303,71 @@ mod tests {
         assert_eq!(address::run_query(&s), "preset=bufferbloat");
         s.at_ms = None;
         assert_eq!(address::run_query(&s), "preset=bufferbloat");
+    }
+
+    #[test]
+    fn a_scenario_of_many_keys_comes_back_from_its_address() {
+        let written = "?cc=bbr&rtt=80&bw=20&loss=0.5&body=2.5MB&flows=3&seed=9\
+                       &view=compare&b=cc%3Dreno%26rtt%3D40&lang=zh";
+        let a = address::parse_search(written);
+        assert_eq!(a.bad, vec![]);
+        assert_eq!(a.lang, Ok(Some(Lang::Zh)));
+        let s = &a.scenario;
+        assert_eq!(
+            (s.cc, s.rtt_ms, s.bw_mbps, s.loss_pct, s.body, s.flows, s.seed),
+            (CcAlgo::Bbr, 80.0, 20.0, 0.5, 2_500_000, 3, 9)
+        );
+        // The page's own keys are split off decoded and in order, `lang` apart.
+        let page = [("view", "compare"), ("b", "cc=reno&rtt=40")];
+        let read: Vec<(&str, &str)> = a
+            .page
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(read, page);
+
+        // Written back, the address reads as the same scenario and keys, and writing that
+        // again changes nothing: the canonical form is a fixed point.
+        let page: Vec<(&str, String)> = page.iter().map(|(k, v)| (*k, v.to_string())).collect();
+        let canonical = address::search_with(&a.scenario, &page, Some(Lang::Zh));
+        assert!(canonical.starts_with('?'), "{canonical}");
+        assert!(
+            canonical.ends_with("&view=compare&b=cc%3Dreno%26rtt%3D40&lang=zh"),
+            "the page's keys after the scenario's, `lang` last: {canonical}"
+        );
+        let b = address::parse_search(&canonical);
+        assert_eq!(b, a);
+        assert_eq!(
+            address::search_with(&b.scenario, &page, Some(Lang::Zh)),
+            canonical
+        );
+        // Without a chosen language and without the page's keys, only the scenario is left.
+        assert_eq!(
+            address::search_for(&a.scenario, None),
+            format!("?{}", a.scenario.to_query())
+        );
+    }
+
+    #[test]
+    fn a_value_inside_a_value_is_percent_encoded() {
+        assert_eq!(
+            address::encode_component("cc=bbr&rtt=50"),
+            "cc%3Dbbr%26rtt%3D50"
+        );
+        assert_eq!(address::encode_component("1%+#?"), "1%25%2B%23%3F");
+        assert_eq!(address::encode_component("a b"), "a%20b");
+        assert_eq!(address::encode_component("é"), "%C3%A9");
+        assert_eq!(address::encode_component("0.1,1"), "0.1,1");
+        // Split back off a query, it is decoded; the scenario's pairs stay as written.
+        let (query, page) = address::split_page("?rtt=5%30&b=cc%3Dbbr%26rtt%3D50&lang=en");
+        assert_eq!(query, "rtt=5%30");
+        assert_eq!(
+            page,
+            [
+                ("b".to_string(), "cc=bbr&rtt=50".to_string()),
+                ("lang".to_string(), "en".to_string())
+            ]
+        );
+        assert_eq!(address::quoted("say \"hi\""), "\"say \\\"hi\\\"\"");
     }
 }

@@ -491,10 +491,11 @@ mod tests {
     use tcplab::view::RunView;
     use tcplab::{RunOptions, Scenario};
 
-    use super::{Action, Page};
+    use super::{Action, Page, FINISHED_KEPT};
     use crate::batch::Batch;
     use crate::i18n::Lang;
     use crate::model::address::{self, Entry};
+    use crate::model::plan::PlanKey;
     use crate::model::views::{PageKeys, View};
     use crate::player::Action as PlayerAction;
     use crate::worker::pool::{Done, Finished};
@@ -757,5 +758,158 @@ mod tests {
         assert!(p.current_batch().is_none());
         assert!(p.search().contains("seeds=2"));
         let _ = PageKeys::default_for(&base);
+    }
+
+    /// `key`'s batch `id` started and every run back (as errors: the reducer does not look).
+    fn finish(p: Page, id: u64, key: PlanKey) -> Page {
+        let plan = Rc::new(key.plan());
+        let runs = plan.jobs.len();
+        let mut p = p.apply(Action::Started {
+            id,
+            key,
+            plan,
+            now_ms: 0.0,
+            workers: 1,
+        });
+        for index in 0..runs {
+            let done = Done::Error("stopped".to_string());
+            p = p.apply(Action::Finished(
+                Finished {
+                    batch: id,
+                    index,
+                    done,
+                },
+                1.0,
+            ));
+        }
+        p
+    }
+
+    #[test]
+    fn the_view_on_show_chooses_what_the_pool_runs() {
+        let p = page("?rtt=40&at=500");
+        assert_eq!(p.plan_key(), None, "one run is the lab's own worker's");
+        let revision = p.revision;
+        let p = p.apply(Action::Show(View::Sweep));
+        assert_eq!((p.revision, p.entry), (revision + 1, Some(Entry::Push)));
+        let again = p.clone().apply(Action::Show(View::Sweep));
+        assert_eq!(
+            again.revision, p.revision,
+            "the view on show again is no change"
+        );
+        let key = p.plan_key().expect("a sweep runs");
+        let PlanKey::Sweep(base, spec) = &key else {
+            panic!("{key:?}")
+        };
+        assert_eq!(
+            (base.rtt_ms, base.at_ms),
+            (40.0, None),
+            "the runs have no cursor"
+        );
+        assert_eq!(spec, &p.keys.sweep);
+
+        let p = finish(p, 1, key);
+        assert!(p.has_finished_batch());
+        assert_eq!(p.current_batch().map(|b| b.id), Some(1));
+        // Another view's batch is the newest; Back on the sweep finds the finished one.
+        let p = p.apply(Action::Show(View::Matrix));
+        assert!(p.current_batch().is_none() && !p.has_finished_batch());
+        let matrix = p.plan_key().expect("a matrix runs");
+        assert!(matches!(matrix, PlanKey::Matrix(..)), "{matrix:?}");
+        let p = p.apply(Action::Started {
+            id: 2,
+            plan: Rc::new(matrix.plan()),
+            key: matrix,
+            now_ms: 5.0,
+            workers: 2,
+        });
+        assert_eq!(
+            p.current_batch().map(|b| (b.id, b.running())),
+            Some((2, true))
+        );
+        let p = p.apply(Action::Show(View::Sweep));
+        assert_eq!(
+            p.current_batch().map(|b| (b.id, b.finished_ms)),
+            Some((1, Some(1.0)))
+        );
+        // A comparison runs the page's own scenario first, then the others.
+        let other = Scenario::parse("cc=bbr").expect("a scenario");
+        let p = p
+            .apply(Action::Show(View::Compare))
+            .apply(Action::Others(vec![other.clone()], 0));
+        assert_eq!(
+            p.plan_key(),
+            Some(PlanKey::Compare(vec![p.scenario.clone(), other]))
+        );
+    }
+
+    #[test]
+    fn the_newest_finished_batches_are_kept_one_for_each_plan() {
+        let mut p = page("?view=sweep&key=iw&values=1&seeds=1");
+        let ids = 1..=(FINISHED_KEPT as u64 + 2);
+        for id in ids.clone() {
+            let mut spec = p.keys.sweep.clone();
+            spec.axis.values = vec![id.to_string()];
+            p = p.apply(Action::Sweep(spec));
+            let key = p.plan_key().expect("a sweep runs");
+            p = finish(p, id, key);
+        }
+        let kept: Vec<u64> = p.finished.iter().map(|b| b.id).collect();
+        let newest: Vec<u64> = ids.clone().skip(2).collect();
+        assert_eq!(kept, newest, "the oldest go");
+        // The same runs again replace their older batch.
+        let key = p.plan_key().expect("a sweep runs");
+        let p = finish(p, 100, key);
+        let kept: Vec<u64> = p.finished.iter().map(|b| b.id).collect();
+        assert_eq!(kept.len(), FINISHED_KEPT);
+        assert_eq!(kept.last(), Some(&100));
+        assert!(!kept.contains(&(FINISHED_KEPT as u64 + 2)));
+        // A result for a batch that is not the newest is dropped.
+        let before = p.clone();
+        let done = Done::Error("late".to_string());
+        let p = p.apply(Action::Finished(
+            Finished {
+                batch: 1,
+                index: 0,
+                done,
+            },
+            9.0,
+        ));
+        assert_eq!(p, before);
+    }
+
+    #[test]
+    fn the_pointer_the_type_size_and_the_banner_are_not_written_in_the_address() {
+        let p = page("?rtt=abc");
+        let revision = p.revision;
+        let p = p.apply(Action::Hover(Some(f64::NAN)));
+        assert_eq!(p.hover_ms, None, "no cursor at no time");
+        let p = p.apply(Action::Hover(Some(250.0)));
+        assert_eq!(p.cursor_ms(), Some(250.0));
+        let p = p.apply(Action::Hover(None));
+        assert_eq!(p.cursor_ms(), None);
+        let p = p.apply(Action::Large(true));
+        assert!(p.large);
+        assert!(!p.banner.is_empty());
+        let p = p.apply(Action::DismissBanner);
+        assert_eq!(p.banner, vec![]);
+        assert_eq!(p.revision, revision, "none of them changes the address");
+        // A language chosen is, even the one on show; chosen again, it changes nothing.
+        let p = p.apply(Action::Lang(Lang::En));
+        assert_eq!((p.revision, p.lang_chosen), (revision + 1, true));
+        assert!(p.search().ends_with("lang=en"), "{}", p.search());
+        let p = p.apply(Action::Lang(Lang::En));
+        assert_eq!(p.revision, revision + 1);
+        // A slot past the compared scenarios is the last of them, and the controls edit a
+        // compared scenario only in the comparison.
+        let other = Scenario::parse("rtt=90").expect("a scenario");
+        let p = p
+            .apply(Action::Show(View::Compare))
+            .apply(Action::Others(vec![other.clone()], 0))
+            .apply(Action::Slot(5));
+        assert_eq!(p.slot, 1);
+        assert_eq!(p.edited(), &other);
+        let p = p.apply(Action::Show(View::Lab));
+        assert_eq!(p.edited(), &p.scenario);
     }
 }

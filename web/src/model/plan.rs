@@ -143,8 +143,9 @@ mod tests {
     use tcplab::scenario::Key;
     use tcplab::Scenario;
 
-    use super::{matrix_plan, sweep_plan};
+    use super::{cell, compare_plan, matrix_plan, sweep_plan, PlanKey};
     use crate::model::views::{Axis, MatrixSpec, Metric, SweepSpec};
+    use crate::worker::pool::Done;
     use crate::worker::protocol::Want;
 
     #[test]
@@ -188,6 +189,53 @@ mod tests {
         assert_eq!(
             plan.jobs[3].query,
             "preset=loss-sweep&rtt=10&loss=0&flows=4&seed=7"
+        );
+    }
+
+    #[test]
+    fn a_comparison_runs_each_scenario_whole_without_its_cursor() {
+        let a = Scenario::parse("cc=reno&at=1500").expect("a scenario");
+        let b = Scenario::parse("cc=bbr&rtt=50").expect("a scenario");
+        let plan = compare_plan(&[a.clone(), b.clone()]);
+        let queries: Vec<&str> = plan.jobs.iter().map(|j| j.query.as_str()).collect();
+        assert_eq!(queries, ["cc=reno", "cc=bbr&rtt=50"]);
+        assert!(plan.jobs.iter().all(|j| j.want == Want::View));
+        assert_eq!((plan.at.as_slice(), plan.size()), (&[0, 1][..], 2));
+        assert_eq!(PlanKey::Compare(vec![a, b]).plan(), plan);
+    }
+
+    #[test]
+    fn seeds_past_the_largest_are_refused_in_their_slot() {
+        let base = Scenario::parse(&format!("seed={}", u64::MAX - 1)).expect("a scenario");
+        let spec = SweepSpec {
+            axis: Axis::parse(Key::Iw, "1,10", &base, "values").expect("values"),
+            seeds: 3,
+            metric: Metric::Goodput,
+        };
+        let plan = sweep_plan(&base, &spec);
+        // Seeds MAX-1 and MAX run; a third would wrap, so it is an error in its own slot.
+        assert_eq!(plan.size(), 6);
+        assert_eq!(plan.at, [0, 1, 3, 4]);
+        let refused: Vec<usize> = plan.errors.iter().map(|(i, _)| *i).collect();
+        assert_eq!(refused, [2, 5]);
+        assert!(plan.errors[0].1.starts_with("seed:"), "{:?}", plan.errors);
+        let results = plan.empty_results();
+        assert_eq!(results.len(), 6);
+        assert!(matches!(&results[2], Some(Done::Error(e)) if e.starts_with("seed:")));
+        assert!(results[0].is_none() && results[3].is_none());
+    }
+
+    #[test]
+    fn a_cell_sets_every_axis_of_its_matrix() {
+        let base = Scenario::default();
+        let rows = Axis::parse(Key::Flows, "1,4", &base, "values").expect("rows");
+        let cols = Axis::parse(Key::Rtt, "10,50", &base, "values2").expect("cols");
+        let s = cell(&base, &[(&rows, 1), (&cols, 0)]).expect("a cell");
+        assert_eq!((s.flows, s.rtt_ms), (4, 10.0));
+        assert_eq!(s.loss_pct, base.loss_pct, "the other keys are the base's");
+        assert!(
+            cell(&base, &[(&rows, 2)]).is_err(),
+            "past the axis's values"
         );
     }
 }
