@@ -185,6 +185,7 @@ mod tests {
         let m = MatrixSpec::default_for(&base);
         let plan = matrix_plan(&base, &m);
         assert_eq!(plan.size(), 36);
+        assert!(plan.jobs.iter().all(|j| j.want == Want::Summary));
         assert_eq!(plan.jobs[1].query, "preset=loss-sweep&rtt=50&loss=0&seed=7");
         assert_eq!(
             plan.jobs[3].query,
