@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use crate::i18n::Lang;
 use crate::model::format::{bits_per_s, count, duration, mbytes_per_s, number, percent};
-use crate::verdict;
+use crate::model::verdict;
 use crate::worker::PAGE_MAX_EVENTS;
 
 #[derive(Properties, PartialEq)]

@@ -126,3 +126,20 @@ fn allowed_zh(allowed: &str) -> String {
     let rest = allowed.strip_prefix("allowed ").unwrap_or(allowed);
     format!("允许 {}", rest.replace(" to ", " 至 "))
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::Lang;
+
+    #[test]
+    fn the_browser_language_picks_the_default() {
+        assert_eq!(Lang::from_browser(&["zh-CN", "en-US"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(&["de-DE", "zh_TW"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(&["en-GB", "zh-CN"]), Lang::En);
+        assert_eq!(Lang::from_browser(&["fr"]), Lang::En);
+        assert_eq!(Lang::from_browser::<&str>(&[]), Lang::En);
+    }
+}

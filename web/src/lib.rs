@@ -5,9 +5,10 @@
 //! and printer, so a link and the command-line runner always agree.
 //!
 //! One module per idea: [`model`] is the page's logic without the DOM (its state and its
-//! changes, the address, the views' keys and plans, the knobs, the scales and the formats),
+//! changes, the address, the views' keys and plans, the knobs, the scales, the formats and the
+//! verdict's words),
 //! tested on the host too; [`location`] puts the address in the address bar; [`controls`],
-//! [`presets`], [`toolbar`] change the state; [`cards`] (with [`verdict`]'s words) and
+//! [`presets`], [`toolbar`] change the state; [`cards`] (with [`model::verdict`]'s words) and
 //! [`charts`] show the run; [`sweep`] (sweeps and the matrix) and [`compare`] show many runs,
 //! gathered by [`batch`], which [`export`] takes away; [`i18n`] and [`prefs`] serve them all.
 
@@ -27,7 +28,6 @@ pub mod prefs;
 pub mod presets;
 pub mod sweep;
 pub mod toolbar;
-pub mod verdict;
 pub mod worker;
 
 pub use app::App;

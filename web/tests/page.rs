@@ -1,17 +1,15 @@
 //! The page's code in a real browser (headless Chromium through wasm-bindgen-test-runner): the
-//! browser's language, the worker's answers and the verdict's words, and the mounted app
-//! reacting to input. Formatting, the sliders' scales, the address and the state's changes are
-//! tested with the model (`src/model/`), on the host too.
+//! worker's answers and the mounted app reacting to input. Formatting, the sliders' scales, the
+//! address, the state's changes and the verdict's words are tested with the model
+//! (`src/model/`), on the host too.
 #![cfg(target_arch = "wasm32")]
 
 use std::time::Duration;
 
-use tcplab::scenario::PRESETS;
 use tcplab::view::RunView;
 use tcplab::Scenario;
-use tcplab_web::i18n::Lang;
 use tcplab_web::worker::protocol::{answer, Reply, Request};
-use tcplab_web::{verdict, App};
+use tcplab_web::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlInputElement;
@@ -33,15 +31,6 @@ async fn eventually(cond: impl Fn() -> bool) -> bool {
         yew::platform::time::sleep(Duration::from_millis(10)).await;
     }
     cond()
-}
-
-#[wasm_bindgen_test]
-fn the_browser_language_picks_the_default() {
-    assert_eq!(Lang::from_browser(&["zh-CN", "en-US"]), Lang::Zh);
-    assert_eq!(Lang::from_browser(&["de-DE", "zh_TW"]), Lang::Zh);
-    assert_eq!(Lang::from_browser(&["en-GB", "zh-CN"]), Lang::En);
-    assert_eq!(Lang::from_browser(&["fr"]), Lang::En);
-    assert_eq!(Lang::from_browser::<&str>(&[]), Lang::En);
 }
 
 fn run_view(query: &str) -> RunView {
@@ -72,30 +61,6 @@ fn the_worker_answers_as_the_runner_would() {
     let reply: Reply = serde_json::from_str(&answer("not json", || 0.0)).expect("a reply");
     assert_eq!(reply.id, None);
     assert!(reply.error.is_some());
-}
-
-#[wasm_bindgen_test]
-fn every_preset_gets_a_verdict_in_both_languages() {
-    for p in PRESETS {
-        if p.name == "random-loss-bbr" || p.name == "multi-flow" {
-            // Long runs: the end-to-end tests cover them.
-            continue;
-        }
-        let view = run_view(&format!("preset={}", p.name));
-        for lang in Lang::ALL {
-            let title = verdict::title(lang, view.verdict.limit);
-            let detail = verdict::detail(lang, &view);
-            assert!(
-                !title.is_empty() && detail.len() > 20,
-                "{}: {detail}",
-                p.name
-            );
-            assert!(
-                !detail.contains("NaN") && !detail.contains("inf"),
-                "{detail}"
-            );
-        }
-    }
 }
 
 #[wasm_bindgen_test]

@@ -18,7 +18,7 @@ use crate::charts::canvas::{Canvas, Drawing};
 use crate::export::{self, quoted, Item, Menu};
 use crate::i18n::Lang;
 use crate::model::format::number;
-use crate::verdict;
+use crate::model::verdict;
 use crate::worker::pool::Done;
 use chart::{letter, Compared, What, COLOURS};
 

@@ -5,7 +5,7 @@
 //! (the scenario, the page's own keys, `lang=`); [`views`] is the view on show and its keys (a
 //! sweep, a matrix, a comparison); [`plan`] turns them into the runs a batch asks for;
 //! [`knobs`] presents each scenario key, over [`scale`]'s sliders; [`format`] writes numbers
-//! and units as people read them.
+//! and units as people read them, and [`verdict`] words what limited a run.
 
 pub mod address;
 pub mod format;
@@ -13,4 +13,5 @@ pub mod knobs;
 pub mod page;
 pub mod plan;
 pub mod scale;
+pub mod verdict;
 pub mod views;
