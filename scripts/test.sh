@@ -51,6 +51,12 @@ cargo test --release -p tcplab-kernel -- --test-threads=1
 unset TCPLAB_KERNEL_TESTS
 elapsed
 
+# The page's logic without the DOM (web/src/model/, web/src/batch/) is tested on the host first:
+# quick, and a failure there is not a browser's. The same tests run again in Chromium below.
+section "Tests of the page's model, host: cargo test -p tcplab-web --lib"
+cargo test -p tcplab-web --lib
+elapsed
+
 section "Tests of the page's code, wasm32 in headless Chromium: cargo test -p tcplab-web"
 cargo test --target "$WASM_TARGET" -p tcplab-web
 elapsed

@@ -16,12 +16,14 @@ use crate::controls::{Change, Controls};
 use crate::export::LabExport;
 use crate::i18n::Lang;
 use crate::location;
+use crate::model::address::{self, Address};
+use crate::model::format;
+use crate::model::page::{Action, Page};
+use crate::model::plan::PlanKey;
+use crate::model::views::View;
 use crate::player::{Player, PlayerButton, StepsRef};
 use crate::presets::Presets;
-use crate::state::{Action, Page};
-use crate::sweep::keys::View;
 use crate::sweep::matrix::MatrixView;
-use crate::sweep::plan::PlanKey;
 use crate::sweep::tabs::ViewTabs;
 use crate::sweep::view::SweepView;
 use crate::toolbar::{LangSwitch, LargeType, Share};
@@ -29,7 +31,7 @@ use crate::worker::client::{Role, WORKER_SCRIPT};
 use crate::worker::pool::{pool_size, Pool};
 use crate::worker::protocol::Want;
 use crate::worker::Client;
-use crate::{after, format, now_ms, prefs};
+use crate::{after, now_ms, prefs};
 
 /// Starts the batch for `key` on the pool, replacing the one running.
 fn start_batch(pool: &Pool, key: &PlanKey, dispatcher: &UseReducerDispatcher<Page>) {
@@ -49,8 +51,8 @@ fn start_batch(pool: &Pool, key: &PlanKey, dispatcher: &UseReducerDispatcher<Pag
 /// How long a batch's settings must stay as they are before it starts.
 const BATCH_AFTER_MS: i32 = 150;
 
-fn arrived() -> location::Address {
-    location::parse_search(&location::current_search().unwrap_or_default())
+fn arrived() -> Address {
+    address::parse_search(&location::current_search().unwrap_or_default())
 }
 
 #[function_component(App)]

@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use crate::i18n::Lang;
-use crate::location::BadLink;
+use crate::model::address::BadLink;
 
 #[derive(Properties, PartialEq)]
 pub struct BannerProps {

@@ -10,9 +10,9 @@ use tcplab::view::RunView;
 use tcplab::App;
 use yew::prelude::*;
 
-use crate::format::{bits_per_s, count, duration, mbytes_per_s, number, percent};
 use crate::i18n::Lang;
-use crate::verdict;
+use crate::model::format::{bits_per_s, count, duration, mbytes_per_s, number, percent};
+use crate::model::verdict;
 use crate::worker::PAGE_MAX_EVENTS;
 
 #[derive(Properties, PartialEq)]

@@ -70,7 +70,7 @@ impl Lang {
 /// units as written (they are what the reader typed, and what the link takes).
 pub fn problem_zh(p: &tcplab::scenario::Problem) -> String {
     use tcplab::scenario::{Key, Problem, PRESETS};
-    let q = |v: &str| crate::location::quoted(v);
+    let q = |v: &str| crate::model::address::quoted(v);
     let shown = |v: &str| tcplab::scenario::shown(v).into_owned();
     match p {
         Problem::UnknownKey => {
@@ -125,4 +125,21 @@ fn allowed_zh(allowed: &str) -> String {
     }
     let rest = allowed.strip_prefix("allowed ").unwrap_or(allowed);
     format!("允许 {}", rest.replace(" to ", " 至 "))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::Lang;
+
+    #[test]
+    fn the_browser_language_picks_the_default() {
+        assert_eq!(Lang::from_browser(&["zh-CN", "en-US"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(&["de-DE", "zh_TW"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(&["en-GB", "zh-CN"]), Lang::En);
+        assert_eq!(Lang::from_browser(&["fr"]), Lang::En);
+        assert_eq!(Lang::from_browser::<&str>(&[]), Lang::En);
+    }
 }

@@ -4,33 +4,37 @@
 //! Worker ([`worker`]), and the URL is read and written only through the scenario's one parser
 //! and printer, so a link and the command-line runner always agree.
 //!
-//! One module per idea: [`state`] holds the page's state and its changes; [`location`] the
-//! address; [`controls`], [`presets`], [`toolbar`] change the state; [`cards`] (with
-//! [`verdict`]'s words) and [`charts`] show the run; [`sweep`] (sweeps and the matrix) and
-//! [`compare`] show many runs, which [`export`] takes away; [`i18n`], [`prefs`], [`format`] and
-//! [`scale`] serve them all.
+//! One module per idea: [`model`] is the page's logic without the DOM (its state and its
+//! changes, the address, the views' keys and plans, the knobs, the scales, the formats and the
+//! verdict's words),
+//! tested on the host too; [`location`] puts the address in the address bar; [`controls`],
+//! [`presets`], [`toolbar`] change the state; [`cards`] (with [`model::verdict`]'s words) and
+//! [`charts`] show the run; [`sweep`] (sweeps and the matrix) and [`compare`] show many runs,
+//! gathered by [`batch`], which [`export`] takes away; [`i18n`] and [`prefs`] serve them all.
 
 pub mod app;
 pub mod banner;
+pub mod batch;
 pub mod cards;
 pub mod charts;
 pub mod compare;
 pub mod controls;
 pub mod export;
-pub mod format;
 pub mod i18n;
 pub mod location;
+pub mod model;
 pub mod player;
 pub mod prefs;
 pub mod presets;
-pub mod scale;
-pub mod state;
 pub mod sweep;
 pub mod toolbar;
-pub mod verdict;
 pub mod worker;
 
 pub use app::App;
+
+// The unit tests run on the host, and in wasm32 in headless Chromium as the page's own do.
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 /// The page's clock: `performance.now()`, in milliseconds (0 without a window).
 pub(crate) fn now_ms() -> f64 {

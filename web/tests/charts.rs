@@ -600,6 +600,9 @@ fn numbers_read_with_their_units() {
     assert_eq!(fmt::sig(f64::NAN), "–");
     assert_eq!(fmt::trim(2.50, 2), "2.5");
     assert_eq!(fmt::trim(-0.0001, 2), "0");
+    // Digits grouped, as every number on the page.
+    assert_eq!(fmt::trim(10_000_000.0, 0), "10,000,000");
+    assert_eq!(fmt::trim(-1234.50, 2), "-1,234.5");
     assert_eq!(fmt::bytes(1_868_800.0), "1.87 MB");
     assert_eq!(fmt::time(243.5), "243.5 ms");
     assert_eq!(fmt::time(12_345.0), "12.345 s");

@@ -12,13 +12,13 @@ use tcplab::player::{Cargo, DropCause};
 use tcplab::view::RunView;
 use tcplab::{run, RunOptions, Scenario};
 use tcplab_web::i18n::Lang;
-use tcplab_web::location::{self, Entry};
+use tcplab_web::model::address::{self, Entry};
+use tcplab_web::model::page::{Action as PageAction, Page};
 use tcplab_web::player::log::{kind_label, Explanation, ExplanationProps};
 use tcplab_web::player::nav::{self, Dir, Move};
 use tcplab_web::player::path::{snapshot, Bounds};
 use tcplab_web::player::state::{read_within, Action as PlayerAction, SPEEDS};
 use tcplab_web::player::{key_action, Action, StepsRef};
-use tcplab_web::state::{Action as PageAction, Page};
 use tcplab_web::worker::protocol::{
     answer, answer_packed, decode_steps, encode_steps, Reply, Request, Want,
 };
@@ -249,7 +249,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
 }
 
 fn page(search: &str) -> Page {
-    Page::new(location::parse_search(search), Lang::En, false)
+    Page::new(address::parse_search(search), Lang::En, false)
 }
 
 fn view_of(query: &str) -> Rc<RunView> {

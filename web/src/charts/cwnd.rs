@@ -293,9 +293,15 @@ impl Figure for Cwnd {
                 factor: 1.0 / mss,
                 desc: match lang {
                     Lang::En => {
-                        format!("segments of {} B", crate::format::count(u64::from(th.mss)))
+                        format!(
+                            "segments of {} B",
+                            crate::model::format::count(u64::from(th.mss))
+                        )
                     }
-                    Lang::Zh => format!("段（每段 {} B）", crate::format::count(u64::from(th.mss))),
+                    Lang::Zh => format!(
+                        "段（每段 {} B）",
+                        crate::model::format::count(u64::from(th.mss))
+                    ),
                 },
             }),
         };

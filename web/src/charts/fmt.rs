@@ -15,7 +15,7 @@ pub fn trim(v: f64, decimals: usize) -> String {
     if s == "-0" {
         return "0".to_string();
     }
-    crate::format::grouped(&s)
+    crate::model::format::grouped(&s)
 }
 
 /// Decimals enough to tell apart ticks about a sixth of `top` apart.
@@ -41,7 +41,7 @@ pub fn sig(v: f64) -> String {
     if a >= 1000.0 {
         let r = v.round();
         let sign = if r < 0.0 { "-" } else { "" };
-        return format!("{sign}{}", crate::format::count(r.abs() as u64));
+        return format!("{sign}{}", crate::model::format::count(r.abs() as u64));
     }
     let decimals = if a >= 100.0 {
         0

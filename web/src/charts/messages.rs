@@ -57,13 +57,13 @@ fn thinned_note(ctx: &Ctx) -> Option<String> {
     (kept < sent).then(|| match ctx.lang {
         Lang::En => format!(
             "{} of {} messages drawn: the slowest of each run of neighbours",
-            crate::format::count(kept),
-            crate::format::count(sent)
+            crate::model::format::count(kept),
+            crate::model::format::count(sent)
         ),
         Lang::Zh => format!(
             "绘出 {} / {} 条消息：每组相邻消息中最慢的一条",
-            crate::format::count(kept),
-            crate::format::count(sent)
+            crate::model::format::count(kept),
+            crate::model::format::count(sent)
         ),
     })
 }
@@ -142,7 +142,7 @@ impl Figure for Latency {
                 format!(
                     "{} ({})",
                     lang.pick("head-of-line stall", "队头阻塞"),
-                    crate::format::count(v.hol.len() as u64)
+                    crate::model::format::count(v.hol.len() as u64)
                 ),
             ));
         }
@@ -152,7 +152,7 @@ impl Figure for Latency {
                 format!(
                     "{} ({})",
                     lang.pick("lost, never read", "丢失，未被读取"),
-                    crate::format::count(lost.len() as u64)
+                    crate::model::format::count(lost.len() as u64)
                 ),
             ));
         }

@@ -4,8 +4,12 @@
 //! reads. [`plot::Plot`] puts one on the page as two stacked canvases, the chart drawn when the
 //! run, the language or the layout changes, and a cursor layer over it repainted when the
 //! cursor moves, so hovering never redraws the data.
+//!
+//! The charts of many runs (a sweep's, a matrix's, a comparison's) are drawn on a plain
+//! [`canvas::Canvas`] instead, most of them in [`xy`]'s value-against-value frame.
 
 pub mod axis;
+pub mod canvas;
 pub mod cursor;
 pub mod cwnd;
 pub mod draw;
@@ -20,6 +24,7 @@ pub mod rtt;
 pub mod sequence;
 pub mod series;
 pub mod style;
+pub mod xy;
 
 use std::cell::RefCell;
 use std::ops::Deref;

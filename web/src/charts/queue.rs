@@ -137,7 +137,7 @@ impl Figure for Queue {
                     swatch,
                     format!(
                         "{name} ({}{})",
-                        crate::format::count(n as u64),
+                        crate::model::format::count(n as u64),
                         where_marked(place, lang)
                     ),
                 ));
@@ -235,7 +235,7 @@ impl Figure for Queue {
                     colour,
                     format!(
                         "{name}: {} {}",
-                        crate::format::count(n as u64),
+                        crate::model::format::count(n as u64),
                         lang.pick("so far", "（截至此刻）")
                     ),
                     None,

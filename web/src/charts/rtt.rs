@@ -112,11 +112,11 @@ impl Figure for Rtt {
                 match lang {
                     Lang::En => format!(
                         "RTT samples ({})",
-                        crate::format::count(samples.len() as u64)
+                        crate::model::format::count(samples.len() as u64)
                     ),
                     Lang::Zh => format!(
                         "RTT 样本（{} 个）",
-                        crate::format::count(samples.len() as u64)
+                        crate::model::format::count(samples.len() as u64)
                     ),
                 },
             ),

@@ -105,7 +105,7 @@ impl Figure for Sequence {
                 format!(
                     "{} ({})",
                     lang.pick("retransmission", "重传"),
-                    crate::format::count(rtx.len() as u64)
+                    crate::model::format::count(rtx.len() as u64)
                 ),
             ));
         }
@@ -202,14 +202,14 @@ impl Figure for Sequence {
             rows.push(Row::new(
                 RETRANSMIT,
                 match lang {
-                    Lang::En => crate::format::counted(
+                    Lang::En => crate::model::format::counted(
                         retransmitted as u64,
                         "retransmission so far",
                         "retransmissions so far",
                     ),
                     Lang::Zh => format!(
                         "{} 次重传（截至此刻）",
-                        crate::format::count(retransmitted as u64)
+                        crate::model::format::count(retransmitted as u64)
                     ),
                 },
                 None,
@@ -293,7 +293,7 @@ fn segment_rows(
                         1 => ", then by 1 more ACK's block".to_string(),
                         n => format!(
                             ", then by {} more ACKs' blocks",
-                            crate::format::count(n as u64)
+                            crate::model::format::count(n as u64)
                         ),
                     }
                 ),
@@ -303,7 +303,7 @@ fn segment_rows(
                     if more > 0 {
                         format!(
                             "，之后又有 {} 个 ACK 的 SACK 块覆盖",
-                            crate::format::count(more as u64)
+                            crate::model::format::count(more as u64)
                         )
                     } else {
                         String::new()

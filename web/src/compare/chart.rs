@@ -8,15 +8,15 @@ use std::rc::Rc;
 use plotters::prelude::*;
 use tcplab::view::RunView;
 
+use crate::charts::canvas::Drawing;
 use crate::charts::fmt::{self, TimeUnit};
 use crate::charts::goodput::{round_trip_ms, smooth, summed};
 use crate::charts::legend::{Item, Swatch};
 use crate::charts::series::{decimate, finite, steps};
 use crate::charts::style::{Style, ACCENT};
+use crate::charts::xy::{self, Axis};
 use crate::charts::{Ctx, Root};
 use crate::i18n::Lang;
-use crate::sweep::canvas::Drawing;
-use crate::sweep::xy::{self, Axis};
 
 /// A, B, C: the accent blue, then orange and green, as flows 1 to 3 are drawn elsewhere.
 pub const COLOURS: [RGBColor; 3] = [

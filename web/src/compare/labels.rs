@@ -5,8 +5,8 @@
 use tcplab::scenario::Key;
 use tcplab::Scenario;
 
-use crate::controls::knob_of;
 use crate::i18n::Lang;
+use crate::model::knobs::knob_of;
 
 /// One label a scenario, in order.
 pub fn labels(scenarios: &[Scenario], lang: Lang) -> Vec<String> {

@@ -12,13 +12,13 @@ use tcplab::view::RunView;
 use tcplab::{App, CcAlgo, Scenario};
 use yew::prelude::*;
 
+use crate::batch::progress::Progress;
+use crate::batch::Batch;
+use crate::charts::canvas::{Canvas, Drawing};
 use crate::export::{self, quoted, Item, Menu};
-use crate::format::number;
 use crate::i18n::Lang;
-use crate::sweep::canvas::{Canvas, Drawing};
-use crate::sweep::plan::Batch;
-use crate::sweep::settings::Progress;
-use crate::verdict;
+use crate::model::format::number;
+use crate::model::verdict;
 use crate::worker::pool::Done;
 use chart::{letter, Compared, What, COLOURS};
 
@@ -130,7 +130,12 @@ pub fn CompareView(props: &CompareProps) -> Html {
     let command: String = props
         .scenarios
         .iter()
-        .map(|s| format!("tcplab run {}\n", quoted(&crate::location::run_query(s))))
+        .map(|s| {
+            format!(
+                "tcplab run {}\n",
+                quoted(&crate::model::address::run_query(s))
+            )
+        })
         .collect();
     let items = {
         let summaries: Vec<serde_json::Value> = views
@@ -157,7 +162,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let q = crate::location::run_query(s);
+                let q = crate::model::address::run_query(s);
                 let label = labels.get(i).cloned().unwrap_or_default();
                 format!("{}: {label} ({})", letter(i), short(&q, lang))
             })
@@ -206,7 +211,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 <div class="slots" role="group" aria-label={lang.pick("The scenario the controls edit", "控件所编辑的场景")}>
                     { for props.scenarios.iter().enumerate().map(|(i, s)| {
                         let on_slot = props.on_slot.clone();
-                        let q = crate::location::run_query(s);
+                        let q = crate::model::address::run_query(s);
                         html! {
                             <button type="button" class="slot" id={format!("compare-slot-{i}")}
                                 aria-pressed={(i == props.slot).to_string()} data-query={q.clone()}

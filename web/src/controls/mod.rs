@@ -2,7 +2,6 @@
 //! control reports a [`Change`] (a key and its new value as a query writes it); the app applies
 //! it through the scenario's own rules and the control shows the refusal if there is one.
 
-pub mod knobs;
 mod number;
 
 use tcplab::scenario::Key;
@@ -10,11 +9,11 @@ use tcplab::{App, CcAlgo, Scenario};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::format;
 use crate::i18n::Lang;
-use crate::location::Entry;
-use crate::state::FieldError;
-pub use knobs::{knob_of, Knob, KNOBS};
+use crate::model::address::Entry;
+use crate::model::format;
+use crate::model::knobs::{self, knob_of, Knob};
+use crate::model::page::FieldError;
 pub use number::Number;
 
 /// A control's request: set `key` to `value`.

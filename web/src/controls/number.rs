@@ -5,11 +5,11 @@
 use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
-use super::knobs::{decimal, Knob};
 use super::{use_draft, Change, Tip};
 use crate::i18n::Lang;
-use crate::location::Entry;
-use crate::scale::Slider;
+use crate::model::address::Entry;
+use crate::model::knobs::{decimal, Knob};
+use crate::model::scale::Slider;
 
 /// Key presses on a slider closer together than this are one gesture: one step in the history.
 const KEY_GESTURE_MS: f64 = 1500.0;

@@ -73,7 +73,7 @@ pub fn text(name: &str, mime: &str, text: &str) -> Result<(), String> {
 /// values, so that a folder of exports says which is which (`tcplab-loss-sweep-dur30`,
 /// `tcplab-rtt50-loss1`, `tcplab-defaults`).
 pub fn stem(scenario: &tcplab::Scenario) -> String {
-    let query = crate::location::run_query(scenario);
+    let query = crate::model::address::run_query(scenario);
     if query.is_empty() {
         return "tcplab-defaults".to_string();
     }
@@ -129,7 +129,7 @@ pub fn png(
 
 /// The caption's line for a scenario: its query ([`png`] adds the link that reopens it).
 pub fn caption(scenario: &tcplab::Scenario, lang: Lang) -> Vec<String> {
-    let query = crate::location::run_query(scenario);
+    let query = crate::model::address::run_query(scenario);
     let query = if query.is_empty() {
         lang.pick("the defaults", "默认场景").to_string()
     } else {

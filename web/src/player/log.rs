@@ -8,8 +8,8 @@ use tcplab::player::{explain, Language, Step, StepKind, Steps};
 use yew::prelude::*;
 
 use super::state::Action;
-use crate::format;
 use crate::i18n::Lang;
+use crate::model::format;
 
 /// Lines of the log: the step on show and the ones before it.
 pub const LINES: usize = 7;

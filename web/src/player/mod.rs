@@ -25,8 +25,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::format;
 use crate::i18n::Lang;
+use crate::model::format;
 use nav::{Dir, Move};
 pub use state::{Action, State, FOLLOW, SPEEDS};
 

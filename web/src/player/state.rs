@@ -1,7 +1,7 @@
 //! The player's part of the page's state: whether it is open, the recorded steps of the run on
 //! show, the rank of the cursor's step within its instant (the page's `step=`), and playback.
 //! The cursor's time is the scenario's `at`, so that a link opens at that exact step. Every
-//! change goes through the page's reducer ([`crate::state::Page`]).
+//! change goes through the page's reducer ([`crate::model::page::Page`]).
 
 use std::rc::Rc;
 
@@ -10,8 +10,8 @@ use tcplab::view::RunView;
 use tcplab::Scenario;
 
 use super::nav::{self, Move};
-use crate::location::{BadLink, Entry};
-use crate::state::Page;
+use crate::model::address::{BadLink, Entry};
+use crate::model::page::Page;
 
 /// The page's own key for the cursor's rank among the steps at its instant.
 pub const STEP_KEY: &str = "step";
@@ -43,11 +43,11 @@ pub fn read_closed(pairs: &[(String, String)]) -> Result<bool, BadLink> {
         PLAYER_KEY,
         format!(
             "unknown value {} (allowed 0: a lesson opens with its player closed)",
-            crate::location::quoted(value)
+            crate::model::address::quoted(value)
         ),
         format!(
             "未知的值 {}（允许 0：课程打开时播放器关闭）",
-            crate::location::quoted(value)
+            crate::model::address::quoted(value)
         ),
     ))
 }
@@ -237,7 +237,7 @@ pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32
             STEP_KEY,
             format!(
                 "{} is not a whole number {range}",
-                crate::location::quoted(value)
+                crate::model::address::quoted(value)
             ),
         ));
     }

@@ -6,16 +6,16 @@ use plotters::prelude::*;
 use tcplab::scenario::Key;
 use tcplab::Scenario;
 
-use super::canvas::Drawing;
 use super::data::{self, Point};
-use super::keys::Metric;
-use super::xy::{self, Axis};
+use crate::charts::canvas::Drawing;
 use crate::charts::fmt;
 use crate::charts::legend::{Item, Swatch};
 use crate::charts::style::{Style, ACCENT, MATHIS};
+use crate::charts::xy::{self, Axis};
 use crate::charts::Root;
-use crate::controls::knob_of;
 use crate::i18n::Lang;
+use crate::model::knobs::knob_of;
+use crate::model::views::Metric;
 
 pub struct SweepChart {
     pub base: Scenario,

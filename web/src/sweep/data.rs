@@ -6,9 +6,9 @@ use tcplab::scenario::Key;
 use tcplab::sweep::{prediction, table_csv, Prediction, SweepRow};
 use tcplab::{App, Scenario};
 
-use super::keys::{Metric, SweepSpec};
-use super::plan::Batch;
+use crate::batch::Batch;
 use crate::i18n::Lang;
+use crate::model::views::{Metric, SweepSpec};
 
 /// One value of the knob and its runs so far.
 #[derive(Debug, Clone, PartialEq)]

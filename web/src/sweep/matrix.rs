@@ -11,17 +11,19 @@ use tcplab::sweep::Spread;
 use tcplab::Scenario;
 use yew::prelude::*;
 
-use super::canvas::{Canvas, Drawing};
 use super::chart::{key_desc, key_tick};
-use super::keys::{Axis, MatrixSpec, Metric};
-use super::plan::{cell, Batch};
-use super::settings::{AxisField, Progress, SeedsMetric};
+use super::settings::{AxisField, SeedsMetric};
+use crate::batch::progress::Progress;
+use crate::batch::Batch;
+use crate::charts::canvas::{Canvas, Drawing};
 use crate::charts::fmt;
 use crate::charts::style::{Style, INK, MUTED, PAPER};
 use crate::charts::Root;
 use crate::export::{self, quoted, Item, Menu};
-use crate::format::number;
 use crate::i18n::Lang;
+use crate::model::format::number;
+use crate::model::plan::cell;
+use crate::model::views::{Axis, MatrixSpec, Metric};
 use crate::worker::pool::Done;
 
 /// One cell: its runs' metric over the seeds.
@@ -409,7 +411,7 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
     let fit = |mut s: MatrixSpec| {
         s.seeds = s
             .seeds
-            .min((super::keys::MAX_RUNS / s.cells().max(1)).max(1) as u32);
+            .min((crate::model::views::MAX_RUNS / s.cells().max(1)).max(1) as u32);
         s
     };
     let on = |which: usize| {

@@ -1,20 +1,17 @@
-//! Many runs at once: a sweep of one knob (seed 000's table and chart, made live), seed 004's
-//! matrix of three knobs as heatmaps, and the page's own keys that carry them in the address.
-//! The runs go to a pool of workers (`crate::worker::pool`) and stream back into the page.
+//! Many runs at once: a sweep of one knob (seed 000's table and chart, made live) and seed
+//! 004's matrix of three knobs as heatmaps. Their keys in the address are
+//! [`crate::model::views`], the runs they ask for [`crate::model::plan`]; the runs go to a pool
+//! of workers as a [`crate::batch::Batch`] and stream back into the page.
 //!
-//! [`keys`] reads and writes the view's keys; [`plan`] turns them into runs and gathers the
-//! results; [`data`] makes the table's rows (the runner's own `tcplab::sweep`) and the theory's
-//! curve; [`chart`], [`table`], [`settings`] and [`view`] show them; [`matrix`] is the heatmap;
-//! [`tabs`] switches views; [`canvas`] and [`xy`] draw charts with value axes.
+//! [`data`] makes the table's rows (the runner's own `tcplab::sweep`) and the theory's curve;
+//! [`chart`], [`table`], [`settings`] and [`view`] show them; [`matrix`] is the heatmap;
+//! [`tabs`] switches views. Their charts are drawn on [`crate::charts::canvas`] through
+//! [`crate::charts::xy`].
 
-pub mod canvas;
 pub mod chart;
 pub mod data;
-pub mod keys;
 pub mod matrix;
-pub mod plan;
 pub mod settings;
 pub mod table;
 pub mod tabs;
 pub mod view;
-pub mod xy;

@@ -1,16 +1,14 @@
-//! The settings of a sweep and of a matrix: a knob and its values, the seeds, the metric; and the
-//! progress of a batch with its Cancel and Run again.
+//! The settings of a sweep and of a matrix: a knob and its values, the seeds, the metric.
 
 use tcplab::scenario::Key;
 use tcplab::Scenario;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::keys::{seeds, Axis, Metric, MAX_RUNS, SWEEP_KEYS};
-use super::plan::Batch;
-use crate::controls::{knob_of, use_draft};
-use crate::format::{counted, duration};
+use crate::controls::use_draft;
 use crate::i18n::Lang;
+use crate::model::knobs::knob_of;
+use crate::model::views::{seeds, Axis, Metric, MAX_RUNS, SWEEP_KEYS};
 
 fn key_label(key: Key, lang: Lang) -> String {
     knob_of(key).map_or(key.name().to_string(), |k| k.label(lang).to_string())
@@ -153,103 +151,6 @@ pub fn SeedsMetric(props: &CommonProps) -> Html {
             </span>
             if let Some(e) = &*error {
                 <p class="knob-error" id={format!("{id}-seeds-error")} role="alert">{ e.clone() }</p>
-            }
-        </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct ProgressProps {
-    pub lang: Lang,
-    pub batch: Option<Batch>,
-    /// Workers alive in the pool.
-    pub live: usize,
-    pub on_cancel: Callback<()>,
-    pub on_rerun: Callback<()>,
-}
-
-/// "3 / 12 runs · 2 workers" while going; "12 runs in 3.4 s · 3.5 runs/s on 2 workers" once
-/// done (the rate only over a second or more, where it means something).
-fn progress_text(
-    lang: Lang,
-    done: usize,
-    size: usize,
-    took_ms: Option<f64>,
-    cancelled: bool,
-    workers: usize,
-) -> String {
-    let (done_n, size_n, workers_n) = (done as u64, size as u64, workers as u64);
-    match (lang, took_ms) {
-        (Lang::En, _) if cancelled => format!("{done} / {size} runs · cancelled"),
-        (Lang::Zh, _) if cancelled => format!("{done} / {size} 次运行 · 已取消"),
-        (Lang::En, Some(ms)) => {
-            let mut t = format!("{} in {}", counted(size_n, "run", "runs"), duration(ms));
-            if ms >= 1000.0 {
-                t.push_str(&format!(" · {:.1} runs/s", done as f64 / (ms / 1000.0)));
-            }
-            t.push_str(&format!(" on {}", counted(workers_n, "worker", "workers")));
-            t
-        }
-        (Lang::Zh, Some(ms)) => {
-            let mut t = format!("{size} 次运行，用时 {}", duration(ms));
-            if ms >= 1000.0 {
-                t.push_str(&format!(" · 每秒 {:.1} 次", done as f64 / (ms / 1000.0)));
-            }
-            t.push_str(&format!(" · {workers} 个线程"));
-            t
-        }
-        (Lang::En, None) => format!(
-            "{done_n} / {} · {}",
-            counted(size_n, "run", "runs"),
-            counted(workers_n, "worker", "workers")
-        ),
-        (Lang::Zh, None) => format!("{done} / {size} 次运行 · {workers} 个线程"),
-    }
-}
-
-/// How far the batch is, how fast it goes, and Cancel (or Run again once it stopped).
-#[function_component]
-pub fn Progress(props: &ProgressProps) -> Html {
-    let lang = props.lang;
-    let (done, size) = props
-        .batch
-        .as_ref()
-        .map_or((0, 0), |b| (b.done(), b.plan.size()));
-    let running = props.batch.as_ref().is_none_or(Batch::running);
-    let cancelled = props.batch.as_ref().is_some_and(|b| b.cancelled);
-    // The batch's wall time once it finished, in ms.
-    let took_ms = props
-        .batch
-        .as_ref()
-        .and_then(|b| Some(b.finished_ms? - b.started_ms))
-        .filter(|ms| *ms >= 0.0);
-    let workers = props.batch.as_ref().map_or(0, |b| b.workers);
-    let state = if cancelled {
-        "cancelled"
-    } else if running {
-        "running"
-    } else {
-        "done"
-    };
-    let on_cancel = props.on_cancel.clone();
-    let on_rerun = props.on_rerun.clone();
-    html! {
-        <div class="progress" id="progress" data-state={state} data-done={done.to_string()}
-            data-size={size.to_string()} data-live={props.live.to_string()} aria-live="polite">
-            <progress id="progress-bar" max={size.max(1).to_string()} value={done.to_string()} />
-            <span class="progress-text">
-                { progress_text(lang, done, size, took_ms, cancelled, workers) }
-            </span>
-            if running {
-                <button type="button" class="mini" id="cancel"
-                    onclick={Callback::from(move |_: MouseEvent| on_cancel.emit(()))}>
-                    { lang.pick("Cancel", "取消") }
-                </button>
-            } else {
-                <button type="button" class="mini" id="rerun"
-                    onclick={Callback::from(move |_: MouseEvent| on_rerun.emit(()))}>
-                    { lang.pick("Run again", "重新运行") }
-                </button>
             }
         </div>
     }

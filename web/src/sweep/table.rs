@@ -7,8 +7,8 @@ use yew::prelude::*;
 
 use super::chart::key_tick;
 use super::data::Point;
-use crate::format::number;
 use crate::i18n::Lang;
+use crate::model::format::number;
 
 #[derive(Properties, PartialEq)]
 pub struct TableProps {

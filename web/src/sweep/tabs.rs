@@ -2,8 +2,8 @@
 
 use yew::prelude::*;
 
-use super::keys::View;
 use crate::i18n::Lang;
+use crate::model::views::View;
 
 #[derive(Properties, PartialEq)]
 pub struct TabsProps {

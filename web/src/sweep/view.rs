@@ -5,15 +5,16 @@ use std::rc::Rc;
 use tcplab::Scenario;
 use yew::prelude::*;
 
-use super::canvas::{Canvas, Drawing};
 use super::chart::SweepChart;
 use super::data::{self, Point};
-use super::keys::{Metric, SweepSpec};
-use super::plan::Batch;
-use super::settings::{AxisField, Progress, SeedsMetric};
+use super::settings::{AxisField, SeedsMetric};
 use super::table::SweepTable;
+use crate::batch::progress::Progress;
+use crate::batch::Batch;
+use crate::charts::canvas::{Canvas, Drawing};
 use crate::export::{self, quoted, Item, Menu};
 use crate::i18n::Lang;
+use crate::model::views::{Metric, SweepSpec};
 use crate::worker::pool::Done;
 use crate::worker::PAGE_MAX_EVENTS;
 
@@ -98,7 +99,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
 
     let on_axis = {
         let (spec, on_spec, base) = (spec.clone(), props.on_spec.clone(), props.base.clone());
-        Callback::from(move |axis: Option<super::keys::Axis>| {
+        Callback::from(move |axis: Option<crate::model::views::Axis>| {
             let Some(axis) = axis else { return };
             let mut s = spec.clone();
             // A body's theory is its completion time.
@@ -110,7 +111,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             }
             s.seeds = s
                 .seeds
-                .min((super::keys::MAX_RUNS / axis.values.len().max(1)).max(1) as u32);
+                .min((crate::model::views::MAX_RUNS / axis.values.len().max(1)).max(1) as u32);
             s.axis = axis;
             on_spec.emit(s);
         })
@@ -215,8 +216,8 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             if exhausted > 0 {
                 <p class="notice" role="alert">
                     { match lang {
-                        Lang::En => format!("{exhausted} runs stopped at the page's budget of {} events; their numbers are not the runner's. The command below runs them in full.", crate::format::count(PAGE_MAX_EVENTS)),
-                        Lang::Zh => format!("{exhausted} 次运行达到页面的 {} 个事件预算而提前停止，其数值与命令行不同。下方命令可完整运行。", crate::format::count(PAGE_MAX_EVENTS)),
+                        Lang::En => format!("{exhausted} runs stopped at the page's budget of {} events; their numbers are not the runner's. The command below runs them in full.", crate::model::format::count(PAGE_MAX_EVENTS)),
+                        Lang::Zh => format!("{exhausted} 次运行达到页面的 {} 个事件预算而提前停止，其数值与命令行不同。下方命令可完整运行。", crate::model::format::count(PAGE_MAX_EVENTS)),
                     } }
                 </p>
             }

@@ -171,3 +171,70 @@ pub fn span(from_ms: f64, to_ms: f64) -> (String, String) {
 pub fn percent(v: f64) -> String {
     format!("{} %", number(v, 3))
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use crate::model::format;
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        assert_eq!(format::count(0), "0");
+        assert_eq!(format::count(1713), "1,713");
+        assert_eq!(format::count(2_500_000), "2,500,000");
+        assert_eq!(format::si(1000.0), "1k");
+        assert_eq!(format::bytes(2_500_000), "2.5 MB");
+        assert_eq!(format::bytes(999), "999 B");
+        assert_eq!(format::millis(224.0), "224 ms");
+        assert_eq!(format::number(11.601129627050227, 3), "11.6");
+        assert_eq!(format::number(0.00997340344895887, 3), "0.00997");
+        assert_eq!(format::number(113.49415333511713, 3), "113");
+        assert_eq!(format::number(1_162_631.0, 3), "1,162,631");
+        assert_eq!(format::number(0.0, 3), "0");
+        assert_eq!(format::number(f64::NAN, 3), "—");
+        assert_eq!(
+            format::mbytes_per_s(tcplab::rate::MBytePerS(11.601129627050227)),
+            "11.6 MB/s"
+        );
+        assert_eq!(
+            format::bits_per_s(tcplab::rate::MBytePerS(11.601129627050227)),
+            "92.8 Mbit/s"
+        );
+        assert_eq!(
+            format::bits_per_s(tcplab::rate::MBytePerS(125.0)),
+            "1 Gbit/s"
+        );
+        assert_eq!(
+            format::bits_per_s(tcplab::rate::MBytePerS(0.01)),
+            "80 kbit/s"
+        );
+        assert_eq!(format::duration(243.496736), "243.5 ms");
+        assert_eq!(format::duration(1250.0), "1.25 s");
+        assert_eq!(format::duration(30_000.0), "30 s");
+        // Every number on an axis or in a readout keeps its digits grouped.
+        assert_eq!(format::grouped("-12345.5"), "-12,345.5");
+        assert_eq!(format::grouped("999"), "999");
+        // A span's ends, told apart: as many decimals as its width needs.
+        let span = |a, b| format::span(a, b);
+        assert_eq!(
+            span(129_174.5, 129_874.2),
+            ("129.17 s".into(), "129.87 s".into())
+        );
+        assert_eq!(span(0.0, 705.3), ("0 ms".into(), "705 ms".into()));
+        assert_eq!(span(2_400.0, 8_100.0), ("2.4 s".into(), "8.1 s".into()));
+        assert_eq!(span(0.0, 12.25), ("0 ms".into(), "12 ms".into()));
+        assert_eq!(span(3.0, 3.25), ("3 ms".into(), "3.25 ms".into()));
+        assert_eq!(
+            span(1_000_000.0, 1_600_000.0),
+            ("1,000 s".into(), "1,600 s".into())
+        );
+        assert_eq!(format::buffer(4_194_304), "4 MiB");
+        assert_eq!(format::buffer(65_536), "64 KiB");
+        assert_eq!(format::buffer(1 << 30), "1 GiB");
+        assert_eq!(format::buffer(100_000), "100 kB");
+        assert_eq!(format::percent(0.0), "0 %");
+        assert_eq!(format::percent(1.23456), "1.23 %");
+    }
+}

@@ -11,10 +11,11 @@ use tcplab::view::RunView;
 use tcplab::Scenario;
 use yew::Reducible;
 
+use super::address::{self, Address, BadLink, Entry};
+use super::plan::{Plan, PlanKey};
+use super::views::{MatrixSpec, PageKeys, SweepSpec, View};
+use crate::batch::Batch;
 use crate::i18n::Lang;
-use crate::location::{self, Address, BadLink, Entry};
-use crate::sweep::keys::{MatrixSpec, PageKeys, SweepSpec, View};
-use crate::sweep::plan::{Batch, Plan, PlanKey};
 use crate::worker::pool::Finished;
 
 /// A change refused by the scenario's rules, shown beside the control that asked for it.
@@ -201,14 +202,14 @@ impl Page {
 
     /// The query the charts and cards must show: the scenario without the cursor.
     pub fn run_query(&self) -> String {
-        location::run_query(&self.scenario)
+        address::run_query(&self.scenario)
     }
 
     /// The canonical address of what is on show.
     pub fn search(&self) -> String {
         let mut keys = self.keys.write(self.keys.view);
         keys.extend(self.player_keys());
-        location::search_with(&self.scenario, &keys, self.lang_chosen.then_some(self.lang))
+        address::search_with(&self.scenario, &keys, self.lang_chosen.then_some(self.lang))
     }
 
     /// The scenario the controls show: the page's own, or in a comparison the one chosen.
@@ -476,5 +477,439 @@ impl Reducible for Page {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         Rc::new((*self).clone().apply(action))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use std::rc::Rc;
+
+    use tcplab::scenario::{Key, PRESETS};
+    use tcplab::view::RunView;
+    use tcplab::{RunOptions, Scenario};
+
+    use super::{Action, Page, FINISHED_KEPT};
+    use crate::batch::Batch;
+    use crate::i18n::Lang;
+    use crate::model::address::{self, Entry};
+    use crate::model::plan::PlanKey;
+    use crate::model::views::{PageKeys, View};
+    use crate::player::Action as PlayerAction;
+    use crate::worker::pool::{Done, Finished};
+    use crate::worker::protocol::{answer, Reply, Request};
+    use crate::worker::Outcome;
+
+    fn page(search: &str) -> Page {
+        Page::new(address::parse_search(search), Lang::En, false)
+    }
+
+    fn run_view(query: &str) -> RunView {
+        let request = serde_json::to_string(&Request {
+            id: 7,
+            query: query.to_string(),
+            want: Default::default(),
+        })
+        .expect("a request");
+        let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+        assert_eq!(reply.id, Some(7));
+        reply.view.expect("a view")
+    }
+
+    #[test]
+    fn the_controls_edit_the_compared_scenario_chosen() {
+        let p = page("?rtt=28")
+            .apply(Action::Show(View::Compare))
+            .apply(Action::Others(vec![Scenario::default()], 1));
+        let (own, revision) = (p.scenario.clone(), p.revision);
+        let p = p.apply(Action::Set {
+            key: Key::Rtt,
+            value: "50".to_string(),
+            entry: Entry::Refine,
+        });
+        assert_eq!(p.keys.others[0].rtt_ms, 50.0);
+        assert_eq!(p.scenario, own, "the page's own scenario is left as it is");
+        assert_eq!((p.revision, p.entry), (revision + 1, Some(Entry::Refine)));
+        let p = p.apply(Action::Set {
+            key: Key::Rtt,
+            value: "5000".to_string(),
+            entry: Entry::Push,
+        });
+        assert_eq!(
+            p.keys.others[0].rtt_ms, 50.0,
+            "a refused value changes nothing"
+        );
+        assert_eq!(p.revision, revision + 1);
+        assert!(p.field_error.is_some());
+
+        let preset = Scenario::parse(PRESETS[0].query).expect("a preset");
+        let p = p.apply(Action::Load(preset.clone()));
+        assert_eq!((&p.keys.others[0], &p.scenario), (&preset, &own));
+        assert_eq!((p.revision, p.entry), (revision + 2, Some(Entry::Push)));
+        assert!(p.field_error.is_none());
+
+        // Back on the page's own scenario, the controls edit it.
+        let p = p.apply(Action::Slot(0)).apply(Action::Set {
+            key: Key::Rtt,
+            value: "70".to_string(),
+            entry: Entry::Push,
+        });
+        assert_eq!(
+            (p.scenario.rtt_ms, p.keys.others[0].rtt_ms),
+            (70.0, preset.rtt_ms)
+        );
+    }
+
+    #[test]
+    fn the_state_changes_through_the_scenarios_rules() {
+        let p = page("?iw=20");
+        assert_eq!(p.scenario.iw, 20);
+        assert_eq!(
+            p.entry,
+            Some(Entry::Replace),
+            "a good link is canonicalised"
+        );
+        assert_eq!(
+            p.search(),
+            "?iw=20",
+            "no language written that was not chosen"
+        );
+
+        let set = |p: Page, key: Key, value: &str| {
+            p.apply(Action::Set {
+                key,
+                value: value.to_string(),
+                entry: Entry::Push,
+            })
+        };
+        let p = set(p, Key::Rtt, "50ms");
+        assert_eq!(p.scenario.rtt_ms, 50.0);
+        assert_eq!(p.entry, Some(Entry::Push));
+        let revision = p.revision;
+
+        let p = set(p, Key::Rtt, "5000");
+        assert_eq!(p.scenario.rtt_ms, 50.0, "a refused value changes nothing");
+        assert_eq!(p.revision, revision);
+        let error = p.field_error.clone().expect("the refusal is shown");
+        assert_eq!(error.control, Key::Rtt);
+        assert!(error.message.contains("0.1 to 2000"), "{}", error.message);
+
+        // mss up to where rwnd no longer holds two segments: the message names rwnd.
+        let p = set(p, Key::Rwnd, "100000");
+        let p = set(p, Key::Mss, "65000");
+        let error = p.field_error.clone().expect("refused");
+        assert_eq!(error.control, Key::Mss);
+        assert!(error.message.starts_with("rwnd"), "{}", error.message);
+
+        // The cursor follows a shorter duration.
+        let p = set(p, Key::At, "5000");
+        assert_eq!(p.scenario.at_ms, Some(5000.0));
+        let p = set(p, Key::Dur, "2");
+        assert_eq!(p.scenario.dur_s, 2.0);
+        assert_eq!(p.scenario.at_ms, None);
+
+        // A bad address names the key; its good keys are shown and the bad one is ignored.
+        let p = p.apply(Action::Arrive(address::parse_search("?loss=99&dur=3")));
+        assert_eq!(p.scenario.dur_s, 3.0);
+        assert_eq!(p.scenario.loss_pct, Scenario::default().loss_pct);
+        let keys: Vec<&str> = p.banner.iter().map(|b| b.key.as_str()).collect();
+        assert_eq!(keys, ["loss"]);
+        assert_eq!(p.entry, None, "a bad address is left as written");
+
+        let fresh = page("?loss=99");
+        assert_eq!(fresh.scenario, Scenario::default());
+
+        let p = p.apply(Action::Lang(Lang::Zh));
+        assert_eq!(p.lang, Lang::Zh);
+        assert_eq!(p.entry, Some(Entry::Push));
+        assert!(p.search().ends_with("&lang=zh"), "chosen, so written");
+    }
+
+    #[test]
+    fn a_bad_links_banner_lasts_until_the_user_changes_the_scenario() {
+        let set = |p: Page, key: Key, value: &str| {
+            p.apply(Action::Set {
+                key,
+                value: value.to_string(),
+                entry: Entry::Refine,
+            })
+        };
+        let bad = page("?rtt=abc&lang=en");
+        assert_eq!(bad.banner.first().map(|b| b.key.as_str()), Some("rtt"));
+
+        // What leaves the defaults on show leaves the banner that says so.
+        let p = set(bad.clone(), Key::Rtt, "28");
+        assert!(!p.banner.is_empty(), "the value it already had");
+        let p = set(p, Key::Rtt, "5000");
+        assert!(p.field_error.is_some());
+        assert!(!p.banner.is_empty(), "a refused value");
+        let p = p.apply(Action::Lang(Lang::Zh));
+        assert!(
+            !p.banner.is_empty(),
+            "the language: the banner is read in it"
+        );
+        let p = p
+            .apply(Action::Show(View::Sweep))
+            .apply(Action::Show(View::Lab));
+        assert!(!p.banner.is_empty(), "another view of the same scenario");
+        let p = p
+            .apply(Action::Hover(Some(10.0)))
+            .apply(Action::Large(true));
+        assert!(!p.banner.is_empty());
+        let p = p.apply(Action::Ran {
+            query: String::new(),
+            outcome: Outcome::View(Rc::new(run_view(""))),
+        });
+        assert!(!p.banner.is_empty(), "the defaults' run coming back");
+
+        // The scenario on show is the user's: the banner's "instead" no longer holds.
+        let p = set(p, Key::Rtt, "50");
+        assert_eq!(p.scenario.rtt_ms, 50.0);
+        assert_eq!(p.banner, vec![], "a slider moved");
+        let preset = PRESETS.first().expect("a preset");
+        let p = bad
+            .clone()
+            .apply(Action::Load(preset.scenario().expect("a valid preset")));
+        assert_eq!(p.banner, vec![], "a preset");
+        let p = bad.clone().apply(Action::Player(PlayerAction::Open));
+        assert_eq!(p.scenario.at_ms, Some(0.0));
+        assert_eq!(p.banner, vec![], "the player's cursor");
+        let p = bad.apply(Action::Arrive(address::parse_search("?rtt=40&lang=en")));
+        assert_eq!(p.banner, vec![], "Back or Forward to a good address");
+
+        // A bad sweep setting goes when the sweep is set.
+        let p = page("?view=sweep&key=mtu&lang=en");
+        assert_eq!(p.banner.first().map(|b| b.key.as_str()), Some("key"));
+        let mut spec = p.keys.sweep.clone();
+        spec.axis.values.truncate(1);
+        assert_ne!(spec, p.keys.sweep);
+        let p = p.apply(Action::Sweep(spec));
+        assert_eq!(p.banner, vec![]);
+    }
+
+    #[test]
+    fn a_run_is_shown_only_for_its_scenario() {
+        let p = page("");
+        assert!(p.running());
+        let view = run_view("");
+        let p = p.apply(Action::Ran {
+            query: String::new(),
+            outcome: Outcome::View(Rc::new(view)),
+        });
+        assert!(!p.running());
+        let p = p.apply(Action::Set {
+            key: Key::Iw,
+            value: "20".into(),
+            entry: Entry::Push,
+        });
+        assert!(p.running(), "the view is for IW 10");
+        assert!(p.view.is_some(), "and stays on show meanwhile");
+        let p = p.apply(Action::Ran {
+            query: "iw=20".into(),
+            outcome: Outcome::Error("boom".into()),
+        });
+        assert!(!p.running());
+        assert_eq!(p.current_failure(), Some("boom"));
+    }
+
+    #[test]
+    fn a_batch_keeps_only_its_own_results_and_cancel_stops_it() {
+        let base = Scenario::default();
+        let p = page("?view=sweep&key=iw&values=1,10&seeds=1");
+        let key = p.plan_key().expect("a sweep runs");
+        let plan = Rc::new(key.plan());
+        let p = p.apply(Action::Started {
+            id: 4,
+            key: key.clone(),
+            plan,
+            now_ms: 0.0,
+            workers: 2,
+        });
+        let summary = tcplab::run(&base, &RunOptions::default()).summary;
+        // A result of an older batch is dropped.
+        let p = p.apply(Action::Finished(
+            Finished {
+                batch: 3,
+                index: 0,
+                done: Done::Summary(Rc::new(summary.clone())),
+            },
+            1.0,
+        ));
+        assert_eq!(p.current_batch().map(Batch::done), Some(0));
+        let p = p.apply(Action::Finished(
+            Finished {
+                batch: 4,
+                index: 0,
+                done: Done::Summary(Rc::new(summary)),
+            },
+            1.0,
+        ));
+        assert_eq!(p.current_batch().map(Batch::done), Some(1));
+        let p = p.apply(Action::Cancelled);
+        assert!(p
+            .current_batch()
+            .is_some_and(|b| b.cancelled && !b.running()));
+        // A new spec is a new plan: the old batch no longer shows.
+        let mut spec = p.keys.sweep.clone();
+        spec.seeds = 2;
+        let p = p.apply(Action::Sweep(spec));
+        assert!(p.current_batch().is_none());
+        assert!(p.search().contains("seeds=2"));
+        let _ = PageKeys::default_for(&base);
+    }
+
+    /// `key`'s batch `id` started and every run back (as errors: the reducer does not look).
+    fn finish(p: Page, id: u64, key: PlanKey) -> Page {
+        let plan = Rc::new(key.plan());
+        let runs = plan.jobs.len();
+        let mut p = p.apply(Action::Started {
+            id,
+            key,
+            plan,
+            now_ms: 0.0,
+            workers: 1,
+        });
+        for index in 0..runs {
+            let done = Done::Error("stopped".to_string());
+            p = p.apply(Action::Finished(
+                Finished {
+                    batch: id,
+                    index,
+                    done,
+                },
+                1.0,
+            ));
+        }
+        p
+    }
+
+    #[test]
+    fn the_view_on_show_chooses_what_the_pool_runs() {
+        let p = page("?rtt=40&at=500");
+        assert_eq!(p.plan_key(), None, "one run is the lab's own worker's");
+        let revision = p.revision;
+        let p = p.apply(Action::Show(View::Sweep));
+        assert_eq!((p.revision, p.entry), (revision + 1, Some(Entry::Push)));
+        let again = p.clone().apply(Action::Show(View::Sweep));
+        assert_eq!(
+            again.revision, p.revision,
+            "the view on show again is no change"
+        );
+        let key = p.plan_key().expect("a sweep runs");
+        let PlanKey::Sweep(base, spec) = &key else {
+            panic!("{key:?}")
+        };
+        assert_eq!(
+            (base.rtt_ms, base.at_ms),
+            (40.0, None),
+            "the runs have no cursor"
+        );
+        assert_eq!(spec, &p.keys.sweep);
+
+        let p = finish(p, 1, key);
+        assert!(p.has_finished_batch());
+        assert_eq!(p.current_batch().map(|b| b.id), Some(1));
+        // Another view's batch is the newest; Back on the sweep finds the finished one.
+        let p = p.apply(Action::Show(View::Matrix));
+        assert!(p.current_batch().is_none() && !p.has_finished_batch());
+        let matrix = p.plan_key().expect("a matrix runs");
+        assert!(matches!(matrix, PlanKey::Matrix(..)), "{matrix:?}");
+        let p = p.apply(Action::Started {
+            id: 2,
+            plan: Rc::new(matrix.plan()),
+            key: matrix,
+            now_ms: 5.0,
+            workers: 2,
+        });
+        assert_eq!(
+            p.current_batch().map(|b| (b.id, b.running())),
+            Some((2, true))
+        );
+        let p = p.apply(Action::Show(View::Sweep));
+        assert_eq!(
+            p.current_batch().map(|b| (b.id, b.finished_ms)),
+            Some((1, Some(1.0)))
+        );
+        // A comparison runs the page's own scenario first, then the others.
+        let other = Scenario::parse("cc=bbr").expect("a scenario");
+        let p = p
+            .apply(Action::Show(View::Compare))
+            .apply(Action::Others(vec![other.clone()], 0));
+        assert_eq!(
+            p.plan_key(),
+            Some(PlanKey::Compare(vec![p.scenario.clone(), other]))
+        );
+    }
+
+    #[test]
+    fn the_newest_finished_batches_are_kept_one_for_each_plan() {
+        let mut p = page("?view=sweep&key=iw&values=1&seeds=1");
+        let ids = 1..=(FINISHED_KEPT as u64 + 2);
+        for id in ids.clone() {
+            let mut spec = p.keys.sweep.clone();
+            spec.axis.values = vec![id.to_string()];
+            p = p.apply(Action::Sweep(spec));
+            let key = p.plan_key().expect("a sweep runs");
+            p = finish(p, id, key);
+        }
+        let kept: Vec<u64> = p.finished.iter().map(|b| b.id).collect();
+        let newest: Vec<u64> = ids.clone().skip(2).collect();
+        assert_eq!(kept, newest, "the oldest go");
+        // The same runs again replace their older batch.
+        let key = p.plan_key().expect("a sweep runs");
+        let p = finish(p, 100, key);
+        let kept: Vec<u64> = p.finished.iter().map(|b| b.id).collect();
+        assert_eq!(kept.len(), FINISHED_KEPT);
+        assert_eq!(kept.last(), Some(&100));
+        assert!(!kept.contains(&(FINISHED_KEPT as u64 + 2)));
+        // A result for a batch that is not the newest is dropped.
+        let before = p.clone();
+        let done = Done::Error("late".to_string());
+        let p = p.apply(Action::Finished(
+            Finished {
+                batch: 1,
+                index: 0,
+                done,
+            },
+            9.0,
+        ));
+        assert_eq!(p, before);
+    }
+
+    #[test]
+    fn the_pointer_the_type_size_and_the_banner_are_not_written_in_the_address() {
+        let p = page("?rtt=abc");
+        let revision = p.revision;
+        let p = p.apply(Action::Hover(Some(f64::NAN)));
+        assert_eq!(p.hover_ms, None, "no cursor at no time");
+        let p = p.apply(Action::Hover(Some(250.0)));
+        assert_eq!(p.cursor_ms(), Some(250.0));
+        let p = p.apply(Action::Hover(None));
+        assert_eq!(p.cursor_ms(), None);
+        let p = p.apply(Action::Large(true));
+        assert!(p.large);
+        assert!(!p.banner.is_empty());
+        let p = p.apply(Action::DismissBanner);
+        assert_eq!(p.banner, vec![]);
+        assert_eq!(p.revision, revision, "none of them changes the address");
+        // A language chosen is, even the one on show; chosen again, it changes nothing.
+        let p = p.apply(Action::Lang(Lang::En));
+        assert_eq!((p.revision, p.lang_chosen), (revision + 1, true));
+        assert!(p.search().ends_with("lang=en"), "{}", p.search());
+        let p = p.apply(Action::Lang(Lang::En));
+        assert_eq!(p.revision, revision + 1);
+        // A slot past the compared scenarios is the last of them, and the controls edit a
+        // compared scenario only in the comparison.
+        let other = Scenario::parse("rtt=90").expect("a scenario");
+        let p = p
+            .apply(Action::Show(View::Compare))
+            .apply(Action::Others(vec![other.clone()], 0))
+            .apply(Action::Slot(5));
+        assert_eq!(p.slot, 1);
+        assert_eq!(p.edited(), &other);
+        let p = p.apply(Action::Show(View::Lab));
+        assert_eq!(p.edited(), &p.scenario);
     }
 }

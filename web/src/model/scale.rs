@@ -195,3 +195,55 @@ pub fn significant(v: f64, digits: i32) -> f64 {
         (v / f).round() * f
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tcplab::scenario::fmt_decimal as decimal;
+
+    use super::{significant, Slider};
+
+    #[test]
+    fn log_sliders_span_their_range_and_write_round_values() {
+        let rtt = Slider::log(0.1, 2000.0, false);
+        assert_eq!(rtt.value_at(0), 0.1);
+        assert_eq!(rtt.value_at(rtt.steps()), 2000.0);
+        for p in 0..=rtt.steps() {
+            let v = rtt.value_at(p);
+            assert!((0.1..=2000.0).contains(&v), "{p}: {v}");
+            // Three significant digits, printed without noise.
+            assert!(decimal(v).len() <= 6, "{p}: {}", decimal(v));
+            // The thumb lands back where it was.
+            assert!(rtt.position_of(v).abs_diff(p) <= 1, "{p}: {v}");
+        }
+        // Values are monotonic.
+        for p in 1..=rtt.steps() {
+            assert!(rtt.value_at(p) >= rtt.value_at(p - 1));
+        }
+        assert_eq!(rtt.position_of(1e9), rtt.steps());
+        assert_eq!(rtt.position_of(-1.0), 0);
+        assert_eq!(rtt.position_of(f64::NAN), 0);
+        assert_eq!(significant(28.347, 3), 28.3);
+        assert_eq!(significant(2_449_999.0, 3), 2_450_000.0);
+        assert_eq!(decimal(significant(0.028347, 3)), "0.0283");
+    }
+
+    #[test]
+    fn arrow_keys_move_whole_numbers_by_at_least_one() {
+        let iw = Slider::log(1.0, 1000.0, true);
+        assert_eq!(iw.step(10.0, true, false), 11.0);
+        assert_eq!(iw.step(10.0, false, false), 9.0);
+        assert_eq!(iw.step(1.0, false, false), 1.0);
+        assert_eq!(iw.step(1000.0, true, false), 1000.0);
+        assert!(iw.step(10.0, true, true) > 11.0, "Page Up jumps further");
+        // Off-grid values step to the next grid value.
+        let rtt = Slider::log(0.1, 2000.0, false);
+        let up = rtt.step(28.0, true, false);
+        assert!(up > 28.0 && up < 29.0, "{up}");
+        let flows = Slider::linear(1.0, 64.0, 1.0, true);
+        assert_eq!(flows.steps(), 63);
+        assert_eq!(flows.step(8.0, true, false), 9.0);
+    }
+}

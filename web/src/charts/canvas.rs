@@ -11,8 +11,8 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use crate::charts::style::{root_font, Style, MATHIS, PAPER};
-use crate::charts::Root;
+use super::style::{root_font, Style, MATHIS, PAPER};
+use super::Root;
 
 /// What a canvas draws.
 pub trait Drawing {

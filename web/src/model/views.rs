@@ -10,8 +10,8 @@
 use tcplab::scenario::Key;
 use tcplab::Scenario;
 
+use super::address::BadLink;
 use crate::i18n::Lang;
-use crate::location::BadLink;
 
 /// The page's views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -557,4 +557,117 @@ pub fn seeds(v: &str, points: usize) -> Result<u32, BadLink> {
         return Err(too_many("seeds", runs));
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tcplab::scenario::Key;
+
+    use super::{Metric, View};
+    use crate::i18n::Lang;
+    use crate::model::address;
+    use crate::model::page::Page;
+
+    fn page(search: &str) -> Page {
+        Page::new(address::parse_search(search), Lang::En, false)
+    }
+
+    #[test]
+    fn the_page_keys_read_and_write_canonically() {
+        let p = page("?preset=loss-sweep&view=sweep&key=loss&values=0.1,1%25,2&seeds=3&lang=en");
+        assert_eq!(p.banner, vec![]);
+        assert_eq!(p.keys.view, View::Sweep);
+        assert_eq!(p.keys.sweep.axis.values, ["0.1", "1", "2"]);
+        assert_eq!(
+            p.search(),
+            "?preset=loss-sweep&view=sweep&key=loss&values=0.1,1,2&seeds=3&metric=goodput&lang=en"
+        );
+        // Units are applied and written back in the key's own unit.
+        let p = page("?view=sweep&key=body&values=10kB,1MB&metric=completion");
+        assert_eq!(p.keys.sweep.axis.values, ["10000", "1000000"]);
+        assert_eq!(p.keys.sweep.metric, Metric::Completion);
+        // The matrix's defaults are seed 004's.
+        let p = page("?preset=multi-flow&view=matrix");
+        assert_eq!(
+            p.search(),
+            "?preset=multi-flow&view=matrix&key=flows&values=1,4,8,16&key2=rtt&values2=10,50,100\
+         &key3=loss&values3=0,0.1,1&seeds=1&metric=goodput"
+        );
+        // A comparison's scenarios are whole queries, percent-encoded.
+        let p = page("?cc=reno&view=compare&b=cc%3Dbbr%26rtt%3D50&c=rtt%3D50&lang=en");
+        assert_eq!(p.banner, vec![]);
+        assert_eq!(p.compared().len(), 3);
+        assert_eq!(p.keys.others[0].to_query(), "cc=bbr&rtt=50");
+        assert_eq!(
+            p.search(),
+            "?cc=reno&view=compare&b=cc%3Dbbr%26rtt%3D50&c=rtt%3D50&lang=en"
+        );
+        let again = page(&p.search());
+        assert_eq!(again.keys, p.keys);
+        // One run writes none of them.
+        assert_eq!(page("?rtt=50&key=rtt&values=1,2").search(), "?rtt=50");
+    }
+
+    fn bad(search: &str) -> (String, String) {
+        let b = page(search).banner.into_iter().next().expect("a banner");
+        (b.key, b.message)
+    }
+
+    #[test]
+    fn a_bad_page_key_is_named() {
+        let (k, m) = bad("?view=graph");
+        assert_eq!(k, "view");
+        assert!(m.contains("lab, sweep, matrix, compare"), "{m}");
+        let (k, m) = bad("?view=sweep&key=mtu");
+        assert_eq!(k, "key");
+        assert!(
+            m.contains("loss, rtt, iw, body, bw, rwnd, flows, conns"),
+            "{m}"
+        );
+        let (k, m) = bad("?view=sweep&key=loss&values=1,,2");
+        assert_eq!(
+            (k.as_str(), m.as_str()),
+            ("values", "values: value 2 is empty")
+        );
+        let (k, m) = bad("?view=sweep&key=loss&values=1,70");
+        assert_eq!(k, "values");
+        assert!(m.contains("0 to 50%"), "the scenario's own range: {m}");
+        let (k, m) = bad("?view=sweep&key=loss&values=1,1");
+        assert_eq!(k, "values");
+        assert!(m.contains("twice"), "{m}");
+        let (k, _) = bad("?view=sweep&seeds=0");
+        assert_eq!(k, "seeds");
+        let (k, m) = bad("?view=sweep&key=loss&values=0.1,0.2,0.5,1,2,5,10,20,30&seeds=50");
+        assert_eq!(k, "seeds");
+        assert!(m.contains("450 runs") && m.contains("400"), "{m}");
+        let (k, _) = bad("?view=sweep&metric=speed");
+        assert_eq!(k, "metric");
+        let (k, m) = bad("?view=compare&b=rtt%3Dabc");
+        assert_eq!(k, "b");
+        assert!(m.contains("rtt") && m.contains("0.1 to 2000 ms"), "{m}");
+        let (k, _) = bad("?view=compare&c=rtt%3D5");
+        assert_eq!(k, "c");
+        let (k, m) = bad("?view=sweep&seeds=2&seeds=3");
+        assert_eq!((k.as_str(), m.as_str()), ("seeds", "seeds: repeated key"));
+        let (k, _) = bad("?view=matrix&key=rtt&key2=rtt");
+        assert_eq!(k, "key2");
+        // A matrix's knobs are checked in every view, though only the matrix uses them.
+        let (k, m) = bad("?key2=zzz");
+        assert_eq!(k, "key2");
+        assert!(m.contains("unknown value \"zzz\""), "{m}");
+        let (k, m) = bad("?view=sweep&values3=zzz");
+        assert_eq!(
+            (k.as_str(), m.as_str()),
+            ("values3", "values3: needs key3=")
+        );
+        let (k, _) = bad("?view=sweep&key3=rtt&values3=zzz");
+        assert_eq!(k, "values3");
+        // The scenario still runs; the view keeps its defaults.
+        let p = page("?rtt=50&view=sweep&key=mtu");
+        assert_eq!(p.scenario.rtt_ms, 50.0);
+        assert_eq!(p.keys.sweep.axis.key, Key::Loss);
+    }
 }

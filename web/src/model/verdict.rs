@@ -6,7 +6,7 @@ use tcplab::rate::MBytePerS;
 use tcplab::theory::verdict::Limit;
 use tcplab::view::RunView;
 
-use crate::format::{bits_per_s, counted, duration, mbytes_per_s, number, percent};
+use super::format::{bits_per_s, counted, duration, mbytes_per_s, number, percent};
 use crate::i18n::Lang;
 use crate::worker::PAGE_MAX_EVENTS;
 
@@ -176,6 +176,56 @@ fn reason(lang: Lang, view: &RunView) -> String {
                 (Lang::Zh, false) => format!(
                     "到达时长上限 {at} 时负载还没完成：加大时长才能看到结果。"
                 ),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tcplab::scenario::PRESETS;
+    use tcplab::view::RunView;
+
+    use crate::i18n::Lang;
+    use crate::model::verdict;
+    use crate::worker::protocol::{answer, Reply, Request};
+
+    /// The view the worker sends for `query`.
+    fn run_view(query: &str) -> RunView {
+        let request = serde_json::to_string(&Request {
+            id: 7,
+            query: query.to_string(),
+            want: Default::default(),
+        })
+        .expect("a request");
+        let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+        assert_eq!(reply.id, Some(7));
+        reply.view.expect("a view")
+    }
+
+    #[test]
+    fn every_preset_gets_a_verdict_in_both_languages() {
+        for p in PRESETS {
+            if p.name == "random-loss-bbr" || p.name == "multi-flow" {
+                // Long runs: the end-to-end tests cover them.
+                continue;
+            }
+            let view = run_view(&format!("preset={}", p.name));
+            for lang in Lang::ALL {
+                let title = verdict::title(lang, view.verdict.limit);
+                let detail = verdict::detail(lang, &view);
+                assert!(
+                    !title.is_empty() && detail.len() > 20,
+                    "{}: {detail}",
+                    p.name
+                );
+                assert!(
+                    !detail.contains("NaN") && !detail.contains("inf"),
+                    "{detail}"
+                );
             }
         }
     }

@@ -5,8 +5,8 @@
 use tcplab::scenario::Key;
 use tcplab::Scenario;
 
+use super::scale::Slider;
 use crate::i18n::Lang;
-use crate::scale::Slider;
 
 /// The lowest non-zero loss rate on the loss sliders, in percent: one packet in 100 000. Lower
 /// rates are typed.
@@ -312,3 +312,51 @@ pub fn text(key: Key, s: &Scenario) -> String {
 /// A value as a query writes it: the shortest text that reads back as the same `f64`, never in
 /// exponent form (`28`, `0.1`, `10000000000`), as the canonical form writes it.
 pub use tcplab::scenario::fmt_decimal as decimal;
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use tcplab::Scenario;
+
+    use crate::model::knobs::{self, decimal, KNOBS};
+    use crate::model::scale::Slider;
+
+    #[test]
+    fn loss_sliders_stop_at_zero() {
+        let loss = Slider::log_zero(knobs::LOSS_LOW, 50.0);
+        assert_eq!(loss.value_at(0), 0.0);
+        assert_eq!(loss.value_at(1), knobs::LOSS_LOW);
+        assert_eq!(loss.value_at(loss.steps()), 50.0);
+        assert_eq!(loss.position_of(0.0), 0);
+        assert_eq!(loss.step(0.0, true, false), knobs::LOSS_LOW);
+        assert_eq!(loss.step(knobs::LOSS_LOW, false, false), 0.0);
+        let one = loss.position_of(1.0);
+        assert!((loss.value_at(one) - 1.0).abs() < 0.02);
+    }
+
+    #[test]
+    fn every_slider_writes_values_the_scenario_accepts() {
+        let s = Scenario::default();
+        for knob in KNOBS {
+            let Some(slider) = knobs::slider(knob.key, &s) else {
+                continue;
+            };
+            for p in (0..=slider.steps()).step_by(7).chain([slider.steps()]) {
+                let mut t = s.clone();
+                let v = decimal(slider.value_at(p));
+                assert!(
+                    t.set(knob.key, &v).is_ok(),
+                    "{} = {v} (position {p}) is refused",
+                    knob.key
+                );
+            }
+            // The number box shows what the link says.
+            let shown = knobs::text(knob.key, &s);
+            let mut t = s.clone();
+            assert!(t.set(knob.key, &shown).is_ok(), "{}", knob.key);
+            assert_eq!(t, s, "{}", knob.key);
+        }
+    }
+}

@@ -6,11 +6,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
-use crate::charts::axis::nice_ticks;
-use crate::charts::frame::{Frame, Scale};
-use crate::charts::legend::{self, Item};
-use crate::charts::style::{Style, AXIS, GRID, INK};
-use crate::charts::{err, Root};
+use super::axis::nice_ticks;
+use super::frame::{Frame, Scale};
+use super::legend::{self, Item};
+use super::style::{Style, AXIS, GRID, INK};
+use super::{err, Root};
 
 /// One axis: its range, whether it is logarithmic, its name and how a tick reads.
 pub struct Axis<'a> {
