@@ -578,6 +578,16 @@ async fn gallery() {
         lab.open("?app=bulk&dur=1&at=500&lang=zh").await;
         wait_for_steps(lab).await;
         lab.screenshot("player-full-pipe-zh").await;
+        // A phone reader of a lesson link: the path's picture under the sentence.
+        lab.set_window(390, 844).await;
+        lab.open("?preset=lesson-fast-retransmit&lang=en").await;
+        wait_for_steps(lab).await;
+        lab.eval_string(
+            "document.getElementById('player-path').scrollIntoView({block: 'center'}); return null;",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        lab.screenshot("player-path-390x844").await;
         lab.set_window(1280, 720).await;
         lab.open(&format!("?{LESSON}&lang=en")).await;
         lab.click(By::Id("large-type"), "the large-type switch")
