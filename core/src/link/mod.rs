@@ -1,6 +1,7 @@
 //! The path: a bottleneck with a rate and a drop-tail queue, then propagation delay, in the data
 //! direction; propagation delay alone in the ACK direction; random loss on either.
 
+pub mod aqm;
 pub mod bottleneck;
 pub mod delay_line;
 pub mod loss;
