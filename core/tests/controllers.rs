@@ -65,6 +65,16 @@ fn event() -> impl Strategy<Value = Event> {
     ]
 }
 
+#[test]
+fn each_controller_is_the_algorithm_asked_for() {
+    for algo in CcAlgo::ALL {
+        for hystart in [false, true] {
+            let cc = new_controller(algo, CcOptions { hystart, seed: 7 });
+            assert_eq!(cc.algo(), algo);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -124,10 +134,10 @@ proptest! {
                     w.cwnd = 1;
                 }
             }
-            prop_assert!(w.cwnd >= 1, "{}: cwnd {}", cc.name(), w.cwnd);
-            prop_assert!(w.ssthresh >= MIN_SSTHRESH, "{}: ssthresh {}", cc.name(), w.ssthresh);
+            prop_assert!(w.cwnd >= 1, "{}: cwnd {}", cc.algo().name(), w.cwnd);
+            prop_assert!(w.ssthresh >= MIN_SSTHRESH, "{}: ssthresh {}", cc.algo().name(), w.ssthresh);
             if let Some(rate) = cc.pacing_rate() {
-                prop_assert!(rate.is_finite() && rate > 0.0, "{}: pacing {rate}", cc.name());
+                prop_assert!(rate.is_finite() && rate > 0.0, "{}: pacing {rate}", cc.algo().name());
             }
         }
     }

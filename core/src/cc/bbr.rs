@@ -41,6 +41,7 @@
 use super::minmax::MaxFilter;
 use super::{AckEvent, CongestionControl, LossEvent, Window};
 use crate::rng::SplitMix64;
+use crate::scenario::CcAlgo;
 use crate::time::{Duration, Instant};
 
 /// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
@@ -668,8 +669,8 @@ impl Bbr {
 }
 
 impl CongestionControl for Bbr {
-    fn name(&self) -> &'static str {
-        "bbr"
+    fn algo(&self) -> CcAlgo {
+        CcAlgo::Bbr
     }
 
     fn model_based(&self) -> bool {

@@ -15,6 +15,7 @@ use super::hystart::{HyStart, LOW_WINDOW_SEGMENTS};
 use super::reno::cong_avoid_ai;
 use super::slow_start::slow_start;
 use super::{AckEvent, CongestionControl, LossEvent, Window, MIN_SSTHRESH};
+use crate::scenario::CcAlgo;
 use crate::time::{Duration, Instant};
 
 /// The kernel's timer frequency (`CONFIG_HZ`): CUBIC's clock is `tcp_jiffies32`. 250 is the
@@ -261,8 +262,8 @@ impl Cubic {
 }
 
 impl CongestionControl for Cubic {
-    fn name(&self) -> &'static str {
-        "cubic"
+    fn algo(&self) -> CcAlgo {
+        CcAlgo::Cubic
     }
 
     /// `cubictcp_acked`, then `cubictcp_cong_avoid`.

@@ -180,7 +180,8 @@ pub struct LossEvent {
 /// A congestion-control algorithm (Linux's `tcp_congestion_ops`). The sender owns loss
 /// recovery and, for the loss-based algorithms, the window's reduction in it (PRR, RFC 6937).
 pub trait CongestionControl {
-    fn name(&self) -> &'static str;
+    /// Which algorithm this is: the scenario's `cc` (its name is [`CcAlgo::name`]).
+    fn algo(&self) -> CcAlgo;
 
     /// An ACK delivered data (`cong_avoid`, or `cong_control` for an algorithm that sets the
     /// window itself). Loss-based algorithms grow the window only when [`AckEvent::growth`]

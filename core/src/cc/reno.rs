@@ -6,6 +6,7 @@
 
 use super::slow_start::slow_start;
 use super::{AckEvent, CongestionControl, LossEvent, Window, MIN_SSTHRESH};
+use crate::scenario::CcAlgo;
 
 /// The cut on loss: a halving, a shift by one (`tcp_reno_ssthresh`'s `snd_cwnd >> 1`).
 pub const REDUCTION_SHIFT: u32 = 1;
@@ -38,8 +39,8 @@ pub fn cong_avoid_ai(w: &mut Window, per: u32, acked: u32) {
 }
 
 impl CongestionControl for Reno {
-    fn name(&self) -> &'static str {
-        "reno"
+    fn algo(&self) -> CcAlgo {
+        CcAlgo::Reno
     }
 
     /// `tcp_reno_cong_avoid`.

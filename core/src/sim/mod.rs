@@ -1,13 +1,15 @@
 //! Runs a scenario: wires the engine, the link, the endpoints and the workload together, and
 //! reports what happened.
 
+mod invariants;
 mod observe;
 mod record;
 mod report;
 mod world;
 
+pub use invariants::Invariants;
 pub use report::{goodput_window, hol_stats, msg_stats, window_stats};
-pub use world::{Invariants, Stop};
+pub use world::Stop;
 
 use crate::metrics::summary::Summary;
 use crate::metrics::trace::{TraceKind, Traces};

@@ -7,11 +7,12 @@ use crate::metrics::trace::{DropCause, Traces};
 use crate::packet::{header_bytes, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
 use crate::player::{StepKind, Steps};
 use crate::scenario::Scenario;
-use crate::tcp::sender::{CaState, ConnState};
+use crate::tcp::sender::ConnState;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::{Duration, Instant};
 use crate::workload::{MessageLog, Workload};
 
+use super::invariants::{Invariants, Watch};
 use super::record::{one_way, AckBefore};
 
 use super::RunOptions;
@@ -80,19 +81,6 @@ pub enum Stop {
     StepsKept,
 }
 
-/// Breaches of the invariants every run must keep; all zero unless the simulator is wrong.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Invariants {
-    /// An event ran earlier than the one before it.
-    pub time_reversals: u64,
-    /// New data left while more than cwnd was in flight.
-    pub cwnd_breaches: u64,
-    /// Data left beyond the right edge of the window the receiver advertised.
-    pub rwnd_breaches: u64,
-    /// The application was handed bytes out of order, twice, or never sent.
-    pub delivery_breaches: u64,
-}
-
 pub(crate) struct Flow {
     pub sender: Sender,
     pub receiver: Receiver,
@@ -104,13 +92,11 @@ pub(crate) struct Flow {
     pub first_arrival: Option<Instant>,
     pub last_read: Option<Instant>,
     pub done_at: Option<Instant>,
-    /// The receiver's right edge as last told to the sender, and the highest byte sent: the
-    /// observer's own record, to check the sender against.
-    seen_edge: u64,
-    seen_sent: u64,
-    /// The highest cumulative ACK the sender has been given.
-    seen_ack: u64,
-    seen_probes: u64,
+    /// The highest byte sent, by the observer's own record: tells new data from repairs, and
+    /// what may be delivered.
+    pub(super) seen_sent: u64,
+    /// What the invariant checks have seen of the sender (`invariants.rs`).
+    pub(super) watch: Watch,
     pub(super) last_window: Option<super::observe::WindowState>,
 }
 
@@ -146,7 +132,8 @@ pub(crate) struct World {
     /// Each flow's loss-recovery state as its latest step left it, to record its changes.
     pub(super) steps_ca: Vec<crate::player::CaLabel>,
     awaiting_handshakes: usize,
-    last_event: Instant,
+    /// The time of the latest event run.
+    pub(super) last_event: Instant,
     /// Goodput windows for the summary's percentiles: bytes read per window since `t0`, the
     /// first data byte sent.
     pub window_len: Duration,
@@ -198,10 +185,8 @@ impl World {
                 first_arrival: None,
                 last_read: None,
                 done_at: None,
-                seen_edge: 0,
                 seen_sent: 0,
-                seen_ack: 0,
-                seen_probes: 0,
+                watch: Watch::default(),
                 last_window: None,
             });
         }
@@ -300,7 +285,7 @@ impl World {
             match source {
                 Source::Heap => match self.sched.pop() {
                     Ok((now, event)) => {
-                        self.check_time(now);
+                        self.clock_to(now);
                         match event {
                             Event::End => return Stop::TimeLimit,
                             Event::Start(f) => self.start(now, f),
@@ -316,7 +301,7 @@ impl World {
                     let Ok(now) = self.sched.advance(at) else {
                         return Stop::Budget;
                     };
-                    self.check_time(now);
+                    self.clock_to(now);
                     if source == Source::Data {
                         self.data_arrives(now);
                     } else {
@@ -333,10 +318,9 @@ impl World {
         }
     }
 
-    fn check_time(&mut self, now: Instant) {
-        if now < self.last_event {
-            self.invariants.time_reversals += 1;
-        }
+    /// The clock moves to the instant of the event about to run.
+    fn clock_to(&mut self, now: Instant) {
+        self.check_time_order(now);
         self.last_event = now;
     }
 
@@ -401,7 +385,7 @@ impl World {
         self.scratch = out;
     }
 
-    /// Puts what a sender emitted on the path, checks it against the invariants, and re-arms
+    /// Puts what a sender emitted on the path, checks the sender's windows, and re-arms
     /// the sender's timer.
     fn after_sender(&mut self, now: Instant, f: u16, out: &mut Vec<Packet>) {
         let fi = usize::from(f);
@@ -434,31 +418,7 @@ impl World {
             }
             out.clear();
         }
-        let flow = &mut self.flows[fi];
-        // A tail loss probe may go past cwnd (RFC 8985 §7.3, Linux forces it out); nothing else.
-        let probes = flow.sender.stats().loss_probes;
-        let probed = probes > flow.seen_probes;
-        flow.seen_probes = probes;
-        // Counted in packets, as the window is, and in bytes: no packet is larger than the MSS.
-        let w = flow.sender.window();
-        let cwnd = w.cwnd_bytes();
-        if sent_new
-            && !probed
-            && (flow.sender.packets_in_flight() > w.cwnd || flow.sender.in_flight() > cwnd)
-        {
-            self.invariants.cwnd_breaches += 1;
-        }
-        // The same rule by the observer's own count, which does not trust the sender's
-        // estimate of what has left the network: while the receiver holds nothing out of order
-        // and the sender knows of no loss, everything sent and not cumulatively acknowledged is
-        // in flight, or acknowledged by an ACK still on its way.
-        let plain = flow.sender.ca_state() == CaState::Open
-            && flow.sender.dupacks() == 0
-            && flow.sender.knows_no_loss()
-            && flow.receiver.ooo_bytes() == 0;
-        if sent_new && !probed && plain && flow.seen_sent - flow.seen_ack > cwnd {
-            self.invariants.cwnd_breaches += 1;
-        }
+        self.check_window_after_send(fi, sent_new);
         self.record_window(now, fi);
         let flow = &mut self.flows[fi];
         if let Some(d) = flow.sender.next_deadline() {
@@ -474,14 +434,11 @@ impl World {
         let mut repair = false;
         if let Kind::Data { seq, len, .. } = p.kind {
             let end = seq + u64::from(len);
-            let flow = &mut self.flows[fi];
-            if end > flow.seen_sent {
+            if end > self.flows[fi].seen_sent {
                 new = true;
                 self.t0.get_or_insert(now);
-                flow.seen_sent = end;
-                if end > flow.seen_edge {
-                    self.invariants.rwnd_breaches += 1;
-                }
+                self.flows[fi].seen_sent = end;
+                self.check_receive_window(fi, end);
                 self.traces.flows[fi].sends.push(now, [end as f64]);
             } else {
                 repair = true;
@@ -593,18 +550,14 @@ impl World {
         flow.first_arrival.get_or_insert(now);
         if arrival.delivered_to > arrival.delivered_from {
             let bytes = arrival.delivered_to - arrival.delivered_from;
-            if arrival.delivered_from != flow.delivered || arrival.delivered_to > flow.seen_sent {
-                self.invariants.delivery_breaches += 1;
-            }
+            self.check_delivery(fi, arrival.delivered_from, arrival.delivered_to);
+            let flow = &mut self.flows[fi];
             flow.delivered = arrival.delivered_to;
             flow.last_read = Some(now);
             self.traces.flows[fi].delivered.add(now, bytes);
             self.record_goodput_window(now, bytes);
             let flow = &mut self.flows[fi];
             if let Some(target) = flow.workload.target() {
-                if flow.delivered > target {
-                    self.invariants.delivery_breaches += 1;
-                }
                 if flow.delivered >= target && flow.done_at.is_none() {
                     flow.done_at = Some(now);
                     self.unfinished -= 1;
@@ -704,9 +657,9 @@ impl World {
         let mut out = std::mem::take(&mut self.scratch);
         match p.kind {
             Kind::SynAck { wnd, ts } => {
+                self.watch_syn_ack(fi, wnd);
                 let flow = &mut self.flows[fi];
                 let was_up = flow.sender.conn_state() == ConnState::Established;
-                flow.seen_edge = wnd;
                 flow.sender.on_syn_ack(now, wnd, ts, &mut out);
                 // The message application starts once every connection is up.
                 if !was_up {
@@ -717,9 +670,8 @@ impl World {
                 }
             }
             Kind::Ack { ack, wnd, ts, .. } => {
+                self.watch_ack(fi, ack, wnd);
                 let flow = &mut self.flows[fi];
-                flow.seen_edge = flow.seen_edge.max(ack + wnd);
-                flow.seen_ack = flow.seen_ack.max(ack);
                 let tr = &mut self.traces.flows[fi];
                 tr.acks.push(now, [ack as f64]);
                 if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
