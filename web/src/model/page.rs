@@ -488,7 +488,6 @@ mod tests {
     use std::rc::Rc;
 
     use tcplab::scenario::{Key, PRESETS};
-    use tcplab::view::RunView;
     use tcplab::{RunOptions, Scenario};
 
     use super::{Action, Page, FINISHED_KEPT};
@@ -499,23 +498,11 @@ mod tests {
     use crate::model::views::{PageKeys, View};
     use crate::player::Action as PlayerAction;
     use crate::worker::pool::{Done, Finished};
-    use crate::worker::protocol::{answer, Reply, Request};
+    use crate::worker::protocol::run_view;
     use crate::worker::Outcome;
 
     fn page(search: &str) -> Page {
         Page::new(address::parse_search(search), Lang::En, false)
-    }
-
-    fn run_view(query: &str) -> RunView {
-        let request = serde_json::to_string(&Request {
-            id: 7,
-            query: query.to_string(),
-            want: Default::default(),
-        })
-        .expect("a request");
-        let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
-        assert_eq!(reply.id, Some(7));
-        reply.view.expect("a view")
     }
 
     #[test]
