@@ -211,9 +211,7 @@ impl<'s> Twin<'s> {
             let outcome = work(epoch, &apps_stop);
             let _ = done.send(());
             router_stop.store(true, Ordering::Release);
-            let report = router
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("the router panicked")));
+            let report = joined(router, "the router");
             (outcome, report)
         });
         let wall_ms = epoch.elapsed().as_secs_f64() * 1e3;
@@ -308,8 +306,7 @@ pub fn ping_pong(s: &Scenario, rounds: usize) -> Result<Vec<SimDuration>, TwinEr
                 ours.read_exact(&mut b)?;
                 rtts.push(router::now(epoch) - t);
             }
-            echo.join()
-                .unwrap_or_else(|_| Err(io::Error::other("the echo panicked")))?;
+            joined(echo, "the echo")?;
             Ok(rtts)
         })
     })?;
@@ -354,6 +351,13 @@ struct Run<'a> {
     sampler: &'a Sampler,
 }
 
+/// Waits for a thread of the run and hands back its result; a panic in it is an error naming
+/// `who`.
+fn joined<T>(h: thread::ScopedJoinHandle<'_, io::Result<T>>, who: &str) -> io::Result<T> {
+    h.join()
+        .unwrap_or_else(|_| Err(io::Error::other(format!("{who} panicked"))))
+}
+
 fn workload(run: &Run) -> io::Result<Outcome> {
     let s = run.s;
     match (s.app, plan::connections(s)) {
@@ -394,10 +398,7 @@ fn open_connection(
     let listener = rx.ns.run(|| apps::listen(sockets, 1))?;
     thread::scope(|sc| {
         let acceptor = sc.spawn(|| accept_each(&listener, 1, stop, |stream, _| Ok(stream)));
-        let opened = sc
-            .spawn(|| connect_from(tx, sockets, epoch))
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the sender panicked")));
+        let opened = joined(sc.spawn(|| connect_from(tx, sockets, epoch)), "the sender");
         let (ours, _, _) = match opened {
             Ok(o) => o,
             Err(e) => {
@@ -405,9 +406,7 @@ fn open_connection(
                 return Err(e);
             }
         };
-        let mut accepted = acceptor
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the acceptor panicked")))?;
+        let mut accepted = joined(acceptor, "the acceptor")?;
         let theirs = take_port(&mut accepted, ours.local_addr()?.port())?;
         Ok((ours, theirs))
     })
@@ -444,9 +443,7 @@ fn accept_each<T: Send>(
         served
             .into_iter()
             .map(|(port, h)| {
-                let r = h
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a receiver panicked")))?;
+                let r = joined(h, "a receiver")?;
                 Ok((port, r))
             })
             .collect()
@@ -518,18 +515,11 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
                 })
             })
             .collect();
-        let received = receivers
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the receivers panicked")));
+        let received = joined(receivers, "the receivers");
         senders_done.store(true, Ordering::Release);
         sampler.stop();
-        let sent: Vec<io::Result<Sent>> = senders
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a sender panicked")))
-            })
-            .collect();
+        let sent: Vec<io::Result<Sent>> =
+            senders.into_iter().map(|h| joined(h, "a sender")).collect();
         (received, sent)
     });
     let mut received = received?;
@@ -607,10 +597,7 @@ fn messages(run: &Run) -> io::Result<Outcome> {
         let mut opened = Vec::with_capacity(conns);
         let mut failed = None;
         for h in connecting {
-            match h
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("a sender panicked")))
-            {
+            match joined(h, "a sender") {
                 Ok(c) => opened.push(c),
                 Err(e) => failed = Some(e),
             }
@@ -647,9 +634,7 @@ fn messages(run: &Run) -> io::Result<Outcome> {
             }
             writes.push(w);
         }
-        let reads = receivers
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the receivers panicked")));
+        let reads = joined(receivers, "the receivers");
         sampler.stop();
         (reads, opened)
     });
@@ -732,9 +717,7 @@ fn datagrams(run: &Run) -> io::Result<Outcome> {
             }
             writes.push(w);
         }
-        reader
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the reader panicked")))
+        joined(reader, "the reader")
     })?;
     let mut log = MessageLog::new(s.msg, every, s.count, 0);
     log.records = writes

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use tcplab::metrics::summary::MsgStats;
 use tcplab::{CcAlgo, RunOptions, Scenario, Summary};
 
 use crate::summary::KernelSummary;
@@ -160,26 +161,38 @@ impl Metric {
     }
 
     fn of_sim(self, s: &Summary) -> Option<f64> {
-        let msgs = s.msgs.as_ref();
-        match self {
-            Metric::Goodput => s.goodput_MBps,
-            Metric::Completion => s.completion_ms,
-            Metric::P50 => msgs.and_then(|m| m.p50_ms),
-            Metric::P99 => msgs.and_then(|m| m.p99_ms),
-            Metric::Over80 => msgs.and_then(|m| m.over_80ms_pct),
-            Metric::DataSegments => Some(s.data_segments_sent as f64),
-        }
+        self.read(
+            s.goodput_MBps,
+            s.completion_ms,
+            s.msgs.as_ref(),
+            Some(s.data_segments_sent),
+        )
     }
 
     fn of_kernel(self, s: &KernelSummary) -> Option<f64> {
-        let msgs = s.msgs.as_ref();
+        self.read(
+            s.goodput_MBps,
+            s.completion_ms,
+            s.msgs.as_ref(),
+            s.data_segments_sent,
+        )
+    }
+
+    /// The metric from the fields the simulator's summary and the twin's share by name.
+    fn read(
+        self,
+        goodput: Option<f64>,
+        completion: Option<f64>,
+        msgs: Option<&MsgStats>,
+        data_segments: Option<u64>,
+    ) -> Option<f64> {
         match self {
-            Metric::Goodput => s.goodput_MBps,
-            Metric::Completion => s.completion_ms,
+            Metric::Goodput => goodput,
+            Metric::Completion => completion,
             Metric::P50 => msgs.and_then(|m| m.p50_ms),
             Metric::P99 => msgs.and_then(|m| m.p99_ms),
             Metric::Over80 => msgs.and_then(|m| m.over_80ms_pct),
-            Metric::DataSegments => s.data_segments_sent.map(|n| n as f64),
+            Metric::DataSegments => data_segments.map(|n| n as f64),
         }
     }
 }

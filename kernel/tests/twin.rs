@@ -3,7 +3,7 @@
 //! when it runs as root with a TUN device, as CI does), when a missing capability fails the test.
 
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use tcplab::{RunOptions, Scenario};
@@ -24,6 +24,12 @@ fn available() -> bool {
             false
         }
     }
+}
+
+/// The machine to this test alone, if the twin can run here; `None`, and the test returns, if not.
+fn exclusive() -> Option<MutexGuard<'static, ()>> {
+    let one = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    available().then_some(one)
 }
 
 fn scenario(q: &str) -> Scenario {
@@ -49,10 +55,9 @@ fn assert_gone(namespaces: &[u64]) {
 
 #[test]
 fn a_one_byte_ping_pong_shows_the_set_rtt() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     let s = scenario("rtt=50&bw=100&delack=0");
     let mut rtts: Vec<f64> = match twin::ping_pong(&s, 21) {
         Ok(r) => r.iter().map(|t| t.as_millis_f64()).collect(),
@@ -69,10 +74,9 @@ fn a_one_byte_ping_pong_shows_the_set_rtt() {
 
 #[test]
 fn a_loss_free_bulk_flow_reaches_the_set_rate() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     // A 1 MiB window keeps the flow under BDP + queue (no loss) and far above the link's rate.
     // The buffer is fixed (autotune=0), so the receiver itself advertises exactly rwnd; with
     // autotuning its buffer grows past it and only the router's cap holds the sender to it.
@@ -104,10 +108,9 @@ fn a_loss_free_bulk_flow_reaches_the_set_rate() {
 
 #[test]
 fn an_autotuned_window_grows_to_rwnd_and_no_further() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     // Linux's autotuning grows the buffer past 1 MiB here (its ceiling is four times rwnd); the
     // sender sees the window the router lets through: rwnd exactly, once autotuning got there.
     let k = kernel("rtt=20&bw=100&mss=1448&rwnd=1MiB&app=bulk&dur=3");
@@ -119,10 +122,9 @@ fn an_autotuned_window_grows_to_rwnd_and_no_further() {
 
 #[test]
 fn a_body_completes_as_the_simulator_says_on_a_clean_path() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     let q = "rtt=31.5&bw=100&mss=1448&body=2.5MB";
     let k = kernel(q);
     let sim = tcplab::run(&scenario(q), &RunOptions::default()).summary;
@@ -151,10 +153,9 @@ fn a_body_completes_as_the_simulator_says_on_a_clean_path() {
 
 #[test]
 fn a_staged_loss_costs_exactly_one_retransmission() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     let k = kernel("rtt=20&bw=100&mss=1448&body=300000&drop=20");
     assert_eq!(k.router.data.dropped_staged, 1);
     assert_eq!(k.dropped_data, Some(1));
@@ -166,10 +167,9 @@ fn a_staged_loss_costs_exactly_one_retransmission() {
 
 #[test]
 fn a_staged_loss_under_messages_is_one_head_of_line_event() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     // The fifth data segment (message 4) is lost: the messages written behind it wait in the
     // receiver's buffer until its retransmission, then come out together.
     let q = "rtt=100&bw=100&app=msgs&msg=100&every=10&count=60&conns=1&drop=5&dur=5";
@@ -188,10 +188,9 @@ fn a_staged_loss_under_messages_is_one_head_of_line_event() {
 
 #[test]
 fn keys_the_kernel_cannot_honour_are_refused() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     match twin::run(&scenario("delack=25"), &Options::default()) {
         Err(TwinError::Refused(r)) => assert_eq!(r.key, "delack"),
         Err(e) => panic!("{e}"),
@@ -201,10 +200,9 @@ fn keys_the_kernel_cannot_honour_are_refused() {
 
 #[test]
 fn a_killed_run_leaves_no_namespace_behind() {
-    let _one = ONE_AT_A_TIME.lock();
-    if !available() {
+    let Some(_one) = exclusive() else {
         return;
-    }
+    };
     let own = namespaces_in_use();
     let mut child = Command::new(env!("CARGO_BIN_EXE_tcplab-kernel"))
         .args(["run", "rtt=20&bw=10&app=bulk&dur=30"])

@@ -509,10 +509,20 @@ impl Scoreboard {
         let Some(i) = self.index_of(seq) else {
             return false;
         };
-        let seg = &mut self.segs[i];
+        let seg = &self.segs[i];
         if seg.sacked || (seg.lost && !seg.retrans) {
             return false;
         }
+        let end = self.deem_lost(i);
+        self.lost_high = self.lost_high.max(end);
+        self.retransmit_hint = self.retransmit_hint.min(seq);
+        true
+    }
+
+    /// Deems the segment at index `i` lost and not (any more) retransmitted, and counts it among
+    /// those ever marked lost: the step every way of marking a loss shares. Returns its end.
+    fn deem_lost(&mut self, i: usize) -> u64 {
+        let seg = &mut self.segs[i];
         if seg.retrans {
             seg.retrans = false;
             self.retrans.sub(seg.len);
@@ -523,31 +533,22 @@ impl Scoreboard {
         }
         Self::track(&mut self.to_retransmit, seg);
         self.lost_marked.add(seg.len);
-        let end = seg.end();
-        self.lost_high = self.lost_high.max(end);
-        self.retransmit_hint = self.retransmit_hint.min(seq);
-        true
+        seg.end()
     }
 
     /// Marks the first unacknowledged segment lost (fast retransmit, and NewReno's partial ACK,
     /// RFC 6582 §3.2 step 5). Returns whether it was newly marked.
     pub fn mark_head_lost(&mut self) -> bool {
-        let Some(seg) = self.segs.front_mut() else {
+        let Some(seg) = self.segs.front() else {
             return false;
         };
         if seg.sacked || seg.lost {
             return false;
         }
-        if seg.retrans {
-            seg.retrans = false;
-            self.retrans.sub(seg.len);
-        }
-        seg.lost = true;
-        Self::track(&mut self.to_retransmit, seg);
-        self.lost.add(seg.len);
-        self.lost_marked.add(seg.len);
-        self.lost_high = self.lost_high.max(seg.end());
-        self.retransmit_hint = self.retransmit_hint.min(seg.seq);
+        let seq = seg.seq;
+        let end = self.deem_lost(0);
+        self.lost_high = self.lost_high.max(end);
+        self.retransmit_hint = self.retransmit_hint.min(seq);
         true
     }
 
@@ -558,7 +559,8 @@ impl Scoreboard {
         self.charge(self.segs.len() as u64);
         let mut high = None;
         let mut first_spared = None;
-        for (i, seg) in self.segs.iter_mut().enumerate() {
+        for i in 0..self.segs.len() {
+            let seg = &self.segs[i];
             if seg.sacked {
                 continue;
             }
@@ -566,17 +568,7 @@ impl Scoreboard {
                 first_spared.get_or_insert(seg.seq);
                 continue;
             }
-            if seg.retrans {
-                seg.retrans = false;
-                self.retrans.sub(seg.len);
-            }
-            if !seg.lost {
-                seg.lost = true;
-                self.lost.add(seg.len);
-            }
-            Self::track(&mut self.to_retransmit, seg);
-            self.lost_marked.add(seg.len);
-            high = Some(seg.end());
+            high = Some(self.deem_lost(i));
         }
         if let Some(first) = self.segs.front() {
             self.retransmit_hint = first.seq;

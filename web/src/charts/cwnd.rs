@@ -108,11 +108,10 @@ impl Figure for Cwnd {
     }
 
     fn note(&self) -> Option<String> {
-        let n = self.0.view.flows.len();
-        (n > 1).then(|| match self.0.lang {
-            Lang::En => format!("{n} flows; the cursor reads flow 1's details"),
-            Lang::Zh => format!("{n} 条流；光标读数为流 1 的详情"),
-        })
+        self.0.flows_note(
+            "; the cursor reads flow 1's details",
+            "；光标读数为流 1 的详情",
+        )
     }
 
     fn tip(&self) -> Option<String> {

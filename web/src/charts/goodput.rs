@@ -149,11 +149,7 @@ impl Figure for Goodput {
     }
 
     fn note(&self) -> Option<String> {
-        let n = self.0.view.flows.len();
-        (n > 1).then(|| match self.0.lang {
-            Lang::En => format!("{n} flows and their sum"),
-            Lang::Zh => format!("{n} 条流及其总和"),
-        })
+        self.0.flows_note(" and their sum", "及其总和")
     }
 
     fn height(&self) -> f64 {

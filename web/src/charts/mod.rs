@@ -128,6 +128,16 @@ impl Ctx {
         self.lang.pick(en, zh)
     }
 
+    /// "4 flows" then `en` (or its Chinese, `zh`), for a chart that draws several flows; `None`
+    /// for one flow.
+    pub fn flows_note(&self, en: &str, zh: &str) -> Option<String> {
+        let n = self.view.flows.len();
+        (n > 1).then(|| match self.lang {
+            Lang::En => format!("{n} flows{en}"),
+            Lang::Zh => format!("{n} 条流{zh}"),
+        })
+    }
+
     /// "flow 1 of 4", for a chart that shows the first of several flows; `None` for one flow.
     pub fn flow_one_of(&self) -> Option<String> {
         let n = self.view.flows.len();

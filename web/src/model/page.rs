@@ -480,6 +480,12 @@ impl Reducible for Page {
     }
 }
 
+/// The page a unit test opens at `search`: in English, at the default text size.
+#[cfg(test)]
+pub(crate) fn test_page(search: &str) -> Page {
+    Page::new(address::parse_search(search), Lang::En, false)
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -488,10 +494,9 @@ mod tests {
     use std::rc::Rc;
 
     use tcplab::scenario::{Key, PRESETS};
-    use tcplab::view::RunView;
     use tcplab::{RunOptions, Scenario};
 
-    use super::{Action, Page, FINISHED_KEPT};
+    use super::{test_page, Action, Page, FINISHED_KEPT};
     use crate::batch::Batch;
     use crate::i18n::Lang;
     use crate::model::address::{self, Entry};
@@ -499,28 +504,12 @@ mod tests {
     use crate::model::views::{PageKeys, View};
     use crate::player::Action as PlayerAction;
     use crate::worker::pool::{Done, Finished};
-    use crate::worker::protocol::{answer, Reply, Request};
+    use crate::worker::protocol::run_view;
     use crate::worker::Outcome;
-
-    fn page(search: &str) -> Page {
-        Page::new(address::parse_search(search), Lang::En, false)
-    }
-
-    fn run_view(query: &str) -> RunView {
-        let request = serde_json::to_string(&Request {
-            id: 7,
-            query: query.to_string(),
-            want: Default::default(),
-        })
-        .expect("a request");
-        let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
-        assert_eq!(reply.id, Some(7));
-        reply.view.expect("a view")
-    }
 
     #[test]
     fn the_controls_edit_the_compared_scenario_chosen() {
-        let p = page("?rtt=28")
+        let p = test_page("?rtt=28")
             .apply(Action::Show(View::Compare))
             .apply(Action::Others(vec![Scenario::default()], 1));
         let (own, revision) = (p.scenario.clone(), p.revision);
@@ -564,7 +553,7 @@ mod tests {
 
     #[test]
     fn the_state_changes_through_the_scenarios_rules() {
-        let p = page("?iw=20");
+        let p = test_page("?iw=20");
         assert_eq!(p.scenario.iw, 20);
         assert_eq!(
             p.entry,
@@ -618,7 +607,7 @@ mod tests {
         assert_eq!(keys, ["loss"]);
         assert_eq!(p.entry, None, "a bad address is left as written");
 
-        let fresh = page("?loss=99");
+        let fresh = test_page("?loss=99");
         assert_eq!(fresh.scenario, Scenario::default());
 
         let p = p.apply(Action::Lang(Lang::Zh));
@@ -636,7 +625,7 @@ mod tests {
                 entry: Entry::Refine,
             })
         };
-        let bad = page("?rtt=abc&lang=en");
+        let bad = test_page("?rtt=abc&lang=en");
         assert_eq!(bad.banner.first().map(|b| b.key.as_str()), Some("rtt"));
 
         // What leaves the defaults on show leaves the banner that says so.
@@ -680,7 +669,7 @@ mod tests {
         assert_eq!(p.banner, vec![], "Back or Forward to a good address");
 
         // A bad sweep setting goes when the sweep is set.
-        let p = page("?view=sweep&key=mtu&lang=en");
+        let p = test_page("?view=sweep&key=mtu&lang=en");
         assert_eq!(p.banner.first().map(|b| b.key.as_str()), Some("key"));
         let mut spec = p.keys.sweep.clone();
         spec.axis.values.truncate(1);
@@ -691,7 +680,7 @@ mod tests {
 
     #[test]
     fn a_run_is_shown_only_for_its_scenario() {
-        let p = page("");
+        let p = test_page("");
         assert!(p.running());
         let view = run_view("");
         let p = p.apply(Action::Ran {
@@ -717,7 +706,7 @@ mod tests {
     #[test]
     fn a_batch_keeps_only_its_own_results_and_cancel_stops_it() {
         let base = Scenario::default();
-        let p = page("?view=sweep&key=iw&values=1,10&seeds=1");
+        let p = test_page("?view=sweep&key=iw&values=1,10&seeds=1");
         let key = p.plan_key().expect("a sweep runs");
         let plan = Rc::new(key.plan());
         let p = p.apply(Action::Started {
@@ -787,7 +776,7 @@ mod tests {
 
     #[test]
     fn the_view_on_show_chooses_what_the_pool_runs() {
-        let p = page("?rtt=40&at=500");
+        let p = test_page("?rtt=40&at=500");
         assert_eq!(p.plan_key(), None, "one run is the lab's own worker's");
         let revision = p.revision;
         let p = p.apply(Action::Show(View::Sweep));
@@ -845,7 +834,7 @@ mod tests {
 
     #[test]
     fn the_newest_finished_batches_are_kept_one_for_each_plan() {
-        let mut p = page("?view=sweep&key=iw&values=1&seeds=1");
+        let mut p = test_page("?view=sweep&key=iw&values=1&seeds=1");
         let ids = 1..=(FINISHED_KEPT as u64 + 2);
         for id in ids.clone() {
             let mut spec = p.keys.sweep.clone();
@@ -880,7 +869,7 @@ mod tests {
 
     #[test]
     fn the_pointer_the_type_size_and_the_banner_are_not_written_in_the_address() {
-        let p = page("?rtt=abc");
+        let p = test_page("?rtt=abc");
         let revision = p.revision;
         let p = p.apply(Action::Hover(Some(f64::NAN)));
         assert_eq!(p.hover_ms, None, "no cursor at no time");

@@ -187,24 +187,10 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use tcplab::scenario::PRESETS;
-    use tcplab::view::RunView;
 
     use crate::i18n::Lang;
     use crate::model::verdict;
-    use crate::worker::protocol::{answer, Reply, Request};
-
-    /// The view the worker sends for `query`.
-    fn run_view(query: &str) -> RunView {
-        let request = serde_json::to_string(&Request {
-            id: 7,
-            query: query.to_string(),
-            want: Default::default(),
-        })
-        .expect("a request");
-        let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
-        assert_eq!(reply.id, Some(7));
-        reply.view.expect("a view")
-    }
+    use crate::worker::protocol::run_view;
 
     #[test]
     fn every_preset_gets_a_verdict_in_both_languages() {

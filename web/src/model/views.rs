@@ -567,17 +567,12 @@ mod tests {
     use tcplab::scenario::Key;
 
     use super::{Metric, View};
-    use crate::i18n::Lang;
-    use crate::model::address;
-    use crate::model::page::Page;
-
-    fn page(search: &str) -> Page {
-        Page::new(address::parse_search(search), Lang::En, false)
-    }
+    use crate::model::page::test_page;
 
     #[test]
     fn the_page_keys_read_and_write_canonically() {
-        let p = page("?preset=loss-sweep&view=sweep&key=loss&values=0.1,1%25,2&seeds=3&lang=en");
+        let p =
+            test_page("?preset=loss-sweep&view=sweep&key=loss&values=0.1,1%25,2&seeds=3&lang=en");
         assert_eq!(p.banner, vec![]);
         assert_eq!(p.keys.view, View::Sweep);
         assert_eq!(p.keys.sweep.axis.values, ["0.1", "1", "2"]);
@@ -586,18 +581,18 @@ mod tests {
             "?preset=loss-sweep&view=sweep&key=loss&values=0.1,1,2&seeds=3&metric=goodput&lang=en"
         );
         // Units are applied and written back in the key's own unit.
-        let p = page("?view=sweep&key=body&values=10kB,1MB&metric=completion");
+        let p = test_page("?view=sweep&key=body&values=10kB,1MB&metric=completion");
         assert_eq!(p.keys.sweep.axis.values, ["10000", "1000000"]);
         assert_eq!(p.keys.sweep.metric, Metric::Completion);
         // The matrix's defaults are seed 004's.
-        let p = page("?preset=multi-flow&view=matrix");
+        let p = test_page("?preset=multi-flow&view=matrix");
         assert_eq!(
             p.search(),
             "?preset=multi-flow&view=matrix&key=flows&values=1,4,8,16&key2=rtt&values2=10,50,100\
          &key3=loss&values3=0,0.1,1&seeds=1&metric=goodput"
         );
         // A comparison's scenarios are whole queries, percent-encoded.
-        let p = page("?cc=reno&view=compare&b=cc%3Dbbr%26rtt%3D50&c=rtt%3D50&lang=en");
+        let p = test_page("?cc=reno&view=compare&b=cc%3Dbbr%26rtt%3D50&c=rtt%3D50&lang=en");
         assert_eq!(p.banner, vec![]);
         assert_eq!(p.compared().len(), 3);
         assert_eq!(p.keys.others[0].to_query(), "cc=bbr&rtt=50");
@@ -605,14 +600,18 @@ mod tests {
             p.search(),
             "?cc=reno&view=compare&b=cc%3Dbbr%26rtt%3D50&c=rtt%3D50&lang=en"
         );
-        let again = page(&p.search());
+        let again = test_page(&p.search());
         assert_eq!(again.keys, p.keys);
         // One run writes none of them.
-        assert_eq!(page("?rtt=50&key=rtt&values=1,2").search(), "?rtt=50");
+        assert_eq!(test_page("?rtt=50&key=rtt&values=1,2").search(), "?rtt=50");
     }
 
     fn bad(search: &str) -> (String, String) {
-        let b = page(search).banner.into_iter().next().expect("a banner");
+        let b = test_page(search)
+            .banner
+            .into_iter()
+            .next()
+            .expect("a banner");
         (b.key, b.message)
     }
 
@@ -666,7 +665,7 @@ mod tests {
         let (k, _) = bad("?view=sweep&key3=rtt&values3=zzz");
         assert_eq!(k, "values3");
         // The scenario still runs; the view keeps its defaults.
-        let p = page("?rtt=50&view=sweep&key=mtu");
+        let p = test_page("?rtt=50&view=sweep&key=mtu");
         assert_eq!(p.scenario.rtt_ms, 50.0);
         assert_eq!(p.keys.sweep.axis.key, Key::Loss);
     }

@@ -119,28 +119,17 @@ pub struct PathProps {
 
 /// The summary a screen reader gets, and the tests read.
 fn summary(s: &Snapshot, queue: u32, lang: Lang) -> String {
-    let lost = s.lost.len();
+    let (data, acks) = (s.wire.len(), s.acks.len());
+    let lost = if s.lost.is_empty() {
+        ""
+    } else {
+        lang.pick("; a packet was just lost", "；刚有一个包丢失")
+    };
     match lang {
-        Lang::En => format!(
-            "{} data packets and {} ACKs in flight; {queue} packets queued{}",
-            s.wire.len(),
-            s.acks.len(),
-            if lost > 0 {
-                "; a packet was just lost"
-            } else {
-                ""
-            }
-        ),
-        Lang::Zh => format!(
-            "在途数据包 {} 个、ACK {} 个；排队 {queue} 个包{}",
-            s.wire.len(),
-            s.acks.len(),
-            if lost > 0 {
-                "；刚有一个包丢失"
-            } else {
-                ""
-            }
-        ),
+        Lang::En => {
+            format!("{data} data packets and {acks} ACKs in flight; {queue} packets queued{lost}")
+        }
+        Lang::Zh => format!("在途数据包 {data} 个、ACK {acks} 个；排队 {queue} 个包{lost}"),
     }
 }
 

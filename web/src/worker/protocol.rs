@@ -110,6 +110,20 @@ pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Ve
     (to_json(&reply), packed)
 }
 
+/// The view the worker sends for `query`, through its JSON both ways: the unit tests' run.
+#[cfg(test)]
+pub(crate) fn run_view(query: &str) -> RunView {
+    let request = serde_json::to_string(&Request {
+        id: 7,
+        query: query.to_string(),
+        want: Default::default(),
+    })
+    .expect("a request");
+    let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+    assert_eq!(reply.id, Some(7));
+    reply.view.expect("a view")
+}
+
 /// A run's steps as the worker sends them.
 pub fn encode_steps(steps: &Steps) -> Result<Vec<u8>, String> {
     postcard::to_allocvec(steps).map_err(|e| format!("the run's steps could not be written: {e}"))
