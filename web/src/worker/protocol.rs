@@ -124,15 +124,7 @@ pub(crate) fn run_view(query: &str) -> RunView {
     reply.view.expect("a view")
 }
 
-/// A run's steps as the worker sends them.
-pub fn encode_steps(steps: &Steps) -> Result<Vec<u8>, String> {
-    postcard::to_allocvec(steps).map_err(|e| format!("the run's steps could not be written: {e}"))
-}
-
-/// A run's steps as the page reads them.
-pub fn decode_steps(bytes: &[u8]) -> Result<Steps, String> {
-    postcard::from_bytes(bytes).map_err(|e| format!("the run's steps are unreadable: {e}"))
-}
+pub use tcplab_wire::{decode_steps, encode_steps};
 
 fn reply(request: &str, now: impl Fn() -> f64) -> Reply {
     match serde_json::from_str::<Request>(request) {
