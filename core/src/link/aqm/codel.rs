@@ -277,6 +277,18 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
+    /// A 1500-byte packet that joined the queue at `enqueued`.
+    fn waiting(enqueued: Instant, ect: bool) -> Waiting<()> {
+        Waiting {
+            packet: (),
+            bytes: 1500,
+            enqueued,
+            flow: 0,
+            ect,
+            ce: false,
+        }
+    }
+
     /// What a run of CoDel over an overloaded link did.
     #[derive(Default)]
     struct Seen {
@@ -295,14 +307,7 @@ mod tests {
         let (mut next_arrival, mut link_free) = (0u64, 0u64);
         while next_arrival < until || !q.is_empty() {
             if next_arrival < until && (next_arrival <= link_free || q.is_empty()) {
-                q.push(Waiting {
-                    packet: (),
-                    bytes: 1500,
-                    enqueued: Instant(next_arrival),
-                    flow: 0,
-                    ect,
-                    ce: false,
-                });
+                q.push(waiting(Instant(next_arrival), ect));
                 link_free = link_free.max(next_arrival);
                 next_arrival += every;
                 continue;
@@ -405,14 +410,7 @@ mod tests {
             first_above_time: CodelTime(1),
             ..CodelVars::default()
         };
-        let w = Waiting {
-            packet: (),
-            bytes: 1500,
-            enqueued: Instant(0),
-            flow: 0,
-            ect: false,
-            ce: false,
-        };
+        let w = waiting(Instant(0), false);
         let p = CodelParams::default();
         let now = CodelTime::of(Instant(1_000 * MS));
         assert!(!should_drop(Some(&w), &mut v, &p, 1514, now));
@@ -442,14 +440,7 @@ mod tests {
         let p = CodelParams::default();
         let head = |q: &mut Fifo<()>| {
             for _ in 0..10 {
-                q.push(Waiting {
-                    packet: (),
-                    bytes: 1500,
-                    enqueued: Instant(0),
-                    flow: 0,
-                    ect: false,
-                    ce: false,
-                });
+                q.push(waiting(Instant(0), false));
             }
         };
         let now = Instant(1_000 * MS);
