@@ -1,12 +1,11 @@
 //! Active queue management at the bottleneck: the disciplines that decide, as packets wait and
 //! leave, which to drop or mark before the queue's hard limit would (RFC 7567 recommends one
-//! on every router). Each is written after its RFC and the Linux qdisc that runs it; the
-//! bottleneck asks a discipline for the next packet whenever its link is free.
-//!
-//! Only CoDel (`codel.rs`) is here yet; RED, PIE and FQ-CoDel follow in their own files, and
-//! the bottleneck's dequeue-driven mode that puts them on the path.
+//! on every router). Each is written after its RFC and the Linux qdisc that runs it, and asked
+//! for the next packet whenever the link is free: CoDel (`codel.rs`) and FQ-CoDel
+//! (`fq_codel.rs`) so far. No bottleneck uses them yet; every queue is still drop-tail.
 
 pub mod codel;
+pub mod fq_codel;
 
 use std::collections::VecDeque;
 
