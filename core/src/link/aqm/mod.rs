@@ -1,11 +1,13 @@
 //! Active queue management at the bottleneck: the disciplines that decide, as packets wait and
 //! leave, which to drop or mark before the queue's hard limit would (RFC 7567 recommends one
 //! on every router). Each is written after its RFC and the Linux qdisc that runs it, and asked
-//! for the next packet whenever the link is free: CoDel (`codel.rs`) and FQ-CoDel
-//! (`fq_codel.rs`) so far. No bottleneck uses them yet; every queue is still drop-tail.
+//! for the next packet whenever the link is free: CoDel (`codel.rs`), FQ-CoDel (`fq_codel.rs`)
+//! and PIE (`pie.rs`, which drops on arrival and needs only its departures and its update
+//! timer reported) so far. No bottleneck uses them yet; every queue is still drop-tail.
 
 pub mod codel;
 pub mod fq_codel;
+pub mod pie;
 
 use std::collections::VecDeque;
 
