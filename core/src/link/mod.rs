@@ -5,6 +5,7 @@ pub mod aqm;
 pub mod bottleneck;
 pub mod delay_line;
 pub mod loss;
+pub mod managed;
 pub mod path;
 
 pub use bottleneck::{Bottleneck, Enqueued};

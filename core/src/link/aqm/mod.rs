@@ -3,7 +3,8 @@
 //! on every router). Each is written after its RFC and the Linux qdisc that runs it, and asked
 //! for the next packet whenever the link is free: CoDel (`codel.rs`), FQ-CoDel (`fq_codel.rs`)
 //! and PIE (`pie.rs`, which drops on arrival and needs only its departures and its update
-//! timer reported) so far. No bottleneck uses them yet; every queue is still drop-tail.
+//! timer reported) so far, run by the managed bottleneck (`super::managed`). No path uses
+//! it yet; every queue is still drop-tail.
 
 pub mod codel;
 pub mod fq_codel;
