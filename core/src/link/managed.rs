@@ -53,6 +53,29 @@ pub enum Outcome<P> {
     Marked { flow: u16, at: Instant, why: Why },
 }
 
+impl<P: Copy> Outcome<P> {
+    /// What a discipline's verdict on `w` at `at` is, as an outcome.
+    fn of(what: Verdict, w: &Waiting<P>, at: Instant, why: Why) -> Outcome<P> {
+        match what {
+            Verdict::Dropped => Outcome::Dropped { w: *w, at, why },
+            Verdict::Marked => Outcome::Marked {
+                flow: w.flow,
+                at,
+                why,
+            },
+        }
+    }
+}
+
+impl Why {
+    fn of_fq(why: FqReason) -> Why {
+        match why {
+            FqReason::Codel(d) => Why::Codel(d),
+            FqReason::Overlimit => Why::FattestFlow,
+        }
+    }
+}
+
 enum Queue<P> {
     Codel {
         fifo: Fifo<P>,
@@ -139,16 +162,7 @@ impl<P: Copy> Managed<P> {
             }
             Queue::FqCodel(q) => {
                 let mut said = |what, d: &Waiting<P>, why: FqReason| {
-                    if what == Verdict::Dropped {
-                        out.push(Outcome::Dropped {
-                            w: *d,
-                            at: now,
-                            why: match why {
-                                FqReason::Overlimit => Why::FattestFlow,
-                                FqReason::Codel(c) => Why::Codel(c),
-                            },
-                        });
-                    }
+                    out.push(Outcome::of(what, d, now, Why::of_fq(why)));
                 };
                 q.enqueue(w, &mut said);
             }
@@ -236,39 +250,13 @@ impl<P: Copy> Managed<P> {
         let next = match &mut self.queue {
             Queue::Codel { fifo, vars, params } => {
                 let mut said = |what, w: &Waiting<P>, d: CodelDecision| {
-                    out.push(match what {
-                        Verdict::Dropped => Outcome::Dropped {
-                            w: *w,
-                            at: now,
-                            why: Why::Codel(d),
-                        },
-                        Verdict::Marked => Outcome::Marked {
-                            flow: w.flow,
-                            at: now,
-                            why: Why::Codel(d),
-                        },
-                    });
+                    out.push(Outcome::of(what, w, now, Why::Codel(d)));
                 };
                 vars.dequeue(params, now, fifo, &mut said)
             }
             Queue::FqCodel(q) => {
                 let mut said = |what, w: &Waiting<P>, why: FqReason| {
-                    let why = match why {
-                        FqReason::Codel(d) => Why::Codel(d),
-                        FqReason::Overlimit => Why::FattestFlow,
-                    };
-                    out.push(match what {
-                        Verdict::Dropped => Outcome::Dropped {
-                            w: *w,
-                            at: now,
-                            why,
-                        },
-                        Verdict::Marked => Outcome::Marked {
-                            flow: w.flow,
-                            at: now,
-                            why,
-                        },
-                    });
+                    out.push(Outcome::of(what, w, now, Why::of_fq(why)));
                 };
                 q.dequeue(now, &mut said)
             }

@@ -351,11 +351,15 @@ mod tests {
         );
         assert_eq!(d.count, 1);
         assert!(d.sojourn > p.target);
-        // Nothing left before it.
-        assert!(seen
+        // Through that interval every packet sent had waited at least the target: the
+        // sojourn never fell below it, which would have restarted the wait.
+        let through: Vec<_> = seen
             .sent
             .iter()
-            .all(|(t, _)| *t <= first || seen.drops[0].0 <= *t));
+            .filter(|(t, _)| *t >= above && *t < first)
+            .collect();
+        assert!(through.len() > 500, "{} packets", through.len());
+        assert!(through.iter().all(|(_, sojourn)| *sojourn >= p.target));
     }
 
     #[test]
