@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use tcplab::player::{CaLabel, FlowState, Step, StepKind, StepTag, StepWindow, Steps, MAX_STEPS};
-use tcplab::player::{Cargo, DropCause};
+use tcplab::player::{Cargo, DropCause, TripEnd};
 use tcplab::view::RunView;
 use tcplab::{run, RunOptions, Scenario};
 use tcplab_web::i18n::Lang;
@@ -610,11 +610,25 @@ fn the_path_shows_the_packets_in_flight_and_the_loss() {
         .expect("the staged loss");
     let at_loss = snapshot(&steps, &bounds, loss.t_ms);
     assert_eq!(at_loss.lost.len(), 1);
-    assert_eq!(at_loss.lost[0].cause, DropCause::Staged);
+    assert_eq!(at_loss.lost[0], DropCause::Staged);
     let later = snapshot(&steps, &bounds, loss.t_ms + 14.0);
     assert!(later.lost.is_empty());
     assert!(!later.wire.is_empty(), "segments on their way");
-    assert!(later.wire.iter().all(|(_, p)| (0.0..=1.0).contains(p)));
+    // Each is really under way: it has left the queue and not yet arrived, and its place is
+    // how much of its time on the wire has gone.
+    let t = loss.t_ms + 14.0;
+    for (trip, along) in &later.wire {
+        let TripEnd::Arrived {
+            departs_ms,
+            arrives_ms,
+        } = trip.end
+        else {
+            panic!("a lost packet on the wire: {trip:?}")
+        };
+        assert!(departs_ms <= t && t < arrives_ms, "{trip:?} at {t}");
+        let want = (t - departs_ms) / (arrives_ms - departs_ms);
+        assert!((along - want).abs() < 1e-9, "{along} for {want}");
+    }
     // Halfway through the handshake, the SYN is halfway there; once the SYN-ACK has left the
     // receiver, it is on the ACK wire.
     let syn = snapshot(&steps, &bounds, 7.0);

@@ -114,7 +114,6 @@ fn paint<F: Figure>(
     frame
 }
 
-/// The time under the pointer, rounded to what one CSS pixel resolves, or `None` off the plot.
 /// The range two fingers show as they pinch: the instant that was under their midpoint when
 /// the second touched stays under their midpoint now, and the span scales by how far apart
 /// they were over how far apart they are. `plot` is the plotting area's left and right edge
@@ -176,6 +175,7 @@ fn value_at_y(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_y: f
     frame.y.value_at_y(px)
 }
 
+/// The time under the pointer, rounded to what one CSS pixel resolves, or `None` off the plot.
 fn time_at(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_x: f64) -> Option<f64> {
     let px = offset_x * device_per_css(canvas, st);
     if !frame.x.contains_px(px, 2.0 * st.dpr) {

@@ -224,12 +224,10 @@ impl Figure for Queue {
                 Some(q),
             ));
         }
+        // The drops are in time order: only those up to the pointer are counted.
+        let upto = &v.drops[..v.drops.partition_point(|d| d.t <= t)];
         for (cause, colour, name, _) in kinds(lang) {
-            let n = v
-                .drops
-                .iter()
-                .filter(|d| d.cause == cause && d.t <= t)
-                .count();
+            let n = upto.iter().filter(|d| d.cause == cause).count();
             if n > 0 {
                 rows.push(Row::new(
                     colour,

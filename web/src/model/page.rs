@@ -501,7 +501,7 @@ mod tests {
     use crate::i18n::Lang;
     use crate::model::address::{self, Entry};
     use crate::model::plan::PlanKey;
-    use crate::model::views::{PageKeys, View};
+    use crate::model::views::View;
     use crate::player::Action as PlayerAction;
     use crate::worker::pool::{Done, Finished};
     use crate::worker::protocol::run_view;
@@ -746,7 +746,6 @@ mod tests {
         let p = p.apply(Action::Sweep(spec));
         assert!(p.current_batch().is_none());
         assert!(p.search().contains("seeds=2"));
-        let _ = PageKeys::default_for(&base);
     }
 
     /// `key`'s batch `id` started and every run back (as errors: the reducer does not look).

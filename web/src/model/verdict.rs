@@ -200,14 +200,12 @@ mod tests {
                 continue;
             }
             let view = run_view(&format!("preset={}", p.name));
+            // The verdict's name differs in the two languages: each has its own words.
+            let titles = Lang::ALL.map(|lang| verdict::title(lang, view.verdict.limit));
+            assert_ne!(titles[0], titles[1], "{}", p.name);
             for lang in Lang::ALL {
-                let title = verdict::title(lang, view.verdict.limit);
                 let detail = verdict::detail(lang, &view);
-                assert!(
-                    !title.is_empty() && detail.len() > 20,
-                    "{}: {detail}",
-                    p.name
-                );
+                assert!(detail.len() > 20, "{}: {detail}", p.name);
                 assert!(
                     !detail.contains("NaN") && !detail.contains("inf"),
                     "{detail}"

@@ -73,8 +73,20 @@ impl Tone {
         }
     }
 
-    pub fn class(self) -> String {
-        format!("tone-{}", self.name())
+    /// Its style sheet class, `tone-NAME`.
+    pub fn class(self) -> &'static str {
+        match self {
+            Tone::Loss => "tone-loss",
+            Tone::Repair => "tone-repair",
+            Tone::Timeout => "tone-timeout",
+            Tone::Recovered => "tone-recovered",
+            Tone::Warning => "tone-warning",
+            Tone::Ack => "tone-ack",
+            Tone::Arrive => "tone-arrive",
+            Tone::Handshake => "tone-handshake",
+            Tone::Send => "tone-send",
+            Tone::Phase => "tone-phase",
+        }
     }
 
     /// Its place in a [`Hidden`] set.
@@ -243,7 +255,7 @@ pub fn EventLog(props: &LogProps) -> Html {
         let hidden = hidden.clone();
         let onchange = Callback::from(move |_: Event| hidden.set(hidden.toggled(tone)));
         html! {
-            <label class={classes!("log-filter", format!("tone-{tone_name}"))}>
+            <label class={classes!("log-filter", tone.class())}>
                 <input type="checkbox" id={format!("log-show-{tone_name}")} checked={on} {onchange} />
                 { lang.pick(en, zh) }
             </label>

@@ -431,21 +431,21 @@ const MARKS: usize = 400;
 #[function_component]
 fn Scrubber(props: &ScrubberProps) -> Html {
     let end = props.end_ms.max(1e-9);
+    // The marks change with the record, not with the cursor: drawn once per record, as the
+    // player plays across them.
     let marks = use_memo((props.steps.clone(), end.to_bits()), move |(s, _)| {
-        let all: Vec<(f64, log::Tone, &'static str)> = s
-            .steps
-            .iter()
-            .filter(|st| st.kind.is_landmark())
-            .map(|st| {
-                (
-                    (st.t_ms / end * 100.0).clamp(0.0, 100.0),
-                    log::Tone::of(&st.kind),
-                    st.kind.name(),
-                )
-            })
-            .collect();
+        let all: Vec<&tcplab::player::Step> =
+            s.steps.iter().filter(|st| st.kind.is_landmark()).collect();
         let every = all.len().div_ceil(MARKS).max(1);
-        all.into_iter().step_by(every).collect::<Vec<_>>()
+        html! {
+            { for all.into_iter().step_by(every).map(|st| {
+                let pct = (st.t_ms / end * 100.0).clamp(0.0, 100.0);
+                html! {
+                    <span class={classes!("scrub-mark", log::Tone::of(&st.kind).class())}
+                        data-kind={st.kind.name()} style={format!("left:{pct:.3}%")}></span>
+                }
+            }) }
+        }
     });
     let on_input = {
         let on_action = props.on_action.clone();
@@ -480,10 +480,7 @@ fn Scrubber(props: &ScrubberProps) -> Html {
                     <span class="scrub-recorded" id="scrub-recorded" {style}
                         title={lang.pick("The part of the run recorded step by step", "逐步记录的运行部分")}></span>
                 }
-                { for marks.iter().map(|(pct, tone, name)| html! {
-                    <span class={classes!("scrub-mark", tone.class())} data-kind={*name}
-                        style={format!("left:{pct:.3}%")}></span>
-                }) }
+                { (*marks).clone() }
             </div>
         </div>
     }

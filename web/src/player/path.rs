@@ -38,14 +38,6 @@ impl Bounds {
     }
 }
 
-/// A loss of the last moment.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Lost {
-    pub flow: u16,
-    pub t: f64,
-    pub cause: DropCause,
-}
-
 /// What is on the path at `t`: data packets on the wire (with how far along, 0 to 1), ACKs
 /// (from the receiver, 0, to the sender, 1), and the losses of the last moment.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -54,7 +46,8 @@ pub struct Snapshot {
     pub acks: Vec<(Trip, f64)>,
     /// Data packets waiting at the bottleneck or being put on the link.
     pub queued: usize,
-    pub lost: Vec<Lost>,
+    /// Why each packet lost in the last moment was lost: where its mark goes.
+    pub lost: Vec<DropCause>,
 }
 
 /// How long a loss stays marked: long enough to see while playing in slow motion.
@@ -79,11 +72,7 @@ pub fn snapshot(steps: &Steps, bounds: &Bounds, t: f64) -> Snapshot {
         match trip.end {
             TripEnd::Lost(cause) => {
                 if trip.sent_ms >= lost_from {
-                    s.lost.push(Lost {
-                        flow: trip.flow,
-                        t: trip.sent_ms,
-                        cause,
-                    });
+                    s.lost.push(cause);
                 }
             }
             TripEnd::Arrived { arrives_ms, .. } if arrives_ms <= t => {}
@@ -343,15 +332,24 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     };
     let _ = ctx.fill_text(&q_text, (qx0 + qx1) / 2.0, y_data + qh / 2.0 + 10.0 * z);
 
-    // Packets on the wire, the oldest drawn last so that a dense train reads as one bar.
+    // Packets on the wire, the oldest drawn last so that a dense train reads as one bar. A
+    // full pipe is hundreds of packets: each colour is written out once, and set only when it
+    // changes from the packet before.
     let colour = |f: &Trip| match f.cargo {
-        Cargo::Repair => css(RETRANSMIT),
-        Cargo::Ack | Cargo::SynAck | Cargo::HandshakeAck if flows <= 1 => css(ACKED),
-        _ => css(colour_of(usize::from(f.flow), flows)),
+        Cargo::Repair => RETRANSMIT,
+        Cargo::Ack | Cargo::SynAck | Cargo::HandshakeAck if flows <= 1 => ACKED,
+        _ => colour_of(usize::from(f.flow), flows),
+    };
+    let mut pen: Option<plotters::style::RGBColor> = None;
+    let mut fill = |c: plotters::style::RGBColor| {
+        if pen != Some(c) {
+            ctx.set_fill_style_str(&css(c));
+            pen = Some(c);
+        }
     };
     for (f, p) in &s.wire {
         let x = wire0 + p * (wire1 - wire0);
-        ctx.set_fill_style_str(&colour(f));
+        fill(colour(f));
         let (pw, ph) = match f.cargo {
             Cargo::Syn => (9.0 * z, 14.0 * z),
             // The handshake's last segment carries no data: drawn as small as an ACK.
@@ -362,7 +360,7 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     }
     for (f, p) in &s.acks {
         let x = rx0 - 4.0 * z - p * (rx0 - sx1 - 8.0 * z);
-        ctx.set_fill_style_str(&colour(f));
+        fill(colour(f));
         let (pw, ph) = if f.cargo == Cargo::SynAck {
             (9.0 * z, 12.0 * z)
         } else {
@@ -372,10 +370,10 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     }
 
     // Losses of the last moment, as red crosses where they happened.
-    for l in &s.lost {
+    for cause in &s.lost {
         // Where each cause strikes (`tcplab::link::path`): a staged loss before the queue, a
         // full queue at its tail, random loss on the wire after the link.
-        let (x, y) = match l.cause {
+        let (x, y) = match cause {
             DropCause::Staged => (qx0 - 7.0 * z, y_data),
             DropCause::Queue => (qx0 + 6.0 * z, y_data),
             DropCause::Data => (wire0 + 0.3 * (wire1 - wire0), y_data),
