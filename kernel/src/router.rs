@@ -210,6 +210,20 @@ pub struct LatenessSummary {
     pub max_us: Option<f64>,
 }
 
+impl LatenessSummary {
+    /// The p99 lateness up to which the router is taken to have kept the path's schedule: under
+    /// one packet time of the fastest link the tests use (120 us at 100 Mbit/s), and under 1 %
+    /// of their shortest one-way delay.
+    pub const KEPT_TIME_P99_US: f64 = 100.0;
+
+    /// Whether the router released packets on time. A virtual machine's stalls (the hypervisor
+    /// taking the CPU for a millisecond or more, whatever the router's priority) can spoil a
+    /// run; such a run says nothing about the kernel and is taken again, not judged.
+    pub fn kept_time(&self) -> bool {
+        self.p99_us.is_some_and(|p| p <= Self::KEPT_TIME_P99_US)
+    }
+}
+
 /// What the router reports at the end of a run.
 #[derive(Debug, Clone, Serialize)]
 pub struct RouterReport {
