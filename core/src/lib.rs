@@ -23,5 +23,5 @@ pub mod view;
 pub mod workload;
 
 pub use metrics::summary::Summary;
-pub use scenario::{App, CcAlgo, Scenario, ScenarioError};
+pub use scenario::{App, Aqm, CcAlgo, Scenario, ScenarioError};
 pub use sim::{run, RunOptions, RunResult};

@@ -82,6 +82,18 @@ pub fn ts_clock(now: crate::time::Instant, phase: crate::time::Duration) -> u32 
     ((now.as_nanos() + phase.as_nanos()) / 1_000_000).wrapping_add(1) as u32
 }
 
+/// The IP header's ECN field (RFC 3168 §5): whether the transport can take a congestion mark
+/// instead of a drop, and whether a queue has set one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Ecn {
+    #[default]
+    NotEct,
+    /// ECN-capable transport, ECT(0): what Linux sets on new data (`INET_ECN_xmit`).
+    Ect0,
+    /// Congestion experienced: a queue marked it instead of dropping it.
+    Ce,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Syn,
@@ -93,20 +105,26 @@ pub enum Kind {
     /// The third segment of the handshake.
     HandshakeAck,
     /// Payload bytes `seq..seq + len`, with the timestamp option (RFC 7323): the sender's TSval
-    /// ([`ts_clock`]) and the echo of the last ACK's (TSecr); both 0 without timestamps.
+    /// ([`ts_clock`]) and the echo of the last ACK's (TSecr); both 0 without timestamps. `ecn`
+    /// is its IP header's ECN field; `cwr`, the TCP flag that tells the receiver the sender
+    /// reduced its window for an echoed mark (RFC 3168 §6.1.2).
     Data {
         seq: u64,
         len: u32,
         ts: TsOpt,
+        ecn: Ecn,
+        cwr: bool,
     },
     /// A cumulative ACK with the receive window, SACK blocks, and the timestamp option: the
-    /// receiver's TSval, and TSecr, the echo of TS.Recent; both 0 without timestamps.
+    /// receiver's TSval, and TSecr, the echo of TS.Recent; both 0 without timestamps. `ece`
+    /// echoes a congestion mark until the sender's CWR (RFC 3168 §6.1.3).
     Ack {
         ack: u64,
         wnd: u64,
         sack: [SackBlock; MAX_SACK_BLOCKS],
         sack_len: u8,
         ts: TsOpt,
+        ece: bool,
     },
     /// A UDP datagram carrying message `id`.
     Datagram {

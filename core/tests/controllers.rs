@@ -108,6 +108,7 @@ proptest! {
                         in_flight_bytes: u64::from(in_flight) * u64::from(mss),
                         cwnd_limited: limited,
                         in_recovery: recovering,
+                        in_cwr: false,
                         delivered,
                         delivered_pkts: delivered / u64::from(mss),
                         snd_una: una,

@@ -11,7 +11,8 @@ use tcplab::{run, RunOptions, Scenario};
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// Scenarios that touch every mechanism: slow start, HyStart, both recoveries, RACK and TLP,
-/// timeouts, bursty and staged loss, ACK loss, several flows, each algorithm.
+/// timeouts, bursty and staged loss, ACK loss, several flows, each algorithm, each queue
+/// discipline, ECN.
 const SCENARIOS: &[&str] = &[
     "",
     "preset=post-slow-start",
@@ -25,6 +26,12 @@ const SCENARIOS: &[&str] = &[
     "preset=hol-blocking&count=300",
     "preset=hol-blocking&count=300&conns=3&burst=3",
     "preset=hol-blocking&count=300&conns=0",
+    "cc=cubic&rtt=50&bw=100&app=bulk&dur=3&aqm=codel",
+    "cc=cubic&rtt=50&bw=100&app=bulk&dur=3&aqm=codel&ecn=1&loss=0.1",
+    "cc=reno&rtt=40&bw=20&app=bulk&dur=3&flows=4&aqm=fq_codel&ecn=1&queue=200",
+    "cc=cubic&rtt=30&bw=50&app=bulk&dur=3&flows=2&aqm=pie&ecn=1",
+    "cc=cubic&rtt=30&bw=10&app=bulk&dur=3&aqm=red&red_min=20&red_max=60&ecn=1",
+    "cc=bbr&rtt=50&bw=100&app=bulk&dur=3&aqm=codel&ecn=1",
 ];
 
 /// FNV-1a, 64-bit: a stable digest of a long trace.

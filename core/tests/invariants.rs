@@ -9,7 +9,8 @@ use tcplab::player::StepWindow;
 use tcplab::sim::Invariants;
 use tcplab::{run, App, RunOptions, Scenario};
 
-/// Small but varied scenarios: every loss model, recovery flavour and algorithm, short enough
+/// Small but varied scenarios: every loss model, recovery flavour, algorithm and queue
+/// discipline, short enough
 /// for a debug build to run dozens of them.
 fn scenarios() -> impl Strategy<Value = String> {
     (
@@ -34,6 +35,7 @@ fn scenarios() -> impl Strategy<Value = String> {
         ),
         prop::collection::vec(1u64..400, 0..4),
         prop::sample::select(vec![20_000u64, 200_000, 4_194_304]),
+        prop::sample::select(vec!["fifo", "red", "codel", "fq_codel", "pie"]),
     )
         .prop_map(
             |(
@@ -41,6 +43,7 @@ fn scenarios() -> impl Strategy<Value = String> {
                 (mss, iw, sack, delack, app, body, flows, seed),
                 drops,
                 rwnd,
+                aqm,
             )| {
                 // Messages: up to 300 of them every 1 to 20 ms, over 0 (UDP) to 3 connections.
                 let msgs = format!(
@@ -55,7 +58,7 @@ fn scenarios() -> impl Strategy<Value = String> {
                 format!(
                     "cc={cc}&rtt={rtt}&bw={bw}&loss={loss}&ackloss={ackloss}&burst={burst}&queue={queue}\
                      &mss={mss}&iw={iw}&rwnd={rwnd}&sack={}&delack={delack}&app={app}&body={body}\
-                     &flows={flows}&dur=2&seed={seed}&drop={}{}",
+                     &flows={flows}&dur=2&seed={seed}&aqm={aqm}&drop={}{}",
                     u8::from(sack),
                     drop.join(","),
                     if app == "msgs" { msgs.as_str() } else { "" }

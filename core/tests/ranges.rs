@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use tcplab::packet::{Kind, SackBlock, TsOpt};
+use tcplab::packet::{Ecn, Kind, SackBlock, TsOpt};
 use tcplab::tcp::ranges::RangeSet;
 use tcplab::tcp::{Receiver, ReceiverConfig};
 use tcplab::time::{Duration, Instant};
@@ -108,7 +108,7 @@ proptest! {
             .collect();
         for n in arrivals {
             let duplicate = held[(n * MSS) as usize];
-            rx.on_data(Instant::ZERO, n * MSS, MSS as u32, TsOpt::default());
+            rx.on_data(Instant::ZERO, n * MSS, MSS as u32, TsOpt::default(), Ecn::NotEct, false);
             for b in &mut held[(n * MSS) as usize..((n + 1) * MSS) as usize] {
                 *b = true;
             }

@@ -5,7 +5,7 @@
 //! Sequence numbers are in packets of `MSS` bytes; the connection's first data byte is 0.
 
 use tcplab::cc::{new_controller, CcOptions, INFINITE_SSTHRESH};
-use tcplab::packet::{Kind, Packet, SackBlock, TsOpt};
+use tcplab::packet::{Ecn, Kind, Packet, SackBlock, TsOpt};
 use tcplab::tcp::{CaState, Sender, SenderConfig};
 use tcplab::time::{Duration, Instant};
 use tcplab::CcAlgo;
@@ -50,6 +50,25 @@ impl Script {
             ts,
             ..SenderConfig::of(&tcplab::Scenario::default(), Duration::ZERO)
         };
+        Script::opened_cfg(cc, cfg, syn_window)
+    }
+
+    /// A bulk connection that negotiated ECN (RFC 3168 §6.1.1), its first flight out.
+    fn bulk_ecn(cc: CcAlgo, iw: u32) -> Script {
+        let cfg = SenderConfig {
+            mss: MSS,
+            iw,
+            sack: true,
+            ts: false,
+            ecn: true,
+            ..SenderConfig::of(&tcplab::Scenario::default(), Duration::ZERO)
+        };
+        let mut t = Script::opened_cfg(cc, cfg, 1 << 30);
+        t.write(u64::MAX);
+        t
+    }
+
+    fn opened_cfg(cc: CcAlgo, cfg: SenderConfig, syn_window: u64) -> Script {
         let cc = new_controller(
             cc,
             CcOptions {
@@ -81,6 +100,17 @@ impl Script {
             .collect()
     }
 
+    /// The data segments sent since the last call, as (first packet, ECN field, CWR flag).
+    fn sent_ecn(&mut self) -> Vec<(u64, Ecn, bool)> {
+        self.out
+            .drain(..)
+            .filter_map(|p| match p.kind {
+                Kind::Data { seq, ecn, cwr, .. } => Some((seq / u64::from(MSS), ecn, cwr)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The application writes `bytes` now, and the sender sends what its windows allow.
     fn write(&mut self, bytes: u64) {
         self.s.write(bytes);
@@ -104,10 +134,14 @@ macro_rules! recv {
     ($t:expr, ack $ack:expr) => {
         recv!($t, ack $ack, sack [])
     };
+    ($t:expr, ack $ack:expr, ece) => {{
+        let now = $t.now;
+        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &[], TsOpt::default(), true, &mut $t.out);
+    }};
     ($t:expr, ack $ack:expr, sack [$($a:literal..$b:literal),*]) => {{
         let blocks = [$(SackBlock { start: $a * u64::from(MSS), end: $b * u64::from(MSS) }),*];
         let now = $t.now;
-        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &blocks, TsOpt::default(), &mut $t.out);
+        $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &blocks, TsOpt::default(), false, &mut $t.out);
     }};
 }
 
@@ -154,7 +188,7 @@ fn tcp_cwnd_test_counts_small_segments_as_packets_and_writes_coalesce() {
     // ...and the 26 writes behind them, 2 600 bytes, leave as full segments when ACKs come.
     t.at(200);
     let now = t.now;
-    t.s.on_ack(now, 400, 1 << 30, &[], TsOpt::default(), &mut t.out);
+    t.s.on_ack(now, 400, 1 << 30, &[], TsOpt::default(), false, &mut t.out);
     let lens: Vec<u32> = t.sent().into_iter().map(|(_, l)| l).collect();
     assert_eq!(lens, vec![1000, 1000, 600]);
 }
@@ -188,7 +222,7 @@ fn tcp_cwnd_reduction_spreads_the_cut_over_the_round() {
             start: 1000,
             end: sacked_to * 1000,
         }];
-        t.s.on_ack(now, 0, 1 << 30, &block, TsOpt::default(), &mut t.out);
+        t.s.on_ack(now, 0, 1 << 30, &block, TsOpt::default(), false, &mut t.out);
         let sent = t.out.len() as u64;
         let in_flight_after_ack = u64::from(t.s.packets_in_flight()) - sent;
         prr_out += sent;
@@ -240,6 +274,7 @@ fn tcp_fastretrans_alert_leaves_and_reenters_recovery_on_one_ack() {
                 end: end * 1000,
             }],
             TsOpt::default(),
+            false,
             &mut t.out,
         );
     }
@@ -348,7 +383,15 @@ fn tcp_ack_update_rtt_ends_the_backoff_with_the_first_new_ack() {
         t.now += Duration::from_millis(RTT_MS);
         let now = t.now;
         let ecr = if ts { tsval } else { 0 };
-        t.s.on_ack(now, 4_000, 1 << 30, &[], TsOpt { val: 0, ecr }, &mut t.out);
+        t.s.on_ack(
+            now,
+            4_000,
+            1 << 30,
+            &[],
+            TsOpt { val: 0, ecr },
+            false,
+            &mut t.out,
+        );
         if ts {
             assert_eq!(t.s.rtt().backoff(), 0, "ts=1: the echo is a sample");
             assert_eq!(t.s.rtt().latest(), Some(Duration::from_millis(RTT_MS)));
@@ -415,7 +458,15 @@ fn the_first_flight_is_capped_by_the_syn_window() {
     // The first ACK carries the full window: the rest of the initial window follows at once.
     t.at(200);
     let now = t.now;
-    t.s.on_ack(now, 2_000, 4 << 20, &[], TsOpt::default(), &mut t.out);
+    t.s.on_ack(
+        now,
+        2_000,
+        4 << 20,
+        &[],
+        TsOpt::default(),
+        false,
+        &mut t.out,
+    );
     assert_eq!(
         t.sent().len(),
         2 + 35 + 2,
@@ -472,7 +523,15 @@ fn tcp_try_undo_loss_after_a_spurious_timeout() {
     // The originals were delayed, not lost: their ACK echoes their own timestamp.
     let now = t.now;
     let ecr = originals[0];
-    t.s.on_ack(now, 4_000, 1 << 30, &[], TsOpt { val: 0, ecr }, &mut t.out);
+    t.s.on_ack(
+        now,
+        4_000,
+        1 << 30,
+        &[],
+        TsOpt { val: 0, ecr },
+        false,
+        &mut t.out,
+    );
     assert_eq!(t.s.ca_state(), CaState::Open);
     assert_eq!(t.s.stats().undos, 1);
     assert_eq!(
@@ -503,6 +562,7 @@ fn a_timeout_whose_retransmission_is_echoed_is_not_undone() {
         1 << 30,
         &[],
         TsOpt { val: 0, ecr: tsval },
+        false,
         &mut t.out,
     );
     assert_eq!(t.s.stats().undos, 0);
@@ -562,7 +622,15 @@ fn frto_sends_new_data_first_and_a_duplicate_ack_proves_the_loss_real() {
         start: high * u64::from(MSS),
         end: (high + 1) * u64::from(MSS),
     }];
-    t.s.on_ack(now, 1_000, 1 << 30, &block, TsOpt::default(), &mut t.out);
+    t.s.on_ack(
+        now,
+        1_000,
+        1 << 30,
+        &block,
+        TsOpt::default(),
+        false,
+        &mut t.out,
+    );
     let sent = t.sent();
     assert_eq!(sent.first(), Some(&(1, MSS)), "{sent:?}");
     assert_eq!(t.s.stats().undos, 0);
@@ -641,4 +709,64 @@ fn tcp_timeout_mark_lost_spares_segments_sent_within_the_rack_rtt() {
     // The probe's segment is spared: one packet in flight besides the head's retransmission.
     assert_eq!(t.window().0, 2);
     assert_eq!(t.s.packets_in_flight(), 2);
+}
+
+/// RFC 3168 §6.1.2 and Linux `tcp_enter_cwr`: an ACK echoing a congestion mark cuts ssthresh as
+/// a loss would (Reno: half), at once, and PRR brings the window down over the round; nothing
+/// is retransmitted; echoes in the same round change nothing more; the next new segment
+/// carries CWR, every new segment ECT(0); CWR ends, cwnd = ssthresh, once data sent after it
+/// began is acknowledged.
+#[test]
+fn tcp_enter_cwr_reduces_once_a_round_and_retransmits_nothing() {
+    let mut t = Script::bulk_ecn(CcAlgo::Reno, 20);
+    let first = t.sent_ecn();
+    assert_eq!(first.len(), 20);
+    assert!(first.iter().all(|&(_, ecn, cwr)| ecn == Ecn::Ect0 && !cwr));
+    t.at(200);
+    recv!(t, ack 1, ece);
+    assert_eq!(t.s.ca_state(), CaState::Cwr { high_seq: 20_000 });
+    assert_eq!(t.window().1, 10, "ssthresh halved at once");
+    // PRR: ceil(ssthresh x delivered / prior_cwnd) = ceil(10 x 1 / 20) = 1 segment, with CWR.
+    assert_eq!(t.sent_ecn(), [(20, Ecn::Ect0, true)]);
+    recv!(t, ack 2, ece);
+    assert_eq!(
+        t.window().1,
+        10,
+        "a second echo in the round cuts nothing more"
+    );
+    assert_eq!(t.sent_ecn(), [], "ceil(10 x 2 / 20) - 1 = 0");
+    recv!(t, ack 3);
+    assert_eq!(t.sent_ecn(), [(21, Ecn::Ect0, false)]);
+    for n in 4..=20 {
+        recv!(t, ack n);
+    }
+    assert!(
+        matches!(t.s.ca_state(), CaState::Cwr { .. }),
+        "CWR holds until data above high_seq is acknowledged"
+    );
+    t.sent_ecn();
+    recv!(t, ack 21);
+    assert_eq!(t.s.ca_state(), CaState::Open);
+    assert_eq!(t.window(), (10, 10));
+    assert_eq!(t.s.stats().retransmitted_segments, 0);
+}
+
+/// RFC 3168 §6.1.5, Linux `tcp_ecn_send`: a retransmission is not ECN-capable, so that a mark
+/// never hides a second loss of the same data; and a loss found while in CWR goes on with the
+/// reduction under way rather than cutting again (`tcp_enter_recovery` in a reduction).
+#[test]
+fn retransmissions_are_not_ect_and_recovery_from_cwr_cuts_no_further() {
+    let mut t = Script::bulk_ecn(CcAlgo::Reno, 20);
+    t.sent_ecn();
+    t.at(200);
+    recv!(t, ack 0, ece);
+    let ssthresh = t.window().1;
+    assert!(matches!(t.s.ca_state(), CaState::Cwr { .. }));
+    t.sent_ecn();
+    // Packet 0 is lost: three packets above it SACKed.
+    recv!(t, ack 0, sack [1..4]);
+    assert!(matches!(t.s.ca_state(), CaState::Recovery { .. }));
+    assert_eq!(t.window().1, ssthresh, "no second cut");
+    let out = t.sent_ecn();
+    assert!(out.contains(&(0, Ecn::NotEct, false)), "{out:?}");
 }

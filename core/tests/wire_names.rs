@@ -4,7 +4,7 @@
 use tcplab::cc::bbr::BbrMode;
 use tcplab::link::DropCause;
 use tcplab::sim::Stop;
-use tcplab::CcAlgo;
+use tcplab::{Aqm, CcAlgo};
 
 fn written<T: serde::Serialize>(v: T) -> String {
     serde_json::to_string(&v).unwrap_or_default()
@@ -35,6 +35,9 @@ fn every_typed_value_keeps_its_written_name() {
     for cc in CcAlgo::ALL {
         assert_eq!(written(cc), format!("\"{}\"", cc.name()));
     }
-    assert_eq!(DropCause::from_code(4), None);
+    for aqm in Aqm::ALL {
+        assert_eq!(written(aqm), format!("\"{}\"", aqm.name()));
+    }
+    assert_eq!(DropCause::from_code(5), None);
     assert_eq!(BbrMode::from_code(9), None);
 }

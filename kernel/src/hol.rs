@@ -9,7 +9,7 @@
 //! write times, through the simulator's reassembly (`tcplab::tcp::Receiver`) and its message log
 //! (`MessageLog::on_delivery`), so both engines count events by one definition.
 
-use tcplab::packet::TsOpt;
+use tcplab::packet::{Ecn, TsOpt};
 use tcplab::scenario::Scenario;
 use tcplab::tcp::{Receiver, ReceiverConfig};
 use tcplab::time::{Duration, Instant};
@@ -87,7 +87,7 @@ pub fn replay(
         // Offsets from the first data byte (the SYN takes one sequence number).
         let off = u64::from(d.seq.wrapping_sub(base.wrapping_add(1)));
         let rx = &mut receivers[c];
-        rx.on_data(d.at, off, d.len, TsOpt::default());
+        rx.on_data(d.at, off, d.len, TsOpt::default(), Ecn::NotEct, false);
         log.on_delivery(c as u32, rx.rcv_nxt(), rx.ooo_bytes() > 0, d.at);
     }
     while next_write < writes.len() {

@@ -16,8 +16,12 @@
 //! | `hystart` | 1 only: CUBIC's HyStart switch is a global module parameter |
 //! | `app`, `body`, `dur`, `flows`, `msg`, `every`, `count`, `conns` | the applications |
 //! | `at` | nothing: it places the player's cursor |
+//! | `aqm` | `fifo` only: the router's queue is drop-tail; the disciplines run in the simulator |
+//! | `codel_*`, `fq_quantum`, `pie_*`, `red_*` | nothing: settings of a discipline the router does not run |
+//! | `ecn` | 0 only: with nothing on the path to mark CE, the twin leaves `tcp_ecn` at Linux's default |
+//! | `probe` | 0 only: the twin runs no latency probe beside the workload |
 
-use tcplab::{App, CcAlgo, Scenario};
+use tcplab::{App, Aqm, CcAlgo, Scenario};
 
 /// Linux's delayed-ACK minimum, `TCP_DELACK_MIN` (HZ/25): the one delayed-ACK timeout the
 /// kernel offers without BPF.
@@ -50,6 +54,30 @@ pub struct Refusal {
 
 impl Plan {
     pub fn of(s: &Scenario) -> Result<Plan, Refusal> {
+        if s.aqm != Aqm::Fifo {
+            return Err(Refusal {
+                key: "aqm",
+                why: format!(
+                    "the twin's router runs the drop-tail queue only; {} runs in the simulator \
+                     alone (allowed fifo)",
+                    s.aqm.name()
+                ),
+            });
+        }
+        if s.ecn {
+            return Err(Refusal {
+                key: "ecn",
+                why: "the twin's router marks nothing CE, so the twin leaves Linux's tcp_ecn at \
+                      its default (allowed 0)"
+                    .into(),
+            });
+        }
+        if s.probe_ms != 0.0 {
+            return Err(Refusal {
+                key: "probe",
+                why: "the twin runs no latency probe beside the workload (allowed 0)".into(),
+            });
+        }
         if !s.hystart && s.cc == CcAlgo::Cubic {
             return Err(Refusal {
                 key: "hystart",
@@ -154,6 +182,13 @@ mod tests {
             "HyStart is CUBIC's alone"
         );
         assert_eq!(plan("minrto=1.5").map_err(|r| r.key), Err("minrto"));
+        for q in ["aqm=codel", "aqm=fq_codel", "aqm=pie", "aqm=red"] {
+            assert_eq!(plan(q).map_err(|r| r.key), Err("aqm"), "{q}");
+        }
+        assert_eq!(plan("ecn=1").map_err(|r| r.key), Err("ecn"));
+        assert_eq!(plan("probe=10").map_err(|r| r.key), Err("probe"));
+        // A discipline's settings with the FIFO change nothing, here or in the simulator.
+        assert!(plan("codel_target=2&red_min=1").is_ok());
         let msg = plan("delack=25").map_err(|r| r.to_string());
         assert!(
             msg.as_ref().is_err_and(|m| m.starts_with("delack: ")),

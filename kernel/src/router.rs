@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tcplab::link::{Direction, Fate, Path};
+use tcplab::metrics::stats::DelayHistogram;
 use tcplab::metrics::trace::DropCause;
 use tcplab::time::Instant as SimInstant;
 
@@ -63,6 +64,8 @@ pub struct Schedule {
     ack: VecDeque<Held>,
     pub data_counters: DirCounters,
     pub ack_counters: DirCounters,
+    /// How long each data packet waited in the bottleneck's queue.
+    pub sojourn: DelayHistogram,
 }
 
 impl Schedule {
@@ -73,6 +76,7 @@ impl Schedule {
             ack: VecDeque::new(),
             data_counters: DirCounters::default(),
             ack_counters: DirCounters::default(),
+            sojourn: DelayHistogram::default(),
         }
     }
 
@@ -94,12 +98,20 @@ impl Schedule {
         c.received += 1;
         c.data_packets += u64::from(header.is_data());
         match fate {
-            Fate::Delivered { arrives, .. } => queue.push_back(Held {
-                release: arrives,
-                bytes,
-            }),
+            Fate::Delivered {
+                starts, arrives, ..
+            } => {
+                if dir == Direction::Data && header.is_data() {
+                    self.sojourn.add(starts - now);
+                }
+                queue.push_back(Held {
+                    release: arrives,
+                    bytes,
+                })
+            }
             Fate::Dropped(DropCause::Staged) => c.dropped_staged += 1,
-            Fate::Dropped(DropCause::Queue) => c.dropped_queue += 1,
+            // The drop-tail path drops only at its limit; a discipline's drop would count here.
+            Fate::Dropped(DropCause::Queue | DropCause::Aqm) => c.dropped_queue += 1,
             Fate::Dropped(DropCause::Data | DropCause::Ack) => c.dropped_random += 1,
         }
         fate
@@ -241,6 +253,10 @@ pub struct RouterReport {
     /// Every TCP segment handed to the receiver, when asked for (hol.rs).
     #[serde(skip)]
     pub deliveries: Vec<Delivery>,
+    /// How long each data packet waited in the bottleneck's queue (the summary's
+    /// `queue_delay_ms`).
+    #[serde(skip)]
+    pub sojourn: DelayHistogram,
 }
 
 /// What the router does besides the path.
@@ -410,6 +426,7 @@ pub fn run(
         realtime,
         windows_capped: cap.capped,
         deliveries,
+        sojourn: std::mem::take(&mut schedule.sojourn),
     })
 }
 

@@ -3,7 +3,7 @@
 //! only the twin has: the engine, the router's counters and how precisely it kept time.
 
 use serde::Serialize;
-use tcplab::metrics::summary::{HolStats, MsgStats, WindowStats};
+use tcplab::metrics::summary::{DelayStats, HolStats, MsgStats, WindowStats};
 
 use crate::router::RouterReport;
 
@@ -25,6 +25,9 @@ pub struct KernelSummary {
     pub dropped_data: Option<u64>,
     pub dropped_acks: Option<u64>,
     pub queue_drops: Option<u64>,
+    pub queue_delay_ms: Option<DelayStats>,
+    pub aqm_drops: Option<u64>,
+    pub ecn_marks: Option<u64>,
     pub fast_retransmits: Option<u64>,
     pub timeouts: Option<u64>,
     pub msgs: Option<MsgStats>,
@@ -91,6 +94,9 @@ mod tests {
             dropped_data: None,
             dropped_acks: None,
             queue_drops: None,
+            queue_delay_ms: None,
+            aqm_drops: None,
+            ecn_marks: None,
             fast_retransmits: None,
             timeouts: None,
             msgs: None,
@@ -124,6 +130,7 @@ mod tests {
                 realtime: false,
                 windows_capped: 0,
                 deliveries: Vec::new(),
+                sojourn: Default::default(),
             },
             kernel: KernelSide {
                 cc: String::new(),

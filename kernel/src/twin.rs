@@ -970,6 +970,12 @@ fn summarise(
         dropped_data: Some(router.data.dropped_random + router.data.dropped_staged),
         dropped_acks: Some(router.ack.dropped_random),
         queue_drops: Some(router.data.dropped_queue),
+        // The router's own schedule: how long the kernel's data waited at its bottleneck.
+        queue_delay_ms: tcplab::sim::delay_stats(&router.sojourn),
+        // Its drop-tail queue drops nothing early and marks nothing (the plan refuses `aqm`
+        // and `ecn` until it does).
+        aqm_drops: Some(0),
+        ecn_marks: Some(0),
         fast_retransmits: if udp { Some(0) } else { k.recoveries },
         timeouts: if udp {
             Some(0)

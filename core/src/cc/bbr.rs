@@ -645,8 +645,10 @@ impl Bbr {
     }
 
     /// The congestion state the sender is in at this ACK.
+    /// CWR is below Recovery in Linux's order of states, so BBR's packet conservation and
+    /// its restore at recovery's end ignore an ECN echo's reduction.
     fn ca_state(&mut self, ack: &AckEvent) -> CaState {
-        if ack.in_recovery {
+        if ack.in_recovery && !ack.in_cwr {
             return CaState::Recovery;
         }
         match self.loss_recover {
@@ -718,6 +720,13 @@ impl CongestionControl for Bbr {
         self.mss = u64::from(w.mss.max(1));
         self.save_cwnd(w);
         self.loss_pending = true;
+    }
+
+    /// `bbr_ssthresh` alone: the window is saved and nothing else changes. BBR v1 takes no
+    /// signal from ECN; its model sets the window as before.
+    fn on_ecn_echo(&mut self, w: &mut Window, _loss: &LossEvent) {
+        self.mss = u64::from(w.mss.max(1));
+        self.save_cwnd(w);
     }
 
     /// `bbr_main` sets the window on every ACK, recovery included (Linux's `cong_control`):
@@ -821,6 +830,7 @@ mod tests {
                 in_flight_bytes: u64::from(self.in_flight * MSS),
                 cwnd_limited: true,
                 in_recovery: self.in_recovery,
+                in_cwr: false,
                 delivered: self.delivered,
                 delivered_pkts: self.delivered / u64::from(MSS),
                 snd_una: self.delivered,
@@ -1137,6 +1147,7 @@ mod tests {
             in_flight_bytes: u64::MAX,
             cwnd_limited: false,
             in_recovery: false,
+            in_cwr: false,
             delivered: u64::MAX,
             delivered_pkts: u64::MAX,
             snd_una: u64::MAX,

@@ -119,9 +119,11 @@ pub struct AckEvent {
     /// Whether the window, not the application or the receiver, has been the limit lately (Linux
     /// `tcp_is_cwnd_limited`): a window that is not used must not grow.
     pub cwnd_limited: bool,
-    /// Whether the sender is reducing its window in fast recovery (Linux
+    /// Whether the sender is reducing its window, in fast recovery or for an ECN echo (Linux
     /// `tcp_in_cwnd_reduction`): PRR, not the algorithm, sets the window then.
     pub in_recovery: bool,
+    /// The reduction under way answers an ECN echo (Linux's `TCP_CA_CWR`), not a loss.
+    pub in_cwr: bool,
     /// The sender's count of bytes delivered so far (acknowledged or SACKed).
     pub delivered: u64,
     /// The same in packets (Linux's `tp->delivered`).
@@ -159,6 +161,7 @@ impl AckEvent {
             in_flight_bytes: 0,
             cwnd_limited: true,
             in_recovery: false,
+            in_cwr: false,
             delivered: 0,
             delivered_pkts: 0,
             snd_una: 0,
@@ -192,6 +195,12 @@ pub trait CongestionControl {
     /// window itself is then brought down to it by PRR over the recovery round, and set to it
     /// when recovery ends (`tcp_end_cwnd_reduction`).
     fn on_enter_recovery(&mut self, w: &mut Window, loss: &LossEvent);
+
+    /// An ACK echoed a congestion mark (`tcp_enter_cwr`, which calls `ssthresh` as for a
+    /// loss): the loss-based algorithms reduce as they would for one.
+    fn on_ecn_echo(&mut self, w: &mut Window, loss: &LossEvent) {
+        self.on_enter_recovery(w, loss);
+    }
 
     /// The retransmission timer fired (`tcp_enter_loss`). `first` is false for a repeat within
     /// one episode, which Linux does not let reduce ssthresh again. The sender then sets cwnd

@@ -77,6 +77,12 @@ impl Bottleneck {
         self.waiting.len() - self.waiting.partition_point(|&s| s <= now)
     }
 
+    /// How long the packet accepted last takes on the link: it went onto it that long before
+    /// it departs.
+    pub fn last_serialisation(&self) -> Duration {
+        self.last_size.1
+    }
+
     /// When the link will have sent everything accepted so far.
     pub fn free_at(&self) -> Instant {
         self.free_at

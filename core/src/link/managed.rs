@@ -8,16 +8,67 @@
 use super::aqm::codel::{CodelDecision, CodelParams, CodelVars};
 use super::aqm::fq_codel::{FqCodel, FqCodelParams, FqReason};
 use super::aqm::pie::{Admit, Pie, PieParams};
+use super::aqm::red::{Red, RedAdmit, RedParams};
 use super::aqm::{Fifo, Head, Verdict, Waiting};
 use crate::rng::SimRng;
-use crate::time::{serialisation_time, Instant};
+use crate::scenario::{Aqm, Scenario};
+use crate::time::{serialisation_time, Duration, Instant};
 
 /// Which discipline manages the queue, with its settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Discipline {
+    Red(RedParams),
     Codel(CodelParams),
     FqCodel(FqCodelParams),
     Pie(PieParams),
+}
+
+/// Linux's clock tick at `HZ=250` (Debian's kernels): PIE's timer runs in whole jiffies.
+const JIFFY: Duration = Duration::from_millis(4);
+
+impl Discipline {
+    /// The discipline `aqm` names, with its keys' settings, on a link of `bits_per_s`; `None`
+    /// for the drop-tail FIFO. Every discipline marks ECN-capable packets (tc's `ecn` option):
+    /// with `ecn=0` none is, and it drops them as without it.
+    pub fn of(s: &Scenario, bits_per_s: u64) -> Option<Discipline> {
+        let ms = Duration::from_millis_f64;
+        let codel = CodelParams {
+            target: ms(s.codel_target_ms),
+            interval: ms(s.codel_interval_ms),
+            ecn: true,
+            ..CodelParams::default()
+        };
+        Some(match s.aqm {
+            Aqm::Fifo => return None,
+            Aqm::Red => Discipline::Red(RedParams {
+                min_th: s.red_min,
+                max_th: s.red_max,
+                max_p: s.red_maxp_pct / 100.0,
+                w_q: s.red_wq,
+                // A full-sized packet's time on the link.
+                typical: serialisation_time(1500, bits_per_s),
+                ecn: true,
+            }),
+            Aqm::Codel => Discipline::Codel(codel),
+            Aqm::FqCodel => Discipline::FqCodel(FqCodelParams {
+                codel,
+                quantum: s.fq_quantum,
+                ..FqCodelParams::default()
+            }),
+            Aqm::Pie => {
+                // `usecs_to_jiffies` rounds up.
+                let jiffies = ms(s.pie_tupdate_ms).as_nanos().div_ceil(JIFFY.as_nanos());
+                Discipline::Pie(PieParams {
+                    target: ms(s.pie_target_ms),
+                    tupdate: Duration(jiffies.max(1) * JIFFY.as_nanos()),
+                    alpha: s.pie_alpha,
+                    beta: s.pie_beta,
+                    ecn: true,
+                    ..PieParams::default()
+                })
+            }
+        })
+    }
 }
 
 /// Why a managed queue dropped or marked a packet.
@@ -31,6 +82,8 @@ pub enum Why {
     FattestFlow,
     /// PIE's probability, on the way in.
     Pie { probability: f64 },
+    /// RED's average queue (packets) and the probability it acted with, on the way in.
+    Red { average: f64, probability: f64 },
 }
 
 /// What became of a packet.
@@ -49,8 +102,12 @@ pub enum Outcome<P> {
         at: Instant,
         why: Why,
     },
-    /// Marked CE at `at` (it is sent on; its `Sent` follows).
-    Marked { flow: u16, at: Instant, why: Why },
+    /// Marked CE at `at` (it is sent on, `w.ce` set; its `Sent` follows).
+    Marked {
+        w: Waiting<P>,
+        at: Instant,
+        why: Why,
+    },
 }
 
 impl<P: Copy> Outcome<P> {
@@ -59,7 +116,7 @@ impl<P: Copy> Outcome<P> {
         match what {
             Verdict::Dropped => Outcome::Dropped { w: *w, at, why },
             Verdict::Marked => Outcome::Marked {
-                flow: w.flow,
+                w: Waiting { ce: true, ..*w },
                 at,
                 why,
             },
@@ -77,6 +134,11 @@ impl Why {
 }
 
 enum Queue<P> {
+    Red {
+        fifo: Fifo<P>,
+        red: Red,
+        rng: SimRng,
+    },
     Codel {
         fifo: Fifo<P>,
         vars: CodelVars,
@@ -103,6 +165,11 @@ impl<P: Copy> Managed<P> {
     /// queue leaves the random losses where they were.
     pub fn new(bits_per_s: u64, limit: usize, discipline: Discipline, seed: u64) -> Self {
         let queue = match discipline {
+            Discipline::Red(params) => Queue::Red {
+                fifo: Fifo::new(),
+                red: Red::new(params),
+                rng: SimRng::new(seed),
+            },
             Discipline::Codel(params) => Queue::Codel {
                 fifo: Fifo::new(),
                 vars: CodelVars::default(),
@@ -128,7 +195,9 @@ impl<P: Copy> Managed<P> {
     /// Packets waiting, not counting the one on the link.
     pub fn len(&self) -> usize {
         match &self.queue {
-            Queue::Codel { fifo, .. } | Queue::Pie { fifo, .. } => fifo.len(),
+            Queue::Red { fifo, .. } | Queue::Codel { fifo, .. } | Queue::Pie { fifo, .. } => {
+                fifo.len()
+            }
             Queue::FqCodel(q) => q.len(),
         }
     }
@@ -139,7 +208,9 @@ impl<P: Copy> Managed<P> {
 
     fn backlog(&self) -> u64 {
         match &self.queue {
-            Queue::Codel { fifo, .. } | Queue::Pie { fifo, .. } => fifo.backlog_bytes(),
+            Queue::Red { fifo, .. } | Queue::Codel { fifo, .. } | Queue::Pie { fifo, .. } => {
+                fifo.backlog_bytes()
+            }
             Queue::FqCodel(q) => q.backlog_bytes(),
         }
     }
@@ -149,6 +220,42 @@ impl<P: Copy> Managed<P> {
         self.catch_up(now, out);
         let (len, backlog) = (self.len(), self.backlog());
         match &mut self.queue {
+            Queue::Red { fifo, red, rng } => {
+                if len >= self.limit {
+                    out.push(Outcome::Dropped {
+                        w,
+                        at: now,
+                        why: Why::Limit,
+                    });
+                } else {
+                    match red.admit(now, len, w.ect, &mut || rng.uniform()) {
+                        RedAdmit::Enqueue => fifo.push(w),
+                        RedAdmit::Mark {
+                            average,
+                            probability,
+                        } => {
+                            let w = Waiting { ce: true, ..w };
+                            let why = Why::Red {
+                                average,
+                                probability,
+                            };
+                            out.push(Outcome::Marked { w, at: now, why });
+                            fifo.push(w);
+                        }
+                        RedAdmit::Drop {
+                            average,
+                            probability,
+                        } => out.push(Outcome::Dropped {
+                            w,
+                            at: now,
+                            why: Why::Red {
+                                average,
+                                probability,
+                            },
+                        }),
+                    }
+                }
+            }
             Queue::Codel { fifo, .. } => {
                 if len >= self.limit {
                     out.push(Outcome::Dropped {
@@ -172,12 +279,13 @@ impl<P: Copy> Managed<P> {
                 match pie.admit(len, backlog, w.bytes, w.ect, &mut random) {
                     Admit::Enqueue => fifo.push(w),
                     Admit::Mark => {
+                        let w = Waiting { ce: true, ..w };
                         out.push(Outcome::Marked {
-                            flow: w.flow,
+                            w,
                             at: now,
                             why: Why::Pie { probability },
                         });
-                        fifo.push(Waiting { ce: true, ..w });
+                        fifo.push(w);
                     }
                     Admit::DropEarly => out.push(Outcome::Dropped {
                         w,
@@ -247,7 +355,16 @@ impl<P: Copy> Managed<P> {
 
     /// The link is free at `now`: the discipline's next packet goes onto it.
     fn serve(&mut self, now: Instant, out: &mut Vec<Outcome<P>>) {
+        let bits_per_s = self.bits_per_s;
         let next = match &mut self.queue {
+            Queue::Red { fifo, red, .. } => {
+                let w = fifo.pop();
+                if let (Some(w), true) = (&w, fifo.is_empty()) {
+                    // The queue is empty once this packet is out: RED's idle time starts.
+                    red.emptied(now + serialisation_time(u64::from(w.bytes), bits_per_s));
+                }
+                w
+            }
             Queue::Codel { fifo, vars, params } => {
                 let mut said = |what, w: &Waiting<P>, d: CodelDecision| {
                     out.push(Outcome::of(what, w, now, Why::Codel(d)));
@@ -283,6 +400,7 @@ impl<P: Copy> Managed<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::Duration;
 
     const MS: u64 = 1_000_000;
 
@@ -315,6 +433,17 @@ mod tests {
         }
         assert!(m.is_empty());
         out
+    }
+
+    fn red() -> RedParams {
+        RedParams {
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            typical: Duration::from_micros(120),
+            ecn: false,
+        }
     }
 
     /// Twice the link's rate for `secs` seconds: a 1500-byte packet every 60 us.
@@ -353,6 +482,7 @@ mod tests {
     fn every_packet_is_sent_or_dropped_once_and_the_link_runs_at_its_rate() {
         let arrivals = flood(0, 2);
         for d in [
+            Discipline::Red(red()),
             Discipline::Codel(CodelParams::default()),
             Discipline::FqCodel(FqCodelParams::default()),
             Discipline::Pie(PieParams::default()),

@@ -11,7 +11,7 @@ pub mod path;
 pub use bottleneck::{Bottleneck, Enqueued};
 
 /// Why a packet was lost: the one name of it the traces, the view, the player's steps and the
-/// page all use (serde writes `data`, `ack`, `queue`, `staged`).
+/// page all use (serde writes `data`, `ack`, `queue`, `staged`, `aqm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DropCause {
@@ -19,18 +19,22 @@ pub enum DropCause {
     Data,
     /// Random loss on the ACK direction.
     Ack,
-    /// The bottleneck's queue was full.
+    /// The bottleneck's queue was full: its hard limit (`queue`), or FQ-CoDel's over its
+    /// limit dropping from the fattest flow.
     Queue,
     /// A lesson's staged loss (`drop=`).
     Staged,
+    /// The queue discipline dropped it early (RED, CoDel, PIE), before the queue was full.
+    Aqm,
 }
 
 impl DropCause {
-    pub const ALL: [DropCause; 4] = [
+    pub const ALL: [DropCause; 5] = [
         DropCause::Data,
         DropCause::Ack,
         DropCause::Queue,
         DropCause::Staged,
+        DropCause::Aqm,
     ];
 
     /// The cause as the traces' CSV and the view's JSON write it.
@@ -40,6 +44,7 @@ impl DropCause {
             DropCause::Ack => "ack",
             DropCause::Queue => "queue",
             DropCause::Staged => "staged",
+            DropCause::Aqm => "aqm",
         }
     }
 

@@ -27,9 +27,11 @@ pub enum Direction {
 /// What becomes of one packet offered to the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fate {
-    /// It leaves the path's far end at `arrives`; on the data direction it left the bottleneck
-    /// at `departs` (on the ACK direction `departs` is the time it was offered).
+    /// It leaves the path's far end at `arrives`; on the data direction it went onto the
+    /// bottleneck's link at `starts` (its sojourn in the queue ended) and left it at
+    /// `departs` (on the ACK direction both are the time it was offered).
     Delivered {
+        starts: Instant,
         departs: Instant,
         arrives: Instant,
     },
@@ -93,18 +95,18 @@ impl Path {
     pub fn offer(&mut self, dir: Direction, now: Instant, wire_bytes: u32, is_data: bool) -> Fate {
         match dir {
             Direction::Data => {
-                if is_data && self.staged.lose_next() {
+                if self.staged_drop(is_data) {
                     return Fate::Dropped(DropCause::Staged);
                 }
                 let departs = match self.bottleneck.offer(now, wire_bytes) {
                     Enqueued::Departs(t) => t,
                     Enqueued::Dropped => return Fate::Dropped(DropCause::Queue),
                 };
-                // Random loss strikes on the wire, after the packet has used the link.
-                if self.data_loss.lose(&mut self.rng) {
+                if self.lost_on_wire() {
                     return Fate::Dropped(DropCause::Data);
                 }
                 Fate::Delivered {
+                    starts: departs - self.bottleneck.last_serialisation(),
                     departs,
                     arrives: departs + self.shape.data_delay,
                 }
@@ -114,11 +116,25 @@ impl Path {
                     return Fate::Dropped(DropCause::Ack);
                 }
                 Fate::Delivered {
+                    starts: now,
                     departs: now,
                     arrives: now + self.shape.ack_delay,
                 }
             }
         }
+    }
+
+    /// Whether the data packet offered now is one the lesson drops (`drop=` counts packets
+    /// with payload only). A managed bottleneck (`super::managed`), which takes the drop-tail
+    /// queue's place in the simulator, asks this before its queue.
+    pub fn staged_drop(&mut self, is_data: bool) -> bool {
+        is_data && self.staged.lose_next()
+    }
+
+    /// Whether random loss strikes a data packet on the wire, after it has used the link: a
+    /// managed bottleneck asks as each packet leaves it, in the order they leave.
+    pub fn lost_on_wire(&mut self) -> bool {
+        self.data_loss.lose(&mut self.rng)
     }
 
     /// Packets waiting in the bottleneck's queue at `now` (forgetting those that have left).

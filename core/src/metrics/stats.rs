@@ -1,4 +1,7 @@
-//! Statistics over a run's values: quantiles and Jain's fairness index.
+//! Statistics over a run's values: quantiles, Jain's fairness index, and a histogram of
+//! delays too many to keep one by one.
+
+use crate::time::Duration;
 
 /// The `q`-quantile of sorted values, by linear interpolation between closest ranks.
 pub fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
@@ -19,9 +22,107 @@ pub fn jain(xs: &[f64]) -> Option<f64> {
     (sq > 0.0).then(|| sum * sum / (xs.len() as f64 * sq))
 }
 
+/// Sub-buckets per power of two: values are kept to 1/64 of themselves (1.6 %), exactly below
+/// 128 ns, in at most 3 776 counters whatever the range (HdrHistogram's layout).
+const SUB_BITS: u32 = 6;
+const SUB: u64 = 1 << SUB_BITS;
+
+/// Durations counted in log-linear buckets: a quantile within 1.6 % of the exact one, in
+/// bounded memory, for the sojourn of every packet of a long run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DelayHistogram {
+    counts: Vec<u64>,
+    total: u64,
+}
+
+impl DelayHistogram {
+    fn index(ns: u64) -> usize {
+        if ns < 2 * SUB {
+            return ns as usize;
+        }
+        let shift = 64 - ns.leading_zeros() - (SUB_BITS + 1);
+        (u64::from(shift) * SUB + (ns >> shift)) as usize
+    }
+
+    /// The middle of bucket `i`, in nanoseconds.
+    fn middle(i: usize) -> u64 {
+        let i = i as u64;
+        if i < 2 * SUB {
+            return i;
+        }
+        let shift = i / SUB - 1;
+        let low = (i - shift * SUB) << shift;
+        low + (1 << shift) / 2
+    }
+
+    pub fn add(&mut self, d: Duration) {
+        let i = Self::index(d.as_nanos());
+        if i >= self.counts.len() {
+            self.counts.resize(i + 1, 0);
+        }
+        self.counts[i] += 1;
+        self.total += 1;
+    }
+
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The `q`-quantile (the value of rank ceil(q n)), to the bucket's middle.
+    pub fn quantile(&self, q: f64) -> Option<Duration> {
+        if self.total == 0 {
+            return None;
+        }
+        let rank = ((q.clamp(0.0, 1.0) * self.total as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (i, &n) in self.counts.iter().enumerate() {
+            seen += n;
+            if seen >= rank {
+                return Some(Duration(Self::middle(i)));
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_histogram_keeps_each_value_within_a_sixty_fourth() {
+        for ns in (0..200_000u64).chain([1 << 40, u64::MAX / 3, u64::MAX]) {
+            let mid = DelayHistogram::middle(DelayHistogram::index(ns));
+            let err = mid.abs_diff(ns) as f64;
+            assert!(err <= ns as f64 / 64.0, "{ns} ns read as {mid}");
+        }
+        // Buckets are contiguous: each index follows the last, none skipped.
+        let mut last = 0;
+        for ns in 0..100_000u64 {
+            let i = DelayHistogram::index(ns);
+            assert!(i == last || i == last + 1, "{ns}: {last} -> {i}");
+            last = i;
+        }
+    }
+
+    #[test]
+    fn histogram_quantiles_are_ranks() {
+        let mut h = DelayHistogram::default();
+        assert_eq!(h.quantile(0.5), None);
+        for us in 1..=100u64 {
+            h.add(Duration::from_micros(us));
+        }
+        let q = |q: f64| h.quantile(q).map(|d| d.as_nanos() as f64 / 1e3);
+        // The 50th of 100 values (50 us) and the 99th, each within 1.6 %.
+        assert!(q(0.5).is_some_and(|v| (v - 50.0).abs() <= 50.0 / 64.0));
+        assert!(q(0.99).is_some_and(|v| (v - 99.0).abs() <= 99.0 / 64.0));
+        assert!(q(1.0).is_some_and(|v| (v - 100.0).abs() <= 100.0 / 64.0));
+        assert_eq!(h.len(), 100);
+    }
 
     #[test]
     fn quantiles_interpolate() {

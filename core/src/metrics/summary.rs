@@ -32,6 +32,14 @@ pub struct WindowStats {
     pub p99: f64,
 }
 
+/// Percentiles of a delay, ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DelayStats {
+    pub p50: f64,
+    pub p95: f64,
+    pub p99: f64,
+}
+
 /// The fields `../shared/spec/scenario.md` promises in every summary, in its order. Outside
 /// tools read these names; the runner's tests check each is present.
 pub const SPEC_FIELDS: &[&str] = &[
@@ -78,6 +86,14 @@ pub struct Summary {
     pub dropped_data: u64,
     pub dropped_acks: u64,
     pub queue_drops: u64,
+    /// The sojourn of data packets at the bottleneck: from joining its queue to going onto its
+    /// link. `null` when no data packet passed it.
+    pub queue_delay_ms: Option<DelayStats>,
+    /// Packets the queue discipline dropped early (RED, CoDel, PIE), apart from `queue_drops`,
+    /// the overflow of the hard limit.
+    pub aqm_drops: u64,
+    /// Packets the queue discipline marked CE instead of dropping (`ecn=1`).
+    pub ecn_marks: u64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
     pub msgs: Option<MsgStats>,

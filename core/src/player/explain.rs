@@ -2,7 +2,7 @@
 //! out. Sequence numbers are relative, as Wireshark shows them (the first data byte is 1);
 //! windows are in MSS.
 
-use super::step::{CaLabel, DropCause, Growth, SlowStartEnd, Step, StepKind, Steps};
+use super::step::{CaLabel, DropCause, Growth, QueueWhy, SlowStartEnd, Step, StepKind, Steps};
 use crate::cc::INFINITE_SSTHRESH_BYTES;
 use crate::scenario::CcAlgo;
 
@@ -29,6 +29,82 @@ pub fn ms(v: f64) -> String {
         format!("{v:.0}")
     } else {
         format!("{v:.1}")
+    }
+}
+
+/// A probability in percent as the explanations write it: two significant digits.
+fn pct(p: f64) -> String {
+    if p >= 10.0 {
+        format!("{p:.0} %")
+    } else if p >= 1.0 {
+        format!("{p:.1} %")
+    } else {
+        format!("{p:.2} %")
+    }
+}
+
+/// What the queue discipline decided about `what` (a segment or datagram, titled) and why:
+/// dropped, or marked CE instead (`marked`).
+fn queue_decision(why: QueueWhy, what: &str, marked: bool, lang: Language) -> String {
+    let zh = lang == Language::Zh;
+    match (why, zh) {
+        (QueueWhy::Codel { sojourn_ms, count, next_in_ms, target_ms, interval_ms }, false) => {
+            let act = if marked { format!("CE mark #{count} instead of a drop (ECN)") } else { format!("drop #{count}") };
+            let next = match next_in_ms {
+                Some(n) => format!("the next in {} ms if it stays above (the control law, interval/√{count} after this one was due)", ms(n)),
+                None => "the packet behind it waited less than the target, so CoDel stops dropping".to_string(),
+            };
+            format!(
+                "CoDel: {what} waited {} ms, and the sojourn has been above the {} ms target for {} ms: {act}; {next}.",
+                ms(sojourn_ms), ms(target_ms), ms(interval_ms)
+            )
+        }
+        (QueueWhy::Codel { sojourn_ms, count, next_in_ms, target_ms, interval_ms }, true) => {
+            let act = if marked { format!("第 {count} 次以 CE 标记代替丢弃（ECN）") } else { format!("第 {count} 次丢弃") };
+            let next = match next_in_ms {
+                Some(n) => format!("若仍高于目标，下一次在 {} ms 后（控制律：从本次应到时刻起 interval/√{count}）", ms(n)),
+                None => "其后的包排队时间已低于目标，CoDel 停止丢包".to_string(),
+            };
+            format!(
+                "CoDel：{what}排队 {} ms，逗留时间已超过 {} ms 目标达 {} ms：{act}；{next}。",
+                ms(sojourn_ms), ms(target_ms), ms(interval_ms)
+            )
+        }
+        (QueueWhy::Pie { probability_pct, target_ms }, false) => {
+            let act = if marked { "marked CE instead of dropped (ECN)" } else { "dropped on arrival" };
+            format!(
+                "PIE: the queueing delay is above its {} ms target, so each arriving packet is dropped with probability {}: {what} is {act}.",
+                ms(target_ms), pct(probability_pct)
+            )
+        }
+        (QueueWhy::Pie { probability_pct, target_ms }, true) => {
+            let act = if marked { "被标记 CE 代替丢弃（ECN）" } else { "在到达时被丢弃" };
+            format!(
+                "PIE：排队时延高于 {} ms 目标，每个到达的包以 {} 的概率被丢弃：{what}{act}。",
+                ms(target_ms), pct(probability_pct)
+            )
+        }
+        (QueueWhy::Red { average, probability_pct }, false) => {
+            let act = if marked { "marked CE instead of dropped (ECN)" } else { "dropped on arrival" };
+            format!(
+                "RED: the average queue is {average:.1} packets, so the probability is {}: {what} is {act}.",
+                pct(probability_pct)
+            )
+        }
+        (QueueWhy::Red { average, probability_pct }, true) => {
+            let act = if marked { "被标记 CE 代替丢弃（ECN）" } else { "在到达时被丢弃" };
+            format!("RED：平均队列为 {average:.1} 个包，概率为 {}：{what}{act}。", pct(probability_pct))
+        }
+        (QueueWhy::FattestFlow { limit }, false) => format!(
+            "FQ-CoDel is over its limit of {limit} packets: {what} is dropped from the head of the fattest flow's queue, not the newcomer."
+        ),
+        (QueueWhy::FattestFlow { limit }, true) => {
+            format!("FQ-CoDel 超过 {limit} 个包的上限：{what}从最胖流的队首被丢弃，而不是新到的包。")
+        }
+        (QueueWhy::Limit { limit }, false) => {
+            format!("{what} is dropped: the bottleneck's queue is full ({limit} packets).")
+        }
+        (QueueWhy::Limit { limit }, true) => format!("{what}被丢弃：瓶颈队列已满（{limit} 个包）。"),
     }
 }
 
@@ -289,29 +365,38 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 ),
             )
         }
-        StepKind::DataLost { seq, len, cause } => {
+        StepKind::DataLost { seq, len, cause, why } => {
             let seg = segment_title(seq, Some(len), m, lang);
-            match (cause, zh) {
-                (DropCause::Data | DropCause::Ack, false) => format!("{seg} is lost on the link (random loss)."),
-                (DropCause::Data | DropCause::Ack, true) => format!("{seg}在链路上丢失（随机丢包）。"),
-                (DropCause::Queue, false) => format!(
+            match (cause, why, zh) {
+                (_, Some(why), _) => queue_decision(why, &seg, false, lang),
+                (DropCause::Data | DropCause::Ack, _, false) => format!("{seg} is lost on the link (random loss)."),
+                (DropCause::Data | DropCause::Ack, _, true) => format!("{seg}在链路上丢失（随机丢包）。"),
+                (DropCause::Queue | DropCause::Aqm, None, false) => format!(
                     "{seg} is dropped: the bottleneck's queue is full ({} packets waiting).",
                     st.queue
                 ),
-                (DropCause::Queue, true) => {
+                (DropCause::Queue | DropCause::Aqm, None, true) => {
                     format!("{seg}被丢弃：瓶颈队列已满（{} 个包在排队）。", st.queue)
                 }
-                (DropCause::Staged, false) => {
+                (DropCause::Staged, None, false) => {
                     format!("{seg} is dropped on purpose: the lesson's staged loss.")
                 }
-                (DropCause::Staged, true) => format!("{seg}被有意丢弃：本课设定的丢包。"),
+                (DropCause::Staged, None, true) => format!("{seg}被有意丢弃：本课设定的丢包。"),
             }
+        }
+        StepKind::DatagramLost { id, why: Some(why), .. } => {
+            let name = lang_pick(lang, format!("Datagram {id}"), format!("数据报 {id} "));
+            let gone = lang_pick(lang, " UDP never sends it again.".into(), "UDP 不会重传它。".into());
+            format!("{}{gone}", queue_decision(why, &name, false, lang))
         }
         StepKind::DatagramLost { id, .. } => lang_pick(
             lang,
             format!("Datagram {id} is lost; UDP never sends it again."),
             format!("数据报 {id} 丢失；UDP 不会重传它。"),
         ),
+        StepKind::CeMarked { seq, len, why } => {
+            queue_decision(why, &segment_title(seq, Some(len), m, lang), true, lang)
+        }
         StepKind::AckLost { ack } => lang_pick(
             lang,
             format!("ACK {} is lost on the way back; the next cumulative ACK covers it.", ack_no(ack)),
@@ -477,6 +562,35 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 ),
             )
         }
+        StepKind::EcnEcho { cwnd_before, ssthresh } if ssthresh >= INFINITE_SSTHRESH_BYTES => lang_pick(
+            lang,
+            format!(
+                "CE mark echoed (ECE): the sender enters CWR, but BBR sets its window from its model and ignores the mark (as Linux's BBR v1 does): cwnd stays {} MSS, nothing retransmitted.",
+                mss(cwnd_before, m)
+            ),
+            format!(
+                "收到 CE 标记回显（ECE）：发送方进入 CWR，但 BBR 按其模型设定窗口、忽略该标记（同 Linux 的 BBR v1）：cwnd 保持 {} MSS，没有重传。",
+                mss(cwnd_before, m)
+            ),
+        ),
+        StepKind::EcnEcho { cwnd_before, ssthresh } => {
+            let how = reduction(steps.cc, lang);
+            lang_pick(
+                lang,
+                format!(
+                    "CE mark echoed (ECE): a queue marked a segment instead of dropping it. The sender reduces as for one loss, ssthresh = {how} = {} MSS, cwnd {} -> {} MSS over the next round trip (PRR), and retransmits nothing; its next new segment carries CWR (RFC 3168 §6.1.2, Linux tcp_enter_cwr).",
+                    mss(ssthresh, m),
+                    mss(cwnd_before, m),
+                    mss(ssthresh, m)
+                ),
+                format!(
+                    "收到 CE 标记回显（ECE）：队列标记了一个报文段而不是丢弃它。发送方按一次丢包降窗：ssthresh = {how} = {} MSS，cwnd 在下一个往返内 {} -> {} MSS（PRR），不重传任何数据；下一个新报文段带 CWR（RFC 3168 §6.1.2，Linux tcp_enter_cwr）。",
+                    mss(ssthresh, m),
+                    mss(cwnd_before, m),
+                    mss(ssthresh, m)
+                ),
+            )
+        }
         StepKind::RecoveryDone { cwnd } => lang_pick(
             lang,
             format!(
@@ -566,6 +680,9 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 (CaLabel::Disorder, Language::En) => {
                     "duplicate ACKs or SACKs seen, not yet enough to call a loss"
                 }
+                (CaLabel::Cwr, Language::En) => {
+                    "reducing the window for an ECN echo, until data sent since is acknowledged"
+                }
                 (CaLabel::Recovery, Language::En) => {
                     "fast recovery, until everything sent before the loss is acknowledged"
                 }
@@ -574,6 +691,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 }
                 (CaLabel::Open, Language::Zh) => "一切正常",
                 (CaLabel::Disorder, Language::Zh) => "出现重复 ACK 或 SACK，还不足以判定丢包",
+                (CaLabel::Cwr, Language::Zh) => "因 ECN 回显而降窗，直到此后发出的数据被确认",
                 (CaLabel::Recovery, Language::Zh) => "快速恢复，直到丢包前发出的数据全部被确认",
                 (CaLabel::Loss, Language::Zh) => "超时之后，直到超时前发出的数据全部被确认",
             };
@@ -591,10 +709,12 @@ fn ca_name(ca: CaLabel, lang: Language) -> &'static str {
     match (ca, lang) {
         (CaLabel::Open, Language::En) => "Open",
         (CaLabel::Disorder, Language::En) => "Disorder",
+        (CaLabel::Cwr, Language::En) => "CWR",
         (CaLabel::Recovery, Language::En) => "Recovery",
         (CaLabel::Loss, Language::En) => "Loss",
         (CaLabel::Open, Language::Zh) => "Open（正常）",
         (CaLabel::Disorder, Language::Zh) => "Disorder（失序）",
+        (CaLabel::Cwr, Language::Zh) => "CWR（降窗）",
         (CaLabel::Recovery, Language::Zh) => "Recovery（恢复）",
         (CaLabel::Loss, Language::Zh) => "Loss（超时）",
     }

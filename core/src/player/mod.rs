@@ -12,8 +12,8 @@ pub mod trip;
 
 pub use explain::{explain, Language};
 pub use step::{
-    CaLabel, DropCause, FlowState, Growth, SlowStartEnd, Step, StepKind, StepTag, StepWindow,
-    Steps, MAX_STEPS,
+    CaLabel, DropCause, FlowState, Growth, QueueWhy, SlowStartEnd, Step, StepKind, StepTag,
+    StepWindow, Steps, MAX_STEPS,
 };
 pub use trip::{Cargo, OneWay, Trip, TripEnd};
 

@@ -11,11 +11,41 @@ pub const MAX_STEPS: usize = 100_000;
 pub enum CaLabel {
     Open,
     Disorder,
+    /// Reducing the window for an ECN echo.
+    Cwr,
     Recovery,
     Loss,
 }
 
 pub use crate::link::DropCause;
+
+/// Why the bottleneck's queue discipline dropped or marked a packet: what the player explains
+/// of each decision (`crate::link::managed::Why`, in the steps' units).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueWhy {
+    /// The hard limit, `queue` packets, was reached.
+    Limit { limit: u32 },
+    /// FQ-CoDel was over its limit: the fattest flow's head was dropped (RFC 8290 §4.1.3).
+    FattestFlow { limit: u32 },
+    /// CoDel's control law (RFC 8289 §3.3): the packet's sojourn, the decision's number in
+    /// this dropping state, and the time to the next one (`None`: the packet behind it waited
+    /// less than target, and the dropping state ends).
+    Codel {
+        sojourn_ms: f64,
+        count: u32,
+        next_in_ms: Option<f64>,
+        target_ms: f64,
+        interval_ms: f64,
+    },
+    /// PIE's drop probability (RFC 8033 §4.1), percent.
+    Pie {
+        probability_pct: f64,
+        target_ms: f64,
+    },
+    /// RED's average queue (packets) and the probability it acted with, percent.
+    Red { average: f64, probability_pct: f64 },
+}
 
 /// Why slow start ended without a loss.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,17 +96,27 @@ pub enum StepKind {
         seq: u64,
         len: u32,
     },
+    /// A data segment was lost; `why` is the queue discipline's reason where it dropped it.
     DataLost {
         seq: u64,
         len: u32,
         cause: DropCause,
+        why: Option<QueueWhy>,
     },
     DatagramLost {
         id: u32,
         cause: DropCause,
+        why: Option<QueueWhy>,
     },
     AckLost {
         ack: u64,
+    },
+    /// The queue discipline marked a segment Congestion Experienced instead of dropping it
+    /// (RFC 3168 §5).
+    CeMarked {
+        seq: u64,
+        len: u32,
+        why: QueueWhy,
     },
     /// A data segment reached the receiver; `delivered` bytes went to the application, `held`
     /// bytes wait behind a hole.
@@ -113,6 +153,12 @@ pub enum StepKind {
         seq: u64,
         cwnd_before: u64,
         cwnd_after: u64,
+        ssthresh: u64,
+    },
+    /// An ACK echoed a congestion mark (ECE): the window's reduction begins, as for a loss,
+    /// with nothing to retransmit (RFC 3168 §6.1.2, Linux `tcp_enter_cwr`).
+    EcnEcho {
+        cwnd_before: u64,
         ssthresh: u64,
     },
     RecoveryDone {
@@ -160,12 +206,14 @@ pub enum StepTag {
     DataLost,
     DatagramLost,
     AckLost,
+    CeMarked,
     DataArrived,
     DatagramArrived,
     AckSent,
     AckArrived,
     DuplicateAck,
     FastRetransmit,
+    EcnEcho,
     RecoveryDone,
     Timeout,
     MessageWritten,
@@ -177,7 +225,7 @@ pub enum StepTag {
 impl StepTag {
     /// Every tag, in the order of [`StepKind`]'s variants: a kind added there goes here too,
     /// and gets an example in [`StepKind::examples`] (the tests check the three agree).
-    pub const ALL: [StepTag; 21] = [
+    pub const ALL: [StepTag; 23] = [
         StepTag::SynSent,
         StepTag::SynReceived,
         StepTag::Established,
@@ -187,12 +235,14 @@ impl StepTag {
         StepTag::DataLost,
         StepTag::DatagramLost,
         StepTag::AckLost,
+        StepTag::CeMarked,
         StepTag::DataArrived,
         StepTag::DatagramArrived,
         StepTag::AckSent,
         StepTag::AckArrived,
         StepTag::DuplicateAck,
         StepTag::FastRetransmit,
+        StepTag::EcnEcho,
         StepTag::RecoveryDone,
         StepTag::Timeout,
         StepTag::MessageWritten,
@@ -213,12 +263,14 @@ impl StepTag {
             StepTag::DataLost => "data_lost",
             StepTag::DatagramLost => "datagram_lost",
             StepTag::AckLost => "ack_lost",
+            StepTag::CeMarked => "ce_marked",
             StepTag::DataArrived => "data_arrived",
             StepTag::DatagramArrived => "datagram_arrived",
             StepTag::AckSent => "ack_sent",
             StepTag::AckArrived => "ack_arrived",
             StepTag::DuplicateAck => "duplicate_ack",
             StepTag::FastRetransmit => "fast_retransmit",
+            StepTag::EcnEcho => "ecn_echo",
             StepTag::RecoveryDone => "recovery_done",
             StepTag::Timeout => "timeout",
             StepTag::MessageWritten => "message_written",
@@ -242,12 +294,14 @@ impl StepKind {
             StepKind::DataLost { .. } => StepTag::DataLost,
             StepKind::DatagramLost { .. } => StepTag::DatagramLost,
             StepKind::AckLost { .. } => StepTag::AckLost,
+            StepKind::CeMarked { .. } => StepTag::CeMarked,
             StepKind::DataArrived { .. } => StepTag::DataArrived,
             StepKind::DatagramArrived { .. } => StepTag::DatagramArrived,
             StepKind::AckSent { .. } => StepTag::AckSent,
             StepKind::AckArrived { .. } => StepTag::AckArrived,
             StepKind::DuplicateAck { .. } => StepTag::DuplicateAck,
             StepKind::FastRetransmit { .. } => StepTag::FastRetransmit,
+            StepKind::EcnEcho { .. } => StepTag::EcnEcho,
             StepKind::RecoveryDone { .. } => StepTag::RecoveryDone,
             StepKind::Timeout { .. } => StepTag::Timeout,
             StepKind::MessageWritten { .. } => StepTag::MessageWritten,
@@ -284,20 +338,71 @@ impl StepKind {
                 seq: 1460,
                 len: 1460,
                 cause: DropCause::Data,
+                why: None,
             },
             StepKind::DataLost {
                 seq: 1460,
                 len: 1460,
                 cause: DropCause::Queue,
+                why: None,
             },
             StepKind::DataLost {
                 seq: 1460,
                 len: 1460,
                 cause: DropCause::Staged,
+                why: None,
+            },
+            StepKind::DataLost {
+                seq: 1460,
+                len: 1460,
+                cause: DropCause::Aqm,
+                why: Some(QueueWhy::Codel {
+                    sojourn_ms: 12.0,
+                    count: 3,
+                    next_in_ms: Some(57.7),
+                    target_ms: 5.0,
+                    interval_ms: 100.0,
+                }),
+            },
+            StepKind::DataLost {
+                seq: 1460,
+                len: 1460,
+                cause: DropCause::Queue,
+                why: Some(QueueWhy::FattestFlow { limit: 1000 }),
+            },
+            StepKind::DataLost {
+                seq: 1460,
+                len: 1460,
+                cause: DropCause::Aqm,
+                why: Some(QueueWhy::Pie {
+                    probability_pct: 3.5,
+                    target_ms: 15.0,
+                }),
+            },
+            StepKind::DataLost {
+                seq: 1460,
+                len: 1460,
+                cause: DropCause::Aqm,
+                why: Some(QueueWhy::Red {
+                    average: 9.5,
+                    probability_pct: 4.5,
+                }),
+            },
+            StepKind::CeMarked {
+                seq: 1460,
+                len: 1460,
+                why: QueueWhy::Codel {
+                    sojourn_ms: 7.0,
+                    count: 1,
+                    next_in_ms: None,
+                    target_ms: 5.0,
+                    interval_ms: 100.0,
+                },
             },
             StepKind::DatagramLost {
                 id: 7,
                 cause: DropCause::Data,
+                why: None,
             },
             StepKind::AckLost { ack: 2920 },
             StepKind::DataArrived {
@@ -344,6 +449,14 @@ impl StepKind {
                 cwnd_before: 40 * 1460,
                 cwnd_after: 28 * 1460,
                 ssthresh: 28 * 1460,
+            },
+            StepKind::EcnEcho {
+                cwnd_before: 40 * 1460,
+                ssthresh: 28 * 1460,
+            },
+            StepKind::EcnEcho {
+                cwnd_before: 40 * 1460,
+                ssthresh: crate::cc::INFINITE_SSTHRESH_BYTES,
             },
             StepKind::RecoveryDone { cwnd: 28 * 1460 },
             StepKind::FastRetransmit {

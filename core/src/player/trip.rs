@@ -38,8 +38,11 @@ pub enum TripEnd {
     /// It left the path's queue onto the wire at `departs_ms` (its sending time, where the
     /// direction has no queue) and reached the far end at `arrives_ms`.
     Arrived { departs_ms: f64, arrives_ms: f64 },
-    /// It was lost, when it was offered to the path, for this cause.
-    Lost(DropCause),
+    /// It was lost at `at_ms`, for this cause: when it was offered to the path, or, where a
+    /// queue discipline dropped it after it waited, then.
+    Lost { at_ms: f64, cause: DropCause },
+    /// It was still waiting at a managed bottleneck when the record ended.
+    Queued,
 }
 
 /// One packet's trip.
@@ -53,11 +56,12 @@ pub struct Trip {
 }
 
 impl Trip {
-    /// When the trip is over: arrived or lost.
+    /// When the trip is over: arrived or lost (never, within the record, for one queued).
     pub fn over_ms(&self) -> f64 {
         match self.end {
             TripEnd::Arrived { arrives_ms, .. } => arrives_ms,
-            TripEnd::Lost(_) => self.sent_ms,
+            TripEnd::Lost { at_ms, .. } => at_ms,
+            TripEnd::Queued => f64::INFINITY,
         }
     }
 }

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::print::fmt_decimal;
 use super::units::{read_decimal, Dimension};
-use super::{App, CcAlgo, Scenario};
+use super::{App, Aqm, CcAlgo, Scenario};
 
 /// One query key. `Key::ALL` is the order of the canonical form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,6 +22,19 @@ pub enum Key {
     Drop,
     Burst,
     Queue,
+    Aqm,
+    Ecn,
+    CodelTarget,
+    CodelInterval,
+    FqQuantum,
+    PieTarget,
+    PieTupdate,
+    PieAlpha,
+    PieBeta,
+    RedMin,
+    RedMax,
+    RedMaxp,
+    RedWq,
     Mss,
     Iw,
     Rwnd,
@@ -39,6 +52,7 @@ pub enum Key {
     Every,
     Count,
     Conns,
+    Probe,
     Seed,
     At,
 }
@@ -84,7 +98,7 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 28] = [
+    pub const ALL: [Key; 42] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
@@ -94,6 +108,19 @@ impl Key {
         Key::Drop,
         Key::Burst,
         Key::Queue,
+        Key::Aqm,
+        Key::Ecn,
+        Key::CodelTarget,
+        Key::CodelInterval,
+        Key::FqQuantum,
+        Key::PieTarget,
+        Key::PieTupdate,
+        Key::PieAlpha,
+        Key::PieBeta,
+        Key::RedMin,
+        Key::RedMax,
+        Key::RedMaxp,
+        Key::RedWq,
         Key::Mss,
         Key::Iw,
         Key::Rwnd,
@@ -111,6 +138,7 @@ impl Key {
         Key::Every,
         Key::Count,
         Key::Conns,
+        Key::Probe,
         Key::Seed,
         Key::At,
     ];
@@ -240,7 +268,7 @@ pub fn table_text() -> String {
             format!("{unit}; {}", range.replace('`', ""))
         };
         out.push_str(&format!(
-            "  {:<9} {} ({tail})\n",
+            "  {:<14} {} ({tail})\n",
             d.name,
             d.meaning.replace('`', "")
         ));
@@ -251,7 +279,7 @@ pub fn table_text() -> String {
 /// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
 /// The common shapes take a line each: a decimal, a whole number (`small` for a `u32` field),
 /// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
-pub static KEYS: [KeyDef; 28] = {
+pub static KEYS: [KeyDef; 42] = {
     use Dimension as D;
     // A key that is a plain field of `Scenario`, bounded by its kind alone.
     macro_rules! plain {
@@ -330,7 +358,29 @@ pub static KEYS: [KeyDef; 28] = {
             },
         },
         real!(Burst "burst", "mean loss-burst length (Gilbert-Elliott); 1 = independent", "packets", 1.0, 100.0, Packets, burst),
-        small!(Queue "queue", "bottleneck drop-tail queue", "packets", 1, 1_000_000, Packets, queue),
+        small!(Queue "queue", "bottleneck queue's hard limit: drop-tail with `aqm=fifo`, the discipline's `limit` otherwise", "packets", 1, 1_000_000, Packets, queue),
+        choice!(Aqm "aqm", "queue discipline at the bottleneck: drop-tail, RED (gentle), CoDel (RFC 8289), FQ-CoDel (RFC 8290), PIE (RFC 8033)", "`fifo`, `red`, `codel`, `fq_codel`, `pie`", ["fifo", "red", "codel", "fq_codel", "pie"], aqm: Aqm),
+        flag!(Ecn "ecn", "ECN (RFC 3168): data sent ECT(0), the queue marks CE instead of dropping, the receiver echoes ECE until CWR, the sender reduces without retransmitting", ecn),
+        real!(CodelTarget "codel_target", "CoDel's acceptable standing sojourn (`codel`, `fq_codel`)", "ms", 0.01, 1000.0, Millis, codel_target_ms),
+        real!(CodelInterval "codel_interval", "how long the sojourn stays above target before CoDel drops (`codel`, `fq_codel`)", "ms", 1.0, 10_000.0, Millis, codel_interval_ms),
+        small!(FqQuantum "fq_quantum", "bytes a flow sends per deficit round (`fq_codel`)", "bytes", 64, 65_536, Bytes, fq_quantum),
+        real!(PieTarget "pie_target", "PIE's target queueing delay (`pie`)", "ms", 0.1, 1000.0, Millis, pie_target_ms),
+        real!(PieTupdate "pie_tupdate", "how often PIE updates its probability, rounded up to whole 4 ms jiffies as Linux at HZ 250 (`pie`)", "ms", 1.0, 1000.0, Millis, pie_tupdate_ms),
+        small!(PieAlpha "pie_alpha", "PIE's weight of the delay's distance from target, in sixteenths (`pie`)", "1/16", 0, 32, Plain, pie_alpha),
+        small!(PieBeta "pie_beta", "PIE's weight of the delay's trend, in sixteenths (`pie`)", "1/16", 0, 32, Plain, pie_beta),
+        real!(RedMin "red_min", "RED's minimum threshold on the average queue (`red`)", "packets", 0.0, 1_000_000.0, Packets, red_min),
+        KeyDef {
+            key: Key::RedMax,
+            name: "red_max",
+            meaning: "RED's maximum threshold on the average queue; gentle RED ramps from `red_maxp` here to 100 % at twice it (`red`)",
+            unit: "packets",
+            kind: real(0.0, 1_000_000.0, D::Packets),
+            allowed: Some("`red_min` to 1000000"),
+            get: |s| Value::Real(s.red_max),
+            put: |s, v| s.red_max = v.real(),
+        },
+        real!(RedMaxp "red_maxp", "RED's drop probability at `red_max` (`red`)", "percent", 0.0, 100.0, Percent, red_maxp_pct),
+        real!(RedWq "red_wq", "RED's weight of the newest queue length in its average (`red`)", "fraction", 0.000_001, 1.0, Plain, red_wq),
         small!(Mss "mss", "segment payload", "bytes", 64, 65_000, Bytes, mss),
         small!(Iw "iw", "initial congestion window", "segments", 1, 1000, Segments, iw),
         KeyDef {
@@ -357,6 +407,7 @@ pub static KEYS: [KeyDef; 28] = {
         real!(Every "every", "interval between messages", "ms", 0.1, 10_000.0, Millis, every_ms),
         small!(Count "count", "number of messages", "count", 1, 1_000_000, Messages, count),
         small!(Conns "conns", "connections the messages go round-robin over; 0 = UDP", "count", 0, 64, Connections, conns),
+        real!(Probe "probe", "a latency probe: a 64-byte ping every so often through the same bottleneck, beside the workload (flent's RRUL); 0 = none", "ms", 0.0, 10_000.0, Millis, probe_ms),
         whole!(Seed "seed", "random seed", "unsigned 64-bit", 0, u64::MAX, Plain, seed),
         KeyDef {
             key: Key::At,
@@ -463,6 +514,15 @@ impl Scenario {
                     allowed,
                 })
             }
+            (Key::RedMax, Kind::Real(r)) => {
+                let min_text = format!("red_min = {}", fmt_decimal(self.red_min));
+                let allowed = allowed(&min_text, &fmt_decimal(r.max), r.dim);
+                Some(Bounds::Real {
+                    min: self.red_min,
+                    max: r.max,
+                    allowed,
+                })
+            }
             (Key::At, Kind::Real(r)) => {
                 // Scaled on the decimal digits, as `at` itself is read, so that
                 // `dur=0.0283&at=28.3` is at the end of the run, not past it by a rounding.
@@ -522,6 +582,25 @@ impl CcAlgo {
     }
 }
 
+impl Aqm {
+    pub const ALL: [Aqm; 5] = [Aqm::Fifo, Aqm::Red, Aqm::Codel, Aqm::FqCodel, Aqm::Pie];
+
+    /// The value of `aqm` that selects this discipline.
+    pub fn name(self) -> &'static str {
+        match self {
+            Aqm::Fifo => "fifo",
+            Aqm::Red => "red",
+            Aqm::Codel => "codel",
+            Aqm::FqCodel => "fq_codel",
+            Aqm::Pie => "pie",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Aqm> {
+        Aqm::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
 impl App {
     pub const ALL: [App; 3] = [App::Body, App::Bulk, App::Msgs];
 
@@ -547,7 +626,19 @@ mod tests {
     fn the_table_is_in_key_order() {
         for (i, k) in Key::ALL.into_iter().enumerate() {
             assert_eq!(KEYS[i].key, k, "row {i}");
-            assert_eq!(KEYS[i].name, format!("{k:?}").to_lowercase(), "row {i}");
+            // The variant's name in snake case: `CodelTarget` is `codel_target`.
+            let snake =
+                format!("{k:?}")
+                    .chars()
+                    .enumerate()
+                    .fold(String::new(), |mut s, (j, c)| {
+                        if c.is_uppercase() && j > 0 {
+                            s.push('_');
+                        }
+                        s.push(c.to_ascii_lowercase());
+                        s
+                    });
+            assert_eq!(KEYS[i].name, snake, "row {i}");
         }
     }
 
@@ -590,6 +681,10 @@ mod tests {
             panic!("app is a choice")
         };
         assert_eq!(app, App::ALL.map(App::name));
+        let Kind::Choice(aqm) = Key::Aqm.kind() else {
+            panic!("aqm is a choice")
+        };
+        assert_eq!(aqm, Aqm::ALL.map(Aqm::name));
     }
 
     #[test]

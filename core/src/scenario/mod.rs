@@ -41,6 +41,26 @@ pub enum App {
     Msgs,
 }
 
+/// The bottleneck's queue discipline (`aqm`), written `fifo`, `red`, `codel`, `fq_codel`,
+/// `pie`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Aqm {
+    /// Drop-tail: a packet that finds the queue full is dropped (Linux's `pfifo`).
+    #[default]
+    Fifo,
+    /// Random Early Detection (Floyd and Jacobson 1993), gentle (Floyd 2000).
+    Red,
+    /// CoDel (RFC 8289), Linux's `sch_codel`.
+    Codel,
+    /// FQ-CoDel (RFC 8290), Linux's `sch_fq_codel`.
+    FqCodel,
+    /// PIE (RFC 8033), Linux's `sch_pie`.
+    Pie,
+}
+
 /// Every knob of an experiment, in the units of the query string.
 ///
 /// Field names follow the query keys; units are in the suffix where the key itself has none.
@@ -61,8 +81,35 @@ pub struct Scenario {
     pub drop: Vec<u64>,
     /// Mean loss-burst length in packets (Gilbert-Elliott); 1 = independent losses.
     pub burst: f64,
-    /// Bottleneck drop-tail queue (packets).
+    /// The bottleneck queue's hard limit (packets): drop-tail with `aqm=fifo`, each
+    /// discipline's `limit` otherwise.
     pub queue: u32,
+    pub aqm: Aqm,
+    /// ECN (RFC 3168): data is sent ECT(0), the queue marks CE instead of dropping it, the
+    /// receiver echoes ECE and the sender answers as for a loss without retransmitting.
+    pub ecn: bool,
+    /// CoDel's target sojourn (ms), for `codel` and `fq_codel`.
+    pub codel_target_ms: f64,
+    /// CoDel's interval (ms).
+    pub codel_interval_ms: f64,
+    /// FQ-CoDel's DRR quantum (bytes).
+    pub fq_quantum: u32,
+    /// PIE's target queueing delay (ms).
+    pub pie_target_ms: f64,
+    /// PIE's update interval (ms), rounded up to whole jiffies as Linux does.
+    pub pie_tupdate_ms: f64,
+    /// PIE's weights of the delay's distance from target and of its trend (sixteenths).
+    pub pie_alpha: u32,
+    pub pie_beta: u32,
+    /// RED's thresholds on the average queue (packets).
+    pub red_min: f64,
+    pub red_max: f64,
+    /// RED's drop probability at `red_max` (percent).
+    pub red_maxp_pct: f64,
+    /// RED's EWMA weight of the queue.
+    pub red_wq: f64,
+    /// A latency probe's interval (ms); 0 = no probe.
+    pub probe_ms: f64,
     /// Segment payload (bytes).
     pub mss: u32,
     /// Initial congestion window (segments).
@@ -114,6 +161,20 @@ impl Default for Scenario {
             drop: Vec::new(),
             burst: 1.0,
             queue: 1000,
+            aqm: Aqm::Fifo,
+            ecn: false,
+            codel_target_ms: 5.0,
+            codel_interval_ms: 100.0,
+            fq_quantum: 1514,
+            pie_target_ms: 15.0,
+            pie_tupdate_ms: 15.0,
+            pie_alpha: 2,
+            pie_beta: 20,
+            red_min: 5.0,
+            red_max: 15.0,
+            red_maxp_pct: 10.0,
+            red_wq: 0.002,
+            probe_ms: 0.0,
             mss: 1460,
             iw: 10,
             rwnd: 4_194_304,

@@ -3,7 +3,7 @@
 //! A query is `&`-separated `key=value` pairs, percent-decoded as a browser's `URLSearchParams`
 //! encodes them (`+` is a space, a `%` not followed by two hex digits is itself). `preset` is
 //! applied first wherever it appears, then the other keys in the order written, except that
-//! `rwnd` and `at` come last: their ranges depend on `mss` and `dur`.
+//! `rwnd`, `red_max` and `at` come last: their ranges depend on `mss`, `red_min` and `dur`.
 
 use std::str::FromStr;
 
@@ -139,7 +139,7 @@ impl Scenario {
     fn with_pairs_lenient(self, pairs: &[(Key, String)], errors: &mut Vec<ScenarioError>) -> Self {
         let base = self.clone();
         let mut s = self;
-        let depends_on_others = |key: Key| matches!(key, Key::Rwnd | Key::At);
+        let depends_on_others = |key: Key| matches!(key, Key::Rwnd | Key::RedMax | Key::At);
         let first = pairs.iter().filter(|(k, _)| !depends_on_others(*k));
         let last = pairs.iter().filter(|(k, _)| depends_on_others(*k));
         for (key, value) in first.chain(last) {
@@ -406,7 +406,9 @@ mod tests {
     #[test]
     fn every_key_reads_in_its_unit() {
         let s = parsed(
-            "?cc=reno&rtt=20&bw=100&loss=1.5&ackloss=0.5&drop=9,3,3&burst=2&queue=50&mss=1000\
+            "?cc=reno&rtt=20&bw=100&loss=1.5&ackloss=0.5&drop=9,3,3&burst=2&queue=50&aqm=fq_codel\
+             &ecn=1&codel_target=2.5&codel_interval=50&fq_quantum=300&pie_target=20&pie_tupdate=30\
+             &pie_alpha=4&pie_beta=10&red_min=3&red_max=12&red_maxp=2&red_wq=0.01&probe=20&mss=1000\
              &iw=4&rwnd=65536&hystart=0&sack=0&ts=0&autotune=0&delack=0&minrto=1000&app=msgs&body=1000&dur=2.5\
              &flows=3&msg=200&every=0.5&count=10&conns=0&seed=18446744073709551615&at=2500",
         );
@@ -420,6 +422,20 @@ mod tests {
             drop: vec![3, 9],
             burst: 2.0,
             queue: 50,
+            aqm: crate::Aqm::FqCodel,
+            ecn: true,
+            codel_target_ms: 2.5,
+            codel_interval_ms: 50.0,
+            fq_quantum: 300,
+            pie_target_ms: 20.0,
+            pie_tupdate_ms: 30.0,
+            pie_alpha: 4,
+            pie_beta: 10,
+            red_min: 3.0,
+            red_max: 12.0,
+            red_maxp_pct: 2.0,
+            red_wq: 0.01,
+            probe_ms: 20.0,
             mss: 1000,
             iw: 4,
             rwnd: 65536,
@@ -471,6 +487,19 @@ mod tests {
             ("ackloss", "0", "50", "-1", "51"),
             ("burst", "1", "100", "0.99", "100.5"),
             ("queue", "1", "1000000", "0", "1000001"),
+            ("codel_target", "0.01", "1000", "0.009", "1000.1"),
+            ("codel_interval", "1", "10000", "0.9", "10001"),
+            ("fq_quantum", "64", "65536", "63", "65537"),
+            ("pie_target", "0.1", "1000", "0.09", "1001"),
+            ("pie_tupdate", "1", "1000", "0.9", "1001"),
+            ("pie_alpha", "0", "32", "-1", "33"),
+            ("pie_beta", "0", "32", "-1", "33"),
+            // Up to red_max (15 by default) alone; above it red_max itself is out of range.
+            ("red_min", "0", "15", "-1", "1000001"),
+            ("red_max", "5", "1000000", "4.9", "1000001"),
+            ("red_maxp", "0", "100", "-1", "100.1"),
+            ("red_wq", "0.000001", "1", "0.0000009", "1.1"),
+            ("probe", "0", "10000", "-1", "10000.1"),
             ("mss", "64", "65000", "63", "65001"),
             ("iw", "1", "1000", "0", "1001"),
             ("rwnd", "2920", "1073741824", "2919", "1073741825"),

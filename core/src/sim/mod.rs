@@ -8,7 +8,7 @@ mod report;
 mod world;
 
 pub use invariants::Invariants;
-pub use report::{goodput_window, hol_stats, msg_stats, window_stats};
+pub use report::{delay_stats, goodput_window, hol_stats, msg_stats, window_stats};
 pub use world::Stop;
 
 use crate::metrics::summary::Summary;

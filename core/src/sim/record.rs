@@ -11,6 +11,22 @@ use crate::time::{Duration, Instant};
 
 use super::world::{Recording, World};
 
+/// How a trip ends, for a fate decided at `at`.
+pub(super) fn trip_end(at: Instant, fate: Fate) -> TripEnd {
+    match fate {
+        Fate::Delivered {
+            departs, arrives, ..
+        } => TripEnd::Arrived {
+            departs_ms: departs.as_millis_f64(),
+            arrives_ms: arrives.as_millis_f64(),
+        },
+        Fate::Dropped(cause) => TripEnd::Lost {
+            at_ms: at.as_millis_f64(),
+            cause,
+        },
+    }
+}
+
 impl World {
     /// The state of flow `fi` now, for a step.
     pub(super) fn flow_state(&self, now: Instant, fi: usize) -> FlowState {
@@ -97,15 +113,20 @@ impl World {
         }
     }
 
-    /// Keeps the trip of packet `p`, offered to the path at `now` with `fate`, if steps are
-    /// being kept. `repair`: it carries data sent before.
-    pub(super) fn record_trip(&mut self, now: Instant, p: &Packet, repair: bool, fate: Fate) {
+    /// Keeps the trip of packet `p`, offered to the path at `now` and ending as `end`, if
+    /// steps are being kept; its place in the record, to settle it later if it is queued at a
+    /// managed bottleneck. `repair`: it carries data sent before.
+    pub(super) fn record_trip(
+        &mut self,
+        now: Instant,
+        p: &Packet,
+        repair: bool,
+        end: TripEnd,
+    ) -> Option<u32> {
         if !self.recording.keeping() {
-            return;
+            return None;
         }
-        let Some(steps) = self.steps.as_mut() else {
-            return;
-        };
+        let steps = self.steps.as_mut()?;
         let cargo = match p.kind {
             Kind::Syn => Cargo::Syn,
             Kind::SynAck { .. } => Cargo::SynAck,
@@ -115,19 +136,23 @@ impl World {
             Kind::Datagram { .. } => Cargo::Datagram,
             Kind::Ack { .. } => Cargo::Ack,
         };
-        let end = match fate {
-            Fate::Delivered { departs, arrives } => TripEnd::Arrived {
-                departs_ms: departs.as_millis_f64(),
-                arrives_ms: arrives.as_millis_f64(),
-            },
-            Fate::Dropped(cause) => TripEnd::Lost(cause),
-        };
         steps.trips.push(Trip {
             flow: p.flow,
             cargo,
             sent_ms: now.as_millis_f64(),
             end,
         });
+        u32::try_from(steps.trips.len() - 1).ok()
+    }
+
+    /// A trip recorded as queued ends, as its managed bottleneck decided at `at`.
+    pub(super) fn settle_trip(&mut self, trip: Option<u32>, at: Instant, fate: Fate) {
+        let Some(steps) = self.steps.as_mut() else {
+            return;
+        };
+        if let Some(t) = trip.and_then(|i| steps.trips.get_mut(i as usize)) {
+            t.end = trip_end(at, fate);
+        }
     }
 
     /// The record's first instant has come: the senders start noting what they do, and each
@@ -182,6 +207,16 @@ impl World {
                     seq,
                     cwnd_before,
                     cwnd_after,
+                    ssthresh,
+                },
+                false,
+            ),
+            Note::EcnEcho {
+                cwnd_before,
+                ssthresh,
+            } => (
+                StepKind::EcnEcho {
+                    cwnd_before,
                     ssthresh,
                 },
                 false,
@@ -266,9 +301,9 @@ fn slow_start_exit(s: &crate::tcp::Sender, before: &AckBefore) -> Option<StepKin
     let ssthresh = w.ssthresh_bytes()?;
     let cwnd = w.cwnd_bytes();
     let was_in_slow_start = before.cwnd < before.ssthresh;
-    // In fast recovery PRR sets the window, and its end is a step of its own; after a timeout
-    // (the Loss state) slow start runs up to ssthresh as ever.
-    let in_recovery = matches!(s.ca_state(), CaState::Recovery { .. });
+    // In fast recovery and CWR PRR sets the window, and its end is a step of its own; after a
+    // timeout (the Loss state) slow start runs up to ssthresh as ever.
+    let in_recovery = matches!(s.ca_state(), CaState::Recovery { .. } | CaState::Cwr { .. });
     if !was_in_slow_start || w.in_slow_start() || in_recovery || s.cc().model_based() {
         return None;
     }
@@ -292,6 +327,7 @@ fn ca_label(s: &crate::tcp::Sender) -> CaLabel {
     match s.ca_state() {
         CaState::Open => CaLabel::Open,
         CaState::Disorder => CaLabel::Disorder,
+        CaState::Cwr { .. } => CaLabel::Cwr,
         CaState::Recovery { .. } => CaLabel::Recovery,
         CaState::Loss { .. } => CaLabel::Loss,
     }

@@ -1,7 +1,7 @@
 //! The summary of a run, field for field as the spec defines it.
 
-use crate::metrics::stats::{jain, quantile};
-use crate::metrics::summary::{HolStats, MsgStats, Summary, WindowStats};
+use crate::metrics::stats::{jain, quantile, DelayHistogram};
+use crate::metrics::summary::{DelayStats, HolStats, MsgStats, Summary, WindowStats};
 use crate::rate::MbitPerS;
 use crate::scenario::Scenario;
 use crate::theory::path::{bdp_bytes, mathis, window_limit};
@@ -93,6 +93,9 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         dropped_data: w.dropped_data,
         dropped_acks: w.dropped_acks,
         queue_drops: w.queue_drops,
+        queue_delay_ms: delay_stats(&w.sojourn),
+        aqm_drops: w.aqm_drops,
+        ecn_marks: w.ecn_marks,
         fast_retransmits: sum(|st| st.fast_retransmits),
         timeouts: sum(|st| st.timeouts),
         msgs: w.messages.as_ref().map(msg_stats),
@@ -117,6 +120,16 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         events: w.sched.executed(),
         sim_wall_ms: 0.0,
     }
+}
+
+/// The p50, p95 and p99 of a histogram of delays, in ms.
+pub fn delay_stats(h: &DelayHistogram) -> Option<DelayStats> {
+    let q = |q: f64| h.quantile(q).map(Duration::as_millis_f64);
+    Some(DelayStats {
+        p50: q(0.5)?,
+        p95: q(0.95)?,
+        p99: q(0.99)?,
+    })
 }
 
 /// The length of the spec's goodput windows: 0.5 s, or 10 RTTs if longer.

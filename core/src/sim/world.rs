@@ -2,10 +2,13 @@
 
 use crate::cc::{new_controller, CcOptions};
 use crate::engine::{Halt, Pending, Scheduler};
+use crate::link::aqm::Waiting;
+use crate::link::managed::{Discipline, Managed, Outcome, Why};
 use crate::link::{DelayLine, Direction, Fate, Path};
+use crate::metrics::stats::DelayHistogram;
 use crate::metrics::trace::{DropCause, Traces};
-use crate::packet::{header_bytes, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
-use crate::player::{StepKind, Steps};
+use crate::packet::{header_bytes, Ecn, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
+use crate::player::{QueueWhy, StepKind, Steps, TripEnd};
 use crate::scenario::Scenario;
 use crate::tcp::sender::ConnState;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
@@ -13,7 +16,7 @@ use crate::time::{Duration, Instant};
 use crate::workload::{MessageLog, Workload};
 
 use super::invariants::{Invariants, Watch};
-use super::record::{one_way, AckBefore};
+use super::record::{one_way, trip_end, AckBefore};
 
 use super::RunOptions;
 
@@ -28,6 +31,9 @@ pub(crate) enum Event {
     DelAck(u16),
     /// The message application writes its next message.
     AppWrite,
+    /// A managed bottleneck's link frees, or its discipline's timer is due
+    /// ([`Managed::next_event`]).
+    LinkFree,
     /// The scenario's time limit.
     End,
 }
@@ -100,6 +106,23 @@ pub(crate) struct Flow {
     pub(super) last_window: Option<super::observe::WindowState>,
 }
 
+/// A packet waiting at a managed bottleneck, with what the world needs of it when it leaves.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Held {
+    packet: Packet,
+    /// Its trip in the player's record, settled when the queue decides.
+    trip: Option<u32>,
+}
+
+/// The bottleneck when `aqm` names a discipline: it decides each packet's fate as it waits and
+/// leaves, so the link runs on its own event instead of the drop-tail queue's known departures.
+pub(super) struct ManagedLink {
+    pub(super) queue: Managed<Held>,
+    pub(super) discipline: Discipline,
+    timer: Pending,
+    outcomes: Vec<Outcome<Held>>,
+}
+
 pub(crate) struct World {
     pub sched: Scheduler<Event>,
     /// TCP/IP header bytes of every segment: with or without the timestamp option.
@@ -116,6 +139,14 @@ pub(crate) struct World {
     pub dropped_acks: u64,
     pub acks_sent: u64,
     pub queue_drops: u64,
+    /// Packets the queue discipline dropped early, before its hard limit.
+    pub aqm_drops: u64,
+    /// Packets the queue discipline marked CE.
+    pub ecn_marks: u64,
+    /// The managed bottleneck, when `aqm` is not `fifo`.
+    pub(super) managed: Option<ManagedLink>,
+    /// How long each data packet waited at the bottleneck before going onto its link.
+    pub sojourn: DelayHistogram,
     /// UDP payload bytes read, and when the last arrived.
     pub udp_delivered: u64,
     pub udp_last_read: Option<Instant>,
@@ -214,10 +245,26 @@ impl World {
             .count();
         let every_flow_ends = unfinished == flows.len() && !flows.is_empty();
         let window_len = super::report::goodput_window(s);
+        let managed = Discipline::of(s, shape.bits_per_s).map(|discipline| ManagedLink {
+            // Its own seed, so that the path's random losses stay where they were.
+            queue: Managed::new(
+                shape.bits_per_s,
+                shape.queue,
+                discipline,
+                s.seed ^ 0x6171_6d5f_7365_6564,
+            ),
+            discipline,
+            timer: Pending::default(),
+            outcomes: Vec::with_capacity(16),
+        });
         World {
             sched,
             header: header_bytes(s.ts),
             path,
+            aqm_drops: 0,
+            ecn_marks: 0,
+            managed,
+            sojourn: DelayHistogram::default(),
             data_wire: DelayLine::new(shape.data_delay),
             ack_wire: DelayLine::new(shape.ack_delay),
             flows,
@@ -292,6 +339,7 @@ impl World {
                             Event::SenderTimer(f) => self.sender_timer(now, f),
                             Event::DelAck(f) => self.delack(now, f),
                             Event::AppWrite => self.app_write(now),
+                            Event::LinkFree => self.link_free(now),
                         }
                     }
                     Err(Halt::Budget) => return Stop::Budget,
@@ -450,15 +498,22 @@ impl World {
     }
 
     pub(super) fn bottleneck_waiting(&self, now: Instant) -> usize {
-        self.path.waiting_at(now)
+        match &self.managed {
+            Some(m) => m.queue.len(),
+            None => self.path.waiting_at(now),
+        }
     }
 
     /// `repair`: the packet carries data sent before.
     fn send_on_data_path(&mut self, now: Instant, p: Packet, repair: bool) {
+        if self.managed.is_some() {
+            self.send_through_managed(now, p, repair);
+            return;
+        }
         let fate = self
             .path
             .offer(Direction::Data, now, p.wire_bytes, p.is_data());
-        self.record_trip(now, &p, repair, fate);
+        self.record_trip(now, &p, repair, trip_end(now, fate));
         if matches!(
             fate,
             Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)
@@ -468,7 +523,12 @@ impl World {
             self.traces.queue.push(now, [queued as f64]);
         }
         match fate {
-            Fate::Delivered { departs, .. } => {
+            Fate::Delivered {
+                starts, departs, ..
+            } => {
+                if p.is_data() {
+                    self.sojourn.add(starts - now);
+                }
                 let seq = self.sched.next_seq();
                 self.data_wire.push(departs, seq, p);
             }
@@ -478,27 +538,200 @@ impl World {
                 } else {
                     self.dropped_data += 1;
                 }
-                self.lost_on_data_path(now, &p, cause);
+                self.lost_on_data_path(now, &p, cause, None);
             }
         }
     }
 
-    fn lost_on_data_path(&mut self, now: Instant, p: &Packet, cause: DropCause) {
+    /// A data packet joins a managed bottleneck (after the lesson's staged drop, as on the
+    /// drop-tail path); what the discipline decides, now or later, is settled as it comes.
+    fn send_through_managed(&mut self, now: Instant, p: Packet, repair: bool) {
+        if self.path.staged_drop(p.is_data()) {
+            let cause = DropCause::Staged;
+            self.record_trip(now, &p, repair, trip_end(now, Fate::Dropped(cause)));
+            self.dropped_data += 1;
+            self.lost_on_data_path(now, &p, cause, None);
+            return;
+        }
+        let trip = self.record_trip(now, &p, repair, TripEnd::Queued);
+        let Some(m) = self.managed.as_mut() else {
+            return;
+        };
+        let w = Waiting {
+            packet: Held { packet: p, trip },
+            bytes: p.wire_bytes,
+            enqueued: now,
+            flow: p.flow,
+            ect: matches!(p.kind, Kind::Data { ecn: Ecn::Ect0, .. }),
+            ce: false,
+        };
+        let mut out = std::mem::take(&mut m.outcomes);
+        m.queue.offer(now, w, &mut out);
+        let queued = m.queue.len();
+        self.traces.queue.push(now, [queued as f64]);
+        self.settle(now, &mut out);
+    }
+
+    /// The managed bottleneck's own event: its link frees, or its timer is due.
+    fn link_free(&mut self, now: Instant) {
+        let Some(m) = self.managed.as_mut() else {
+            return;
+        };
+        m.timer.fired(now);
+        let mut out = std::mem::take(&mut m.outcomes);
+        m.queue.run_until(now, &mut out);
+        self.settle(now, &mut out);
+    }
+
+    /// The discipline's reason for a decision at `at`, as the player's steps say it.
+    fn queue_why(&self, at: Instant, why: Why) -> QueueWhy {
+        let limit = u32::try_from(self.path.shape().queue).unwrap_or(u32::MAX);
+        let ms = Duration::as_millis_f64;
+        match (why, self.managed.as_ref().map(|m| m.discipline)) {
+            (Why::Limit, _) => QueueWhy::Limit { limit },
+            (Why::FattestFlow, _) => QueueWhy::FattestFlow { limit },
+            (Why::Codel(d), discipline) => {
+                let p = match discipline {
+                    Some(Discipline::FqCodel(p)) => p.codel,
+                    Some(Discipline::Codel(p)) => p,
+                    _ => Default::default(),
+                };
+                QueueWhy::Codel {
+                    sojourn_ms: ms(d.sojourn),
+                    count: d.count,
+                    next_in_ms: d.next.map(|n| ms(n - at)),
+                    target_ms: ms(p.target),
+                    interval_ms: ms(p.interval),
+                }
+            }
+            (Why::Pie { probability }, discipline) => QueueWhy::Pie {
+                probability_pct: probability * 100.0,
+                target_ms: match discipline {
+                    Some(Discipline::Pie(p)) => ms(p.target),
+                    _ => 0.0,
+                },
+            },
+            (
+                Why::Red {
+                    average,
+                    probability,
+                },
+                _,
+            ) => QueueWhy::Red {
+                average,
+                probability_pct: probability * 100.0,
+            },
+        }
+    }
+
+    /// Carries out what the managed bottleneck decided, in its order, and re-arms its event.
+    fn settle(&mut self, now: Instant, out: &mut Vec<Outcome<Held>>) {
+        for o in out.drain(..) {
+            match o {
+                Outcome::Sent { w, starts, departs } => {
+                    let Held {
+                        packet: mut p,
+                        trip,
+                    } = w.packet;
+                    // The discipline marked it on its way: the receiver sees CE.
+                    if let (true, Kind::Data { ecn, .. }) = (w.ce, &mut p.kind) {
+                        *ecn = Ecn::Ce;
+                    }
+                    if p.is_data() {
+                        self.sojourn.add(starts - w.enqueued);
+                    }
+                    // Random loss strikes on the wire, after the packet has used the link.
+                    if self.path.lost_on_wire() {
+                        self.settle_trip(trip, starts, Fate::Dropped(DropCause::Data));
+                        self.dropped_data += 1;
+                        self.lost_on_data_path(starts, &p, DropCause::Data, None);
+                        continue;
+                    }
+                    let arrives = departs + self.data_wire.delay();
+                    let fate = Fate::Delivered {
+                        starts,
+                        departs,
+                        arrives,
+                    };
+                    self.settle_trip(trip, starts, fate);
+                    let seq = self.sched.next_seq();
+                    self.data_wire.push(departs, seq, p);
+                }
+                Outcome::Dropped { w, at, why } => {
+                    let Held {
+                        packet: p, trip, ..
+                    } = w.packet;
+                    // The hard limit's overflow is the queue's; the rest the discipline's.
+                    let cause = match why {
+                        Why::Limit | Why::FattestFlow => {
+                            self.queue_drops += 1;
+                            DropCause::Queue
+                        }
+                        Why::Codel(_) | Why::Pie { .. } | Why::Red { .. } => {
+                            self.aqm_drops += 1;
+                            DropCause::Aqm
+                        }
+                    };
+                    self.settle_trip(trip, at, Fate::Dropped(cause));
+                    let why = self.queue_why(at, why);
+                    self.lost_on_data_path(at, &p, cause, Some(why));
+                }
+                Outcome::Marked { w, at, why } => {
+                    self.ecn_marks += 1;
+                    if let Kind::Data { seq, len, .. } = w.packet.packet.kind {
+                        let why = self.queue_why(at, why);
+                        self.record(
+                            at,
+                            usize::from(w.flow),
+                            StepKind::CeMarked { seq, len, why },
+                        );
+                    }
+                }
+            }
+        }
+        let Some(m) = self.managed.as_mut() else {
+            return;
+        };
+        m.outcomes = std::mem::take(out);
+        if let Some(t) = m.queue.next_event() {
+            if m.timer.arm(t) {
+                self.sched.schedule(t.max(now), Event::LinkFree);
+            }
+        }
+    }
+
+    /// `why`: the queue discipline's reason, where it dropped the packet.
+    fn lost_on_data_path(
+        &mut self,
+        now: Instant,
+        p: &Packet,
+        cause: DropCause,
+        why: Option<QueueWhy>,
+    ) {
         self.traces.record_drop(now, p.flow, cause);
         self.datagram_lost(p);
         let fi = usize::from(p.flow);
         match p.kind {
-            Kind::Data { seq, len, .. } => {
-                self.record(now, fi, StepKind::DataLost { seq, len, cause })
+            Kind::Data { seq, len, .. } => self.record(
+                now,
+                fi,
+                StepKind::DataLost {
+                    seq,
+                    len,
+                    cause,
+                    why,
+                },
+            ),
+            Kind::Datagram { id } => {
+                self.record(now, fi, StepKind::DatagramLost { id, cause, why })
             }
-            Kind::Datagram { id } => self.record(now, fi, StepKind::DatagramLost { id, cause }),
             _ => {}
         }
     }
 
     fn send_on_ack_path(&mut self, now: Instant, p: Packet) {
         let fate = self.path.offer(Direction::Ack, now, p.wire_bytes, false);
-        self.record_trip(now, &p, false, fate);
+        self.record_trip(now, &p, false, trip_end(now, fate));
         if let Fate::Dropped(_) = fate {
             self.dropped_acks += 1;
             self.traces.record_drop(now, p.flow, DropCause::Ack);
@@ -526,7 +759,13 @@ impl World {
                 };
                 self.send_on_ack_path(now, synack);
             }
-            Kind::Data { seq, len, ts } => self.receive_data(now, fi, seq, len, ts),
+            Kind::Data {
+                seq,
+                len,
+                ts,
+                ecn,
+                cwr,
+            } => self.receive_data(now, fi, seq, len, ts, ecn, cwr),
             Kind::Datagram { id } => {
                 if let Some(log) = self.messages.as_mut() {
                     log.datagram_read(id, now);
@@ -543,10 +782,20 @@ impl World {
         }
     }
 
-    fn receive_data(&mut self, now: Instant, fi: usize, seq: u64, len: u32, ts: TsOpt) {
+    #[allow(clippy::too_many_arguments)]
+    fn receive_data(
+        &mut self,
+        now: Instant,
+        fi: usize,
+        seq: u64,
+        len: u32,
+        ts: TsOpt,
+        ecn: Ecn,
+        cwr: bool,
+    ) {
         let flow = &mut self.flows[fi];
         let in_order = seq <= flow.receiver.rcv_nxt();
-        let arrival = flow.receiver.on_data(now, seq, len, ts);
+        let arrival = flow.receiver.on_data(now, seq, len, ts, ecn, cwr);
         flow.first_arrival.get_or_insert(now);
         if arrival.delivered_to > arrival.delivered_from {
             let bytes = arrival.delivered_to - arrival.delivered_from;
@@ -669,7 +918,9 @@ impl World {
                     }
                 }
             }
-            Kind::Ack { ack, wnd, ts, .. } => {
+            Kind::Ack {
+                ack, wnd, ts, ece, ..
+            } => {
                 self.watch_ack(fi, ack, wnd);
                 let flow = &mut self.flows[fi];
                 let tr = &mut self.traces.flows[fi];
@@ -687,7 +938,7 @@ impl World {
                     .then(|| AckBefore::of(&flow.sender));
                 let samples = flow.sender.rtt().samples();
                 flow.sender
-                    .on_ack(now, ack, wnd, p.sack_blocks(), ts, &mut out);
+                    .on_ack(now, ack, wnd, p.sack_blocks(), ts, ece, &mut out);
                 let rtt = flow.sender.rtt();
                 if rtt.samples() != samples {
                     if let Some(r) = rtt.latest() {

@@ -13,7 +13,7 @@
 //! application reads every in-order byte the moment it arrives, so only out-of-order data
 //! occupies the buffer.
 
-use crate::packet::{sack_room, ts_clock, Kind, SackBlock, TsOpt, MAX_SACK_BLOCKS};
+use crate::packet::{sack_room, ts_clock, Ecn, Kind, SackBlock, TsOpt, MAX_SACK_BLOCKS};
 use crate::scenario::Scenario;
 use crate::tcp::ranges::RangeSet;
 use crate::time::{Duration, Instant};
@@ -65,6 +65,8 @@ pub struct ReceiverConfig {
     pub autotune: bool,
     /// The timestamp clock's phase (`packet::ts_clock`): the same host clock as the sender's.
     pub ts_phase: Duration,
+    /// ECN was negotiated (RFC 3168 §6.1.1): congestion marks are echoed.
+    pub ecn: bool,
 }
 
 impl ReceiverConfig {
@@ -78,6 +80,9 @@ impl ReceiverConfig {
             ts: s.ts,
             autotune: s.autotune,
             ts_phase,
+            // Linux's default `tcp_ecn=2` accepts ECN when the SYN asks for it, as it does
+            // with `ecn=1`.
+            ecn: s.ecn,
         }
     }
 }
@@ -113,6 +118,9 @@ pub struct Receiver {
     unacked_segments: u32,
     delack_deadline: Option<Instant>,
     quickacks: u32,
+    /// A congestion mark arrived and the sender has not yet said CWR: every ACK carries ECE
+    /// (Linux's `TCP_ECN_DEMAND_CWR`).
+    demand_cwr: bool,
     /// Linux's `icsk_ack.ato`, the delayed-ACK timeout, between `delack` and the receiver's
     /// RTO, and `lrcvtime`, when data last arrived.
     ato: Duration,
@@ -178,6 +186,7 @@ impl Receiver {
             unacked_segments: 0,
             delack_deadline: None,
             quickacks: 0,
+            demand_cwr: false,
             ato: cfg.delack,
             last_arrival: None,
             srtt: None,
@@ -374,9 +383,27 @@ impl Receiver {
 
     /// Linux `tcp_incr_quickack`: ACK the next segments at once, up to half a window of them.
     fn incr_quickack(&mut self) {
+        self.incr_quickack_up_to(MAX_QUICKACKS);
+    }
+
+    fn incr_quickack_up_to(&mut self, max: u32) {
         let half_window = self.window() / (2 * u64::from(self.cfg.mss.max(1)));
-        let quick = (half_window.max(2) as u32).min(MAX_QUICKACKS);
+        let quick = (half_window.max(2) as u32).min(max);
         self.quickacks = self.quickacks.max(quick);
+    }
+
+    /// Linux `tcp_ecn_check_ce`: a CE mark makes every ACK echo ECE until the sender's CWR; the
+    /// first of an episode is ACKed at once, and the next one too (`tcp_enter_quickack_mode`
+    /// with 2), since the sender may have a very small window.
+    fn check_ce(&mut self, ecn: Ecn) {
+        if !self.cfg.ecn || ecn != Ecn::Ce {
+            return;
+        }
+        if !self.demand_cwr {
+            self.incr_quickack_up_to(2);
+            self.ato = self.cfg.delack;
+            self.demand_cwr = true;
+        }
     }
 
     /// Linux `tcp_event_data_recv`: the timeout follows the gaps between arrivals, and a gap
@@ -430,9 +457,24 @@ impl Receiver {
             .max(self.cfg.delack);
     }
 
-    /// Takes in the payload `seq..seq + len`, with its timestamp option, at `now`.
-    pub fn on_data(&mut self, now: Instant, seq: u64, len: u32, ts: TsOpt) -> Arrival {
+    /// Takes in the payload `seq..seq + len`, with its timestamp option and its ECN field and
+    /// CWR flag, at `now`.
+    pub fn on_data(
+        &mut self,
+        now: Instant,
+        seq: u64,
+        len: u32,
+        ts: TsOpt,
+        ecn: Ecn,
+        cwr: bool,
+    ) -> Arrival {
         self.on_handshake_ack(now);
+        // Linux `tcp_ecn_accept_cwr`, first: the sender reduced its window, so the echo stops,
+        // and this segment is ACKed at once (its window may be very small).
+        let cwr_seen = self.cfg.ecn && cwr;
+        if cwr_seen {
+            self.demand_cwr = false;
+        }
         // PAWS (RFC 7323 §5) as far as a path that never reorders needs it: TS.Recent only
         // moves forward.
         if self.cfg.ts && seq <= self.rcv_wup && ts.val >= self.ts_recent {
@@ -477,6 +519,7 @@ impl Receiver {
         }
         if seq <= self.rcv_nxt {
             // `tcp_data_queue` then `tcp_event_data_recv`, then the application's read.
+            self.check_ce(ecn);
             self.rcv_nxt = end;
             self.rtt_measure_window(now);
             self.on_arrival_gap(now);
@@ -486,6 +529,7 @@ impl Receiver {
             self.pull_in_order();
         } else {
             // `tcp_data_queue_ofo` grows the window too, whatever the segment's size.
+            self.check_ce(ecn);
             self.ooo.insert(SackBlock { start: seq, end });
             self.recent.retain(|&a| a < seq || a >= end);
             self.recent.insert(0, seq);
@@ -512,6 +556,7 @@ impl Receiver {
             || !self.ooo.is_empty()
             || self.cfg.delack == Duration::ZERO
             || self.quickacks > 0
+            || cwr_seen
         {
             arrival.ack_now = true;
         } else if small {
@@ -599,6 +644,7 @@ impl Receiver {
             sack,
             sack_len: n as u8,
             ts: self.ts_option(now),
+            ece: self.demand_cwr,
         }
     }
 }
@@ -645,7 +691,14 @@ mod tests {
 
     /// Full segment `n` arrives at `t`, without timestamps.
     fn seg_at(r: &mut Receiver, t: Instant, n: u64) -> Arrival {
-        r.on_data(t, n * u64::from(MSS), MSS, TsOpt::default())
+        r.on_data(
+            t,
+            n * u64::from(MSS),
+            MSS,
+            TsOpt::default(),
+            Ecn::NotEct,
+            false,
+        )
     }
 
     fn blocks(k: Kind) -> Vec<(u64, u64)> {
@@ -765,7 +818,7 @@ mod tests {
         r.rcv_ssthresh = 20_000;
         r.right_edge = 20_000;
         r.quickacks = 0;
-        let a = r.on_data(Instant::ZERO, 0, MSS, TsOpt::default());
+        let a = r.on_data(Instant::ZERO, 0, MSS, TsOpt::default(), Ecn::NotEct, false);
         assert!(a.ack_now);
         assert_eq!(r.rcv_ssthresh(), 22_000);
         r.make_ack(Instant::ZERO);
@@ -775,14 +828,28 @@ mod tests {
         // offered window stops one segment short of the buffer's.
         r.rcv_ssthresh = 98_000;
         assert!(
-            r.on_data(Instant::ZERO, 1000, MSS, TsOpt::default())
-                .ack_now
+            r.on_data(
+                Instant::ZERO,
+                1000,
+                MSS,
+                TsOpt::default(),
+                Ecn::NotEct,
+                false
+            )
+            .ack_now
         );
         assert_eq!(r.rcv_ssthresh(), 99_000);
         r.make_ack(Instant::ZERO);
         assert!(
-            !r.on_data(Instant::ZERO, 2000, MSS, TsOpt::default())
-                .ack_now
+            !r.on_data(
+                Instant::ZERO,
+                2000,
+                MSS,
+                TsOpt::default(),
+                Ecn::NotEct,
+                false
+            )
+            .ack_now
         );
     }
 
@@ -800,15 +867,29 @@ mod tests {
         // The first full segment measures the scaling ratio: 131 072 x 160 / 256.
         r.space = 14_480;
         r.rcv_rtt8 = rtt.as_nanos() << 3;
-        r.on_data(one_rtt, 0, MSS, TsOpt::default());
+        r.on_data(one_rtt, 0, MSS, TsOpt::default(), Ecn::NotEct, false);
         assert_eq!(r.buffer_window(), 81_920);
         // 24 616 bytes by the end of the round trip: 24 full segments and a part.
         for n in 1..24 {
-            r.on_data(one_rtt, n * u64::from(MSS), MSS, TsOpt::default());
+            r.on_data(
+                one_rtt,
+                n * u64::from(MSS),
+                MSS,
+                TsOpt::default(),
+                Ecn::NotEct,
+                false,
+            );
             r.make_ack(one_rtt);
         }
         assert_eq!(r.buffer_window(), 81_920);
-        r.on_data(one_rtt + rtt, 24_000, 616, TsOpt::default());
+        r.on_data(
+            one_rtt + rtt,
+            24_000,
+            616,
+            TsOpt::default(),
+            Ecn::NotEct,
+            false,
+        );
         assert_eq!(r.space, 24_616);
         assert_eq!(r.buffer_window(), 118_156);
     }
@@ -822,10 +903,24 @@ mod tests {
         r.rto = Duration::from_millis(300);
         r.on_delack_timeout();
         assert_eq!(r.ato(), Duration::from_millis(80));
-        r.on_data(Instant::from_millis(30), 0, MSS, TsOpt::default());
+        r.on_data(
+            Instant::from_millis(30),
+            0,
+            MSS,
+            TsOpt::default(),
+            Ecn::NotEct,
+            false,
+        );
         assert_eq!(r.ato(), Duration::from_millis(70));
         r.make_ack(Instant::ZERO);
-        r.on_data(Instant::from_millis(40), 1000, MSS, TsOpt::default());
+        r.on_data(
+            Instant::from_millis(40),
+            1000,
+            MSS,
+            TsOpt::default(),
+            Ecn::NotEct,
+            false,
+        );
         assert_eq!(r.ato(), Duration::from_millis(55));
         // With no RTT known the wait is the timeout itself, within the 500 ms ceiling.
         assert_eq!(r.delack_deadline(), Some(Instant::from_millis(40 + 55)));
@@ -850,5 +945,70 @@ mod tests {
         assert!(seg_at(&mut r, Instant::from_secs(1), 0).ack_now);
         r.make_ack(Instant::ZERO);
         assert!(seg_at(&mut r, Instant::from_secs(1), 4).ack_now);
+    }
+}
+
+#[cfg(test)]
+mod ecn_tests {
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    fn ecn_rx() -> Receiver {
+        let mut r = Receiver::new(ReceiverConfig {
+            rwnd: 64_000,
+            mss: MSS,
+            autotune: false,
+            ecn: true,
+            ..ReceiverConfig::of(&Scenario::default(), Duration::ZERO)
+        });
+        // Past the quick-ACK start, to see the steady-state rules.
+        r.last_arrival = Some(Instant::ZERO);
+        r
+    }
+
+    fn arrive(r: &mut Receiver, n: u64, ecn: Ecn, cwr: bool) -> (Arrival, bool) {
+        let a = r.on_data(
+            Instant::ZERO,
+            n * u64::from(MSS),
+            MSS,
+            TsOpt::default(),
+            ecn,
+            cwr,
+        );
+        let ece = matches!(r.make_ack(Instant::ZERO), Kind::Ack { ece: true, .. });
+        (a, ece)
+    }
+
+    /// RFC 3168 §6.1.3, Linux `tcp_ecn_check_ce` and `tcp_ecn_accept_cwr`: a CE mark sets ECE
+    /// on every ACK until a segment with CWR arrives; the marked segment and the one after are
+    /// ACKed at once, and so is the CWR segment.
+    #[test]
+    fn a_mark_is_echoed_until_cwr() {
+        let mut r = ecn_rx();
+        let (a, ece) = arrive(&mut r, 0, Ecn::Ect0, false);
+        assert!(!a.ack_now && !ece, "an unmarked segment waits for a second");
+        let (a, ece) = arrive(&mut r, 1, Ecn::Ce, false);
+        assert!(a.ack_now && ece, "the mark is ACKed at once and echoed");
+        let (a, ece) = arrive(&mut r, 2, Ecn::Ect0, false);
+        assert!(
+            a.ack_now && ece,
+            "quick ACK for the next segment too, still echoing"
+        );
+        let (_, ece) = arrive(&mut r, 3, Ecn::Ect0, false);
+        assert!(ece, "echoed until CWR");
+        let (a, ece) = arrive(&mut r, 4, Ecn::Ect0, true);
+        assert!(a.ack_now && !ece, "CWR stops the echo and is ACKed at once");
+        let (_, ece) = arrive(&mut r, 5, Ecn::Ect0, false);
+        assert!(!ece);
+    }
+
+    /// Without ECN negotiated a CE mark means nothing to the receiver.
+    #[test]
+    fn without_ecn_a_mark_is_not_echoed() {
+        let mut r = ecn_rx();
+        r.cfg.ecn = false;
+        let (_, ece) = arrive(&mut r, 0, Ecn::Ce, false);
+        assert!(!ece);
     }
 }

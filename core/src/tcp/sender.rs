@@ -12,7 +12,9 @@
 //! (RFC 8985), as Linux does by default.
 
 use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH_BYTES};
-use crate::packet::{header_bytes, ts_clock, Kind, Packet, SackBlock, TsOpt, SYN_OPTION_BYTES};
+use crate::packet::{
+    header_bytes, ts_clock, Ecn, Kind, Packet, SackBlock, TsOpt, SYN_OPTION_BYTES,
+};
 use crate::scenario::Scenario;
 use crate::time::{serialisation_time, Duration, Instant};
 
@@ -36,6 +38,9 @@ pub struct SenderConfig {
     pub ts: bool,
     /// The timestamp clock's phase ([`ts_clock`]).
     pub ts_phase: Duration,
+    /// ECN was negotiated (RFC 3168 §6.1.1): new data goes out ECT(0), and an echoed mark
+    /// reduces the window as a loss would, without a retransmission.
+    pub ecn: bool,
 }
 
 impl SenderConfig {
@@ -48,6 +53,7 @@ impl SenderConfig {
             rto_min: Duration::from_millis_f64(s.minrto_ms),
             ts: s.ts,
             ts_phase,
+            ecn: s.ecn,
         }
     }
 }
@@ -71,6 +77,10 @@ pub enum CaState {
     Open,
     /// Duplicate ACKs or SACKs seen, not yet enough to call a loss.
     Disorder,
+    /// Reducing the window for a congestion mark echoed by the receiver (ECE, RFC 3168
+    /// §6.1.2), until data sent after the reduction began, beyond `high_seq`, is acknowledged
+    /// (Linux's `TCP_CA_CWR`).
+    Cwr { high_seq: u64 },
     /// Fast recovery until everything sent before the loss, up to `recover`, is acknowledged.
     Recovery { recover: u64 },
     /// After a retransmission timeout, until everything sent before it is acknowledged.
@@ -90,6 +100,11 @@ pub enum Note {
         seq: u64,
         cwnd_before: u64,
         cwnd_after: u64,
+        ssthresh: u64,
+    },
+    /// An ACK echoed a congestion mark: the window's reduction begins (`tcp_enter_cwr`).
+    EcnEcho {
+        cwnd_before: u64,
         ssthresh: u64,
     },
     RecoveryDone {
@@ -118,6 +133,14 @@ pub enum Note {
     },
 }
 
+/// What a window reduction answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reduction {
+    Loss,
+    /// A congestion mark echoed by the receiver.
+    EcnEcho,
+}
+
 /// How a segment goes out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tx {
@@ -143,6 +166,8 @@ struct AckFlags {
     orig_acked: bool,
     /// The timestamp echoed (0: none).
     ecr: u32,
+    /// The ACK echoes a congestion mark, on a connection that negotiated ECN (`FLAG_ECE`).
+    ece: bool,
 }
 
 /// Counters of one sender, for the summary.
@@ -200,6 +225,8 @@ pub struct Sender {
     /// F-RTO's step 2b: the next transmission is new data, not the retransmissions a timeout
     /// asks for (Linux's `REXMIT_NEW`).
     frto_new_data: bool,
+    /// The next new segment carries CWR (Linux's `TCP_ECN_QUEUE_CWR`).
+    queue_cwr: bool,
     /// Packets delivered so far (acknowledged or SACKed; Linux's `tp->delivered`).
     delivered_pkts: u64,
     /// The retransmission timer, the tail loss probe's, RACK's reordering timer and the pacer's.
@@ -248,6 +275,7 @@ impl Sender {
             rto_retransmits: 0,
             frto: false,
             frto_new_data: false,
+            queue_cwr: false,
             prr_delivered: 0,
             prr_out: 0,
             delivered_pkts: 0,
@@ -347,8 +375,9 @@ impl Sender {
     }
 
     /// Whether the window is being reduced in fast recovery (`tcp_in_cwnd_reduction`).
+    /// Linux `tcp_in_cwnd_reduction`: PRR brings the window down in CWR and in Recovery.
     fn in_cwnd_reduction(&self) -> bool {
-        matches!(self.ca, CaState::Recovery { .. })
+        matches!(self.ca, CaState::Cwr { .. } | CaState::Recovery { .. })
     }
 
     /// Whether the scoreboard holds nothing SACKed, deemed lost or resent: then everything
@@ -458,9 +487,14 @@ impl Sender {
             let lost_before = self.board.lost_marked();
             self.detect_losses(now);
             let newly_lost = self.board.lost_marked().since(lost_before);
-            if newly_lost.segs > 0 && matches!(self.ca, CaState::Open | CaState::Disorder) {
+            if newly_lost.segs > 0
+                && matches!(
+                    self.ca,
+                    CaState::Open | CaState::Disorder | CaState::Cwr { .. }
+                )
+            {
                 let cwnd_before = self.w.cwnd_bytes();
-                self.enter_recovery(now);
+                self.enter_recovery(now, false);
                 if !self.cc.controls_window() {
                     self.cwnd_reduction(1, pkts(newly_lost.segs), false);
                 }
@@ -498,18 +532,23 @@ impl Sender {
                 // yet over, or a timeout repeated with no ACK advancing since.
                 let reduce = match self.ca {
                     CaState::Open | CaState::Disorder => true,
-                    CaState::Recovery { recover } => recover <= self.snd_una,
+                    CaState::Cwr { high_seq: recover } | CaState::Recovery { recover } => {
+                        recover <= self.snd_una
+                    }
                     CaState::Loss { recover } => {
                         recover <= self.snd_una || self.rto_retransmits == 0
                     }
                 };
                 // RFC 5682 §3.1 step 1 and §3.2: F-RTO is tried unless the timeout interrupts
                 // a recovery; repeated timeouts on the same segment keep trying.
-                self.frto = matches!(self.ca, CaState::Open | CaState::Disorder)
-                    || self.rto_retransmits > 0;
+                self.frto = matches!(
+                    self.ca,
+                    CaState::Open | CaState::Disorder | CaState::Cwr { .. }
+                ) || self.rto_retransmits > 0;
                 self.frto_new_data = false;
                 if reduce {
-                    self.begin_undo();
+                    self.begin_undo(true);
+                    self.queue_cwr = self.cfg.ecn;
                 }
                 let loss = LossEvent {
                     now,
@@ -556,6 +595,8 @@ impl Sender {
     /// cumulative ACK (`tcp_sacktag_write_queue`, `tcp_clean_rtx_queue`), losses are found and
     /// the congestion state moves (`tcp_fastretrans_alert`), then the window is reduced by PRR
     /// or grown by the algorithm (`tcp_cong_control`), and what the window allows is sent.
+    /// `ece`: the ACK's ECN-Echo flag.
+    #[allow(clippy::too_many_arguments)]
     pub fn on_ack(
         &mut self,
         now: Instant,
@@ -563,6 +604,7 @@ impl Sender {
         wnd: u64,
         sack: &[SackBlock],
         ts: TsOpt,
+        ece: bool,
         out: &mut Vec<Packet>,
     ) {
         if self.conn != ConnState::Established || ack > self.snd_nxt || ack < self.snd_una {
@@ -716,6 +758,7 @@ impl Sender {
             dupack: is_dupack,
             orig_acked,
             ecr: ts.ecr,
+            ece: self.cfg.ecn && ece,
         };
         let entered = self.fastretrans_alert(now, flags);
         let newly_lost = self.board.lost_marked().since(lost_before);
@@ -737,6 +780,7 @@ impl Sender {
                 in_flight_bytes: self.in_flight(),
                 cwnd_limited: self.cwnd_limited(),
                 in_recovery: self.in_cwnd_reduction(),
+                in_cwr: matches!(self.ca, CaState::Cwr { .. }),
                 delivered: self.rate.delivered(),
                 delivered_pkts: self.delivered_pkts,
                 snd_una: self.snd_una,
@@ -772,8 +816,16 @@ impl Sender {
     /// marks NewReno's losses; enters recovery from Open or Disorder. Returns whether recovery
     /// began on this ACK.
     fn fastretrans_alert(&mut self, now: Instant, f: AckFlags) -> bool {
-        let AckFlags { advanced, ecr, .. } = f;
+        let AckFlags {
+            advanced, ecr, ece, ..
+        } = f;
         match self.ca {
+            // CWR holds until something above `high_seq` is acknowledged, so that the CWR flag
+            // has reached the receiver; then the window is ssthresh (`tcp_end_cwnd_reduction`).
+            CaState::Cwr { high_seq } if self.snd_una > high_seq => {
+                self.ca = CaState::Open;
+                self.end_cwnd_reduction(true);
+            }
             CaState::Recovery { recover } if self.snd_una >= recover => {
                 // `tcp_try_undo_recovery`: a recovery whose retransmissions all proved
                 // needless gives back the window it took.
@@ -817,7 +869,7 @@ impl Sender {
                 }
                 return false;
             }
-            CaState::Open | CaState::Disorder => {}
+            CaState::Open | CaState::Disorder | CaState::Cwr { .. } => {}
         }
         // Open or Disorder, or just left recovery on this ACK.
         if !self.cfg.sack && self.reno_sacked as usize >= DUP_THRESH {
@@ -826,17 +878,45 @@ impl Sender {
         }
         // `tcp_time_to_recover`: a loss is marked.
         if self.board.lost_segs() > 0 {
-            self.enter_recovery(now);
+            self.enter_recovery(now, ece);
             return true;
         }
-        // Linux `tcp_try_to_open`: the sender is Open again only once nothing is left out
-        // (`tcp_left_out`, which counts Reno's duplicate ACKs not yet cleared).
-        self.ca = if self.dupacks > 0 || self.board.sacked_bytes() > 0 || self.reno_sacked > 0 {
-            CaState::Disorder
-        } else {
-            CaState::Open
-        };
+        // Linux `tcp_try_to_open`: an echoed mark begins a reduction (`tcp_enter_cwr`); outside
+        // one, the sender is Open again only once nothing is left out (`tcp_left_out`, which
+        // counts Reno's duplicate ACKs not yet cleared).
+        if ece {
+            self.enter_cwr(now);
+        }
+        if !matches!(self.ca, CaState::Cwr { .. }) {
+            self.ca = if self.dupacks > 0 || self.board.sacked_bytes() > 0 || self.reno_sacked > 0 {
+                CaState::Disorder
+            } else {
+                CaState::Open
+            };
+        }
         false
+    }
+
+    /// Linux `tcp_enter_cwr`: an ECN echo reduces the window as one loss would (the
+    /// algorithm's ssthresh, PRR spreading the cut over the round) but retransmits nothing, and
+    /// is not undone.
+    fn enter_cwr(&mut self, now: Instant) {
+        if !matches!(self.ca, CaState::Open | CaState::Disorder) {
+            return;
+        }
+        let cwnd_before = self.w.cwnd_bytes();
+        self.undo.forget();
+        self.init_cwnd_reduction(now, Reduction::EcnEcho);
+        self.ca = CaState::Cwr {
+            high_seq: self.snd_nxt,
+        };
+        self.note(
+            now,
+            Note::EcnEcho {
+                cwnd_before,
+                ssthresh: self.w.ssthresh_bytes().unwrap_or(INFINITE_SSTHRESH_BYTES),
+            },
+        );
     }
 
     /// Linux `tcp_process_loss`, an ACK after a timeout, with F-RTO (RFC 5682 §3.1, its SACK
@@ -953,10 +1033,10 @@ impl Sender {
     }
 
     /// Arms the tail loss probe where Linux would (`tcp_schedule_loss_probe`): with SACK, in
-    /// the Open state, with data out and no probe awaiting its ACK.
+    /// the Open or CWR state, with data out and no probe awaiting its ACK.
     fn schedule_loss_probe(&mut self, now: Instant) {
         let eligible = self.cfg.sack
-            && self.ca == CaState::Open
+            && matches!(self.ca, CaState::Open | CaState::Cwr { .. })
             && !self.board.is_empty()
             && self.tlp_high_seq.is_none();
         if eligible {
@@ -980,7 +1060,7 @@ impl Sender {
     /// either way past the congestion window, as Linux forces one probe out.
     fn send_loss_probe(&mut self, now: Instant, out: &mut Vec<Packet>) {
         self.timers.stop(Timer::Tlp);
-        if self.board.is_empty() || self.ca != CaState::Open {
+        if self.board.is_empty() || !matches!(self.ca, CaState::Open | CaState::Cwr { .. }) {
             return;
         }
         let mss = u64::from(self.cfg.mss);
@@ -1024,7 +1104,7 @@ impl Sender {
             self.tlp_high_seq = None;
             if matches!(self.ca, CaState::Open | CaState::Disorder) && !self.cc.controls_window() {
                 // A congestion event of one round, begun and ended at once (Linux's CWR).
-                self.init_cwnd_reduction(now);
+                self.init_cwnd_reduction(now, Reduction::Loss);
                 self.end_cwnd_reduction(true);
             }
         } else if !advanced && !sacked_new {
@@ -1063,11 +1143,16 @@ impl Sender {
     }
 
     /// Linux `tcp_enter_recovery`: the window's reduction begins, and recovery lasts until
-    /// everything sent so far is acknowledged.
-    fn enter_recovery(&mut self, now: Instant) {
+    /// everything sent so far is acknowledged. A reduction already under way for an ECN echo
+    /// (CWR) goes on as it was; a reduction begun on an ACK echoing a mark, or continued from
+    /// CWR, keeps no ssthresh to restore, so an undo gives nothing back (`prior_ssthresh = 0`).
+    fn enter_recovery(&mut self, now: Instant, ece: bool) {
         self.stats.fast_retransmits += 1;
-        self.begin_undo();
-        self.init_cwnd_reduction(now);
+        let reducing = self.in_cwnd_reduction();
+        self.begin_undo(!reducing && !ece);
+        if !reducing {
+            self.init_cwnd_reduction(now, Reduction::Loss);
+        }
         self.ca = CaState::Recovery {
             recover: self.snd_nxt,
         };
@@ -1075,7 +1160,7 @@ impl Sender {
 
     /// Linux `tcp_init_cwnd_reduction`: ssthresh from the algorithm, PRR's counts from zero,
     /// the window left for PRR to bring down.
-    fn init_cwnd_reduction(&mut self, now: Instant) {
+    fn init_cwnd_reduction(&mut self, now: Instant, why: Reduction) {
         let loss = LossEvent {
             now,
             flight_size: self.snd_nxt - self.snd_una,
@@ -1083,9 +1168,14 @@ impl Sender {
         self.prior_cwnd = self.w.cwnd;
         self.prr_delivered = 0;
         self.prr_out = 0;
+        // `tcp_ecn_queue_cwr`: the next new segment tells the receiver of the reduction.
+        self.queue_cwr = self.cfg.ecn;
         self.w.cwnd_cnt = 0;
         self.tlp_high_seq = None;
-        self.cc.on_enter_recovery(&mut self.w, &loss);
+        match why {
+            Reduction::Loss => self.cc.on_enter_recovery(&mut self.w, &loss),
+            Reduction::EcnEcho => self.cc.on_ecn_echo(&mut self.w, &loss),
+        }
     }
 
     /// Linux `tcp_end_cwnd_reduction`: the window is ssthresh, whatever PRR left, unless the
@@ -1110,13 +1200,18 @@ impl Sender {
     }
 
     /// Linux `tcp_init_undo`, keeping the window and ssthresh as they would be restored
-    /// (`prior_cwnd`, `tcp_current_ssthresh`).
-    fn begin_undo(&mut self) {
+    /// (`prior_cwnd`, `tcp_current_ssthresh`), or nothing to restore unless `restorable`.
+    fn begin_undo(&mut self, restorable: bool) {
+        let prior_ssthresh = if restorable {
+            self.current_ssthresh()
+        } else {
+            0
+        };
         self.undo.begin(
             self.snd_una,
             pkts(self.board.retrans_segs()),
             self.w.cwnd,
-            self.current_ssthresh(),
+            prior_ssthresh,
         );
     }
 
@@ -1291,12 +1386,23 @@ impl Sender {
         self.stats.data_segments += 1;
         self.stats.data_bytes += u64::from(len);
         self.stats.first_data_at.get_or_insert(now);
+        // Linux `tcp_ecn_send`: new data goes out ECT(0), the first after a reduction with CWR;
+        // a retransmission goes out not ECN-capable (RFC 3168 §6.1.5).
+        let new = matches!(how, Tx::New | Tx::Probe { retransmit: false });
+        let ecn = if self.cfg.ecn && new {
+            Ecn::Ect0
+        } else {
+            Ecn::NotEct
+        };
+        let cwr = ecn == Ecn::Ect0 && std::mem::take(&mut self.queue_cwr);
         out.push(Packet {
             flow: self.flow,
             kind: Kind::Data {
                 seq,
                 len,
                 ts: self.ts_option(now),
+                ecn,
+                cwr,
             },
             wire_bytes: len + header_bytes(self.cfg.ts),
         });

@@ -35,12 +35,21 @@ enum Place {
 }
 
 /// The kinds of drop, in legend order: cause, colour, name, where it is marked.
-fn kinds(lang: Lang) -> [(DropCause, RGBColor, &'static str, Place); 4] {
+fn kinds(lang: Lang) -> [(DropCause, RGBColor, &'static str, Place); 5] {
     [
         (
             DropCause::Queue,
             DROP_QUEUE,
             lang.pick("queue overflow", "队列溢出丢包"),
+            Place::OnQueue,
+        ),
+        (
+            DropCause::Aqm,
+            DROP_AQM,
+            lang.pick(
+                "AQM drop, before the queue was full",
+                "AQM 丢包：队列未满时",
+            ),
             Place::OnQueue,
         ),
         (

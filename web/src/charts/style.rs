@@ -34,6 +34,8 @@ pub const DROP_QUEUE: RGBColor = RGBColor(0xd6, 0x27, 0x28);
 pub const DROP_DATA: RGBColor = RGBColor(0x1d, 0x24, 0x30);
 pub const DROP_ACK: RGBColor = RGBColor(0x8a, 0x93, 0xa0);
 pub const DROP_STAGED: RGBColor = RGBColor(0x8e, 0x3b, 0xb0);
+/// A queue discipline's early drop: warm, beside the overflow's red.
+pub const DROP_AQM: RGBColor = RGBColor(0xe0, 0x6c, 0x00);
 
 pub const MSG: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
 pub const HELD: RGBColor = RGBColor(0xe0, 0x6c, 0x00);

@@ -43,10 +43,14 @@ impl Tone {
             StepKind::DataLost { .. }
             | StepKind::DatagramLost { .. }
             | StepKind::AckLost { .. } => Tone::Loss,
-            StepKind::FastRetransmit { .. } | StepKind::Retransmitted { .. } => Tone::Repair,
+            StepKind::FastRetransmit { .. }
+            | StepKind::Retransmitted { .. }
+            | StepKind::EcnEcho { .. } => Tone::Repair,
             StepKind::Timeout { .. } => Tone::Timeout,
             StepKind::RecoveryDone { .. } | StepKind::HolRelease { .. } => Tone::Recovered,
-            StepKind::DuplicateAck { .. } | StepKind::LossProbe { .. } => Tone::Warning,
+            StepKind::DuplicateAck { .. }
+            | StepKind::LossProbe { .. }
+            | StepKind::CeMarked { .. } => Tone::Warning,
             StepKind::AckArrived { .. } | StepKind::AckSent { .. } => Tone::Ack,
             StepKind::DataArrived { .. } | StepKind::DatagramArrived { .. } => Tone::Arrive,
             StepKind::SynSent { .. } | StepKind::SynReceived | StepKind::Established { .. } => {
@@ -121,12 +125,14 @@ pub fn kind_label(kind: &StepKind, lang: Lang) -> &'static str {
         StepKind::DataLost { .. } => ("Segment lost", "报文段丢失"),
         StepKind::DatagramLost { .. } => ("Datagram lost", "数据报丢失"),
         StepKind::AckLost { .. } => ("ACK lost", "ACK 丢失"),
+        StepKind::CeMarked { .. } => ("CE mark (ECN)", "CE 标记（ECN）"),
         StepKind::DataArrived { .. } => ("Segment arrives", "报文段到达"),
         StepKind::DatagramArrived { .. } => ("Datagram arrives", "数据报到达"),
         StepKind::AckSent { .. } => ("ACK sent", "发送 ACK"),
         StepKind::AckArrived { .. } => ("ACK arrives", "ACK 到达"),
         StepKind::DuplicateAck { .. } => ("Duplicate ACK", "重复 ACK"),
         StepKind::FastRetransmit { .. } => ("Fast retransmit", "快速重传"),
+        StepKind::EcnEcho { .. } => ("ECN echo: window cut", "ECN 回显：降窗"),
         StepKind::RecoveryDone { .. } => ("Recovery done", "恢复完成"),
         StepKind::Timeout { .. } => ("Timeout (RTO)", "超时（RTO）"),
         StepKind::MessageWritten { .. } => ("Message written", "写入消息"),

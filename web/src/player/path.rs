@@ -27,11 +27,13 @@ pub struct Bounds {
 
 impl Bounds {
     pub fn of(steps: &Steps) -> Bounds {
+        let end = steps.steps.last().map_or(0.0, |s| s.t_ms);
         Bounds {
+            // A trip still queued when the record ended lasts to the record's end.
             longest: steps
                 .trips
                 .iter()
-                .map(|t| t.over_ms() - t.sent_ms)
+                .map(|t| t.over_ms().min(end) - t.sent_ms)
                 .fold(0.0, f64::max),
             max_queue: steps.steps.iter().map(|s| s.state.queue).max().unwrap_or(0),
         }
@@ -70,11 +72,14 @@ pub fn snapshot(steps: &Steps, bounds: &Bounds, t: f64) -> Snapshot {
     let lost_from = t - linger(steps);
     for trip in trips[..end].iter().rev().take_while(|f| f.sent_ms >= lo) {
         match trip.end {
-            TripEnd::Lost(cause) => {
-                if trip.sent_ms >= lost_from {
+            // Dropped from a managed queue after waiting: queued until then.
+            TripEnd::Lost { at_ms, .. } if at_ms > t => s.queued += 1,
+            TripEnd::Lost { at_ms, cause } => {
+                if at_ms >= lost_from {
                     s.lost.push(cause);
                 }
             }
+            TripEnd::Queued => s.queued += 1,
             TripEnd::Arrived { arrives_ms, .. } if arrives_ms <= t => {}
             TripEnd::Arrived {
                 departs_ms,
@@ -372,10 +377,13 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     // Losses of the last moment, as red crosses where they happened.
     for cause in &s.lost {
         // Where each cause strikes (`tcplab::link::path`): a staged loss before the queue, a
-        // full queue at its tail, random loss on the wire after the link.
+        // full queue at its tail, a queue discipline's drop at its head (CoDel drops there;
+        // RED and PIE on arrival, but the mark stays apart from overflow's), random loss on the
+        // wire after the link.
         let (x, y) = match cause {
             DropCause::Staged => (qx0 - 7.0 * z, y_data),
             DropCause::Queue => (qx0 + 6.0 * z, y_data),
+            DropCause::Aqm => (qx1 - 6.0 * z, y_data),
             DropCause::Data => (wire0 + 0.3 * (wire1 - wire0), y_data),
             DropCause::Ack => (rx0 - 18.0 * z, y_ack),
         };

@@ -11,6 +11,7 @@ pub fn ca_label(ca: CaLabel, lang: Lang) -> &'static str {
     match ca {
         CaLabel::Open => lang.pick("Open", "正常 Open"),
         CaLabel::Disorder => lang.pick("Disorder", "乱序 Disorder"),
+        CaLabel::Cwr => lang.pick("CWR (ECN echo)", "降窗 CWR（ECN）"),
         CaLabel::Recovery => lang.pick("Recovery", "快速恢复 Recovery"),
         CaLabel::Loss => lang.pick("Loss (timeout)", "超时恢复 Loss"),
     }
@@ -20,6 +21,7 @@ fn ca_name(ca: CaLabel) -> &'static str {
     match ca {
         CaLabel::Open => "open",
         CaLabel::Disorder => "disorder",
+        CaLabel::Cwr => "cwr",
         CaLabel::Recovery => "recovery",
         CaLabel::Loss => "loss",
     }

@@ -113,8 +113,9 @@ pub struct CodelDecision {
     pub sojourn: Duration,
     /// Drops and marks of this dropping state, this one included.
     pub count: u32,
-    /// When the next drop is due, if the queue stays above target.
-    pub next: Instant,
+    /// When the next drop is due if the queue stays above target; `None` if the packet behind
+    /// this one waited less than target, which ends the dropping state.
+    pub next: Option<Instant>,
 }
 
 /// Newton's step for 1/sqrt(count) in fixed point (`codel_Newton_step`):
@@ -165,7 +166,9 @@ fn should_drop<P>(
 }
 
 impl CodelVars {
-    fn decision(&self, now: Instant, at: CodelTime) -> CodelDecision {
+    /// The decision on `w` at `now`: its own sojourn (`ldelay` may by now be the next
+    /// packet's), and the next drop's time while the dropping state lasts.
+    fn decision<P>(&self, now: Instant, at: CodelTime, w: &Waiting<P>) -> CodelDecision {
         // `drop_next` in CoDel's clock, carried back to the run's: the same instant less what
         // the clock's rounding cut.
         let ahead = self.drop_next.minus(at);
@@ -175,9 +178,9 @@ impl CodelVars {
             now
         };
         CodelDecision {
-            sojourn: self.ldelay.as_duration(),
+            sojourn: now.saturating_duration_since(w.enqueued),
             count: self.count,
-            next,
+            next: self.dropping.then_some(next),
         }
     }
 
@@ -210,7 +213,7 @@ impl CodelVars {
                     if params.ecn && w.ect {
                         w.ce = true;
                         self.drop_next = control_law(self.drop_next, interval, self.rec_inv_sqrt);
-                        verdict(Verdict::Marked, &w, self.decision(now, at));
+                        verdict(Verdict::Marked, &w, self.decision(now, at, &w));
                         return Some(w);
                     }
                     let next = queue.pop();
@@ -220,7 +223,7 @@ impl CodelVars {
                     } else {
                         self.dropping = false;
                     }
-                    verdict(Verdict::Dropped, &w, self.decision(now, at));
+                    verdict(Verdict::Dropped, &w, self.decision(now, at, &w));
                     match next {
                         Some(n) => w = n,
                         None => return None,
@@ -258,10 +261,9 @@ impl CodelVars {
             }
             self.lastcount = self.count;
             self.drop_next = control_law(at, interval, self.rec_inv_sqrt);
-            let decision = self.decision(now, at);
             match (&dropped, &out) {
-                (Some(d), _) => verdict(Verdict::Dropped, d, decision),
-                (None, Some(m)) => verdict(Verdict::Marked, m, decision),
+                (Some(d), _) => verdict(Verdict::Dropped, d, self.decision(now, at, d)),
+                (None, Some(m)) => verdict(Verdict::Marked, m, self.decision(now, at, m)),
                 (None, None) => {}
             }
             return out;
@@ -385,7 +387,7 @@ mod tests {
             );
             assert_eq!(pair[1].1.count, count + 1);
             // Each drop says when the next is due: where the next one comes.
-            let said = pair[0].1.next.as_millis_f64();
+            let said = pair[0].1.next.map_or(f64::NAN, Instant::as_millis_f64);
             let came = pair[1].0.as_millis_f64();
             assert!((came - said).abs() < 0.13, "said {said}, came {came}");
         }

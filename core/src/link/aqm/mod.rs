@@ -1,14 +1,15 @@
 //! Active queue management at the bottleneck: the disciplines that decide, as packets wait and
 //! leave, which to drop or mark before the queue's hard limit would (RFC 7567 recommends one
 //! on every router). Each is written after its RFC and the Linux qdisc that runs it, and asked
-//! for the next packet whenever the link is free: CoDel (`codel.rs`), FQ-CoDel (`fq_codel.rs`)
-//! and PIE (`pie.rs`, which drops on arrival and needs only its departures and its update
-//! timer reported) so far, run by the managed bottleneck (`super::managed`). No path uses
-//! it yet; every queue is still drop-tail.
+//! for the next packet whenever the link is free: CoDel (`codel.rs`) and FQ-CoDel
+//! (`fq_codel.rs`), which drop on the way out; RED (`red.rs`) and PIE (`pie.rs`, which needs
+//! its departures and its update timer reported), which drop on arrival. The managed
+//! bottleneck (`super::managed`) runs them in the drop-tail FIFO's place when `aqm` names one.
 
 pub mod codel;
 pub mod fq_codel;
 pub mod pie;
+pub mod red;
 
 use std::collections::VecDeque;
 
