@@ -130,6 +130,14 @@ pub enum Kind {
     Datagram {
         id: u32,
     },
+    /// The latency probe's ping `id`, through the bottleneck (`crate::workload::probe`).
+    Probe {
+        id: u32,
+    },
+    /// Its echo from the far host, on the way back.
+    ProbeReply {
+        id: u32,
+    },
 }
 
 /// A packet on the path.

@@ -32,6 +32,8 @@ const SCENARIOS: &[&str] = &[
     "cc=cubic&rtt=30&bw=50&app=bulk&dur=3&flows=2&aqm=pie&ecn=1",
     "cc=cubic&rtt=30&bw=10&app=bulk&dur=3&aqm=red&red_min=20&red_max=60&ecn=1",
     "cc=bbr&rtt=50&bw=100&app=bulk&dur=3&aqm=codel&ecn=1",
+    "cc=cubic&rtt=50&bw=100&app=bulk&dur=3&flows=2&probe=10&aqm=fq_codel",
+    "preset=hol-blocking&count=300&probe=5&loss=0&queue=30",
 ];
 
 /// FNV-1a, 64-bit: a stable digest of a long trace.

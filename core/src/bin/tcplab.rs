@@ -702,6 +702,7 @@ mod tests {
             timeouts: 2,
             msgs: None,
             hol: None,
+            probe: None,
             throughput_windows_MBps: Some(WindowStats {
                 p50: 30.0,
                 p95: 40.0,

@@ -13,6 +13,25 @@ pub struct MsgStats {
     pub p99_ms: Option<f64>,
     pub max_ms: Option<f64>,
     pub over_80ms_pct: Option<f64>,
+    /// The mean absolute difference of consecutive messages' latencies, in order of writing
+    /// (seed 004's jitter), ms.
+    pub jitter_ms: Option<f64>,
+    /// RFC 3550's smoothed interarrival jitter over the same latencies, ms.
+    pub rfc3550_jitter_ms: Option<f64>,
+}
+
+/// The latency probe's statistics (`probe=MS`): round trips of its pings under the load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeStats {
+    pub sent: u64,
+    pub received: u64,
+    /// Pings or echoes lost on the path (those still out at the end are neither).
+    pub lost: u64,
+    pub p50_ms: Option<f64>,
+    pub p99_ms: Option<f64>,
+    /// Over the pings' one-way delays to the far host, as for messages.
+    pub jitter_ms: Option<f64>,
+    pub rfc3550_jitter_ms: Option<f64>,
 }
 
 /// Head-of-line blocking statistics (app=msgs over TCP).
@@ -98,6 +117,8 @@ pub struct Summary {
     pub timeouts: u64,
     pub msgs: Option<MsgStats>,
     pub hol: Option<HolStats>,
+    /// The latency probe's, when `probe` is set.
+    pub probe: Option<ProbeStats>,
     pub throughput_windows_MBps: Option<WindowStats>,
     pub jain_fairness: Option<f64>,
     pub per_flow_goodput_MBps: Vec<f64>,

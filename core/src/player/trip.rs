@@ -22,12 +22,15 @@ pub enum Cargo {
     Repair,
     Datagram,
     Ack,
+    /// The latency probe's ping, and its echo.
+    Probe,
+    ProbeReply,
 }
 
 impl Cargo {
     /// Whether the packet goes from the receiver back to the sender.
     pub fn is_ack_direction(self) -> bool {
-        matches!(self, Cargo::SynAck | Cargo::Ack)
+        matches!(self, Cargo::SynAck | Cargo::Ack | Cargo::ProbeReply)
     }
 }
 

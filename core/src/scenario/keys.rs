@@ -407,7 +407,7 @@ pub static KEYS: [KeyDef; 42] = {
         real!(Every "every", "interval between messages", "ms", 0.1, 10_000.0, Millis, every_ms),
         small!(Count "count", "number of messages", "count", 1, 1_000_000, Messages, count),
         small!(Conns "conns", "connections the messages go round-robin over; 0 = UDP", "count", 0, 64, Connections, conns),
-        real!(Probe "probe", "a latency probe: a 64-byte ping every so often through the same bottleneck, beside the workload (flent's RRUL); 0 = none", "ms", 0.0, 10_000.0, Millis, probe_ms),
+        real!(Probe "probe", "a latency probe: an 84-byte ping (ping's default) every so often through the same bottleneck, beside the workload (flent's RRUL); 0 = none", "ms", 0.0, 10_000.0, Millis, probe_ms),
         whole!(Seed "seed", "random seed", "unsigned 64-bit", 0, u64::MAX, Plain, seed),
         KeyDef {
             key: Key::At,

@@ -134,6 +134,8 @@ impl World {
             Kind::Data { .. } if repair => Cargo::Repair,
             Kind::Data { .. } => Cargo::Data,
             Kind::Datagram { .. } => Cargo::Datagram,
+            Kind::Probe { .. } => Cargo::Probe,
+            Kind::ProbeReply { .. } => Cargo::ProbeReply,
             Kind::Ack { .. } => Cargo::Ack,
         };
         steps.trips.push(Trip {

@@ -1,11 +1,12 @@
 //! The summary of a run, field for field as the spec defines it.
 
 use crate::metrics::stats::{jain, quantile, DelayHistogram};
-use crate::metrics::summary::{DelayStats, HolStats, MsgStats, Summary, WindowStats};
+use crate::metrics::summary::{DelayStats, HolStats, MsgStats, ProbeStats, Summary, WindowStats};
 use crate::rate::MbitPerS;
 use crate::scenario::Scenario;
 use crate::theory::path::{bdp_bytes, mathis, window_limit};
 use crate::time::Duration;
+use crate::workload::probe::{Jitter, ProbeLog};
 use crate::workload::MessageLog;
 
 use super::world::{Stop, World};
@@ -100,6 +101,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         timeouts: sum(|st| st.timeouts),
         msgs: w.messages.as_ref().map(msg_stats),
         hol: w.messages.as_ref().filter(|m| m.conns > 0).map(hol_stats),
+        probe: w.probe.as_ref().map(probe_stats),
         throughput_windows_MBps: windows,
         jain_fairness: if flows.len() > 1 {
             jain(&per_flow)
@@ -171,6 +173,13 @@ pub fn msg_stats(log: &MessageLog) -> MsgStats {
     lat.sort_by(f64::total_cmp);
     let sent = log.records.len() as u64;
     let received = lat.len() as u64;
+    // Records are in order of writing: consecutive messages that were read.
+    let mut jitter = Jitter::default();
+    for r in &log.records {
+        if let Some(read) = r.read {
+            jitter.add(read - r.write);
+        }
+    }
     let over = lat.iter().filter(|&&l| l > 80.0).count() as f64;
     MsgStats {
         sent,
@@ -181,6 +190,22 @@ pub fn msg_stats(log: &MessageLog) -> MsgStats {
         p99_ms: quantile(&lat, 0.99),
         max_ms: lat.last().copied(),
         over_80ms_pct: (sent > 0).then(|| over * 100.0 / sent as f64),
+        jitter_ms: jitter.mean_ms(),
+        rfc3550_jitter_ms: jitter.rfc3550_ms(),
+    }
+}
+
+/// The latency probe's round trips and jitter.
+pub fn probe_stats(p: &ProbeLog) -> ProbeStats {
+    let q = |q: f64| p.rtt.quantile(q).map(Duration::as_millis_f64);
+    ProbeStats {
+        sent: p.sent,
+        received: p.received,
+        lost: p.lost,
+        p50_ms: q(0.5),
+        p99_ms: q(0.99),
+        jitter_ms: p.jitter.mean_ms(),
+        rfc3550_jitter_ms: p.jitter.rfc3550_ms(),
     }
 }
 

@@ -13,6 +13,7 @@ use crate::scenario::Scenario;
 use crate::tcp::sender::ConnState;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::{Duration, Instant};
+use crate::workload::probe::{ProbeLog, PROBE_BYTES};
 use crate::workload::{MessageLog, Workload};
 
 use super::invariants::{Invariants, Watch};
@@ -31,6 +32,8 @@ pub(crate) enum Event {
     DelAck(u16),
     /// The message application writes its next message.
     AppWrite,
+    /// The latency probe sends its next ping.
+    Probe,
     /// A managed bottleneck's link frees, or its discipline's timer is due
     /// ([`Managed::next_event`]).
     LinkFree,
@@ -156,6 +159,8 @@ pub(crate) struct World {
     every_flow_ends: bool,
     /// The message application (app=msgs), and the connections it waits for before writing.
     pub messages: Option<MessageLog>,
+    /// The latency probe (`probe=MS`), when one runs.
+    pub probe: Option<ProbeLog>,
     /// The player's record, when asked for.
     pub steps: Option<Steps>,
     /// Where the player's record stands; only `On` costs the hot paths anything.
@@ -239,6 +244,13 @@ impl World {
         }
         let end = Instant::from_secs_f64(s.dur_s);
         sched.schedule(end, Event::End);
+        // The probe's packets are a flow of their own, one past the workload's (flow 0 is the
+        // datagrams' when messages go over UDP).
+        let probe = (s.probe_ms > 0.0)
+            .then(|| ProbeLog::new(Duration::from_millis_f64(s.probe_ms), n.max(1) as u16));
+        if probe.is_some() {
+            sched.schedule(Instant::ZERO, Event::Probe);
+        }
         let unfinished = flows
             .iter()
             .filter(|f| f.workload.target().is_some())
@@ -281,6 +293,7 @@ impl World {
             unfinished,
             every_flow_ends,
             messages,
+            probe,
             steps: options
                 .record_steps
                 .map(|w| Steps::new(s.mss, s.cc, one_way(shape), w.from_ms)),
@@ -340,6 +353,7 @@ impl World {
                             Event::DelAck(f) => self.delack(now, f),
                             Event::AppWrite => self.app_write(now),
                             Event::LinkFree => self.link_free(now),
+                            Event::Probe => self.send_probe(now),
                         }
                     }
                     Err(Halt::Budget) => return Stop::Budget,
@@ -420,9 +434,29 @@ impl World {
         self.scratch = out;
     }
 
+    /// The probe's next ping goes out, and the one after is scheduled.
+    fn send_probe(&mut self, now: Instant) {
+        let Some(probe) = self.probe.as_mut() else {
+            return;
+        };
+        let id = probe.send(now);
+        let (flow, every) = (probe.flow, probe.every);
+        if now + every < self.end {
+            self.sched.schedule(now + every, Event::Probe);
+        }
+        let p = Packet {
+            flow,
+            kind: Kind::Probe { id },
+            wire_bytes: PROBE_BYTES,
+        };
+        self.send_on_data_path(now, p, false);
+    }
+
     fn datagram_lost(&mut self, p: &Packet) {
-        if let (Kind::Datagram { id }, Some(log)) = (p.kind, self.messages.as_mut()) {
-            log.datagram_lost(id);
+        match (p.kind, self.messages.as_mut(), self.probe.as_mut()) {
+            (Kind::Datagram { id }, Some(log), _) => log.datagram_lost(id),
+            (Kind::Probe { id } | Kind::ProbeReply { id }, _, Some(probe)) => probe.lost(id),
+            _ => {}
         }
     }
 
@@ -734,6 +768,7 @@ impl World {
         self.record_trip(now, &p, false, trip_end(now, fate));
         if let Fate::Dropped(_) = fate {
             self.dropped_acks += 1;
+            self.datagram_lost(&p);
             self.traces.record_drop(now, p.flow, DropCause::Ack);
             if let Kind::Ack { ack, .. } = p.kind {
                 self.record(now, usize::from(p.flow), StepKind::AckLost { ack });
@@ -778,7 +813,18 @@ impl World {
                 self.udp_last_read = Some(now);
             }
             Kind::HandshakeAck => self.flows[fi].receiver.on_handshake_ack(now),
-            Kind::SynAck { .. } | Kind::Ack { .. } => {}
+            Kind::Probe { id } => {
+                // The far host echoes it at once, as a ping's.
+                if let Some(probe) = self.probe.as_mut() {
+                    probe.arrived(id, now);
+                }
+                let reply = Packet {
+                    kind: Kind::ProbeReply { id },
+                    ..p
+                };
+                self.send_on_ack_path(now, reply);
+            }
+            Kind::SynAck { .. } | Kind::Ack { .. } | Kind::ProbeReply { .. } => {}
         }
     }
 
@@ -902,6 +948,12 @@ impl World {
         let Some(p) = self.ack_wire.pop() else {
             return;
         };
+        if let Kind::ProbeReply { id } = p.kind {
+            if let Some(probe) = self.probe.as_mut() {
+                probe.answered(id, now);
+            }
+            return;
+        }
         let fi = usize::from(p.flow);
         let mut out = std::mem::take(&mut self.scratch);
         match p.kind {

@@ -2,6 +2,7 @@
 //! on a clock over one or more connections or as UDP datagrams.
 
 pub mod messages;
+pub mod probe;
 
 use crate::scenario::{App, Scenario};
 

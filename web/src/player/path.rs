@@ -342,6 +342,8 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     // changes from the packet before.
     let colour = |f: &Trip| match f.cargo {
         Cargo::Repair => RETRANSMIT,
+        // The latency probe's pings, apart from every flow's colour.
+        Cargo::Probe | Cargo::ProbeReply => INK,
         Cargo::Ack | Cargo::SynAck | Cargo::HandshakeAck if flows <= 1 => ACKED,
         _ => colour_of(usize::from(f.flow), flows),
     };
@@ -359,6 +361,8 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
             Cargo::Syn => (9.0 * z, 14.0 * z),
             // The handshake's last segment carries no data: drawn as small as an ACK.
             Cargo::HandshakeAck => (4.0 * z, 9.0 * z),
+            // A ping is a small packet: a dot.
+            Cargo::Probe => (4.0 * z, 4.0 * z),
             _ => (6.0 * z, 12.0 * z),
         };
         ctx.fill_rect(x - pw / 2.0, y_data - ph / 2.0, pw, ph);
@@ -366,10 +370,10 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
     for (f, p) in &s.acks {
         let x = rx0 - 4.0 * z - p * (rx0 - sx1 - 8.0 * z);
         fill(colour(f));
-        let (pw, ph) = if f.cargo == Cargo::SynAck {
-            (9.0 * z, 12.0 * z)
-        } else {
-            (4.0 * z, 9.0 * z)
+        let (pw, ph) = match f.cargo {
+            Cargo::SynAck => (9.0 * z, 12.0 * z),
+            Cargo::ProbeReply => (4.0 * z, 4.0 * z),
+            _ => (4.0 * z, 9.0 * z),
         };
         ctx.fill_rect(x - pw / 2.0, y_ack - ph / 2.0, pw, ph);
     }
