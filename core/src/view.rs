@@ -10,7 +10,7 @@ use crate::metrics::trace::window_col;
 use crate::rate::{MBytePerS, MbitPerS};
 use crate::scenario::Scenario;
 use crate::sim::RunResult;
-use crate::theory::path::{bdp_bytes, link_payload, window_limit};
+use crate::theory::path::{bdp_bytes, link_payload, packet_ms, window_limit};
 use crate::theory::slow_start::ideal_rate_steps;
 use crate::theory::verdict::{verdict, Verdict};
 use crate::time::Instant;
@@ -29,6 +29,12 @@ pub struct RunView {
     /// (t ms, packets waiting at the bottleneck).
     pub queue: Vec<(f64, f64)>,
     pub drops: Vec<DropView>,
+    /// (t ms, sojourn ms) of data packets at the bottleneck, as each went onto the link.
+    pub sojourn: Vec<(f64, f64)>,
+    /// CE marks by the queue discipline.
+    pub marks: Vec<MarkView>,
+    /// (t ms, round trip ms) of the latency probe's pings, as each echo came back.
+    pub probe: Vec<(f64, f64)>,
     pub messages: Vec<MsgView>,
     pub hol: Vec<HolView>,
     /// When the run stopped, in ms.
@@ -48,6 +54,20 @@ pub struct Theory {
     pub mathis_mbps: Option<MBytePerS>,
     /// Ideal slow start's rate, as steps (start ms after the first data byte, rate).
     pub slow_start: Vec<(f64, MBytePerS)>,
+    /// The queue discipline, and the sojourn it aims at (CoDel's and FQ-CoDel's target,
+    /// PIE's); none for the FIFO and RED, whose thresholds are in packets.
+    pub aqm: crate::scenario::Aqm,
+    pub queue_target_ms: Option<f64>,
+    /// A full-sized packet's time on the link, ms.
+    pub packet_ms: f64,
+    /// What a full queue adds to a packet's delay: `queue` full-sized packets, ms.
+    pub full_queue_ms: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkView {
+    pub t: f64,
+    pub flow: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -163,6 +183,16 @@ impl RunView {
             window_limit_mbps: window_limit(s.rwnd as f64, s.rtt_ms),
             mathis_mbps: r.summary.mathis_MBps.map(MBytePerS),
             slow_start: ideal_rate_steps(s.iw, s.mss, s.rtt_ms, link, ms(end)),
+            aqm: s.aqm,
+            queue_target_ms: match s.aqm {
+                crate::scenario::Aqm::Codel | crate::scenario::Aqm::FqCodel => {
+                    Some(s.codel_target_ms)
+                }
+                crate::scenario::Aqm::Pie => Some(s.pie_target_ms),
+                crate::scenario::Aqm::Fifo | crate::scenario::Aqm::Red => None,
+            },
+            packet_ms: packet_ms(MbitPerS(s.bw_mbps), s.mss, s.ts),
+            full_queue_ms: f64::from(s.queue) * packet_ms(MbitPerS(s.bw_mbps), s.mss, s.ts),
         };
         let flows = r
             .traces
@@ -281,6 +311,18 @@ impl RunView {
             flows,
             queue: pairs(r.traces.queue.rows()),
             drops,
+            sojourn: pairs(r.traces.sojourn.rows()),
+            marks: r
+                .traces
+                .marks
+                .rows()
+                .into_iter()
+                .map(|(t, [flow])| MarkView {
+                    t: ms(t),
+                    flow: flow as u32,
+                })
+                .collect(),
+            probe: pairs(r.traces.probe.rows()),
             messages,
             hol,
             end_ms: ms(end),

@@ -136,6 +136,12 @@ pub struct Traces {
     pub queue: Series<1>,
     /// Drops: (flow, cause code).
     pub drops: Series<2>,
+    /// Each data packet's sojourn at the bottleneck (ms), when it went onto the link.
+    pub sojourn: Series<1>,
+    /// CE marks by the queue discipline: (flow).
+    pub marks: Series<1>,
+    /// The latency probe's round trips (ms), when each echo came back.
+    pub probe: Series<1>,
 }
 
 /// Milliseconds with nanosecond precision, printed without float noise.
@@ -165,6 +171,9 @@ impl Traces {
                 .collect(),
             queue: Series::new(cap, 0),
             drops: Series::new(cap, 1),
+            sojourn: Series::new(cap, 0),
+            marks: Series::new(cap, 0),
+            probe: Series::new(cap, 0),
         }
     }
 

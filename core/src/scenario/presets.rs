@@ -95,10 +95,34 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bufferbloat",
-        source: "not from a seed: the classic big queue",
-        query: "rtt=40&bw=10&queue=2000&app=bulk&dur=10",
-        en: "A huge drop-tail queue fills up and the round-trip time balloons with it.",
-        zh: "巨大的尾部丢弃队列被填满，往返时延随之膨胀。",
+        source: "not from a seed: the classic big queue (Gettys and Nichols, 2011)",
+        // A 10 Mbit/s uplink with a 2 000-packet FIFO, 2.4 s of queue; a ping every 20 ms.
+        query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=fifo&ecn=0&app=bulk&dur=20&flows=1&probe=20",
+        en: "One upload fills a huge drop-tail queue: the link stays busy, and a ping beside it \
+             waits seconds behind the standing queue (\"the upload makes my calls lag\").",
+        zh: "一个上传填满了巨大的尾部丢弃队列：链路一直忙碌，旁边的 ping 却要在常驻队列后面等上几秒\
+             （“一上传，通话就卡”）。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
+        name: "bufferbloat-fq-codel",
+        source: "not from a seed: RFC 8290's cure for bufferbloat",
+        query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=fq_codel&ecn=0&app=bulk&dur=20&flows=1&probe=20",
+        en: "The same upload under FQ-CoDel: each flow's queue is held near 5 ms and the ping, a \
+             sparse flow, goes first: its round trip stays at the path's 40 ms.",
+        zh: "同样的上传换成 FQ-CoDel：每条流的队列被压在 5 ms 左右，稀疏的 ping 优先发送，\
+             往返时间保持在路径本身的 40 ms。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
+        name: "codel-ecn",
+        source: "not from a seed: RFC 8289 with RFC 3168",
+        query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=codel&ecn=1&app=bulk&dur=20&flows=1&probe=20",
+        en: "CoDel marks instead of dropping: the sender cuts its window for an echoed mark as \
+             for a loss, the queue stays short, and nothing is retransmitted.",
+        zh: "CoDel 以标记代替丢包：发送方对回显的标记像对丢包一样降窗，队列保持很短，且没有任何重传。",
         lesson: false,
         moment: None,
     },

@@ -561,7 +561,7 @@ impl World {
                 starts, departs, ..
             } => {
                 if p.is_data() {
-                    self.sojourn.add(starts - now);
+                    self.waited(starts, starts - now);
                 }
                 let seq = self.sched.next_seq();
                 self.data_wire.push(departs, seq, p);
@@ -604,6 +604,12 @@ impl World {
         let queued = m.queue.len();
         self.traces.queue.push(now, [queued as f64]);
         self.settle(now, &mut out);
+    }
+
+    /// A data packet went onto the bottleneck's link at `starts` after waiting `sojourn`.
+    fn waited(&mut self, starts: Instant, sojourn: Duration) {
+        self.sojourn.add(sojourn);
+        self.traces.sojourn.push(starts, [sojourn.as_millis_f64()]);
     }
 
     /// The managed bottleneck's own event: its link frees, or its timer is due.
@@ -672,7 +678,7 @@ impl World {
                         *ecn = Ecn::Ce;
                     }
                     if p.is_data() {
-                        self.sojourn.add(starts - w.enqueued);
+                        self.waited(starts, starts - w.enqueued);
                     }
                     // Random loss strikes on the wire, after the packet has used the link.
                     if self.path.lost_on_wire() {
@@ -712,6 +718,7 @@ impl World {
                 }
                 Outcome::Marked { w, at, why } => {
                     self.ecn_marks += 1;
+                    self.traces.marks.push(at, [f64::from(w.flow)]);
                     if let Kind::Data { seq, len, .. } = w.packet.packet.kind {
                         let why = self.queue_why(at, why);
                         self.record(
@@ -949,8 +956,12 @@ impl World {
             return;
         };
         if let Kind::ProbeReply { id } = p.kind {
-            if let Some(probe) = self.probe.as_mut() {
-                probe.answered(id, now);
+            if let Some(rtt) = self
+                .probe
+                .as_mut()
+                .and_then(|probe| probe.answered(id, now))
+            {
+                self.traces.probe.push(now, [rtt.as_millis_f64()]);
             }
             return;
         }

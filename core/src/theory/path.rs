@@ -34,6 +34,13 @@ pub fn link_payload(bw: MbitPerS, mss: u32, ts: bool) -> MBytePerS {
     bw.bytes() * (mss / (mss + f64::from(crate::packet::header_bytes(ts))))
 }
 
+/// A full-sized packet's time on the link, ms: what one packet waiting adds to the next one's
+/// delay.
+pub fn packet_ms(bw: MbitPerS, mss: u32, ts: bool) -> f64 {
+    let bytes = f64::from(mss) + f64::from(crate::packet::header_bytes(ts));
+    bytes * 8.0 / (bw.0 * 1e6) * 1e3
+}
+
 /// What a scenario's path and windows allow its connections: the link is shared by all
 /// of them, while each has a receive window of its own. The verdict and the sweep's theory both
 /// read it, so they judge a run by the same limits.

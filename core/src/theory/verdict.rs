@@ -49,7 +49,14 @@ pub struct Verdict {
     /// the verdict is [`Limit::Unfinished`].
     #[serde(default)]
     pub unfinished: bool,
+    /// The median sojourn at the bottleneck where it stands above CoDel's acceptable 5 ms
+    /// (RFC 8289 §4.3): whatever limited the rate, every packet waited this long (bufferbloat).
+    #[serde(default)]
+    pub standing_queue_ms: Option<f64>,
 }
+
+/// RFC 8289 §4.3's acceptable standing queue: a median sojourn above it is a standing queue.
+pub const STANDING_QUEUE_MS: f64 = 5.0;
 
 /// A run whose goodput reaches this share of a limit is held by that limit.
 const NEAR: f64 = 0.7;
@@ -102,6 +109,11 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         mathis_mbps: summary.mathis_MBps.map(MBytePerS),
         ideal_completion_ms: ideal,
         unfinished,
+        standing_queue_ms: summary
+            .queue_delay_ms
+            .as_ref()
+            .map(|d| d.p50)
+            .filter(|&p50| p50 > STANDING_QUEUE_MS),
     }
 }
 
@@ -126,6 +138,19 @@ mod tests {
         assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
         assert_eq!(limit_of("app=bulk&bw=100&rtt=20"), Limit::LinkRate);
         assert_eq!(limit_of("body=1GB&dur=0.5"), Limit::Unfinished);
+    }
+
+    #[test]
+    fn a_standing_queue_is_named_whatever_the_limit() {
+        let standing = |q: &str| {
+            let s = Scenario::parse(q).unwrap_or_default();
+            verdict(&s, &run(&s, &RunOptions::default()).summary).standing_queue_ms
+        };
+        // 2.4 s of FIFO under one upload: the link is full, and so is the queue.
+        let bloat = standing("preset=bufferbloat&dur=10");
+        assert!(bloat.is_some_and(|ms| ms > 200.0), "{bloat:?}");
+        assert_eq!(standing("preset=bufferbloat-fq-codel&dur=10"), None);
+        assert_eq!(standing("preset=post-slow-start"), None);
     }
 
     #[test]

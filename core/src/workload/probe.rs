@@ -108,14 +108,14 @@ impl ProbeLog {
         }
     }
 
-    /// The echo of ping `id` came back at `now`.
-    pub fn answered(&mut self, id: u32, now: Instant) {
-        if let Some(i) = self.out.iter().position(|o| o.id == id) {
-            if let Some(o) = self.out.remove(i) {
-                self.rtt.add(now - o.sent);
-                self.received += 1;
-            }
-        }
+    /// The echo of ping `id` came back at `now`: its round trip, unless it was settled.
+    pub fn answered(&mut self, id: u32, now: Instant) -> Option<Duration> {
+        let i = self.out.iter().position(|o| o.id == id)?;
+        let o = self.out.remove(i)?;
+        let rtt = now - o.sent;
+        self.rtt.add(rtt);
+        self.received += 1;
+        Some(rtt)
     }
 
     /// Ping `id`, or its echo, was lost on the path.
