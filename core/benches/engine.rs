@@ -1,5 +1,6 @@
 //! Simulator speed: engine events per second on a 1 Gbit/s bulk flow, the default scenario end
-//! to end, ten seconds of a 1 Gbit/s flow, and the hostile links of many holes. Figures and how to read them: docs/performance.md.
+//! to end, ten seconds of a 1 Gbit/s flow, the hostile links of many holes, and the queue
+//! disciplines against the drop-tail FIFO. Figures and how to read them: docs/performance.md.
 //!
 //! `cargo bench -p tcplab --bench engine`
 
@@ -65,5 +66,29 @@ fn holes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, events_per_second, scenarios, holes);
+/// The queue disciplines on every packet: one 1 Gbit/s bulk flow under CoDel against the FIFO,
+/// and 64 flows under FQ-CoDel against the FIFO, each a second of simulated time. Throughput is
+/// in engine events, so a run's time and its time per event can both be read (a managed
+/// bottleneck adds its link's own event per packet).
+fn queues(c: &mut Criterion) {
+    let mut group = c.benchmark_group("queues");
+    group.sample_size(20);
+    for q in [
+        "app=bulk&dur=1",
+        "app=bulk&dur=1&aqm=codel",
+        "app=bulk&dur=1&aqm=codel&ecn=1",
+        "app=bulk&dur=1&flows=64",
+        "app=bulk&dur=1&flows=64&aqm=fq_codel",
+    ] {
+        let s = scenario(q);
+        let events = run(&s, &RunOptions::default()).summary.events;
+        group.throughput(Throughput::Elements(events));
+        group.bench_with_input(BenchmarkId::from_parameter(q), &s, |b, s| {
+            b.iter(|| run(black_box(s), &RunOptions::default()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, events_per_second, scenarios, holes, queues);
 criterion_main!(benches);

@@ -158,6 +158,9 @@ pub struct Managed<P> {
     queue: Queue<P>,
     /// When the link finishes the packet on it.
     free_at: Instant,
+    /// The latest packet size and its time on the link: most packets are one size, and the
+    /// exact time takes a 128-bit division (as the drop-tail bottleneck keeps it).
+    last_size: (u32, Duration),
 }
 
 impl<P: Copy> Managed<P> {
@@ -189,6 +192,7 @@ impl<P: Copy> Managed<P> {
             limit,
             queue,
             free_at: Instant::ZERO,
+            last_size: (0, serialisation_time(0, bits_per_s)),
         }
     }
 
@@ -386,7 +390,10 @@ impl<P: Copy> Managed<P> {
             }
         };
         if let Some(w) = next {
-            let departs = now + serialisation_time(u64::from(w.bytes), self.bits_per_s);
+            if self.last_size.0 != w.bytes {
+                self.last_size = (w.bytes, serialisation_time(u64::from(w.bytes), bits_per_s));
+            }
+            let departs = now + self.last_size.1;
             self.free_at = departs;
             out.push(Outcome::Sent {
                 w,

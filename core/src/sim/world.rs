@@ -34,9 +34,6 @@ pub(crate) enum Event {
     AppWrite,
     /// The latency probe sends its next ping.
     Probe,
-    /// A managed bottleneck's link frees, or its discipline's timer is due
-    /// ([`Managed::next_event`]).
-    LinkFree,
     /// The scenario's time limit.
     End,
 }
@@ -49,6 +46,10 @@ enum Source {
     Data,
     /// The packet at the head of the ACK direction's wire reaches the sender.
     Ack,
+    /// A managed bottleneck's link frees, or its discipline's timer is due
+    /// ([`Managed::next_event`]): kept beside the heap, as the wires are, since it comes once
+    /// a packet.
+    Link,
 }
 
 /// The player's record through a run.
@@ -122,7 +123,8 @@ pub(super) struct Held {
 pub(super) struct ManagedLink {
     pub(super) queue: Managed<Held>,
     pub(super) discipline: Discipline,
-    timer: Pending,
+    /// When its event is next due, with the engine's sequence number for ties.
+    due: Option<(Instant, u64)>,
     outcomes: Vec<Outcome<Held>>,
 }
 
@@ -266,7 +268,7 @@ impl World {
                 s.seed ^ 0x6171_6d5f_7365_6564,
             ),
             discipline,
-            timer: Pending::default(),
+            due: None,
             outcomes: Vec::with_capacity(16),
         });
         World {
@@ -324,19 +326,26 @@ impl World {
             let heap = self.sched.peek_key().unwrap_or(NO_EVENT);
             let data = self.data_wire.front_key().unwrap_or(NO_EVENT);
             let ack = self.ack_wire.front_key().unwrap_or(NO_EVENT);
-            let (at, source) = if data < heap {
+            let (mut at, mut source) = if data < heap {
                 if ack < data {
-                    (ack.0, Source::Ack)
+                    (ack, Source::Ack)
                 } else {
-                    (data.0, Source::Data)
+                    (data, Source::Data)
                 }
             } else if ack < heap {
-                (ack.0, Source::Ack)
-            } else if heap == NO_EVENT {
-                return Stop::Idle;
+                (ack, Source::Ack)
             } else {
-                (heap.0, Source::Heap)
+                (heap, Source::Heap)
             };
+            if let Some(link) = self.managed.as_ref().and_then(|m| m.due) {
+                if link < at {
+                    (at, source) = (link, Source::Link);
+                }
+            }
+            if at == NO_EVENT {
+                return Stop::Idle;
+            }
+            let at = at.0;
             match self.recording {
                 Recording::Waiting { from, .. } if at >= from => self.begin_recording(),
                 Recording::Full => return Stop::StepsKept,
@@ -352,22 +361,21 @@ impl World {
                             Event::SenderTimer(f) => self.sender_timer(now, f),
                             Event::DelAck(f) => self.delack(now, f),
                             Event::AppWrite => self.app_write(now),
-                            Event::LinkFree => self.link_free(now),
                             Event::Probe => self.send_probe(now),
                         }
                     }
                     Err(Halt::Budget) => return Stop::Budget,
                     Err(Halt::Idle) => return Stop::Idle,
                 },
-                Source::Data | Source::Ack => {
+                Source::Data | Source::Ack | Source::Link => {
                     let Ok(now) = self.sched.advance(at) else {
                         return Stop::Budget;
                     };
                     self.clock_to(now);
-                    if source == Source::Data {
-                        self.data_arrives(now);
-                    } else {
-                        self.ack_arrives(now);
+                    match source {
+                        Source::Data => self.data_arrives(now),
+                        Source::Ack => self.ack_arrives(now),
+                        _ => self.link_free(now),
                     }
                 }
             }
@@ -617,7 +625,7 @@ impl World {
         let Some(m) = self.managed.as_mut() else {
             return;
         };
-        m.timer.fired(now);
+        m.due = None;
         let mut out = std::mem::take(&mut m.outcomes);
         m.queue.run_until(now, &mut out);
         self.settle(now, &mut out);
@@ -734,10 +742,11 @@ impl World {
             return;
         };
         m.outcomes = std::mem::take(out);
-        if let Some(t) = m.queue.next_event() {
-            if m.timer.arm(t) {
-                self.sched.schedule(t.max(now), Event::LinkFree);
-            }
+        // One event pending at a time, as the heap would hold it: a changed due time is
+        // scheduled afresh; the same one keeps its place among ties.
+        let next = m.queue.next_event().map(|t| t.max(now));
+        if next != m.due.map(|(t, _)| t) {
+            m.due = next.map(|t| (t, self.sched.next_seq()));
         }
     }
 
