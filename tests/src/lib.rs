@@ -829,11 +829,22 @@ pub async fn assert_cards_match_runner(lab: &Lab, query: &str) {
         _ => None,
     };
     assert_card(card(&cards, "card-mathis"), ratio, "measured / Mathis");
-    assert_card(
-        card(&cards, "card-p99"),
-        json["msgs"]["p99_ms"].as_f64(),
-        "p99 latency",
-    );
+    // Message latency has its card with the message workload only.
+    let msgs = tcplab::Scenario::parse(query).is_ok_and(|s| s.app == tcplab::App::Msgs);
+    if msgs {
+        assert_card(
+            card(&cards, "card-p99"),
+            json["msgs"]["p99_ms"].as_f64(),
+            "p99 latency",
+        );
+    } else {
+        assert!(cards.iter().all(|c| c.id != "card-p99"), "{cards:?}");
+    }
+    // Latency under load: the probe's p99 where a probe runs, else the queue's wait.
+    let latency = json["probe"]["p99_ms"]
+        .as_f64()
+        .or(json["queue_delay_ms"]["p99"].as_f64());
+    assert_card(card(&cards, "card-latency"), latency, "latency under load");
     let shown_limit = lab
         .eval_string("return document.getElementById('verdict').dataset.limit;")
         .await;

@@ -261,6 +261,9 @@ pub fn app() -> Html {
     let on_slot = use_callback(page.dispatcher(), |slot, dispatcher| {
         dispatcher.dispatch(Action::Slot(slot))
     });
+    let on_compare = use_callback(page.dispatcher(), |(), dispatcher| {
+        dispatcher.dispatch(Action::CompareQueues)
+    });
 
     // The folded controls' panel on a narrow screen; a refused value opens it, to be seen.
     let settings_open = use_state_eq(|| false);
@@ -336,7 +339,7 @@ pub fn app() -> Html {
                                         {failed} {lang} on_action={on_player} />
                                 }
                                 <Headline view={page.view.clone()} {lang} {running} {failure}
-                                    app={page.scenario.app} />
+                                    app={page.scenario.app} {on_compare} />
                                 <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
                                     <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}

@@ -26,6 +26,8 @@ pub struct HeadlineProps {
     pub failure: Option<String>,
     /// The workload of the scenario on show (a card that does not apply says so).
     pub app: App,
+    /// Show the run beside the same under the FIFO, CoDel and FQ-CoDel.
+    pub on_compare: Callback<()>,
 }
 
 /// A number, its unit, and its exact value for machines.
@@ -104,6 +106,68 @@ fn mathis_not_applicable(lang: Lang, app: App, view: &RunView) -> Option<&'stati
     } else {
         None
     }
+}
+
+/// Latency under load: the probe's round trips where a probe runs (what a call or a game feels
+/// beside the transfer), else the queue's wait; then how the queue got there, and the
+/// comparison of disciplines one click away.
+fn latency_under_load(lang: Lang, view: &RunView, on_compare: Callback<()>) -> Html {
+    let s = &view.summary;
+    let probe = s.probe.as_ref();
+    let queue = s.queue_delay_ms.as_ref();
+    let (title, big) = match probe {
+        Some(p) => (
+            lang.pick("Ping p99 under load", "负载下 ping p99"),
+            shown_ms(p.p99_ms),
+        ),
+        None => (
+            lang.pick("Queue wait p99", "排队时延 p99"),
+            shown_ms(queue.map(|q| q.p99)),
+        ),
+    };
+    let ms = |v: Option<f64>| v.map_or("—".to_string(), duration);
+    let aqm = crate::controls::aqm_label(view.theory.aqm);
+    let onclick = Callback::from(move |_: MouseEvent| on_compare.emit(()));
+    let sub = html! {
+        <>
+            if let Some(p) = probe {
+                <span id="probe-summary" data-p50={p.p50_ms.map(|v| v.to_string()).unwrap_or_default()}
+                    data-lost={p.lost.to_string()}>
+                    { match lang {
+                        Lang::En => format!("ping p50 {} · jitter {} · {} lost, base RTT {}",
+                            ms(p.p50_ms), ms(p.jitter_ms), count(p.lost), duration(view.theory.rtt_ms)),
+                        Lang::Zh => format!("ping p50 {} · 抖动 {} · 丢失 {}，基础 RTT {}",
+                            ms(p.p50_ms), ms(p.jitter_ms), count(p.lost), duration(view.theory.rtt_ms)),
+                    } }
+                </span>
+                <br />
+            }
+            <span id="queue-summary">
+                { match lang {
+                    Lang::En => format!("{aqm}: queue wait p50 {} · p99 {}",
+                        ms(queue.map(|q| q.p50)), ms(queue.map(|q| q.p99))),
+                    Lang::Zh => format!("{aqm}：排队时延 p50 {} · p99 {}",
+                        ms(queue.map(|q| q.p50)), ms(queue.map(|q| q.p99))),
+                } }
+                if s.aqm_drops > 0 || s.ecn_marks > 0 {
+                    { match lang {
+                        Lang::En => format!(" · {} dropped early · {} marked CE", count(s.aqm_drops), count(s.ecn_marks)),
+                        Lang::Zh => format!(" · 提前丢弃 {} · CE 标记 {}", count(s.aqm_drops), count(s.ecn_marks)),
+                    } }
+                }
+            </span>
+            if probe.is_none() {
+                <br />
+                <span class="sub-note">{ lang.pick("set “Ping every” to measure a ping beside the load",
+                    "设置“Ping 间隔”可测量负载旁的 ping") }</span>
+            }
+            <br />
+            <button type="button" class="mini" id="compare-queues" {onclick}>
+                { lang.pick("Compare FIFO · CoDel · FQ-CoDel", "对比 FIFO · CoDel · FQ-CoDel") }
+            </button>
+        </>
+    };
+    card("card-latency", title, big, sub)
 }
 
 #[function_component]
@@ -225,6 +289,8 @@ pub fn Headline(props: &HeadlineProps) -> Html {
         },
     );
 
+    let under_load = latency_under_load(lang, view, props.on_compare.clone());
+
     let command = format!("tcplab run '{}'", view.query);
     html! {
         <section class={classes!("headline", props.running.then_some("stale"))} id="headline"
@@ -249,7 +315,13 @@ pub fn Headline(props: &HeadlineProps) -> Html {
                 <p class="run-failure" role="alert">{ f.clone() }</p>
             }
             <div class="cards">
-                { goodput }{ completion }{ retrans }{ mathis }{ latency }
+                { goodput }{ completion }{ retrans }{ mathis }
+                // Message latency where messages are sent; otherwise latency under the load
+                // takes its place (it stays for messages too: a probe beside them).
+                if props.app == App::Msgs {
+                    { latency }
+                }
+                { under_load }
             </div>
         </section>
     }

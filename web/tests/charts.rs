@@ -363,6 +363,10 @@ fn empty_theory() -> Theory {
         window_limit_mbps: MBytePerS(0.0),
         mathis_mbps: None,
         slow_start: Vec::new(),
+        aqm: tcplab::Aqm::Fifo,
+        queue_target_ms: None,
+        packet_ms: 0.0,
+        full_queue_ms: 0.0,
     }
 }
 
@@ -400,6 +404,9 @@ async fn odd_views_draw_without_panicking() {
         flows: Vec::new(),
         queue: Vec::new(),
         drops: Vec::new(),
+        sojourn: Vec::new(),
+        marks: Vec::new(),
+        probe: Vec::new(),
         messages: Vec::new(),
         hol: Vec::new(),
         end_ms: 0.0,
@@ -426,8 +433,13 @@ async fn odd_views_draw_without_panicking() {
             link_mbps: MBytePerS(f64::NAN),
             mathis_mbps: Some(MBytePerS(f64::NAN)),
             slow_start: vec![(f64::NAN, MBytePerS(1.0)), (1.0, MBytePerS(f64::INFINITY))],
+            queue_target_ms: Some(f64::NAN),
+            packet_ms: f64::INFINITY,
+            full_queue_ms: f64::NAN,
             ..empty_theory()
         },
+        sojourn: vec![(f64::NAN, 1.0), (1.0, f64::INFINITY), (2.0, -3.0)],
+        probe: vec![(1.0, f64::NAN), (f64::INFINITY, 2.0)],
         flows: vec![flow(
             vec![
                 point(f64::NAN, 1.0),

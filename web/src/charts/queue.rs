@@ -1,5 +1,6 @@
-//! Packets waiting at the bottleneck, the delay they add, and every drop: queue overflows on
-//! the queue line, random losses along the floor.
+//! Packets waiting at the bottleneck, the delay they add, and every drop: queue overflows and a
+//! discipline's drops on the queue line, random losses along the floor; with them each packet's
+//! own wait (its sojourn, what CoDel judges), the discipline's target, and its CE marks.
 
 use plotters::prelude::*;
 use tcplab::link::DropCause;
@@ -83,11 +84,19 @@ fn where_marked(place: Place, lang: Lang) -> &'static str {
 }
 
 impl Queue {
-    /// Milliseconds one queued packet of payload adds at the link's rate.
+    /// Milliseconds one queued packet adds at the link's rate: the right axis's scale.
     fn ms_per_packet(&self) -> Option<f64> {
-        let th = &self.0.view.theory;
-        let v = f64::from(th.mss) / (th.link_mbps.0 * 1000.0);
+        let v = self.0.view.theory.packet_ms;
         (v.is_finite() && v > 0.0).then_some(v)
+    }
+
+    /// Each packet's sojourn in the left axis's unit (packets' worth of delay), clipped.
+    fn sojourn(&self, lo: f64, hi: f64) -> Vec<(f64, f64)> {
+        let Some(f) = self.ms_per_packet() else {
+            return Vec::new();
+        };
+        let points = self.0.view.sojourn.iter().map(|&(t, ms)| (t, ms / f));
+        clip_x(&finite(points), lo, hi)
     }
 }
 
@@ -108,6 +117,29 @@ impl Figure for Queue {
         230.0
     }
 
+    /// What the discipline aims at, in words beside the title: the dashed line's meaning, or
+    /// for the drop-tail FIFO the most a full queue makes a packet wait.
+    fn note(&self) -> Option<String> {
+        let th = &self.0.view.theory;
+        let name = crate::controls::aqm_label(th.aqm);
+        let lang = self.0.lang;
+        Some(match (th.queue_target_ms, lang) {
+            (Some(t), Lang::En) => format!(
+                "{name} holds each packet's wait near its {} target",
+                fmt::ms(t)
+            ),
+            (Some(t), Lang::Zh) => format!("{name} 把每个包的排队时间压在 {} 目标附近", fmt::ms(t)),
+            (None, Lang::En) => format!(
+                "{name}: a full queue makes a packet wait {}",
+                crate::model::format::duration(th.full_queue_ms)
+            ),
+            (None, Lang::Zh) => format!(
+                "{name}：满队列让一个包等待 {}",
+                crate::model::format::duration(th.full_queue_ms)
+            ),
+        })
+    }
+
     fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
         let ctx = &self.0;
         let v = &ctx.view;
@@ -116,13 +148,54 @@ impl Figure for Queue {
         let (lo, hi) = ctx.span();
         let queue = clip_x(&steps(&finite(v.queue.iter().copied()), end), lo, hi);
         let limit = ctx.scenario().map(|s| f64::from(s.queue));
-        let data_max = max_of(queue.iter().map(|p| p.1));
-        let top = top_of(data_max, &limit.into_iter().collect::<Vec<_>>(), 2.5).max(4.0);
+        let sojourn = self.sojourn(lo, hi);
+        let target = v
+            .theory
+            .queue_target_ms
+            .zip(self.ms_per_packet())
+            .map(|(ms, f)| (ms, ms / f));
+        let data_max = max_of(queue.iter().chain(&sojourn).map(|p| p.1));
+        let levels: Vec<f64> = limit.into_iter().chain(target.map(|t| t.1)).collect();
+        let top = top_of(data_max, &levels, 2.5).max(4.0);
 
         let mut items = vec![Item::new(
             Swatch::Line(QUEUE, 1.6),
             lang.pick("packets queued", "排队的包"),
         )];
+        if !sojourn.is_empty() {
+            items.push(Item::new(
+                Swatch::Line(SOJOURN, 1.0),
+                lang.pick(
+                    "each packet's wait (sojourn, ms on the right)",
+                    "每个包的排队时间（逗留时间，右轴 ms）",
+                ),
+            ));
+        }
+        if let Some((ms, _)) = target {
+            let name = crate::controls::aqm_label(v.theory.aqm);
+            items.push(Item::new(
+                Swatch::Dashed(SOJOURN, 1.2),
+                match lang {
+                    Lang::En => format!("{name} target {}", fmt::ms(ms)),
+                    Lang::Zh => format!("{name} 目标 {}", fmt::ms(ms)),
+                },
+            ));
+        }
+        if !v.marks.is_empty() {
+            items.push(Item::new(
+                Swatch::Dot(MARK_CE),
+                match lang {
+                    Lang::En => format!(
+                        "CE marks instead of drops ({})",
+                        crate::model::format::count(v.summary.ecn_marks)
+                    ),
+                    Lang::Zh => format!(
+                        "CE 标记代替丢包（{}）",
+                        crate::model::format::count(v.summary.ecn_marks)
+                    ),
+                },
+            ));
+        }
         if let Some(l) = limit {
             let note = above(l, top, lang);
             items.push(Item::new(
@@ -172,6 +245,18 @@ impl Figure for Queue {
         if let Some(l) = limit {
             draw::level(&mut chart, st, &frame, l, Pen::dashed(BDP, 1.2))?;
         }
+        draw::line(&mut chart, st, &frame, &sojourn, Pen::solid(SOJOURN, 1.0))?;
+        if let Some((_, level)) = target {
+            draw::level(&mut chart, st, &frame, level, Pen::dashed(SOJOURN, 1.2))?;
+        }
+        // CE marks sit on the queue line, as the drops they replace do.
+        let marks: Vec<(f64, f64)> = v
+            .marks
+            .iter()
+            .filter(|m| m.t.is_finite() && m.t >= lo && m.t <= hi)
+            .map(|m| (m.t, value_at(&v.queue, m.t).unwrap_or(0.0).min(top)))
+            .collect();
+        draw::dots(&mut chart, st, &frame, &marks, 2.5, MARK_CE)?;
 
         let r = st.px(3.5).max(2);
         let tick = st.px(7.0).max(3);
@@ -231,6 +316,44 @@ impl Figure for Queue {
                     Lang::Zh => format!("排队 {} 个包{delay}", fmt::trim(q, 0)),
                 },
                 Some(q),
+            ));
+        }
+        // The latest packet to leave by the pointer, and how long it had waited.
+        let left = &v.sojourn[..v.sojourn.partition_point(|p| p.0 <= t)];
+        if let Some(&(_, ms)) = left.last() {
+            let over = v
+                .theory
+                .queue_target_ms
+                .filter(|&target| ms > target)
+                .map(|target| match lang {
+                    Lang::En => format!(", above the {} target", fmt::ms(target)),
+                    Lang::Zh => format!("，高于 {} 目标", fmt::ms(target)),
+                })
+                .unwrap_or_default();
+            rows.push(Row::new(
+                SOJOURN,
+                match lang {
+                    Lang::En => format!("the packet leaving waited {}{over}", fmt::ms(ms)),
+                    Lang::Zh => format!("正在离开的包排队了 {}{over}", fmt::ms(ms)),
+                },
+                None,
+            ));
+        }
+        let marked = v.marks.partition_point(|m| m.t <= t);
+        if marked > 0 {
+            rows.push(Row::new(
+                MARK_CE,
+                match lang {
+                    Lang::En => format!(
+                        "CE marks: {} so far",
+                        crate::model::format::count(marked as u64)
+                    ),
+                    Lang::Zh => format!(
+                        "CE 标记：{}（截至此刻）",
+                        crate::model::format::count(marked as u64)
+                    ),
+                },
+                None,
             ));
         }
         // The drops are in time order: only those up to the pointer are counted.

@@ -100,7 +100,16 @@ impl Figure for Rtt {
         let srtt = clip_x(&steps(&self.srtt(), end), lo, hi);
         let rto = clip_x(&steps(&self.rto(), end), lo, hi);
         let path = ctx.view.theory.rtt_ms;
-        let data_max = max_of(samples.iter().chain(srtt.iter()).map(|p| p.1));
+        // The most a full queue adds: `queue` packets, each its time on the link.
+        let full = path + ctx.view.theory.full_queue_ms;
+        let pings = within(&ctx.view.probe, lo, hi).to_vec();
+        let data_max = max_of(
+            samples
+                .iter()
+                .chain(srtt.iter())
+                .chain(pings.iter())
+                .map(|p| p.1),
+        );
         let rto_max = max_of(rto.iter().map(|p| p.1)).unwrap_or(0.0);
         // The samples decide the scale: a timeout many times the RTT is named above the chart
         // rather than flatten the samples against the floor.
@@ -144,6 +153,35 @@ impl Figure for Rtt {
                 ),
             ));
         }
+        if full.is_finite() && full > path {
+            items.push(Item::new(
+                Swatch::Dashed(QUEUE, 1.0),
+                format!(
+                    "{} {}{}",
+                    lang.pick(
+                        "path RTT + a full queue (queue × packet time)",
+                        "路径 RTT + 满队列（队长 × 包时间）"
+                    ),
+                    fmt::ms(full),
+                    above(full, top, lang)
+                ),
+            ));
+        }
+        if !pings.is_empty() {
+            items.push(Item::new(
+                Swatch::Dot(PING),
+                match lang {
+                    Lang::En => format!(
+                        "ping round trips ({})",
+                        crate::model::format::count(pings.len() as u64)
+                    ),
+                    Lang::Zh => format!(
+                        "ping 往返时间（{} 个）",
+                        crate::model::format::count(pings.len() as u64)
+                    ),
+                },
+            ));
+        }
 
         let tick = fmt::tick_for(top);
         let y = YAxis {
@@ -157,6 +195,11 @@ impl Figure for Rtt {
         if path.is_finite() && path > 0.0 {
             draw::level(&mut chart, st, &frame, path, Pen::dashed(BDP, 1.0))?;
         }
+        if full.is_finite() && full > path && full <= top {
+            draw::level(&mut chart, st, &frame, full, Pen::dashed(QUEUE, 1.0))?;
+        }
+        let pings: Vec<(f64, f64)> = pings.into_iter().filter(|p| p.1 <= top).collect();
+        draw::dots(&mut chart, st, &frame, &pings, 2.0, PING)?;
         draw::line(&mut chart, st, &frame, &srtt, Pen::solid(SRTT, 1.4))?;
         draw::line(&mut chart, st, &frame, &rto, Pen::dashed(RTO, 1.4))?;
         // One dot per cell: a million samples draw as the cloud they make, not a million dots;

@@ -36,6 +36,12 @@ pub const DROP_ACK: RGBColor = RGBColor(0x8a, 0x93, 0xa0);
 pub const DROP_STAGED: RGBColor = RGBColor(0x8e, 0x3b, 0xb0);
 /// A queue discipline's early drop: warm, beside the overflow's red.
 pub const DROP_AQM: RGBColor = RGBColor(0xe0, 0x6c, 0x00);
+/// Each packet's wait at the bottleneck, and the discipline's target for it.
+pub const SOJOURN: RGBColor = RGBColor(0x0f, 0x7b, 0x83);
+/// The latency probe's round trips.
+pub const PING: RGBColor = RGBColor(0x6a, 0x3d, 0x9a);
+/// A CE mark: a congestion signal without a loss.
+pub const MARK_CE: RGBColor = RGBColor(0x1b, 0x8a, 0x5a);
 
 pub const MSG: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
 pub const HELD: RGBColor = RGBColor(0xe0, 0x6c, 0x00);

@@ -5,7 +5,7 @@
 mod number;
 
 use tcplab::scenario::Key;
-use tcplab::{App, CcAlgo, Scenario};
+use tcplab::{App, Aqm, CcAlgo, Scenario};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -112,7 +112,12 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     options={App::ALL.iter().map(|a| (a.name(), app_label(*a, lang))).collect::<Vec<_>>()}
                     current={s.app.name()} />
             },
-            Key::Sack | Key::Hystart | Key::Ts | Key::Autotune => html! {
+            Key::Aqm => html! {
+                <Choice {knob} {lang} {on_change}
+                    options={Aqm::ALL.iter().map(|a| (a.name(), aqm_label(*a))).collect::<Vec<_>>()}
+                    current={s.aqm.name()} />
+            },
+            Key::Sack | Key::Hystart | Key::Ts | Key::Autotune | Key::Ecn => html! {
                 <Flag {knob} {lang} {on_change} on={knobs::text(key, s) == "1"} />
             },
             Key::Drop | Key::Seed => html! {
@@ -144,7 +149,6 @@ pub fn Controls(props: &ControlsProps) -> Html {
         [
             Key::Rtt,
             Key::Bw,
-            Key::Queue,
             Key::Loss,
             Key::Ackloss,
             Key::Burst,
@@ -172,10 +176,32 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </fieldset>
         }
     };
+    // The queue: its limit and discipline, the discipline's own settings folded under it, ECN
+    // and the latency probe.
+    let settings = discipline_keys(s.aqm);
+    let queue = html! {
+        <fieldset class="group" id="group-queue">
+            <legend>{ lang.pick("Queue", "队列") }</legend>
+            { control(Key::Queue) }
+            { control(Key::Aqm) }
+            if !settings.is_empty() {
+                <details class="aqm-settings" id="aqm-settings">
+                    <summary>{ match lang {
+                        Lang::En => format!("{} settings", aqm_label(s.aqm)),
+                        Lang::Zh => format!("{} 参数", aqm_label(s.aqm)),
+                    } }</summary>
+                    { for settings.iter().map(|&k| control(k)) }
+                </details>
+            }
+            { control(Key::Ecn) }
+            { control(Key::Probe) }
+        </fieldset>
+    };
     html! {
         <form class="controls" id="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}
             aria-label={lang.pick("Scenario", "场景")}>
             { group("group-path", lang.pick("Path", "路径"), &path) }
+            { queue }
             { group("group-tcp", "TCP", &tcp) }
             { group("group-workload", lang.pick("Workload", "负载"), &work) }
         </form>
@@ -192,6 +218,28 @@ pub fn workload_keys(app: App) -> Vec<Key> {
     }
     keys.push(Key::Seed);
     keys
+}
+
+/// The settings of the chosen discipline: none for the FIFO.
+pub fn discipline_keys(aqm: Aqm) -> &'static [Key] {
+    match aqm {
+        Aqm::Fifo => &[],
+        Aqm::Red => &[Key::RedMin, Key::RedMax, Key::RedMaxp, Key::RedWq],
+        Aqm::Codel => &[Key::CodelTarget, Key::CodelInterval],
+        Aqm::FqCodel => &[Key::CodelTarget, Key::CodelInterval, Key::FqQuantum],
+        Aqm::Pie => &[Key::PieTarget, Key::PieTupdate, Key::PieAlpha, Key::PieBeta],
+    }
+}
+
+/// A queue discipline's name as the page writes it.
+pub(crate) fn aqm_label(aqm: Aqm) -> &'static str {
+    match aqm {
+        Aqm::Fifo => "FIFO",
+        Aqm::Red => "RED",
+        Aqm::Codel => "CoDel",
+        Aqm::FqCodel => "FQ-CoDel",
+        Aqm::Pie => "PIE",
+    }
 }
 
 /// An algorithm's name as the page writes it.

@@ -116,8 +116,125 @@ pub const KNOBS: &[Knob] = &[
         ("Queue", "队列"),
         ("pkts", "包"),
         (
-            "The bottleneck's drop-tail queue: packets waiting beyond it are dropped.",
-            "瓶颈处的尾部丢弃队列：超出的包被丢弃。",
+            "The bottleneck queue's hard limit: packets arriving to a full queue are dropped, whatever the discipline.",
+            "瓶颈队列的硬上限：队列满时到达的包被丢弃，无论采用何种队列管理。",
+        ),
+    ),
+    knob(
+        Key::Aqm,
+        ("Discipline", "队列管理"),
+        ("", ""),
+        (
+            "How the bottleneck's queue is managed: drop-tail FIFO; RED drops early by the average queue; CoDel by how long packets wait (RFC 8289); FQ-CoDel gives each flow its own CoDel queue (RFC 8290); PIE by a drop probability (RFC 8033).",
+            "瓶颈队列的管理方式：尾部丢弃 FIFO；RED 按平均队长提前丢包；CoDel 按包的排队时间（RFC 8289）；FQ-CoDel 为每条流各设一个 CoDel 队列（RFC 8290）；PIE 按丢包概率（RFC 8033）。",
+        ),
+    ),
+    knob(
+        Key::Ecn,
+        ("ECN", "ECN"),
+        ("", ""),
+        (
+            "Explicit Congestion Notification (RFC 3168): the queue marks packets instead of dropping them; the sender slows down as for a loss, with nothing to retransmit.",
+            "显式拥塞通知（RFC 3168）：队列标记包而不是丢弃；发送方像遇到丢包一样降速，但无需重传。",
+        ),
+    ),
+    knob(
+        Key::CodelTarget,
+        ("CoDel target", "CoDel 目标"),
+        ("ms", "ms"),
+        (
+            "The standing queue delay CoDel accepts (RFC 8289: 5 ms).",
+            "CoDel 可接受的常驻排队时延（RFC 8289：5 ms）。",
+        ),
+    ),
+    knob(
+        Key::CodelInterval,
+        ("CoDel interval", "CoDel 间隔"),
+        ("ms", "ms"),
+        (
+            "How long the delay must stay above target before CoDel drops: about a worst-case RTT (RFC 8289: 100 ms).",
+            "排队时延持续高于目标多久后 CoDel 才丢包：约为最坏情况的 RTT（RFC 8289：100 ms）。",
+        ),
+    ),
+    knob(
+        Key::FqQuantum,
+        ("Quantum", "量子"),
+        ("B", "B"),
+        (
+            "Bytes each flow may send per round of FQ-CoDel's deficit round robin (RFC 8290: one MTU, 1514).",
+            "FQ-CoDel 差额轮询中每条流每轮可发送的字节数（RFC 8290：一个 MTU，1514）。",
+        ),
+    ),
+    knob(
+        Key::PieTarget,
+        ("PIE target", "PIE 目标"),
+        ("ms", "ms"),
+        (
+            "The queueing delay PIE steers toward (RFC 8033: 15 ms).",
+            "PIE 追求的排队时延（RFC 8033：15 ms）。",
+        ),
+    ),
+    knob(
+        Key::PieTupdate,
+        ("PIE update", "PIE 更新周期"),
+        ("ms", "ms"),
+        (
+            "How often PIE updates its drop probability (Linux: 15 ms, in whole 4 ms ticks).",
+            "PIE 更新丢包概率的周期（Linux：15 ms，按 4 ms 的整数节拍）。",
+        ),
+    ),
+    knob(
+        Key::PieAlpha,
+        ("PIE alpha", "PIE alpha"),
+        ("/16", "/16"),
+        (
+            "Weight of the delay's distance from target in each update, in sixteenths (Linux: 2).",
+            "每次更新中时延偏离目标的权重，单位为 1/16（Linux：2）。",
+        ),
+    ),
+    knob(
+        Key::PieBeta,
+        ("PIE beta", "PIE beta"),
+        ("/16", "/16"),
+        (
+            "Weight of the delay's trend in each update, in sixteenths (Linux: 20).",
+            "每次更新中时延变化趋势的权重，单位为 1/16（Linux：20）。",
+        ),
+    ),
+    knob(
+        Key::RedMin,
+        ("RED min", "RED 下限"),
+        ("pkts", "包"),
+        (
+            "Below this average queue RED drops nothing (Floyd: 5 packets).",
+            "平均队长低于此值时 RED 不丢包（Floyd：5 个包）。",
+        ),
+    ),
+    knob(
+        Key::RedMax,
+        ("RED max", "RED 上限"),
+        ("pkts", "包"),
+        (
+            "At this average queue RED's probability reaches max_p; gentle RED ramps on to 100 % at twice it.",
+            "平均队长达到此值时 RED 的概率升至 max_p；温和 RED 在两倍处升至 100%。",
+        ),
+    ),
+    knob(
+        Key::RedMaxp,
+        ("RED max_p", "RED max_p"),
+        ("%", "%"),
+        (
+            "RED's drop probability at its maximum threshold (Floyd: 10 %).",
+            "RED 在上限处的丢包概率（Floyd：10%）。",
+        ),
+    ),
+    knob(
+        Key::RedWq,
+        ("RED weight", "RED 权重"),
+        ("", ""),
+        (
+            "Weight of the newest queue length in RED's average (Floyd: 0.002).",
+            "最新队长在 RED 平均值中的权重（Floyd：0.002）。",
         ),
     ),
     knob(
@@ -265,6 +382,15 @@ pub const KNOBS: &[Knob] = &[
         ),
     ),
     knob(
+        Key::Probe,
+        ("Ping every", "Ping 间隔"),
+        ("ms", "ms"),
+        (
+            "A latency probe: a small ping through the same bottleneck this often, beside the workload, as bufferbloat tests measure it; 0 = none.",
+            "延迟探针：按此间隔发送小 ping，与负载共用瓶颈，正如缓冲膨胀测试所测；0 表示不发。",
+        ),
+    ),
+    knob(
         Key::Seed,
         ("Seed", "随机种子"),
         ("", ""),
@@ -295,6 +421,17 @@ pub fn slider(key: Key, scenario: &Scenario) -> Option<Slider> {
         Key::Rtt | Key::Bw | Key::Burst | Key::Minrto | Key::Dur | Key::Every => {
             Slider::log(min, max, false)
         }
+        Key::CodelTarget | Key::CodelInterval | Key::PieTarget | Key::PieTupdate => {
+            Slider::log(min, max, false)
+        }
+        Key::FqQuantum => Slider::log(min, max, true),
+        Key::PieAlpha | Key::PieBeta => Slider::linear(min, max, 1.0, true),
+        // Each of RED's thresholds moves within the other's: min up to max, max from min.
+        Key::RedMin => Slider::log_zero(0.5, scenario.red_max.max(0.5)),
+        Key::RedMax => Slider::log(scenario.red_min.max(0.5), max, false),
+        Key::RedMaxp => Slider::linear(min, max, 0.5, false),
+        Key::RedWq => Slider::log(min, max, false),
+        Key::Probe => Slider::log_zero(1.0, max),
         _ => return None,
     })
 }

@@ -13,6 +13,7 @@ pub mod format;
 pub mod knobs;
 pub mod page;
 pub mod plan;
+pub mod queues;
 pub mod scale;
 pub mod verdict;
 pub mod views;

@@ -99,6 +99,9 @@ pub enum Action {
     Others(Vec<Scenario>, usize),
     /// The controls edit compared scenario `slot`.
     Slot(usize),
+    /// The comparison of the bottleneck's disciplines, one click from the latency card: the
+    /// compared scenarios beside the page's own, shown at once.
+    CompareQueues,
     /// The pool started batch `id` for `key`.
     Started {
         id: u64,
@@ -127,6 +130,7 @@ impl Action {
             | Action::Sweep(_)
             | Action::Matrix(_)
             | Action::Others(..)
+            | Action::CompareQueues
             | Action::Player(_) => true,
             Action::Arrive(_)
             | Action::Hover(_)
@@ -396,6 +400,14 @@ impl Page {
                 page.field_error = None;
                 page.pushed()
             }
+            Action::CompareQueues => {
+                let mut page = self;
+                page.keys.others = super::queues::comparison(&page.scenario);
+                page.slot = 0;
+                page.keys.view = View::Compare;
+                page.field_error = None;
+                page.pushed()
+            }
             Action::Slot(slot) => Page {
                 slot: slot.min(self.keys.others.len()),
                 field_error: None,
@@ -506,6 +518,19 @@ mod tests {
     use crate::worker::pool::{Done, Finished};
     use crate::worker::protocol::run_view;
     use crate::worker::Outcome;
+
+    #[test]
+    fn the_queue_comparison_is_one_action_and_one_address() {
+        let p = test_page("?preset=bufferbloat&lang=en");
+        let revision = p.revision;
+        let p = p.apply(Action::CompareQueues);
+        assert_eq!(p.keys.view, View::Compare);
+        let aqms: Vec<_> = p.compared().iter().map(|s| s.aqm.name()).collect();
+        assert_eq!(aqms, ["fifo", "codel", "fq_codel"]);
+        assert_eq!((p.slot, p.revision), (0, revision + 1));
+        assert_eq!(p.entry, Some(Entry::Push), "Back returns to the run");
+        assert!(p.search().contains("view=compare&b="), "{}", p.search());
+    }
 
     #[test]
     fn the_controls_edit_the_compared_scenario_chosen() {

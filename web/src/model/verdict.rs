@@ -49,6 +49,15 @@ fn share(part: MBytePerS, whole: MBytePerS) -> String {
 pub fn detail(lang: Lang, view: &RunView) -> String {
     let mut text = reason(lang, view);
     let v = &view.verdict;
+    if let Some(q) = v.standing_queue_ms {
+        let q = duration(q);
+        text.push_str(&match lang {
+            Lang::En => format!(
+                " Limited by the queue too: {q} of standing queue, which every packet waits behind (bufferbloat)."
+            ),
+            Lang::Zh => format!("同时受限于队列：{q} 的常驻队列，每个包都要在它后面等待（缓冲膨胀）。"),
+        });
+    }
     if v.unfinished && v.limit != Limit::Unfinished {
         let at = duration(view.end_ms);
         text.push_str(&match (lang, view.summary.budget_exhausted) {
