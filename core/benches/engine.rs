@@ -12,13 +12,11 @@ fn scenario(q: &str) -> Scenario {
     Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"))
 }
 
-fn events_per_second(c: &mut Criterion) {
-    let mut group = c.benchmark_group("events");
-    for q in [
-        "app=bulk&dur=1",
-        "app=bulk&dur=1&loss=0.1",
-        "app=bulk&dur=1&flows=8",
-    ] {
+/// Each query's whole run, its throughput in engine events.
+fn runs_in_events(c: &mut Criterion, name: &str, samples: usize, queries: &[&str]) {
+    let mut group = c.benchmark_group(name);
+    group.sample_size(samples);
+    for q in queries {
         let s = scenario(q);
         let events = run(&s, &RunOptions::default()).summary.events;
         group.throughput(Throughput::Elements(events));
@@ -27,6 +25,15 @@ fn events_per_second(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+fn events_per_second(c: &mut Criterion) {
+    let queries = [
+        "app=bulk&dur=1",
+        "app=bulk&dur=1&loss=0.1",
+        "app=bulk&dur=1&flows=8",
+    ];
+    runs_in_events(c, "events", 100, &queries);
 }
 
 fn scenarios(c: &mut Criterion) {
@@ -71,23 +78,14 @@ fn holes(c: &mut Criterion) {
 /// in engine events, so a run's time and its time per event can both be read (a managed
 /// bottleneck adds its link's own event per packet).
 fn queues(c: &mut Criterion) {
-    let mut group = c.benchmark_group("queues");
-    group.sample_size(20);
-    for q in [
+    let queries = [
         "app=bulk&dur=1",
         "app=bulk&dur=1&aqm=codel",
         "app=bulk&dur=1&aqm=codel&ecn=1",
         "app=bulk&dur=1&flows=64",
         "app=bulk&dur=1&flows=64&aqm=fq_codel",
-    ] {
-        let s = scenario(q);
-        let events = run(&s, &RunOptions::default()).summary.events;
-        group.throughput(Throughput::Elements(events));
-        group.bench_with_input(BenchmarkId::from_parameter(q), &s, |b, s| {
-            b.iter(|| run(black_box(s), &RunOptions::default()))
-        });
-    }
-    group.finish();
+    ];
+    runs_in_events(c, "queues", 20, &queries);
 }
 
 criterion_group!(benches, events_per_second, scenarios, holes, queues);

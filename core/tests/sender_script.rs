@@ -134,6 +134,12 @@ macro_rules! recv {
     ($t:expr, ack $ack:expr) => {
         recv!($t, ack $ack, sack [])
     };
+    // An ACK whose timestamp option echoes `ecr`.
+    ($t:expr, ack_bytes $ack:expr, ecr $ecr:expr) => {{
+        let now = $t.now;
+        let ts = TsOpt { val: 0, ecr: $ecr };
+        $t.s.on_ack(now, $ack, 1 << 30, &[], ts, false, &mut $t.out);
+    }};
     ($t:expr, ack $ack:expr, ece) => {{
         let now = $t.now;
         $t.s.on_ack(now, $ack * u64::from(MSS), 1 << 30, &[], TsOpt::default(), true, &mut $t.out);
@@ -381,17 +387,8 @@ fn tcp_ack_update_rtt_ends_the_backoff_with_the_first_new_ack() {
         // The retransmission arrives and the receiver, holding 1..4 already, ACKs everything,
         // echoing the retransmission's timestamp.
         t.now += Duration::from_millis(RTT_MS);
-        let now = t.now;
         let ecr = if ts { tsval } else { 0 };
-        t.s.on_ack(
-            now,
-            4_000,
-            1 << 30,
-            &[],
-            TsOpt { val: 0, ecr },
-            false,
-            &mut t.out,
-        );
+        recv!(t, ack_bytes 4_000, ecr ecr);
         if ts {
             assert_eq!(t.s.rtt().backoff(), 0, "ts=1: the echo is a sample");
             assert_eq!(t.s.rtt().latest(), Some(Duration::from_millis(RTT_MS)));
@@ -521,17 +518,7 @@ fn tcp_try_undo_loss_after_a_spurious_timeout() {
     assert!(matches!(t.s.ca_state(), CaState::Loss { .. }));
     assert_eq!(t.window(), (1, 5));
     // The originals were delayed, not lost: their ACK echoes their own timestamp.
-    let now = t.now;
-    let ecr = originals[0];
-    t.s.on_ack(
-        now,
-        4_000,
-        1 << 30,
-        &[],
-        TsOpt { val: 0, ecr },
-        false,
-        &mut t.out,
-    );
+    recv!(t, ack_bytes 4_000, ecr originals[0]);
     assert_eq!(t.s.ca_state(), CaState::Open);
     assert_eq!(t.s.stats().undos, 1);
     assert_eq!(

@@ -443,14 +443,7 @@ mod tests {
     }
 
     fn red() -> RedParams {
-        RedParams {
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            typical: Duration::from_micros(120),
-            ecn: false,
-        }
+        RedParams::floyd(Duration::from_micros(120))
     }
 
     /// Twice the link's rate for `secs` seconds: a 1500-byte packet every 60 us.

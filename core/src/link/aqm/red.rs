@@ -31,6 +31,21 @@ pub struct RedParams {
     pub ecn: bool,
 }
 
+impl RedParams {
+    /// Floyd's recommended settings (min_th 5, max_th 15 packets, max_p 0.1, w_q 0.002), on a
+    /// link whose typical packet takes `typical`, dropping rather than marking.
+    pub fn floyd(typical: Duration) -> RedParams {
+        RedParams {
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            typical,
+            ecn: false,
+        }
+    }
+}
+
 /// What RED does with an arriving packet.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RedAdmit {
@@ -163,14 +178,7 @@ mod tests {
     use super::*;
 
     fn params() -> RedParams {
-        RedParams {
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            typical: Duration::from_micros(120),
-            ecn: false,
-        }
+        RedParams::floyd(Duration::from_micros(120))
     }
 
     /// A draw that never drops: only the forced region drops.
