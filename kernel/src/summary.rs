@@ -3,7 +3,7 @@
 //! only the twin has: the engine, the router's counters and how precisely it kept time.
 
 use serde::Serialize;
-use tcplab::metrics::summary::{DelayStats, HolStats, MsgStats, WindowStats};
+use tcplab::metrics::summary::{DelayStats, HolStats, MsgStats, ProbeStats, WindowStats};
 
 use crate::router::RouterReport;
 
@@ -32,6 +32,8 @@ pub struct KernelSummary {
     pub timeouts: Option<u64>,
     pub msgs: Option<MsgStats>,
     pub hol: Option<HolStats>,
+    /// The twin runs no latency probe (the plan refuses `probe`).
+    pub probe: Option<ProbeStats>,
     pub throughput_windows_MBps: Option<WindowStats>,
     pub jain_fairness: Option<f64>,
     pub per_flow_goodput_MBps: Vec<f64>,
@@ -101,6 +103,7 @@ mod tests {
             timeouts: None,
             msgs: None,
             hol: None,
+            probe: None,
             throughput_windows_MBps: None,
             jain_fairness: None,
             per_flow_goodput_MBps: Vec::new(),

@@ -998,6 +998,7 @@ fn summarise(
                     &router.deliveries,
                 ))
             }),
+        probe: None,
         throughput_windows_MBps: windows,
         jain_fairness: if conns.len() > 1 && s.app != App::Msgs {
             jain(&per_flow)

@@ -136,6 +136,37 @@ fn a_loss_free_bulk_flow_reaches_the_set_rate() {
     assert_gone(&k.kernel.namespaces);
 }
 
+/// Bufferbloat under Linux's own CUBIC: a bulk flow keeps the router's deep drop-tail queue
+/// standing full, as the simulator's does (core/tests/aqm.rs): most of its 1 000 packets,
+/// 120 ms at 100 Mbit/s, wait in it.
+#[test]
+fn linux_cubic_keeps_a_deep_fifo_standing_full() {
+    let Some(_one) = exclusive() else {
+        return;
+    };
+    let q = "cc=cubic&rtt=50&bw=100&queue=1000&mss=1448&rwnd=8MiB&app=bulk&dur=10";
+    let k = kernel_on_time(q);
+    let sim = tcplab::run(&scenario(q), &RunOptions::default()).summary;
+    let (kd, sd) = (
+        k.queue_delay_ms.expect("data passed the router"),
+        sim.queue_delay_ms.expect("data passed the bottleneck"),
+    );
+    assert!(kd.p50 > 50.0, "kernel: median sojourn {} ms", kd.p50);
+    assert!(sd.p50 > 50.0, "simulator: median sojourn {} ms", sd.p50);
+    // Both stand near the full queue's 120 ms at the top.
+    assert!(
+        kd.p99 > 100.0 && kd.p99 <= 125.0,
+        "kernel p99 {} ms",
+        kd.p99
+    );
+    assert!(
+        sd.p99 > 100.0 && sd.p99 <= 125.0,
+        "simulator p99 {} ms",
+        sd.p99
+    );
+    assert_gone(&k.kernel.namespaces);
+}
+
 #[test]
 fn an_autotuned_window_grows_to_rwnd_and_no_further() {
     let Some(_one) = exclusive() else {
