@@ -69,6 +69,20 @@ fn fq_codel_keeps_a_ping_at_the_base_rtt_under_four_bulk_flows() {
         "FQ-CoDel: ping p99 {} ms for a 50 ms path",
         probe_p99(&fq)
     );
+    // Each bulk flow has its own CoDel: every one's wait is held near target, the FIFO's
+    // all stand in one queue.
+    assert_eq!(fq.per_flow_queue_delay_ms.len(), 4);
+    for (own, shared) in fq
+        .per_flow_queue_delay_ms
+        .iter()
+        .zip(&fifo.per_flow_queue_delay_ms)
+    {
+        let (own, shared) = (own.as_ref().expect("sent"), shared.as_ref().expect("sent"));
+        assert!(own.p99 < 25.0 && shared.p50 > 50.0, "{own:?} {shared:?}");
+    }
+    assert!(summary(&format!("{PATH}&dur=1"))
+        .per_flow_queue_delay_ms
+        .is_empty());
     let p = fq.probe.as_ref().expect("a probe ran");
     assert_eq!(p.sent, 2000, "one every 10 ms for 20 s");
     assert_eq!(p.lost, 0, "a sparse flow is never CoDel's to drop");

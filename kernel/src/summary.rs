@@ -26,6 +26,8 @@ pub struct KernelSummary {
     pub dropped_acks: Option<u64>,
     pub queue_drops: Option<u64>,
     pub queue_delay_ms: Option<DelayStats>,
+    /// The router does not tell the connections' sojourns apart: empty.
+    pub per_flow_queue_delay_ms: Vec<Option<DelayStats>>,
     pub aqm_drops: Option<u64>,
     pub ecn_marks: Option<u64>,
     pub fast_retransmits: Option<u64>,
@@ -97,6 +99,7 @@ mod tests {
             dropped_acks: None,
             queue_drops: None,
             queue_delay_ms: None,
+            per_flow_queue_delay_ms: Vec::new(),
             aqm_drops: None,
             ecn_marks: None,
             fast_retransmits: None,

@@ -972,6 +972,7 @@ fn summarise(
         queue_drops: Some(router.data.dropped_queue),
         // The router's own schedule: how long the kernel's data waited at its bottleneck.
         queue_delay_ms: tcplab::sim::delay_stats(&router.sojourn),
+        per_flow_queue_delay_ms: Vec::new(),
         // Its drop-tail queue drops nothing early and marks nothing (the plan refuses `aqm`
         // and `ecn` until it does).
         aqm_drops: Some(0),

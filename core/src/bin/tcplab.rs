@@ -696,6 +696,7 @@ mod tests {
             dropped_acks: 9,
             queue_drops: 0,
             queue_delay_ms: None,
+            per_flow_queue_delay_ms: Vec::new(),
             aqm_drops: 0,
             ecn_marks: 0,
             fast_retransmits: 8,

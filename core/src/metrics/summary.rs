@@ -108,6 +108,9 @@ pub struct Summary {
     /// The sojourn of data packets at the bottleneck: from joining its queue to going onto its
     /// link. `null` when no data packet passed it.
     pub queue_delay_ms: Option<DelayStats>,
+    /// The same for each connection, where there are several (FQ-CoDel treats them apart);
+    /// `null` for one that sent no data. Empty for a single connection.
+    pub per_flow_queue_delay_ms: Vec<Option<DelayStats>>,
     /// Packets the queue discipline dropped early (RED, CoDel, PIE), apart from `queue_drops`,
     /// the overflow of the hard limit.
     pub aqm_drops: u64,

@@ -149,8 +149,28 @@ fn quoted(s: &str) -> String {
     format!("\"{}\"", shown(s).replace('"', "\\\""))
 }
 
+/// Every key's name, a discipline's several settings as one pattern (`codel_*`), so that the
+/// list stays a line a person reads.
 fn known_keys() -> String {
-    join(Key::ALL.iter().map(|k| k.name()))
+    let family = |name: &'static str| name.split_once('_').map(|(f, _)| f);
+    let shared = |f: &str| {
+        Key::ALL
+            .iter()
+            .filter(|k| family(k.name()) == Some(f))
+            .count()
+            > 1
+    };
+    let mut names: Vec<String> = Vec::new();
+    for k in Key::ALL {
+        let name = match family(k.name()).filter(|f| shared(f)) {
+            Some(f) => format!("{f}_*"),
+            None => k.name().to_string(),
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.join(", ")
 }
 
 fn preset_names() -> String {
@@ -214,6 +234,13 @@ mod tests {
         assert_eq!(message("loss", Problem::RepeatedKey), "loss: repeated key");
         assert!(message("foo", Problem::UnknownKey)
             .starts_with("foo: unknown key (known keys: preset, cc, rtt, bw, "));
+        // A discipline's settings are one pattern; a key alone in its family is named whole.
+        let all = known_keys();
+        assert!(
+            all.contains("codel_*, fq_quantum, pie_*, red_*, mss"),
+            "{all}"
+        );
+        assert!(!all.contains("codel_target"), "{all}");
         assert!(message("foo", Problem::UnknownKey).ends_with(", seed, at)"));
         assert_eq!(
             message(

@@ -95,6 +95,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         dropped_acks: w.dropped_acks,
         queue_drops: w.queue_drops,
         queue_delay_ms: delay_stats(&w.sojourn),
+        per_flow_queue_delay_ms: w.flow_sojourn.iter().map(delay_stats).collect(),
         aqm_drops: w.aqm_drops,
         ecn_marks: w.ecn_marks,
         fast_retransmits: sum(|st| st.fast_retransmits),

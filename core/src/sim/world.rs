@@ -152,6 +152,8 @@ pub(crate) struct World {
     pub(super) managed: Option<ManagedLink>,
     /// How long each data packet waited at the bottleneck before going onto its link.
     pub sojourn: DelayHistogram,
+    /// The same for each connection, where there are several.
+    pub flow_sojourn: Vec<DelayHistogram>,
     /// UDP payload bytes read, and when the last arrived.
     pub udp_delivered: u64,
     pub udp_last_read: Option<Instant>,
@@ -279,6 +281,11 @@ impl World {
             ecn_marks: 0,
             managed,
             sojourn: DelayHistogram::default(),
+            flow_sojourn: if n > 1 {
+                vec![DelayHistogram::default(); n]
+            } else {
+                Vec::new()
+            },
             data_wire: DelayLine::new(shape.data_delay),
             ack_wire: DelayLine::new(shape.ack_delay),
             flows,
@@ -569,7 +576,7 @@ impl World {
                 starts, departs, ..
             } => {
                 if p.is_data() {
-                    self.waited(starts, starts - now);
+                    self.waited(p.flow, starts, starts - now);
                 }
                 let seq = self.sched.next_seq();
                 self.data_wire.push(departs, seq, p);
@@ -614,9 +621,13 @@ impl World {
         self.settle(now, &mut out);
     }
 
-    /// A data packet went onto the bottleneck's link at `starts` after waiting `sojourn`.
-    fn waited(&mut self, starts: Instant, sojourn: Duration) {
+    /// A data packet of `flow` went onto the bottleneck's link at `starts` after waiting
+    /// `sojourn`.
+    fn waited(&mut self, flow: u16, starts: Instant, sojourn: Duration) {
         self.sojourn.add(sojourn);
+        if let Some(h) = self.flow_sojourn.get_mut(usize::from(flow)) {
+            h.add(sojourn);
+        }
         self.traces.sojourn.push(starts, [sojourn.as_millis_f64()]);
     }
 
@@ -686,7 +697,7 @@ impl World {
                         *ecn = Ecn::Ce;
                     }
                     if p.is_data() {
-                        self.waited(starts, starts - w.enqueued);
+                        self.waited(p.flow, starts, starts - w.enqueued);
                     }
                     // Random loss strikes on the wire, after the packet has used the link.
                     if self.path.lost_on_wire() {
