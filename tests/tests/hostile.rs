@@ -127,9 +127,10 @@ async fn assert_refused(lab: &Lab, c: &Case) {
             c.name
         );
     }
-    // A banner is one line of text a person reads, whatever the link's size.
+    // A banner is a line or two a person reads, whatever the link's size: the longest is an
+    // unknown key's, cut at 64 characters, with the list of the keys there are.
     assert!(
-        banner.chars().count() < 400,
+        banner.chars().count() < 450,
         "{}: a banner of {} characters",
         c.name,
         banner.chars().count()
