@@ -588,6 +588,7 @@ async fn a_phone_reads_a_run_a_sweep_a_matrix_and_a_comparison_whole() {
         let lab = &*lab;
         let pages = [
             ("run", "?preset=loss-sweep&lang=en"),
+            ("run-queue", "?preset=bufferbloat&lang=en"),
             ("sweep", "?dur=3&view=sweep&key=loss&values=0.1,0.5,1,2,5&seeds=1&lang=en"),
             (
                 "matrix",
@@ -605,7 +606,7 @@ async fn a_phone_reads_a_run_a_sweep_a_matrix_and_a_comparison_whole() {
                     .goto(lab.server.url(address))
                     .await
                     .expect("load the page");
-                if name == "run" {
+                if name.starts_with("run") {
                     lab.wait_for_run(Duration::from_secs(60)).await;
                 } else {
                     lab.wait_for_batch(Duration::from_secs(120)).await;

@@ -74,6 +74,13 @@ async fn fq_codel_draws_each_packet_s_wait_its_target_and_the_pings() {
         let verdict = lab.text_of("verdict").await;
         assert!(verdict.contains("of standing queue"), "{verdict:?}");
         lab.screenshot("queue-fifo").await;
+        // The same in Chinese: the card, the note and the controls' group in the reader's words.
+        lab.open("?preset=bufferbloat&lang=zh").await;
+        let note = note_of(lab, "queue").await;
+        assert!(note.contains("满队列让一个包等待"), "{note:?}");
+        let card = lab.text_of("card-latency").await;
+        assert!(card.contains("负载下 ping p99"), "{card:?}");
+        lab.screenshot("queue-fifo-zh").await;
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -167,18 +167,20 @@ impl Figure for Rtt {
                 ),
             ));
         }
-        if !pings.is_empty() {
+        // The pings answered, whatever the trace kept of them to draw.
+        if let Some(p) = ctx
+            .view
+            .summary
+            .probe
+            .as_ref()
+            .filter(|_| !pings.is_empty())
+        {
+            let n = crate::model::format::count(p.received);
             items.push(Item::new(
                 Swatch::Dot(PING),
                 match lang {
-                    Lang::En => format!(
-                        "ping round trips ({})",
-                        crate::model::format::count(pings.len() as u64)
-                    ),
-                    Lang::Zh => format!(
-                        "ping 往返时间（{} 个）",
-                        crate::model::format::count(pings.len() as u64)
-                    ),
+                    Lang::En => format!("ping round trips ({n})"),
+                    Lang::Zh => format!("ping 往返时间（{n} 个）"),
                 },
             ));
         }
