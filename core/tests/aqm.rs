@@ -137,6 +137,8 @@ fn an_echoed_mark_cuts_cubic_s_window_and_not_bbr_s() {
             })
             .collect();
         assert!(!echoes.is_empty(), "{cc}: marks were echoed");
+        // A teacher's "next key event" stops at each echo.
+        assert!(echoes.iter().all(|&(i, ..)| steps[i].kind.is_landmark()));
         for (i, before, ssthresh) in echoes {
             if cuts {
                 // CUBIC's beta, 717/1024 of the window, at once (`bictcp_recalc_ssthresh`).

@@ -509,12 +509,15 @@ impl StepKind {
         ]
     }
 
-    /// Kinds a teacher jumps between ("next loss / recovery / timeout / release", and the end
-    /// of slow start, which a run without loss has too).
+    /// Kinds a teacher jumps between ("next loss / ECN echo / recovery / timeout / release",
+    /// and the end of slow start, which a run without loss has too). An ECN echo is the
+    /// sender's answer to a mark, once a round trip at most; the marks themselves can be
+    /// thousands.
     pub fn is_landmark(&self) -> bool {
         matches!(
             self,
             StepKind::DataLost { .. }
+                | StepKind::EcnEcho { .. }
                 | StepKind::FastRetransmit { .. }
                 | StepKind::RecoveryDone { .. }
                 | StepKind::Timeout { .. }

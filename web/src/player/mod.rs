@@ -261,8 +261,8 @@ fn keys_help(lang: Lang) -> Html {
         (
             "N P",
             "N P",
-            "next / previous loss, recovery, timeout, release or end of slow start",
-            "下一个 / 上一个丢包、恢复、超时、释放或慢启动结束",
+            "next / previous loss, ECN echo, recovery, timeout, release or end of slow start",
+            "下一个 / 上一个丢包、ECN 回显、恢复、超时、释放或慢启动结束",
         ),
         (
             "Home End",
@@ -366,7 +366,7 @@ fn Transport(props: &TransportProps) -> Html {
             <span class="transport-group">
                 { button("player-start", "|◂", lang.pick("First step (Home)", "第一步（Home）"), Move::Start) }
                 { button("player-back-landmark", lang.pick("◂ key event", "◂ 关键事件"),
-                    lang.pick("Previous loss, recovery, timeout, release or end of slow start (P)", "上一个丢包、恢复、超时、释放或慢启动结束（P）"),
+                    lang.pick("Previous loss, ECN echo, recovery, timeout, release or end of slow start (P)", "上一个丢包、ECN 回显、恢复、超时、释放或慢启动结束（P）"),
                     Move::Landmark(Dir::Back)) }
                 { button("player-back-rtt", "« RTT", lang.pick("One round trip back (Shift+←)", "后退一个往返（Shift+←）"),
                     Move::RoundTrip(Dir::Back)) }
@@ -375,7 +375,7 @@ fn Transport(props: &TransportProps) -> Html {
                 { button("player-forward-rtt", "RTT »", lang.pick("One round trip forward (Shift+→)", "前进一个往返（Shift+→）"),
                     Move::RoundTrip(Dir::Forward)) }
                 { button("player-forward-landmark", lang.pick("key event ▸", "关键事件 ▸"),
-                    lang.pick("Next loss, recovery, timeout, release or end of slow start (N)", "下一个丢包、恢复、超时、释放或慢启动结束（N）"),
+                    lang.pick("Next loss, ECN echo, recovery, timeout, release or end of slow start (N)", "下一个丢包、ECN 回显、恢复、超时、释放或慢启动结束（N）"),
                     Move::Landmark(Dir::Forward)) }
                 { button("player-end", "▸|", lang.pick("Last step (End)", "最后一步（End）"), Move::End) }
             </span>
