@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cc::bbr::BbrMode;
+use crate::link::managed::Discipline;
+use crate::link::PathShape;
 use crate::metrics::summary::Summary;
 use crate::metrics::trace::window_col;
 use crate::rate::{MBytePerS, MbitPerS};
@@ -184,13 +186,9 @@ impl RunView {
             mathis_mbps: r.summary.mathis_MBps.map(MBytePerS),
             slow_start: ideal_rate_steps(s.iw, s.mss, s.rtt_ms, link, ms(end)),
             aqm: s.aqm,
-            queue_target_ms: match s.aqm {
-                crate::scenario::Aqm::Codel | crate::scenario::Aqm::FqCodel => {
-                    Some(s.codel_target_ms)
-                }
-                crate::scenario::Aqm::Pie => Some(s.pie_target_ms),
-                crate::scenario::Aqm::Fifo | crate::scenario::Aqm::Red => None,
-            },
+            queue_target_ms: Discipline::of(s, PathShape::of(s).bits_per_s)
+                .and_then(|d| d.target())
+                .map(crate::time::Duration::as_millis_f64),
             packet_ms: packet_ms(MbitPerS(s.bw_mbps), s.mss, s.ts),
             full_queue_ms: f64::from(s.queue) * packet_ms(MbitPerS(s.bw_mbps), s.mss, s.ts),
         };

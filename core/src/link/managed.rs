@@ -71,6 +71,28 @@ impl Discipline {
     }
 }
 
+impl Discipline {
+    /// The sojourn the discipline aims at: CoDel's and FQ-CoDel's target, PIE's; none for RED,
+    /// whose thresholds are in packets.
+    pub fn target(&self) -> Option<Duration> {
+        match self {
+            Discipline::Codel(p) => Some(p.target),
+            Discipline::FqCodel(p) => Some(p.codel.target),
+            Discipline::Pie(p) => Some(p.target),
+            Discipline::Red(_) => None,
+        }
+    }
+
+    /// CoDel's settings, where CoDel runs (alone or per flow).
+    pub fn codel(&self) -> Option<CodelParams> {
+        match self {
+            Discipline::Codel(p) => Some(*p),
+            Discipline::FqCodel(p) => Some(p.codel),
+            Discipline::Pie(_) | Discipline::Red(_) => None,
+        }
+    }
+}
+
 /// Why a managed queue dropped or marked a packet.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Why {

@@ -646,15 +646,13 @@ impl World {
     fn queue_why(&self, at: Instant, why: Why) -> QueueWhy {
         let limit = u32::try_from(self.path.shape().queue).unwrap_or(u32::MAX);
         let ms = Duration::as_millis_f64;
-        match (why, self.managed.as_ref().map(|m| m.discipline)) {
-            (Why::Limit, _) => QueueWhy::Limit { limit },
-            (Why::FattestFlow, _) => QueueWhy::FattestFlow { limit },
-            (Why::Codel(d), discipline) => {
-                let p = match discipline {
-                    Some(Discipline::FqCodel(p)) => p.codel,
-                    Some(Discipline::Codel(p)) => p,
-                    _ => Default::default(),
-                };
+        let discipline = self.managed.as_ref().map(|m| m.discipline);
+        match why {
+            Why::Limit => QueueWhy::Limit { limit },
+            Why::FattestFlow => QueueWhy::FattestFlow { limit },
+            Why::Codel(d) => {
+                // A CoDel decision comes from a discipline that runs CoDel.
+                let p = discipline.and_then(|d| d.codel()).unwrap_or_default();
                 QueueWhy::Codel {
                     sojourn_ms: ms(d.sojourn),
                     count: d.count,
@@ -663,20 +661,14 @@ impl World {
                     interval_ms: ms(p.interval),
                 }
             }
-            (Why::Pie { probability }, discipline) => QueueWhy::Pie {
+            Why::Pie { probability } => QueueWhy::Pie {
                 probability_pct: probability * 100.0,
-                target_ms: match discipline {
-                    Some(Discipline::Pie(p)) => ms(p.target),
-                    _ => 0.0,
-                },
+                target_ms: discipline.and_then(|d| d.target()).map_or(0.0, ms),
             },
-            (
-                Why::Red {
-                    average,
-                    probability,
-                },
-                _,
-            ) => QueueWhy::Red {
+            Why::Red {
+                average,
+                probability,
+            } => QueueWhy::Red {
                 average,
                 probability_pct: probability * 100.0,
             },
