@@ -5,6 +5,7 @@
 //! and an application from [`workload`]; [`metrics`] says what happened and [`theory`] what
 //! should have.
 
+pub mod capture;
 pub mod cc;
 pub mod engine;
 pub mod link;

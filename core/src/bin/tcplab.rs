@@ -4,6 +4,7 @@
 //! tcplab run   'QUERY'                                   one JSON object
 //! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] [--table]   JSON lines, or a CSV table
 //! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps   CSV
+//! tcplab pcap  'QUERY' --out FILE [--at sender|receiver]    a capture file, and one JSON line
 //! ```
 //!
 //! Exit status 0 on success, 2 on a bad scenario or bad arguments (the message names the key or
@@ -13,9 +14,11 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use tcplab::capture::{CaptureOptions, CapturePoint, Format};
 use tcplab::metrics::trace::TraceKind;
 use tcplab::player::StepWindow;
 use tcplab::scenario::{decode_component, Key};
@@ -30,6 +33,8 @@ Usage:
   tcplab run   'QUERY' [--max-events N]
   tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--seeds N] [--table] [--max-events N]
   tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
+  tcplab pcap  'QUERY' --out FILE [--at sender|receiver] [--format pcap|pcapng]
+               [--snaplen N] [--max-packets N] [--max-events N]
 
 QUERY is the page's query string, e.g. 'preset=loss-sweep&loss=2' or 'rtt=28ms&body=20Mb';
 quote it, as the shell reads & itself. An empty or missing QUERY is the defaults.
@@ -43,6 +48,11 @@ sweep   runs the scenario once for each value of KEY and each of N seeds (seed, 
         (Mathis under loss, else link or window limit; ideal completion for a body) and
         measured / theory, as the page's sweep table.
 trace   prints one trace of the run as CSV.
+pcap    writes the run's packets to FILE as tcpdump on one host would have captured them
+        (--at sender, the default, or receiver): Ethernet, IPv4 and TCP headers with their
+        options, payload as zeros cut at the snap length (default {snaplen} bytes), at most
+        --max-packets packets (default {max_packets}); then prints one JSON line saying what
+        the file holds.
 
 Options:
   --max-events N   the run's event budget (default {budget})
@@ -83,6 +93,10 @@ enum Work {
         table: bool,
     },
     Trace(Scenario, TraceKind),
+    Pcap {
+        scenario: Scenario,
+        out: PathBuf,
+    },
 }
 
 /// Why the runner stops early, and with which exit status.
@@ -147,6 +161,11 @@ fn main() -> ExitCode {
 
 fn help() -> String {
     HELP.replace("{budget}", &RunOptions::default().max_events.to_string())
+        .replace("{snaplen}", &CaptureOptions::DEFAULT_SNAPLEN.to_string())
+        .replace(
+            "{max_packets}",
+            &CaptureOptions::DEFAULT_MAX_PACKETS.to_string(),
+        )
         .replace("{keys}", &tcplab::scenario::table_text())
 }
 
@@ -163,22 +182,25 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
         return Ok(Request::Help);
     }
     let Some((command, rest)) = args.split_first() else {
-        return Err(Failure::usage("missing command (run, sweep or trace)"));
+        return Err(Failure::usage(
+            "missing command (run, sweep, trace or pcap)",
+        ));
     };
     let command = match command.as_str() {
         "help" => return Ok(Request::Help),
         "run" => Command::Run,
         "sweep" => Command::Sweep,
         "trace" => Command::Trace,
+        "pcap" => Command::Pcap,
         other => {
             return Err(Failure::usage(format!(
-                "unknown command \"{other}\" (commands: run, sweep, trace)"
+                "unknown command \"{other}\" (commands: run, sweep, trace, pcap)"
             )))
         }
     };
     let flags = Flags::read(command, rest)?;
     let scenario = Scenario::parse(flags.query.as_deref().unwrap_or(""))?;
-    let options = RunOptions {
+    let mut options = RunOptions {
         max_events: match &flags.max_events {
             Some(n) => whole("--max-events", n, 1, u64::MAX)?,
             None => RunOptions::default().max_events,
@@ -187,6 +209,17 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
     };
     let work = match command {
         Command::Run => Work::Run(scenario),
+        Command::Pcap => {
+            let out = flags
+                .out
+                .as_deref()
+                .ok_or_else(|| Failure::usage("--out: required by pcap (the file to write)"))?;
+            options.capture = Some(capture_options(&flags)?);
+            Work::Pcap {
+                scenario,
+                out: PathBuf::from(out),
+            }
+        }
         Command::Trace => {
             let what = flags.what.as_deref().ok_or_else(|| {
                 Failure::usage(
@@ -234,6 +267,49 @@ enum Command {
     Run,
     Sweep,
     Trace,
+    Pcap,
+}
+
+impl Command {
+    fn name(self) -> &'static str {
+        match self {
+            Command::Run => "run",
+            Command::Sweep => "sweep",
+            Command::Trace => "trace",
+            Command::Pcap => "pcap",
+        }
+    }
+}
+
+/// The capture `pcap`'s options ask for.
+fn capture_options(flags: &Flags) -> Result<CaptureOptions, Failure> {
+    let mut c = CaptureOptions::default();
+    if let Some(at) = &flags.at {
+        c.at = CapturePoint::parse(at).ok_or_else(|| {
+            Failure::usage(format!(
+                "--at: \"{at}\" is not a capture point (sender or receiver)"
+            ))
+        })?;
+    }
+    if let Some(format) = &flags.format {
+        c.format = Format::parse(format).ok_or_else(|| {
+            Failure::usage(format!(
+                "--format: \"{format}\" is not a format (pcap or pcapng)"
+            ))
+        })?;
+    }
+    if let Some(n) = &flags.snaplen {
+        c.snaplen = whole(
+            "--snaplen",
+            n,
+            u64::from(CaptureOptions::MIN_SNAPLEN),
+            u64::from(CaptureOptions::MAX_SNAPLEN),
+        )? as u32;
+    }
+    if let Some(n) = &flags.max_packets {
+        c.max_packets = whole("--max-packets", n, 1, 100_000_000)?;
+    }
+    Ok(c)
 }
 
 /// The options of one command, as written: checked for presence and repetition here, for
@@ -247,6 +323,11 @@ struct Flags {
     seeds: Option<String>,
     what: Option<String>,
     table: bool,
+    out: Option<String>,
+    at: Option<String>,
+    format: Option<String>,
+    snaplen: Option<String>,
+    max_packets: Option<String>,
 }
 
 impl Flags {
@@ -282,14 +363,19 @@ impl Flags {
                 ("--values", Command::Sweep) => &mut flags.values,
                 ("--seeds", Command::Sweep) => &mut flags.seeds,
                 ("--what", Command::Trace) => &mut flags.what,
-                ("--key" | "--values" | "--seeds" | "--what", _) => {
-                    let command = match command {
-                        Command::Run => "run",
-                        Command::Sweep => "sweep",
-                        Command::Trace => "trace",
-                    };
+                ("--out", Command::Pcap) => &mut flags.out,
+                ("--at", Command::Pcap) => &mut flags.at,
+                ("--format", Command::Pcap) => &mut flags.format,
+                ("--snaplen", Command::Pcap) => &mut flags.snaplen,
+                ("--max-packets", Command::Pcap) => &mut flags.max_packets,
+                (
+                    "--key" | "--values" | "--seeds" | "--what" | "--out" | "--at" | "--format"
+                    | "--snaplen" | "--max-packets",
+                    _,
+                ) => {
                     return Err(Failure::usage(format!(
-                        "{name}: not an option of {command}"
+                        "{name}: not an option of {}",
+                        command.name()
                     )));
                 }
                 _ => return Err(Failure::usage(format!("{name}: unknown option"))),
@@ -413,6 +499,29 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             let result = simulate(scenario, &options)?;
             out.write_all(result.trace_csv(*what).as_bytes())
                 .map_err(Failure::io)
+        }
+        Work::Pcap {
+            scenario,
+            out: path,
+        } => {
+            let result = simulate(scenario, &job.options)?;
+            let capture = result
+                .capture
+                .ok_or_else(|| Failure::Internal("the run kept no capture".into()))?;
+            std::fs::write(path, &capture.bytes).map_err(|e| {
+                Failure::Usage(format!("--out: cannot write {}: {e}", path.display()))
+            })?;
+            let line = serde_json::json!({
+                "file": path.display().to_string(),
+                "format": capture.format.name(),
+                "at": capture.at.name(),
+                "packets": capture.packets,
+                "bytes": capture.bytes.len(),
+                "full_at_ms": capture.full_at.map(|t| t.as_millis_f64()),
+                "left_out_bytes": capture.too_long,
+                "summary": result.summary,
+            });
+            writeln!(out, "{line}").map_err(Failure::io)
         }
     }
 }
@@ -700,6 +809,7 @@ mod tests {
             aqm_drops: 0,
             ecn_marks: 0,
             fast_retransmits: 8,
+            duplicate_acks: 24,
             timeouts: 2,
             msgs: None,
             hol: None,

@@ -117,6 +117,9 @@ pub struct Summary {
     /// Packets the queue discipline marked CE instead of dropping (`ecn=1`).
     pub ecn_marks: u64,
     pub fast_retransmits: u64,
+    /// Duplicate ACKs the senders received, by RFC 5681 §2's definition (the count a capture's
+    /// analysis at the sender gives).
+    pub duplicate_acks: u64,
     pub timeouts: u64,
     pub msgs: Option<MsgStats>,
     pub hol: Option<HolStats>,

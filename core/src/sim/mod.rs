@@ -28,6 +28,8 @@ pub struct RunOptions {
     /// them, so a scenario whose windows would hold more (a gigabyte window of 64-byte segments
     /// over a long path) stops here and says so, as at the event budget.
     pub max_in_flight: usize,
+    /// Capture the run's packets at one of its hosts, as tcpdump there would.
+    pub capture: Option<crate::capture::CaptureOptions>,
 }
 
 impl RunOptions {
@@ -46,6 +48,7 @@ impl Default for RunOptions {
             max_events: Self::RUNNER_MAX_EVENTS,
             record_steps: None,
             max_in_flight: Self::MAX_IN_FLIGHT,
+            capture: None,
         }
     }
 }
@@ -68,6 +71,8 @@ pub struct RunResult {
     pub steps: Option<Steps>,
     /// When the last event happened: the end of the run's time axis.
     pub end: crate::time::Instant,
+    /// The run's packets as captured, if asked for.
+    pub capture: Option<crate::capture::Capture>,
 }
 
 impl RunResult {
@@ -94,6 +99,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
         messages: world.messages.take(),
         steps: world.steps.take(),
         end: world.last_event(),
+        capture: world.capture.take().map(crate::capture::Tap::finish),
         summary,
         invariants: world.invariants,
         work: world.work(),

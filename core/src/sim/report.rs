@@ -99,6 +99,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         aqm_drops: w.aqm_drops,
         ecn_marks: w.ecn_marks,
         fast_retransmits: sum(|st| st.fast_retransmits),
+        duplicate_acks: sum(|st| st.duplicate_acks),
         timeouts: sum(|st| st.timeouts),
         msgs: w.messages.as_ref().map(msg_stats),
         hol: w.messages.as_ref().filter(|m| m.conns > 0).map(hol_stats),

@@ -1,5 +1,6 @@
 //! The world of one run: the path, the flows, the clock, and the dispatch of every event.
 
+use crate::capture::{CapturePoint, Tap};
 use crate::cc::{new_controller, CcOptions};
 use crate::engine::{Halt, Pending, Scheduler};
 use crate::link::aqm::Waiting;
@@ -167,6 +168,8 @@ pub(crate) struct World {
     pub probe: Option<ProbeLog>,
     /// The player's record, when asked for.
     pub steps: Option<Steps>,
+    /// The capture at one host, when asked for.
+    pub(crate) capture: Option<Tap>,
     /// Where the player's record stands; only `On` costs the hot paths anything.
     pub(super) recording: Recording,
     /// Each flow's loss-recovery state as its latest step left it, to record its changes.
@@ -199,6 +202,7 @@ impl World {
         let n = Workload::connections(s);
         let cap = (TRACE_ROWS / n.max(1)).clamp(512, 8192);
         let mut flows = Vec::with_capacity(n);
+        let mut ts_phases = Vec::with_capacity(n);
         for i in 0..n {
             let cc = new_controller(
                 s.cc,
@@ -212,6 +216,7 @@ impl World {
                 crate::rng::SimRng::new(s.seed ^ 0x7473_5f70_6861_7365 ^ i as u64).next_u64()
                     % 1_000_000,
             );
+            ts_phases.push(ts_phase);
             let mut sender = Sender::new(i as u16, SenderConfig::of(s, ts_phase), cc);
             sender.write(workload.initial_write());
             let receiver = Receiver::new(ReceiverConfig::of(s, ts_phase));
@@ -314,6 +319,7 @@ impl World {
                 },
             },
             steps_ca: vec![crate::player::CaLabel::Open; n],
+            capture: options.capture.map(|c| Tap::new(s, c, &ts_phases)),
             awaiting_handshakes: n,
             last_event: Instant::ZERO,
             window_len,
@@ -555,6 +561,7 @@ impl World {
 
     /// `repair`: the packet carries data sent before.
     fn send_on_data_path(&mut self, now: Instant, p: Packet, repair: bool) {
+        self.tap(now, CapturePoint::Sender, &p);
         if self.managed.is_some() {
             self.send_through_managed(now, p, repair);
             return;
@@ -629,6 +636,15 @@ impl World {
             h.add(sojourn);
         }
         self.traces.sojourn.push(starts, [sojourn.as_millis_f64()]);
+    }
+
+    /// `p` passes host `at`'s network interface at `now`: the capture there sees it.
+    fn tap(&mut self, now: Instant, at: CapturePoint, p: &Packet) {
+        if let Some(tap) = self.capture.as_mut() {
+            if tap.point() == at {
+                tap.see(now, p);
+            }
+        }
     }
 
     /// The managed bottleneck's own event: its link frees, or its timer is due.
@@ -783,6 +799,7 @@ impl World {
     }
 
     fn send_on_ack_path(&mut self, now: Instant, p: Packet) {
+        self.tap(now, CapturePoint::Receiver, &p);
         let fate = self.path.offer(Direction::Ack, now, p.wire_bytes, false);
         self.record_trip(now, &p, false, trip_end(now, fate));
         if let Fate::Dropped(_) = fate {
@@ -802,6 +819,7 @@ impl World {
         let Some(p) = self.data_wire.pop() else {
             return;
         };
+        self.tap(now, CapturePoint::Receiver, &p);
         let fi = usize::from(p.flow);
         match p.kind {
             Kind::Syn => {
@@ -967,6 +985,7 @@ impl World {
         let Some(p) = self.ack_wire.pop() else {
             return;
         };
+        self.tap(now, CapturePoint::Sender, &p);
         if let Kind::ProbeReply { id } = p.kind {
             if let Some(rtt) = self
                 .probe

@@ -181,6 +181,10 @@ pub struct SenderStats {
     pub retransmitted_segments: u64,
     pub retransmitted_bytes: u64,
     pub fast_retransmits: u64,
+    /// Duplicate ACKs by RFC 5681 §2's definition: data outstanding, the same cumulative ACK
+    /// and the same window as the ACK before, whether or not they SACK anything new. What a
+    /// capture's analysis (Wireshark's `tcp.analysis.duplicate_ack`) counts at the sender.
+    pub duplicate_acks: u64,
     pub timeouts: u64,
     pub loss_probes: u64,
     /// Reductions undone as spurious (Linux's TCPLossUndo, TCPFullUndo, TCPDSACKUndo).
@@ -609,6 +613,9 @@ impl Sender {
     ) {
         if self.conn != ConnState::Established || ack > self.snd_nxt || ack < self.snd_una {
             return;
+        }
+        if ack == self.snd_una && self.snd_nxt > self.snd_una && ack + wnd == self.peer_edge {
+            self.stats.duplicate_acks += 1;
         }
         // The ACK path never reorders, so the latest ACK carries the latest window
         // (RFC 9293's SND.WL1/SND.WL2 checks are always met).
