@@ -119,6 +119,11 @@ need_kernel_tools() {
     need_debian iproute2 ethtool
 }
 
+# tshark: the capture tests check the lab's pcap files against Wireshark's own analysis.
+need_tshark() {
+    need_debian tshark
+}
+
 # Whether this machine can host the kernel twin: root and a TUN device. Prints why not.
 can_run_kernel_twin() {
     if [ "$(id -u)" -ne 0 ]; then

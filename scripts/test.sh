@@ -16,6 +16,7 @@ need_wasm_bindgen
 need_wasm_opt
 need_chromium
 need_kernel_tools
+need_tshark
 elapsed
 
 section "Formatting: cargo fmt --check"
@@ -30,8 +31,9 @@ section "Lints, wasm32: cargo clippy --target $WASM_TARGET (core and web)"
 cargo clippy --target "$WASM_TARGET" -p tcplab -p tcplab-web --all-targets -- -D warnings
 elapsed
 
+# The capture tests compare the lab's pcap files with tshark's reading of them: required here.
 section "Tests of the simulator, host: cargo test -p tcplab"
-cargo test -p tcplab
+TCPLAB_TSHARK=require cargo test -p tcplab
 elapsed
 
 # Native and wasm32 must agree to the bit: the wasm32 build replays the golden record the host

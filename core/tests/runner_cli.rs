@@ -105,10 +105,13 @@ fn bad_sweeps_exit_2_before_any_run() {
 
 #[test]
 fn bad_arguments_exit_2_naming_the_option() {
-    refused(&[], "tcplab: missing command (run, sweep or trace)");
+    refused(
+        &[],
+        "tcplab: missing command (run, sweep, trace, pcap or analyze)",
+    );
     refused(
         &["walk"],
-        r#"tcplab: unknown command "walk" (commands: run, sweep, trace)"#,
+        r#"tcplab: unknown command "walk" (commands: run, sweep, trace, pcap, analyze)"#,
     );
     refused(&["run", "--fast"], "tcplab: --fast: unknown option");
     refused(

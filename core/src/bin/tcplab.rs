@@ -5,6 +5,7 @@
 //! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] [--table]   JSON lines, or a CSV table
 //! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps   CSV
 //! tcplab pcap  'QUERY' --out FILE [--at sender|receiver]    a capture file, and one JSON line
+//! tcplab analyze FILE [--conn N|all] [--list]                JSON lines, one per connection
 //! ```
 //!
 //! Exit status 0 on success, 2 on a bad scenario or bad arguments (the message names the key or
@@ -23,7 +24,7 @@ use tcplab::metrics::trace::TraceKind;
 use tcplab::player::StepWindow;
 use tcplab::scenario::{decode_component, Key};
 use tcplab::sweep;
-use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError, Summary};
+use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError};
 
 /// The `--help` text; `{budget}` is the default event budget.
 const HELP: &str = "\
@@ -35,6 +36,7 @@ Usage:
   tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
   tcplab pcap  'QUERY' --out FILE [--at sender|receiver] [--format pcap|pcapng]
                [--snaplen N] [--max-packets N] [--max-events N]
+  tcplab analyze FILE [--conn N|all] [--list]
 
 QUERY is the page's query string, e.g. 'preset=loss-sweep&loss=2' or 'rtt=28ms&body=20Mb';
 quote it, as the shell reads & itself. An empty or missing QUERY is the defaults.
@@ -53,6 +55,12 @@ pcap    writes the run's packets to FILE as tcpdump on one host would have captu
         options, payload as zeros cut at the snap length (default {snaplen} bytes), at most
         --max-packets packets (default {max_packets}); then prints one JSON line saying what
         the file holds.
+analyze reads a pcap or pcapng capture (Ethernet, Linux cooked SLL or SLL2, raw IP; VLAN
+        tags; IPv4 and IPv6) and prints, for its largest TCP connection (or --conn N, or
+        every one with --conn all), one JSON object: its round trip, goodput,
+        retransmissions and loss, the receiver's window, where the capture was taken, what
+        limited the connection, and the scenario that fits it (docs/scenario.md lists the
+        fields). --list prints the connections instead, one JSON object each.
 
 Options:
   --max-events N   the run's event budget (default {budget})
@@ -97,6 +105,19 @@ enum Work {
         scenario: Scenario,
         out: PathBuf,
     },
+    Analyze {
+        file: PathBuf,
+        conn: Conn,
+        list: bool,
+    },
+}
+
+/// Which connections `analyze` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Conn {
+    Largest,
+    One(usize),
+    All,
 }
 
 /// Why the runner stops early, and with which exit status.
@@ -183,7 +204,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
     }
     let Some((command, rest)) = args.split_first() else {
         return Err(Failure::usage(
-            "missing command (run, sweep, trace or pcap)",
+            "missing command (run, sweep, trace, pcap or analyze)",
         ));
     };
     let command = match command.as_str() {
@@ -192,13 +213,33 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
         "sweep" => Command::Sweep,
         "trace" => Command::Trace,
         "pcap" => Command::Pcap,
+        "analyze" => Command::Analyze,
         other => {
             return Err(Failure::usage(format!(
-                "unknown command \"{other}\" (commands: run, sweep, trace, pcap)"
+                "unknown command \"{other}\" (commands: run, sweep, trace, pcap, analyze)"
             )))
         }
     };
     let flags = Flags::read(command, rest)?;
+    if command == Command::Analyze {
+        let file = flags
+            .query
+            .as_deref()
+            .ok_or_else(|| Failure::usage("analyze: which capture file? (tcplab analyze FILE)"))?;
+        let conn = match flags.conn.as_deref() {
+            None => Conn::Largest,
+            Some("all") => Conn::All,
+            Some(n) => Conn::One(whole("--conn", n, 1, u64::from(u32::MAX))? as usize),
+        };
+        return Ok(Request::Job(Box::new(Job {
+            work: Work::Analyze {
+                file: PathBuf::from(file),
+                conn,
+                list: flags.list,
+            },
+            options: RunOptions::default(),
+        })));
+    }
     let scenario = Scenario::parse(flags.query.as_deref().unwrap_or(""))?;
     let mut options = RunOptions {
         max_events: match &flags.max_events {
@@ -209,6 +250,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
     };
     let work = match command {
         Command::Run => Work::Run(scenario),
+        Command::Analyze => return Err(Failure::Internal("analyze takes no scenario".into())),
         Command::Pcap => {
             let out = flags
                 .out
@@ -268,6 +310,7 @@ enum Command {
     Sweep,
     Trace,
     Pcap,
+    Analyze,
 }
 
 impl Command {
@@ -277,6 +320,7 @@ impl Command {
             Command::Sweep => "sweep",
             Command::Trace => "trace",
             Command::Pcap => "pcap",
+            Command::Analyze => "analyze",
         }
     }
 }
@@ -328,6 +372,8 @@ struct Flags {
     format: Option<String>,
     snaplen: Option<String>,
     max_packets: Option<String>,
+    conn: Option<String>,
+    list: bool,
 }
 
 impl Flags {
@@ -342,6 +388,15 @@ impl Flags {
                     )));
                 }
                 flags.query = Some(arg.clone());
+                continue;
+            }
+            if arg == "--list" {
+                if command != Command::Analyze {
+                    return Err(Failure::usage("--list: an option of analyze only"));
+                }
+                if std::mem::replace(&mut flags.list, true) {
+                    return Err(Failure::usage("--list: given twice"));
+                }
                 continue;
             }
             if arg == "--table" {
@@ -368,9 +423,10 @@ impl Flags {
                 ("--format", Command::Pcap) => &mut flags.format,
                 ("--snaplen", Command::Pcap) => &mut flags.snaplen,
                 ("--max-packets", Command::Pcap) => &mut flags.max_packets,
+                ("--conn", Command::Analyze) => &mut flags.conn,
                 (
                     "--key" | "--values" | "--seeds" | "--what" | "--out" | "--at" | "--format"
-                    | "--snaplen" | "--max-packets",
+                    | "--snaplen" | "--max-packets" | "--conn",
                     _,
                 ) => {
                     return Err(Failure::usage(format!(
@@ -523,7 +579,39 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             });
             writeln!(out, "{line}").map_err(Failure::io)
         }
+        Work::Analyze { file, conn, list } => analyze(file, *conn, *list, out),
     }
+}
+
+/// `tcplab analyze`: a capture's connections, or the analysis of some of them.
+fn analyze(
+    file: &std::path::Path,
+    conn: Conn,
+    list: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let bytes = std::fs::read(file)
+        .map_err(|e| Failure::Usage(format!("{}: cannot read it: {e}", file.display())))?;
+    let capture = tcplab::capture::analyze::CaptureFile::read(&bytes, &mut |_| {})
+        .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
+    if list {
+        for c in &capture.connections {
+            writeln!(out, "{}", json_line(c)?).map_err(Failure::io)?;
+        }
+        return Ok(());
+    }
+    let conns: Vec<usize> = match conn {
+        Conn::Largest => vec![capture.largest()],
+        Conn::One(n) => vec![n],
+        Conn::All => capture.connections.iter().map(|c| c.conn).collect(),
+    };
+    for n in conns {
+        let a = capture
+            .analyze(n)
+            .map_err(|e| Failure::Usage(format!("--{e}")))?;
+        writeln!(out, "{}", json_line(&a)?).map_err(Failure::io)?;
+    }
+    Ok(())
 }
 
 /// A sweep point's runs: its seed and the `seeds - 1` after it (checked by `sweep_points`).
@@ -551,15 +639,16 @@ fn simulate(scenario: &Scenario, options: &RunOptions) -> Result<RunResult, Fail
     Ok(result)
 }
 
-/// A summary as one line of JSON, without the newline.
-fn json_line(summary: &Summary) -> Result<String, Failure> {
-    serde_json::to_string(summary).map_err(|e| Failure::Internal(format!("encoding JSON: {e}")))
+/// A summary (or anything the runner prints) as one line of JSON, without the newline.
+fn json_line(value: &impl serde::Serialize) -> Result<String, Failure> {
+    serde_json::to_string(value).map_err(|e| Failure::Internal(format!("encoding JSON: {e}")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use tcplab::metrics::summary::WindowStats;
+    use tcplab::Summary;
 
     fn args(list: &[&str]) -> Vec<OsString> {
         list.iter().map(OsString::from).collect()
@@ -735,7 +824,10 @@ mod tests {
 
     #[test]
     fn argument_refusals() {
-        assert_eq!(refused(&[]), "missing command (run, sweep or trace)");
+        assert_eq!(
+            refused(&[]),
+            "missing command (run, sweep, trace, pcap or analyze)"
+        );
         assert!(refused(&["walk"]).starts_with("unknown command \"walk\""));
         assert_eq!(
             refused(&["run", "--what", "cwnd"]),
@@ -761,6 +853,78 @@ mod tests {
             "rtt: 5000 is out of range (allowed 0.1 to 2000 ms)"
         );
         assert!(refused(&["run", "foo=1"]).starts_with("foo: unknown key"));
+    }
+
+    #[test]
+    fn capture_commands_read_their_options() {
+        let j = job(&[
+            "pcap",
+            "rtt=30",
+            "--out",
+            "x.pcap",
+            "--at",
+            "receiver",
+            "--snaplen=96",
+        ]);
+        assert_eq!(
+            j.options.capture,
+            Some(CaptureOptions {
+                at: CapturePoint::Receiver,
+                snaplen: 96,
+                ..CaptureOptions::default()
+            })
+        );
+        assert!(matches!(j.work, Work::Pcap { ref out, .. } if out == &PathBuf::from("x.pcap")));
+        assert_eq!(
+            refused(&["pcap", "rtt=30"]),
+            "--out: required by pcap (the file to write)"
+        );
+        assert_eq!(
+            refused(&["pcap", "--out", "x", "--at", "router"]),
+            "--at: \"router\" is not a capture point (sender or receiver)"
+        );
+        assert_eq!(
+            refused(&["pcap", "--out", "x", "--format", "erf"]),
+            "--format: \"erf\" is not a format (pcap or pcapng)"
+        );
+        assert_eq!(
+            refused(&["pcap", "--out", "x", "--snaplen", "20"]),
+            "--snaplen: \"20\" is not a whole number from 34 to 262144"
+        );
+        assert_eq!(
+            refused(&["run", "--out", "x"]),
+            "--out: not an option of run"
+        );
+        let j = job(&["analyze", "cap.pcap", "--conn", "2"]);
+        assert_eq!(
+            j.work,
+            Work::Analyze {
+                file: PathBuf::from("cap.pcap"),
+                conn: Conn::One(2),
+                list: false
+            }
+        );
+        let j = job(&["analyze", "cap.pcap", "--conn", "all", "--list"]);
+        assert!(matches!(
+            j.work,
+            Work::Analyze {
+                conn: Conn::All,
+                list: true,
+                ..
+            }
+        ));
+        assert_eq!(
+            refused(&["analyze"]),
+            "analyze: which capture file? (tcplab analyze FILE)"
+        );
+        assert_eq!(
+            refused(&["analyze", "f", "--conn", "0"]),
+            "--conn: \"0\" is not a whole number from 1 to 4294967295"
+        );
+        assert_eq!(
+            refused(&["run", "--list"]),
+            "--list: an option of analyze only"
+        );
     }
 
     #[test]

@@ -425,3 +425,116 @@ fn syn_options(elems: &mut Vec<TcpOptionElement>, opts: Options, ts: TsOpt, wsca
         ]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::{SackBlock, HEADER_BYTES, MAX_SACK_BLOCKS};
+
+    fn framer(q: &str) -> Framer {
+        let s = Scenario::parse(q).expect("scenario");
+        Framer::new(&s, &[Duration::ZERO])
+    }
+
+    fn ack(blocks: &[SackBlock]) -> Packet {
+        let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
+        sack[..blocks.len()].copy_from_slice(blocks);
+        Packet {
+            flow: 0,
+            kind: Kind::Ack {
+                ack: 2920,
+                wnd: 65_536,
+                sack,
+                sack_len: blocks.len() as u8,
+                ts: TsOpt { val: 7, ecr: 9 },
+                ece: false,
+            },
+            wire_bytes: HEADER_BYTES
+                + if blocks.is_empty() {
+                    0
+                } else {
+                    4 + 8 * blocks.len() as u32
+                },
+        }
+    }
+
+    #[test]
+    fn linux_s_window_scale_fits_the_largest_buffer_in_16_bits() {
+        assert_eq!(window_scale(65_535), 0);
+        assert_eq!(window_scale(65_536), 1);
+        assert_eq!(window_scale(4_194_304), 7);
+        // tcp_rmem[2]'s 6 MB default: 7, as Linux announces.
+        assert_eq!(window_scale(6_291_456), 7);
+        assert_eq!(window_scale(1 << 40), MAX_WSCALE);
+    }
+
+    #[test]
+    fn a_frame_is_as_long_as_the_lab_s_packet_and_its_ethernet_header() {
+        let mut f = framer("rtt=20");
+        let data = Packet {
+            flow: 0,
+            kind: Kind::Data {
+                seq: 0,
+                len: 1460,
+                ts: TsOpt { val: 3, ecr: 4 },
+                ecn: Ecn::NotEct,
+                cwr: false,
+            },
+            wire_bytes: 1460 + HEADER_BYTES,
+        };
+        let blocks = [
+            SackBlock {
+                start: 4380,
+                end: 5840,
+            },
+            SackBlock {
+                start: 7300,
+                end: 8760,
+            },
+            SackBlock {
+                start: 10_220,
+                end: 11_680,
+            },
+        ];
+        for p in [data, ack(&[]), ack(&blocks[..1]), ack(&blocks)] {
+            let mut out = Vec::new();
+            let whole = f.write(Instant::ZERO, &p, 4096, &mut out).expect("fits");
+            assert_eq!(whole, ETHERNET_BYTES + p.wire_bytes as usize, "{p:?}");
+            assert_eq!(out.len(), whole);
+            // Cut at a snap length, the frame keeps its whole length.
+            let mut cut = Vec::new();
+            assert_eq!(f.write(Instant::ZERO, &p, 60, &mut cut), Ok(whole));
+            assert_eq!(cut.len(), 60.min(whole));
+        }
+    }
+
+    #[test]
+    fn sequence_numbers_start_at_the_isn_and_wrap() {
+        let mut f = framer("rtt=20&seed=3");
+        let (isn, peer) = f.isns(0).expect("a connection");
+        let seg = |seq: u64| Packet {
+            flow: 0,
+            kind: Kind::Data {
+                seq,
+                len: 100,
+                ts: TsOpt::default(),
+                ecn: Ecn::Ect0,
+                cwr: true,
+            },
+            wire_bytes: 100 + HEADER_BYTES,
+        };
+        for offset in [0u64, 1 << 32, (1 << 33) + 5] {
+            let mut out = Vec::new();
+            f.write(Instant::ZERO, &seg(offset), 200, &mut out)
+                .expect("fits");
+            let tcp = &out[ETHERNET_BYTES + 20..];
+            let seq = u32::from_be_bytes([tcp[4], tcp[5], tcp[6], tcp[7]]);
+            let ack = u32::from_be_bytes([tcp[8], tcp[9], tcp[10], tcp[11]]);
+            assert_eq!(seq, isn.wrapping_add(1).wrapping_add(offset as u32));
+            assert_eq!(ack, peer.wrapping_add(1));
+            // ECT(0) in the IP header, CWR in TCP's flags.
+            assert_eq!(out[ETHERNET_BYTES + 1] & 3, 0b10);
+            assert_eq!(tcp[13] & 0x80, 0x80);
+        }
+    }
+}

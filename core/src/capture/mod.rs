@@ -6,8 +6,11 @@
 //! arrived and the ACKs it sent, lost or not. A packet is captured as it leaves its host or as
 //! it reaches it, as a NIC's timestamp would have it.
 
+pub mod analyze;
+pub mod dissect;
 pub mod file;
 pub mod frame;
+pub mod read;
 
 use crate::packet::Packet;
 use crate::scenario::Scenario;

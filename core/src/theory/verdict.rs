@@ -28,6 +28,9 @@ pub enum Limit {
     WindowGrowth,
     /// The run was cut short by its time limit or event budget.
     Unfinished,
+    /// The sending application paused with nothing in flight (a capture's analysis tells
+    /// this; a run's applications always have data ready or a schedule of their own).
+    Application,
 }
 
 /// The verdict with the numbers that support it.

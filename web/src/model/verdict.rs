@@ -20,6 +20,7 @@ pub fn limit_name(limit: Limit) -> &'static str {
         Limit::HeadOfLine => "head-of-line",
         Limit::WindowGrowth => "window-growth",
         Limit::Unfinished => "unfinished",
+        Limit::Application => "application",
     }
 }
 
@@ -33,6 +34,7 @@ pub fn title(lang: Lang, limit: Limit) -> &'static str {
         Limit::HeadOfLine => lang.pick("Limited by head-of-line blocking", "瓶颈：队头阻塞"),
         Limit::WindowGrowth => lang.pick("Limited by window growth", "瓶颈：窗口增长"),
         Limit::Unfinished => lang.pick("Unfinished run", "运行未完成"),
+        Limit::Application => lang.pick("Limited by the application", "瓶颈：应用程序"),
     }
 }
 
@@ -168,6 +170,11 @@ fn reason(lang: Lang, view: &RunView) -> String {
         (Limit::WindowGrowth, Lang::Zh) => format!(
             "拥塞窗口还没有增长到路径的容量：有效吞吐 {g}，只有链路 {link} 的 {of_link}。"
         ),
+        // A run's applications always have data or a schedule: only a capture says this.
+        (Limit::Application, Lang::En) => {
+            "The sending application paused with nothing in flight: it had nothing to send.".into()
+        }
+        (Limit::Application, Lang::Zh) => "发送端应用暂停，网络中没有在途数据：它没有数据可发。".into(),
         (Limit::Unfinished, _) => {
             let at = duration(view.end_ms);
             match (lang, s.budget_exhausted) {

@@ -1,0 +1,1025 @@
+//! A capture explained: its TCP connections, and for one of them what the lab would want to
+//! know of a run: the round trip, the window offered and used, the losses and retransmissions,
+//! what the goodput was and what held it there.
+//!
+//! Everything is measured at the capture point, which may be near either end. Times between a
+//! packet and its answer are measured both ways: a data segment to the ACK that covers it is
+//! the trip from the capture point to the receiver and back (the "far" side when captured at
+//! the sender); an ACK to the data that echoes its timestamp (RFC 7323 §4.3) is the trip to the
+//! sender and back. Their sum is the round trip the sender sees, wherever the capture was
+//! taken; the smaller of the two says which end the capture was near.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::packet::SackBlock;
+use crate::tcp::ranges::RangeSet;
+
+use super::dissect::{dissect, Endpoint, Segment, Skip};
+use super::read::{read_frames, Frames, ReadError};
+use super::CapturePoint;
+
+/// A connection of a capture, as listed before one is analysed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Connection {
+    /// Its number in the list, from 1, in order of first packet.
+    pub conn: usize,
+    /// The end that sent most of the payload, and the other.
+    pub sender: String,
+    pub receiver: String,
+    pub packets: u64,
+    /// Payload bytes from the sender.
+    pub data_bytes: u64,
+    /// Payload bytes the other way.
+    pub reverse_bytes: u64,
+    pub duration_ms: f64,
+    /// Its SYN was captured.
+    pub handshake: bool,
+}
+
+/// Series drawn on the page's charts, each `(ms since the connection's first packet, value)`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Curves {
+    /// The highest byte sent (the time-sequence graph's data).
+    pub sent: Vec<(f64, f64)>,
+    /// Segments sent again: their first byte.
+    pub retransmits: Vec<(f64, f64)>,
+    /// The cumulative ACK.
+    pub acked: Vec<(f64, f64)>,
+    /// Bytes in flight: the highest byte sent less the cumulative ACK.
+    pub in_flight: Vec<(f64, f64)>,
+    /// The receiver's window, bytes.
+    pub rwnd: Vec<(f64, f64)>,
+    /// Round-trip samples, ms.
+    pub rtt: Vec<(f64, f64)>,
+    /// Goodput per window, MB/s.
+    pub goodput: Vec<(f64, f64)>,
+}
+
+/// How a fitted figure was found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    pub key: &'static str,
+    pub value: String,
+    pub how: String,
+}
+
+/// One connection analysed: the JSON `tcplab analyze` prints (docs/scenario.md).
+#[allow(non_snake_case)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    pub conn: usize,
+    pub sender: String,
+    pub receiver: String,
+    /// Where the capture was taken: near the sender or near the receiver.
+    pub capture_point: &'static str,
+    pub capture_point_why: String,
+    pub handshake: bool,
+    pub duration_ms: f64,
+    /// Payload bytes acknowledged.
+    pub acked_bytes: u64,
+    /// The minimum round trip: the far side's least delay plus the near side's.
+    pub rtt_ms: Option<f64>,
+    /// RFC 6298's smoothed RTT over every sample.
+    pub srtt_ms: Option<f64>,
+    /// The round trip of the handshake, where it was captured.
+    pub handshake_rtt_ms: Option<f64>,
+    pub rtt_samples: usize,
+    pub goodput_MBps: Option<f64>,
+    pub data_segments_sent: u64,
+    pub retransmitted_segments: u64,
+    /// Retransmissions that were not needed: reported by a D-SACK (RFC 2883) at the sender, or
+    /// arriving twice at the receiver.
+    pub spurious_retransmissions: u64,
+    /// Estimated loss: needed retransmissions over segments sent, %.
+    pub loss_pct: f64,
+    /// Duplicate ACKs (RFC 5681 §2).
+    pub duplicate_acks: u64,
+    pub mss: Option<u32>,
+    /// The receiver's window scale, from its SYN; `null` without a handshake.
+    pub window_scale: Option<u8>,
+    pub rwnd_max_bytes: Option<u64>,
+    /// Time the receiver's window was shut.
+    pub zero_window_ms: f64,
+    /// The most bytes in flight (`snd.nxt - snd.una`): cwnd was at least this, an estimate.
+    pub in_flight_max_bytes: u64,
+    /// Segments sent before the first ACK: the initial window, where the capture began with
+    /// the handshake.
+    pub iw_segments: Option<u64>,
+    /// Time nothing was in flight between two sends: the application had nothing to send.
+    pub app_limited_ms: f64,
+    /// The delivery rate's peak over a round trip: the bottleneck's rate, if the flow ever
+    /// filled it.
+    pub bottleneck_MBps: Option<f64>,
+    /// What limited the connection, as the lab's verdicts name it.
+    pub verdict: crate::theory::verdict::Limit,
+    pub verdict_text: String,
+    /// The scenario that fits the capture, as a query string.
+    pub scenario: String,
+    pub estimates: Vec<Estimate>,
+    /// Anything that made a figure less certain.
+    pub notes: Vec<String>,
+    #[serde(skip)]
+    pub curves: Curves,
+}
+
+/// Why a capture could not be analysed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnalyzeError {
+    Read(ReadError),
+    /// No TCP segment could be read; `why` says what the frames held.
+    NoTcp {
+        frames: usize,
+        why: String,
+    },
+    /// `--conn N` names no connection.
+    NoSuchConnection {
+        asked: usize,
+        count: usize,
+    },
+}
+
+impl std::fmt::Display for AnalyzeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnalyzeError::Read(e) => e.fmt(f),
+            AnalyzeError::NoTcp { frames, why } => {
+                write!(
+                    f,
+                    "no TCP segment could be read in the {frames} frames: {why}"
+                )
+            }
+            AnalyzeError::NoSuchConnection { asked, count } => write!(
+                f,
+                "conn: no connection {asked}: the capture has {count} (1 to {count})"
+            ),
+        }
+    }
+}
+
+/// A capture read and cut into connections.
+#[derive(Debug, Clone)]
+pub struct CaptureFile {
+    pub connections: Vec<Connection>,
+    segments: Vec<Segment>,
+    /// Each connection's segments, indices into `segments`, in time order.
+    members: Vec<Vec<usize>>,
+    /// Each connection's data sender.
+    senders: Vec<Endpoint>,
+    pub notes: Vec<String>,
+}
+
+impl CaptureFile {
+    /// Reads `bytes`, a pcap or pcapng file.
+    pub fn read(
+        bytes: &[u8],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<CaptureFile, AnalyzeError> {
+        let frames = read_frames(bytes, progress).map_err(AnalyzeError::Read)?;
+        CaptureFile::of(frames)
+    }
+
+    fn of(frames: Frames) -> Result<CaptureFile, AnalyzeError> {
+        let mut notes = Vec::new();
+        if let Some(d) = &frames.damage {
+            notes.push(d.to_string());
+        }
+        let mut segments = Vec::with_capacity(frames.frames.len());
+        let (mut cut, mut other, mut fragments) = (0usize, 0usize, 0usize);
+        let mut links: Vec<i32> = Vec::new();
+        let mut shortest_cut = usize::MAX;
+        for f in &frames.frames {
+            match dissect(f) {
+                Ok(s) => segments.push(s),
+                Err(Skip::CutHeader) => {
+                    cut += 1;
+                    shortest_cut = shortest_cut.min(f.data.len());
+                }
+                Err(Skip::NotTcp) => other += 1,
+                Err(Skip::Fragment) => fragments += 1,
+                Err(Skip::Link(l)) => {
+                    if !links.contains(&l) {
+                        links.push(l);
+                    }
+                }
+            }
+        }
+        let n = frames.frames.len();
+        if segments.is_empty() {
+            if let (true, Some(d)) = (frames.frames.is_empty(), &frames.damage) {
+                return Err(AnalyzeError::Read(d.clone()));
+            }
+            let why = if n == 0 {
+                "the file holds no packets".to_string()
+            } else if !links.is_empty() {
+                format!(
+                    "its link type ({}) is not one the lab reads (Ethernet 1, raw IP 101, \
+                     Linux cooked SLL 113 and SLL2 276, IPv4 228, IPv6 229, BSD loopback 0)",
+                    links
+                        .iter()
+                        .map(i32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else if cut > 0 {
+                format!(
+                    "{cut} frames are cut before the end of their TCP header (the snap length \
+                     keeps {shortest_cut} bytes; capture with tcpdump -s 128 or more)"
+                )
+            } else {
+                format!("its {other} packets are not TCP (UDP, ICMP, ARP or another protocol)")
+            };
+            return Err(AnalyzeError::NoTcp { frames: n, why });
+        }
+        if cut > 0 {
+            notes.push(format!(
+                "{cut} frames cut before the end of their TCP header were left out (snap \
+                 length {shortest_cut} bytes)"
+            ));
+        }
+        if fragments > 0 {
+            notes.push(format!("{fragments} IP fragments were left out"));
+        }
+        segments.sort_by_key(|s| s.ns);
+        // A connection is its two endpoints, whichever way a segment goes.
+        let mut index: HashMap<(Endpoint, Endpoint), usize> = HashMap::new();
+        let mut members: Vec<Vec<usize>> = Vec::new();
+        for (i, s) in segments.iter().enumerate() {
+            let key = if s.src <= s.dst {
+                (s.src, s.dst)
+            } else {
+                (s.dst, s.src)
+            };
+            let c = *index.entry(key).or_insert_with(|| {
+                members.push(Vec::new());
+                members.len() - 1
+            });
+            members[c].push(i);
+        }
+        let mut connections = Vec::with_capacity(members.len());
+        let mut senders = Vec::with_capacity(members.len());
+        for (c, m) in members.iter().enumerate() {
+            let first = &segments[m[0]];
+            let (a, b) = (first.src, first.dst);
+            let (mut bytes_a, mut bytes_b) = (0u64, 0u64);
+            let mut syn_from: Option<Endpoint> = None;
+            for &i in m {
+                let s = &segments[i];
+                if s.src == a {
+                    bytes_a += u64::from(s.len);
+                } else {
+                    bytes_b += u64::from(s.len);
+                }
+                if s.flags.syn && !s.flags.ack {
+                    syn_from.get_or_insert(s.src);
+                }
+            }
+            let (sender, receiver, data, reverse) = if bytes_a >= bytes_b {
+                (a, b, bytes_a, bytes_b)
+            } else {
+                (b, a, bytes_b, bytes_a)
+            };
+            let last = &segments[m[m.len() - 1]];
+            senders.push(sender);
+            connections.push(Connection {
+                conn: c + 1,
+                sender: sender.to_string(),
+                receiver: receiver.to_string(),
+                packets: m.len() as u64,
+                data_bytes: data,
+                reverse_bytes: reverse,
+                duration_ms: (last.ns - first.ns) as f64 / 1e6,
+                handshake: syn_from.is_some(),
+            });
+        }
+        Ok(CaptureFile {
+            connections,
+            segments,
+            members,
+            senders,
+            notes,
+        })
+    }
+
+    /// The connection analysed when none is named: the one that carried the most payload.
+    pub fn largest(&self) -> usize {
+        self.connections
+            .iter()
+            .max_by_key(|c| (c.data_bytes, std::cmp::Reverse(c.conn)))
+            .map_or(1, |c| c.conn)
+    }
+
+    /// Connection `conn` (from 1) analysed.
+    pub fn analyze(&self, conn: usize) -> Result<Analysis, AnalyzeError> {
+        let count = self.connections.len();
+        let c = conn
+            .checked_sub(1)
+            .filter(|&c| c < count)
+            .ok_or(AnalyzeError::NoSuchConnection { asked: conn, count })?;
+        let segs: Vec<&Segment> = self.members[c].iter().map(|&i| &self.segments[i]).collect();
+        let mut a = analyze_connection(&segs, self.senders[c], &self.connections[c]);
+        a.notes.extend(self.notes.iter().cloned());
+        Ok(a)
+    }
+}
+
+/// A 32-bit sequence number as a 64-bit offset from a base, across wraps.
+#[derive(Debug, Clone, Copy)]
+struct Unwrap {
+    last_wire: u32,
+    last: u64,
+}
+
+impl Unwrap {
+    fn new(base: u32) -> Unwrap {
+        Unwrap {
+            last_wire: base,
+            last: 0,
+        }
+    }
+
+    /// Offsets stay within 2^31 of the last one seen (RFC 9293's window rules make it so).
+    fn at(&mut self, wire: u32) -> u64 {
+        let delta = wire.wrapping_sub(self.last_wire) as i32;
+        let at = (self.last as i64 + i64::from(delta)).max(0) as u64;
+        if delta > 0 {
+            self.last_wire = wire;
+            self.last = at;
+        }
+        at
+    }
+
+    /// Without changing what was seen.
+    fn peek(&self, wire: u32) -> u64 {
+        let delta = wire.wrapping_sub(self.last_wire) as i32;
+        (self.last as i64 + i64::from(delta)).max(0) as u64
+    }
+}
+
+/// RFC 6298's smoothing of the samples' round trips.
+fn smoothed(samples: &[f64]) -> Option<f64> {
+    let mut it = samples.iter();
+    let mut srtt = *it.next()?;
+    for &r in it {
+        srtt += (r - srtt) / 8.0;
+    }
+    Some(srtt)
+}
+
+fn min_of(v: &[(u64, f64)]) -> Option<f64> {
+    v.iter().map(|&(_, d)| d).reduce(f64::min)
+}
+
+fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) -> Analysis {
+    let t0 = segs.first().map_or(0, |s| s.ns);
+    let ms = |ns: u64| (ns.saturating_sub(t0)) as f64 / 1e6;
+    let mut notes = Vec::new();
+    let mut curves = Curves::default();
+
+    // The handshake: the sender's and the receiver's SYNs, with their options.
+    let syn_s = segs.iter().find(|s| s.flags.syn && s.src == sender);
+    let syn_r = segs.iter().find(|s| s.flags.syn && s.src != sender);
+    let first_data = segs.iter().find(|s| s.src == sender && s.len > 0);
+    let base = match (syn_s, first_data) {
+        (Some(syn), _) => syn.seq.wrapping_add(1),
+        (None, Some(d)) => d.seq,
+        (None, None) => segs.first().map_or(0, |s| s.seq),
+    };
+    if syn_s.is_none() {
+        notes.push(
+            "the capture starts after the handshake: sequence numbers count from its first \
+             data byte, and the window scale is estimated"
+                .into(),
+        );
+    }
+    // RFC 7323 §2.2: scaling applies only when both SYNs carried the option.
+    let wscale = match (syn_s.and_then(|s| s.wscale), syn_r.and_then(|s| s.wscale)) {
+        (Some(_), Some(r)) => Some(r.min(14)),
+        (Some(_), None) | (None, Some(_)) if syn_s.is_some() && syn_r.is_some() => Some(0),
+        _ if syn_s.is_some() && syn_r.is_some() => Some(0),
+        _ => None,
+    };
+    let ts_on = syn_s.is_some_and(|s| s.ts.is_some()) || first_data.is_some_and(|s| s.ts.is_some());
+    let mss = syn_s
+        .and_then(|s| s.mss)
+        .zip(syn_r.and_then(|s| s.mss))
+        .map(|(a, b)| u32::from(a.min(b)))
+        .map(|m| if ts_on { m.saturating_sub(12) } else { m });
+
+    let mut seq = Unwrap::new(base);
+    let mut high = 0u64; // the highest byte sent, + 1
+    let mut una = 0u64;
+    let mut una_set = false;
+    let mut data_segments = 0u64;
+    let mut retrans = 0u64;
+    let mut dup_arrivals = 0u64;
+    let mut dsacks = 0u64;
+    let mut dupacks = 0u64;
+    let mut seen = RangeSet::new();
+    let mut delivered = RangeSet::new();
+    // Segments sent once and not yet acknowledged: (end, when), for Karn's rule (RFC 6298 §3).
+    let mut pending: std::collections::VecDeque<(u64, u64, bool)> = Default::default();
+    // Delays (when measured, ms) to the receiver and back, and to the sender and back.
+    let mut far: Vec<(u64, f64)> = Vec::new();
+    let mut near: Vec<(u64, f64)> = Vec::new();
+    // When each TSval was first seen, either way; and whether its echo has been seen.
+    let mut tsval_s: HashMap<u32, (u64, bool)> = HashMap::new();
+    let mut tsval_r: HashMap<u32, (u64, bool)> = HashMap::new();
+    let mut last_window: Option<u16> = None;
+    let mut rwnd_max: Option<u64> = None;
+    let mut zero_since: Option<u64> = None;
+    let mut zero_ns = 0u64;
+    let mut in_flight_max = 0u64;
+    let mut first_ack_advance: Option<u64> = None;
+    // When each segment of new data was captured.
+    let mut new_data_ns: Vec<u64> = Vec::new();
+    let mut idle_from: Option<u64> = None;
+    let mut idle_gaps: Vec<u64> = Vec::new();
+    let mut acks: Vec<(u64, u64)> = Vec::new(); // (ns, delivered bytes)
+    let mut first_data_ns: Option<u64> = None;
+    let mut last_ack_ns: Option<u64> = None;
+    let mut max_window_field = 0u16;
+
+    for s in segs {
+        if s.src == sender {
+            // Only data segments time the path: a full segment's trip, as the lab's rtt
+            // (less its serialisation) is measured from.
+            if let (Some((val, ecr)), true) = (s.ts, s.len > 0 && !s.flags.syn) {
+                tsval_s.entry(val).or_insert((s.ns, false));
+                if let Some(e) = tsval_r.get_mut(&ecr) {
+                    if !e.1 {
+                        e.1 = true;
+                        near.push((s.ns, (s.ns - e.0) as f64 / 1e6));
+                    }
+                }
+            }
+            if s.len == 0 || s.flags.syn {
+                continue;
+            }
+            let start = seq.at(s.seq);
+            let end = start + u64::from(s.len);
+            first_data_ns.get_or_insert(s.ns);
+            data_segments += 1;
+            if let Some(from) = idle_from.take() {
+                idle_gaps.push(s.ns - from);
+            }
+            if start < high {
+                retrans += 1;
+                curves.retransmits.push((ms(s.ns), start as f64));
+                // Covered wholly by bytes already captured: at a receiver, a duplicate arrival.
+                if seen.containing(start).is_some_and(|r| r.end >= end) {
+                    dup_arrivals += 1;
+                }
+                // Karn: no sample from a segment sent more than once.
+                for p in pending.iter_mut() {
+                    if p.0 > start && p.0 <= end.max(start + 1) {
+                        p.2 = false;
+                    }
+                }
+            } else {
+                pending.push_back((end, s.ns, true));
+                new_data_ns.push(s.ns);
+            }
+            seen.insert(SackBlock { start, end });
+            high = high.max(end);
+            in_flight_max = in_flight_max.max(high.saturating_sub(una));
+            curves.sent.push((ms(s.ns), high as f64));
+            curves
+                .in_flight
+                .push((ms(s.ns), high.saturating_sub(una) as f64));
+        } else {
+            if let Some((val, ecr)) = s.ts {
+                tsval_r.entry(val).or_insert((s.ns, false));
+                if let Some(e) = tsval_s.get_mut(&ecr) {
+                    if !e.1 {
+                        e.1 = true;
+                        far.push((s.ns, (s.ns - e.0) as f64 / 1e6));
+                    }
+                }
+            }
+            if !s.flags.ack || s.flags.syn {
+                continue;
+            }
+            let ack = seq.peek(s.ack);
+            let scale = wscale.unwrap_or(0);
+            let wnd = u64::from(s.window) << scale;
+            max_window_field = max_window_field.max(s.window);
+            if wscale.is_some() {
+                rwnd_max = Some(rwnd_max.map_or(wnd, |m: u64| m.max(wnd)));
+            }
+            if s.window == 0 {
+                zero_since.get_or_insert(s.ns);
+            } else if let Some(z) = zero_since.take() {
+                zero_ns += s.ns - z;
+            }
+            // RFC 2883 §4: a first block below the ACK, or inside the second, is a D-SACK.
+            let blocks = s.sack_blocks();
+            if let Some(&(l, r)) = blocks.first() {
+                let (l, r) = (seq.peek(l), seq.peek(r));
+                let inside_second = blocks
+                    .get(1)
+                    .is_some_and(|&(l2, r2)| seq.peek(l2) <= l && r <= seq.peek(r2));
+                if r <= ack || inside_second {
+                    dsacks += 1;
+                }
+            }
+            if !una_set || ack > una {
+                if una_set {
+                    last_ack_ns = Some(s.ns);
+                }
+                if ack > una && first_ack_advance.is_none() && high > 0 {
+                    first_ack_advance = Some(s.ns);
+                }
+                // The newest segment this ACK covers gives the shortest sample.
+                let mut sample = None;
+                while let Some(&(end, sent, ok)) = pending.front() {
+                    if end > ack {
+                        break;
+                    }
+                    pending.pop_front();
+                    if ok {
+                        sample = Some((s.ns - sent) as f64 / 1e6);
+                    }
+                }
+                if let Some(r) = sample {
+                    // Timestamps give the far samples when present; without them, these.
+                    if !ts_on {
+                        far.push((s.ns, r));
+                    }
+                }
+                una = ack.max(una);
+                una_set = true;
+                curves.acked.push((ms(s.ns), una as f64));
+                if una >= high && high > 0 {
+                    idle_from = Some(s.ns);
+                }
+            } else if ack == una
+                && s.len == 0
+                && !s.flags.fin
+                && high > una
+                && last_window == Some(s.window)
+            {
+                dupacks += 1;
+            }
+            last_window = Some(s.window);
+            curves.rwnd.push((ms(s.ns), wnd as f64));
+            if una > 0 {
+                delivered.insert(SackBlock { start: 0, end: una });
+            }
+            for &(l, r) in blocks {
+                let (l, r) = (seq.peek(l), seq.peek(r));
+                if l < r && r <= high.max(r) && l >= una {
+                    delivered.insert(SackBlock { start: l, end: r });
+                }
+            }
+            acks.push((s.ns, delivered.bytes()));
+        }
+    }
+    if let Some(z) = zero_since {
+        if let Some(last) = segs.last() {
+            zero_ns += last.ns - z;
+        }
+    }
+
+    // The handshake's round trip, and which side of the capture each half lies.
+    let handshake = match (syn_s, syn_r) {
+        (Some(a), Some(b)) => {
+            let (first, second) = if a.ns <= b.ns { (a, b) } else { (b, a) };
+            let third = segs
+                .iter()
+                .find(|s| s.ns >= second.ns && !s.flags.syn && s.src == first.src && s.flags.ack);
+            third.map(|t| {
+                (
+                    (second.ns - first.ns) as f64 / 1e6,
+                    (t.ns - second.ns) as f64 / 1e6,
+                    first.src == sender,
+                )
+            })
+        }
+        _ => None,
+    };
+    let handshake_rtt = handshake.map(|(x, y, _)| x + y);
+    if near.is_empty() {
+        // Without timestamps, the near side's delay is the handshake's half on that side.
+        if let Some((x, y, sender_first)) = handshake {
+            near.push((t0, if sender_first { y } else { x }));
+        }
+    }
+    if far.is_empty() {
+        if let Some((x, y, sender_first)) = handshake {
+            far.push((t0, if sender_first { x } else { y }));
+        }
+    }
+    let far_min = min_of(&far);
+    let near_min = min_of(&near).unwrap_or_else(|| {
+        notes.push(
+            "neither timestamps nor the handshake show the delay between the capture and the \
+             sender: it is taken as 0"
+                .into(),
+        );
+        0.0
+    });
+    let rtt_ms = far_min.map(|f| f + near_min);
+    let full: Vec<f64> = far.iter().map(|&(_, f)| f + near_min).collect();
+    curves.rtt = far.iter().map(|&(t, f)| (ms(t), f + near_min)).collect();
+    let srtt_ms = smoothed(&full);
+    let (point, point_why) = match far_min {
+        Some(f) if near_min > f => (
+            CapturePoint::Receiver,
+            format!(
+                "an ACK left {f:.2} ms after the data it covers at least, and data came {near_min:.2} ms after the ACK it answers: the capture was near the receiver"
+            ),
+        ),
+        Some(f) => (
+            CapturePoint::Sender,
+            format!(
+                "data left {near_min:.2} ms after the ACK it answers at least, and the ACK came {f:.2} ms after the data it covers: the capture was near the sender"
+            ),
+        ),
+        None => (
+            CapturePoint::Sender,
+            "no data was acknowledged: taken as near the sender".into(),
+        ),
+    };
+    let spurious = match point {
+        CapturePoint::Sender => dsacks,
+        CapturePoint::Receiver => dup_arrivals,
+    };
+    let needed = retrans.saturating_sub(spurious);
+    // At the receiver a lost segment was never seen: count it beside those that arrived.
+    let sent = match point {
+        CapturePoint::Sender => data_segments,
+        CapturePoint::Receiver => data_segments - retrans + needed,
+    };
+    let loss_pct = if sent > 0 {
+        needed as f64 / sent as f64 * 100.0
+    } else {
+        0.0
+    };
+    let acked_bytes = una;
+    let goodput = match (first_data_ns, last_ack_ns) {
+        (Some(a), Some(b)) if b > a && acked_bytes > 0 => {
+            Some(acked_bytes as f64 / ((b - a) as f64 / 1e9) / 1e6)
+        }
+        _ => None,
+    };
+    // The delivery rate over at least one round trip, ACK to ACK (tcp_rate.c's interval);
+    // its peak is the bottleneck's rate if the flow ever filled it.
+    let window_ns = (rtt_ms.unwrap_or(10.0).max(1.0) * 1e6) as u64;
+    let mut peak: Option<f64> = None;
+    let mut i = 0;
+    for j in 0..acks.len() {
+        while i + 1 < j && acks[j].0 - acks[i + 1].0 >= window_ns {
+            i += 1;
+        }
+        let (t_i, d_i) = acks[i];
+        let (t_j, d_j) = acks[j];
+        if t_j - t_i >= window_ns && d_j > d_i {
+            let r = (d_j - d_i) as f64 / ((t_j - t_i) as f64 / 1e9) / 1e6;
+            peak = Some(peak.map_or(r, |p: f64| p.max(r)));
+        }
+    }
+    // Goodput per window of about ten round trips, for the chart.
+    let gw = (window_ns * 10).max(100_000_000);
+    let mut prev = (acks.first().map_or(t0, |a| a.0), 0u64);
+    for &(t, d) in &acks {
+        if t - prev.0 >= gw {
+            let r = (d - prev.1) as f64 / ((t - prev.0) as f64 / 1e9) / 1e6;
+            curves.goodput.push((ms(t), r));
+            prev = (t, d);
+        }
+    }
+    let near_ns = (near_min * 1e6) as u64;
+    let app_limited_ns: u64 = idle_gaps
+        .iter()
+        .map(|g| g.saturating_sub(near_ns))
+        .filter(|&g| g as f64 > rtt_ms.unwrap_or(0.0) * 1e6)
+        .sum();
+    let duration_ms = conn.duration_ms;
+    let rwnd_max_bytes = rwnd_max.or_else(|| {
+        // No handshake: the smallest scale at which the window would hold what was in flight.
+        let field = u64::from(max_window_field).max(1);
+        let scale = (0..=14u8)
+            .find(|&s| field << s >= in_flight_max)
+            .unwrap_or(14);
+        (max_window_field > 0).then_some(field << scale)
+    });
+    if wscale.is_none() && max_window_field > 0 {
+        notes.push(
+            "the window scale is not in the capture: the receiver's window is estimated as \
+             the smallest that held the bytes in flight"
+                .into(),
+        );
+    }
+    // The initial window: the data sent before the first ACK could have released more, which
+    // the capture sees until that ACK's answer would have reached it (at once at the sender,
+    // a round trip later at the receiver).
+    let iw = match (syn_s, first_ack_advance) {
+        (Some(_), Some(a)) => {
+            let until = a + near_ns;
+            Some(new_data_ns.iter().filter(|&&t| t < until).count() as u64)
+        }
+        _ => None,
+    };
+
+    let facts = Facts {
+        rtt_ms,
+        goodput,
+        loss_pct,
+        retrans: needed,
+        rwnd_max_bytes,
+        in_flight_max,
+        zero_window_ms: zero_ns as f64 / 1e6,
+        app_limited_ms: app_limited_ns as f64 / 1e6,
+        duration_ms,
+        acked_bytes,
+        peak,
+        mss,
+        iw,
+        fin: segs.iter().any(|s| s.flags.fin && s.src == sender),
+        ts: ts_on,
+    };
+    let (verdict, verdict_text) = facts.verdict();
+    let (scenario, estimates) = facts.scenario(verdict);
+    Analysis {
+        conn: conn.conn,
+        sender: conn.sender.clone(),
+        receiver: conn.receiver.clone(),
+        capture_point: point.name(),
+        capture_point_why: point_why,
+        handshake: syn_s.is_some(),
+        duration_ms,
+        acked_bytes,
+        rtt_ms,
+        srtt_ms,
+        handshake_rtt_ms: handshake_rtt,
+        rtt_samples: full.len(),
+        goodput_MBps: goodput,
+        data_segments_sent: data_segments,
+        retransmitted_segments: retrans,
+        spurious_retransmissions: spurious,
+        loss_pct,
+        duplicate_acks: dupacks,
+        mss,
+        window_scale: wscale,
+        rwnd_max_bytes,
+        zero_window_ms: zero_ns as f64 / 1e6,
+        in_flight_max_bytes: in_flight_max,
+        iw_segments: iw,
+        app_limited_ms: app_limited_ns as f64 / 1e6,
+        bottleneck_MBps: peak,
+        verdict,
+        verdict_text,
+        scenario,
+        estimates,
+        notes,
+        curves,
+    }
+}
+
+/// What the verdict and the fitted scenario are read from.
+struct Facts {
+    rtt_ms: Option<f64>,
+    goodput: Option<f64>,
+    loss_pct: f64,
+    retrans: u64,
+    rwnd_max_bytes: Option<u64>,
+    in_flight_max: u64,
+    zero_window_ms: f64,
+    app_limited_ms: f64,
+    duration_ms: f64,
+    acked_bytes: u64,
+    peak: Option<f64>,
+    mss: Option<u32>,
+    iw: Option<u64>,
+    fin: bool,
+    /// Timestamps were on: 12 more header bytes a segment.
+    ts: bool,
+}
+
+impl Facts {
+    fn verdict(&self) -> (crate::theory::verdict::Limit, String) {
+        use crate::theory::verdict::Limit;
+        let rtt = self.rtt_ms.unwrap_or(0.0);
+        let g = self.goodput.unwrap_or(0.0);
+        let rtts = if rtt > 0.0 {
+            self.duration_ms / rtt
+        } else {
+            0.0
+        };
+        let window_bound = self
+            .rwnd_max_bytes
+            .is_some_and(|w| self.in_flight_max as f64 >= 0.85 * w as f64);
+        if self.app_limited_ms > 0.3 * self.duration_ms {
+            return (
+                Limit::Application,
+                format!(
+                    "Limited by the application: for {:.0} ms of {:.0} nothing was in flight, \
+                     so the sender had nothing to send.",
+                    self.app_limited_ms, self.duration_ms
+                ),
+            );
+        }
+        if self.zero_window_ms > 0.0 || (window_bound && self.retrans == 0) {
+            let w = self.rwnd_max_bytes.unwrap_or(0);
+            return (
+                Limit::ReceiveWindow,
+                format!(
+                    "Limited by the receive window: {} bytes in flight filled the {} bytes the \
+                     receiver offered; window / RTT = {:.2} MB/s{}.",
+                    self.in_flight_max,
+                    w,
+                    if rtt > 0.0 { w as f64 / rtt / 1e3 } else { 0.0 },
+                    if self.zero_window_ms > 0.0 {
+                        format!(
+                            ", and the window was shut for {:.0} ms",
+                            self.zero_window_ms
+                        )
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+        }
+        if self.retrans > 0 && self.loss_pct > 0.0 {
+            let mss = f64::from(self.mss.unwrap_or(1448));
+            let mathis = if rtt > 0.0 {
+                mss / (rtt / 1e3) * (1.5 / (self.loss_pct / 100.0)).sqrt() / 1e6
+            } else {
+                0.0
+            };
+            return (
+                Limit::Loss,
+                format!(
+                    "Limited by the congestion window under loss: {:.2} % of segments were \
+                     lost and resent; Mathis's MSS/RTT × √(3/2p) gives {:.2} MB/s, and the \
+                     connection made {:.2} MB/s.",
+                    self.loss_pct, mathis, g
+                ),
+            );
+        }
+        if self.fin && rtts < 30.0 {
+            return (
+                Limit::SlowStart,
+                format!(
+                    "Limited by slow start: the transfer of {} bytes ended within {:.0} round \
+                     trips, while the window was still growing.",
+                    self.acked_bytes, rtts
+                ),
+            );
+        }
+        let peak = self.peak.unwrap_or(0.0);
+        (
+            Limit::LinkRate,
+            format!(
+                "Limited by the link: {:.2} MB/s, {:.0} % of the delivery rate's peak of \
+                 {:.2} MB/s, with no loss.",
+                g,
+                if peak > 0.0 { g / peak * 100.0 } else { 0.0 },
+                peak
+            ),
+        )
+    }
+
+    /// The scenario that fits, and how each of its values was found.
+    fn scenario(&self, limit: crate::theory::verdict::Limit) -> (String, Vec<Estimate>) {
+        use crate::theory::verdict::Limit;
+        let mut sc = crate::Scenario::default();
+        let mut est = Vec::new();
+        let mut how = |key: &'static str, value: String, how: &str| {
+            est.push(Estimate {
+                key,
+                value,
+                how: how.into(),
+            });
+        };
+        // Held by the link or by loss, the flow filled the link: its delivery peak is the
+        // link's rate. Held by anything else, the link was faster than the flow went.
+        let filled = matches!(limit, Limit::LinkRate | Limit::Loss) && self.peak.is_some();
+        if let Some(p) = self.peak {
+            // The link carries the headers too: payload rate × (MSS + headers) / MSS.
+            let mss = f64::from(self.mss.unwrap_or(1448).max(1));
+            let wire = (mss + f64::from(crate::packet::header_bytes(self.ts))) / mss;
+            let mbit = p * wire * 8.0 * if filled { 1.0 } else { 2.0 };
+            sc.bw_mbps = round(mbit.clamp(0.01, 100_000.0), 2);
+            how(
+                "bw",
+                format!("{} Mbit/s", sc.bw_mbps),
+                if filled {
+                    "the delivery rate's peak over a round trip, with each segment's headers"
+                } else {
+                    "twice the delivery rate's peak with headers: the flow never filled the link, so it was at least that fast"
+                },
+            );
+        }
+        if let Some(r) = self.rtt_ms {
+            // The lab's rtt is the propagation delay alone: the least round trip less the
+            // serialisation of one segment and its ACK at the link's rate.
+            let hdr = f64::from(crate::packet::header_bytes(self.ts));
+            let mss = f64::from(self.mss.unwrap_or(1448));
+            let serial_ms = (mss + 2.0 * hdr) * 8.0 / (sc.bw_mbps * 1e6) * 1e3;
+            let prop = if filled { r - serial_ms } else { r };
+            sc.rtt_ms = round(prop.clamp(0.1, 2000.0), 2);
+            how(
+                "rtt",
+                format!("{} ms", sc.rtt_ms),
+                if filled {
+                    "the least round trip measured, less a segment's and an ACK's time on the link"
+                } else {
+                    "the least round trip measured"
+                },
+            );
+        }
+        sc.loss_pct = round(self.loss_pct.clamp(0.0, 50.0), 3);
+        how(
+            "loss",
+            format!("{} %", sc.loss_pct),
+            "needed retransmissions over segments sent, as random loss",
+        );
+        if let Some(m) = self.mss {
+            sc.mss = m.clamp(64, 65_000);
+            how(
+                "mss",
+                format!("{} bytes", sc.mss),
+                "the handshake's MSS options, less the timestamp option",
+            );
+        }
+        if let Some(w) = self.rwnd_max_bytes {
+            sc.rwnd = w.clamp(2 * u64::from(sc.mss), 1 << 30);
+            sc.autotune = false;
+            how(
+                "rwnd",
+                format!("{} bytes", sc.rwnd),
+                "the largest window the receiver offered, held fixed (autotune=0)",
+            );
+        }
+        if let Some(iw) = self.iw {
+            sc.iw = (iw as u32).clamp(1, 1000);
+            how(
+                "iw",
+                format!("{} segments", sc.iw),
+                "data segments sent before the first ACK",
+            );
+        }
+        if self.fin {
+            sc.app = crate::App::Body;
+            sc.body = self.acked_bytes.clamp(1, 10_000_000_000);
+            how(
+                "body",
+                format!("{} bytes", sc.body),
+                "the bytes acknowledged before the sender's FIN",
+            );
+        } else {
+            sc.app = crate::App::Bulk;
+            sc.dur_s = round((self.duration_ms / 1e3).clamp(0.001, 600.0), 3);
+            how(
+                "dur",
+                format!("{} s", sc.dur_s),
+                "the capture's length, the sender sending throughout",
+            );
+        }
+        how(
+            "cc",
+            sc.cc.name().into(),
+            "Linux's default; one connection's capture rarely tells CUBIC from Reno",
+        );
+        (sc.to_query(), est)
+    }
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_numbers_unwrap_across_2_to_the_32() {
+        let mut u = Unwrap::new(u32::MAX - 999);
+        assert_eq!(u.at(u32::MAX - 999), 0);
+        assert_eq!(u.at(u32::MAX), 999);
+        assert_eq!(u.at(500), 1500);
+        // An older number (a retransmission) reads below without moving the reference.
+        assert_eq!(u.at(u32::MAX - 499), 500);
+        assert_eq!(u.peek(1000), 2000);
+        // Forward by up to 2^31 at a time, over and over: the offset keeps counting.
+        let mut wire = 500u32;
+        let mut offset = 1500u64;
+        for _ in 0..5 {
+            wire = wire.wrapping_add(2_000_000_000);
+            offset += 2_000_000_000;
+            assert_eq!(u.at(wire), offset);
+        }
+    }
+
+    #[test]
+    fn the_smoothed_rtt_is_rfc_6298_s() {
+        assert_eq!(smoothed(&[]), None);
+        assert_eq!(smoothed(&[40.0]), Some(40.0));
+        assert_eq!(smoothed(&[40.0, 48.0]), Some(41.0));
+    }
+}

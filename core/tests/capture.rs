@@ -1,0 +1,577 @@
+//! Captures: a run exported as a pcap and read back by the lab's own analysis, and by tshark.
+//!
+//! tshark (Debian's package, which `scripts/test.sh` installs) must agree with the lab's own
+//! counts. Where it is missing the tshark tests say so and pass, unless `TCPLAB_TSHARK=require`
+//! (set by the test command), when they fail.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use tcplab::capture::analyze::{AnalyzeError, CaptureFile};
+use tcplab::capture::read::ReadError;
+use tcplab::capture::{CaptureOptions, CapturePoint, FileWriter, Format};
+use tcplab::{run, RunOptions, RunResult, Scenario};
+
+fn captured(q: &str, opts: CaptureOptions) -> RunResult {
+    let s = Scenario::parse(q).expect("scenario");
+    run(
+        &s,
+        &RunOptions {
+            capture: Some(opts),
+            ..RunOptions::default()
+        },
+    )
+}
+
+fn at(point: CapturePoint) -> CaptureOptions {
+    CaptureOptions {
+        at: point,
+        ..CaptureOptions::default()
+    }
+}
+
+fn bytes(r: &RunResult) -> &[u8] {
+    &r.capture.as_ref().expect("a capture").bytes
+}
+
+fn analysed(bytes: &[u8]) -> tcplab::capture::analyze::Analysis {
+    let file = CaptureFile::read(bytes, &mut |_| {}).expect("readable");
+    file.analyze(file.largest()).expect("analysable")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round trip: the lab's analysis of its own export.
+
+#[test]
+fn an_exported_run_analysed_gives_back_its_rtt_retransmissions_and_link_rate() {
+    for point in [CapturePoint::Sender, CapturePoint::Receiver] {
+        for (q, rtt, bw) in [
+            ("rtt=40&bw=20&loss=0.5&dur=5&app=bulk", 40.0, 20.0),
+            ("rtt=80&bw=50&loss=0.2&dur=8&app=bulk&cc=reno", 80.0, 50.0),
+            ("rtt=20&bw=10&dur=4&app=bulk&queue=50", 20.0, 10.0),
+        ] {
+            let r = captured(q, at(point));
+            let a = analysed(bytes(&r));
+            let ctx = format!("{q} at the {}", point.name());
+            assert_eq!(
+                a.capture_point,
+                point.name(),
+                "{ctx}: {}",
+                a.capture_point_why
+            );
+            let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
+            // The fitted rtt is the propagation delay: the least RTT less one segment's and
+            // one ACK's serialisation at the fitted rate.
+            let measured = fitted.rtt_ms;
+            assert!(
+                (measured - rtt).abs() / rtt < 0.02,
+                "{ctx}: RTT {measured} ms against {rtt} ms"
+            );
+            assert!(a.rtt_ms.is_some_and(|m| m > measured), "{ctx}");
+            if point == CapturePoint::Sender {
+                assert_eq!(
+                    a.retransmitted_segments, r.summary.retransmitted_segments,
+                    "{ctx}: retransmissions"
+                );
+                assert_eq!(a.data_segments_sent, r.summary.data_segments_sent, "{ctx}");
+                assert_eq!(
+                    a.duplicate_acks, r.summary.duplicate_acks,
+                    "{ctx}: dup ACKs"
+                );
+            } else {
+                // The receiver sees the retransmissions that arrived before the run ended.
+                assert!(
+                    a.retransmitted_segments <= r.summary.retransmitted_segments,
+                    "{ctx}"
+                );
+                assert_eq!(a.spurious_retransmissions, 0, "{ctx}");
+            }
+            assert!(
+                (fitted.bw_mbps - bw).abs() / bw < 0.05,
+                "{ctx}: bottleneck {} Mbit/s against {bw}",
+                fitted.bw_mbps
+            );
+            assert_eq!(fitted.mss, 1460, "{ctx}");
+        }
+    }
+}
+
+#[test]
+fn a_capture_s_loss_estimate_counts_the_needed_retransmissions() {
+    let r = captured(
+        "rtt=30&bw=50&loss=1&dur=10&app=bulk",
+        at(CapturePoint::Receiver),
+    );
+    let a = analysed(bytes(&r));
+    let s = &r.summary;
+    let true_loss = s.dropped_data as f64 / s.data_segments_sent as f64 * 100.0;
+    assert!(
+        (a.loss_pct / true_loss - 1.0).abs() < 0.1,
+        "estimated {} %, dropped {} %",
+        a.loss_pct,
+        true_loss
+    );
+    assert_eq!(a.verdict, tcplab::theory::verdict::Limit::Loss);
+}
+
+#[test]
+fn a_window_limited_run_reads_as_limited_by_the_receive_window() {
+    let r = captured(
+        "rtt=30&bw=100&rwnd=65536&autotune=0&dur=5&app=bulk",
+        at(CapturePoint::Sender),
+    );
+    let a = analysed(bytes(&r));
+    assert_eq!(a.verdict, tcplab::theory::verdict::Limit::ReceiveWindow);
+    assert_eq!(a.window_scale, Some(1));
+    // The receiver's window is its buffer in whole segments, below 65 536.
+    let w = a.rwnd_max_bytes.expect("a window");
+    assert!((60_000..=65_536).contains(&w), "{w}");
+    let g = a.goodput_MBps.expect("goodput");
+    let lab = r.summary.goodput_MBps.expect("goodput");
+    assert!((g / lab - 1.0).abs() < 0.05, "{g} against {lab}");
+}
+
+#[test]
+fn two_connections_are_listed_apart_and_the_largest_is_analysed() {
+    let r = captured(
+        "rtt=20&bw=20&flows=2&dur=3&app=bulk",
+        at(CapturePoint::Sender),
+    );
+    let file = CaptureFile::read(bytes(&r), &mut |_| {}).expect("readable");
+    assert_eq!(file.connections.len(), 2);
+    let ports: Vec<&str> = file.connections.iter().map(|c| c.sender.as_str()).collect();
+    assert_eq!(ports, ["192.0.2.1:40000", "192.0.2.1:40001"]);
+    let largest = file.largest();
+    let most = file
+        .connections
+        .iter()
+        .map(|c| c.data_bytes)
+        .max()
+        .unwrap_or(0);
+    assert_eq!(file.connections[largest - 1].data_bytes, most);
+    for c in 1..=2 {
+        let a = file.analyze(c).expect("each connection");
+        // Each connection's least round trip is the least its sender measured.
+        let lab = r.traces.flows[c - 1]
+            .rtt
+            .rows()
+            .iter()
+            .map(|(_, v)| v[0])
+            .fold(f64::INFINITY, f64::min);
+        let rtt = a.rtt_ms.unwrap_or(0.0);
+        assert!(
+            (rtt - lab).abs() < 0.05,
+            "connection {c}: {rtt} against {lab}"
+        );
+    }
+    assert_eq!(
+        file.analyze(3),
+        Err(AnalyzeError::NoSuchConnection { asked: 3, count: 2 })
+    );
+}
+
+#[test]
+fn the_latency_probe_and_udp_are_captured_beside_tcp() {
+    let r = captured("preset=bufferbloat&dur=2", at(CapturePoint::Sender));
+    let c = r.capture.as_ref().expect("a capture");
+    let file = CaptureFile::read(&c.bytes, &mut |_| {}).expect("readable");
+    assert_eq!(file.connections.len(), 1, "pings are no connection");
+    let udp = captured("app=msgs&conns=0&dur=1", at(CapturePoint::Receiver));
+    let e = CaptureFile::read(bytes(&udp), &mut |_| {}).expect_err("no TCP");
+    assert!(e.to_string().contains("not TCP"), "{e}");
+}
+
+#[test]
+fn a_capture_starting_mid_connection_is_still_analysed() {
+    // Held by its window, the flow never queues: every round trip is the path's.
+    let r = captured(
+        "rtt=40&bw=100&rwnd=65536&autotune=0&dur=4&app=bulk",
+        at(CapturePoint::Sender),
+    );
+    // Drop the first 500 packets, handshake included.
+    let tail = rewrite(bytes(&r), 500, None);
+    let a = analysed(&tail);
+    assert!(!a.handshake);
+    assert!(
+        a.notes.iter().any(|n| n.contains("after the handshake")),
+        "{:?}",
+        a.notes
+    );
+    let fitted = Scenario::parse(&a.scenario).expect("parses");
+    assert!((fitted.rtt_ms - 40.0).abs() < 0.8, "{}", a.scenario);
+    assert_eq!(a.window_scale, None);
+    // Estimated as the smallest scale that holds the bytes in flight: the window's own.
+    assert_eq!(a.rwnd_max_bytes, Some(64_240));
+    assert_eq!(a.verdict, tcplab::theory::verdict::Limit::ReceiveWindow);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Broken files: each says what is wrong; none panics.
+
+#[test]
+fn broken_files_say_what_is_wrong() {
+    let r = captured("rtt=40&bw=20&dur=1&app=bulk", at(CapturePoint::Sender));
+    let good = bytes(&r).to_vec();
+    let err = |b: &[u8]| {
+        CaptureFile::read(b, &mut |_| {})
+            .expect_err("broken")
+            .to_string()
+    };
+    assert_eq!(err(&[]), "the file is empty");
+    let text = err(b"GET / HTTP/1.1\r\n");
+    assert!(
+        text.starts_with("not a capture file: it begins with 47 45 54 20"),
+        "{text}"
+    );
+    assert_eq!(
+        err(&good[..10]),
+        "the file ends inside its header: it was cut short"
+    );
+    assert_eq!(
+        err(&good[..30]),
+        "the file ends inside its first packet: it was cut short"
+    );
+    // Cut inside a later packet: the packets before it are read, and the analysis says so.
+    let cut = &good[..good.len() - 7];
+    let a = analysed(cut);
+    assert!(
+        a.notes.iter().any(|n| n.contains("it was cut short")),
+        "{:?}",
+        a.notes
+    );
+    // A snap length of 40 keeps 6 bytes of each TCP header.
+    let short = captured(
+        "rtt=40&dur=1",
+        CaptureOptions {
+            snaplen: 40,
+            ..CaptureOptions::default()
+        },
+    );
+    let text = err(bytes(&short));
+    assert!(
+        text.contains("cut before the end of their TCP header"),
+        "{text}"
+    );
+    assert!(text.contains("keeps 40 bytes"), "{text}");
+    // Garbage after a valid header and a few packets: read up to it, never a panic.
+    let mut garbled = good[..2_000].to_vec();
+    garbled.extend((0..5_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+    let _ = CaptureFile::read(&garbled, &mut |_| {}).map(|f| f.analyze(f.largest()));
+    assert!(matches!(
+        tcplab::capture::read::read_frames(&[0x0a, 0x0d, 0x0d, 0x0a, 1, 2], &mut |_| {}),
+        Err(ReadError::TruncatedHeader)
+    ));
+}
+
+#[test]
+fn pcapng_reads_as_pcap_does() {
+    let q = "rtt=30&bw=20&loss=0.5&dur=3&app=bulk";
+    let pcap = captured(q, at(CapturePoint::Sender));
+    let ng = captured(
+        q,
+        CaptureOptions {
+            format: Format::Pcapng,
+            ..CaptureOptions::default()
+        },
+    );
+    let (a, b) = (analysed(bytes(&pcap)), analysed(bytes(&ng)));
+    assert_eq!(a, b);
+}
+
+/// `bytes`, a pcap file of the lab's, without its first `skip` packets (and, if given, only
+/// `keep` of the rest).
+fn rewrite(bytes: &[u8], skip: usize, keep: Option<usize>) -> Vec<u8> {
+    let frames = tcplab::capture::read::read_frames(bytes, &mut |_| {}).expect("readable");
+    let mut out = FileWriter::new(Format::Pcap, CaptureOptions::DEFAULT_SNAPLEN);
+    let base = tcplab::capture::file::EPOCH_S * 1_000_000_000;
+    for f in frames
+        .frames
+        .iter()
+        .skip(skip)
+        .take(keep.unwrap_or(usize::MAX))
+    {
+        out.packet(f.ns - base, f.orig_len, f.data);
+    }
+    out.into_bytes()
+}
+
+// ---------------------------------------------------------------------------------------------
+// tshark.
+
+fn tshark() -> Option<PathBuf> {
+    let path = PathBuf::from("/usr/bin/tshark");
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var("TCPLAB_TSHARK").as_deref() == Ok("require") {
+        panic!("tshark is required (TCPLAB_TSHARK=require) but /usr/bin/tshark is missing");
+    }
+    eprintln!("tshark is not installed: skipping (scripts/test.sh installs it)");
+    None
+}
+
+/// Writes `bytes` to a file of its own for tshark.
+fn file_of(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("captures");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("written");
+    path
+}
+
+/// tshark's count of frames matching `filter`; panics on any warning it prints.
+fn count(tshark: &PathBuf, file: &PathBuf, filter: &str) -> u64 {
+    let out = Command::new(tshark)
+        .args(["-n", "-r"])
+        .arg(file)
+        .args(["-Y", filter, "-T", "fields", "-e", "frame.number"])
+        .output()
+        .expect("tshark runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.contains("Running as user \"root\""))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert!(
+        out.status.success() && warnings.is_empty(),
+        "tshark: {stderr}"
+    );
+    String::from_utf8_lossy(&out.stdout).lines().count() as u64
+}
+
+fn fields(tshark: &PathBuf, file: &PathBuf, filter: &str, names: &[&str]) -> Vec<Vec<String>> {
+    let mut cmd = Command::new(tshark);
+    cmd.args(["-n", "-r"])
+        .arg(file)
+        .args(["-Y", filter, "-T", "fields"]);
+    for n in names {
+        cmd.args(["-e", n]);
+    }
+    let out = cmd.output().expect("tshark runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn tshark_reads_every_export_without_a_warning_and_with_good_checksums() {
+    let Some(t) = tshark() else {
+        return;
+    };
+    for (name, q, opts) in [
+        (
+            "sender.pcap",
+            "rtt=40&bw=20&loss=0.5&dur=3&app=bulk",
+            at(CapturePoint::Sender),
+        ),
+        (
+            "receiver.pcap",
+            "rtt=40&bw=20&loss=0.5&dur=3&app=bulk",
+            at(CapturePoint::Receiver),
+        ),
+        (
+            "ng.pcapng",
+            "rtt=40&bw=20&dur=2&app=bulk",
+            CaptureOptions {
+                format: Format::Pcapng,
+                ..CaptureOptions::default()
+            },
+        ),
+        (
+            "ecn.pcap",
+            "preset=codel-ecn&dur=3",
+            at(CapturePoint::Receiver),
+        ),
+        (
+            "udp.pcap",
+            "app=msgs&conns=0&dur=1&loss=1",
+            at(CapturePoint::Sender),
+        ),
+        (
+            "nots.pcap",
+            "rtt=20&ts=0&sack=0&dur=1&loss=1&app=bulk",
+            at(CapturePoint::Sender),
+        ),
+        (
+            "full.pcap",
+            "rtt=20&bw=10&dur=1&app=bulk",
+            CaptureOptions {
+                snaplen: 2_000,
+                ..CaptureOptions::default()
+            },
+        ),
+    ] {
+        let r = captured(q, opts);
+        let f = file_of(name, bytes(&r));
+        let all = count(&t, &f, "frame");
+        assert_eq!(all, r.capture.as_ref().map_or(0, |c| c.packets), "{name}");
+        // ICMP's checksum is always verified; TCP's, UDP's and IP's on request.
+        let checks = [
+            "-o",
+            "tcp.check_checksum:TRUE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-o",
+            "udp.check_checksum:TRUE",
+        ];
+        let out = Command::new(&t)
+            .args(["-n", "-r"])
+            .arg(&f)
+            .args(checks)
+            .args([
+                "-Y",
+                "tcp.checksum.status==0 || ip.checksum.status==0 || udp.checksum.status==0 \
+                 || icmp.checksum.status==0 || _ws.malformed || _ws.expert.severity==error",
+            ])
+            .output()
+            .expect("tshark runs");
+        assert!(
+            out.status.success() && out.stdout.is_empty(),
+            "{name}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if name == "full.pcap" {
+            // Whole frames: every TCP checksum is verified, and good.
+            let out = Command::new(&t)
+                .args(["-n", "-r"])
+                .arg(&f)
+                .args(checks)
+                .args(["-Y", "tcp.checksum.status==1"])
+                .output()
+                .expect("tshark runs");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout).lines().count() as u64,
+                all
+            );
+        }
+        if name == "ecn.pcap" {
+            assert_eq!(count(&t, &f, "ip.dsfield.ecn==3"), r.summary.ecn_marks);
+        }
+    }
+}
+
+#[test]
+fn tshark_s_tcp_analysis_counts_what_the_lab_counted() {
+    let Some(t) = tshark() else {
+        return;
+    };
+    for (name, q) in [
+        ("staged.pcap", "rtt=30&bw=10&drop=20&body=2MB"),
+        ("random.pcap", "rtt=40&bw=20&loss=1&dur=8&app=bulk"),
+        ("timeout.pcap", "preset=lesson-timeout"),
+        (
+            "reno.pcap",
+            "rtt=40&bw=20&loss=2&dur=6&app=bulk&cc=reno&sack=0",
+        ),
+    ] {
+        let r = captured(q, at(CapturePoint::Sender));
+        let f = file_of(name, bytes(&r));
+        let s = &r.summary;
+        // At the sender nothing is reordered, so every segment Wireshark calls out of order is
+        // one sent again within a round trip of the highest (its timing heuristic): a
+        // retransmission too.
+        let resent = count(
+            &t,
+            &f,
+            "tcp.analysis.retransmission || tcp.analysis.out_of_order",
+        );
+        assert_eq!(resent, s.retransmitted_segments, "{name}: retransmissions");
+        assert_eq!(
+            count(&t, &f, "tcp.analysis.duplicate_ack"),
+            s.duplicate_acks,
+            "{name}: duplicate ACKs"
+        );
+        assert_eq!(count(&t, &f, "tcp.analysis.zero_window"), 0, "{name}");
+        if name != "random.pcap" && name != "reno.pcap" {
+            assert_eq!(
+                count(&t, &f, "tcp.analysis.retransmission"),
+                s.retransmitted_segments
+            );
+        }
+        if name == "timeout.pcap" {
+            assert_eq!(count(&t, &f, "tcp.analysis.fast_retransmission"), 0);
+        }
+        // The time-sequence graph: each data segment's time and first byte, as the lab sent
+        // it (its trace of new data and of repairs).
+        let rows = fields(
+            &t,
+            &f,
+            "tcp.len > 0",
+            &["frame.time_relative", "tcp.seq", "tcp.len"],
+        );
+        let tr = &r.traces.flows[0];
+        assert!(
+            !tr.sends.is_thinned() && !tr.retransmits.is_thinned(),
+            "{name}"
+        );
+        let mut lab: Vec<(f64, f64)> = tr
+            .sends
+            .rows()
+            .iter()
+            .map(|(t, v)| (t.as_millis_f64(), v[0]))
+            .collect();
+        lab.extend(
+            tr.retransmits
+                .rows()
+                .iter()
+                .map(|(t, v)| (t.as_millis_f64(), v[0] + 1460.0)),
+        );
+        lab.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        let mut wire: Vec<(f64, f64)> = rows
+            .iter()
+            .map(|r| {
+                let t: f64 = r[0].parse().unwrap_or(f64::NAN);
+                let seq: f64 = r[1].parse().unwrap_or(f64::NAN);
+                let len: f64 = r[2].parse().unwrap_or(f64::NAN);
+                (t * 1e3, seq - 1.0 + len)
+            })
+            .collect();
+        wire.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+        assert_eq!(wire.len(), lab.len(), "{name}: segments");
+        for (w, l) in wire.iter().zip(&lab) {
+            assert!(
+                (w.0 - l.0).abs() < 1e-3 && w.1 == l.1,
+                "{name}: {w:?} against {l:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_first_syn_carries_linux_s_options() {
+    let Some(t) = tshark() else {
+        return;
+    };
+    let r = captured("rtt=40&rwnd=4194304", at(CapturePoint::Sender));
+    let f = file_of("syn.pcap", bytes(&r));
+    let syn = fields(
+        &t,
+        &f,
+        "frame.number == 1",
+        &[
+            "tcp.flags.syn",
+            "tcp.options.mss_val",
+            "tcp.options.sack_perm",
+            "tcp.options.wscale.shift",
+            "tcp.options.timestamp.tsval",
+            "tcp.len",
+        ],
+    );
+    assert_eq!(syn.len(), 1);
+    let s = &syn[0];
+    assert_eq!(s[0], "1");
+    assert_eq!(
+        s[1], "1472",
+        "MSS: 1 460 bytes of payload and 12 of timestamp"
+    );
+    assert!(!s[2].is_empty(), "SACK permitted");
+    assert_eq!(s[3], "7");
+    assert!(s[4].parse::<u32>().is_ok_and(|v| v > 0), "{s:?}");
+    assert_eq!(s[5], "0");
+    // The SYN-ACK announces the receiver's scale for a 4 MB buffer: 7 (4 194 304 >> 7 fits).
+    let synack = fields(&t, &f, "frame.number == 2", &["tcp.options.wscale.shift"]);
+    assert_eq!(synack[0][0], "7");
+}
