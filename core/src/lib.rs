@@ -7,6 +7,7 @@
 
 pub mod capture;
 pub mod cc;
+pub mod diagnose;
 pub mod engine;
 pub mod link;
 pub mod metrics;

@@ -107,11 +107,11 @@ fn bad_sweeps_exit_2_before_any_run() {
 fn bad_arguments_exit_2_naming_the_option() {
     refused(
         &[],
-        "tcplab: missing command (run, sweep, trace, pcap or analyze)",
+        "tcplab: missing command (run, sweep, trace, pcap, analyze or explain)",
     );
     refused(
         &["walk"],
-        r#"tcplab: unknown command "walk" (commands: run, sweep, trace, pcap, analyze)"#,
+        r#"tcplab: unknown command "walk" (commands: run, sweep, trace, pcap, analyze, explain)"#,
     );
     refused(&["run", "--fast"], "tcplab: --fast: unknown option");
     refused(

@@ -473,6 +473,7 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
         sampler,
     } = *run;
     let n = s.flows as usize;
+    let think = SimDuration::from_millis_f64(s.think_ms);
     let listener = rx.ns.run(|| apps::listen(sockets, 128))?;
     let t0 = OnceLock::new();
     let read = ReadPlan {
@@ -497,6 +498,8 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
                     let (mut stream, syn, up) = connect_from(tx, sockets, epoch)?;
                     let port = stream.local_addr()?.port();
                     sampler.register(i, stream.as_raw_fd());
+                    // The application's think time, from the connection's being up.
+                    apps::sleep_until(epoch, up + think);
                     let first_write =
                         apps::send(&mut stream, read.target, epoch, deadline, t0, stop)?;
                     // The socket stays open (and its TCP_INFO readable) until every reader is done.
@@ -614,13 +617,15 @@ fn messages(run: &Run) -> io::Result<Outcome> {
         for (i, (st, _, _)) in opened.iter().enumerate() {
             sampler.register(i, st.as_raw_fd());
         }
-        // The application starts once every connection is up, as in the simulator.
+        // The application starts once every connection is up and its think time has passed,
+        // as in the simulator.
         let start = opened
             .iter()
             .map(|(_, _, up)| *up)
             .max()
             .unwrap_or(SimInstant::ZERO)
-            .max(router::now(epoch));
+            .max(router::now(epoch))
+            + SimDuration::from_millis_f64(s.think_ms);
         for k in 0..count {
             let at = start + every.saturating_mul(k as u64);
             if at > deadline || stop.load(Ordering::Acquire) {
@@ -701,7 +706,7 @@ fn datagrams(run: &Run) -> io::Result<Outcome> {
     let every = SimDuration::from_millis_f64(s.every_ms);
     let mut writes: Vec<SimInstant> = Vec::with_capacity(count);
     let mut buf = vec![0x6du8; s.msg as usize];
-    let start = router::now(epoch);
+    let start = router::now(epoch) + SimDuration::from_millis_f64(s.think_ms);
     let got = thread::scope(|sc| {
         let reader = sc.spawn(|| apps::read_datagrams(&receiver, s.count, epoch, deadline, stop));
         for k in 0..count {

@@ -6,6 +6,7 @@
 //! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps   CSV
 //! tcplab pcap  'QUERY' --out FILE [--at sender|receiver]    a capture file, and one JSON line
 //! tcplab analyze FILE [--conn N|all] [--list]                JSON lines, one per connection
+//! tcplab explain 'QUERY' --goodput MBps | --time MS          one JSON object
 //! ```
 //!
 //! Exit status 0 on success, 2 on a bad scenario or bad arguments (the message names the key or
@@ -20,6 +21,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use tcplab::capture::{CaptureOptions, CapturePoint, Format};
+use tcplab::diagnose::Measured;
 use tcplab::metrics::trace::TraceKind;
 use tcplab::player::StepWindow;
 use tcplab::scenario::{decode_component, Key};
@@ -37,6 +39,7 @@ Usage:
   tcplab pcap  'QUERY' --out FILE [--at sender|receiver] [--format pcap|pcapng]
                [--snaplen N] [--max-packets N] [--max-events N]
   tcplab analyze FILE [--conn N|all] [--list]
+  tcplab explain 'QUERY' --goodput MB/s | --time MS
 
 QUERY is the page's query string, e.g. 'preset=loss-sweep&loss=2' or 'rtt=28ms&body=20Mb';
 quote it, as the shell reads & itself. An empty or missing QUERY is the defaults.
@@ -61,6 +64,11 @@ analyze reads a pcap or pcapng capture (Ethernet, Linux cooked SLL or SLL2, raw 
         retransmissions and loss, the receiver's window, where the capture was taken, what
         limited the connection, and the scenario that fits it (docs/scenario.md lists the
         fields). --list prints the connections instead, one JSON object each.
+explain takes a path as known (QUERY: its rtt, bw, body...) and a number measured on it, a
+        goodput in MB/s or the time one body took in ms, and finds by simulation each single
+        cause that would give that number there: random loss, a fixed receive window, a
+        slower bottleneck, a server's think time (--time only), or the path alone; and says
+        why each of the others cannot. One JSON object.
 
 Options:
   --max-events N   the run's event budget (default {budget})
@@ -109,6 +117,10 @@ enum Work {
         file: PathBuf,
         conn: Conn,
         list: bool,
+    },
+    Explain {
+        scenario: Scenario,
+        measured: Measured,
     },
 }
 
@@ -204,7 +216,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
     }
     let Some((command, rest)) = args.split_first() else {
         return Err(Failure::usage(
-            "missing command (run, sweep, trace, pcap or analyze)",
+            "missing command (run, sweep, trace, pcap, analyze or explain)",
         ));
     };
     let command = match command.as_str() {
@@ -214,9 +226,10 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
         "trace" => Command::Trace,
         "pcap" => Command::Pcap,
         "analyze" => Command::Analyze,
+        "explain" => Command::Explain,
         other => {
             return Err(Failure::usage(format!(
-                "unknown command \"{other}\" (commands: run, sweep, trace, pcap, analyze)"
+                "unknown command \"{other}\" (commands: run, sweep, trace, pcap, analyze, explain)"
             )))
         }
     };
@@ -250,6 +263,23 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
     };
     let work = match command {
         Command::Run => Work::Run(scenario),
+        Command::Explain => {
+            let measured = match (&flags.goodput, &flags.time) {
+                (Some(g), None) => Measured::Goodput(positive("--goodput", g)?),
+                (None, Some(t)) => Measured::Time(positive("--time", t)?),
+                (Some(_), Some(_)) => {
+                    return Err(Failure::usage(
+                        "--goodput, --time: give one of them, not both",
+                    ))
+                }
+                (None, None) => {
+                    return Err(Failure::usage(
+                        "explain: what was measured? (--goodput MB/s or --time MS)",
+                    ))
+                }
+            };
+            Work::Explain { scenario, measured }
+        }
         Command::Analyze => return Err(Failure::Internal("analyze takes no scenario".into())),
         Command::Pcap => {
             let out = flags
@@ -311,6 +341,7 @@ enum Command {
     Trace,
     Pcap,
     Analyze,
+    Explain,
 }
 
 impl Command {
@@ -321,6 +352,7 @@ impl Command {
             Command::Trace => "trace",
             Command::Pcap => "pcap",
             Command::Analyze => "analyze",
+            Command::Explain => "explain",
         }
     }
 }
@@ -374,6 +406,8 @@ struct Flags {
     max_packets: Option<String>,
     conn: Option<String>,
     list: bool,
+    goodput: Option<String>,
+    time: Option<String>,
 }
 
 impl Flags {
@@ -424,9 +458,11 @@ impl Flags {
                 ("--snaplen", Command::Pcap) => &mut flags.snaplen,
                 ("--max-packets", Command::Pcap) => &mut flags.max_packets,
                 ("--conn", Command::Analyze) => &mut flags.conn,
+                ("--goodput", Command::Explain) => &mut flags.goodput,
+                ("--time", Command::Explain) => &mut flags.time,
                 (
                     "--key" | "--values" | "--seeds" | "--what" | "--out" | "--at" | "--format"
-                    | "--snaplen" | "--max-packets" | "--conn",
+                    | "--snaplen" | "--max-packets" | "--conn" | "--goodput" | "--time",
                     _,
                 ) => {
                     return Err(Failure::usage(format!(
@@ -449,6 +485,16 @@ impl Flags {
             *slot = Some(value);
         }
         Ok(flags)
+    }
+}
+
+/// A number above zero.
+fn positive(flag: &str, text: &str) -> Result<f64, Failure> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(Failure::usage(format!(
+            "{flag}: \"{text}\" is not a number above 0"
+        ))),
     }
 }
 
@@ -580,6 +626,11 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             writeln!(out, "{line}").map_err(Failure::io)
         }
         Work::Analyze { file, conn, list } => analyze(file, *conn, *list, out),
+        Work::Explain { scenario, measured } => {
+            let e = tcplab::diagnose::explain(scenario, *measured)
+                .map_err(|e| Failure::Usage(e.to_string()))?;
+            writeln!(out, "{}", json_line(&e)?).map_err(Failure::io)
+        }
     }
 }
 
@@ -826,7 +877,7 @@ mod tests {
     fn argument_refusals() {
         assert_eq!(
             refused(&[]),
-            "missing command (run, sweep, trace, pcap or analyze)"
+            "missing command (run, sweep, trace, pcap, analyze or explain)"
         );
         assert!(refused(&["walk"]).starts_with("unknown command \"walk\""));
         assert_eq!(

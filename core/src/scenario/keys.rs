@@ -46,6 +46,7 @@ pub enum Key {
     Minrto,
     App,
     Body,
+    Think,
     Dur,
     Flows,
     Msg,
@@ -98,7 +99,7 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 42] = [
+    pub const ALL: [Key; 43] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
@@ -132,6 +133,7 @@ impl Key {
         Key::Minrto,
         Key::App,
         Key::Body,
+        Key::Think,
         Key::Dur,
         Key::Flows,
         Key::Msg,
@@ -279,7 +281,7 @@ pub fn table_text() -> String {
 /// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
 /// The common shapes take a line each: a decimal, a whole number (`small` for a `u32` field),
 /// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
-pub static KEYS: [KeyDef; 42] = {
+pub static KEYS: [KeyDef; 43] = {
     use Dimension as D;
     // A key that is a plain field of `Scenario`, bounded by its kind alone.
     macro_rules! plain {
@@ -401,6 +403,7 @@ pub static KEYS: [KeyDef; 42] = {
         real!(Minrto "minrto", "minimum retransmission timeout", "ms", 1.0, 5000.0, Millis, minrto_ms),
         choice!(App "app", "workload", "`body`, `bulk`, `msgs`", ["body", "bulk", "msgs"], app: App),
         whole!(Body "body", "size of the one body each flow sends", "bytes", 1, 10_000_000_000, Bytes, body),
+        real!(Think "think", "the sending application's pause after its connection is up, before it writes (a server computing its response)", "ms", 0.0, 60_000.0, Millis, think_ms),
         real!(Dur "dur", "simulated time limit", "s", 0.001, 600.0, Seconds, dur_s),
         small!(Flows "flows", "parallel flows sharing the bottleneck", "count", 1, 64, Flows, flows),
         small!(Msg "msg", "message size", "bytes", 1, 65_000, Bytes, msg),

@@ -132,6 +132,8 @@ pub struct Scenario {
     pub app: App,
     /// Body size (bytes), app=body.
     pub body: u64,
+    /// The sending application's pause before its first write, after the handshake (ms).
+    pub think_ms: f64,
     /// Simulated time limit (s).
     pub dur_s: f64,
     pub flows: u32,
@@ -186,6 +188,7 @@ impl Default for Scenario {
             minrto_ms: 200.0,
             app: App::Body,
             body: 2_500_000,
+            think_ms: 0.0,
             dur_s: 10.0,
             flows: 1,
             msg: 100,

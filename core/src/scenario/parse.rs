@@ -447,6 +447,7 @@ mod tests {
             minrto_ms: 1000.0,
             app: App::Msgs,
             body: 1000,
+            think_ms: 0.0,
             dur_s: 2.5,
             flows: 3,
             msg: 200,

@@ -33,6 +33,8 @@ pub(crate) enum Event {
     DelAck(u16),
     /// The message application writes its next message.
     AppWrite,
+    /// A flow's application writes its first bytes, its think time after the handshake.
+    Respond(u16),
     /// The latency probe sends its next ping.
     Probe,
     /// The scenario's time limit.
@@ -185,6 +187,8 @@ pub(crate) struct World {
     /// The end of the last goodput window.
     pub(super) window_until: Instant,
     pub t0: Option<Instant>,
+    /// The applications' think time (`think`).
+    think: Duration,
 }
 
 /// The key of a source with nothing in it: later than any event's.
@@ -218,7 +222,11 @@ impl World {
             );
             ts_phases.push(ts_phase);
             let mut sender = Sender::new(i as u16, SenderConfig::of(s, ts_phase), cc);
-            sender.write(workload.initial_write());
+            // With a think time the application writes once the connection is up and the
+            // time has passed (`Event::Respond`).
+            if s.think_ms <= 0.0 {
+                sender.write(workload.initial_write());
+            }
             let receiver = Receiver::new(ReceiverConfig::of(s, ts_phase));
             flows.push(Flow {
                 sender,
@@ -248,8 +256,9 @@ impl World {
             )
         });
         // UDP has no handshake to wait for: the first datagram leaves at once.
+        let think = Duration::from_millis_f64(s.think_ms);
         if messages.is_some() && n == 0 {
-            sched.schedule(Instant::ZERO, Event::AppWrite);
+            sched.schedule(Instant::ZERO + think, Event::AppWrite);
         }
         let end = Instant::from_secs_f64(s.dur_s);
         sched.schedule(end, Event::End);
@@ -327,6 +336,7 @@ impl World {
             window_bytes: Vec::new(),
             window_until: Instant::ZERO,
             t0: None,
+            think,
         }
     }
 
@@ -374,6 +384,7 @@ impl World {
                             Event::SenderTimer(f) => self.sender_timer(now, f),
                             Event::DelAck(f) => self.delack(now, f),
                             Event::AppWrite => self.app_write(now),
+                            Event::Respond(f) => self.respond(now, f),
                             Event::Probe => self.send_probe(now),
                         }
                     }
@@ -1004,11 +1015,16 @@ impl World {
                 let flow = &mut self.flows[fi];
                 let was_up = flow.sender.conn_state() == ConnState::Established;
                 flow.sender.on_syn_ack(now, wnd, ts, &mut out);
-                // The message application starts once every connection is up.
+                // The message application starts once every connection is up, after its
+                // think time; the others each write after theirs.
                 if !was_up {
                     self.awaiting_handshakes -= 1;
                     if self.awaiting_handshakes == 0 && self.messages.is_some() {
-                        self.sched.schedule(now, Event::AppWrite);
+                        self.sched.schedule(now + self.think, Event::AppWrite);
+                    }
+                    if self.think > Duration::ZERO && self.messages.is_none() {
+                        self.sched
+                            .schedule(now + self.think, Event::Respond(p.flow));
                     }
                 }
             }
@@ -1046,6 +1062,17 @@ impl World {
             _ => {}
         }
         self.after_sender(now, p.flow, &mut out);
+        self.scratch = out;
+    }
+
+    /// A flow's application, its think time over, writes what it has.
+    fn respond(&mut self, now: Instant, f: u16) {
+        let fi = usize::from(f);
+        let mut out = std::mem::take(&mut self.scratch);
+        let bytes = self.flows[fi].workload.initial_write();
+        self.flows[fi].sender.write(bytes);
+        self.flows[fi].sender.try_send(now, &mut out);
+        self.after_sender(now, f, &mut out);
         self.scratch = out;
     }
 
