@@ -24,7 +24,10 @@ mod cli {
 tcplab-kernel: a scenario of the lab through this machine's own Linux TCP
 
 Usage:
-  tcplab-kernel run   'QUERY'                   one JSON summary, the simulator's fields
+  tcplab-kernel run   'QUERY' [--pcap FILE [--at sender|receiver] [--snaplen N]]
+                                                one JSON summary, the simulator's fields;
+                                                --pcap: tcpdump on that host's TUN device
+                                                writes the run's packets to FILE (raw IP)
   tcplab-kernel trace 'QUERY' --what cwnd [--every-ms X]
                                                 the sender's TCP_INFO as CSV (every X ms, default 1)
   tcplab-kernel validate [--grid loss|slowstart|hol|all] [--seeds N] [--tolerance T] [--only TEXT]
@@ -170,9 +173,34 @@ process ends, however it ends.
         };
         match command.as_str() {
             "run" => {
-                let a = parse_args(rest, &[])?;
+                let a = parse_args(rest, &["pcap", "at", "snaplen"])?;
                 let s = a.scenario()?;
-                let k = twin::run(&s, &Options::default())?;
+                let capture = match a.get("pcap") {
+                    Some(file) => Some(twin::Capture {
+                        at: match a.get("at") {
+                            None | Some("sender") => tcplab_kernel::host::Role::Sender,
+                            Some("receiver") => tcplab_kernel::host::Role::Receiver,
+                            Some(other) => {
+                                return Err(Failure::Usage(format!(
+                                    "--at: \"{other}\" is not a host (sender or receiver)"
+                                )))
+                            }
+                        },
+                        file: file.into(),
+                        snaplen: number(&a, "snaplen", 128, 34, 262_144)?,
+                    }),
+                    None if a.get("at").is_some() || a.get("snaplen").is_some() => {
+                        return Err(Failure::Usage("--at, --snaplen: options of --pcap".into()))
+                    }
+                    None => None,
+                };
+                let k = twin::run(
+                    &s,
+                    &Options {
+                        capture,
+                        ..Options::default()
+                    },
+                )?;
                 let json = serde_json::to_string(&k.summary)
                     .map_err(|e| Failure::Run(format!("writing the summary: {e}")))?;
                 print(&format!("{json}\n"))
@@ -192,6 +220,7 @@ process ends, however it ends.
                 let s = a.scenario()?;
                 let options = Options {
                     sample_every: std::time::Duration::from_secs_f64(every / 1e3),
+                    ..Options::default()
                 };
                 let k = twin::run(&s, &options)?;
                 print(&cwnd_csv(&k.samples))

@@ -91,6 +91,27 @@ impl Netns {
         }
     }
 
+    /// Starts a long-running program inside the namespace (tcpdump, for a capture) and hands
+    /// back the child, its standard error piped, for the caller to wait for and stop.
+    pub fn spawn(&self, program: &str, args: &[&str]) -> io::Result<std::process::Child> {
+        let fd = self.fd.as_raw_fd();
+        let mut cmd = Command::new(find_program(program));
+        cmd.args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        // SAFETY: setns is async-signal-safe: a single system call between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || sys::setns_net(fd));
+        }
+        cmd.spawn().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("{program}: {e} (is the Debian package installed?)"),
+            )
+        })
+    }
+
     /// Writes `value` to `/sys/PATH` as this namespace's sysfs has it. The sysfs a process sees
     /// belongs to the namespace it was mounted in, so a child enters the namespace and a private
     /// mount namespace, mounts a fresh sysfs there and writes; its mounts vanish with it.

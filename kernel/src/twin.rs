@@ -18,7 +18,7 @@ use tcplab::workload::{MessageLog, MsgRecord};
 use tcplab::{App, Scenario};
 
 use crate::apps::{self, ReadPlan, Reception, SocketPlan};
-use crate::host::{Host, Role};
+use crate::host::{Host, Role, DEVICE};
 use crate::ip::{RECEIVER_ADDR, SENDER_ADDR};
 use crate::plan::{self, Plan, Refusal};
 use crate::router::{self, RouterOptions, RouterReport, Schedule};
@@ -113,17 +113,78 @@ fn congestion_control_available(cc: tcplab::CcAlgo) -> Result<(), TwinError> {
 }
 
 /// What to record beside the summary.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// How often the sender's `TCP_INFO` is read for the window trace.
     pub sample_every: Duration,
+    /// A capture of the run by tcpdump on one host's TUN device.
+    pub capture: Option<Capture>,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             sample_every: Duration::from_millis(10),
+            capture: None,
         }
+    }
+}
+
+/// tcpdump on one of the hosts, as an engineer would run it there.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    pub at: Role,
+    pub file: std::path::PathBuf,
+    pub snaplen: u32,
+}
+
+/// tcpdump running in a host's namespace until the run is over.
+struct Tcpdump(std::process::Child);
+
+impl Tcpdump {
+    /// Starts tcpdump on `host`'s TUN device and waits until it is capturing, so that the
+    /// handshake is in the file.
+    fn start(host: &Host, c: &Capture) -> io::Result<Tcpdump> {
+        let file = c.file.to_string_lossy().into_owned();
+        let snap = c.snaplen.to_string();
+        // -U and --immediate-mode: each packet reaches the file as it comes, so that stopping
+        // tcpdump loses none; -Z root: the file is written where root asked.
+        let mut child = host.ns.spawn(
+            "tcpdump",
+            &[
+                "-i", DEVICE, "-n", "-s", &snap, "-U", "--immediate-mode", "-Z", "root", "-w",
+                &file,
+            ],
+        )?;
+        let mut said = String::new();
+        if let Some(err) = child.stderr.take() {
+            use std::io::BufRead;
+            let mut lines = io::BufReader::new(err);
+            lines.read_line(&mut said)?;
+            // Its later words (the packets counted) go nowhere once it is stopped.
+            thread::spawn(move || {
+                let mut rest = String::new();
+                while lines.read_line(&mut rest).is_ok_and(|n| n > 0) {
+                    rest.clear();
+                }
+            });
+        }
+        if !said.contains("listening on") {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::other(format!("tcpdump: {}", said.trim())));
+        }
+        Ok(Tcpdump(child))
+    }
+
+    /// Stops tcpdump as Ctrl-C would, so that it writes out what it holds.
+    fn stop(mut self) -> io::Result<()> {
+        let pid = libc::pid_t::try_from(self.0.id()).map_err(io::Error::other)?;
+        // SAFETY: kill(2) on our own child's pid, which it still is until waited for.
+        if unsafe { libc::kill(pid, libc::SIGINT) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        self.0.wait().map(|_| ())
     }
 }
 
@@ -223,6 +284,19 @@ impl<'s> Twin<'s> {
 
 pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
     let twin = Twin::new(s)?;
+    let tcpdump = match &options.capture {
+        Some(c) => Some(
+            Tcpdump::start(
+                match c.at {
+                    Role::Sender => &twin.tx,
+                    Role::Receiver => &twin.rx,
+                },
+                c,
+            )
+            .map_err(io_err("starting tcpdump"))?,
+        ),
+        None => None,
+    };
     let deadline = SimInstant::from_secs_f64(s.dur_s);
     let sampler = Sampler::new(options.sample_every);
     let (outcome, report, wall_ms) = twin.drive(|epoch, stop| {
@@ -244,6 +318,9 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
             outcome
         })
     })?;
+    if let Some(t) = tcpdump {
+        t.stop().map_err(io_err("stopping tcpdump"))?;
+    }
     let (tx, rx) = (&twin.tx, &twin.rx);
     let device_drops = [tx, rx]
         .iter()
