@@ -575,3 +575,177 @@ fn the_first_syn_carries_linux_s_options() {
     let synack = fields(&t, &f, "frame.number == 2", &["tcp.options.wscale.shift"]);
     assert_eq!(synack[0][0], "7");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Link types and IP versions: the same packets, framed as other captures frame them.
+
+/// A classic pcap, little- or big-endian, micro- or nanosecond, of `frames` on `linktype`.
+fn pcap_of(frames: &[(u64, u32, Vec<u8>)], linktype: u32, big: bool, nanos: bool) -> Vec<u8> {
+    let u32b = |x: u32| {
+        if big {
+            x.to_be_bytes()
+        } else {
+            x.to_le_bytes()
+        }
+    };
+    let u16b = |x: u16| {
+        if big {
+            x.to_be_bytes()
+        } else {
+            x.to_le_bytes()
+        }
+    };
+    let mut out = Vec::new();
+    out.extend(u32b(if nanos { 0xa1b2_3c4d } else { 0xa1b2_c3d4 }));
+    out.extend(u16b(2));
+    out.extend(u16b(4));
+    out.extend(u32b(0));
+    out.extend(u32b(0));
+    out.extend(u32b(65_535));
+    out.extend(u32b(linktype));
+    for (ns, orig, data) in frames {
+        out.extend(u32b((ns / 1_000_000_000) as u32));
+        let frac = ns % 1_000_000_000;
+        out.extend(u32b(if nanos { frac } else { frac / 1000 } as u32));
+        out.extend(u32b(data.len() as u32));
+        out.extend(u32b(*orig));
+        out.extend(data);
+    }
+    out
+}
+
+/// Each Ethernet frame of a lab capture, rewritten by `f` (which gets the IPv4 packet).
+fn reframed(bytes: &[u8], f: impl Fn(&[u8]) -> Vec<u8>) -> Vec<(u64, u32, Vec<u8>)> {
+    let frames = tcplab::capture::read::read_frames(bytes, &mut |_| {}).expect("readable");
+    frames
+        .frames
+        .iter()
+        .map(|fr| {
+            let ip = &fr.data[14..];
+            let out = f(ip);
+            let grown = out.len() as u32 - ip.len() as u32;
+            (fr.ns, fr.orig_len - 14 + grown, out)
+        })
+        .collect()
+}
+
+/// The IPv4 packet `ip` as IPv6, addresses mapped into 2001:db8::/32.
+fn as_ipv6(ip: &[u8]) -> Vec<u8> {
+    let ihl = usize::from(ip[0] & 0x0f) * 4;
+    let total = u16::from_be_bytes([ip[2], ip[3]]);
+    let payload = total - ihl as u16;
+    let mut v6 = vec![0x60 | ((ip[1] >> 4) & 0x0f), (ip[1] & 0x0f) << 4, 0, 0];
+    v6.extend(payload.to_be_bytes());
+    v6.push(ip[9]);
+    v6.push(64);
+    for addr in [&ip[12..16], &ip[16..20]] {
+        v6.extend([0x20, 0x01, 0x0d, 0xb8]);
+        v6.extend([0u8; 8]);
+        v6.extend(addr);
+    }
+    v6.extend(&ip[ihl..]);
+    v6
+}
+
+#[test]
+fn every_link_type_and_ip_version_reads_the_same_connection() {
+    let r = captured(
+        "rtt=30&bw=20&loss=0.5&dur=2&app=bulk",
+        at(CapturePoint::Sender),
+    );
+    let want = analysed(bytes(&r));
+    let eth = |ip: &[u8], vlan: bool, ether_type: u16| {
+        let mut f = vec![2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1];
+        if vlan {
+            f.extend([0x81, 0x00, 0x00, 0x2a]);
+        }
+        f.extend(ether_type.to_be_bytes());
+        f.extend(ip);
+        f
+    };
+    let sll = |ip: &[u8]| {
+        let mut f = vec![0, 4, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0, 0x08, 0x00];
+        f.extend(ip);
+        f
+    };
+    let sll2 = |ip: &[u8]| {
+        let mut f = vec![
+            0x08, 0x00, 0, 0, 0, 0, 0, 3, 0, 1, 4, 6, 2, 0, 0, 0, 0, 1, 0, 0,
+        ];
+        f.extend(ip);
+        f
+    };
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "raw IP, big-endian, microseconds",
+            pcap_of(&reframed(bytes(&r), |ip| ip.to_vec()), 101, true, false),
+        ),
+        (
+            "IPv4 link type",
+            pcap_of(&reframed(bytes(&r), |ip| ip.to_vec()), 228, false, true),
+        ),
+        (
+            "Linux cooked (SLL)",
+            pcap_of(&reframed(bytes(&r), sll), 113, false, true),
+        ),
+        (
+            "Linux cooked v2 (SLL2)",
+            pcap_of(&reframed(bytes(&r), sll2), 276, false, true),
+        ),
+        (
+            "a VLAN tag",
+            pcap_of(
+                &reframed(bytes(&r), |ip| eth(ip, true, 0x0800)),
+                1,
+                false,
+                true,
+            ),
+        ),
+        (
+            "IPv6 over Ethernet",
+            pcap_of(
+                &reframed(bytes(&r), |ip| eth(&as_ipv6(ip), false, 0x86dd)),
+                1,
+                false,
+                true,
+            ),
+        ),
+        (
+            "IPv6 link type",
+            pcap_of(&reframed(bytes(&r), as_ipv6), 229, false, true),
+        ),
+    ];
+    for (name, file) in cases {
+        let got = analysed(&file);
+        // Microseconds round the times; the rest is the same connection to the byte.
+        assert_eq!(got.data_segments_sent, want.data_segments_sent, "{name}");
+        assert_eq!(
+            got.retransmitted_segments, want.retransmitted_segments,
+            "{name}"
+        );
+        assert_eq!(got.duplicate_acks, want.duplicate_acks, "{name}");
+        assert_eq!(got.rwnd_max_bytes, want.rwnd_max_bytes, "{name}");
+        assert_eq!(got.acked_bytes, want.acked_bytes, "{name}");
+        let (a, b) = (got.rtt_ms.unwrap_or(0.0), want.rtt_ms.unwrap_or(0.0));
+        assert!((a - b).abs() < 0.01, "{name}: {a} against {b}");
+        if name.contains("IPv6") {
+            assert!(
+                got.sender.starts_with("[2001:db8::c000:201]"),
+                "{name}: {}",
+                got.sender
+            );
+        }
+    }
+}
+
+#[test]
+fn a_link_type_the_lab_does_not_read_is_named() {
+    let r = captured("rtt=30&dur=0.2", at(CapturePoint::Sender));
+    let wifi = pcap_of(&reframed(bytes(&r), |ip| ip.to_vec()), 105, false, true);
+    let e = CaptureFile::read(&wifi, &mut |_| {}).expect_err("802.11 is not read");
+    assert!(
+        e.to_string()
+            .contains("its link type (105) is not one the lab reads"),
+        "{e}"
+    );
+}

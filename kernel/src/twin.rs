@@ -152,7 +152,16 @@ impl Tcpdump {
         let mut child = host.ns.spawn(
             "tcpdump",
             &[
-                "-i", DEVICE, "-n", "-s", &snap, "-U", "--immediate-mode", "-Z", "root", "-w",
+                "-i",
+                DEVICE,
+                "-n",
+                "-s",
+                &snap,
+                "-U",
+                "--immediate-mode",
+                "-Z",
+                "root",
+                "-w",
                 &file,
             ],
         )?;
@@ -313,6 +322,11 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
                 stop,
                 sampler: &sampler,
             });
+            // A capture keeps the path running two round trips more, so that the last ACKs
+            // and the connection's close reach tcpdump as they would on a real host.
+            if options.capture.is_some() {
+                thread::sleep(Duration::from_secs_f64(s.rtt_ms * 2.0 / 1e3 + 0.05));
+            }
             sampler.stop();
             let _ = sampling.join();
             outcome

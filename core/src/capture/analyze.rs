@@ -434,12 +434,14 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
     let mut first_ack_advance: Option<u64> = None;
     // When each segment of new data was captured.
     let mut new_data_ns: Vec<u64> = Vec::new();
+    let mut new_data_len: Vec<u32> = Vec::new();
     let mut idle_from: Option<u64> = None;
     let mut idle_gaps: Vec<u64> = Vec::new();
     let mut acks: Vec<(u64, u64)> = Vec::new(); // (ns, delivered bytes)
     let mut first_data_ns: Option<u64> = None;
     let mut last_ack_ns: Option<u64> = None;
     let mut max_window_field = 0u16;
+    let mut fin_at: Option<u64> = None;
 
     for s in segs {
         if s.src == sender {
@@ -453,6 +455,10 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
                         near.push((s.ns, (s.ns - e.0) as f64 / 1e6));
                     }
                 }
+            }
+            if s.flags.fin && !s.flags.syn {
+                // The FIN takes a sequence number of its own, after the payload.
+                fin_at.get_or_insert(seq.peek(s.seq) + u64::from(s.len));
             }
             if s.len == 0 || s.flags.syn {
                 continue;
@@ -480,6 +486,7 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
             } else {
                 pending.push_back((end, s.ns, true));
                 new_data_ns.push(s.ns);
+                new_data_len.push(s.len);
             }
             seen.insert(SackBlock { start, end });
             high = high.max(end);
@@ -657,7 +664,7 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
     } else {
         0.0
     };
-    let acked_bytes = una;
+    let acked_bytes = fin_at.map_or(una, |f| una.min(f));
     let goodput = match (first_data_ns, last_ack_ns) {
         (Some(a), Some(b)) if b > a && acked_bytes > 0 => {
             Some(acked_bytes as f64 / ((b - a) as f64 / 1e9) / 1e6)
@@ -737,7 +744,10 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         peak,
         mss,
         iw,
-        fin: segs.iter().any(|s| s.flags.fin && s.src == sender),
+        fin: fin_at.is_some(),
+        // Full segments at an even pace are a bulk flow behind its bottleneck, not messages.
+        writes: clocked_writes(&new_data_ns, &new_data_len)
+            .filter(|w| mss.is_none_or(|m| w.msg < m)),
         ts: ts_on,
     };
     let (verdict, verdict_text) = facts.verdict();
@@ -796,6 +806,39 @@ struct Facts {
     fin: bool,
     /// Timestamps were on: 12 more header bytes a segment.
     ts: bool,
+    /// The sender wrote on a clock: one segment of about the same size at about the same
+    /// interval, the message workload's shape.
+    writes: Option<Writes>,
+}
+
+/// Messages written on a clock, as a capture shows them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Writes {
+    msg: u32,
+    every_ms: f64,
+    count: u64,
+}
+
+/// The message clock in a sender's new data, if there is one: most gaps within a fifth of
+/// their median, most segments of the median's size.
+fn clocked_writes(ns: &[u64], len: &[u32]) -> Option<Writes> {
+    if ns.len() < 10 {
+        return None;
+    }
+    let mut gaps: Vec<u64> = ns.windows(2).map(|w| w[1] - w[0]).collect();
+    gaps.sort_unstable();
+    let gap = gaps[gaps.len() / 2];
+    let mut sizes = len.to_vec();
+    sizes.sort_unstable();
+    let msg = sizes[sizes.len() / 2];
+    let near = |x: u64| x.abs_diff(gap) * 5 <= gap;
+    let regular = gaps.iter().filter(|&&g| near(g)).count() * 10 >= gaps.len() * 7;
+    let same = len.iter().filter(|&&l| l == msg).count() * 10 >= len.len() * 7;
+    (regular && same && gap >= 1_000_000).then_some(Writes {
+        msg,
+        every_ms: gap as f64 / 1e6,
+        count: ns.len() as u64,
+    })
 }
 
 impl Facts {
@@ -811,6 +854,25 @@ impl Facts {
         let window_bound = self
             .rwnd_max_bytes
             .is_some_and(|w| self.in_flight_max as f64 >= 0.85 * w as f64);
+        if let Some(w) = self.writes {
+            let held = if self.retrans > 0 {
+                format!(
+                    "; {} segments were lost and resent, each holding the messages behind it \
+                     (head-of-line) for a round trip or more",
+                    self.retrans
+                )
+            } else {
+                String::new()
+            };
+            return (
+                Limit::Application,
+                format!(
+                    "Limited by the application: it wrote {} bytes every {:.1} ms, and TCP sent \
+                     each as it came, never more than {} bytes in flight{held}.",
+                    w.msg, w.every_ms, self.in_flight_max
+                ),
+            );
+        }
         if self.app_limited_ms > 0.3 * self.duration_ms {
             return (
                 Limit::Application,
@@ -894,10 +956,18 @@ impl Facts {
                 how: how.into(),
             });
         };
-        // Held by the link or by loss, the flow filled the link: its delivery peak is the
-        // link's rate. Held by anything else, the link was faster than the flow went.
-        let filled = matches!(limit, Limit::LinkRate | Limit::Loss) && self.peak.is_some();
-        if let Some(p) = self.peak {
+        // A flow that filled its link delivered less than its bytes in flight over the least
+        // round trip would carry (a queue stretched its round trips): its delivery peak is the
+        // link's rate. One that did not (held by its window, or by the application) delivered
+        // about that much, and the link was faster than it went.
+        let filled = match (self.peak, self.rtt_ms) {
+            (Some(p), Some(r)) if r > 0.0 && limit != Limit::Application => {
+                let carried = self.in_flight_max as f64 / (r / 1e3) / 1e6;
+                p < 0.9 * carried
+            }
+            _ => false,
+        };
+        if let (Some(p), false) = (self.peak, limit == Limit::Application) {
             // The link carries the headers too: payload rate × (MSS + headers) / MSS.
             let mss = f64::from(self.mss.unwrap_or(1448).max(1));
             let wire = (mss + f64::from(crate::packet::header_bytes(self.ts))) / mss;
@@ -946,12 +1016,20 @@ impl Facts {
             );
         }
         if let Some(w) = self.rwnd_max_bytes {
+            // Held by its window, the flow used what reached the sender: its most bytes in
+            // flight (an offer made later, or rewritten on the way, never held it).
+            let held = limit == Limit::ReceiveWindow && self.in_flight_max > 0;
+            let w = if held { self.in_flight_max.min(w) } else { w };
             sc.rwnd = w.clamp(2 * u64::from(sc.mss), 1 << 30);
             sc.autotune = false;
             how(
                 "rwnd",
                 format!("{} bytes", sc.rwnd),
-                "the largest window the receiver offered, held fixed (autotune=0)",
+                if held {
+                    "the most bytes in flight, which the receiver's window held, fixed (autotune=0)"
+                } else {
+                    "the largest window the receiver offered, held fixed (autotune=0)"
+                },
             );
         }
         if let Some(iw) = self.iw {
@@ -962,7 +1040,24 @@ impl Facts {
                 "data segments sent before the first ACK",
             );
         }
-        if self.fin {
+        if let (Some(w), Limit::Application) = (self.writes, limit) {
+            sc.app = crate::App::Msgs;
+            sc.msg = w.msg.clamp(1, 65_000);
+            sc.every_ms = round(w.every_ms.clamp(0.1, 10_000.0), 2);
+            // Messages sent while others were held went out together: count them by bytes.
+            let by_bytes = self.acked_bytes / u64::from(w.msg.max(1));
+            sc.count = (by_bytes.max(w.count) as u32).clamp(1, 1_000_000);
+            sc.conns = 1;
+            sc.dur_s = round((self.duration_ms / 1e3 + 1.0).clamp(0.001, 600.0), 3);
+            how(
+                "app",
+                format!(
+                    "msgs: {} messages of {} bytes every {} ms",
+                    sc.count, sc.msg, sc.every_ms
+                ),
+                "the sender's new data: one segment of the same size at the same interval",
+            );
+        } else if self.fin {
             sc.app = crate::App::Body;
             sc.body = self.acked_bytes.clamp(1, 10_000_000_000);
             how(

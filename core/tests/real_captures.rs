@@ -1,0 +1,130 @@
+//! The lab's analysis of real captures: Linux's TCP through the kernel twin, captured by tcpdump
+//! on a host's TUN device (tests/captures/README.md says how each was made).
+
+use std::path::PathBuf;
+
+use tcplab::capture::analyze::{Analysis, CaptureFile};
+use tcplab::theory::verdict::Limit;
+use tcplab::{run, RunOptions, Scenario};
+
+fn analysed(name: &str) -> Analysis {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/captures")
+        .join(name);
+    let bytes = std::fs::read(&path).expect("a capture of tests/captures");
+    let file = CaptureFile::read(&bytes, &mut |_| {}).expect("readable");
+    assert_eq!(file.connections.len(), 1, "{name}");
+    file.analyze(file.largest()).expect("analysable")
+}
+
+/// What the twin was set to, and what the analysis must find.
+struct Made {
+    file: &'static str,
+    rtt_ms: f64,
+    loss_pct: f64,
+    at: &'static str,
+    verdict: Limit,
+}
+
+const MADE: [Made; 4] = [
+    Made {
+        file: "body.pcap",
+        rtt_ms: 40.0,
+        loss_pct: 0.0,
+        at: "sender",
+        verdict: Limit::SlowStart,
+    },
+    Made {
+        file: "lossy-bulk.pcap",
+        rtt_ms: 40.0,
+        loss_pct: 1.0,
+        at: "sender",
+        verdict: Limit::Loss,
+    },
+    Made {
+        file: "window.pcap",
+        rtt_ms: 60.0,
+        loss_pct: 0.0,
+        at: "receiver",
+        verdict: Limit::ReceiveWindow,
+    },
+    Made {
+        file: "hol-messages.pcap",
+        rtt_ms: 100.0,
+        loss_pct: 3.0,
+        at: "sender",
+        verdict: Limit::Application,
+    },
+];
+
+#[test]
+fn each_real_capture_reads_as_it_was_made() {
+    for m in &MADE {
+        let a = analysed(m.file);
+        let name = m.file;
+        let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
+        assert!(
+            (fitted.rtt_ms - m.rtt_ms).abs() / m.rtt_ms < 0.05,
+            "{name}: RTT {} against {}",
+            fitted.rtt_ms,
+            m.rtt_ms
+        );
+        if m.loss_pct == 0.0 {
+            assert_eq!(a.loss_pct, 0.0, "{name}");
+        } else {
+            let ratio = a.loss_pct / m.loss_pct;
+            assert!(
+                (1.0 / 1.5..=1.5).contains(&ratio),
+                "{name}: loss {} %",
+                a.loss_pct
+            );
+        }
+        assert_eq!(a.capture_point, m.at, "{name}: {}", a.capture_point_why);
+        assert_eq!(a.verdict, m.verdict, "{name}: {}", a.verdict_text);
+        assert!(a.handshake, "{name}");
+    }
+}
+
+#[test]
+fn each_fitted_scenario_simulates_the_capture_s_goodput() {
+    for m in &MADE {
+        let a = analysed(m.file);
+        let fitted = Scenario::parse(&a.scenario).expect("parses");
+        let sim = run(&fitted, &RunOptions::default())
+            .summary
+            .goodput_MBps
+            .expect("a goodput");
+        let real = a.goodput_MBps.expect("a goodput");
+        assert!(
+            (sim / real - 1.0).abs() < 0.25,
+            "{}: simulated {sim} MB/s against the capture's {real} ({})",
+            m.file,
+            a.scenario
+        );
+    }
+}
+
+#[test]
+fn the_real_body_shows_linux_s_handshake_and_first_flight() {
+    let a = analysed("body.pcap");
+    assert_eq!(a.mss, Some(1460));
+    assert_eq!(a.iw_segments, Some(10), "Linux's TCP_INIT_CWND");
+    assert_eq!(
+        a.acked_bytes, 500_000,
+        "the FIN's sequence number is not payload"
+    );
+    assert_eq!(a.retransmitted_segments, 0);
+    let window = analysed("window.pcap");
+    // The receiver's window clamp of 64 KB held the flight.
+    assert!(
+        window.in_flight_max_bytes <= 65_536,
+        "{}",
+        window.in_flight_max_bytes
+    );
+    let hol = analysed("hol-messages.pcap");
+    let fitted = Scenario::parse(&hol.scenario).expect("parses");
+    assert_eq!(
+        (fitted.msg, fitted.every_ms, fitted.count),
+        (100, 10.0, 200)
+    );
+}
