@@ -7,13 +7,14 @@
 //! of its knob can produce is ruled out, with the closest it came; so is the path alone, when
 //! the path as known is faster than what was measured.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::scenario::{App, Scenario};
 use crate::sim::{run, RunOptions};
 
 /// What was measured.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Measured {
     /// A goodput, MB/s: payload bytes over the time from the first data byte to the last.
     Goodput(f64),
@@ -46,7 +47,7 @@ impl Measured {
 }
 
 /// A single cause the lab tries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cause {
     /// Random loss on the path.
@@ -74,10 +75,10 @@ impl Cause {
 }
 
 /// A cause that reproduces the number.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
     pub cause: Cause,
-    pub key: &'static str,
+    pub key: String,
     pub value: f64,
     /// The path with this cause: the link that shows it.
     pub scenario: String,
@@ -90,19 +91,19 @@ pub struct Candidate {
 }
 
 /// A cause that cannot give the number.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RuledOut {
     pub cause: Cause,
     pub why: String,
 }
 
 /// The answer `tcplab explain` prints.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
     /// The path as known.
     pub path: String,
     pub measured: f64,
-    pub unit: &'static str,
+    pub unit: String,
     /// What the path as known gives.
     pub baseline: f64,
     pub candidates: Vec<Candidate>,
@@ -182,7 +183,7 @@ pub fn explain(path: &Scenario, measured: Measured) -> Result<Explanation, Expla
     if close(baseline, v) {
         candidates.push(Candidate {
             cause: Cause::PathAlone,
-            key: "",
+            key: String::new(),
             value: 0.0,
             scenario: base.to_query(),
             result: baseline,
@@ -253,7 +254,7 @@ pub fn explain(path: &Scenario, measured: Measured) -> Result<Explanation, Expla
                 }
                 candidates.push(Candidate {
                     cause,
-                    key: cause.key(),
+                    key: cause.key().to_string(),
                     value,
                     text,
                     scenario: scenario.to_query(),
@@ -267,7 +268,7 @@ pub fn explain(path: &Scenario, measured: Measured) -> Result<Explanation, Expla
     Ok(Explanation {
         path: path.to_query(),
         measured: v,
-        unit: measured.unit(),
+        unit: measured.unit().to_string(),
         baseline,
         candidates,
         ruled_out,

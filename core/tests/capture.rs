@@ -54,8 +54,7 @@ fn an_exported_run_analysed_gives_back_its_rtt_retransmissions_and_link_rate() {
             let a = analysed(bytes(&r));
             let ctx = format!("{q} at the {}", point.name());
             assert_eq!(
-                a.capture_point,
-                point.name(),
+                a.capture_point, point,
                 "{ctx}: {}",
                 a.capture_point_why
             );

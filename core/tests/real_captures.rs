@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use tcplab::capture::analyze::{Analysis, CaptureFile};
+use tcplab::capture::CapturePoint;
 use tcplab::theory::verdict::Limit;
 use tcplab::{run, RunOptions, Scenario};
 
@@ -22,7 +23,7 @@ struct Made {
     file: &'static str,
     rtt_ms: f64,
     loss_pct: f64,
-    at: &'static str,
+    at: CapturePoint,
     verdict: Limit,
 }
 
@@ -31,28 +32,28 @@ const MADE: [Made; 4] = [
         file: "body.pcap",
         rtt_ms: 40.0,
         loss_pct: 0.0,
-        at: "sender",
+        at: CapturePoint::Sender,
         verdict: Limit::SlowStart,
     },
     Made {
         file: "lossy-bulk.pcap",
         rtt_ms: 40.0,
         loss_pct: 1.0,
-        at: "sender",
+        at: CapturePoint::Sender,
         verdict: Limit::Loss,
     },
     Made {
         file: "window.pcap",
         rtt_ms: 60.0,
         loss_pct: 0.0,
-        at: "receiver",
+        at: CapturePoint::Receiver,
         verdict: Limit::ReceiveWindow,
     },
     Made {
         file: "hol-messages.pcap",
         rtt_ms: 100.0,
         loss_pct: 3.0,
-        at: "sender",
+        at: CapturePoint::Sender,
         verdict: Limit::Application,
     },
 ];

@@ -13,6 +13,7 @@ use crate::cards::Headline;
 use crate::charts::Charts;
 use crate::compare::CompareView;
 use crate::controls::{Change, Controls};
+use crate::diagnose::{Captured, DiagnoseView};
 use crate::export::LabExport;
 use crate::i18n::Lang;
 use crate::location;
@@ -155,9 +156,10 @@ pub fn app() -> Html {
         });
     }
     {
-        // The run follows the scenario (the cursor is not part of it).
+        // The run follows the scenario (the cursor is not part of it); the diagnosis draws a
+        // capture over it.
         let client = client.clone();
-        let lab = page.keys.view == View::Lab;
+        let lab = matches!(page.keys.view, View::Lab | View::Diagnose);
         let request = lab.then(|| page.run_query());
         use_effect_with(request, move |request| {
             if let Some(query) = request {
@@ -264,6 +266,12 @@ pub fn app() -> Html {
     let on_compare = use_callback(page.dispatcher(), |(), dispatcher| {
         dispatcher.dispatch(Action::CompareQueues)
     });
+    // The capture on show in the diagnosis, kept while other views are looked at.
+    let capture = use_state(|| None::<Rc<Captured>>);
+    let on_capture = {
+        let capture = capture.clone();
+        Callback::from(move |c: Option<Rc<Captured>>| capture.set(c))
+    };
 
     // The folded controls' panel on a narrow screen; a refused value opens it, to be seen.
     let settings_open = use_state_eq(|| false);
@@ -289,7 +297,7 @@ pub fn app() -> Html {
                 <h1>{ "tcplab" }</h1>
                 <p class="tagline">{ lang.pick("TCP throughput lab", "TCP 吞吐量实验室") }</p>
                 <nav class="tools" aria-label={lang.pick("Tools", "工具")}>
-                    <Presets {lang} current={page.scenario.preset} {on_load} />
+                    <Presets {lang} current={page.scenario.preset} on_load={on_load.clone()} />
                     <Share {lang} search={page.search()} />
                     <LangSwitch {lang} {on_lang} />
                     <LargeType {lang} large={page.large} {on_large} />
@@ -360,6 +368,11 @@ pub fn app() -> Html {
                             <MatrixView {lang} base={page.scenario.clone()} spec={page.keys.matrix.clone()}
                                 batch={page.current_batch().cloned()} live={pool.live()}
                                 on_spec={on_matrix} {on_cancel} {on_rerun} />
+                        },
+                        View::Diagnose => html! {
+                            <DiagnoseView {lang} scenario={page.scenario.clone()}
+                                view={page.view.clone()} capture={(*capture).clone()}
+                                on_capture={on_capture.clone()} on_load={on_load.clone()} />
                         },
                         View::Compare => html! {
                             <CompareView {lang} scenarios={page.compared()} slot={page.slot}

@@ -19,6 +19,7 @@ pub mod cards;
 pub mod charts;
 pub mod compare;
 pub mod controls;
+pub mod diagnose;
 pub mod export;
 pub mod i18n;
 pub mod location;

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::packet::SackBlock;
 use crate::tcp::ranges::RangeSet;
@@ -21,7 +21,7 @@ use super::read::{read_frames, Frames, ReadError};
 use super::CapturePoint;
 
 /// A connection of a capture, as listed before one is analysed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Connection {
     /// Its number in the list, from 1, in order of first packet.
     pub conn: usize,
@@ -39,7 +39,7 @@ pub struct Connection {
 }
 
 /// Series drawn on the page's charts, each `(ms since the connection's first packet, value)`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Curves {
     /// The highest byte sent (the time-sequence graph's data).
     pub sent: Vec<(f64, f64)>,
@@ -58,22 +58,22 @@ pub struct Curves {
 }
 
 /// How a fitted figure was found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
-    pub key: &'static str,
+    pub key: String,
     pub value: String,
     pub how: String,
 }
 
 /// One connection analysed: the JSON `tcplab analyze` prints (docs/scenario.md).
 #[allow(non_snake_case)]
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
     pub conn: usize,
     pub sender: String,
     pub receiver: String,
     /// Where the capture was taken: near the sender or near the receiver.
-    pub capture_point: &'static str,
+    pub capture_point: CapturePoint,
     pub capture_point_why: String,
     pub handshake: bool,
     pub duration_ms: f64,
@@ -756,7 +756,7 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         conn: conn.conn,
         sender: conn.sender.clone(),
         receiver: conn.receiver.clone(),
-        capture_point: point.name(),
+        capture_point: point,
         capture_point_why: point_why,
         handshake: syn_s.is_some(),
         duration_ms,
@@ -951,7 +951,7 @@ impl Facts {
         let mut est = Vec::new();
         let mut how = |key: &'static str, value: String, how: &str| {
             est.push(Estimate {
-                key,
+                key: key.to_string(),
                 value,
                 how: how.into(),
             });

@@ -169,13 +169,15 @@ fn read_pcapng<'a>(
     let mut frames = Vec::new();
     let mut damage = None;
     let mut packets = 0u64;
+    // Bytes read, counted by the packets' blocks (the rest are small).
+    let mut read = 0usize;
     for (i, block) in slice.enumerate() {
         let Ok(block) = block else {
             damage = Some(ReadError::TruncatedPacket { at: packets + 1 });
             break;
         };
         if i % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
-            progress(frames.len());
+            progress(read);
         }
         let PcapBlockOwned::NG(block) = block else {
             continue;
@@ -190,6 +192,7 @@ fn read_pcapng<'a>(
             }),
             Block::EnhancedPacket(epb) => {
                 packets += 1;
+                read += epb.block_len1 as usize;
                 let Some(ifc) = interfaces.get(epb.if_id as usize) else {
                     continue;
                 };

@@ -16,6 +16,7 @@ use crate::i18n::Lang;
 use crate::worker::client::WORKER_SCRIPT;
 use crate::worker::pool::{Done, Finished, Job, Pool};
 use crate::worker::protocol::Want;
+use tcplab::capture::CapturePoint;
 
 #[derive(Properties, PartialEq)]
 pub struct LabExportProps {
@@ -78,6 +79,15 @@ pub fn LabExport(props: &LabExportProps) -> Html {
                     };
                     match f.done {
                         Done::Csv(csv) => warn(super::text(&name, "text/csv", &csv)),
+                        Done::Pcap(bytes, info) => {
+                            if let Some(ms) = info.full_at_ms {
+                                warn(Err(format!(
+                                    "the capture holds the run's first {} packets, to {ms:.0} ms",
+                                    info.packets
+                                )));
+                            }
+                            warn(super::bytes(&name, "application/vnd.tcpdump.pcap", &bytes))
+                        }
                         Done::Error(e) => warn(Err(e)),
                         _ => {}
                     }
@@ -137,6 +147,31 @@ pub fn LabExport(props: &LabExportProps) -> Html {
             }),
         ));
     }
+    for at in [CapturePoint::Sender, CapturePoint::Receiver] {
+        let (pool, pending, query) = (pool.clone(), pending.clone(), query.clone());
+        let file = format!("{name}-{}.pcap", at.name());
+        let label = match at {
+            CapturePoint::Sender => lang.pick(
+                "Packets at the sender (pcap, for Wireshark)",
+                "发送端抓包（pcap，可用 Wireshark 打开）",
+            ),
+            CapturePoint::Receiver => lang.pick(
+                "Packets at the receiver (pcap, for Wireshark)",
+                "接收端抓包（pcap，可用 Wireshark 打开）",
+            ),
+        };
+        items.push(Item::new(
+            format!("export-pcap-{}", at.name()),
+            label,
+            Callback::from(move |()| {
+                let batch = pool.run(vec![Job {
+                    query: query.clone(),
+                    want: Want::Pcap(at),
+                }]);
+                pending.borrow_mut().insert(batch, file.clone());
+            }),
+        ));
+    }
     for (kind, title) in listed.iter() {
         let kind = kind.clone();
         let (file, png_title, caption) =
@@ -160,5 +195,6 @@ pub fn LabExport(props: &LabExportProps) -> Html {
     for kind in traces(&view) {
         command.push_str(&format!("tcplab trace {q} --what {}\n", kind.name()));
     }
+    command.push_str(&format!("tcplab pcap {q} --out {name}-sender.pcap --at sender\n"));
     html! { <Menu {lang} {items} {command} {on_open} /> }
 }

@@ -69,6 +69,20 @@ pub fn text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     save(name, &url)
 }
 
+/// Downloads `bytes` as the file `name` of type `mime` (a capture).
+pub fn bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(describe)?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(describe)?;
+    if let Some(old) = LAST_URL.with(|l| l.borrow_mut().replace(url.clone())) {
+        let _ = Url::revoke_object_url(&old);
+    }
+    save(name, &url)
+}
+
 /// A file name's stem for what `scenario` runs: the preset's name or the query's keys and
 /// values, so that a folder of exports says which is which (`tcplab-loss-sweep-dur30`,
 /// `tcplab-rtt50-loss1`, `tcplab-defaults`).

@@ -251,7 +251,7 @@ impl Page {
         let mut base = self.scenario.clone();
         base.at_ms = None;
         match self.keys.view {
-            View::Lab => None,
+            View::Lab | View::Diagnose => None,
             View::Sweep => Some(PlanKey::Sweep(base, self.keys.sweep.clone())),
             View::Matrix => Some(PlanKey::Matrix(base, self.keys.matrix.clone())),
             View::Compare => Some(PlanKey::Compare(self.compared())),

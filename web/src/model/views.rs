@@ -22,10 +22,18 @@ pub enum View {
     Sweep,
     Matrix,
     Compare,
+    /// A capture explained, and "my number, explained".
+    Diagnose,
 }
 
 impl View {
-    pub const ALL: [View; 4] = [View::Lab, View::Sweep, View::Matrix, View::Compare];
+    pub const ALL: [View; 5] = [
+        View::Lab,
+        View::Sweep,
+        View::Matrix,
+        View::Compare,
+        View::Diagnose,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -33,6 +41,7 @@ impl View {
             View::Sweep => "sweep",
             View::Matrix => "matrix",
             View::Compare => "compare",
+            View::Diagnose => "diagnose",
         }
     }
 
@@ -46,6 +55,7 @@ impl View {
             View::Sweep => lang.pick("Sweep", "扫描"),
             View::Matrix => lang.pick("Matrix", "矩阵"),
             View::Compare => lang.pick("Compare", "对比"),
+            View::Diagnose => lang.pick("Diagnose", "诊断"),
         }
     }
 }
@@ -476,6 +486,7 @@ impl PageKeys {
         let mut out = Vec::new();
         match view {
             View::Lab => {}
+            View::Diagnose => out.push(("view", view.name().to_string())),
             View::Sweep => {
                 out.push(("view", view.name().to_string()));
                 out.push(("key", self.sweep.axis.key.name().to_string()));

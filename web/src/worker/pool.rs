@@ -20,7 +20,9 @@ use yew::Callback;
 
 use super::live::Live;
 use super::mark;
-use super::protocol::{Reply, Request, Want};
+use super::protocol::{PcapInfo, Reply, Request, Want};
+use tcplab::diagnose::Explanation;
+use wasm_bindgen::JsCast;
 use crate::location::describe;
 
 /// The most workers a pool runs. Each holds the simulator's memory (a few MB, up to tens for a
@@ -56,6 +58,9 @@ pub enum Done {
     Summary(Rc<Summary>),
     View(Rc<RunView>),
     Csv(Rc<str>),
+    /// A capture file of the run, and what it holds.
+    Pcap(Rc<[u8]>, PcapInfo),
+    Explanation(Rc<Explanation>),
     /// The scenario was refused, or the worker failed.
     Error(String),
 }
@@ -267,7 +272,18 @@ fn spawn(inner_rc: &Rc<RefCell<Inner>>) -> Result<(), String> {
 }
 
 fn received(inner_rc: &Rc<RefCell<Inner>>, key: u64, data: JsValue) -> Vec<Finished> {
-    let text = data.as_string().unwrap_or_default();
+    // A file comes as [json, Uint8Array] (bin/worker.rs).
+    let (text, file) = match data.dyn_into::<js_sys::Array>() {
+        Ok(parts) => (
+            parts.get(0).as_string().unwrap_or_default(),
+            parts
+                .get(1)
+                .dyn_into::<js_sys::Uint8Array>()
+                .ok()
+                .map(|b| b.to_vec()),
+        ),
+        Err(data) => (data.as_string().unwrap_or_default(), None),
+    };
     let reply: Reply = match serde_json::from_str(&text) {
         Ok(r) => r,
         Err(e) => return failed(inner_rc, key, format!("an unreadable answer: {e}")),
@@ -288,6 +304,14 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, key: u64, data: JsValue) -> Vec<Finis
                     Reply {
                         summary: Some(s), ..
                     } => Done::Summary(Rc::new(s)),
+                    Reply { pcap: Some(p), .. } => match file {
+                        Some(bytes) => Done::Pcap(bytes.into(), p),
+                        None => Done::Error("the capture file did not come".to_string()),
+                    },
+                    Reply {
+                        explanation: Some(e),
+                        ..
+                    } => Done::Explanation(Rc::new(e)),
                     Reply { view: Some(v), .. } => Done::View(Rc::new(v)),
                     Reply { csv: Some(c), .. } => Done::Csv(c.into()),
                     Reply { error: Some(e), .. } => Done::Error(e),

@@ -4,6 +4,9 @@ use serde::{Deserialize, Serialize};
 use tcplab::metrics::trace::TraceKind;
 use tcplab::player::{StepWindow, Steps};
 use tcplab::view::RunView;
+use tcplab::capture::analyze::{Analysis, CaptureFile, Connection, Curves};
+use tcplab::capture::{CaptureOptions, CapturePoint};
+use tcplab::diagnose::{Explanation, Measured};
 use tcplab::{RunOptions, Scenario, Summary};
 
 /// The page's event budget. The worker simulates 6 to 9 million events a second on a long run
@@ -38,6 +41,15 @@ pub enum Want {
     Summary,
     /// One trace as CSV, by its name in `tcplab trace --what`.
     Trace(String),
+    /// The run captured at one host, as `tcplab pcap` writes it: the file comes as bytes beside
+    /// the JSON, as steps do.
+    Pcap(CapturePoint),
+    /// "My number, explained" on the request's path.
+    Explain(Measured),
+    /// The capture file sent beside the request, analysed: its connections, the one named (or
+    /// the largest), and the run of the scenario that fits it. The worker says how far it has
+    /// read as it goes (`Reply::progress`).
+    Analyze { conn: Option<usize> },
 }
 
 impl Want {
@@ -64,6 +76,16 @@ pub struct Reply {
     /// A trace, as `tcplab trace` prints it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub csv: Option<String>,
+    /// What a [`Want::Pcap`]'s file holds (the file comes as bytes beside the JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcap: Option<PcapInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<Explanation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture: Option<Box<CaptureReply>>,
+    /// How far an analysis has read its file, 0 to 1: a message of its own before the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -85,11 +107,32 @@ impl Reply {
     }
 }
 
+/// What a capture file of a run holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PcapInfo {
+    pub packets: u64,
+    /// When the packet limit cut the capture short, ms.
+    pub full_at_ms: Option<f64>,
+}
+
+/// A capture analysed, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaptureReply {
+    pub connections: Vec<Connection>,
+    pub analysis: Analysis,
+    pub curves: Curves,
+    /// The fitted scenario's run, drawn under the capture's curves.
+    pub twin: Option<RunView>,
+}
+
+/// The most packets the page captures of a run: about 30 MB of file.
+pub const PAGE_MAX_PACKETS: u64 = 200_000;
+
 /// The worker's whole job: one request in, one reply out, as JSON. `now` reads a clock in ms
 /// (the simulator itself never does); the time the simulation took goes into the summary's
 /// `sim_wall_ms`, as the runner reports it.
 pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
-    to_json(&reply(request, now))
+    to_json(&reply(request, now).0)
 }
 
 /// The worker's answer as it posts it: the JSON, and a run's steps as bytes when it recorded
@@ -98,9 +141,9 @@ pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
 /// thread; as postcard they are a few bytes a field, cross by transfer, and are read without
 /// parsing text (docs/performance.md, "The player's steps").
 pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Vec<u8>>) {
-    let mut reply = reply(request, now);
+    let (mut reply, file) = reply(request, now);
     let packed = match reply.steps.take().map(|s| encode_steps(&s)) {
-        None => None,
+        None => file,
         Some(Ok(bytes)) => Some(bytes),
         Some(Err(e)) => {
             reply.error = Some(e);
@@ -108,6 +151,65 @@ pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Ve
         }
     };
     (to_json(&reply), packed)
+}
+
+/// The worker's answer to a request that came with a file: a capture to analyse. `post`
+/// sends the page a progress message now and then, as the file is read, before the answer.
+pub fn answer_file(request: &str, file: &[u8], post: &mut dyn FnMut(&str)) -> String {
+    let reply = match serde_json::from_str::<Request>(request) {
+        Err(e) => Reply::error(None, format!("not a request: {e}")),
+        Ok(Request {
+            id,
+            want: Want::Analyze { conn },
+            ..
+        }) => match analyze(file, conn, &mut |share| post(&progress_json(id, share))) {
+            Ok(c) => Reply {
+                id: Some(id),
+                capture: Some(Box::new(c)),
+                ..Reply::default()
+            },
+            Err(e) => Reply::error(Some(id), e),
+        },
+        Ok(Request { id, .. }) => {
+            Reply::error(Some(id), "a file came with a request that wants none".into())
+        }
+    };
+    to_json(&reply)
+}
+
+/// A progress message for request `id`.
+pub fn progress_json(id: u64, share: f64) -> String {
+    to_json(&Reply {
+        id: Some(id),
+        progress: Some(share),
+        ..Reply::default()
+    })
+}
+
+fn analyze(
+    file: &[u8],
+    conn: Option<usize>,
+    progress: &mut dyn FnMut(f64),
+) -> Result<CaptureReply, String> {
+    let len = file.len().max(1) as f64;
+    let read = CaptureFile::read(file, &mut |bytes| progress(bytes as f64 / len))
+        .map_err(|e| e.to_string())?;
+    let n = conn.unwrap_or_else(|| read.largest());
+    let analysis = read.analyze(n).map_err(|e| e.to_string())?;
+    progress(1.0);
+    let twin = Scenario::parse(&analysis.scenario).ok().map(|s| {
+        let options = RunOptions {
+            max_events: PAGE_MAX_EVENTS,
+            ..RunOptions::default()
+        };
+        RunView::new(&s, &tcplab::run(&s, &options))
+    });
+    Ok(CaptureReply {
+        connections: read.connections.clone(),
+        curves: analysis.curves.clone(),
+        analysis,
+        twin,
+    })
 }
 
 /// The view the worker sends for `query`, through its JSON both ways: the unit tests' run.
@@ -126,13 +228,59 @@ pub(crate) fn run_view(query: &str) -> RunView {
 
 pub use tcplab_wire::{decode_steps, encode_steps};
 
-fn reply(request: &str, now: impl Fn() -> f64) -> Reply {
+/// The reply, and a file that goes beside it as bytes (a capture).
+fn reply(request: &str, now: impl Fn() -> f64) -> (Reply, Option<Vec<u8>>) {
     match serde_json::from_str::<Request>(request) {
-        Err(e) => Reply::error(None, format!("not a request: {e}")),
+        Err(e) => (Reply::error(None, format!("not a request: {e}")), None),
         Ok(Request { id, query, want }) => match Scenario::parse(&query) {
-            Err(e) => Reply::error(Some(id), e.to_string()),
-            Ok(scenario) => run(id, &scenario, &want, now),
+            Err(e) => (Reply::error(Some(id), e.to_string()), None),
+            Ok(scenario) => match want {
+                Want::Explain(measured) => (explain(id, &scenario, measured), None),
+                Want::Pcap(at) => capture(id, &scenario, at),
+                Want::Analyze { .. } => (
+                    Reply::error(Some(id), "an analysis needs its capture file".into()),
+                    None,
+                ),
+                want => (run(id, &scenario, &want, now), None),
+            },
         },
+    }
+}
+
+fn explain(id: u64, scenario: &Scenario, measured: Measured) -> Reply {
+    match tcplab::diagnose::explain(scenario, measured) {
+        Ok(e) => Reply {
+            id: Some(id),
+            explanation: Some(e),
+            ..Reply::default()
+        },
+        Err(e) => Reply::error(Some(id), e.to_string()),
+    }
+}
+
+fn capture(id: u64, scenario: &Scenario, at: CapturePoint) -> (Reply, Option<Vec<u8>>) {
+    let options = RunOptions {
+        max_events: PAGE_MAX_EVENTS,
+        capture: Some(CaptureOptions {
+            at,
+            max_packets: PAGE_MAX_PACKETS,
+            ..CaptureOptions::default()
+        }),
+        ..RunOptions::default()
+    };
+    match tcplab::run(scenario, &options).capture {
+        Some(c) => (
+            Reply {
+                id: Some(id),
+                pcap: Some(PcapInfo {
+                    packets: c.packets,
+                    full_at_ms: c.full_at.map(|t| t.as_millis_f64()),
+                }),
+                ..Reply::default()
+            },
+            Some(c.bytes),
+        ),
+        None => (Reply::error(Some(id), "the run kept no capture".into()), None),
     }
 }
 

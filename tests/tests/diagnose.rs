@@ -1,0 +1,240 @@
+//! The diagnosis in the built page: a real capture chosen from disk is read in a worker and
+//! explained, its fitted scenario becomes the page's and is drawn under the capture's curves;
+//! a broken file says what is wrong; a 50 MB capture is read without freezing the tab, with
+//! progress; "my number, explained" answers seed 003's question with runs one click away.
+//! Screenshots go to `target/e2e/`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tcplab::capture::{CaptureOptions, CapturePoint};
+use tcplab::{run, RunOptions, Scenario};
+use tcplab_e2e::{repo_root, with_lab, Lab, RUN_TIMEOUT};
+use thirtyfour::prelude::*;
+
+const ANALYSIS: Duration = Duration::from_secs(90);
+
+async fn choose_file(lab: &Lab, path: &std::path::Path) {
+    let input = lab
+        .driver
+        .find(By::Id("capture-file"))
+        .await
+        .expect("the capture's file input");
+    input
+        .send_keys(path.to_string_lossy().as_ref())
+        .await
+        .expect("choose the file");
+}
+
+async fn analysed(lab: &Lab) -> bool {
+    lab.wait_until(ANALYSIS, || async move {
+        lab.eval_string(
+            "return document.getElementById('capture-analysis') ? 'yes' :
+                (document.getElementById('capture-error') ? 'error' : 'no');",
+        )
+        .await
+            != "no"
+    })
+    .await
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = repo_root().join("target/e2e-files");
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir.join(name)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_capture_is_explained_and_simulated_beside_itself() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?view=diagnose&lang=en").await;
+        choose_file(lab, &repo_root().join("tests/captures/lossy-bulk.pcap")).await;
+        assert!(analysed(lab).await, "no analysis: {:?}", lab.console().await);
+        let verdict = lab
+            .eval_string("return document.getElementById('capture-analysis').dataset.verdict;")
+            .await;
+        assert_eq!(verdict, "loss", "{}", lab.text_of("capture-verdict").await);
+        let rtt = lab.text_of("capture-rtt").await;
+        assert!(rtt.contains("40."), "{rtt}");
+        // The fitted scenario is the page's now: the address carries it, and its run is drawn
+        // under the capture.
+        let fitted = lab.text_of("capture-scenario").await;
+        assert!(fitted.contains("loss=1.0"), "{fitted}");
+        assert!(
+            lab.wait_for_search(RUN_TIMEOUT, |s| s.contains("loss=1.0")).await,
+            "{}",
+            lab.search().await
+        );
+        let charts = lab
+            .eval_string("return String(document.querySelectorAll('.capture-charts canvas').length);")
+            .await;
+        assert_eq!(charts, "4");
+        // Drawn with the simulation's colour (chart.rs SIMULATED) under the capture's.
+        let drawn = lab
+            .wait_until(RUN_TIMEOUT, || async move {
+                lab.eval_string(
+                    "const c = document.querySelector('#capture-sent canvas, canvas#capture-sent');
+                     if (!c || !c.width) return '0';
+                     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                     let n = 0;
+                     for (let i = 0; i < d.length; i += 4)
+                         if (Math.abs(d[i] - 0xe0) < 14 && Math.abs(d[i+1] - 0x6c) < 14 && Math.abs(d[i+2]) < 14) n++;
+                     return String(n);",
+                )
+                .await
+                .parse::<u32>()
+                .unwrap_or(0)
+                    > 100
+            })
+            .await;
+        assert!(drawn, "the simulated twin is not drawn");
+        lab.screenshot("diagnose-capture-laptop").await;
+        lab.set_window(390, 844).await;
+        lab.screenshot("diagnose-capture-phone").await;
+        lab.set_window(1920, 1080).await;
+        lab.screenshot("diagnose-capture-projector").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_file_says_what_is_wrong_and_the_page_goes_on() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?view=diagnose&lang=en").await;
+        let text = scratch("notes.pcap");
+        std::fs::write(&text, "GET / HTTP/1.1\r\nHost: example\r\n\r\n").expect("written");
+        choose_file(lab, &text).await;
+        assert!(analysed(lab).await);
+        let e = lab.text_of("capture-error").await;
+        assert!(e.starts_with("not a capture file: it begins with 47 45 54 20"), "{e}");
+        // A capture cut short inside a packet is read up to the cut, and says so.
+        let whole = std::fs::read(repo_root().join("tests/captures/body.pcap")).expect("a capture");
+        let cut = scratch("cut.pcap");
+        std::fs::write(&cut, &whole[..whole.len() - 30]).expect("written");
+        choose_file(lab, &cut).await;
+        assert!(
+            lab.wait_until(ANALYSIS, || async move {
+                lab.eval_string("const n = document.querySelector('.capture-notes'); return n ? n.textContent : '';")
+                    .await
+                    .contains("it was cut short")
+            })
+            .await,
+            "no note of the cut"
+        );
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_50_mb_capture_is_read_in_the_worker_with_progress_and_the_tab_stays_live() {
+    // About 50 MB: a minute of a 100 Mbit/s flow, 128 bytes of each frame.
+    let big = scratch("big.pcap");
+    let s = Scenario::parse("rtt=20&bw=100&app=bulk&dur=60").expect("scenario");
+    let r = run(
+        &s,
+        &RunOptions {
+            capture: Some(CaptureOptions {
+                at: CapturePoint::Sender,
+                max_packets: 620_000,
+                ..CaptureOptions::default()
+            }),
+            ..RunOptions::default()
+        },
+    );
+    let bytes = r.capture.expect("a capture").bytes;
+    assert!(bytes.len() > 50_000_000, "{} bytes", bytes.len());
+    std::fs::write(&big, &bytes).expect("written");
+    let file = big.clone();
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?view=diagnose&lang=en").await;
+        // A clock on the page's thread: it ticks only while the thread is free.
+        lab.eval_string(
+            "window.__ticks = 0; window.__gap = 0; let last = performance.now();
+             window.__timer = setInterval(() => { const t = performance.now();
+                 window.__gap = Math.max(window.__gap, t - last); last = t; window.__ticks++; }, 50);
+             return null;",
+        )
+        .await;
+        choose_file(lab, &file).await;
+        // Progress shows while the worker reads.
+        let saw = lab
+            .wait_until(ANALYSIS, || async move {
+                lab.eval_string(
+                    "const p = document.querySelector('#capture-progress progress');
+                     return p && Number(p.value) > 0 && Number(p.value) < 1 ? 'yes' :
+                         (document.getElementById('capture-analysis') ? 'late' : 'no');",
+                )
+                .await
+                    != "no"
+            })
+            .await;
+        assert!(saw, "no progress");
+        assert!(analysed(lab).await, "no analysis");
+        assert!(lab.eval_string("return document.getElementById('capture-error') ? 'yes' : 'no';").await == "no");
+        let gap: f64 = lab
+            .eval_string("clearInterval(window.__timer); return String(window.__gap);")
+            .await
+            .parse()
+            .unwrap_or(f64::INFINITY);
+        // The page's thread stalled at most for the file's reading into memory, never for the
+        // analysis: a frozen tab would show seconds.
+        assert!(gap < 1500.0, "the page's thread stalled {gap} ms");
+        let retrans = lab.text_of("capture-retrans").await;
+        assert!(retrans.contains('/'), "{retrans}");
+        lab.screenshot("diagnose-50mb").await;
+    })
+    .await;
+    let _ = std::fs::remove_file(&big);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_number_is_explained_by_runs_one_click_away() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        // Seed 003's path: 28 ms, 1 Gbit/s, a 20 Mb body.
+        lab.open("?view=diagnose&lang=en").await;
+        lab.type_into("explain-value", "1.8").await;
+        assert!(
+            lab.wait_until(ANALYSIS, || async move {
+                lab.eval_string("return document.getElementById('explain-answer') ? 'yes' : 'no';")
+                    .await
+                    == "yes"
+            })
+            .await,
+            "no answer: {:?}",
+            lab.console().await
+        );
+        let causes = lab
+            .eval_string(
+                "return [...document.querySelectorAll('.explain-candidates li')].map(l => l.dataset.cause).join(' ');",
+            )
+            .await;
+        for c in ["receive_window", "bottleneck"] {
+            assert!(causes.contains(c), "{causes}");
+        }
+        let ruled = lab.eval_string(
+            "return [...document.querySelectorAll('.explain-ruled-out li')].map(l => l.dataset.cause + ': ' + l.textContent).join('\\n');",
+        )
+        .await;
+        assert!(ruled.contains("path_alone: slow start alone gives 11.6 MB/s"), "{ruled}");
+        lab.screenshot("diagnose-explain").await;
+        // One click opens the window's run: its goodput is the number.
+        lab.click(By::Css(".explain-candidates li[data-cause='receive_window'] a"), "the window's run")
+            .await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let goodput = tcplab_e2e::card(&lab.cards().await, "card-goodput")
+            .shown()
+            .unwrap_or(0.0);
+        assert!((goodput / 1.8 - 1.0).abs() < 0.05, "{goodput} MB/s");
+    })
+    .await;
+}

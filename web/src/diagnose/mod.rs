@@ -1,0 +1,363 @@
+//! The diagnosis: a capture dropped on the page, read and explained in a worker (nothing is
+//! uploaded), with the scenario that fits it simulated beside it, its curves under the
+//! capture's; and "my number, explained" for the engineer without a capture.
+//!
+//! A capture's analysis is `tcplab analyze`'s (`core/src/capture/analyze.rs`); the number's is
+//! `tcplab explain`'s (`core/src/diagnose.rs`). Once a capture is read, its fitted scenario
+//! becomes the page's, so that every control is a "what if" on the same path, drawn under the
+//! capture.
+
+pub mod chart;
+mod explain;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use tcplab::view::RunView;
+use tcplab::Scenario;
+use yew::prelude::*;
+
+use crate::charts::canvas::{Canvas, Drawing};
+use crate::i18n::Lang;
+use crate::model::format;
+use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::live::Live;
+use crate::worker::protocol::{CaptureReply, Reply, Request, Want};
+use chart::{Overlay, What};
+pub use explain::Explain;
+
+/// A capture read: the file (kept to analyse another of its connections) and its analysis.
+#[derive(Debug, Clone)]
+pub struct Captured {
+    pub name: String,
+    /// The file's bytes, in JavaScript's memory: each analysis is sent a copy.
+    pub file: Rc<js_sys::Uint8Array>,
+    pub reply: CaptureReply,
+}
+
+/// Two captures are the same when they are the same file read the same way.
+impl PartialEq for Captured {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.file, &other.file) && self.name == other.name && self.reply == other.reply
+    }
+}
+
+/// The largest capture the page reads: 512 MB, beyond which a tab's memory is at risk.
+pub const MAX_FILE_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
+
+#[derive(Properties, PartialEq)]
+pub struct DiagnoseProps {
+    pub lang: Lang,
+    /// The page's scenario: the path "my number" asks about, and after a capture is read, the
+    /// fitted scenario the controls edit.
+    pub scenario: Scenario,
+    /// Its run, drawn under the capture.
+    pub view: Option<Rc<RunView>>,
+    pub capture: Option<Rc<Captured>>,
+    pub on_capture: Callback<Option<Rc<Captured>>>,
+    pub on_load: Callback<Scenario>,
+}
+
+/// Where the reading of a capture stands.
+#[derive(Debug, Clone, PartialEq)]
+enum Reading {
+    Idle,
+    /// A share of the file read, 0 to 1.
+    Going { name: String, share: f64 },
+    Failed(String),
+}
+
+#[function_component]
+pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
+    let lang = props.lang;
+    let reading = use_state_eq(|| Reading::Idle);
+    // The analysis worker: one at a time, started for each file (a new file ends the old).
+    let worker: Rc<RefCell<Option<Live>>> = use_mut_ref(|| None);
+    let analyse = {
+        let (reading, worker) = (reading.clone(), worker.clone());
+        let (on_capture, on_load) = (props.on_capture.clone(), props.on_load.clone());
+        Callback::from(move |(name, file, conn): (String, Rc<js_sys::Uint8Array>, Option<usize>)| {
+            reading.set(Reading::Going {
+                name: name.clone(),
+                share: 0.0,
+            });
+            let request = serde_json::to_string(&Request {
+                id: 1,
+                query: String::new(),
+                want: Want::Analyze { conn },
+            })
+            .unwrap_or_default();
+            let on_message = {
+                let (reading, on_capture, on_load) =
+                    (reading.clone(), on_capture.clone(), on_load.clone());
+                let (name, file, worker) = (name.clone(), file.clone(), worker.clone());
+                let request = request.clone();
+                move |data: wasm_bindgen::JsValue| {
+                    let text = data.as_string().unwrap_or_default();
+                    let Ok(reply) = serde_json::from_str::<Reply>(&text) else {
+                        reading.set(Reading::Failed("the analysis is unreadable".into()));
+                        return;
+                    };
+                    // The worker takes requests once it says it is ready; a copy of the file
+                    // crosses, so that the page keeps it for another connection.
+                    if reply.ready {
+                        let bytes = file.slice(0, file.length());
+                        let posted = worker
+                            .borrow()
+                            .as_ref()
+                            .map(|live| live.post_with_file(&request, &bytes));
+                        if let Some(Err(e)) = posted {
+                            reading.set(Reading::Failed(crate::location::describe(e)));
+                        }
+                        return;
+                    }
+                    if let Some(share) = reply.progress {
+                        reading.set(Reading::Going {
+                            name: name.clone(),
+                            share,
+                        });
+                        return;
+                    }
+                    match (reply.capture, reply.error) {
+                        (Some(c), _) => {
+                            if let Ok(s) = Scenario::parse(&c.analysis.scenario) {
+                                on_load.emit(s);
+                            }
+                            on_capture.emit(Some(Rc::new(Captured {
+                                name: name.clone(),
+                                file: file.clone(),
+                                reply: *c,
+                            })));
+                            reading.set(Reading::Idle);
+                        }
+                        (None, Some(e)) => reading.set(Reading::Failed(e)),
+                        (None, None) => reading.set(Reading::Failed("no analysis came".into())),
+                    }
+                }
+            };
+            let on_error = {
+                let reading = reading.clone();
+                move |m: String| reading.set(Reading::Failed(format!("the analysis failed: {m}")))
+            };
+            match Live::start(WORKER_SCRIPT, on_message, on_error) {
+                Ok(live) => *worker.borrow_mut() = Some(live),
+                Err(e) => reading.set(Reading::Failed(crate::location::describe(e))),
+            }
+        })
+    };
+    let on_file = {
+        let (analyse, reading) = (analyse.clone(), reading.clone());
+        Callback::from(move |file: web_sys::File| {
+            let name = file.name();
+            if file.size() > MAX_FILE_BYTES {
+                reading.set(Reading::Failed(format!(
+                    "{name}: {} is larger than the page reads ({}); `tcplab analyze` reads it",
+                    format::bytes(file.size() as u64),
+                    format::bytes(MAX_FILE_BYTES as u64)
+                )));
+                return;
+            }
+            let (analyse, reading) = (analyse.clone(), reading.clone());
+            reading.set(Reading::Going {
+                name: name.clone(),
+                share: 0.0,
+            });
+            wasm_bindgen_futures::spawn_local(async move {
+                match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+                    Ok(buf) => {
+                        analyse.emit((name, Rc::new(js_sys::Uint8Array::new(&buf)), None));
+                    }
+                    Err(e) => reading.set(Reading::Failed(format!(
+                        "{name}: could not be read: {}",
+                        crate::location::describe(e)
+                    ))),
+                }
+            });
+        })
+    };
+    let on_input = {
+        let on_file = on_file.clone();
+        Callback::from(move |e: Event| {
+            let input: Option<web_sys::HtmlInputElement> = e.target_dyn_into();
+            if let Some(f) = input.and_then(|i| i.files()).and_then(|l| l.get(0)) {
+                on_file.emit(f);
+            }
+        })
+    };
+    let on_drop = {
+        let on_file = on_file.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(f) = e
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|l| l.get(0))
+            {
+                on_file.emit(f);
+            }
+        })
+    };
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let on_conn = {
+        let (analyse, capture) = (analyse.clone(), props.capture.clone());
+        Callback::from(move |e: Event| {
+            let select: Option<web_sys::HtmlSelectElement> = e.target_dyn_into();
+            let (Some(select), Some(c)) = (select, capture.as_ref()) else {
+                return;
+            };
+            if let Ok(n) = select.value().parse::<usize>() {
+                analyse.emit((c.name.clone(), c.file.clone(), Some(n)));
+            }
+        })
+    };
+    let status = match &*reading {
+        Reading::Idle => html! {},
+        Reading::Going { name, share } => html! {
+            <p class="capture-progress" id="capture-progress" aria-live="polite">
+                <progress max="1" value={share.to_string()}></progress>
+                { format!(" {} {name}: {:.0} %", lang.pick("Reading", "正在读取"), share * 100.0) }
+            </p>
+        },
+        Reading::Failed(e) => html! {
+            <p class="capture-error" id="capture-error" role="alert">{ e.clone() }</p>
+        },
+    };
+    html! {
+        <section class="diagnose" id="diagnose">
+            <section class="capture-import" aria-labelledby="capture-title">
+                <h2 id="capture-title">{ lang.pick("Your capture, explained", "你的抓包，解读") }</h2>
+                <div class="capture-drop" id="capture-drop" ondrop={on_drop} ondragover={on_drag_over}>
+                    <p>{ lang.pick(
+                        "Drop a pcap or pcapng file here (tcpdump -s 128 -w file.pcap), or choose one. It is read in this page, in WebAssembly: nothing is uploaded.",
+                        "把 pcap 或 pcapng 文件拖到这里（tcpdump -s 128 -w file.pcap），或选择一个文件。文件在本页面中用 WebAssembly 读取，不会上传。") }</p>
+                    <input type="file" id="capture-file" accept=".pcap,.pcapng,.cap,.dmp"
+                        aria-label={lang.pick("Capture file", "抓包文件")} onchange={on_input} />
+                </div>
+                { status }
+                if let Some(c) = &props.capture {
+                    <Analysed capture={c.clone()} view={props.view.clone()} {lang}
+                        scenario={props.scenario.clone()} {on_conn} />
+                }
+            </section>
+            <Explain {lang} scenario={props.scenario.clone()} />
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct AnalysedProps {
+    lang: Lang,
+    capture: Rc<Captured>,
+    view: Option<Rc<RunView>>,
+    scenario: Scenario,
+    on_conn: Callback<Event>,
+}
+
+/// A capture's connections, its figures, what limited it, the fitted scenario and the charts.
+#[function_component]
+fn Analysed(props: &AnalysedProps) -> Html {
+    let lang = props.lang;
+    let c = &props.capture;
+    let a = &c.reply.analysis;
+    let ms = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{} ms", format::number(v, 3)));
+    let figures: Vec<(&str, String, String)> = vec![
+        ("capture-rtt", lang.pick("Least round trip", "最小往返时间").into(), ms(a.rtt_ms)),
+        ("capture-srtt", lang.pick("Smoothed RTT", "平滑 RTT").into(), ms(a.srtt_ms)),
+        (
+            "capture-goodput",
+            lang.pick("Goodput", "有效吞吐").into(),
+            a.goodput_MBps
+                .map_or("—".into(), |g| format!("{} MB/s", format::number(g, 3))),
+        ),
+        (
+            "capture-retrans",
+            lang.pick("Retransmitted", "重传").into(),
+            format!(
+                "{} / {} ({})",
+                format::count(a.retransmitted_segments),
+                format::count(a.data_segments_sent),
+                format::percent(a.loss_pct)
+            ),
+        ),
+        (
+            "capture-rwnd",
+            lang.pick("Largest receive window", "最大接收窗口").into(),
+            a.rwnd_max_bytes.map_or("—".into(), format::bytes),
+        ),
+        (
+            "capture-bottleneck",
+            lang.pick("Delivery-rate peak", "交付速率峰值").into(),
+            a.bottleneck_MBps
+                .map_or("—".into(), |g| format!("{} MB/s", format::number(g, 3))),
+        ),
+        (
+            "capture-point",
+            lang.pick("Captured near", "抓包位置").into(),
+            match a.capture_point {
+                tcplab::capture::CapturePoint::Sender => lang.pick("the sender", "发送端").into(),
+                tcplab::capture::CapturePoint::Receiver => lang.pick("the receiver", "接收端").into(),
+            },
+        ),
+    ];
+    let twin = props.view.clone();
+    let fitted = props.scenario.to_query() == a.scenario
+        || Scenario::parse(&a.scenario).is_ok_and(|s| s.to_query() == props.scenario.to_query());
+    html! {
+        <div class="capture-analysis" id="capture-analysis" data-verdict={serde_json::to_value(a.verdict).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()}>
+            if c.reply.connections.len() > 1 {
+                <label class="capture-conns">
+                    { lang.pick("Connection ", "连接 ") }
+                    <select id="capture-conn" onchange={props.on_conn.clone()}>
+                        { for c.reply.connections.iter().map(|k| html! {
+                            <option value={k.conn.to_string()} selected={k.conn == a.conn}>
+                                { format!("{}: {} → {}, {}, {} packets", k.conn, k.sender, k.receiver,
+                                    format::bytes(k.data_bytes), format::count(k.packets)) }
+                            </option>
+                        }) }
+                    </select>
+                </label>
+            } else {
+                <p class="capture-conns">{ format!("{}: {} → {}", c.name, a.sender, a.receiver) }</p>
+            }
+            <p class="capture-verdict" id="capture-verdict">{ a.verdict_text.clone() }</p>
+            <dl class="capture-figures">
+                { for figures.into_iter().map(|(id, k, v)| html! {
+                    <div id={id}><dt>{ k }</dt><dd>{ v }</dd></div>
+                }) }
+            </dl>
+            <details class="capture-fit" id="capture-fit" open=true>
+                <summary>{ lang.pick("The scenario that fits, and how each value was found", "拟合的场景，以及每个值的由来") }</summary>
+                <p><code id="capture-scenario">{ a.scenario.clone() }</code>
+                    if !fitted {
+                        { lang.pick(" (the controls have changed it: what you see below is the what-if)", "（控件已修改：下图是假设情形）") }
+                    }
+                </p>
+                <ul>
+                    { for a.estimates.iter().map(|e| html! {
+                        <li><strong>{ format!("{} = {}", e.key, e.value) }</strong>{ format!(": {}", e.how) }</li>
+                    }) }
+                </ul>
+                if !a.notes.is_empty() {
+                    <ul class="capture-notes">
+                        { for a.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
+                    </ul>
+                }
+            </details>
+            <p class="capture-hint">{ lang.pick(
+                "The fitted scenario is now the page's: change any control (the algorithm, the window, the loss) to see the same path as a what-if, drawn under the capture.",
+                "拟合的场景已成为页面的场景：修改任何控件（算法、窗口、丢包），即可在同一路径上看到假设情形，画在抓包曲线之下。") }</p>
+            <div class="charts capture-charts">
+                { for What::ALL.iter().map(|&what| {
+                    let stamp = format!("{}-{}-{}", a.conn, twin.as_ref().map_or(String::new(), |v| v.query.clone()), lang.pick("en", "zh"));
+                    html! {
+                        <figure data-chart={what.id()}>
+                            <figcaption class="tl-chart-title"><strong>{ what.title(lang) }</strong></figcaption>
+                            <Canvas id={what.id()} label={what.title(lang)} height={260.0} {stamp}
+                                drawing={Rc::new(Overlay { what, curves: c.reply.curves.clone(), twin: twin.clone(), lang }) as Rc<dyn Drawing>} />
+                        </figure>
+                    }
+                }) }
+            </div>
+        </div>
+    }
+}
