@@ -88,5 +88,41 @@ fn queues(c: &mut Criterion) {
     runs_in_events(c, "queues", 20, &queries);
 }
 
-criterion_group!(benches, events_per_second, scenarios, holes, queues);
+/// A capture: a run with its pcap written as it goes beside the same run without, and the
+/// analysis of that file, per packet.
+fn captures(c: &mut Criterion) {
+    let mut group = c.benchmark_group("capture");
+    group.sample_size(10);
+    let s = scenario("rtt=20&bw=100&loss=0.1&app=bulk&dur=5");
+    let with = RunOptions {
+        capture: Some(tcplab::capture::CaptureOptions::default()),
+        ..RunOptions::default()
+    };
+    let file = run(&s, &with).capture.map(|c| c.bytes).unwrap_or_default();
+    let packets =
+        tcplab::capture::read::read_frames(&file, &mut |_| {}).map_or(0, |f| f.frames.len() as u64);
+    group.throughput(Throughput::Elements(packets));
+    group.bench_function("run without a capture", |b| {
+        b.iter(|| run(black_box(&s), &RunOptions::default()))
+    });
+    group.bench_function("run writing its pcap", |b| {
+        b.iter(|| run(black_box(&s), &with))
+    });
+    group.bench_function("analyze the pcap", |b| {
+        b.iter(|| {
+            let f = tcplab::capture::analyze::CaptureFile::read(black_box(&file), &mut |_| {});
+            f.map(|f| f.analyze(f.largest()).map(|a| a.rtt_ms))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    events_per_second,
+    scenarios,
+    holes,
+    queues,
+    captures
+);
 criterion_main!(benches);

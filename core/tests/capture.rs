@@ -53,11 +53,7 @@ fn an_exported_run_analysed_gives_back_its_rtt_retransmissions_and_link_rate() {
             let r = captured(q, at(point));
             let a = analysed(bytes(&r));
             let ctx = format!("{q} at the {}", point.name());
-            assert_eq!(
-                a.capture_point, point,
-                "{ctx}: {}",
-                a.capture_point_why
-            );
+            assert_eq!(a.capture_point, point, "{ctx}: {}", a.capture_point_why);
             let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
             // The fitted rtt is the propagation delay: the least RTT less one segment's and
             // one ACK's serialisation at the fitted rate.

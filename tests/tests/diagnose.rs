@@ -151,6 +151,7 @@ async fn a_50_mb_capture_is_read_in_the_worker_with_progress_and_the_tab_stays_l
     assert!(bytes.len() > 50_000_000, "{} bytes", bytes.len());
     std::fs::write(&big, &bytes).expect("written");
     let file = big.clone();
+    let bytes_len = bytes.len();
     with_lab(|lab| async move {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
@@ -163,6 +164,7 @@ async fn a_50_mb_capture_is_read_in_the_worker_with_progress_and_the_tab_stays_l
              return null;",
         )
         .await;
+        let started = std::time::Instant::now();
         choose_file(lab, &file).await;
         // Progress shows while the worker reads.
         let saw = lab
@@ -178,6 +180,12 @@ async fn a_50_mb_capture_is_read_in_the_worker_with_progress_and_the_tab_stays_l
             .await;
         assert!(saw, "no progress");
         assert!(analysed(lab).await, "no analysis");
+        // For docs/performance.md: how long the analysis took, file to figures.
+        eprintln!(
+            "a {} MB capture analysed in {:.1} s",
+            bytes_len / 1_000_000,
+            started.elapsed().as_secs_f64()
+        );
         assert!(lab.eval_string("return document.getElementById('capture-error') ? 'yes' : 'no';").await == "no");
         let gap: f64 = lab
             .eval_string("clearInterval(window.__timer); return String(window.__gap);")
@@ -186,6 +194,7 @@ async fn a_50_mb_capture_is_read_in_the_worker_with_progress_and_the_tab_stays_l
             .unwrap_or(f64::INFINITY);
         // The page's thread stalled at most for the file's reading into memory, never for the
         // analysis: a frozen tab would show seconds.
+        eprintln!("the page's thread's longest stall: {gap:.0} ms");
         assert!(gap < 1500.0, "the page's thread stalled {gap} ms");
         let retrans = lab.text_of("capture-retrans").await;
         assert!(retrans.contains('/'), "{retrans}");

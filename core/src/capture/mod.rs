@@ -20,9 +20,7 @@ pub use file::{FileWriter, Format};
 pub use frame::Framer;
 
 /// Where a capture is taken.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CapturePoint {
     /// On the sending host: what `tcpdump` beside the sender sees.

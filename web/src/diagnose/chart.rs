@@ -42,7 +42,10 @@ impl What {
 
     pub fn title(self, lang: Lang) -> &'static str {
         match self {
-            What::Sent => lang.pick("Data sent: the capture over the simulation", "已发送数据：抓包与模拟"),
+            What::Sent => lang.pick(
+                "Data sent: the capture over the simulation",
+                "已发送数据：抓包与模拟",
+            ),
             What::InFlight => lang.pick(
                 "Bytes in flight (capture, at most cwnd) and the simulated cwnd",
                 "在途字节（抓包，不超过 cwnd）与模拟的 cwnd",
@@ -71,40 +74,56 @@ impl What {
     }
 
     /// The capture's lines, then the simulation's, with their names.
-    fn lines(self, c: &Curves, twin: Option<&RunView>, lang: Lang) -> Vec<(String, Vec<(f64, f64)>, bool)> {
-        let mut out = Vec::new();
+    fn lines(self, c: &Curves, twin: Option<&RunView>, lang: Lang) -> Vec<Line> {
         let flow = twin.and_then(|v| v.flows.first());
-        match self {
-            What::Sent => {
-                out.push((lang.pick("capture", "抓包").to_string(), c.sent.clone(), false));
-                if let Some(f) = flow {
-                    out.push((lang.pick("simulated", "模拟").to_string(), f.sends.clone(), true));
-                }
-            }
-            What::InFlight => {
-                out.push((lang.pick("capture: in flight", "抓包：在途").to_string(), c.in_flight.clone(), false));
-                if let Some(f) = flow {
-                    out.push((
+        let capture = lang.pick("capture", "抓包").to_string();
+        let simulated = lang.pick("simulated", "模拟").to_string();
+        let (mine, theirs): (Points, Option<(String, Points)>) = match self {
+            What::Sent => (c.sent.clone(), flow.map(|f| (simulated, f.sends.clone()))),
+            What::InFlight => (
+                c.in_flight.clone(),
+                flow.map(|f| {
+                    (
                         lang.pick("simulated cwnd", "模拟 cwnd").to_string(),
                         f.window.iter().map(|w| (w.t, w.cwnd)).collect(),
-                        true,
-                    ));
-                }
-            }
-            What::Rtt => {
-                out.push((lang.pick("capture", "抓包").to_string(), c.rtt.clone(), false));
-                if let Some(f) = flow {
-                    out.push((lang.pick("simulated", "模拟").to_string(), f.rtt.clone(), true));
-                }
-            }
-            What::Goodput => {
-                out.push((lang.pick("capture", "抓包").to_string(), c.goodput.clone(), false));
-                if let Some(f) = flow {
-                    out.push((lang.pick("simulated", "模拟").to_string(), f.goodput.clone(), true));
-                }
-            }
+                    )
+                }),
+            ),
+            What::Rtt => (c.rtt.clone(), flow.map(|f| (simulated, f.rtt.clone()))),
+            What::Goodput => (
+                c.goodput.clone(),
+                flow.map(|f| (simulated, f.goodput.clone())),
+            ),
+        };
+        let name = if self == What::InFlight {
+            lang.pick("capture: in flight", "抓包：在途").to_string()
+        } else {
+            capture
+        };
+        let mut out = vec![Line::new(name, mine, false)];
+        if let Some((n, pts)) = theirs {
+            out.push(Line::new(n, pts, true));
         }
         out
+    }
+}
+
+type Points = Vec<(f64, f64)>;
+
+/// One line of a chart: the capture's or the simulation's.
+struct Line {
+    name: String,
+    points: Vec<(f64, f64)>,
+    simulated: bool,
+}
+
+impl Line {
+    fn new(name: String, points: Vec<(f64, f64)>, simulated: bool) -> Line {
+        Line {
+            name,
+            points,
+            simulated,
+        }
     }
 }
 
@@ -119,35 +138,36 @@ impl Drawing for Overlay {
     fn draw(&self, root: &Root, st: &Style) -> Result<(), String> {
         let lang = self.lang;
         let k = self.what.scale();
-        let lines: Vec<(String, Vec<(f64, f64)>, bool)> = self
+        let lines: Vec<Line> = self
             .what
             .lines(&self.curves, self.twin.as_deref(), lang)
             .into_iter()
-            .map(|(n, pts, sim)| {
-                let pts = pts
+            .map(|l| Line {
+                points: l
+                    .points
                     .into_iter()
                     .filter(|p| p.0.is_finite() && p.1.is_finite())
                     .map(|(t, v)| (t, v * k))
-                    .collect();
-                (n, pts, sim)
+                    .collect(),
+                ..l
             })
             .collect();
         // The capture's span sets the time axis: the simulation may run on past it.
         let end = lines
             .iter()
-            .filter(|l| !l.2)
-            .flat_map(|l| l.1.iter().map(|p| p.0))
+            .filter(|l| !l.simulated)
+            .flat_map(|l| l.points.iter().map(|p| p.0))
             .fold(0.0f64, f64::max)
             .max(1.0);
         let top = lines
             .iter()
-            .flat_map(|l| l.1.iter().filter(|p| p.0 <= end).map(|p| p.1))
+            .flat_map(|l| l.points.iter().filter(|p| p.0 <= end).map(|p| p.1))
             .fold(0.0f64, f64::max);
         let items: Vec<Item> = lines
             .iter()
-            .map(|(n, _, sim)| {
-                let c = if *sim { SIMULATED } else { ACCENT };
-                Item::new(Swatch::Line(c, 2.0), n.clone())
+            .map(|l| {
+                let c = if l.simulated { SIMULATED } else { ACCENT };
+                Item::new(Swatch::Line(c, 2.0), l.name.clone())
             })
             .collect();
         let unit = TimeUnit::for_span(end);
@@ -174,15 +194,26 @@ impl Drawing for Overlay {
         )?;
         let cols = ((frame.right() - frame.left()) / st.dpr).max(1.0) as usize;
         // The simulation first, so that the capture is drawn over it.
-        for (_, pts, sim) in lines.iter().rev() {
-            let thin = decimate(pts, 0.0, end, cols);
-            let (colour, width) = if *sim { (SIMULATED, 1.6) } else { (ACCENT, 2.0) };
-            if self.what == What::Rtt && !*sim {
+        for l in lines.iter().rev() {
+            let thin = decimate(&l.points, 0.0, end, cols);
+            let (colour, width) = if l.simulated {
+                (SIMULATED, 1.6)
+            } else {
+                (ACCENT, 2.0)
+            };
+            if self.what == What::Rtt && !l.simulated {
                 for p in &thin {
                     xy::dot(root, &frame, *p, st.px(1.5), colour.filled())?;
                 }
             } else {
-                xy::line(root, st, &frame, &thin, colour.stroke_width(st.stroke(width)), None)?;
+                xy::line(
+                    root,
+                    st,
+                    &frame,
+                    &thin,
+                    colour.stroke_width(st.stroke(width)),
+                    None,
+                )?;
             }
         }
         Ok(())

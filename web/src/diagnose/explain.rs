@@ -49,14 +49,19 @@ pub fn Explain(props: &ExplainProps) -> Html {
         })
     };
     let on_ask = {
-        let (answer, time, value, pool) = (answer.clone(), time.clone(), value.clone(), pool.clone());
+        let (answer, time, value, pool) =
+            (answer.clone(), time.clone(), value.clone(), pool.clone());
         let query = props.scenario.to_query();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let field = if *time { "--time" } else { "--goodput" };
             match value.trim().parse::<f64>() {
                 Ok(v) if v > 0.0 && v.is_finite() => {
-                    let measured = if *time { Measured::Time(v) } else { Measured::Goodput(v) };
+                    let measured = if *time {
+                        Measured::Time(v)
+                    } else {
+                        Measured::Goodput(v)
+                    };
                     answer.set(Answer::Asking);
                     pool.run(vec![Job {
                         query: query.clone(),

@@ -63,7 +63,10 @@ pub struct DiagnoseProps {
 enum Reading {
     Idle,
     /// A share of the file read, 0 to 1.
-    Going { name: String, share: f64 },
+    Going {
+        name: String,
+        share: f64,
+    },
     Failed(String),
 }
 
@@ -76,74 +79,78 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
     let analyse = {
         let (reading, worker) = (reading.clone(), worker.clone());
         let (on_capture, on_load) = (props.on_capture.clone(), props.on_load.clone());
-        Callback::from(move |(name, file, conn): (String, Rc<js_sys::Uint8Array>, Option<usize>)| {
-            reading.set(Reading::Going {
-                name: name.clone(),
-                share: 0.0,
-            });
-            let request = serde_json::to_string(&Request {
-                id: 1,
-                query: String::new(),
-                want: Want::Analyze { conn },
-            })
-            .unwrap_or_default();
-            let on_message = {
-                let (reading, on_capture, on_load) =
-                    (reading.clone(), on_capture.clone(), on_load.clone());
-                let (name, file, worker) = (name.clone(), file.clone(), worker.clone());
-                let request = request.clone();
-                move |data: wasm_bindgen::JsValue| {
-                    let text = data.as_string().unwrap_or_default();
-                    let Ok(reply) = serde_json::from_str::<Reply>(&text) else {
-                        reading.set(Reading::Failed("the analysis is unreadable".into()));
-                        return;
-                    };
-                    // The worker takes requests once it says it is ready; a copy of the file
-                    // crosses, so that the page keeps it for another connection.
-                    if reply.ready {
-                        let bytes = file.slice(0, file.length());
-                        let posted = worker
-                            .borrow()
-                            .as_ref()
-                            .map(|live| live.post_with_file(&request, &bytes));
-                        if let Some(Err(e)) = posted {
-                            reading.set(Reading::Failed(crate::location::describe(e)));
-                        }
-                        return;
-                    }
-                    if let Some(share) = reply.progress {
-                        reading.set(Reading::Going {
-                            name: name.clone(),
-                            share,
-                        });
-                        return;
-                    }
-                    match (reply.capture, reply.error) {
-                        (Some(c), _) => {
-                            if let Ok(s) = Scenario::parse(&c.analysis.scenario) {
-                                on_load.emit(s);
+        Callback::from(
+            move |(name, file, conn): (String, Rc<js_sys::Uint8Array>, Option<usize>)| {
+                reading.set(Reading::Going {
+                    name: name.clone(),
+                    share: 0.0,
+                });
+                let request = serde_json::to_string(&Request {
+                    id: 1,
+                    query: String::new(),
+                    want: Want::Analyze { conn },
+                })
+                .unwrap_or_default();
+                let on_message = {
+                    let (reading, on_capture, on_load) =
+                        (reading.clone(), on_capture.clone(), on_load.clone());
+                    let (name, file, worker) = (name.clone(), file.clone(), worker.clone());
+                    let request = request.clone();
+                    move |data: wasm_bindgen::JsValue| {
+                        let text = data.as_string().unwrap_or_default();
+                        let Ok(reply) = serde_json::from_str::<Reply>(&text) else {
+                            reading.set(Reading::Failed("the analysis is unreadable".into()));
+                            return;
+                        };
+                        // The worker takes requests once it says it is ready; a copy of the file
+                        // crosses, so that the page keeps it for another connection.
+                        if reply.ready {
+                            let bytes = file.slice(0, file.length());
+                            let posted = worker
+                                .borrow()
+                                .as_ref()
+                                .map(|live| live.post_with_file(&request, &bytes));
+                            if let Some(Err(e)) = posted {
+                                reading.set(Reading::Failed(crate::location::describe(e)));
                             }
-                            on_capture.emit(Some(Rc::new(Captured {
-                                name: name.clone(),
-                                file: file.clone(),
-                                reply: *c,
-                            })));
-                            reading.set(Reading::Idle);
+                            return;
                         }
-                        (None, Some(e)) => reading.set(Reading::Failed(e)),
-                        (None, None) => reading.set(Reading::Failed("no analysis came".into())),
+                        if let Some(share) = reply.progress {
+                            reading.set(Reading::Going {
+                                name: name.clone(),
+                                share,
+                            });
+                            return;
+                        }
+                        match (reply.capture, reply.error) {
+                            (Some(c), _) => {
+                                if let Ok(s) = Scenario::parse(&c.analysis.scenario) {
+                                    on_load.emit(s);
+                                }
+                                on_capture.emit(Some(Rc::new(Captured {
+                                    name: name.clone(),
+                                    file: file.clone(),
+                                    reply: *c,
+                                })));
+                                reading.set(Reading::Idle);
+                            }
+                            (None, Some(e)) => reading.set(Reading::Failed(e)),
+                            (None, None) => reading.set(Reading::Failed("no analysis came".into())),
+                        }
                     }
+                };
+                let on_error = {
+                    let reading = reading.clone();
+                    move |m: String| {
+                        reading.set(Reading::Failed(format!("the analysis failed: {m}")))
+                    }
+                };
+                match Live::start(WORKER_SCRIPT, on_message, on_error) {
+                    Ok(live) => *worker.borrow_mut() = Some(live),
+                    Err(e) => reading.set(Reading::Failed(crate::location::describe(e))),
                 }
-            };
-            let on_error = {
-                let reading = reading.clone();
-                move |m: String| reading.set(Reading::Failed(format!("the analysis failed: {m}")))
-            };
-            match Live::start(WORKER_SCRIPT, on_message, on_error) {
-                Ok(live) => *worker.borrow_mut() = Some(live),
-                Err(e) => reading.set(Reading::Failed(crate::location::describe(e))),
-            }
-        })
+            },
+        )
     };
     let on_file = {
         let (analyse, reading) = (analyse.clone(), reading.clone());
@@ -259,10 +266,22 @@ fn Analysed(props: &AnalysedProps) -> Html {
     let lang = props.lang;
     let c = &props.capture;
     let a = &c.reply.analysis;
-    let ms = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{} ms", format::number(v, 3)));
+    let ms = |v: Option<f64>| {
+        v.map_or("—".to_string(), |v| {
+            format!("{} ms", format::number(v, 3))
+        })
+    };
     let figures: Vec<(&str, String, String)> = vec![
-        ("capture-rtt", lang.pick("Least round trip", "最小往返时间").into(), ms(a.rtt_ms)),
-        ("capture-srtt", lang.pick("Smoothed RTT", "平滑 RTT").into(), ms(a.srtt_ms)),
+        (
+            "capture-rtt",
+            lang.pick("Least round trip", "最小往返时间").into(),
+            ms(a.rtt_ms),
+        ),
+        (
+            "capture-srtt",
+            lang.pick("Smoothed RTT", "平滑 RTT").into(),
+            ms(a.srtt_ms),
+        ),
         (
             "capture-goodput",
             lang.pick("Goodput", "有效吞吐").into(),
@@ -295,7 +314,9 @@ fn Analysed(props: &AnalysedProps) -> Html {
             lang.pick("Captured near", "抓包位置").into(),
             match a.capture_point {
                 tcplab::capture::CapturePoint::Sender => lang.pick("the sender", "发送端").into(),
-                tcplab::capture::CapturePoint::Receiver => lang.pick("the receiver", "接收端").into(),
+                tcplab::capture::CapturePoint::Receiver => {
+                    lang.pick("the receiver", "接收端").into()
+                }
             },
         ),
     ];

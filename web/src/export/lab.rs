@@ -195,6 +195,8 @@ pub fn LabExport(props: &LabExportProps) -> Html {
     for kind in traces(&view) {
         command.push_str(&format!("tcplab trace {q} --what {}\n", kind.name()));
     }
-    command.push_str(&format!("tcplab pcap {q} --out {name}-sender.pcap --at sender\n"));
+    command.push_str(&format!(
+        "tcplab pcap {q} --out {name}-sender.pcap --at sender\n"
+    ));
     html! { <Menu {lang} {items} {command} {on_open} /> }
 }

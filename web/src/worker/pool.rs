@@ -21,9 +21,9 @@ use yew::Callback;
 use super::live::Live;
 use super::mark;
 use super::protocol::{PcapInfo, Reply, Request, Want};
+use crate::location::describe;
 use tcplab::diagnose::Explanation;
 use wasm_bindgen::JsCast;
-use crate::location::describe;
 
 /// The most workers a pool runs. Each holds the simulator's memory (a few MB, up to tens for a
 /// long many-flow run) and a core; past four, a laptop's fans and the page's own thread suffer

@@ -1,13 +1,15 @@
 //! The messages between the page and its worker, and the worker's answer to one request.
 
 use serde::{Deserialize, Serialize};
-use tcplab::metrics::trace::TraceKind;
-use tcplab::player::{StepWindow, Steps};
-use tcplab::view::RunView;
 use tcplab::capture::analyze::{Analysis, CaptureFile, Connection, Curves};
 use tcplab::capture::{CaptureOptions, CapturePoint};
 use tcplab::diagnose::{Explanation, Measured};
+use tcplab::metrics::trace::TraceKind;
+use tcplab::player::{StepWindow, Steps};
+use tcplab::view::RunView;
 use tcplab::{RunOptions, Scenario, Summary};
+
+use crate::charts::series::decimate;
 
 /// The page's event budget. The worker simulates 6 to 9 million events a second on a long run
 /// in Chromium (docs/performance.md), so a run stops after at most a few seconds; the runner's
@@ -120,10 +122,14 @@ pub struct PcapInfo {
 pub struct CaptureReply {
     pub connections: Vec<Connection>,
     pub analysis: Analysis,
+    /// Thinned for the charts ([`CURVE_COLUMNS`]): a capture of a million packets has a
+    /// million points a series, which would cost the page's thread seconds to read.
     pub curves: Curves,
-    /// The fitted scenario's run, drawn under the capture's curves.
-    pub twin: Option<RunView>,
 }
+
+/// The widest chart's columns, in device pixels, that a capture's curves are thinned to (each
+/// column keeps its first, lowest, highest and last point, as the charts draw them).
+pub const CURVE_COLUMNS: usize = 2048;
 
 /// The most packets the page captures of a run: about 30 MB of file.
 pub const PAGE_MAX_PACKETS: u64 = 200_000;
@@ -170,9 +176,10 @@ pub fn answer_file(request: &str, file: &[u8], post: &mut dyn FnMut(&str)) -> St
             },
             Err(e) => Reply::error(Some(id), e),
         },
-        Ok(Request { id, .. }) => {
-            Reply::error(Some(id), "a file came with a request that wants none".into())
-        }
+        Ok(Request { id, .. }) => Reply::error(
+            Some(id),
+            "a file came with a request that wants none".into(),
+        ),
     };
     to_json(&reply)
 }
@@ -197,18 +204,25 @@ fn analyze(
     let n = conn.unwrap_or_else(|| read.largest());
     let analysis = read.analyze(n).map_err(|e| e.to_string())?;
     progress(1.0);
-    let twin = Scenario::parse(&analysis.scenario).ok().map(|s| {
-        let options = RunOptions {
-            max_events: PAGE_MAX_EVENTS,
-            ..RunOptions::default()
-        };
-        RunView::new(&s, &tcplab::run(&s, &options))
-    });
+    let c = &analysis.curves;
+    let end = [&c.sent, &c.acked, &c.in_flight, &c.rwnd]
+        .iter()
+        .filter_map(|v| v.last().map(|p| p.0))
+        .fold(0.0f64, f64::max);
+    let thin = |v: &[(f64, f64)]| decimate(v, 0.0, end.max(1.0), CURVE_COLUMNS);
+    let curves = Curves {
+        sent: thin(&c.sent),
+        retransmits: thin(&c.retransmits),
+        acked: thin(&c.acked),
+        in_flight: thin(&c.in_flight),
+        rwnd: thin(&c.rwnd),
+        rtt: thin(&c.rtt),
+        goodput: thin(&c.goodput),
+    };
     Ok(CaptureReply {
         connections: read.connections.clone(),
-        curves: analysis.curves.clone(),
+        curves,
         analysis,
-        twin,
     })
 }
 
@@ -280,7 +294,10 @@ fn capture(id: u64, scenario: &Scenario, at: CapturePoint) -> (Reply, Option<Vec
             },
             Some(c.bytes),
         ),
-        None => (Reply::error(Some(id), "the run kept no capture".into()), None),
+        None => (
+            Reply::error(Some(id), "the run kept no capture".into()),
+            None,
+        ),
     }
 }
 
