@@ -350,6 +350,26 @@ fn fields(tshark: &PathBuf, file: &PathBuf, filter: &str, names: &[&str]) -> Vec
         .collect()
 }
 
+/// tshark's frames of `file` matching `filter`, every checksum verified (ICMP's always is;
+/// TCP's, UDP's and IP's on request).
+fn checked(tshark: &PathBuf, file: &PathBuf, filter: &str) -> std::process::Output {
+    Command::new(tshark)
+        .args(["-n", "-r"])
+        .arg(file)
+        .args([
+            "-o",
+            "tcp.check_checksum:TRUE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-o",
+            "udp.check_checksum:TRUE",
+            "-Y",
+            filter,
+        ])
+        .output()
+        .expect("tshark runs")
+}
+
 #[test]
 fn tshark_reads_every_export_without_a_warning_and_with_good_checksums() {
     let Some(t) = tshark() else {
@@ -402,26 +422,12 @@ fn tshark_reads_every_export_without_a_warning_and_with_good_checksums() {
         let f = file_of(name, bytes(&r));
         let all = count(&t, &f, "frame");
         assert_eq!(all, r.capture.as_ref().map_or(0, |c| c.packets), "{name}");
-        // ICMP's checksum is always verified; TCP's, UDP's and IP's on request.
-        let checks = [
-            "-o",
-            "tcp.check_checksum:TRUE",
-            "-o",
-            "ip.check_checksum:TRUE",
-            "-o",
-            "udp.check_checksum:TRUE",
-        ];
-        let out = Command::new(&t)
-            .args(["-n", "-r"])
-            .arg(&f)
-            .args(checks)
-            .args([
-                "-Y",
-                "tcp.checksum.status==0 || ip.checksum.status==0 || udp.checksum.status==0 \
+        let out = checked(
+            &t,
+            &f,
+            "tcp.checksum.status==0 || ip.checksum.status==0 || udp.checksum.status==0 \
                  || icmp.checksum.status==0 || _ws.malformed || _ws.expert.severity==error",
-            ])
-            .output()
-            .expect("tshark runs");
+        );
         assert!(
             out.status.success() && out.stdout.is_empty(),
             "{name}: {}{}",
@@ -430,13 +436,7 @@ fn tshark_reads_every_export_without_a_warning_and_with_good_checksums() {
         );
         if name == "full.pcap" {
             // Whole frames: every TCP checksum is verified, and good.
-            let out = Command::new(&t)
-                .args(["-n", "-r"])
-                .arg(&f)
-                .args(checks)
-                .args(["-Y", "tcp.checksum.status==1"])
-                .output()
-                .expect("tshark runs");
+            let out = checked(&t, &f, "tcp.checksum.status==1");
             assert_eq!(
                 String::from_utf8_lossy(&out.stdout).lines().count() as u64,
                 all

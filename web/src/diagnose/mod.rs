@@ -266,6 +266,11 @@ fn Analysed(props: &AnalysedProps) -> Html {
     let lang = props.lang;
     let c = &props.capture;
     let a = &c.reply.analysis;
+    let rate = |v: Option<f64>| {
+        v.map_or("—".to_string(), |g| {
+            format!("{} MB/s", format::number(g, 3))
+        })
+    };
     let ms = |v: Option<f64>| {
         v.map_or("—".to_string(), |v| {
             format!("{} ms", format::number(v, 3))
@@ -285,8 +290,7 @@ fn Analysed(props: &AnalysedProps) -> Html {
         (
             "capture-goodput",
             lang.pick("Goodput", "有效吞吐").into(),
-            a.goodput_MBps
-                .map_or("—".into(), |g| format!("{} MB/s", format::number(g, 3))),
+            rate(a.goodput_MBps),
         ),
         (
             "capture-retrans",
@@ -306,8 +310,7 @@ fn Analysed(props: &AnalysedProps) -> Html {
         (
             "capture-bottleneck",
             lang.pick("Delivery-rate peak", "交付速率峰值").into(),
-            a.bottleneck_MBps
-                .map_or("—".into(), |g| format!("{} MB/s", format::number(g, 3))),
+            rate(a.bottleneck_MBps),
         ),
         (
             "capture-point",

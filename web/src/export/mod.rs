@@ -61,22 +61,26 @@ pub fn text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&text.into());
     let options = BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(describe)?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(describe)?;
-    if let Some(old) = LAST_URL.with(|l| l.borrow_mut().replace(url.clone())) {
-        let _ = Url::revoke_object_url(&old);
-    }
-    save(name, &url)
+    blob(
+        name,
+        &Blob::new_with_str_sequence_and_options(&parts, &options).map_err(describe)?,
+    )
 }
 
 /// Downloads `bytes` as the file `name` of type `mime` (a capture).
 pub fn bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
-    let array = js_sys::Uint8Array::from(bytes);
-    let parts = js_sys::Array::of1(&array);
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(describe)?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(describe)?;
+    blob(
+        name,
+        &Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(describe)?,
+    )
+}
+
+/// Downloads `blob` as the file `name`, through an object URL kept until the next download.
+fn blob(name: &str, blob: &Blob) -> Result<(), String> {
+    let url = Url::create_object_url_with_blob(blob).map_err(describe)?;
     if let Some(old) = LAST_URL.with(|l| l.borrow_mut().replace(url.clone())) {
         let _ = Url::revoke_object_url(&old);
     }
