@@ -129,3 +129,71 @@ fn the_real_body_shows_linux_s_handshake_and_first_flight() {
         (100, 10.0, 200)
     );
 }
+
+fn read(name: &str) -> Result<CaptureFile, String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/captures")
+        .join(name);
+    let bytes = std::fs::read(&path).expect("a file of tests/captures");
+    CaptureFile::read(&bytes, &mut |_| {}).map_err(|e| e.to_string())
+}
+
+#[test]
+fn two_real_connections_are_told_apart() {
+    let file = read("two-connections.pcap").expect("readable");
+    assert_eq!(file.connections.len(), 2);
+    for c in &file.connections {
+        let a = file.analyze(c.conn).expect("analysable");
+        let fitted = Scenario::parse(&a.scenario).expect("parses");
+        // Both start at once: one flow's first flight may wait behind the other's, so its
+        // least round trip is up to a flight's time on the link longer than the path's.
+        assert!(
+            (29.5..36.0).contains(&fitted.rtt_ms),
+            "{}: {}",
+            c.conn,
+            a.scenario
+        );
+        assert_ne!(a.sender, file.connections[2 - c.conn].sender);
+    }
+}
+
+#[test]
+fn the_broken_files_say_what_is_wrong() {
+    let e = read("broken/snaplen-40.pcap")
+        .map(|_| ())
+        .expect_err("cut headers");
+    assert!(
+        e.contains(
+            "frames are cut before the end of their TCP header (the snap length keeps 28 bytes"
+        ),
+        "{e}"
+    );
+    let e = read("broken/wrong-magic.pcap")
+        .map(|_| ())
+        .expect_err("no capture");
+    assert!(
+        e.starts_with("not a capture file: it begins with 47 45 54 20"),
+        "{e}"
+    );
+    let cut = read("broken/truncated.pcap").expect("read up to the cut");
+    let a = cut.analyze(cut.largest()).expect("analysable");
+    assert!(
+        a.notes
+            .iter()
+            .any(|n| n.starts_with("the file ends inside packet ")),
+        "{:?}",
+        a.notes
+    );
+    let mid = read("broken/mid-connection.pcap").expect("readable");
+    let a = mid.analyze(mid.largest()).expect("analysable");
+    assert!(!a.handshake && a.window_scale.is_none());
+    assert!(
+        a.notes
+            .iter()
+            .any(|n| n.contains("window scale is estimated")),
+        "{:?}",
+        a.notes
+    );
+    let fitted = Scenario::parse(&a.scenario).expect("parses");
+    assert!((fitted.rtt_ms - 40.0).abs() < 2.0, "{}", a.scenario);
+}

@@ -414,3 +414,60 @@ fn bidi_overrides_in_arguments_and_values_are_escaped() {
         "{err}"
     );
 }
+
+#[test]
+fn captures_are_written_read_and_refused_by_name() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("runner-captures");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let file = dir.join("run.pcap");
+    let file = file.to_string_lossy().into_owned();
+    let out = tcplab(&["pcap", "rtt=30&loss=1&app=bulk&dur=1", "--out", &file]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON line");
+    assert_eq!(line["at"], "sender");
+    assert!(line["packets"].as_u64().is_some_and(|n| n > 100), "{line}");
+    let out = tcplab(&["analyze", &file]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let a: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON line");
+    for field in [
+        "rtt_ms",
+        "srtt_ms",
+        "goodput_MBps",
+        "data_segments_sent",
+        "retransmitted_segments",
+        "loss_pct",
+        "rwnd_max_bytes",
+        "zero_window_ms",
+        "capture_point",
+        "verdict",
+        "scenario",
+    ] {
+        assert!(a.get(field).is_some(), "{field} in {a}");
+    }
+    assert_eq!(
+        a["retransmitted_segments"],
+        line["summary"]["retransmitted_segments"]
+    );
+    // A file that is no capture: exit 2, the file and what is wrong named, no usage line.
+    let junk = dir.join("junk.pcap");
+    std::fs::write(&junk, "hello, world").expect("written");
+    let junk = junk.to_string_lossy().into_owned();
+    let out = tcplab(&["analyze", &junk]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "tcplab: {junk}: not a capture file: it begins with 68 65 6c 6c"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    refused(
+        &["analyze", &file, "--conn", "2"],
+        "tcplab: --conn: no connection 2: the capture has 1 (1 to 1)",
+    );
+    refused(
+        &["explain", "app=bulk", "--time", "100"],
+        "tcplab: --time: the time one body took applies to app=body only (this path has app=bulk)",
+    );
+}

@@ -31,6 +31,9 @@ pub struct KernelSummary {
     pub aqm_drops: Option<u64>,
     pub ecn_marks: Option<u64>,
     pub fast_retransmits: Option<u64>,
+    /// Linux counts no duplicate ACKs where the twin can read them (its TCP_INFO and its MIB
+    /// have none): `null`. A capture of the run (`run --pcap`) shows them to tshark.
+    pub duplicate_acks: Option<u64>,
     pub timeouts: Option<u64>,
     pub msgs: Option<MsgStats>,
     pub hol: Option<HolStats>,
@@ -103,6 +106,7 @@ mod tests {
             aqm_drops: None,
             ecn_marks: None,
             fast_retransmits: None,
+            duplicate_acks: None,
             timeouts: None,
             msgs: None,
             hol: None,

@@ -1074,6 +1074,7 @@ fn summarise(
         aqm_drops: Some(0),
         ecn_marks: Some(0),
         fast_retransmits: if udp { Some(0) } else { k.recoveries },
+        duplicate_acks: None,
         timeouts: if udp {
             Some(0)
         } else if rto_counted {

@@ -247,3 +247,37 @@ async fn my_number_is_explained_by_runs_one_click_away() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_capture_dropped_on_the_page_is_read_as_one_chosen() {
+    let bytes = std::fs::read(repo_root().join("tests/captures/window.pcap")).expect("a capture");
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?view=diagnose&lang=zh").await;
+        // A drop as the browser makes one: a DataTransfer holding the file, on the drop zone.
+        lab.driver
+            .execute(
+                "const f = new File([new Uint8Array(arguments[0])], 'window.pcap');
+                 const dt = new DataTransfer(); dt.items.add(f);
+                 const zone = document.getElementById('capture-drop');
+                 zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+                 zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+                 return null;",
+                vec![serde_json::json!(bytes)],
+            )
+            .await
+            .expect("drop the file");
+        assert!(analysed(lab).await, "no analysis: {:?}", lab.console().await);
+        let verdict = lab
+            .eval_string("return document.getElementById('capture-analysis').dataset.verdict;")
+            .await;
+        assert_eq!(verdict, "receive_window");
+        // Taken at the receiver, as it was; said in Chinese.
+        let point = lab.text_of("capture-point").await;
+        assert!(point.contains("接收端"), "{point}");
+        lab.screenshot("diagnose-dropped-zh").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

@@ -139,6 +139,9 @@ enum Failure {
     Usage(String),
     /// Bad scenario (status 2); the message names the key.
     Scenario(ScenarioError),
+    /// A file that cannot be read or is no capture, a question that cannot be asked (status 2);
+    /// the message names the file or the option, and the usage would not help.
+    Input(String),
     /// The reader of stdout went away: nothing left to do (status 0).
     Closed,
     /// A bug or the environment (status 1).
@@ -185,6 +188,7 @@ fn main() -> ExitCode {
             ),
         ),
         Err(Failure::Scenario(e)) => (2, e.to_string()),
+        Err(Failure::Input(m)) => (2, tcplab::scenario::escaped(&m)),
         Err(Failure::Internal(m)) => (1, format!("internal error: {m}")),
     };
     // Nowhere is left to report a failure to write to stderr.
@@ -611,7 +615,7 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
                 .capture
                 .ok_or_else(|| Failure::Internal("the run kept no capture".into()))?;
             std::fs::write(path, &capture.bytes).map_err(|e| {
-                Failure::Usage(format!("--out: cannot write {}: {e}", path.display()))
+                Failure::Input(format!("--out: cannot write {}: {e}", path.display()))
             })?;
             let line = serde_json::json!({
                 "file": path.display().to_string(),
@@ -628,7 +632,7 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
         Work::Analyze { file, conn, list } => analyze(file, *conn, *list, out),
         Work::Explain { scenario, measured } => {
             let e = tcplab::diagnose::explain(scenario, *measured)
-                .map_err(|e| Failure::Usage(e.to_string()))?;
+                .map_err(|e| Failure::Input(e.to_string()))?;
             writeln!(out, "{}", json_line(&e)?).map_err(Failure::io)
         }
     }
@@ -642,9 +646,9 @@ fn analyze(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let bytes = std::fs::read(file)
-        .map_err(|e| Failure::Usage(format!("{}: cannot read it: {e}", file.display())))?;
+        .map_err(|e| Failure::Input(format!("{}: cannot read it: {e}", file.display())))?;
     let capture = tcplab::capture::analyze::CaptureFile::read(&bytes, &mut |_| {})
-        .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     if list {
         for c in &capture.connections {
             writeln!(out, "{}", json_line(c)?).map_err(Failure::io)?;
@@ -659,7 +663,7 @@ fn analyze(
     for n in conns {
         let a = capture
             .analyze(n)
-            .map_err(|e| Failure::Usage(format!("--{e}")))?;
+            .map_err(|e| Failure::Input(format!("--{e}")))?;
         writeln!(out, "{}", json_line(&a)?).map_err(Failure::io)?;
     }
     Ok(())

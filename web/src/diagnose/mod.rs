@@ -343,7 +343,14 @@ fn Analysed(props: &AnalysedProps) -> Html {
             } else {
                 <p class="capture-conns">{ format!("{}: {} → {}", c.name, a.sender, a.receiver) }</p>
             }
-            <p class="capture-verdict" id="capture-verdict">{ a.verdict_text.clone() }</p>
+            <p class="capture-verdict" id="capture-verdict">
+                // The analysis speaks English; the verdict's name is the page's own.
+                if lang == Lang::Zh {
+                    <strong>{ format!("{}。", crate::model::verdict::title(lang, a.verdict)) }</strong>
+                    { " " }
+                }
+                { a.verdict_text.clone() }
+            </p>
             <dl class="capture-figures">
                 { for figures.into_iter().map(|(id, k, v)| html! {
                     <div id={id}><dt>{ k }</dt><dd>{ v }</dd></div>
