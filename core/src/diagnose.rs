@@ -56,6 +56,8 @@ pub enum Cause {
     ReceiveWindow,
     /// A slower bottleneck than the link as known.
     Bottleneck,
+    /// A policer on the path, dropping what exceeds its rate.
+    Policer,
     /// The server paused before it answered.
     ThinkTime,
     /// Nothing but the path as known: slow start for a body, the link for a longer flow.
@@ -68,6 +70,7 @@ impl Cause {
             Cause::Loss => "loss",
             Cause::ReceiveWindow => "rwnd",
             Cause::Bottleneck => "bw",
+            Cause::Policer => "police",
             Cause::ThinkTime => "think",
             Cause::PathAlone => "",
         }
@@ -211,10 +214,7 @@ pub fn explain(path: &Scenario, measured: Measured) -> Result<Explanation, Expla
         Measured::Goodput(_) => x < baseline,
         Measured::Time(_) => x > baseline,
     };
-    let knobs: Vec<Knob> = [Knob::Loss, Knob::Rwnd, Knob::Bw, Knob::Think]
-        .into_iter()
-        .collect();
-    for knob in knobs {
+    for knob in [Knob::Loss, Knob::Rwnd, Knob::Bw, Knob::Police, Knob::Think] {
         let cause = knob.cause();
         if knob == Knob::Think && matches!(measured, Measured::Goodput(_)) {
             ruled_out.push(RuledOut {
@@ -295,6 +295,7 @@ enum Knob {
     Loss,
     Rwnd,
     Bw,
+    Police,
     Think,
 }
 
@@ -304,6 +305,7 @@ impl Knob {
             Knob::Loss => Cause::Loss,
             Knob::Rwnd => Cause::ReceiveWindow,
             Knob::Bw => Cause::Bottleneck,
+            Knob::Police => Cause::Policer,
             Knob::Think => Cause::ThinkTime,
         }
     }
@@ -314,6 +316,7 @@ impl Knob {
             Knob::Loss => (0.001, 50.0, true),
             Knob::Rwnd => (2.0 * f64::from(s.mss), s.rwnd as f64, true),
             Knob::Bw => (0.01, s.bw_mbps, true),
+            Knob::Police => (0.01, s.bw_mbps, true),
             Knob::Think => (0.0, 60_000.0, false),
         }
     }
@@ -332,6 +335,7 @@ impl Knob {
                 s.autotune = false;
             }
             Knob::Bw => s.bw_mbps = round_sig(x).max(0.01),
+            Knob::Police => s.police_mbps = round_sig(x).max(0.01),
             Knob::Think => s.think_ms = round_sig(x),
         }
         s
@@ -342,6 +346,7 @@ impl Knob {
             Knob::Loss => s.loss_pct,
             Knob::Rwnd => s.rwnd as f64,
             Knob::Bw => s.bw_mbps,
+            Knob::Police => s.police_mbps,
             Knob::Think => s.think_ms,
         }
     }
@@ -356,6 +361,10 @@ impl Knob {
                 fmt(value / 1024.0)
             ),
             Knob::Bw => format!("a bottleneck of {} Mbit/s gives {got}", fmt(value)),
+            Knob::Police => format!(
+                "a policer at {} Mbit/s (a bucket of 20 ms) gives {got}",
+                fmt(value)
+            ),
             Knob::Think => format!(
                 "the server pausing {} ms before it answers gives {got}",
                 fmt(value)

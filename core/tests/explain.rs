@@ -42,7 +42,12 @@ fn seed_003_s_post_is_explained_by_a_window_or_a_bottleneck_not_by_slow_start() 
         e.baseline
     );
     assert!(e.baseline > 10.0, "{}", e.baseline);
-    for c in [Cause::ReceiveWindow, Cause::Bottleneck, Cause::Loss] {
+    for c in [
+        Cause::ReceiveWindow,
+        Cause::Bottleneck,
+        Cause::Loss,
+        Cause::Policer,
+    ] {
         assert!(causes(&e).contains(&c), "{c:?} in {:?}", e.candidates);
     }
     // A goodput counts from the first byte: a pause before it cannot explain one.

@@ -25,13 +25,14 @@ use crate::sys::{self, Tun};
 use crate::window::WindowCap;
 
 /// What one direction of the router did with the packets offered to it. Every packet read is
-/// counted once: `received = forwarded + dropped_staged + dropped_queue + dropped_random +
-/// in_flight_at_stop`.
+/// counted once: `received = forwarded + dropped_staged + dropped_policer + dropped_queue +
+/// dropped_random + in_flight_at_stop`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct DirCounters {
     pub received: u64,
     pub forwarded: u64,
     pub dropped_staged: u64,
+    pub dropped_policer: u64,
     pub dropped_queue: u64,
     pub dropped_random: u64,
     /// Still queued or on the emulated wire when the run ended.
@@ -44,6 +45,7 @@ impl DirCounters {
     pub fn accounted(&self) -> u64 {
         self.forwarded
             + self.dropped_staged
+            + self.dropped_policer
             + self.dropped_queue
             + self.dropped_random
             + self.in_flight_at_stop
@@ -110,6 +112,7 @@ impl Schedule {
                 })
             }
             Fate::Dropped(DropCause::Staged) => c.dropped_staged += 1,
+            Fate::Dropped(DropCause::Policer) => c.dropped_policer += 1,
             // The drop-tail path drops only at its limit; a discipline's drop would count here.
             Fate::Dropped(DropCause::Queue | DropCause::Aqm) => c.dropped_queue += 1,
             Fate::Dropped(DropCause::Data | DropCause::Ack) => c.dropped_random += 1,

@@ -29,6 +29,7 @@ pub struct KernelSummary {
     /// The router does not tell the connections' sojourns apart: empty.
     pub per_flow_queue_delay_ms: Vec<Option<DelayStats>>,
     pub aqm_drops: Option<u64>,
+    pub policer_drops: Option<u64>,
     pub ecn_marks: Option<u64>,
     pub fast_retransmits: Option<u64>,
     /// Linux counts no duplicate ACKs where the twin can read them (its TCP_INFO and its MIB
@@ -104,6 +105,7 @@ mod tests {
             queue_delay_ms: None,
             per_flow_queue_delay_ms: Vec::new(),
             aqm_drops: None,
+            policer_drops: None,
             ecn_marks: None,
             fast_retransmits: None,
             duplicate_acks: None,

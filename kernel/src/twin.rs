@@ -1072,6 +1072,7 @@ fn summarise(
         // Its drop-tail queue drops nothing early and marks nothing (the plan refuses `aqm`
         // and `ecn` until it does).
         aqm_drops: Some(0),
+        policer_drops: Some(router.data.dropped_policer),
         ecn_marks: Some(0),
         fast_retransmits: if udp { Some(0) } else { k.recoveries },
         duplicate_acks: None,

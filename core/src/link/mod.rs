@@ -7,6 +7,7 @@ pub mod delay_line;
 pub mod loss;
 pub mod managed;
 pub mod path;
+pub mod policer;
 
 pub use bottleneck::{Bottleneck, Enqueued};
 
@@ -26,15 +27,18 @@ pub enum DropCause {
     Staged,
     /// The queue discipline dropped it early (RED, CoDel, PIE), before the queue was full.
     Aqm,
+    /// The policer in front of the bottleneck (`police`) found too few tokens for it.
+    Policer,
 }
 
 impl DropCause {
-    pub const ALL: [DropCause; 5] = [
+    pub const ALL: [DropCause; 6] = [
         DropCause::Data,
         DropCause::Ack,
         DropCause::Queue,
         DropCause::Staged,
         DropCause::Aqm,
+        DropCause::Policer,
     ];
 
     /// The cause as the traces' CSV and the view's JSON write it.
@@ -45,6 +49,7 @@ impl DropCause {
             DropCause::Queue => "queue",
             DropCause::Staged => "staged",
             DropCause::Aqm => "aqm",
+            DropCause::Policer => "policer",
         }
     }
 

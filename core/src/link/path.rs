@@ -2,7 +2,8 @@
 //! router both ask it, so the same scenario drops the same packets and schedules the same
 //! departures in both engines.
 //!
-//! Data direction: a staged drop (`drop=`, counted over data packets only), then the bottleneck's
+//! Data direction: a staged drop (`drop=`, counted over data packets only), then the policer
+//! (`police`, a token bucket that drops what exceeds its rate), then the bottleneck's
 //! drop-tail queue, then random loss on the wire after the packet has used the link, then the
 //! one-way delay. ACK direction: random loss, then the delay, no rate limit. One generator,
 //! seeded from the scenario, draws both directions' random losses in the order packets are
@@ -70,6 +71,7 @@ pub struct Path {
     data_loss: LossModel,
     ack_loss: LossModel,
     staged: StagedDrops,
+    policer: Option<super::policer::Policer>,
 }
 
 impl Path {
@@ -82,6 +84,16 @@ impl Path {
             data_loss: LossModel::new(s.loss_pct / 100.0, s.burst),
             ack_loss: LossModel::new(s.ackloss_pct / 100.0, s.burst),
             staged: StagedDrops::new(s.drop.clone()),
+            policer: (s.police_mbps > 0.0).then(|| {
+                let rate = (s.police_mbps * 1e6).round().max(1.0) as u64;
+                let frame = s.mss + crate::packet::header_bytes(s.ts);
+                let burst = if s.police_burst > 0 {
+                    s.police_burst
+                } else {
+                    super::policer::Policer::default_burst(rate, frame)
+                };
+                super::policer::Policer::new(rate, burst)
+            }),
         }
     }
 
@@ -97,6 +109,9 @@ impl Path {
             Direction::Data => {
                 if self.staged_drop(is_data) {
                     return Fate::Dropped(DropCause::Staged);
+                }
+                if !self.policed(now, wire_bytes) {
+                    return Fate::Dropped(DropCause::Policer);
                 }
                 let departs = match self.bottleneck.offer(now, wire_bytes) {
                     Enqueued::Departs(t) => t,
@@ -129,6 +144,14 @@ impl Path {
     /// queue's place in the simulator, asks this before its queue.
     pub fn staged_drop(&mut self, is_data: bool) -> bool {
         is_data && self.staged.lose_next()
+    }
+
+    /// Whether the policer lets a packet of `wire_bytes` offered at `now` through (always, with
+    /// none): a managed bottleneck asks this after the staged drop, before its queue.
+    pub fn policed(&mut self, now: Instant, wire_bytes: u32) -> bool {
+        self.policer
+            .as_mut()
+            .is_none_or(|p| p.pass(now, wire_bytes))
     }
 
     /// Whether random loss strikes a data packet on the wire, after it has used the link: a

@@ -114,6 +114,8 @@ pub struct Summary {
     /// Packets the queue discipline dropped early (RED, CoDel, PIE), apart from `queue_drops`,
     /// the overflow of the hard limit.
     pub aqm_drops: u64,
+    /// Packets the policer in front of the bottleneck dropped (`police`).
+    pub policer_drops: u64,
     /// Packets the queue discipline marked CE instead of dropping (`ecn=1`).
     pub ecn_marks: u64,
     pub fast_retransmits: u64,

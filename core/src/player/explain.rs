@@ -371,6 +371,12 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 (_, Some(why), _) => queue_decision(why, &seg, false, lang),
                 (DropCause::Data | DropCause::Ack, _, false) => format!("{seg} is lost on the link (random loss)."),
                 (DropCause::Data | DropCause::Ack, _, true) => format!("{seg}在链路上丢失（随机丢包）。"),
+                (DropCause::Policer, _, false) => format!(
+                    "{seg} is dropped by the policer before the bottleneck: its bucket holds too few tokens (it adds no delay, only loss)."
+                ),
+                (DropCause::Policer, _, true) => {
+                    format!("{seg}被瓶颈前的限速器（policer）丢弃：令牌桶中的令牌不足（它不增加时延，只丢包）。")
+                }
                 (DropCause::Queue | DropCause::Aqm, None, false) => format!(
                     "{seg} is dropped: the bottleneck's queue is full ({} packets waiting).",
                     st.queue

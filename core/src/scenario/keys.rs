@@ -21,6 +21,8 @@ pub enum Key {
     Ackloss,
     Drop,
     Burst,
+    Police,
+    PoliceBurst,
     Queue,
     Aqm,
     Ecn,
@@ -99,7 +101,7 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 43] = [
+    pub const ALL: [Key; 45] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
@@ -108,6 +110,8 @@ impl Key {
         Key::Ackloss,
         Key::Drop,
         Key::Burst,
+        Key::Police,
+        Key::PoliceBurst,
         Key::Queue,
         Key::Aqm,
         Key::Ecn,
@@ -281,7 +285,7 @@ pub fn table_text() -> String {
 /// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
 /// The common shapes take a line each: a decimal, a whole number (`small` for a `u32` field),
 /// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
-pub static KEYS: [KeyDef; 43] = {
+pub static KEYS: [KeyDef; 45] = {
     use Dimension as D;
     // A key that is a plain field of `Scenario`, bounded by its kind alone.
     macro_rules! plain {
@@ -360,6 +364,8 @@ pub static KEYS: [KeyDef; 43] = {
             },
         },
         real!(Burst "burst", "mean loss-burst length (Gilbert-Elliott); 1 = independent", "packets", 1.0, 100.0, Packets, burst),
+        real!(Police "police", "a policer before the bottleneck: a token bucket at this rate that drops what exceeds it, adding no delay (an ISP's ingress policer, tc's `police`); 0 = none", "Mbit/s", 0.0, 100_000.0, Mbps, police_mbps),
+        whole!(PoliceBurst "police_burst", "the policer's bucket; 0 = 20 ms of its rate, at least two full segments", "bytes", 0, 1_073_741_824, Bytes, police_burst),
         small!(Queue "queue", "bottleneck queue's hard limit: drop-tail with `aqm=fifo`, the discipline's `limit` otherwise", "packets", 1, 1_000_000, Packets, queue),
         choice!(Aqm "aqm", "queue discipline at the bottleneck: drop-tail, RED (gentle), CoDel (RFC 8289), FQ-CoDel (RFC 8290), PIE (RFC 8033)", "`fifo`, `red`, `codel`, `fq_codel`, `pie`", ["fifo", "red", "codel", "fq_codel", "pie"], aqm: Aqm),
         flag!(Ecn "ecn", "ECN (RFC 3168): data sent ECT(0), the queue marks CE instead of dropping, the receiver echoes ECE until CWR, the sender reduces without retransmitting", ecn),

@@ -77,6 +77,9 @@ pub struct Scenario {
     pub loss_pct: f64,
     /// Random loss on the ACK direction (percent).
     pub ackloss_pct: f64,
+    /// The policer's rate (Mbit/s; 0 = none) and bucket (bytes; 0 = 20 ms of the rate).
+    pub police_mbps: f64,
+    pub police_burst: u64,
     /// Data packets to drop, 1-based in order of transmission on the data direction, ascending.
     pub drop: Vec<u64>,
     /// Mean loss-burst length in packets (Gilbert-Elliott); 1 = independent losses.
@@ -160,6 +163,8 @@ impl Default for Scenario {
             bw_mbps: 1000.0,
             loss_pct: 0.0,
             ackloss_pct: 0.0,
+            police_mbps: 0.0,
+            police_burst: 0,
             drop: Vec::new(),
             burst: 1.0,
             queue: 1000,

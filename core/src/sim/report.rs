@@ -98,6 +98,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         per_flow_queue_delay_ms: w.flow_sojourn.iter().map(delay_stats).collect(),
         aqm_drops: w.aqm_drops,
         ecn_marks: w.ecn_marks,
+        policer_drops: w.policer_drops,
         fast_retransmits: sum(|st| st.fast_retransmits),
         duplicate_acks: sum(|st| st.duplicate_acks),
         timeouts: sum(|st| st.timeouts),

@@ -149,6 +149,8 @@ pub(crate) struct World {
     pub queue_drops: u64,
     /// Packets the queue discipline dropped early, before its hard limit.
     pub aqm_drops: u64,
+    /// Packets the policer dropped (`police`).
+    pub policer_drops: u64,
     /// Packets the queue discipline marked CE.
     pub ecn_marks: u64,
     /// The managed bottleneck, when `aqm` is not `fifo`.
@@ -292,6 +294,7 @@ impl World {
             header: header_bytes(s.ts),
             path,
             aqm_drops: 0,
+            policer_drops: 0,
             ecn_marks: 0,
             managed,
             sojourn: DelayHistogram::default(),
@@ -600,10 +603,10 @@ impl World {
                 self.data_wire.push(departs, seq, p);
             }
             Fate::Dropped(cause) => {
-                if cause == DropCause::Queue {
-                    self.queue_drops += 1;
-                } else {
-                    self.dropped_data += 1;
+                match cause {
+                    DropCause::Queue => self.queue_drops += 1,
+                    DropCause::Policer => self.policer_drops += 1,
+                    _ => self.dropped_data += 1,
                 }
                 self.lost_on_data_path(now, &p, cause, None);
             }
@@ -617,6 +620,13 @@ impl World {
             let cause = DropCause::Staged;
             self.record_trip(now, &p, repair, trip_end(now, Fate::Dropped(cause)));
             self.dropped_data += 1;
+            self.lost_on_data_path(now, &p, cause, None);
+            return;
+        }
+        if !self.path.policed(now, p.wire_bytes) {
+            let cause = DropCause::Policer;
+            self.record_trip(now, &p, repair, trip_end(now, Fate::Dropped(cause)));
+            self.policer_drops += 1;
             self.lost_on_data_path(now, &p, cause, None);
             return;
         }

@@ -36,7 +36,7 @@ enum Place {
 }
 
 /// The kinds of drop, in legend order: cause, colour, name, where it is marked.
-fn kinds(lang: Lang) -> [(DropCause, RGBColor, &'static str, Place); 5] {
+fn kinds(lang: Lang) -> [(DropCause, RGBColor, &'static str, Place); 6] {
     [
         (
             DropCause::Queue,
@@ -63,6 +63,12 @@ fn kinds(lang: Lang) -> [(DropCause, RGBColor, &'static str, Place); 5] {
             DropCause::Staged,
             DROP_STAGED,
             lang.pick("scheduled drop (drop=)", "指定丢包（drop=）"),
+            Place::Floor,
+        ),
+        (
+            DropCause::Policer,
+            DROP_POLICER,
+            lang.pick("policer drop, over its rate", "限速器丢包：超出其速率"),
             Place::Floor,
         ),
         (

@@ -36,6 +36,8 @@ pub const DROP_ACK: RGBColor = RGBColor(0x8a, 0x93, 0xa0);
 pub const DROP_STAGED: RGBColor = RGBColor(0x8e, 0x3b, 0xb0);
 /// A queue discipline's early drop: warm, beside the overflow's red.
 pub const DROP_AQM: RGBColor = RGBColor(0xe0, 0x6c, 0x00);
+/// A policer's drop: a drop with no queue behind it.
+pub const DROP_POLICER: RGBColor = RGBColor(0x5d, 0x6b, 0x1f);
 /// Each packet's wait at the bottleneck, and the discipline's target for it.
 pub const SOJOURN: RGBColor = RGBColor(0x0f, 0x7b, 0x83);
 /// The latency probe's round trips.

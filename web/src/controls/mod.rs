@@ -153,6 +153,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             Key::Ackloss,
             Key::Burst,
             Key::Drop,
+            Key::Police,
         ],
         [
             Key::Cc,

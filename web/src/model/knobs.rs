@@ -112,6 +112,15 @@ pub const KNOBS: &[Knob] = &[
         ),
     ),
     knob(
+        Key::Police,
+        ("Policer", "限速器"),
+        ("Mbit/s", "Mbit/s"),
+        (
+            "A policer before the bottleneck: a token bucket at this rate that drops what exceeds it, with no queue (an ISP's ingress policer); 0 = none.",
+            "瓶颈前的限速器：以此速率补充令牌的令牌桶，超出部分直接丢弃，不排队（如运营商的入口限速）；0 表示没有。",
+        ),
+    ),
+    knob(
         Key::Queue,
         ("Queue", "队列"),
         ("pkts", "包"),
@@ -432,6 +441,7 @@ pub fn slider(key: Key, scenario: &Scenario) -> Option<Slider> {
         Key::RedMaxp => Slider::linear(min, max, 0.5, false),
         Key::RedWq => Slider::log(min, max, false),
         Key::Probe => Slider::log_zero(1.0, max),
+        Key::Police => Slider::log_zero(0.1, max),
         _ => return None,
     })
 }

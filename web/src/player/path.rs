@@ -386,6 +386,7 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
         // wire after the link.
         let (x, y) = match cause {
             DropCause::Staged => (qx0 - 7.0 * z, y_data),
+            DropCause::Policer => (qx0 - 14.0 * z, y_data),
             DropCause::Queue => (qx0 + 6.0 * z, y_data),
             DropCause::Aqm => (qx1 - 6.0 * z, y_data),
             DropCause::Data => (wire0 + 0.3 * (wire1 - wire0), y_data),

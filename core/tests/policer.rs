@@ -1,0 +1,62 @@
+//! A policer before the bottleneck: it holds a flow to its rate by dropping, never by queueing.
+
+use tcplab::{run, RunOptions, Scenario};
+
+fn summary(q: &str) -> tcplab::Summary {
+    run(
+        &Scenario::parse(q).expect("scenario"),
+        &RunOptions::default(),
+    )
+    .summary
+}
+
+#[test]
+fn a_policer_holds_a_flow_to_its_rate_by_loss_alone() {
+    // 10 Mbit/s policed on a 100 Mbit/s link.
+    let s = summary("rtt=20&bw=100&police=10&app=bulk&dur=10");
+    let payload = 10.0 / 8.0 * 1460.0 / 1512.0;
+    let g = s.goodput_MBps.expect("a goodput");
+    assert!(g <= payload * 1.03, "{g} MB/s over the policed {payload}");
+    assert!(g > payload * 0.5, "{g} MB/s");
+    assert!(s.policer_drops > 0);
+    // The drops are the policer's: no queue overflows, and nothing waits behind it.
+    assert_eq!(s.queue_drops, 0);
+    assert_eq!(s.dropped_data, 0);
+    assert_eq!(s.retransmitted_segments, s.policer_drops);
+    let q = s.queue_delay_ms.expect("a sojourn");
+    assert!(q.p99 < 2.0, "{q:?}");
+}
+
+#[test]
+fn a_policer_above_the_flow_s_rate_drops_nothing_and_none_passes_more_than_its_bucket_allows() {
+    let free = summary("rtt=20&bw=10&police=20&app=bulk&dur=5");
+    assert_eq!(free.policer_drops, 0);
+    // A token bucket's promise: over any span, at most the bucket plus the rate times the
+    // span gets through. Payload is less than the wire bytes that spent the tokens.
+    for burst in [3_000u64, 200_000] {
+        let q = format!("rtt=20&bw=100&police=10&police_burst={burst}&app=bulk&dur=5");
+        let r = run(
+            &Scenario::parse(&q).expect("scenario"),
+            &RunOptions::default(),
+        );
+        let allowed = burst as f64 + 10e6 / 8.0 * 5.0;
+        let delivered = r.delivered[0] as f64;
+        assert!(
+            delivered <= allowed,
+            "{q}: {delivered} bytes past the policer, {allowed} allowed"
+        );
+        // A bucket of two segments drops from every burst the sender sends at line rate,
+        // and its flow starves in timeouts; a deep one passes most of what it allows.
+        if burst > 100_000 {
+            assert!(delivered > 0.5 * allowed, "{q}: {delivered}");
+        }
+        assert!(r.summary.policer_drops > 0, "{q}");
+    }
+}
+
+#[test]
+fn a_policer_under_a_managed_queue_drops_before_it() {
+    let s = summary("rtt=20&bw=100&police=10&aqm=fq_codel&app=bulk&dur=5");
+    assert!(s.policer_drops > 0);
+    assert_eq!(s.aqm_drops + s.queue_drops, 0);
+}
