@@ -38,6 +38,6 @@ fn every_typed_value_keeps_its_written_name() {
     for aqm in Aqm::ALL {
         assert_eq!(written(aqm), format!("\"{}\"", aqm.name()));
     }
-    assert_eq!(DropCause::from_code(5), None);
+    assert_eq!(DropCause::from_code(6), None);
     assert_eq!(BbrMode::from_code(9), None);
 }

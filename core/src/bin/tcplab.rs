@@ -1026,6 +1026,7 @@ mod tests {
             queue_delay_ms: None,
             per_flow_queue_delay_ms: Vec::new(),
             aqm_drops: 0,
+            policer_drops: 0,
             ecn_marks: 0,
             fast_retransmits: 8,
             duplicate_acks: 24,

@@ -419,6 +419,8 @@ mod tests {
             bw_mbps: 100.0,
             loss_pct: 1.5,
             ackloss_pct: 0.5,
+            police_mbps: 0.0,
+            police_burst: 0,
             drop: vec![3, 9],
             burst: 2.0,
             queue: 50,
