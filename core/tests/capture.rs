@@ -744,3 +744,37 @@ fn a_link_type_the_lab_does_not_read_is_named() {
         "{e}"
     );
 }
+
+#[test]
+fn a_paced_sender_reads_as_bbr_and_an_ack_clocked_one_does_not() {
+    for (q, bbr) in [
+        ("cc=bbr&rtt=40&bw=20&loss=0.5&app=bulk&dur=5", true),
+        ("cc=cubic&rtt=40&bw=20&loss=0.5&app=bulk&dur=5", false),
+        ("cc=reno&rtt=40&bw=20&app=bulk&dur=5", false),
+    ] {
+        let a = analysed(bytes(&captured(q, at(CapturePoint::Sender))));
+        let fitted = Scenario::parse(&a.scenario).expect("parses");
+        assert_eq!(fitted.cc == tcplab::CcAlgo::Bbr, bbr, "{q}: {}", a.scenario);
+        let how = a
+            .estimates
+            .iter()
+            .find(|e| e.key == "cc")
+            .map(|e| e.how.clone());
+        assert!(how.is_some_and(|h| h.contains("pac")), "{q}");
+    }
+    // At the receiver the sender's pacing is out of sight: the default, and it says why.
+    let a = analysed(bytes(&captured(
+        "cc=bbr&rtt=40&bw=20&app=bulk&dur=3",
+        at(CapturePoint::Receiver),
+    )));
+    let how = a
+        .estimates
+        .iter()
+        .find(|e| e.key == "cc")
+        .map(|e| e.how.clone());
+    assert!(
+        how.is_some_and(|h| h.contains("away from the sender")),
+        "{:?}",
+        a.estimates
+    );
+}

@@ -281,3 +281,52 @@ async fn a_capture_dropped_on_the_page_is_read_as_one_chosen() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_capture_of_two_connections_shows_either() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?view=diagnose&lang=en").await;
+        choose_file(
+            lab,
+            &repo_root().join("tests/captures/two-connections.pcap"),
+        )
+        .await;
+        assert!(
+            analysed(lab).await,
+            "no analysis: {:?}",
+            lab.console().await
+        );
+        let options = lab
+            .eval_string("return String(document.querySelectorAll('#capture-conn option').length);")
+            .await;
+        assert_eq!(options, "2");
+        let first = lab.text_of("capture-scenario").await;
+        let was = lab
+            .eval_string("return document.querySelector('#capture-conn option:checked').value;")
+            .await;
+        // The other connection, chosen from the list, is analysed in its turn.
+        lab.eval_string(
+            "const s = document.getElementById('capture-conn');
+             const other = [...s.options].find(o => !o.selected);
+             s.value = other.value;
+             s.dispatchEvent(new Event('change', { bubbles: true }));
+             return null;",
+        )
+        .await;
+        let changed = lab
+            .wait_until(ANALYSIS, || async {
+                let now = lab.text_of("capture-scenario").await;
+                !now.is_empty() && now != first
+            })
+            .await;
+        assert!(changed, "the other connection was not analysed: {first}");
+        let selected = lab
+            .eval_string("return document.querySelector('#capture-conn option:checked').value;")
+            .await;
+        assert_ne!(selected, was);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

@@ -357,6 +357,10 @@ impl Unwrap {
     }
 }
 
+/// A new segment sent this long after the last packet from the receiver was not sent on an ACK
+/// (a host answers an ACK within tens of microseconds).
+const PACED_GAP_NS: u64 = 200_000;
+
 /// RFC 6298's smoothing of the samples' round trips.
 fn smoothed(samples: &[f64]) -> Option<f64> {
     let mut it = samples.iter();
@@ -435,6 +439,10 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
     // When each segment of new data was captured.
     let mut new_data_ns: Vec<u64> = Vec::new();
     let mut new_data_len: Vec<u32> = Vec::new();
+    // When the last packet from the receiver was seen, and how many new segments left long
+    // after it: a sender that paces sends between ACKs, one clocked by ACKs right after them.
+    let mut last_from_receiver: Option<u64> = None;
+    let mut paced_sends = 0u64;
     let mut idle_from: Option<u64> = None;
     let mut idle_gaps: Vec<u64> = Vec::new();
     let mut acks: Vec<(u64, u64)> = Vec::new(); // (ns, delivered bytes)
@@ -485,6 +493,9 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
                 }
             } else {
                 pending.push_back((end, s.ns, true));
+                if last_from_receiver.is_some_and(|t| s.ns - t > PACED_GAP_NS) {
+                    paced_sends += 1;
+                }
                 new_data_ns.push(s.ns);
                 new_data_len.push(s.len);
             }
@@ -496,6 +507,7 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
                 .in_flight
                 .push((ms(s.ns), high.saturating_sub(una) as f64));
         } else {
+            last_from_receiver = Some(s.ns);
             if let Some((val, ecr)) = s.ts {
                 tsval_r.entry(val).or_insert((s.ns, false));
                 if let Some(e) = tsval_s.get_mut(&ecr) {
@@ -746,6 +758,9 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         iw,
         fin: fin_at.is_some(),
         // Full segments at an even pace are a bulk flow behind its bottleneck, not messages.
+        // Only at the sender does a segment's time say what sent it.
+        paced: (point == CapturePoint::Sender && new_data_ns.len() >= 100)
+            .then(|| paced_sends * 2 > new_data_ns.len() as u64),
         writes: clocked_writes(&new_data_ns, &new_data_len)
             .filter(|w| mss.is_none_or(|m| w.msg < m)),
         ts: ts_on,
@@ -809,6 +824,8 @@ struct Facts {
     /// The sender wrote on a clock: one segment of about the same size at about the same
     /// interval, the message workload's shape.
     writes: Option<Writes>,
+    /// At the sender: whether most new segments left between ACKs rather than on them.
+    paced: Option<bool>,
 }
 
 /// Messages written on a clock, as a capture shows them.
@@ -1074,11 +1091,17 @@ impl Facts {
                 "the capture's length, the sender sending throughout",
             );
         }
-        how(
-            "cc",
-            sc.cc.name().into(),
-            "Linux's default; one connection's capture rarely tells CUBIC from Reno",
-        );
+        let cc_how = match self.paced {
+            // Linux paces a connection itself only for a controller that asks (BBR,
+            // `tcp_needs_internal_pacing`); CUBIC's and Reno's segments follow their ACKs.
+            Some(true) => {
+                sc.cc = crate::CcAlgo::Bbr;
+                "the sender paced its segments: most left between ACKs rather than on one, as Linux paces BBR alone"
+            }
+            Some(false) => "its segments followed their ACKs (no pacing, not BBR): Linux's default, as one connection's capture rarely tells CUBIC from Reno",
+            None => "Linux's default: a capture away from the sender does not show its pacing",
+        };
+        how("cc", sc.cc.name().into(), cc_how);
         (sc.to_query(), est)
     }
 }
