@@ -218,14 +218,14 @@ impl Framer {
             self.zeros.resize(payload, 0);
         }
         let body = &self.zeros[..payload];
-        let (proto, header): (IpNumber, Vec<u8>) = match transport {
+        let (proto, (header, header_len)) = match transport {
             Transport::Tcp(mut tcp) => {
                 tcp.checksum = tcp
                     .calc_checksum_ipv4_raw(src, dst, body)
                     .map_err(|_| TooLong {
                         bytes: payload + tcp.header_len(),
                     })?;
-                (IpNumber::TCP, tcp.to_bytes().to_vec())
+                (IpNumber::TCP, fixed(&tcp.to_bytes()))
             }
             Transport::Udp => {
                 let udp = UdpHeader::with_ipv4_checksum(
@@ -235,7 +235,7 @@ impl Framer {
                     body,
                 )
                 .map_err(|_| TooLong { bytes: payload + 8 })?;
-                (IpNumber::UDP, udp.to_bytes().to_vec())
+                (IpNumber::UDP, fixed(&udp.to_bytes()))
             }
             Transport::Echo { id, reply } => {
                 let echo = IcmpEchoHeader {
@@ -248,9 +248,10 @@ impl Framer {
                     Icmpv4Type::EchoRequest(echo)
                 };
                 let icmp = Icmpv4Header::with_checksum(kind, body);
-                (IpNumber::ICMP, icmp.to_bytes().to_vec())
+                (IpNumber::ICMP, fixed(&icmp.to_bytes()))
             }
         };
+        let header = &header[..header_len];
         let ip_payload = header.len() + payload;
         let mut ip = Ipv4Header::new(
             u16::try_from(ip_payload).map_err(|_| TooLong {
@@ -268,7 +269,7 @@ impl Framer {
         ip.ecn = ecn;
         ip.header_checksum = ip.calc_header_checksum();
         out.extend_from_slice(&ip.to_bytes());
-        out.extend_from_slice(&header);
+        out.extend_from_slice(header);
         let whole = ETHERNET_BYTES + 20 + ip_payload;
         let room = (start + snap).saturating_sub(out.len());
         if out.len() - start > snap {
@@ -387,6 +388,15 @@ enum Transport {
     Tcp(TcpHeader),
     Udp,
     Echo { id: u32, reply: bool },
+}
+
+/// A transport header in a buffer on the stack: at most TCP's 60 bytes, so that a frame
+/// allocates nothing but its bytes in the file.
+fn fixed(bytes: &[u8]) -> ([u8; 60], usize) {
+    let mut buf = [0u8; 60];
+    let n = bytes.len().min(60);
+    buf[..n].copy_from_slice(&bytes[..n]);
+    (buf, n)
 }
 
 /// An IPv4 header for a checksum's pseudo-header: only its addresses are read.
