@@ -72,6 +72,22 @@ impl Plan {
                     .into(),
             });
         }
+        if !s.sched.is_empty() {
+            return Err(Refusal {
+                key: "sched",
+                why: "the twin's router keeps the path as it starts; a schedule's changes run in \
+                      the simulator alone (allowed none)"
+                    .into(),
+            });
+        }
+        if s.ackagg_ms != 0.0 {
+            return Err(Refusal {
+                key: "ackagg",
+                why: "the twin's router hands each ACK on as it comes; aggregation runs in the \
+                      simulator alone (allowed 0)"
+                    .into(),
+            });
+        }
         if s.probe_ms != 0.0 {
             return Err(Refusal {
                 key: "probe",
@@ -170,6 +186,12 @@ mod tests {
             plan("mss=1448&ts=0").map(|p| (p.mtu, p.ts)),
             Ok((1488, false))
         );
+    }
+
+    #[test]
+    fn a_changing_path_is_refused_by_name() {
+        assert_eq!(plan("sched=1:bw:10").map_err(|r| r.key), Err("sched"));
+        assert_eq!(plan("ackagg=4").map_err(|r| r.key), Err("ackagg"));
     }
 
     #[test]

@@ -10,7 +10,8 @@
 
 use std::collections::VecDeque;
 
-use crate::time::{serialisation_time, Duration, Instant};
+use super::schedule::Rates;
+use crate::time::{Duration, Instant};
 
 /// What became of a packet offered to the bottleneck.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,27 +23,36 @@ pub enum Enqueued {
 }
 
 pub struct Bottleneck {
-    bits_per_s: u64,
+    /// The link's rate, by the instant a packet goes onto it (`super::schedule`).
+    rates: Rates,
     capacity: usize,
     /// When the link finishes the last packet accepted.
     free_at: Instant,
     /// Transmission start times of the packets waiting, ascending.
     waiting: VecDeque<Instant>,
-    /// The latest packet size and its serialisation time: a flow's packets are mostly one size,
-    /// and the exact time takes a 128-bit division.
-    last_size: (u32, Duration),
+    /// The time on the link of the packet accepted last.
+    last: Duration,
 }
 
 impl Bottleneck {
     pub fn new(bits_per_s: u64, capacity: usize) -> Self {
+        Bottleneck::with_rates(Rates::constant(bits_per_s), capacity)
+    }
+
+    pub fn with_rates(rates: Rates, capacity: usize) -> Self {
         Bottleneck {
-            bits_per_s,
+            rates,
             capacity,
             free_at: Instant::ZERO,
             // Sized for the common case; a huge configured queue grows only if it fills.
             waiting: VecDeque::with_capacity(capacity.min(4096)),
-            last_size: (0, serialisation_time(0, bits_per_s)),
+            last: Duration::ZERO,
         }
+    }
+
+    /// The queue's limit from now on (a schedule's `queue`): packets already waiting stay.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
     }
 
     pub fn offer(&mut self, now: Instant, wire_bytes: u32) -> Enqueued {
@@ -54,13 +64,8 @@ impl Bottleneck {
         if start > now {
             self.waiting.push_back(start);
         }
-        if self.last_size.0 != wire_bytes {
-            self.last_size = (
-                wire_bytes,
-                serialisation_time(u64::from(wire_bytes), self.bits_per_s),
-            );
-        }
-        self.free_at = start + self.last_size.1;
+        self.last = self.rates.serialisation(start, wire_bytes);
+        self.free_at = start + self.last;
         Enqueued::Departs(self.free_at)
     }
 
@@ -80,7 +85,7 @@ impl Bottleneck {
     /// How long the packet accepted last takes on the link: it went onto it that long before
     /// it departs.
     pub fn last_serialisation(&self) -> Duration {
-        self.last_size.1
+        self.last
     }
 
     /// When the link will have sent everything accepted so far.

@@ -32,6 +32,13 @@ impl DelayLine {
         self.wire.push_back((now + self.delay, seq, packet));
     }
 
+    /// Puts `packet` on the wire to arrive at `arrives`, or with the packet ahead of it if that
+    /// arrives later: when the path's delay shrinks (a schedule's `rtt`), nothing overtakes.
+    pub fn push_at(&mut self, arrives: Instant, seq: u64, packet: Packet) {
+        let arrives = self.wire.back().map_or(arrives, |b| b.0.max(arrives));
+        self.wire.push_back((arrives, seq, packet));
+    }
+
     /// The arrival time and sequence number of the head packet.
     pub fn front_key(&self) -> Option<(Instant, u64)> {
         self.wire.front().map(|(t, s, _)| (*t, *s))

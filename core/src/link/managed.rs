@@ -10,6 +10,7 @@ use super::aqm::fq_codel::{FqCodel, FqCodelParams, FqReason};
 use super::aqm::pie::{Admit, Pie, PieParams};
 use super::aqm::red::{Red, RedAdmit, RedParams};
 use super::aqm::{Fifo, Head, Verdict, Waiting};
+use super::schedule::Rates;
 use crate::rng::SimRng;
 use crate::scenario::{Aqm, Scenario};
 use crate::time::{serialisation_time, Duration, Instant};
@@ -175,20 +176,22 @@ enum Queue<P> {
 }
 
 pub struct Managed<P> {
-    bits_per_s: u64,
+    /// The link's rate, by the instant a packet goes onto it (`super::schedule`).
+    rates: Rates,
     limit: usize,
     queue: Queue<P>,
     /// When the link finishes the packet on it.
     free_at: Instant,
-    /// The latest packet size and its time on the link: most packets are one size, and the
-    /// exact time takes a 128-bit division (as the drop-tail bottleneck keeps it).
-    last_size: (u32, Duration),
 }
 
 impl<P: Copy> Managed<P> {
     /// `seed` feeds PIE's random drops, apart from the path's loss generator so that a managed
     /// queue leaves the random losses where they were.
     pub fn new(bits_per_s: u64, limit: usize, discipline: Discipline, seed: u64) -> Self {
+        Managed::with_rates(Rates::constant(bits_per_s), limit, discipline, seed)
+    }
+
+    pub fn with_rates(rates: Rates, limit: usize, discipline: Discipline, seed: u64) -> Self {
         let queue = match discipline {
             Discipline::Red(params) => Queue::Red {
                 fifo: Fifo::new(),
@@ -210,11 +213,20 @@ impl<P: Copy> Managed<P> {
             },
         };
         Managed {
-            bits_per_s,
+            rates,
             limit,
             queue,
             free_at: Instant::ZERO,
-            last_size: (0, serialisation_time(0, bits_per_s)),
+        }
+    }
+
+    /// The hard limit from now on (a schedule's `queue`): packets already waiting stay.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+        match &mut self.queue {
+            Queue::FqCodel(q) => q.set_limit(limit),
+            Queue::Pie { pie, .. } => pie.set_limit(limit),
+            Queue::Red { .. } | Queue::Codel { .. } => {}
         }
     }
 
@@ -381,7 +393,7 @@ impl<P: Copy> Managed<P> {
 
     /// The link is free at `now`: the discipline's next packet goes onto it.
     fn serve(&mut self, now: Instant, out: &mut Vec<Outcome<P>>) {
-        let bits_per_s = self.bits_per_s;
+        let bits_per_s = self.rates.at(now);
         let next = match &mut self.queue {
             Queue::Red { fifo, red, .. } => {
                 let w = fifo.pop();
@@ -412,10 +424,7 @@ impl<P: Copy> Managed<P> {
             }
         };
         if let Some(w) = next {
-            if self.last_size.0 != w.bytes {
-                self.last_size = (w.bytes, serialisation_time(u64::from(w.bytes), bits_per_s));
-            }
-            let departs = now + self.last_size.1;
+            let departs = now + self.rates.serialisation(now, w.bytes);
             self.free_at = departs;
             out.push(Outcome::Sent {
                 w,

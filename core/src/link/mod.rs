@@ -8,6 +8,7 @@ pub mod loss;
 pub mod managed;
 pub mod path;
 pub mod policer;
+pub mod schedule;
 
 pub use bottleneck::{Bottleneck, Enqueued};
 

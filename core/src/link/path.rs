@@ -14,7 +14,9 @@ use crate::rng::SimRng;
 use crate::scenario::Scenario;
 use crate::time::{Duration, Instant};
 
+use super::schedule::{AckAggregation, Changes, Delays, Rates};
 use super::{Bottleneck, Enqueued, LossModel, StagedDrops};
+use crate::scenario::sched::Setting;
 
 /// The two directions of the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,6 +68,11 @@ impl PathShape {
 
 pub struct Path {
     shape: PathShape,
+    /// The schedule's changes of loss and queue, met as packets are offered.
+    changes: Changes,
+    delays: Delays,
+    ack_aggregation: Option<AckAggregation>,
+    burst: f64,
     rng: SimRng,
     bottleneck: Bottleneck,
     data_loss: LossModel,
@@ -79,8 +86,12 @@ impl Path {
         let shape = PathShape::of(s);
         Path {
             shape,
+            changes: Changes::of(s),
+            delays: Delays::of(s),
+            ack_aggregation: AckAggregation::of(s),
+            burst: s.burst,
             rng: SimRng::new(s.seed),
-            bottleneck: Bottleneck::new(shape.bits_per_s, shape.queue),
+            bottleneck: Bottleneck::with_rates(Rates::of(s), shape.queue),
             data_loss: LossModel::new(s.loss_pct / 100.0, s.burst),
             ack_loss: LossModel::new(s.ackloss_pct / 100.0, s.burst),
             staged: StagedDrops::new(s.drop.clone()),
@@ -105,6 +116,9 @@ impl Path {
     /// whether it carries payload (a TCP segment with data, or a UDP datagram), which is what
     /// staged drops count.
     pub fn offer(&mut self, dir: Direction, now: Instant, wire_bytes: u32, is_data: bool) -> Fate {
+        if let Some(queue) = self.changes_until(now) {
+            self.bottleneck.set_capacity(queue);
+        }
         match dir {
             Direction::Data => {
                 if self.staged_drop(is_data) {
@@ -123,20 +137,53 @@ impl Path {
                 Fate::Delivered {
                     starts: departs - self.bottleneck.last_serialisation(),
                     departs,
-                    arrives: departs + self.shape.data_delay,
+                    arrives: departs + self.data_delay(departs),
                 }
             }
             Direction::Ack => {
                 if self.ack_loss.lose(&mut self.rng) {
                     return Fate::Dropped(DropCause::Ack);
                 }
+                let departs = self.ack_release(now);
                 Fate::Delivered {
                     starts: now,
-                    departs: now,
-                    arrives: now + self.shape.ack_delay,
+                    departs,
+                    arrives: departs + self.ack_delay(departs),
                 }
             }
         }
+    }
+
+    /// Applies the schedule's changes due by `now` (each once, in order); returns the queue
+    /// limit the last of them set, for the bottleneck to take. Loss rates change here.
+    pub fn changes_until(&mut self, now: Instant) -> Option<usize> {
+        let mut queue = None;
+        while let Some(setting) = self.changes.due(now) {
+            match setting {
+                Setting::Loss(pct) => self.data_loss = LossModel::new(pct / 100.0, self.burst),
+                Setting::Ackloss(pct) => self.ack_loss = LossModel::new(pct / 100.0, self.burst),
+                Setting::Queue(n) => queue = Some(n as usize),
+                // The rate and the delays are read by instant, not applied (`super::schedule`).
+                Setting::Bw(_) | Setting::Rtt(_) => {}
+            }
+        }
+        queue
+    }
+
+    /// The data direction's delay for a packet leaving the bottleneck at `departs`.
+    pub fn data_delay(&self, departs: Instant) -> Duration {
+        self.delays.data(departs)
+    }
+
+    /// The ACK direction's delay for a packet entering its wire at `at`.
+    pub fn ack_delay(&self, at: Instant) -> Duration {
+        self.delays.ack(at)
+    }
+
+    /// When a packet offered to the ACK direction at `now` goes onto its wire: at once, or on
+    /// the aggregation's next release (`ackagg`).
+    pub fn ack_release(&self, now: Instant) -> Instant {
+        self.ack_aggregation.map_or(now, |a| a.release(now))
     }
 
     /// Whether the data packet offered now is one the lesson drops (`drop=` counts packets

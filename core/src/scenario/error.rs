@@ -47,6 +47,10 @@ pub enum Problem {
     EmptyEntry { value: String, allowed: String },
     #[error("{count} entries (allowed up to {MAX_DROPS})")]
     TooManyDrops { count: usize },
+    #[error("{count} entries (allowed up to {})", super::sched::MAX_CHANGES)]
+    TooManyChanges { count: usize },
+    #[error("entry {}: {why}", quoted(entry))]
+    BadChange { entry: String, why: String },
     #[error("entries must be ascending without repeats")]
     DropNotAscending,
     #[error("cannot be set on its own: it resets every other key (start the query with it)")]
@@ -145,7 +149,7 @@ fn shown_key(key: &str) -> Cow<'_, str> {
     }
 }
 
-fn quoted(s: &str) -> String {
+pub(crate) fn quoted(s: &str) -> String {
     format!("\"{}\"", shown(s).replace('"', "\\\""))
 }
 

@@ -19,10 +19,12 @@ pub enum Key {
     Bw,
     Loss,
     Ackloss,
+    Ackagg,
     Drop,
     Burst,
     Police,
     PoliceBurst,
+    Sched,
     Queue,
     Aqm,
     Ecn,
@@ -75,6 +77,8 @@ pub(crate) enum Kind {
     Whole(Range<u64>),
     /// A comma-separated list of 1-based packet numbers.
     DropList,
+    /// A comma-separated list of `T:KEY:VALUE` changes of the path (`super::sched`).
+    Schedule,
 }
 
 /// An inclusive range, with the unit its numbers are in.
@@ -101,17 +105,19 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 45] = [
+    pub const ALL: [Key; 47] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
         Key::Bw,
         Key::Loss,
         Key::Ackloss,
+        Key::Ackagg,
         Key::Drop,
         Key::Burst,
         Key::Police,
         Key::PoliceBurst,
+        Key::Sched,
         Key::Queue,
         Key::Aqm,
         Key::Ecn,
@@ -172,7 +178,7 @@ impl Key {
             // Every whole-number bound is exact in an f64 except seed's, where rounding does
             // a slider no harm.
             Kind::Whole(r) => Some((r.min as f64, r.max as f64)),
-            Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList => None,
+            Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList | Kind::Schedule => None,
         }
     }
 
@@ -214,7 +220,7 @@ impl KeyDef {
         match self.kind {
             Kind::Real(r) => format!("{} to {}", fmt_decimal(r.min), fmt_decimal(r.max)),
             Kind::Whole(r) => format!("{} to {}", r.min, r.max),
-            Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList => String::new(),
+            Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList | Kind::Schedule => String::new(),
         }
     }
 
@@ -225,6 +231,7 @@ impl KeyDef {
         match (&v, self.kind) {
             (Value::Absent, _) => "none".to_string(),
             (Value::Drops(d), _) if d.is_empty() => "none".to_string(),
+            (Value::Schedule(c), _) if c.is_empty() => "none".to_string(),
             (Value::Name(_), Kind::Choice(_)) => format!("`{}`", v.text().unwrap_or_default()),
             _ => v.text().unwrap_or_default(),
         }
@@ -285,7 +292,7 @@ pub fn table_text() -> String {
 /// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
 /// The common shapes take a line each: a decimal, a whole number (`small` for a `u32` field),
 /// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
-pub static KEYS: [KeyDef; 45] = {
+pub static KEYS: [KeyDef; 47] = {
     use Dimension as D;
     // A key that is a plain field of `Scenario`, bounded by its kind alone.
     macro_rules! plain {
@@ -349,6 +356,7 @@ pub static KEYS: [KeyDef; 45] = {
         real!(Bw "bw", "bottleneck rate", "Mbit/s", 0.01, 100_000.0, Mbps, bw_mbps),
         real!(Loss "loss", "random loss, data direction", "percent", 0.0, 50.0, Percent, loss_pct),
         real!(Ackloss "ackloss", "random loss, ACK direction", "percent", 0.0, 50.0, Percent, ackloss_pct),
+        real!(Ackagg "ackagg", "ACK aggregation: ACKs are held and released together every so often (on a grid from the start of the run), as Wi-Fi's block ACKs and a cellular uplink's grants release them; 0 = none", "ms", 0.0, 1000.0, Millis, ackagg_ms),
         KeyDef {
             key: Key::Drop,
             name: "drop",
@@ -366,6 +374,20 @@ pub static KEYS: [KeyDef; 45] = {
         real!(Burst "burst", "mean loss-burst length (Gilbert-Elliott); 1 = independent", "packets", 1.0, 100.0, Packets, burst),
         real!(Police "police", "a policer before the bottleneck: a token bucket at this rate that drops what exceeds it, adding no delay (an ISP's ingress policer, tc's `police`); 0 = none", "Mbit/s", 0.0, 100_000.0, Mbps, police_mbps),
         whole!(PoliceBurst "police_burst", "the policer's bucket; 0 = 20 ms of its rate, at least two full segments", "bytes", 0, 1_073_741_824, Bytes, police_burst),
+        KeyDef {
+            key: Key::Sched,
+            name: "sched",
+            meaning: "changes of the path during the run, each `T:KEY:VALUE` (at T seconds, KEY takes VALUE, in its own units): `10:bw:10,20:loss:2`; `rtt` sets every flow's",
+            unit: "comma-separated list",
+            kind: Kind::Schedule,
+            allowed: Some("KEY one of `bw`, `loss`, `rtt`, `ackloss`, `queue`; T from 0 to 600, ascending; at most 1000 entries"),
+            get: |s| Value::Schedule(s.sched.clone()),
+            put: |s, v| {
+                if let Value::Schedule(c) = v {
+                    s.sched = c;
+                }
+            },
+        },
         small!(Queue "queue", "bottleneck queue's hard limit: drop-tail with `aqm=fifo`, the discipline's `limit` otherwise", "packets", 1, 1_000_000, Packets, queue),
         choice!(Aqm "aqm", "queue discipline at the bottleneck: drop-tail, RED (gentle), CoDel (RFC 8289), FQ-CoDel (RFC 8290), PIE (RFC 8033)", "`fifo`, `red`, `codel`, `fq_codel`, `pie`", ["fifo", "red", "codel", "fq_codel", "pie"], aqm: Aqm),
         flag!(Ecn "ecn", "ECN (RFC 3168): data sent ECT(0), the queue marks CE instead of dropping, the receiver echoes ECE until CWR, the sender reduces without retransmitting", ecn),
@@ -441,6 +463,7 @@ pub enum Value {
     Real(f64),
     Whole(u64),
     Drops(Vec<u64>),
+    Schedule(Vec<super::sched::Change>),
 }
 
 /// The bounds a numeric key has in one scenario, and how a message states them.
@@ -555,7 +578,7 @@ impl Scenario {
                 max: r.max,
                 allowed: allowed(&r.min.to_string(), &r.max.to_string(), r.dim),
             }),
-            (_, Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList) => None,
+            (_, Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList | Kind::Schedule) => None,
         }
     }
 }
@@ -663,6 +686,10 @@ mod tests {
                 Kind::Flag => Value::Flag(!matches!(s.value(k), Value::Flag(true))),
                 Kind::Choice(names) => Value::Name(names[names.len() - 1]),
                 Kind::DropList => Value::Drops(vec![3, 7]),
+                Kind::Schedule => Value::Schedule(vec![super::super::sched::Change {
+                    at_s: 2.5,
+                    setting: super::super::sched::Setting::Queue(9),
+                }]),
                 Kind::Preset => continue,
             };
             s.put(k, v.clone());

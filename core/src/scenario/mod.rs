@@ -8,6 +8,7 @@ mod keys;
 mod parse;
 mod presets;
 mod print;
+pub mod sched;
 mod units;
 
 pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
@@ -77,9 +78,13 @@ pub struct Scenario {
     pub loss_pct: f64,
     /// Random loss on the ACK direction (percent).
     pub ackloss_pct: f64,
+    /// ACKs are released in bursts on a grid of this period (ms); 0 = as they come.
+    pub ackagg_ms: f64,
     /// The policer's rate (Mbit/s; 0 = none) and bucket (bytes; 0 = 20 ms of the rate).
     pub police_mbps: f64,
     pub police_burst: u64,
+    /// The path's changes during the run, in order of time.
+    pub sched: Vec<sched::Change>,
     /// Data packets to drop, 1-based in order of transmission on the data direction, ascending.
     pub drop: Vec<u64>,
     /// Mean loss-burst length in packets (Gilbert-Elliott); 1 = independent losses.
@@ -163,8 +168,10 @@ impl Default for Scenario {
             bw_mbps: 1000.0,
             loss_pct: 0.0,
             ackloss_pct: 0.0,
+            ackagg_ms: 0.0,
             police_mbps: 0.0,
             police_burst: 0,
+            sched: Vec::new(),
             drop: Vec::new(),
             burst: 1.0,
             queue: 1000,

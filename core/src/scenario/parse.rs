@@ -238,6 +238,10 @@ impl Scenario {
                 self.put(key, Value::Whole(v));
             }
             Kind::DropList => self.put(key, Value::Drops(read_drops(raw).map_err(fail)?)),
+            Kind::Schedule => self.put(
+                key,
+                Value::Schedule(super::sched::read(raw).map_err(fail)?),
+            ),
         }
         Ok(())
     }
@@ -419,8 +423,10 @@ mod tests {
             bw_mbps: 100.0,
             loss_pct: 1.5,
             ackloss_pct: 0.5,
+            ackagg_ms: 0.0,
             police_mbps: 0.0,
             police_burst: 0,
+            sched: Vec::new(),
             drop: vec![3, 9],
             burst: 2.0,
             queue: 50,

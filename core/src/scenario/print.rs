@@ -56,6 +56,7 @@ impl Value {
                 let drops: Vec<String> = drops.iter().map(u64::to_string).collect();
                 drops.join(",")
             }
+            Value::Schedule(changes) => super::sched::text(changes),
         })
     }
 }

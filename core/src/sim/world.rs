@@ -594,13 +594,13 @@ impl World {
         }
         match fate {
             Fate::Delivered {
-                starts, departs, ..
+                starts, arrives, ..
             } => {
                 if p.is_data() {
                     self.waited(p.flow, starts, starts - now);
                 }
                 let seq = self.sched.next_seq();
-                self.data_wire.push(departs, seq, p);
+                self.data_wire.push_at(arrives, seq, p);
             }
             Fate::Dropped(cause) => {
                 match cause {
@@ -616,6 +616,7 @@ impl World {
     /// A data packet joins a managed bottleneck (after the lesson's staged drop, as on the
     /// drop-tail path); what the discipline decides, now or later, is settled as it comes.
     fn send_through_managed(&mut self, now: Instant, p: Packet, repair: bool) {
+        self.path_changes(now);
         if self.path.staged_drop(p.is_data()) {
             let cause = DropCause::Staged;
             self.record_trip(now, &p, repair, trip_end(now, Fate::Dropped(cause)));
@@ -647,6 +648,16 @@ impl World {
         let queued = m.queue.len();
         self.traces.queue.push(now, [queued as f64]);
         self.settle(now, &mut out);
+    }
+
+    /// The path's scheduled changes due by `now`; a managed bottleneck takes a new limit
+    /// itself (the drop-tail one inside the path does).
+    fn path_changes(&mut self, now: Instant) {
+        if let Some(limit) = self.path.changes_until(now) {
+            if let Some(m) = self.managed.as_mut() {
+                m.queue.set_limit(limit);
+            }
+        }
     }
 
     /// A data packet of `flow` went onto the bottleneck's link at `starts` after waiting
@@ -735,7 +746,7 @@ impl World {
                         self.lost_on_data_path(starts, &p, DropCause::Data, None);
                         continue;
                     }
-                    let arrives = departs + self.data_wire.delay();
+                    let arrives = departs + self.path.data_delay(departs);
                     let fate = Fate::Delivered {
                         starts,
                         departs,
@@ -743,7 +754,7 @@ impl World {
                     };
                     self.settle_trip(trip, starts, fate);
                     let seq = self.sched.next_seq();
-                    self.data_wire.push(departs, seq, p);
+                    self.data_wire.push_at(arrives, seq, p);
                 }
                 Outcome::Dropped { w, at, why } => {
                     let Held {
@@ -821,6 +832,7 @@ impl World {
 
     fn send_on_ack_path(&mut self, now: Instant, p: Packet) {
         self.tap(now, CapturePoint::Receiver, &p);
+        self.path_changes(now);
         let fate = self.path.offer(Direction::Ack, now, p.wire_bytes, false);
         self.record_trip(now, &p, false, trip_end(now, fate));
         if let Fate::Dropped(_) = fate {
@@ -832,8 +844,10 @@ impl World {
             }
             return;
         }
-        let seq = self.sched.next_seq();
-        self.ack_wire.push(now, seq, p);
+        if let Fate::Delivered { arrives, .. } = fate {
+            let seq = self.sched.next_seq();
+            self.ack_wire.push_at(arrives, seq, p);
+        }
     }
 
     fn data_arrives(&mut self, now: Instant) {

@@ -102,6 +102,11 @@ pub struct FqCodel<P> {
 }
 
 impl<P> FqCodel<P> {
+    /// The packet limit from now on; what is held over it stays until dequeued.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.params.limit = limit;
+    }
+
     pub fn new(params: FqCodelParams) -> Self {
         FqCodel {
             params,

@@ -117,6 +117,11 @@ pub struct Pie {
 }
 
 impl Pie {
+    /// The packet limit from now on.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.params.limit = limit;
+    }
+
     pub fn new(params: PieParams, start: Instant) -> Pie {
         Pie {
             params,
