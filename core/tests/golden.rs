@@ -12,7 +12,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// Scenarios that touch every mechanism: slow start, HyStart, both recoveries, RACK and TLP,
 /// timeouts, bursty and staged loss, ACK loss, several flows, each algorithm, each queue
-/// discipline, ECN.
+/// discipline, ECN, a path that changes on a schedule, aggregated ACKs.
 const SCENARIOS: &[&str] = &[
     "",
     "preset=post-slow-start",
@@ -34,6 +34,8 @@ const SCENARIOS: &[&str] = &[
     "cc=bbr&rtt=50&bw=100&app=bulk&dur=3&aqm=codel&ecn=1",
     "cc=cubic&rtt=50&bw=100&app=bulk&dur=3&flows=2&probe=10&aqm=fq_codel",
     "preset=hol-blocking&count=300&probe=5&loss=0&queue=30",
+    "cc=cubic&rtt=40&bw=100&app=bulk&dur=4&flows=2&sched=1:bw:10,2:loss:1,2.5:rtt:80,3:queue:30,3.5:bw:50",
+    "cc=bbr&rtt=30&bw=50&app=bulk&dur=3&ackagg=4&aqm=fq_codel&sched=1.5:bw:20",
 ];
 
 /// FNV-1a, 64-bit: a stable digest of a long trace.
