@@ -127,6 +127,19 @@ pub const PRESETS: &[Preset] = &[
         moment: None,
     },
     Preset {
+        name: "bandwidth-drop",
+        source: "not from a seed: a path that changes under a transfer",
+        // A queue of 500 packets is 60 ms at 100 Mbit/s, and 600 ms once the rate is 10.
+        query: "cc=cubic&rtt=40&bw=100&sched=10:bw:10&queue=500&app=bulk&dur=20&flows=1",
+        en: "The bottleneck falls from 100 to 10 Mbit/s at 10 s: the queue the window built \
+             for the fast link now takes ten times as long to drain, the RTT balloons, and \
+             CUBIC's losses bring the window down to the new path.",
+        zh: "瓶颈在 10 s 时从 100 Mbit/s 降到 10 Mbit/s：为快链路攒下的队列现在要十倍的时间才能排空，\
+             RTT 暴涨，CUBIC 在丢包后把窗口降到新路径的大小。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
         name: "lesson-fast-retransmit",
         source: "a lesson: one segment lost in mid-flight",
         // Segment 15 of a 100-segment body: later segments arrive and are SACKed.
