@@ -41,6 +41,18 @@ pub struct RunView {
     pub hol: Vec<HolView>,
     /// When the run stopped, in ms.
     pub end_ms: f64,
+    /// The path's scheduled changes (`sched`), for the charts to mark.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<ChangeView>,
+}
+
+/// One scheduled change of the path: at `t` ms, `key` takes `value` (written as the query
+/// writes it, in the key's unit).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChangeView {
+    pub t: f64,
+    pub key: crate::scenario::Key,
+    pub value: String,
 }
 
 /// The lines the charts lay over the measurement.
@@ -324,6 +336,15 @@ impl RunView {
             messages,
             hol,
             end_ms: ms(end),
+            changes: s
+                .sched
+                .iter()
+                .map(|c| ChangeView {
+                    t: c.at_s * 1000.0,
+                    key: c.setting.key(),
+                    value: c.setting.text(),
+                })
+                .collect(),
         }
     }
 }

@@ -46,7 +46,10 @@ fn the_bottleneck_s_departure_spacing_changes_at_t_exactly() {
     let start = Instant(t.as_nanos() - 2_400_000);
     let d = departures(&mut p, start, 40);
     let gaps: Vec<u64> = d.windows(2).map(|w| (w[1] - w[0]).as_nanos()).collect();
-    assert_eq!(d[19], t, "the twentieth leaves at the instant of the change");
+    assert_eq!(
+        d[19], t,
+        "the twentieth leaves at the instant of the change"
+    );
     assert!(gaps[..19].iter().all(|&g| g == 120_000), "{gaps:?}");
     assert!(gaps[19..].iter().all(|&g| g == 1_200_000), "{gaps:?}");
 }
@@ -93,7 +96,11 @@ fn loss_and_queue_changes_take_effect_at_their_instant() {
         .map(|row| row.1[0])
         .collect();
     assert!(!late.is_empty());
-    assert!(late.iter().all(|&q| q <= 5.0), "{:?}", late.iter().fold(0.0f64, |a, &b| a.max(b)));
+    assert!(
+        late.iter().all(|&q| q <= 5.0),
+        "{:?}",
+        late.iter().fold(0.0f64, |a, &b| a.max(b))
+    );
     assert!(r.summary.queue_drops > 0);
 }
 

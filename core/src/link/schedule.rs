@@ -74,11 +74,7 @@ impl Rates {
     pub fn serialisation(&mut self, start: Instant, bytes: u32) -> Duration {
         let rate = self.at(start);
         if (self.last.0, self.last.1) != (bytes, rate) {
-            self.last = (
-                bytes,
-                rate,
-                serialisation_time(u64::from(bytes), rate),
-            );
+            self.last = (bytes, rate, serialisation_time(u64::from(bytes), rate));
         }
         self.last.2
     }
@@ -203,7 +199,10 @@ mod tests {
         let mut r = Rates::of(&scenario("bw=100&sched=1:bw:10,2:bw:1000"));
         let s = Instant::from_secs_f64;
         assert_eq!(r.serialisation(s(0.5), 1500), Duration(120_000));
-        assert_eq!(r.serialisation(Instant(999_999_999), 1500), Duration(120_000));
+        assert_eq!(
+            r.serialisation(Instant(999_999_999), 1500),
+            Duration(120_000)
+        );
         assert_eq!(r.serialisation(s(1.0), 1500), Duration(1_200_000));
         assert_eq!(r.serialisation(s(2.0), 1500), Duration(12_000));
     }
@@ -211,7 +210,10 @@ mod tests {
     #[test]
     fn delays_follow_the_rtt_changes_split_as_the_shape() {
         let d = Delays::of(&scenario("rtt=20&sched=5:rtt:100.000001"));
-        assert_eq!(d.data(Instant::from_secs_f64(4.9)), Duration::from_millis(10));
+        assert_eq!(
+            d.data(Instant::from_secs_f64(4.9)),
+            Duration::from_millis(10)
+        );
         let at = Instant::from_secs_f64(5.0);
         assert_eq!(d.data(at), Duration(50_000_000));
         assert_eq!(d.ack(at), Duration(50_000_001));

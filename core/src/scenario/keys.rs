@@ -10,7 +10,7 @@ use super::print::fmt_decimal;
 use super::units::{read_decimal, Dimension};
 use super::{App, Aqm, CcAlgo, Scenario};
 
-/// One query key. `Key::ALL` is the order of the canonical form.
+/// One query key. `Key::ALL` is the order of the canonical form; serde writes its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key {
     Preset,
@@ -220,7 +220,9 @@ impl KeyDef {
         match self.kind {
             Kind::Real(r) => format!("{} to {}", fmt_decimal(r.min), fmt_decimal(r.max)),
             Kind::Whole(r) => format!("{} to {}", r.min, r.max),
-            Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList | Kind::Schedule => String::new(),
+            Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList | Kind::Schedule => {
+                String::new()
+            }
         }
     }
 
@@ -578,8 +580,24 @@ impl Scenario {
                 max: r.max,
                 allowed: allowed(&r.min.to_string(), &r.max.to_string(), r.dim),
             }),
-            (_, Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList | Kind::Schedule) => None,
+            (_, Kind::Preset | Kind::Choice(_) | Kind::Flag | Kind::DropList | Kind::Schedule) => {
+                None
+            }
         }
+    }
+}
+
+impl serde::Serialize for Key {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Key::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown key {name:?}")))
     }
 }
 

@@ -238,10 +238,9 @@ impl Scenario {
                 self.put(key, Value::Whole(v));
             }
             Kind::DropList => self.put(key, Value::Drops(read_drops(raw).map_err(fail)?)),
-            Kind::Schedule => self.put(
-                key,
-                Value::Schedule(super::sched::read(raw).map_err(fail)?),
-            ),
+            Kind::Schedule => {
+                self.put(key, Value::Schedule(super::sched::read(raw).map_err(fail)?))
+            }
         }
         Ok(())
     }

@@ -126,7 +126,9 @@ pub(crate) fn read(raw: &str) -> Result<Vec<Change>, Problem> {
         })?;
         let setting = Setting::read(key, value).map_err(bad)?;
         if out.last().is_some_and(|c| c.at_s > at_s) {
-            return Err(bad("comes before the entry ahead of it (times ascend)".into()));
+            return Err(bad(
+                "comes before the entry ahead of it (times ascend)".into()
+            ));
         }
         out.push(Change { at_s, setting });
     }

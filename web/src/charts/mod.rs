@@ -10,6 +10,7 @@
 
 pub mod axis;
 pub mod canvas;
+pub mod changes;
 pub mod cursor;
 pub mod cwnd;
 pub mod draw;

@@ -100,7 +100,13 @@ fn paint<F: Figure>(
         .ok_or("the browser gave no 2D context for the chart")?;
     let root = backend.into_drawing_area();
     root.fill(&PAPER).map_err(|e| e.to_string())?;
-    let frame = figure.draw(&root, st);
+    let mut frame = figure.draw(&root, st);
+    if let (true, Ok(f)) = (F::TIMED, &frame) {
+        let ctx = figure.ctx();
+        if let Err(e) = super::changes::mark(&root, f, st, &ctx.view.changes, ctx.lang) {
+            frame = Err(e);
+        }
+    }
     if let Err(message) = &frame {
         // Half a chart would be worse than none: say what went wrong where it would have been.
         let _ = root.fill(&PAPER);
