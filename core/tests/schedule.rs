@@ -67,6 +67,14 @@ fn a_bulk_flow_follows_a_drop_to_the_new_rate() {
     );
     let before = goodput_mbps(&r, 5.0, 10.0);
     assert!(before > 80.0, "{before:.2} Mbit/s before the drop");
+    // A managed queue reads the same schedule as each packet starts: never more than the new
+    // rate's payload after the drop (CoDel's drops as the sojourn jumps cost CUBIC some of it).
+    let codel = result("cc=cubic&rtt=40&bw=100&aqm=codel&app=bulk&dur=16&sched=10:bw:10");
+    let after = goodput_mbps(&codel, 10.0, 15.0);
+    assert!(
+        after <= 1.01 * payload && after > 0.5 * payload,
+        "CoDel: {after:.2} Mbit/s after the drop"
+    );
     assert_eq!(r.invariants, tcplab::sim::Invariants::default());
 }
 

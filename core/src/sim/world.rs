@@ -279,8 +279,8 @@ impl World {
         let window_len = super::report::goodput_window(s);
         let managed = Discipline::of(s, shape.bits_per_s).map(|discipline| ManagedLink {
             // Its own seed, so that the path's random losses stay where they were.
-            queue: Managed::new(
-                shape.bits_per_s,
+            queue: Managed::with_rates(
+                crate::link::schedule::Rates::of(s),
                 shape.queue,
                 discipline,
                 s.seed ^ 0x6171_6d5f_7365_6564,
