@@ -44,6 +44,22 @@ pub struct RunView {
     /// The path's scheduled changes (`sched`), for the charts to mark.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<ChangeView>,
+    /// How several flows shared the link, window by window (`metrics::fairness`); empty for
+    /// one flow.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fairness: Vec<FairnessPoint>,
+    /// The length of those windows (ms).
+    #[serde(default)]
+    pub fairness_window_ms: f64,
+}
+
+/// One window of a run of several flows: from `t` ms, Jain's index of their goodput and each
+/// flow's share of it (0 to 1), `None` where no flow delivered anything.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FairnessPoint {
+    pub t: f64,
+    pub jain: Option<f64>,
+    pub shares: Option<Vec<f64>>,
 }
 
 /// One scheduled change of the path: at `t` ms, `key` takes `value` (written as the query
@@ -313,6 +329,13 @@ impl RunView {
                 (thin_messages(all), hol)
             }
         };
+        let (fairness_window, windows) = if r.traces.flows.len() > 1 {
+            let bins: Vec<&crate::metrics::series::RateBins> =
+                r.traces.flows.iter().map(|f| &f.delivered).collect();
+            crate::metrics::fairness::windows(&bins, crate::sim::goodput_window(s))
+        } else {
+            (crate::time::Duration::ZERO, Vec::new())
+        };
         RunView {
             query: s.to_query(),
             verdict: verdict(s, &r.summary),
@@ -345,6 +368,15 @@ impl RunView {
                     value: c.setting.text(),
                 })
                 .collect(),
+            fairness: windows
+                .iter()
+                .map(|w| FairnessPoint {
+                    t: ms(w.start),
+                    jain: w.jain(),
+                    shares: w.shares(),
+                })
+                .collect(),
+            fairness_window_ms: fairness_window.as_millis_f64(),
         }
     }
 }

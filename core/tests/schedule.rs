@@ -29,7 +29,7 @@ fn goodput_mbps(r: &RunResult, from: f64, to: f64) -> f64 {
 
 fn departures(p: &mut Path, at: Instant, n: usize) -> Vec<Instant> {
     (0..n)
-        .map(|_| match p.offer(Direction::Data, at, 1500, true) {
+        .map(|_| match p.offer(Direction::Data, 0, at, 1500, true) {
             Fate::Delivered { departs, .. } => departs,
             Fate::Dropped(c) => panic!("dropped: {c:?}"),
         })

@@ -88,6 +88,27 @@ impl Plan {
                     .into(),
             });
         }
+        for (key, differs) in [
+            ("cc", !s.each.cc.is_empty()),
+            ("rtt", !s.each.rtt_ms.is_empty()),
+            ("iw", !s.each.iw.is_empty()),
+        ] {
+            if differs {
+                return Err(Refusal {
+                    key,
+                    why: format!(
+                        "the twin gives every connection the same {key}; one per flow runs in the                          simulator alone (allowed one value)"
+                    ),
+                });
+            }
+        }
+        if !s.each.start_s.is_empty() || s.start_s != 0.0 {
+            return Err(Refusal {
+                key: "start",
+                why: "the twin opens every connection at once; a later start runs in the                       simulator alone (allowed 0)"
+                    .into(),
+            });
+        }
         if s.probe_ms != 0.0 {
             return Err(Refusal {
                 key: "probe",
@@ -192,6 +213,12 @@ mod tests {
     fn a_changing_path_is_refused_by_name() {
         assert_eq!(plan("sched=1:bw:10").map_err(|r| r.key), Err("sched"));
         assert_eq!(plan("ackagg=4").map_err(|r| r.key), Err("ackagg"));
+        assert_eq!(plan("flows=2&cc=bbr,cubic").map_err(|r| r.key), Err("cc"));
+        assert_eq!(plan("flows=2&rtt=20,80").map_err(|r| r.key), Err("rtt"));
+        assert_eq!(plan("flows=2&iw=4,10").map_err(|r| r.key), Err("iw"));
+        assert_eq!(plan("flows=2&start=0,5").map_err(|r| r.key), Err("start"));
+        assert_eq!(plan("start=1").map_err(|r| r.key), Err("start"));
+        assert!(plan("flows=2&cc=bbr,bbr").is_ok());
     }
 
     #[test]

@@ -90,9 +90,10 @@ impl Schedule {
         header: &Header,
         bytes: Vec<u8>,
     ) -> Fate {
+        // Every flow takes flow 1's delays: the twin refuses per-flow RTTs (plan.rs).
         let fate = self
             .path
-            .offer(dir, now, header.total_len, header.is_data());
+            .offer(dir, 0, now, header.total_len, header.is_data());
         let (queue, c) = match dir {
             Direction::Data => (&mut self.data, &mut self.data_counters),
             Direction::Ack => (&mut self.ack, &mut self.ack_counters),

@@ -1109,6 +1109,11 @@ fn summarise(
         } else {
             per_flow
         },
+        flow_names: if s.app == App::Msgs {
+            Vec::new()
+        } else {
+            s.flow_names()
+        },
         // Segments without payload the receiver sent, less each connection's SYN-ACK: its ACKs,
         // and the few that close the connection.
         acks_sent: (!udp).then(|| {

@@ -1041,6 +1041,7 @@ mod tests {
             }),
             jain_fairness: None,
             per_flow_goodput_MBps: vec![31.5],
+            flow_names: Vec::new(),
             acks_sent: 0,
             mathis_MBps: Some(31.6),
             bdp_bytes: 25_000_000.0,

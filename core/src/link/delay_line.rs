@@ -58,6 +58,61 @@ impl DelayLine {
     }
 }
 
+/// One direction's wires, one per delay the flows take (`rtt=20,80`): each keeps its packets
+/// in order, and the earliest head among them is the direction's next arrival.
+pub struct Wires {
+    lines: Vec<DelayLine>,
+}
+
+impl Wires {
+    /// A wire for each of `delays`, in order: lane `i` is `delays[i]`'s.
+    pub fn new(delays: impl IntoIterator<Item = Duration>) -> Wires {
+        let mut lines: Vec<DelayLine> = delays.into_iter().map(DelayLine::new).collect();
+        if lines.is_empty() {
+            lines.push(DelayLine::new(Duration::ZERO));
+        }
+        Wires { lines }
+    }
+
+    /// Puts `packet` on lane `lane`'s wire, as [`DelayLine::push_at`] (lane 0 for a lane the
+    /// wires do not have).
+    pub fn push_at(&mut self, lane: usize, arrives: Instant, seq: u64, packet: Packet) {
+        let i = if lane < self.lines.len() { lane } else { 0 };
+        self.lines[i].push_at(arrives, seq, packet);
+    }
+
+    /// The lane whose head arrives first (ties to the packet put on a wire first).
+    fn first(&self) -> Option<usize> {
+        if let [one] = &self.lines[..] {
+            return (!one.is_empty()).then_some(0);
+        }
+        (0..self.lines.len())
+            .filter_map(|i| self.lines[i].front_key().map(|k| (k, i)))
+            .min()
+            .map(|(_, i)| i)
+    }
+
+    /// The arrival time and sequence number of the next packet to arrive.
+    pub fn front_key(&self) -> Option<(Instant, u64)> {
+        self.first().and_then(|i| self.lines[i].front_key())
+    }
+
+    /// Takes the next packet to arrive off its wire.
+    pub fn pop(&mut self) -> Option<Packet> {
+        let i = self.first()?;
+        self.lines[i].pop()
+    }
+
+    /// Packets on all the wires.
+    pub fn len(&self) -> usize {
+        self.lines.iter().map(DelayLine::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.iter().all(DelayLine::is_empty)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +137,33 @@ mod tests {
         assert_eq!(line.pop().map(|p| p.flow), Some(2));
         assert!(line.pop().is_none());
         assert_eq!(line.front_key(), None);
+    }
+
+    #[test]
+    fn wires_of_two_delays_give_the_earliest_head_first() {
+        // A 10 ms lane and a 40 ms lane: the short lane's later packet overtakes the long
+        // lane's earlier one, and each lane stays in order.
+        let ms = |m: u64| Instant(m * 1_000_000);
+        let mut w = Wires::new([Duration::from_millis(10), Duration::from_millis(40)]);
+        w.push_at(1, ms(40), 1, pkt(2));
+        w.push_at(0, ms(15), 2, pkt(1));
+        w.push_at(0, ms(15), 3, pkt(3));
+        w.push_at(7, ms(16), 4, pkt(4));
+        assert_eq!(w.len(), 4);
+        let order: Vec<(Option<(Instant, u64)>, u16)> = std::iter::from_fn(|| {
+            let key = w.front_key();
+            w.pop().map(|p| (key, p.flow))
+        })
+        .collect();
+        assert_eq!(
+            order,
+            [
+                (Some((ms(15), 2)), 1),
+                (Some((ms(15), 3)), 3),
+                (Some((ms(16), 4)), 4),
+                (Some((ms(40), 1)), 2)
+            ]
+        );
+        assert!(w.is_empty());
     }
 }

@@ -64,6 +64,6 @@ impl DropCause {
         DropCause::ALL.get(usize::try_from(code).ok()?).copied()
     }
 }
-pub use delay_line::DelayLine;
+pub use delay_line::{DelayLine, Wires};
 pub use loss::{LossModel, StagedDrops};
 pub use path::{Direction, Fate, Path, PathShape};

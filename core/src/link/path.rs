@@ -70,7 +70,10 @@ pub struct Path {
     shape: PathShape,
     /// The schedule's changes of loss and queue, met as packets are offered.
     changes: Changes,
-    delays: Delays,
+    /// The delays of each lane: the flows of one RTT share a lane (`rtt=20,80` makes two).
+    delays: Vec<Delays>,
+    /// Each flow's lane; a packet of a flow past the list (the probe's) takes lane 0, flow 1's.
+    lane_of: Vec<usize>,
     ack_aggregation: Option<AckAggregation>,
     burst: f64,
     rng: SimRng,
@@ -84,10 +87,24 @@ pub struct Path {
 impl Path {
     pub fn new(s: &Scenario) -> Path {
         let shape = PathShape::of(s);
+        // Lane 0 is the scenario's RTT (flow 1's), then each other RTT in order of its flow.
+        let mut rtts = vec![s.rtt_ms];
+        let lane_of = s
+            .flow_specs()
+            .iter()
+            .map(|f| match rtts.iter().position(|&r| r == f.rtt_ms) {
+                Some(i) => i,
+                None => {
+                    rtts.push(f.rtt_ms);
+                    rtts.len() - 1
+                }
+            })
+            .collect();
         Path {
             shape,
             changes: Changes::of(s),
-            delays: Delays::of(s),
+            delays: rtts.iter().map(|&r| Delays::of(s, r)).collect(),
+            lane_of,
             ack_aggregation: AckAggregation::of(s),
             burst: s.burst,
             rng: SimRng::new(s.seed),
@@ -112,10 +129,30 @@ impl Path {
         self.shape
     }
 
+    /// The lane of `flow`'s packets, whose wires carry its own delays.
+    pub fn lane(&self, flow: u16) -> usize {
+        self.lane_of.get(usize::from(flow)).copied().unwrap_or(0)
+    }
+
+    /// Each lane's delays at the start of the run (data direction, ACK direction), in lane order.
+    pub fn lanes(&self) -> Vec<(Duration, Duration)> {
+        self.delays
+            .iter()
+            .map(|d| (d.data(Instant::ZERO), d.ack(Instant::ZERO)))
+            .collect()
+    }
+
     /// Offers a packet of `wire_bytes` (IP length, headers included) at `now`; `is_data` says
     /// whether it carries payload (a TCP segment with data, or a UDP datagram), which is what
     /// staged drops count.
-    pub fn offer(&mut self, dir: Direction, now: Instant, wire_bytes: u32, is_data: bool) -> Fate {
+    pub fn offer(
+        &mut self,
+        dir: Direction,
+        flow: u16,
+        now: Instant,
+        wire_bytes: u32,
+        is_data: bool,
+    ) -> Fate {
         if let Some(queue) = self.changes_until(now) {
             self.bottleneck.set_capacity(queue);
         }
@@ -137,7 +174,7 @@ impl Path {
                 Fate::Delivered {
                     starts: departs - self.bottleneck.last_serialisation(),
                     departs,
-                    arrives: departs + self.data_delay(departs),
+                    arrives: departs + self.data_delay(flow, departs),
                 }
             }
             Direction::Ack => {
@@ -148,7 +185,7 @@ impl Path {
                 Fate::Delivered {
                     starts: now,
                     departs,
-                    arrives: departs + self.ack_delay(departs),
+                    arrives: departs + self.ack_delay(flow, departs),
                 }
             }
         }
@@ -170,14 +207,14 @@ impl Path {
         queue
     }
 
-    /// The data direction's delay for a packet leaving the bottleneck at `departs`.
-    pub fn data_delay(&self, departs: Instant) -> Duration {
-        self.delays.data(departs)
+    /// The data direction's delay for a packet of `flow` leaving the bottleneck at `departs`.
+    pub fn data_delay(&self, flow: u16, departs: Instant) -> Duration {
+        self.delays[self.lane(flow)].data(departs)
     }
 
-    /// The ACK direction's delay for a packet entering its wire at `at`.
-    pub fn ack_delay(&self, at: Instant) -> Duration {
-        self.delays.ack(at)
+    /// The ACK direction's delay for a packet of `flow` entering its wire at `at`.
+    pub fn ack_delay(&self, flow: u16, at: Instant) -> Duration {
+        self.delays[self.lane(flow)].ack(at)
     }
 
     /// When a packet offered to the ACK direction at `now` goes onto its wire: at once, or on
@@ -254,15 +291,15 @@ mod tests {
             Fate::Dropped(c) => panic!("dropped: {c:?}"),
         };
         assert_eq!(
-            arrive(p.offer(Direction::Data, Instant(0), 1500, true)),
+            arrive(p.offer(Direction::Data, 0, Instant(0), 1500, true)),
             10_120_000
         );
         assert_eq!(
-            arrive(p.offer(Direction::Data, Instant(0), 1500, true)),
+            arrive(p.offer(Direction::Data, 0, Instant(0), 1500, true)),
             10_240_000
         );
         assert_eq!(
-            arrive(p.offer(Direction::Ack, Instant(5), 52, false)),
+            arrive(p.offer(Direction::Ack, 0, Instant(5), 52, false)),
             10_000_005
         );
         assert_eq!(p.queued(Instant(0)), 1);
@@ -275,7 +312,7 @@ mod tests {
             .into_iter()
             .map(|data| {
                 matches!(
-                    p.offer(Direction::Data, Instant(0), 100, data),
+                    p.offer(Direction::Data, 0, Instant(0), 100, data),
                     Fate::Dropped(DropCause::Staged)
                 )
             })
@@ -295,7 +332,7 @@ mod tests {
                         Direction::Data
                     };
                     matches!(
-                        p.offer(dir, Instant(i * 1_000_000), 100, true),
+                        p.offer(dir, 0, Instant(i * 1_000_000), 100, true),
                         Fate::Dropped(_)
                     )
                 })
@@ -306,5 +343,37 @@ mod tests {
         assert_ne!(a, losses("loss=5&ackloss=5&seed=10"));
         let lost = a.iter().filter(|&&l| l).count();
         assert!((60..140).contains(&lost), "{lost} of 2000 at 5 %");
+    }
+
+    #[test]
+    fn each_flow_takes_its_own_rtt_through_the_one_bottleneck() {
+        // 100 Mbit/s: 1500 bytes take 120 us. Flow 2's 80 ms against flow 1's 20 ms, and
+        // flow 3 shares flow 1's lane.
+        let mut p = path("flows=3&rtt=20,80,20&bw=100");
+        assert_eq!((p.lane(0), p.lane(1), p.lane(2), p.lane(3)), (0, 1, 0, 0));
+        assert_eq!(
+            p.lanes(),
+            [
+                (Duration::from_millis(10), Duration::from_millis(10)),
+                (Duration::from_millis(40), Duration::from_millis(40))
+            ]
+        );
+        let arrives = |f: Fate| match f {
+            Fate::Delivered { arrives, .. } => arrives.as_nanos(),
+            Fate::Dropped(c) => panic!("dropped: {c:?}"),
+        };
+        assert_eq!(
+            arrives(p.offer(Direction::Data, 1, Instant(0), 1500, true)),
+            40_120_000
+        );
+        // Behind flow 2's packet in the one queue, on its own shorter wire.
+        assert_eq!(
+            arrives(p.offer(Direction::Data, 0, Instant(0), 1500, true)),
+            10_240_000
+        );
+        assert_eq!(
+            arrives(p.offer(Direction::Ack, 1, Instant(0), 52, false)),
+            40_000_000
+        );
     }
 }

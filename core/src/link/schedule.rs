@@ -117,8 +117,8 @@ impl Changes {
     }
 }
 
-/// The one-way delays over the run: the scenario's RTT, then the schedule's `rtt` changes,
-/// split as [`super::PathShape`] splits it.
+/// The one-way delays over the run: a flow's RTT, then the schedule's `rtt` changes (which
+/// set every flow's), split as [`super::PathShape`] splits it.
 #[derive(Debug, Clone)]
 pub struct Delays {
     /// (from, data direction, ACK direction), the first from zero.
@@ -126,13 +126,14 @@ pub struct Delays {
 }
 
 impl Delays {
-    pub fn of(s: &Scenario) -> Delays {
+    /// The delays of a flow whose own RTT is `rtt_ms` (the scenario's, or its per-flow list's).
+    pub fn of(s: &Scenario, rtt_ms: f64) -> Delays {
         let split = |rtt_ms: f64| {
             let rtt = Duration::from_millis_f64(rtt_ms);
             let data = rtt / 2;
             (data, rtt - data)
         };
-        let (d, a) = split(s.rtt_ms);
+        let (d, a) = split(rtt_ms);
         let mut spans = vec![(Instant::ZERO, d, a)];
         for c in &s.sched {
             if let Setting::Rtt(ms) = c.setting {
@@ -209,7 +210,8 @@ mod tests {
 
     #[test]
     fn delays_follow_the_rtt_changes_split_as_the_shape() {
-        let d = Delays::of(&scenario("rtt=20&sched=5:rtt:100.000001"));
+        let s = scenario("rtt=20&sched=5:rtt:100.000001");
+        let d = Delays::of(&s, s.rtt_ms);
         assert_eq!(
             d.data(Instant::from_secs_f64(4.9)),
             Duration::from_millis(10)
@@ -218,7 +220,14 @@ mod tests {
         assert_eq!(d.data(at), Duration(50_000_000));
         assert_eq!(d.ack(at), Duration(50_000_001));
         assert!(d.changing());
-        assert!(!Delays::of(&scenario("rtt=20")).changing());
+        assert!(!Delays::of(&scenario("rtt=20"), 20.0).changing());
+        // Another flow's own RTT, until the schedule sets every flow's.
+        let other = Delays::of(&s, 80.0);
+        assert_eq!(
+            other.data(Instant::from_secs_f64(4.9)),
+            Duration::from_millis(40)
+        );
+        assert_eq!(other.data(at), Duration(50_000_000));
     }
 
     #[test]

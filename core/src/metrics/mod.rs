@@ -1,5 +1,6 @@
 //! What a run measured: the summary of the spec and the bounded traces behind the charts.
 
+pub mod fairness;
 pub mod series;
 pub mod stats;
 pub mod summary;

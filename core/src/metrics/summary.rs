@@ -130,6 +130,10 @@ pub struct Summary {
     pub throughput_windows_MBps: Option<WindowStats>,
     pub jain_fairness: Option<f64>,
     pub per_flow_goodput_MBps: Vec<f64>,
+    /// Each flow's name, in the order of the per-flow fields ("flow 2 (CUBIC, 80 ms)" where
+    /// the flows' settings differ); empty for a single connection.
+    #[serde(default)]
+    pub flow_names: Vec<String>,
     /// ACK segments the receivers sent (the handshake's excepted), lost ones included.
     pub acks_sent: u64,
     pub mathis_MBps: Option<f64>,

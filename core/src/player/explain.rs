@@ -548,7 +548,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             ),
         ),
         StepKind::FastRetransmit { seq, cwnd_before, cwnd_after, ssthresh } => {
-            let how = reduction(steps.cc, lang);
+            let how = reduction(steps.cc_of(step.flow), lang);
             let why = detection(step, steps, lang);
             lang_pick(
                 lang,
@@ -580,7 +580,7 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             ),
         ),
         StepKind::EcnEcho { cwnd_before, ssthresh } => {
-            let how = reduction(steps.cc, lang);
+            let how = reduction(steps.cc_of(step.flow), lang);
             lang_pick(
                 lang,
                 format!(

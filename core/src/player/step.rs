@@ -584,8 +584,11 @@ impl StepWindow {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Steps {
     pub mss: u32,
-    /// The algorithm, for the explanations.
+    /// The algorithm, for the explanations: every flow's, or flow 1's where `flow_cc` differs.
     pub cc: crate::scenario::CcAlgo,
+    /// Each flow's algorithm where the flows' differ (`cc=bbr,cubic`); empty otherwise.
+    #[serde(default)]
+    pub flow_cc: Vec<crate::scenario::CcAlgo>,
     pub steps: Vec<Step>,
     /// Every packet's trip that began while the steps were kept, in order of sending.
     pub trips: Vec<super::Trip>,
@@ -608,12 +611,21 @@ impl Steps {
         Steps {
             mss,
             cc,
+            flow_cc: Vec::new(),
             steps: Vec::with_capacity(4096),
             trips: Vec::with_capacity(4096),
             one_way,
             from_ms,
             truncated: false,
         }
+    }
+
+    /// The algorithm of flow `flow` (0-based).
+    pub fn cc_of(&self, flow: u16) -> crate::scenario::CcAlgo {
+        self.flow_cc
+            .get(usize::from(flow))
+            .copied()
+            .unwrap_or(self.cc)
     }
 
     /// Keeps `step`, unless the record is full. Returns whether it was kept.

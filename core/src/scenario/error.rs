@@ -51,10 +51,26 @@ pub enum Problem {
     TooManyChanges { count: usize },
     #[error("entry {}: {why}", quoted(entry))]
     BadChange { entry: String, why: String },
+    #[error("{given} values for {count} {} (give one value for every flow, or one for each)", noun(*count, *connections))]
+    PerFlowCount {
+        given: usize,
+        count: usize,
+        /// The workload's connections carry messages (`conns`), not flows.
+        connections: bool,
+    },
     #[error("entries must be ascending without repeats")]
     DropNotAscending,
     #[error("cannot be set on its own: it resets every other key (start the query with it)")]
     PresetNotSettable,
+}
+
+fn noun(count: usize, connections: bool) -> &'static str {
+    match (connections, count == 1) {
+        (false, true) => "flow",
+        (false, false) => "flows",
+        (true, true) => "connection",
+        (true, false) => "connections",
+    }
 }
 
 impl ScenarioError {

@@ -53,6 +53,7 @@ pub enum Key {
     Think,
     Dur,
     Flows,
+    Start,
     Msg,
     Every,
     Count,
@@ -105,7 +106,7 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 47] = [
+    pub const ALL: [Key; 48] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
@@ -146,6 +147,7 @@ impl Key {
         Key::Think,
         Key::Dur,
         Key::Flows,
+        Key::Start,
         Key::Msg,
         Key::Every,
         Key::Count,
@@ -168,6 +170,11 @@ impl Key {
     /// The key named `name` exactly (keys are lower case).
     pub fn from_name(name: &str) -> Option<Key> {
         Key::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether the key takes a comma list, one value per flow (`super::per_flow`).
+    pub fn per_flow(self) -> bool {
+        matches!(self, Key::Cc | Key::Rtt | Key::Iw | Key::Start)
     }
 
     /// The bounds of a numeric key in its query unit, for sliders. `rwnd`'s lower bound is
@@ -294,7 +301,7 @@ pub fn table_text() -> String {
 /// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
 /// The common shapes take a line each: a decimal, a whole number (`small` for a `u32` field),
 /// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
-pub static KEYS: [KeyDef; 47] = {
+pub static KEYS: [KeyDef; 48] = {
     use Dimension as D;
     // A key that is a plain field of `Scenario`, bounded by its kind alone.
     macro_rules! plain {
@@ -336,6 +343,22 @@ pub static KEYS: [KeyDef; 47] = {
             })
         };
     }
+    // A key that takes one value for every flow or a list of one per flow (`per_flow`): the
+    // plain field holds the one value (flow 1's with a list), `each` the list.
+    macro_rules! each {
+        ($key:ident $name:literal, $m:literal, $u:literal, $kind:expr, $f:ident, $to:expr, $from:expr) => {
+            KeyDef {
+                key: Key::$key,
+                name: $name,
+                meaning: $m,
+                unit: $u,
+                kind: $kind,
+                allowed: None,
+                get: |s| super::per_flow::get(&s.each.$f, s.$f, $to),
+                put: |s, v| super::per_flow::put(&mut s.each.$f, &mut s.$f, v, $from),
+            }
+        };
+    }
     macro_rules! flag {
         ($key:ident $name:literal, $m:literal, $f:ident) => {
             plain!($key $name, $m, "`0` or `1`", Kind::Flag, |s| Value::Flag(s.$f), |s, v| s.$f = v.flag())
@@ -353,8 +376,10 @@ pub static KEYS: [KeyDef; 47] = {
             // Applied before the other keys, by name (`Scenario::with_query`).
             put: |_, _| {},
         },
-        choice!(Cc "cc", "congestion control", "`reno`, `cubic`, `bbr`", ["reno", "cubic", "bbr"], cc: CcAlgo),
-        real!(Rtt "rtt", "round-trip propagation delay, no queueing", "ms", 0.1, 2000.0, Millis, rtt_ms),
+        each!(Cc "cc", "congestion control; a comma list gives each flow its own (`bbr,cubic`)", "`reno`, `cubic`, `bbr`", Kind::Choice(&["reno", "cubic", "bbr"]), cc,
+            |c: CcAlgo| Value::Name(c.name()), |v: &Value| v.name().and_then(CcAlgo::from_name)),
+        each!(Rtt "rtt", "round-trip propagation delay, no queueing; a comma list gives each flow its own through the shared bottleneck (`20,80`)", "ms", real(0.1, 2000.0, D::Millis), rtt_ms,
+            Value::Real, |v: &Value| v.number()),
         real!(Bw "bw", "bottleneck rate", "Mbit/s", 0.01, 100_000.0, Mbps, bw_mbps),
         real!(Loss "loss", "random loss, data direction", "percent", 0.0, 50.0, Percent, loss_pct),
         real!(Ackloss "ackloss", "random loss, ACK direction", "percent", 0.0, 50.0, Percent, ackloss_pct),
@@ -414,7 +439,8 @@ pub static KEYS: [KeyDef; 47] = {
         real!(RedMaxp "red_maxp", "RED's drop probability at `red_max` (`red`)", "percent", 0.0, 100.0, Percent, red_maxp_pct),
         real!(RedWq "red_wq", "RED's weight of the newest queue length in its average (`red`)", "fraction", 0.000_001, 1.0, Plain, red_wq),
         small!(Mss "mss", "segment payload", "bytes", 64, 65_000, Bytes, mss),
-        small!(Iw "iw", "initial congestion window", "segments", 1, 1000, Segments, iw),
+        each!(Iw "iw", "initial congestion window; a comma list gives each flow its own", "segments", whole(1, 1000, D::Segments), iw,
+            |n: u32| Value::Whole(n.into()), |v: &Value| match *v { Value::Whole(n) => u32::try_from(n).ok(), _ => None }),
         KeyDef {
             key: Key::Rwnd,
             name: "rwnd",
@@ -436,6 +462,8 @@ pub static KEYS: [KeyDef; 47] = {
         real!(Think "think", "the sending application's pause after its connection is up, before it writes (a server computing its response)", "ms", 0.0, 60_000.0, Millis, think_ms),
         real!(Dur "dur", "simulated time limit", "s", 0.001, 600.0, Seconds, dur_s),
         small!(Flows "flows", "parallel flows sharing the bottleneck", "count", 1, 64, Flows, flows),
+        each!(Start "start", "when the flows open their connections; a comma list gives each flow its own (`0,5`)", "s", real(0.0, 600.0, D::Seconds), start_s,
+            Value::Real, |v: &Value| v.number()),
         small!(Msg "msg", "message size", "bytes", 1, 65_000, Bytes, msg),
         real!(Every "every", "interval between messages", "ms", 0.1, 10_000.0, Millis, every_ms),
         small!(Count "count", "number of messages", "count", 1, 1_000_000, Messages, count),
@@ -466,6 +494,9 @@ pub enum Value {
     Whole(u64),
     Drops(Vec<u64>),
     Schedule(Vec<super::sched::Change>),
+    /// A per-flow key's values, one per flow (`super::per_flow`), at least two and not all
+    /// equal.
+    Each(Vec<Value>),
 }
 
 /// The bounds a numeric key has in one scenario, and how a message states them.
@@ -506,7 +537,7 @@ impl Value {
         matches!(self, Value::Flag(true))
     }
 
-    fn name(&self) -> Option<&'static str> {
+    pub(crate) fn name(&self) -> Option<&'static str> {
         match *self {
             Value::Name(n) => Some(n),
             _ => None,

@@ -6,6 +6,7 @@
 mod error;
 mod keys;
 mod parse;
+pub mod per_flow;
 mod presets;
 mod print;
 pub mod sched;
@@ -15,6 +16,7 @@ pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
 pub use keys::{table_markdown, table_text, Key, KeyDef, Value, KEYS, MAX_DROPS};
 pub use parse::decode as decode_component;
 pub use parse::Lenient;
+pub use per_flow::PerFlow;
 pub use presets::{Preset, PRESETS};
 pub use print::fmt_decimal;
 
@@ -69,8 +71,10 @@ pub enum Aqm {
 pub struct Scenario {
     /// The preset this scenario started from, if any (printed first in the canonical form).
     pub preset: Option<&'static str>,
+    /// Every flow's algorithm, or flow 1's where `each.cc` gives one per flow.
     pub cc: CcAlgo,
-    /// Round-trip propagation delay, no queueing (ms).
+    /// Round-trip propagation delay, no queueing (ms): every flow's, or flow 1's where
+    /// `each.rtt_ms` gives one per flow.
     pub rtt_ms: f64,
     /// Bottleneck rate (Mbit/s).
     pub bw_mbps: f64,
@@ -120,7 +124,8 @@ pub struct Scenario {
     pub probe_ms: f64,
     /// Segment payload (bytes).
     pub mss: u32,
-    /// Initial congestion window (segments).
+    /// Initial congestion window (segments): every flow's, or flow 1's where `each.iw` gives
+    /// one per flow.
     pub iw: u32,
     /// Receive buffer = largest advertised window (bytes).
     pub rwnd: u64,
@@ -145,6 +150,12 @@ pub struct Scenario {
     /// Simulated time limit (s).
     pub dur_s: f64,
     pub flows: u32,
+    /// When the flows open their connections (s into the run): every flow's, or flow 1's where
+    /// `each.start_s` gives one per flow.
+    pub start_s: f64,
+    /// The settings that differ between flows (`cc=bbr,cubic`), one per flow; a list left empty
+    /// means every flow takes the field of the same name above.
+    pub each: PerFlow,
     /// Message size (bytes), app=msgs.
     pub msg: u32,
     /// Interval between messages (ms), app=msgs.
@@ -203,6 +214,8 @@ impl Default for Scenario {
             think_ms: 0.0,
             dur_s: 10.0,
             flows: 1,
+            start_s: 0.0,
+            each: PerFlow::default(),
             msg: 100,
             every_ms: 10.0,
             count: 500,

@@ -112,6 +112,34 @@ impl Scenario {
                     let value = v.to_string();
                     return fail(Problem::OutOfRange { value, allowed });
                 }
+                (Value::Each(values), _) => {
+                    let count = self.connections();
+                    if values.len() != count {
+                        return fail(Problem::PerFlowCount {
+                            given: values.len(),
+                            count,
+                            connections: self.app == super::App::Msgs,
+                        });
+                    }
+                    for v in values {
+                        let out = match (v, self.bounds(key)) {
+                            (Value::Real(v), Some(Bounds::Real { min, max, allowed }))
+                                if !(min <= v && v <= max) =>
+                            {
+                                Some((fmt_decimal(v), allowed))
+                            }
+                            (Value::Whole(v), Some(Bounds::Whole { min, max, allowed }))
+                                if !(min <= v && v <= max) =>
+                            {
+                                Some((v.to_string(), allowed))
+                            }
+                            _ => None,
+                        };
+                        if let Some((value, allowed)) = out {
+                            return fail(Problem::OutOfRange { value, allowed });
+                        }
+                    }
+                }
                 (Value::Drops(drops), _) => {
                     if drops.len() > MAX_DROPS {
                         return fail(Problem::TooManyDrops { count: drops.len() });
@@ -154,8 +182,11 @@ impl Scenario {
             let Err(e) = s.validate() else {
                 return s;
             };
-            let restored = Key::from_name(e.key())
-                .is_some_and(|key| s.apply(key, &base.value_text(key)).is_ok());
+            // Putting back a value that is already the base's (a preset's per-flow list that
+            // `flows` no longer fits) would fail again the same way.
+            let restored = Key::from_name(e.key()).is_some_and(|key| {
+                s.value(key) != base.value(key) && s.apply(key, &base.value_text(key)).is_ok()
+            });
             errors.push(e);
             if !restored {
                 break;
@@ -171,6 +202,9 @@ impl Scenario {
     /// Reads `raw` as the value of `key` and stores it, or says why not.
     fn apply(&mut self, key: Key, raw: &str) -> Result<(), ScenarioError> {
         let fail = |problem| ScenarioError::new(key.name(), problem);
+        if key.per_flow() && raw.contains(',') {
+            return self.apply_each(key, raw);
+        }
         match key.kind() {
             Kind::Preset => return Err(fail(Problem::PresetNotSettable)),
             Kind::Choice(names) => {
@@ -245,6 +279,44 @@ impl Scenario {
         Ok(())
     }
 }
+
+impl Scenario {
+    /// Reads a per-flow key's comma list (`super::per_flow`), each value as the key's one
+    /// value is read; values all equal are stored as that one value.
+    fn apply_each(&mut self, key: Key, raw: &str) -> Result<(), ScenarioError> {
+        let fail = |problem| ScenarioError::new(key.name(), problem);
+        let items: Vec<&str> = raw.split(',').collect();
+        if items.iter().any(|i| i.is_empty()) {
+            return Err(fail(Problem::EmptyEntry {
+                value: raw.into(),
+                allowed: "one value per flow, comma-separated".into(),
+            }));
+        }
+        // More values than any workload has connections is refused before reading them.
+        if items.len() > MAX_PER_FLOW {
+            return Err(fail(Problem::PerFlowCount {
+                given: items.len(),
+                count: self.connections(),
+                connections: self.app == super::App::Msgs,
+            }));
+        }
+        let mut values = Vec::with_capacity(items.len());
+        let mut one = self.clone();
+        for item in items {
+            one.apply(key, item)?;
+            values.push(one.value(key));
+        }
+        if values.windows(2).all(|w| w[0] == w[1]) {
+            self.put(key, values.swap_remove(0));
+        } else {
+            self.put(key, Value::Each(values));
+        }
+        Ok(())
+    }
+}
+
+/// The most values a per-flow list may hold: the most flows or connections a run has.
+const MAX_PER_FLOW: usize = 64;
 
 impl FromStr for Scenario {
     type Err = ScenarioError;
@@ -413,7 +485,7 @@ mod tests {
              &ecn=1&codel_target=2.5&codel_interval=50&fq_quantum=300&pie_target=20&pie_tupdate=30\
              &pie_alpha=4&pie_beta=10&red_min=3&red_max=12&red_maxp=2&red_wq=0.01&probe=20&mss=1000\
              &iw=4&rwnd=65536&hystart=0&sack=0&ts=0&autotune=0&delack=0&minrto=1000&app=msgs&body=1000&dur=2.5\
-             &flows=3&msg=200&every=0.5&count=10&conns=0&seed=18446744073709551615&at=2500",
+             &flows=3&start=1.5&msg=200&every=0.5&count=10&conns=0&seed=18446744073709551615&at=2500",
         );
         let want = Scenario {
             preset: None,
@@ -457,6 +529,8 @@ mod tests {
             think_ms: 0.0,
             dur_s: 2.5,
             flows: 3,
+            start_s: 1.5,
+            each: super::super::PerFlow::default(),
             msg: 200,
             every_ms: 0.5,
             count: 10,

@@ -57,6 +57,10 @@ impl Value {
                 drops.join(",")
             }
             Value::Schedule(changes) => super::sched::text(changes),
+            Value::Each(values) => {
+                let texts: Vec<String> = values.iter().filter_map(Value::text).collect();
+                texts.join(",")
+            }
         })
     }
 }

@@ -112,6 +112,7 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
             None
         },
         per_flow_goodput_MBps: per_flow,
+        flow_names: s.flow_names(),
         acks_sent: w.acks_sent,
         mathis_MBps: mathis(s.mss, rtt_ms, s.loss_pct / 100.0).map(|m| m.0),
         bdp_bytes: bdp_bytes(MbitPerS(s.bw_mbps), rtt_ms),

@@ -5,7 +5,7 @@ use crate::cc::{new_controller, CcOptions};
 use crate::engine::{Halt, Pending, Scheduler};
 use crate::link::aqm::Waiting;
 use crate::link::managed::{Discipline, Managed, Outcome, Why};
-use crate::link::{DelayLine, Direction, Fate, Path};
+use crate::link::{Direction, Fate, Path, Wires};
 use crate::metrics::stats::DelayHistogram;
 use crate::metrics::trace::{DropCause, Traces};
 use crate::packet::{header_bytes, Ecn, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
@@ -137,8 +137,8 @@ pub(crate) struct World {
     header: u32,
     /// The path's queue and losses (shared with the kernel twin's router).
     path: Path,
-    data_wire: DelayLine,
-    ack_wire: DelayLine,
+    data_wire: Wires,
+    ack_wire: Wires,
     pub flows: Vec<Flow>,
     scratch: Vec<Packet>,
     pub traces: Traces,
@@ -204,14 +204,16 @@ impl World {
         let rtt = Duration::from_millis_f64(s.rtt_ms);
         let path = Path::new(s);
         let shape = path.shape();
+        let lanes = path.lanes();
         let workload = Workload::from_scenario(s);
         let n = Workload::connections(s);
         let cap = (TRACE_ROWS / n.max(1)).clamp(512, 8192);
         let mut flows = Vec::with_capacity(n);
         let mut ts_phases = Vec::with_capacity(n);
-        for i in 0..n {
+        let specs = s.flow_specs();
+        for (i, spec) in specs.iter().enumerate() {
             let cc = new_controller(
-                s.cc,
+                spec.cc,
                 CcOptions {
                     hystart: s.hystart,
                     seed: s.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -223,7 +225,11 @@ impl World {
                     % 1_000_000,
             );
             ts_phases.push(ts_phase);
-            let mut sender = Sender::new(i as u16, SenderConfig::of(s, ts_phase), cc);
+            let config = SenderConfig {
+                iw: spec.iw,
+                ..SenderConfig::of(s, ts_phase)
+            };
+            let mut sender = Sender::new(i as u16, config, cc);
             // With a think time the application writes once the connection is up and the
             // time has passed (`Event::Respond`).
             if s.think_ms <= 0.0 {
@@ -246,8 +252,9 @@ impl World {
             });
         }
         let mut sched = Scheduler::new(options.max_events);
-        for i in 0..n {
-            sched.schedule(Instant::ZERO, Event::Start(i as u16));
+        // Each flow opens its connection at its `start`.
+        for (i, spec) in specs.iter().enumerate() {
+            sched.schedule(Instant::from_secs_f64(spec.start_s), Event::Start(i as u16));
         }
         let messages = (s.app == crate::scenario::App::Msgs).then(|| {
             MessageLog::new(
@@ -303,8 +310,8 @@ impl World {
             } else {
                 Vec::new()
             },
-            data_wire: DelayLine::new(shape.data_delay),
-            ack_wire: DelayLine::new(shape.ack_delay),
+            data_wire: Wires::new(lanes.iter().map(|l| l.0)),
+            ack_wire: Wires::new(lanes.iter().map(|l| l.1)),
             flows,
             scratch: Vec::with_capacity(64),
             traces: Traces::new(n.max(1), cap, (rtt / 4).max(Duration::from_micros(1))),
@@ -320,9 +327,13 @@ impl World {
             every_flow_ends,
             messages,
             probe,
-            steps: options
-                .record_steps
-                .map(|w| Steps::new(s.mss, s.cc, one_way(shape), w.from_ms)),
+            steps: options.record_steps.map(|w| {
+                let mut steps = Steps::new(s.mss, s.cc, one_way(shape), w.from_ms);
+                if !s.each.cc.is_empty() {
+                    steps.flow_cc = specs.iter().map(|f| f.cc).collect();
+                }
+                steps
+            }),
             recording: match options.record_steps {
                 None => Recording::Off,
                 Some(w) => Recording::Waiting {
@@ -582,7 +593,7 @@ impl World {
         }
         let fate = self
             .path
-            .offer(Direction::Data, now, p.wire_bytes, p.is_data());
+            .offer(Direction::Data, p.flow, now, p.wire_bytes, p.is_data());
         self.record_trip(now, &p, repair, trip_end(now, fate));
         if matches!(
             fate,
@@ -600,7 +611,8 @@ impl World {
                     self.waited(p.flow, starts, starts - now);
                 }
                 let seq = self.sched.next_seq();
-                self.data_wire.push_at(arrives, seq, p);
+                self.data_wire
+                    .push_at(self.path.lane(p.flow), arrives, seq, p);
             }
             Fate::Dropped(cause) => {
                 match cause {
@@ -746,7 +758,7 @@ impl World {
                         self.lost_on_data_path(starts, &p, DropCause::Data, None);
                         continue;
                     }
-                    let arrives = departs + self.path.data_delay(departs);
+                    let arrives = departs + self.path.data_delay(p.flow, departs);
                     let fate = Fate::Delivered {
                         starts,
                         departs,
@@ -754,7 +766,8 @@ impl World {
                     };
                     self.settle_trip(trip, starts, fate);
                     let seq = self.sched.next_seq();
-                    self.data_wire.push_at(arrives, seq, p);
+                    self.data_wire
+                        .push_at(self.path.lane(p.flow), arrives, seq, p);
                 }
                 Outcome::Dropped { w, at, why } => {
                     let Held {
@@ -833,7 +846,9 @@ impl World {
     fn send_on_ack_path(&mut self, now: Instant, p: Packet) {
         self.tap(now, CapturePoint::Receiver, &p);
         self.path_changes(now);
-        let fate = self.path.offer(Direction::Ack, now, p.wire_bytes, false);
+        let fate = self
+            .path
+            .offer(Direction::Ack, p.flow, now, p.wire_bytes, false);
         self.record_trip(now, &p, false, trip_end(now, fate));
         if let Fate::Dropped(_) = fate {
             self.dropped_acks += 1;
@@ -846,7 +861,8 @@ impl World {
         }
         if let Fate::Delivered { arrives, .. } = fate {
             let seq = self.sched.next_seq();
-            self.ack_wire.push_at(arrives, seq, p);
+            self.ack_wire
+                .push_at(self.path.lane(p.flow), arrives, seq, p);
         }
     }
 

@@ -180,7 +180,7 @@ impl Figure for Cwnd {
         let mut items = if n == 1 {
             vec![Item::new(Swatch::Line(flow_colour(0), 2.2), "cwnd")]
         } else {
-            legend::flow_items(n, lang, (2.2, 1.3))
+            legend::flow_items(&self.0.flow_names(), lang, (2.2, 1.3))
         };
         if !ssthresh.is_empty() {
             items.push(Item::new(Swatch::Line(SSTHRESH_BAND, 5.0), "ssthresh"));

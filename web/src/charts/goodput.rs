@@ -211,7 +211,7 @@ impl Figure for Goodput {
                 format!("{} ({bins})", lang.pick("goodput", "有效吞吐量")),
             ));
         } else {
-            items.extend(legend::flow_items(n, lang, (2.0, 1.2)));
+            items.extend(legend::flow_items(&ctx.flow_names(), lang, (2.0, 1.2)));
             items.push(Item::new(
                 Swatch::Line(TOTAL, 1.6),
                 format!("{} ({bins})", lang.pick("sum of flows", "各流之和")),

@@ -40,16 +40,19 @@ impl Item {
     }
 }
 
-/// The entries of `n` flows drawn in their own colours ([`super::style::colour_of`]): one each
-/// while there are few enough to tell apart, else flow 1 and the rest as one quiet entry.
-/// `widths` are flow 1's line and the others'.
-pub fn flow_items(n: usize, lang: Lang, (first, others): (f64, f64)) -> Vec<Item> {
+/// The entries of the flows named `names` drawn in their own colours
+/// ([`super::style::colour_of`]): one each while there are few enough to tell apart, else flow
+/// 1 and the rest as one quiet entry. `widths` are flow 1's line and the others'.
+pub fn flow_items(names: &[String], lang: Lang, (first, others): (f64, f64)) -> Vec<Item> {
+    let n = names.len();
     let named = if n > NAMED_FLOWS { 1 } else { n };
-    let mut items: Vec<Item> = (0..named)
-        .map(|i| {
+    let mut items: Vec<Item> = names[..named]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
             Item::new(
                 Swatch::Line(flow_colour(i), if i == 0 { first } else { others }),
-                format!("{} {}", lang.pick("flow", "流"), i + 1),
+                name.clone(),
             )
         })
         .collect();

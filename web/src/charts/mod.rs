@@ -148,6 +148,19 @@ impl Ctx {
         })
     }
 
+    /// Each flow's name in the page's language: "flow 2 (CUBIC, 80 ms)" where the flows'
+    /// settings differ (core's `Scenario::flow_name`), else "flow 2".
+    pub fn flow_names(&self) -> Vec<String> {
+        let scenario = self.scenario();
+        let language = crate::player::log::language(self.lang);
+        (0..self.view.flows.len())
+            .map(|i| match &scenario {
+                Some(s) => s.flow_name(i, language),
+                None => format!("{} {}", self.lang.pick("flow", "流"), i + 1),
+            })
+            .collect()
+    }
+
     /// The run's scenario, read back from its canonical query.
     pub fn scenario(&self) -> Option<tcplab::Scenario> {
         tcplab::Scenario::parse(&self.view.query).ok()
