@@ -12,7 +12,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// Scenarios that touch every mechanism: slow start, HyStart, both recoveries, RACK and TLP,
 /// timeouts, bursty and staged loss, ACK loss, several flows, each algorithm, each queue
-/// discipline, ECN, a path that changes on a schedule, aggregated ACKs.
+/// discipline, ECN, a path that changes on a schedule, aggregated ACKs, flows of different
+/// algorithms, RTTs, windows and starts.
 const SCENARIOS: &[&str] = &[
     "",
     "preset=post-slow-start",
@@ -36,6 +37,8 @@ const SCENARIOS: &[&str] = &[
     "preset=hol-blocking&count=300&probe=5&loss=0&queue=30",
     "cc=cubic&rtt=40&bw=100&app=bulk&dur=4&flows=2&sched=1:bw:10,2:loss:1,2.5:rtt:80,3:queue:30,3.5:bw:50",
     "cc=bbr&rtt=30&bw=50&app=bulk&dur=3&ackagg=4&aqm=fq_codel&sched=1.5:bw:20",
+    "flows=3&cc=bbr,cubic,reno&rtt=20,60,20&iw=4,10,20&start=0,0.5,1&bw=50&queue=100&app=bulk&dur=3",
+    "flows=2&cc=bbr,cubic&rtt=10,80&aqm=fq_codel&bw=20&app=bulk&dur=3&sched=1.5:rtt:40",
 ];
 
 /// FNV-1a, 64-bit: a stable digest of a long trace.

@@ -60,3 +60,30 @@ fn a_policer_under_a_managed_queue_drops_before_it() {
     assert!(s.policer_drops > 0);
     assert_eq!(s.aqm_drops + s.queue_drops, 0);
 }
+
+#[test]
+fn the_policer_preset_loses_far_more_and_gets_less_than_a_shaper_at_its_rate() {
+    // Flach et al. (SIGCOMM 2016) found policed flows losing several times as much as others,
+    // and getting less than the policed rate. The preset's shaped twin is a 10 Mbit/s link
+    // with a queue of 1.5 BDPs.
+    let policed = summary("preset=policer");
+    let shaped = summary("preset=policer&bw=10&police=0&queue=50");
+    let payload = 10.0 / 8.0 * 1460.0 / 1512.0;
+    let (p, s) = (
+        policed.goodput_MBps.unwrap_or(0.0),
+        shaped.goodput_MBps.unwrap_or(0.0),
+    );
+    assert!(
+        p < 0.8 * payload,
+        "policed {p:.3} MB/s of the policer's {payload:.3}"
+    );
+    assert!(s > 0.95 * payload, "shaped {s:.3} MB/s");
+    let (rp, rs) = (
+        policed.retrans_bytes_pct.unwrap_or(0.0),
+        shaped.retrans_bytes_pct.unwrap_or(0.0),
+    );
+    assert!(
+        rp > 5.0 * rs,
+        "retransmitted: policed {rp:.2} %, shaped {rs:.2} %"
+    );
+}

@@ -140,6 +140,56 @@ pub const PRESETS: &[Preset] = &[
         moment: None,
     },
     Preset {
+        name: "bbr-vs-cubic",
+        source: "not from a seed: Ware et al., IMC 2019, BBR against a loss-based flow",
+        // Half a BDP of buffer: 100 Mbit/s over 40 ms is 333 full-size packets.
+        query: "cc=bbr,cubic&rtt=40&bw=100&queue=167&app=bulk&dur=60&flows=2",
+        en: "One BBR and one CUBIC flow through half a BDP of buffer: BBR's paced probing takes \
+             most of the link while CUBIC's losses keep cutting it back. bbr-vs-cubic-deep is \
+             the same with five BDPs.",
+        zh: "一条 BBR 流和一条 CUBIC 流共享半个 BDP 的缓冲：BBR 按节奏的探测占去大部分链路，\
+             CUBIC 则不断因丢包而退让。bbr-vs-cubic-deep 是同样的路径配五个 BDP 的缓冲。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
+        name: "bbr-vs-cubic-deep",
+        source: "not from a seed: Ware et al., IMC 2019, BBR against a loss-based flow",
+        // Five BDPs of buffer.
+        query: "cc=bbr,cubic&rtt=40&bw=100&queue=1666&app=bulk&dur=60&flows=2",
+        en: "One BBR and one CUBIC flow through five BDPs of buffer: CUBIC fills the queue, and \
+             BBR, held to twice its estimate of the path in flight, gets the smaller part.",
+        zh: "一条 BBR 流和一条 CUBIC 流共享五个 BDP 的缓冲：CUBIC 把队列填满，\
+             BBR 的在途数据被限制在它所估计路径容量的两倍，只分到较小的一份。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
+        name: "rtt-unfairness",
+        source: "not from a seed: Floyd and Jacobson 1991, Lakshman and Madhow 1997",
+        // 50 packets are 60 ms at 10 Mbit/s.
+        query: "cc=reno&rtt=10,100&bw=10&queue=50&app=bulk&dur=120&flows=2",
+        en: "Two Reno flows through one queue, 10 and 100 ms away: the shorter round trip grows \
+             its window ten times as often and takes most of the link.",
+        zh: "两条 Reno 流经过同一个队列，往返时延分别为 10 ms 和 100 ms：往返短的流窗口增长快十倍，\
+             占去大部分链路。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
+        name: "policer",
+        source: "not from a seed: Flach et al., SIGCOMM 2016, traffic policing",
+        // The shaper at the same rate is `bw=10&police=0&queue=50`.
+        query: "cc=cubic&rtt=40&bw=100&police=10&queue=500&app=bulk&dur=30&flows=1",
+        en: "A 10 Mbit/s policer on a 100 Mbit/s path drops every packet its token bucket cannot \
+             pay for: CUBIC loses far more and gets less than a 10 Mbit/s link with a queue \
+             (bw=10&police=0&queue=50) would give it.",
+        zh: "100 Mbit/s 路径上的 10 Mbit/s 限速器丢掉令牌桶付不起的每一个包：\
+             与一条带队列的 10 Mbit/s 链路（bw=10&police=0&queue=50）相比，CUBIC 丢得多得多，得到的也更少。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
         name: "lesson-fast-retransmit",
         source: "a lesson: one segment lost in mid-flight",
         // Segment 15 of a 100-segment body: later segments arrive and are SACKed.

@@ -7,8 +7,9 @@ use crate::metrics::summary::Summary;
 use crate::rate::MBytePerS;
 use crate::scenario::{App, Scenario};
 
-use super::path::Limits;
+use super::path::{link_payload, Limits};
 use super::slow_start::ideal_completion_ms;
+use crate::rate::MbitPerS;
 
 /// The limit a run ran into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +23,9 @@ pub enum Limit {
     SlowStart,
     /// Losses kept the window small.
     Loss,
+    /// A policer (`police`) dropped what exceeded its token bucket: losses no queue
+    /// absorbed, where a shaper at the same rate would have queued the bursts.
+    Policer,
     /// Messages waited behind lost segments.
     HeadOfLine,
     /// The congestion window had not grown to the path yet.
@@ -56,6 +60,9 @@ pub struct Verdict {
     /// (RFC 8289 §4.3): whatever limited the rate, every packet waited this long (bufferbloat).
     #[serde(default)]
     pub standing_queue_ms: Option<f64>,
+    /// The policer's payload rate, where one stands in front of the bottleneck below its rate.
+    #[serde(default)]
+    pub police_mbps: Option<MBytePerS>,
 }
 
 /// RFC 8289 §4.3's acceptable standing queue: a median sojourn above it is a standing queue.
@@ -79,12 +86,23 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         .and_then(|m| m.over_80ms_pct)
         .unwrap_or(0.0);
     let unfinished = summary.budget_exhausted || summary.time_limit_reached;
+    // A policer slower than the link is the path's rate; when most of the run's drops are its
+    // own, it set the pace (Flach et al., SIGCOMM 2016: policed flows lose far more than
+    // shaped ones at the same rate).
+    let police = (s.police_mbps > 0.0 && s.police_mbps < s.bw_mbps)
+        .then(|| link_payload(MbitPerS(s.police_mbps), s.mss, s.ts));
+    let drops =
+        summary.policer_drops + summary.queue_drops + summary.aqm_drops + summary.dropped_data;
+    let policed =
+        police.is_some() && summary.policer_drops > 0 && 2 * summary.policer_drops >= drops;
     let limit = if s.app == App::Msgs
         && s.conns > 0
         && summary.hol.as_ref().is_some_and(|h| h.events > 0)
         && hol_share > 1.0
     {
         Limit::HeadOfLine
+    } else if policed {
+        Limit::Policer
     } else if s.app == App::Body && !lossy && g < link.min(wl) * NEAR {
         Limit::SlowStart
     } else if lossy && g < link.min(wl) * NEAR {
@@ -117,6 +135,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
             .as_ref()
             .map(|d| d.p50)
             .filter(|&p50| p50 > STANDING_QUEUE_MS),
+        police_mbps: police,
     }
 }
 
@@ -141,6 +160,26 @@ mod tests {
         assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
         assert_eq!(limit_of("app=bulk&bw=100&rtt=20"), Limit::LinkRate);
         assert_eq!(limit_of("body=1GB&dur=0.5"), Limit::Unfinished);
+    }
+
+    #[test]
+    fn a_policer_is_told_from_a_shaper_at_its_rate() {
+        let policed = "cc=cubic&rtt=40&bw=100&police=10&queue=500&app=bulk&dur=20";
+        assert_eq!(limit_of(policed), Limit::Policer);
+        assert_eq!(
+            limit_of("cc=bbr&rtt=40&bw=100&police=10&queue=500&app=bulk&dur=20"),
+            Limit::Policer
+        );
+        // The same rate as a shaper: a 10 Mbit/s link whose queue takes the bursts.
+        assert_eq!(
+            limit_of("cc=cubic&rtt=40&bw=10&queue=50&app=bulk&dur=20"),
+            Limit::LinkRate
+        );
+        // A policer faster than the link never drops: the link is the limit.
+        assert_eq!(
+            limit_of("cc=cubic&rtt=40&bw=10&police=100&queue=50&app=bulk&dur=20"),
+            Limit::LinkRate
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use tcplab::rate::MBytePerS;
 use tcplab::theory::verdict::Limit;
 use tcplab::view::RunView;
 
-use super::format::{bits_per_s, counted, duration, mbytes_per_s, number, percent};
+use super::format::{bits_per_s, count, counted, duration, mbytes_per_s, number, percent};
 use crate::i18n::Lang;
 use crate::worker::PAGE_MAX_EVENTS;
 
@@ -17,6 +17,7 @@ pub fn limit_name(limit: Limit) -> &'static str {
         Limit::ReceiveWindow => "receive-window",
         Limit::SlowStart => "slow-start",
         Limit::Loss => "loss",
+        Limit::Policer => "policer",
         Limit::HeadOfLine => "head-of-line",
         Limit::WindowGrowth => "window-growth",
         Limit::Unfinished => "unfinished",
@@ -31,6 +32,7 @@ pub fn title(lang: Lang, limit: Limit) -> &'static str {
         Limit::ReceiveWindow => lang.pick("Limited by the receive window", "瓶颈：接收窗口"),
         Limit::SlowStart => lang.pick("Limited by slow start", "瓶颈：慢启动"),
         Limit::Loss => lang.pick("Limited by loss", "瓶颈：丢包"),
+        Limit::Policer => lang.pick("Limited by a policer", "瓶颈：限速器（监管）"),
         Limit::HeadOfLine => lang.pick("Limited by head-of-line blocking", "瓶颈：队头阻塞"),
         Limit::WindowGrowth => lang.pick("Limited by window growth", "瓶颈：窗口增长"),
         Limit::Unfinished => lang.pick("Unfinished run", "运行未完成"),
@@ -140,6 +142,23 @@ fn reason(lang: Lang, view: &RunView) -> String {
                 (Lang::Zh, None) => format!(
                     "{retrans} 的字节被重传（快速重传 {} 次，超时 {} 次），每次丢包都让窗口缩小：有效吞吐 {g}；链路本可承载 {link}。",
                     s.fast_retransmits, s.timeouts
+                ),
+            }
+        }
+        (Limit::Policer, _) => {
+            let police = v.police_mbps.unwrap_or(v.link_mbps);
+            let rate = mbytes_per_s(police);
+            let of_police = share(v.goodput_mbps, police);
+            let retrans = s.retrans_bytes_pct.map_or("—".to_string(), percent);
+            let dropped = count(s.policer_drops);
+            match lang {
+                Lang::En => format!(
+                    "A policer at {rate} ({}) dropped {dropped} packets the moment its token bucket ran dry, with no queue to hold a burst: {retrans} of the bytes were sent again and goodput is {g}, {of_police} of its rate. A shaper at the same rate queues the bursts instead and keeps its link near full.",
+                    bits_per_s(police)
+                ),
+                Lang::Zh => format!(
+                    "一个 {rate}（{}）的限速器在令牌桶用尽的一刻丢掉了 {dropped} 个包，没有队列来容纳突发：{retrans} 的字节被重传，有效吞吐 {g}，只有它速率的 {of_police}。同样速率的整形器会把突发排进队列，让链路接近跑满。",
+                    bits_per_s(police)
                 ),
             }
         }
