@@ -24,6 +24,7 @@ pub mod queue;
 pub mod rtt;
 pub mod sequence;
 pub mod series;
+pub mod sharing;
 pub mod style;
 pub mod xy;
 
@@ -427,6 +428,10 @@ pub fn Charts(props: &ChartsProps) -> Html {
             }
             if goodput::applies(&ctx) {
                 <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+            }
+            if sharing::applies(&ctx) {
+                <Plot<sharing::Sharing> figure={sharing::Sharing(ctx.clone())} {layout} {cursor_ms} {until_ms}
                     on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if sequence::applies(&ctx) {
