@@ -9,6 +9,7 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+#[derive(Debug, Clone)]
 pub struct SimRng(Pcg64Mcg);
 
 impl SimRng {

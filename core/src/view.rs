@@ -51,6 +51,43 @@ pub struct RunView {
     /// The length of those windows (ms).
     #[serde(default)]
     pub fairness_window_ms: f64,
+    /// A link of opportunities (`link=lte`, `wifi`, a trace): what it could carry, (bin start
+    /// ms, MB/s of payload) in the goodput's bins; empty for a fixed rate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capacity: Vec<(f64, MBytePerS)>,
+}
+
+/// What a link of opportunities could carry in each bin of `bin` up to `end`: every
+/// opportunity used, each worth its 1504 bytes less the headers' share of a packet of
+/// `payload` bytes in `wire` bytes.
+pub fn capacity(
+    model: &crate::link::opportunity::LinkModel,
+    bin: crate::time::Duration,
+    end: Instant,
+    (payload, wire): (u32, u32),
+) -> Vec<(f64, MBytePerS)> {
+    use crate::link::opportunity::{Opportunities, OPPORTUNITY_BYTES};
+    let bin_ns = bin.as_nanos().max(1);
+    let bins = (end.as_nanos().div_ceil(bin_ns) as usize).min(1 << 20);
+    let mut count = vec![0u64; bins];
+    let mut o = Opportunities::new(model);
+    let mut t = Instant::ZERO;
+    loop {
+        t = o.depart(t, OPPORTUNITY_BYTES);
+        match count.get_mut((t.as_nanos() / bin_ns) as usize) {
+            Some(c) => *c += 1,
+            None => break,
+        }
+    }
+    let per = f64::from(OPPORTUNITY_BYTES) * f64::from(payload)
+        / f64::from(wire.max(1))
+        / bin.as_secs_f64()
+        / 1e6;
+    count
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| ((i as u64 * bin_ns) as f64 / 1e6, MBytePerS(c as f64 * per)))
+        .collect()
 }
 
 /// One window of a run of several flows: from `t` ms, Jain's index of their goodput and each
@@ -377,6 +414,13 @@ impl RunView {
                 })
                 .collect(),
             fairness_window_ms: fairness_window.as_millis_f64(),
+            capacity: match (s.link_model(), r.traces.flows.first()) {
+                (Some(model), Some(f)) => {
+                    let wire = s.mss + crate::packet::header_bytes(s.ts);
+                    capacity(&model, f.delivered.bin_width(), end, (s.mss, wire))
+                }
+                _ => Vec::new(),
+            },
         }
     }
 }

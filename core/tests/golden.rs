@@ -13,7 +13,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 /// Scenarios that touch every mechanism: slow start, HyStart, both recoveries, RACK and TLP,
 /// timeouts, bursty and staged loss, ACK loss, several flows, each algorithm, each queue
 /// discipline, ECN, a path that changes on a schedule, aggregated ACKs, flows of different
-/// algorithms, RTTs, windows and starts.
+/// algorithms, RTTs, windows and starts, a cellular and a Wi-Fi link.
 const SCENARIOS: &[&str] = &[
     "",
     "preset=post-slow-start",
@@ -39,6 +39,8 @@ const SCENARIOS: &[&str] = &[
     "cc=bbr&rtt=30&bw=50&app=bulk&dur=3&ackagg=4&aqm=fq_codel&sched=1.5:bw:20",
     "flows=3&cc=bbr,cubic,reno&rtt=20,60,20&iw=4,10,20&start=0,0.5,1&bw=50&queue=100&app=bulk&dur=3",
     "flows=2&cc=bbr,cubic&rtt=10,80&aqm=fq_codel&bw=20&app=bulk&dur=3&sched=1.5:rtt:40",
+    "cc=cubic&rtt=40&bw=10&link=lte&queue=300&app=bulk&dur=3",
+    "cc=bbr&rtt=20&bw=30&link=wifi&aqm=codel&app=bulk&dur=3&flows=2",
 ];
 
 /// FNV-1a, 64-bit: a stable digest of a long trace.

@@ -88,6 +88,16 @@ impl Plan {
                     .into(),
             });
         }
+        if s.link != tcplab::scenario::LinkKind::Fixed {
+            return Err(Refusal {
+                key: "link",
+                why: format!(
+                    "the twin's router runs a fixed rate; link={} runs in the simulator alone \
+                     (allowed fixed)",
+                    s.link.name()
+                ),
+            });
+        }
         for (key, differs) in [
             ("cc", !s.each.cc.is_empty()),
             ("rtt", !s.each.rtt_ms.is_empty()),
@@ -218,6 +228,7 @@ mod tests {
         assert_eq!(plan("flows=2&iw=4,10").map_err(|r| r.key), Err("iw"));
         assert_eq!(plan("flows=2&start=0,5").map_err(|r| r.key), Err("start"));
         assert_eq!(plan("start=1").map_err(|r| r.key), Err("start"));
+        assert_eq!(plan("link=lte").map_err(|r| r.key), Err("link"));
         assert!(plan("flows=2&cc=bbr,bbr").is_ok());
     }
 

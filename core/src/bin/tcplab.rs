@@ -41,6 +41,10 @@ Usage:
   tcplab analyze FILE [--conn N|all] [--list]
   tcplab explain 'QUERY' --goodput MB/s | --time MS
 
+run, sweep, trace and pcap take --link-trace FILE: a Mahimahi trace (a millisecond a line, one
+delivery of 1504 bytes each, repeating) as the bottleneck's link (link=trace; bw becomes its
+mean rate).
+
 QUERY is the page's query string, e.g. 'preset=loss-sweep&loss=2' or 'rtt=28ms&body=20Mb';
 quote it, as the shell reads & itself. An empty or missing QUERY is the defaults.
 
@@ -257,7 +261,22 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
             options: RunOptions::default(),
         })));
     }
-    let scenario = Scenario::parse(flags.query.as_deref().unwrap_or(""))?;
+    let query = flags.query.as_deref().unwrap_or("");
+    let scenario = match &flags.link_trace {
+        None => Scenario::parse(query)?,
+        Some(file) => {
+            let why = |e: &dyn std::fmt::Display| {
+                Failure::usage(format!(
+                    "--link-trace: {}: {}",
+                    tcplab::scenario::escaped(file),
+                    e
+                ))
+            };
+            let text = std::fs::read_to_string(file).map_err(|e| why(&e))?;
+            let trace = tcplab::link::opportunity::LinkTrace::parse(&text).map_err(|e| why(&e))?;
+            Scenario::parse_with_trace(query, trace)?
+        }
+    };
     let mut options = RunOptions {
         max_events: match &flags.max_events {
             Some(n) => whole("--max-events", n, 1, u64::MAX)?,
@@ -412,6 +431,7 @@ struct Flags {
     list: bool,
     goodput: Option<String>,
     time: Option<String>,
+    link_trace: Option<String>,
 }
 
 impl Flags {
@@ -452,6 +472,10 @@ impl Flags {
             };
             let slot = match (name, command) {
                 ("--max-events", _) => &mut flags.max_events,
+                (
+                    "--link-trace",
+                    Command::Run | Command::Sweep | Command::Trace | Command::Pcap,
+                ) => &mut flags.link_trace,
                 ("--key", Command::Sweep) => &mut flags.key,
                 ("--values", Command::Sweep) => &mut flags.values,
                 ("--seeds", Command::Sweep) => &mut flags.seeds,
@@ -466,7 +490,8 @@ impl Flags {
                 ("--time", Command::Explain) => &mut flags.time,
                 (
                     "--key" | "--values" | "--seeds" | "--what" | "--out" | "--at" | "--format"
-                    | "--snaplen" | "--max-packets" | "--conn" | "--goodput" | "--time",
+                    | "--snaplen" | "--max-packets" | "--conn" | "--goodput" | "--time"
+                    | "--link-trace",
                     _,
                 ) => {
                     return Err(Failure::usage(format!(

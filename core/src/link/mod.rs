@@ -6,6 +6,7 @@ pub mod bottleneck;
 pub mod delay_line;
 pub mod loss;
 pub mod managed;
+pub mod opportunity;
 pub mod path;
 pub mod policer;
 pub mod schedule;

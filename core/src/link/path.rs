@@ -57,8 +57,13 @@ impl PathShape {
     pub fn of(s: &Scenario) -> PathShape {
         let rtt = Duration::from_millis_f64(s.rtt_ms);
         let data_delay = rtt / 2;
+        // A link of opportunities is its mean rate to whatever asks for one (CoDel's and
+        // RED's packet time, the twin's figures).
+        let bits_per_s = s
+            .link_model()
+            .map_or(s.bw_mbps * 1e6, |m| m.mean_bits_per_s());
         PathShape {
-            bits_per_s: (s.bw_mbps * 1e6).round().max(1.0) as u64,
+            bits_per_s: bits_per_s.round().max(1.0) as u64,
             queue: s.queue as usize,
             data_delay,
             ack_delay: rtt - data_delay,

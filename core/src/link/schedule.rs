@@ -32,6 +32,8 @@ pub struct Rates {
     /// The latest packet size at the latest rate, and its time on the link: most packets are
     /// one size, and the exact time takes a 128-bit division.
     last: (u32, u64, Duration),
+    /// A link of delivery opportunities (`link`: a trace, `lte`, `wifi`) in place of the rate.
+    opportunities: Option<super::opportunity::Opportunities>,
 }
 
 impl Rates {
@@ -41,12 +43,19 @@ impl Rates {
             changes: Vec::new(),
             next: 0,
             last: (0, bits_per_s, Duration::ZERO),
+            opportunities: None,
         }
     }
 
-    /// The scenario's rate, then its schedule's `bw` changes.
+    /// The scenario's rate, then its schedule's `bw` changes; or its link's opportunities,
+    /// which a schedule's `bw` does not change (the scenario refuses the two together).
     pub fn of(s: &Scenario) -> Rates {
         let mut r = Rates::constant(bits_per_s(s.bw_mbps));
+        if let Some(model) = s.link_model() {
+            r.now = (model.mean_bits_per_s().round() as u64).max(1);
+            r.opportunities = Some(super::opportunity::Opportunities::new(&model));
+            return r;
+        }
         r.changes = s
             .sched
             .iter()
@@ -70,8 +79,12 @@ impl Rates {
         self.now
     }
 
-    /// How long `bytes` take on the link when they go onto it at `start`.
+    /// How long `bytes` take on the link when they go onto it at `start`: on a link of
+    /// opportunities, until the one that delivers their last byte.
     pub fn serialisation(&mut self, start: Instant, bytes: u32) -> Duration {
+        if let Some(o) = self.opportunities.as_mut() {
+            return o.depart(start, bytes) - start;
+        }
         let rate = self.at(start);
         if (self.last.0, self.last.1) != (bytes, rate) {
             self.last = (bytes, rate, serialisation_time(u64::from(bytes), rate));

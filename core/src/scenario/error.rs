@@ -58,6 +58,10 @@ pub enum Problem {
         /// The workload's connections carry messages (`conns`), not flows.
         connections: bool,
     },
+    #[error("trace needs a Mahimahi trace file: the runner's --link-trace FILE, or a file picked or dropped on the page")]
+    NeedsTrace,
+    #[error("{why}")]
+    Conflict { why: String },
     #[error("entries must be ascending without repeats")]
     DropNotAscending,
     #[error("cannot be set on its own: it resets every other key (start the query with it)")]

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::print::fmt_decimal;
 use super::units::{read_decimal, Dimension};
-use super::{App, Aqm, CcAlgo, Scenario};
+use super::{App, Aqm, CcAlgo, LinkKind, Scenario};
 
 /// One query key. `Key::ALL` is the order of the canonical form; serde writes its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,6 +17,7 @@ pub enum Key {
     Cc,
     Rtt,
     Bw,
+    Link,
     Loss,
     Ackloss,
     Ackagg,
@@ -106,11 +107,12 @@ pub const MAX_RWND: u64 = 1 << 30;
 
 impl Key {
     /// Every key, in the order of the spec's table and of the canonical form.
-    pub const ALL: [Key; 48] = [
+    pub const ALL: [Key; 49] = [
         Key::Preset,
         Key::Cc,
         Key::Rtt,
         Key::Bw,
+        Key::Link,
         Key::Loss,
         Key::Ackloss,
         Key::Ackagg,
@@ -301,7 +303,7 @@ pub fn table_text() -> String {
 /// The key table, in the order of [`Key::ALL`] (`KEYS[k as usize].key == k`, checked by a test).
 /// The common shapes take a line each: a decimal, a whole number (`small` for a `u32` field),
 /// a 0/1 flag, each stored in the named field of [`Scenario`]; the others are written out.
-pub static KEYS: [KeyDef; 48] = {
+pub static KEYS: [KeyDef; 49] = {
     use Dimension as D;
     // A key that is a plain field of `Scenario`, bounded by its kind alone.
     macro_rules! plain {
@@ -380,7 +382,8 @@ pub static KEYS: [KeyDef; 48] = {
             |c: CcAlgo| Value::Name(c.name()), |v: &Value| v.name().and_then(CcAlgo::from_name)),
         each!(Rtt "rtt", "round-trip propagation delay, no queueing; a comma list gives each flow its own through the shared bottleneck (`20,80`)", "ms", real(0.1, 2000.0, D::Millis), rtt_ms,
             Value::Real, |v: &Value| v.number()),
-        real!(Bw "bw", "bottleneck rate", "Mbit/s", 0.01, 100_000.0, Mbps, bw_mbps),
+        real!(Bw "bw", "bottleneck rate; with `link=lte` or `wifi`, the link's mean rate", "Mbit/s", 0.01, 100_000.0, Mbps, bw_mbps),
+        choice!(Link "link", "the bottleneck's link: a fixed rate; a seeded cellular (Sprout's model) or Wi-Fi (aggregates after contention) link averaging `bw`; or a Mahimahi trace, given as a file (the runner's `--link-trace FILE`, the page's trace file)", "`fixed`, `lte`, `wifi`, `trace`", ["fixed", "lte", "wifi", "trace"], link: LinkKind),
         real!(Loss "loss", "random loss, data direction", "percent", 0.0, 50.0, Percent, loss_pct),
         real!(Ackloss "ackloss", "random loss, ACK direction", "percent", 0.0, 50.0, Percent, ackloss_pct),
         real!(Ackagg "ackagg", "ACK aggregation: ACKs are held and released together every so often (on a grid from the start of the run), as Wi-Fi's block ACKs and a cellular uplink's grants release them; 0 = none", "ms", 0.0, 1000.0, Millis, ackagg_ms),
@@ -770,6 +773,10 @@ mod tests {
             panic!("aqm is a choice")
         };
         assert_eq!(aqm, Aqm::ALL.map(Aqm::name));
+        let Kind::Choice(link) = Key::Link.kind() else {
+            panic!("link is a choice")
+        };
+        assert_eq!(link, LinkKind::ALL.map(LinkKind::name));
     }
 
     #[test]

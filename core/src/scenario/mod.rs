@@ -33,6 +33,42 @@ pub enum CcAlgo {
     Bbr,
 }
 
+/// What the bottleneck's link is (`link`), written `fixed`, `lte`, `wifi`, `trace`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LinkKind {
+    /// A constant rate, `bw` (and the schedule's changes of it).
+    #[default]
+    Fixed,
+    /// A cellular link, seeded: Sprout's model (`link::opportunity`), averaging `bw`.
+    Lte,
+    /// A Wi-Fi link, seeded: aggregates of frames after random contention, averaging `bw`.
+    Wifi,
+    /// A Mahimahi trace the runner or the page was given (`Scenario::link_trace`).
+    Trace,
+}
+
+impl LinkKind {
+    pub const ALL: [LinkKind; 4] = [
+        LinkKind::Fixed,
+        LinkKind::Lte,
+        LinkKind::Wifi,
+        LinkKind::Trace,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkKind::Fixed => "fixed",
+            LinkKind::Lte => "lte",
+            LinkKind::Wifi => "wifi",
+            LinkKind::Trace => "trace",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LinkKind> {
+        LinkKind::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
 /// Workload (`app`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum App {
@@ -76,8 +112,11 @@ pub struct Scenario {
     /// Round-trip propagation delay, no queueing (ms): every flow's, or flow 1's where
     /// `each.rtt_ms` gives one per flow.
     pub rtt_ms: f64,
-    /// Bottleneck rate (Mbit/s).
+    /// Bottleneck rate (Mbit/s): the fixed link's, or the mean of a model's (`link`).
     pub bw_mbps: f64,
+    pub link: LinkKind,
+    /// The Mahimahi trace of `link=trace`: a file, which no query can carry.
+    pub link_trace: Option<std::sync::Arc<crate::link::opportunity::LinkTrace>>,
     /// Random loss on the data direction (percent).
     pub loss_pct: f64,
     /// Random loss on the ACK direction (percent).
@@ -169,6 +208,32 @@ pub struct Scenario {
     pub at_ms: Option<f64>,
 }
 
+impl Scenario {
+    /// The link of opportunities the bottleneck is, if it is not a fixed rate. The models
+    /// draw from their own seed, apart from the path's losses.
+    pub fn link_model(&self) -> Option<crate::link::opportunity::LinkModel> {
+        use crate::link::opportunity::LinkModel;
+        let bits_per_s = self.bw_mbps * 1e6;
+        let seed = self.seed ^ 0x6c69_6e6b_5f6d_6f64;
+        match self.link {
+            LinkKind::Fixed => None,
+            LinkKind::Lte => Some(LinkModel::Lte { bits_per_s, seed }),
+            LinkKind::Wifi => Some(LinkModel::Wifi { bits_per_s, seed }),
+            LinkKind::Trace => self.link_trace.clone().map(LinkModel::Trace),
+        }
+    }
+
+    /// The scenario with `trace` as its link (`link=trace`); `bw` becomes the trace's mean
+    /// rate, which the theory's lines (the link rate, the BDP) then draw.
+    pub fn with_link_trace(mut self, trace: crate::link::opportunity::LinkTrace) -> Scenario {
+        self.link = LinkKind::Trace;
+        let mbps = (trace.mean_bits_per_s() / 1e6 * 1000.0).round() / 1000.0;
+        self.bw_mbps = mbps.clamp(0.01, 100_000.0);
+        self.link_trace = Some(std::sync::Arc::new(trace));
+        self
+    }
+}
+
 impl Default for Scenario {
     /// The defaults of the spec's key table.
     fn default() -> Self {
@@ -177,6 +242,8 @@ impl Default for Scenario {
             cc: CcAlgo::default(),
             rtt_ms: 28.0,
             bw_mbps: 1000.0,
+            link: LinkKind::Fixed,
+            link_trace: None,
             loss_pct: 0.0,
             ackloss_pct: 0.0,
             ackagg_ms: 0.0,

@@ -57,6 +57,32 @@ impl Scenario {
         Lenient { scenario, errors }
     }
 
+    /// Reads a query for a run over a Mahimahi trace (`link=trace`): the query as
+    /// [`Scenario::parse`] reads it, less any `link=trace` of its own (the canonical form of
+    /// such a run carries one), then the trace as its link.
+    pub fn parse_with_trace(
+        query: &str,
+        trace: crate::link::opportunity::LinkTrace,
+    ) -> Result<Scenario, ScenarioError> {
+        let query = query.strip_prefix('?').unwrap_or(query);
+        let kept: Vec<&str> = query.split('&').filter(|p| *p != "link=trace").collect();
+        let s = Scenario::parse(&kept.join("&"))?;
+        if s.link != super::LinkKind::Fixed {
+            return Err(ScenarioError::new(
+                "link",
+                Problem::Conflict {
+                    why: format!(
+                        "the trace file is the link; leave link={} out of the query",
+                        s.link.name()
+                    ),
+                },
+            ));
+        }
+        let s = s.with_link_trace(trace);
+        s.validate()?;
+        Ok(s)
+    }
+
     /// Applies a query that may not name a preset over `self`: how a preset is built.
     pub(crate) fn with_query(self, query: &str) -> Result<Scenario, ScenarioError> {
         let (pairs, errors) = resolve(query);
@@ -157,6 +183,25 @@ impl Scenario {
                 }
                 _ => {}
             }
+        }
+        if self.link == super::LinkKind::Trace && self.link_trace.is_none() {
+            return Err(ScenarioError::new("link", Problem::NeedsTrace));
+        }
+        if self.link != super::LinkKind::Fixed
+            && self
+                .sched
+                .iter()
+                .any(|c| matches!(c.setting, super::sched::Setting::Bw(_)))
+        {
+            return Err(ScenarioError::new(
+                "sched",
+                Problem::Conflict {
+                    why: format!(
+                        "a bw change needs link=fixed (link={} sets the rate itself)",
+                        self.link.name()
+                    ),
+                },
+            ));
         }
         Ok(())
     }
@@ -481,7 +526,7 @@ mod tests {
     #[test]
     fn every_key_reads_in_its_unit() {
         let s = parsed(
-            "?cc=reno&rtt=20&bw=100&loss=1.5&ackloss=0.5&drop=9,3,3&burst=2&queue=50&aqm=fq_codel\
+            "?cc=reno&rtt=20&bw=100&link=wifi&loss=1.5&ackloss=0.5&drop=9,3,3&burst=2&queue=50&aqm=fq_codel\
              &ecn=1&codel_target=2.5&codel_interval=50&fq_quantum=300&pie_target=20&pie_tupdate=30\
              &pie_alpha=4&pie_beta=10&red_min=3&red_max=12&red_maxp=2&red_wq=0.01&probe=20&mss=1000\
              &iw=4&rwnd=65536&hystart=0&sack=0&ts=0&autotune=0&delack=0&minrto=1000&app=msgs&body=1000&dur=2.5\
@@ -492,6 +537,8 @@ mod tests {
             cc: CcAlgo::Reno,
             rtt_ms: 20.0,
             bw_mbps: 100.0,
+            link: super::super::LinkKind::Wifi,
+            link_trace: None,
             loss_pct: 1.5,
             ackloss_pct: 0.5,
             ackagg_ms: 0.0,

@@ -190,6 +190,19 @@ pub const PRESETS: &[Preset] = &[
         moment: None,
     },
     Preset {
+        name: "cellular",
+        source: "not from a seed: Sprout's model of an LTE link (Winstein et al., NSDI 2013)",
+        // A cellular base station's deep per-user buffer.
+        query: "cc=cubic&rtt=60&bw=10&link=lte&queue=1000&app=bulk&dur=30&flows=1",
+        en: "An LTE link whose rate wanders between nothing and twice its 10 Mbit/s mean: CUBIC \
+             fills the base station's deep buffer while the rate is high, and the queue takes \
+             seconds to drain when it falls.",
+        zh: "一条 LTE 链路，速率在零到其 10 Mbit/s 均值的两倍之间游走：速率高时 CUBIC 把基站的深缓冲填满，\
+             速率一降，队列要好几秒才能排空。",
+        lesson: false,
+        moment: None,
+    },
+    Preset {
         name: "lesson-fast-retransmit",
         source: "a lesson: one segment lost in mid-flight",
         // Segment 15 of a 100-segment body: later segments arrive and are SACKed.

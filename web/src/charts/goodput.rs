@@ -110,6 +110,11 @@ fn flow_line(f: &FlowView, end: f64, columns: f64, round_trip: f64) -> (Vec<(f64
 
 /// Ideal slow start's rate as steps on the run's clock, up to one RTT into the step that
 /// reaches the link rate (after which it is the link line).
+/// A link of opportunities' capacity (core's `view::capacity`), in MB/s by bin.
+fn capacity_line(ctx: &Ctx) -> Vec<(f64, f64)> {
+    ctx.view.capacity.iter().map(|&(t, r)| (t, r.0)).collect()
+}
+
 fn slow_start_line(ctx: &Ctx, end: f64) -> Vec<(f64, f64)> {
     // Messages are sent at the application's pace: no window growth limits them.
     if ctx.view.summary.msgs.is_some() {
@@ -196,6 +201,7 @@ impl Figure for Goodput {
                 .map(|p| p.1),
         );
         let mut refs = vec![link, window_limit];
+        refs.extend(max_of(capacity_line(ctx).iter().map(|p| p.1)));
         refs.extend(mathis);
         let top = top_of(data_max, &refs, 2.5);
 
@@ -233,6 +239,15 @@ impl Figure for Goodput {
                     "{} = {}",
                     lang.pick("fair share link/n", "公平份额 链路/n"),
                     fmt::rate(fair)
+                ),
+            ));
+        }
+        if !v.capacity.is_empty() {
+            items.push(Item::new(
+                Swatch::Block(CAPACITY),
+                lang.pick(
+                    "what the link could carry (its opportunities)",
+                    "链路可承载的量（其传输机会）",
                 ),
             ));
         }
@@ -288,6 +303,9 @@ impl Figure for Goodput {
         };
         let (mut chart, frame) = time_chart(root, st, lang, span, &y, &items, 0)?;
 
+        // Under everything: what a trace's or a model's link could carry, bin by bin.
+        let capacity = view(&steps(&capacity_line(ctx), end));
+        draw::area(&mut chart, st, &frame, &capacity, CAPACITY, 0.35)?;
         draw::level(&mut chart, st, &frame, link, Pen::dashed(LINK, 1.4))?;
         if let Some(fair) = fair {
             draw::level(&mut chart, st, &frame, fair.0, Pen::dashed(MUTED, 1.2))?;

@@ -21,6 +21,8 @@ pub const CUBIC: RGBColor = RGBColor(0x8e, 0x3b, 0xb0);
 pub const LINK: RGBColor = RGBColor(0x2f, 0x36, 0x40);
 pub const MATHIS: RGBColor = RGBColor(0xb0, 0x2a, 0x37);
 pub const SLOW_START: RGBColor = RGBColor(0xc2, 0x6a, 0x00);
+/// A link of opportunities' capacity, shaded under the goodput.
+pub const CAPACITY: RGBColor = RGBColor(0xb9, 0xd3, 0xee);
 pub const BBR_BW: RGBColor = RGBColor(0x2e, 0x9e, 0x44);
 pub const TOTAL: RGBColor = RGBColor(0x1d, 0x24, 0x30);
 

@@ -1,0 +1,489 @@
+//! Links whose capacity comes as delivery opportunities rather than a rate: a Mahimahi trace
+//! (`--link-trace FILE`), or a seeded model of a cellular (`link=lte`) or Wi-Fi (`link=wifi`)
+//! link.
+//!
+//! Mahimahi's format (Netravali et al., "Mahimahi: accurate record-and-replay for HTTP",
+//! USENIX ATC 2015): one line per opportunity, the millisecond at which the link can deliver
+//! one MTU-sized packet of 1504 bytes; several lines with the same millisecond are several
+//! opportunities then; the trace repeats, its last line's millisecond being its period. An
+//! opportunity nobody waits for is lost; a packet longer than what one opportunity carries
+//! takes the rest from the next, and what it leaves of an opportunity serves the packet behind
+//! it at the same instant.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::rng::SimRng;
+use crate::time::{Duration, Instant};
+
+/// The bytes one opportunity delivers: Mahimahi's `PACKET_SIZE`.
+pub const OPPORTUNITY_BYTES: u32 = 1504;
+
+/// The longest trace read: ten million opportunities (a day of an LTE link's measured
+/// traces is far less) keep a trace in 80 MB.
+pub const MAX_OPPORTUNITIES: usize = 10_000_000;
+
+/// A Mahimahi trace, read and checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkTrace {
+    /// Each opportunity's millisecond, ascending; the last is the period.
+    ms: Vec<u64>,
+}
+
+/// Why a trace file is not a trace: the line at fault and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TraceError {
+    Empty,
+    NotANumber { line: usize, text: String },
+    Descending { line: usize, ms: u64, before: u64 },
+    ZeroPeriod,
+    TooLong,
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceError::Empty => write!(f, "the trace has no opportunities (one millisecond a line)"),
+            TraceError::NotANumber { line, text } => write!(
+                f,
+                "line {line}: {} is not a whole number of milliseconds",
+                crate::scenario::shown(text)
+            ),
+            TraceError::Descending { line, ms, before } => write!(
+                f,
+                "line {line}: {ms} ms comes after {before} ms (the milliseconds must not go back)"
+            ),
+            TraceError::ZeroPeriod => write!(
+                f,
+                "the trace's last millisecond is 0: a trace that repeats needs a period of at least 1 ms"
+            ),
+            TraceError::TooLong => write!(
+                f,
+                "the trace has more than {MAX_OPPORTUNITIES} opportunities"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+impl LinkTrace {
+    /// Reads Mahimahi's text: a millisecond a line, blank lines and surrounding spaces
+    /// ignored.
+    pub fn parse(text: &str) -> Result<LinkTrace, TraceError> {
+        let mut ms: Vec<u64> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let v: u64 = line.parse().map_err(|_| TraceError::NotANumber {
+                line: i + 1,
+                text: line.to_string(),
+            })?;
+            if let Some(&before) = ms.last() {
+                if v < before {
+                    return Err(TraceError::Descending {
+                        line: i + 1,
+                        ms: v,
+                        before,
+                    });
+                }
+            }
+            if ms.len() == MAX_OPPORTUNITIES {
+                return Err(TraceError::TooLong);
+            }
+            ms.push(v);
+        }
+        match ms.last() {
+            None => Err(TraceError::Empty),
+            Some(0) => Err(TraceError::ZeroPeriod),
+            Some(_) => Ok(LinkTrace { ms }),
+        }
+    }
+
+    /// The trace as Mahimahi writes it.
+    pub fn text(&self) -> String {
+        let mut out = String::with_capacity(self.ms.len() * 6);
+        for m in &self.ms {
+            out.push_str(&m.to_string());
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn opportunities(&self) -> usize {
+        self.ms.len()
+    }
+
+    pub fn period(&self) -> Duration {
+        Duration::from_millis(self.ms.last().copied().unwrap_or(1))
+    }
+
+    /// The trace's mean rate, bits per second.
+    pub fn mean_bits_per_s(&self) -> f64 {
+        self.ms.len() as f64 * f64::from(OPPORTUNITY_BYTES) * 8.0 / self.period().as_secs_f64()
+    }
+}
+
+/// Where a link's opportunities come from.
+#[derive(Debug, Clone)]
+enum Source {
+    Trace {
+        trace: Arc<LinkTrace>,
+        next: usize,
+        lap: u64,
+    },
+    Lte(Lte),
+    Wifi(Wifi),
+}
+
+/// A cellular link as Sprout models one (Winstein, Sivaraman and Balakrishnan, "Stochastic
+/// forecasts achieve high throughput and low delay over cellular networks", NSDI 2013, §3):
+/// packets are delivered as a Poisson process whose rate wanders as Brownian motion. Sprout's
+/// rate sticks at 0 in an outage it leaves at 1 a second; here it is reflected at 0 and at
+/// twice the mean instead, so that it averages `bw` exactly, and its outages are the stretches
+/// it spends near 0. Sprout's volatility, 200 packets/s per √s, was fitted to links averaging
+/// about 500 packets/s: σ here is 0.4 of the mean per √s. Each millisecond is split into 128
+/// slots, each an opportunity with the chance the rate gives it (a binomial draw close to
+/// Poisson), with arithmetic alone so that native and wasm32 runs draw the same link.
+#[derive(Debug, Clone)]
+struct Lte {
+    rng: SimRng,
+    /// Packets a millisecond: now, the mean, and σ for one millisecond's step.
+    rate: f64,
+    mean: f64,
+    step: f64,
+    /// The millisecond whose slots are being given, and the next slot.
+    tick: u64,
+    slot: u32,
+}
+
+const LTE_SLOTS: u32 = 128;
+/// σ as a share of the mean rate, per √s (Sprout: 200 packets/s per √s at about 500).
+const LTE_VOLATILITY: f64 = 0.4;
+
+impl Lte {
+    fn new(bits_per_s: f64, seed: u64) -> Lte {
+        // At most half the slots on average, so that twice the mean still fits in them.
+        let mean = (bits_per_s / (f64::from(OPPORTUNITY_BYTES) * 8.0) / 1000.0)
+            .min(f64::from(LTE_SLOTS) / 2.0);
+        // √0.001 s: one millisecond of Brownian motion.
+        let step = LTE_VOLATILITY * mean * 0.001f64.sqrt();
+        Lte {
+            rng: SimRng::new(seed),
+            rate: mean,
+            mean,
+            step,
+            tick: 0,
+            slot: 0,
+        }
+    }
+
+    /// A standard normal draw as the sum of twelve uniforms less six (Irwin-Hall): exact
+    /// arithmetic, so every platform draws the same.
+    fn normal(&mut self) -> f64 {
+        (0..12).map(|_| self.rng.uniform()).sum::<f64>() - 6.0
+    }
+
+    /// The rate's step into the next millisecond, reflected into [0, 2 × mean].
+    fn walk(&mut self) {
+        let top = 2.0 * self.mean;
+        let mut r = self.rate + self.step * self.normal();
+        if r < 0.0 {
+            r = -r;
+        }
+        if r > top {
+            r = 2.0 * top - r;
+        }
+        self.rate = r.clamp(0.0, top);
+    }
+
+    fn next(&mut self) -> Instant {
+        loop {
+            if self.slot == LTE_SLOTS {
+                self.slot = 0;
+                self.tick += 1;
+                self.walk();
+            }
+            let slot = self.slot;
+            self.slot += 1;
+            let p = self.rate / f64::from(LTE_SLOTS);
+            if self.rng.chance(p) {
+                let ns = self.tick * 1_000_000 + u64::from(slot) * 1_000_000 / u64::from(LTE_SLOTS);
+                return Instant(ns);
+            }
+        }
+    }
+}
+
+/// A Wi-Fi station's downlink as 802.11n/ac aggregation makes it (IEEE 802.11n-2009: an
+/// A-MPDU of up to 64 frames; Linux's mac80211 builds aggregates of up to about 4 ms of
+/// airtime, Høiland-Jørgensen et al., "Ending the anomaly", USENIX ATC 2018): the medium is
+/// won after a random contention gap (0 to 2 ms, 1 ms on average: DIFS, backoff and the other
+/// stations' turns), then a 4 ms aggregate delivers its frames together as its block ACK
+/// comes back. The frames an aggregate carries are what keeps the mean at `bw`.
+#[derive(Debug, Clone)]
+struct Wifi {
+    rng: SimRng,
+    /// Frames per aggregate, and those of the current one still to give.
+    frames: u32,
+    left: u32,
+    /// When the current aggregate's frames are delivered.
+    at: Instant,
+    /// When the medium is next contended for.
+    free: Instant,
+}
+
+const WIFI_AIRTIME: Duration = Duration::from_millis(4);
+const WIFI_MEAN_GAP_NS: f64 = 1_000_000.0;
+
+impl Wifi {
+    fn new(bits_per_s: f64, seed: u64) -> Wifi {
+        let cycle_s = (WIFI_AIRTIME.as_nanos() as f64 + WIFI_MEAN_GAP_NS) / 1e9;
+        let frames = (bits_per_s * cycle_s / (f64::from(OPPORTUNITY_BYTES) * 8.0)).round();
+        Wifi {
+            rng: SimRng::new(seed),
+            frames: (frames as u32).max(1),
+            left: 0,
+            at: Instant::ZERO,
+            free: Instant::ZERO,
+        }
+    }
+
+    fn next(&mut self) -> Instant {
+        if self.left == 0 {
+            let gap = (self.rng.uniform() * 2.0 * WIFI_MEAN_GAP_NS) as u64;
+            self.at = self.free + Duration(gap) + WIFI_AIRTIME;
+            self.free = self.at;
+            self.left = self.frames;
+        }
+        self.left -= 1;
+        self.at
+    }
+}
+
+impl Source {
+    fn next(&mut self) -> Instant {
+        match self {
+            Source::Trace { trace, next, lap } => {
+                let period = trace.period().as_nanos();
+                let ms = trace.ms[*next];
+                let t = Instant(*lap * period + ms * 1_000_000);
+                *next += 1;
+                if *next == trace.ms.len() {
+                    *next = 0;
+                    *lap += 1;
+                }
+                t
+            }
+            Source::Lte(l) => l.next(),
+            Source::Wifi(w) => w.next(),
+        }
+    }
+}
+
+/// Which link a scenario's bottleneck is (`link`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkModel {
+    Trace(Arc<LinkTrace>),
+    Lte { bits_per_s: f64, seed: u64 },
+    Wifi { bits_per_s: f64, seed: u64 },
+}
+
+impl LinkModel {
+    /// The model's mean rate, bits per second.
+    pub fn mean_bits_per_s(&self) -> f64 {
+        match self {
+            LinkModel::Trace(t) => t.mean_bits_per_s(),
+            LinkModel::Lte { bits_per_s, seed } => {
+                let l = Lte::new(*bits_per_s, *seed);
+                l.mean * 1000.0 * f64::from(OPPORTUNITY_BYTES) * 8.0
+            }
+            LinkModel::Wifi { bits_per_s, seed } => {
+                // What the rounded frames per aggregate give.
+                let w = Wifi::new(*bits_per_s, *seed);
+                let cycle_s = (WIFI_AIRTIME.as_nanos() as f64 + WIFI_MEAN_GAP_NS) / 1e9;
+                f64::from(w.frames) * f64::from(OPPORTUNITY_BYTES) * 8.0 / cycle_s
+            }
+        }
+    }
+}
+
+/// A link's opportunities in order, and the bytes the last one left over.
+#[derive(Debug, Clone)]
+pub struct Opportunities {
+    source: Source,
+    /// The next opportunity, drawn but not used.
+    ahead: Instant,
+    /// Bytes left of the opportunity at `left_at`, for a packet that starts then.
+    left: u32,
+    left_at: Option<Instant>,
+}
+
+impl Opportunities {
+    pub fn new(model: &LinkModel) -> Opportunities {
+        let mut source = match model {
+            LinkModel::Trace(trace) => Source::Trace {
+                trace: Arc::clone(trace),
+                next: 0,
+                lap: 0,
+            },
+            LinkModel::Lte { bits_per_s, seed } => Source::Lte(Lte::new(*bits_per_s, *seed)),
+            LinkModel::Wifi { bits_per_s, seed } => Source::Wifi(Wifi::new(*bits_per_s, *seed)),
+        };
+        let ahead = source.next();
+        Opportunities {
+            source,
+            ahead,
+            left: 0,
+            left_at: None,
+        }
+    }
+
+    /// When a packet of `bytes` that reaches the head of the queue at `start` has been
+    /// delivered: at the opportunity that completes it. Starts never go back (the queue is
+    /// FIFO).
+    pub fn depart(&mut self, start: Instant, bytes: u32) -> Instant {
+        // What the opportunity the packet ahead left at this very instant still carries.
+        let mut credit = if self.left_at == Some(start) {
+            self.left
+        } else {
+            0
+        };
+        let mut at = start;
+        while credit < bytes {
+            // Opportunities before the packet was there went unused.
+            while self.ahead < start {
+                self.ahead = self.source.next();
+            }
+            at = self.ahead;
+            credit += OPPORTUNITY_BYTES;
+            self.ahead = self.source.next();
+        }
+        self.left = credit - bytes;
+        self.left_at = Some(at);
+        at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(text: &str) -> Arc<LinkTrace> {
+        Arc::new(LinkTrace::parse(text).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    #[test]
+    fn a_trace_reads_as_mahimahi_writes_it_and_says_what_is_wrong() {
+        let t = trace("0\n 5\n5\n\n12\n");
+        assert_eq!(
+            (t.opportunities(), t.period()),
+            (4, Duration::from_millis(12))
+        );
+        assert_eq!(t.text(), "0\n5\n5\n12\n");
+        assert_eq!(LinkTrace::parse(&t.text()).as_ref(), Ok(&*t));
+        // 4 x 1504 bytes in 12 ms.
+        assert!((t.mean_bits_per_s() - 4.0 * 1504.0 * 8.0 / 0.012).abs() < 1e-6);
+        let err = |s: &str| LinkTrace::parse(s).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(
+            err(""),
+            "the trace has no opportunities (one millisecond a line)"
+        );
+        assert_eq!(
+            err("1\n2\nx3\n"),
+            "line 3: x3 is not a whole number of milliseconds"
+        );
+        assert_eq!(
+            err("4\n3\n"),
+            "line 2: 3 ms comes after 4 ms (the milliseconds must not go back)"
+        );
+        assert!(err("-1").starts_with("line 1:"));
+        assert!(err("0\n0").contains("period of at least 1 ms"));
+    }
+
+    #[test]
+    fn each_opportunity_carries_one_packet_and_the_trace_repeats() {
+        // 1504-byte packets, all queued at 0: each leaves at its opportunity, one for one,
+        // and the second lap follows 10 ms later.
+        let mut o = Opportunities::new(&LinkModel::Trace(trace("1\n1\n4\n10\n")));
+        let mut start = Instant::ZERO;
+        let mut out = Vec::new();
+        for _ in 0..8 {
+            let d = o.depart(start, OPPORTUNITY_BYTES);
+            out.push(d.as_nanos() / 1_000_000);
+            start = d;
+        }
+        assert_eq!(out, [1, 1, 4, 10, 11, 11, 14, 20]);
+    }
+
+    #[test]
+    fn an_opportunity_nobody_waits_for_is_lost_and_leftovers_serve_the_next_packet() {
+        let mut o = Opportunities::new(&LinkModel::Trace(trace("1\n2\n3\n4\n5\n100\n")));
+        let ms = |t: Instant| t.as_nanos() / 1_000_000;
+        // A packet arriving at 2.5 ms finds opportunities 1 and 2 gone.
+        let a = o.depart(Instant(2_500_000), 1000);
+        assert_eq!(ms(a), 3);
+        // The next starts as it leaves: 504 bytes of opportunity 3 and all of 4 carry it.
+        let b = o.depart(a, 1000);
+        assert_eq!(ms(b), 4);
+        // 1008 left of opportunity 4: a 1000-byte packet leaves with it at once.
+        assert_eq!(ms(o.depart(b, 1000)), 4);
+        // A 1512-byte packet takes the rest of 4 and 1504 more of 5.
+        assert_eq!(ms(o.depart(b, 1512)), 5);
+    }
+
+    #[test]
+    fn the_models_average_their_rate_and_repeat_with_their_seed() {
+        for model in [
+            LinkModel::Lte {
+                bits_per_s: 12e6,
+                seed: 3,
+            },
+            LinkModel::Wifi {
+                bits_per_s: 50e6,
+                seed: 3,
+            },
+        ] {
+            let mut o = Opportunities::new(&model);
+            let mut again = Opportunities::new(&model);
+            let mut t = Instant::ZERO;
+            let mut n = 0u64;
+            // Sixty seconds, always a packet waiting.
+            while t < Instant::from_secs_f64(60.0) {
+                let next = o.depart(t, OPPORTUNITY_BYTES);
+                assert_eq!(
+                    again.depart(t, OPPORTUNITY_BYTES),
+                    next,
+                    "{model:?}: the same draws"
+                );
+                t = next;
+                n += 1;
+            }
+            let rate = n as f64 * 1504.0 * 8.0 / t.as_secs_f64();
+            let want = model.mean_bits_per_s();
+            assert!(
+                (rate - want).abs() < 0.2 * want,
+                "{model:?}: {rate:.0} bit/s against a mean of {want:.0}"
+            );
+        }
+    }
+
+    #[test]
+    fn wifi_delivers_in_bursts_of_an_aggregate() {
+        let mut o = Opportunities::new(&LinkModel::Wifi {
+            bits_per_s: 30e6,
+            seed: 1,
+        });
+        let mut t = Instant::ZERO;
+        let mut at = Vec::new();
+        for _ in 0..200 {
+            t = o.depart(t, OPPORTUNITY_BYTES);
+            at.push(t);
+        }
+        // 30 Mbit/s over 5 ms cycles: 12 frames an aggregate, delivered together.
+        let bursts = at.windows(2).filter(|w| w[1] != w[0]).count() + 1;
+        assert_eq!(200usize.div_ceil(12), bursts);
+    }
+}

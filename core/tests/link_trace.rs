@@ -1,0 +1,78 @@
+//! Links of delivery opportunities: a Mahimahi trace's opportunities become the bottleneck's
+//! departures one for one, and the seeded models carry their mean.
+
+use tcplab::link::opportunity::{LinkTrace, OPPORTUNITY_BYTES};
+use tcplab::link::{Direction, Fate, Path};
+use tcplab::time::Instant;
+use tcplab::{run, RunOptions, Scenario};
+
+fn trace(text: &str) -> LinkTrace {
+    LinkTrace::parse(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_trace_s_opportunities_become_departures_one_for_one() {
+    // Opportunities at 1, 1, 2, 5, 5, 5 and 9 ms, repeating every 9 ms. Twenty packets of an
+    // opportunity's size, all queued at once, leave at the trace's instants, lap after lap.
+    let text = "1\n1\n2\n5\n5\n5\n9\n";
+    let s = Scenario::parse_with_trace("queue=100", trace(text)).expect("a scenario");
+    let mut p = Path::new(&s);
+    let departs: Vec<u64> = (0..20)
+        .map(
+            |_| match p.offer(Direction::Data, 0, Instant::ZERO, OPPORTUNITY_BYTES, true) {
+                Fate::Delivered { departs, .. } => departs.as_nanos(),
+                Fate::Dropped(c) => panic!("dropped: {c:?}"),
+            },
+        )
+        .collect();
+    let want: Vec<u64> = (0..20)
+        .map(|i| {
+            let ms = [1, 1, 2, 5, 5, 5, 9][i % 7];
+            ((i / 7) as u64 * 9 + ms) * 1_000_000
+        })
+        .collect();
+    assert_eq!(departs, want);
+    // The trace read back from the text it prints is the same trace.
+    assert_eq!(trace(&trace(text).text()), trace(text));
+}
+
+#[test]
+fn a_bulk_flow_over_a_trace_gets_the_trace_s_rate() {
+    // 1000 opportunities a second: 12.032 Mbit/s, of which a 1460-byte segment in its 1512
+    // bytes carries 1460/1512.
+    let text: String = (1..=1000).map(|ms| format!("{ms}\n")).collect();
+    let s = Scenario::parse_with_trace("cc=cubic&rtt=40&queue=100&app=bulk&dur=20", trace(&text))
+        .expect("a scenario");
+    assert_eq!(s.bw_mbps, 12.032);
+    assert!(s.to_query().contains("link=trace"));
+    let r = run(&s, &RunOptions::default());
+    let payload = 12.032e6 / 8.0 * 1460.0 / 1512.0 / 1e6;
+    let g = r.summary.goodput_MBps.unwrap_or(0.0);
+    assert!(
+        (g - payload).abs() < 0.05 * payload,
+        "{g} MB/s against {payload}"
+    );
+    assert_eq!(r.invariants, tcplab::sim::Invariants::default());
+}
+
+#[test]
+fn the_models_carry_their_mean_and_a_query_cannot_name_a_trace() {
+    for q in [
+        "cc=bbr&rtt=40&bw=20&link=lte&queue=500&app=bulk&dur=60",
+        "cc=bbr&rtt=40&bw=20&link=wifi&queue=500&app=bulk&dur=60",
+    ] {
+        let s = Scenario::parse(q).expect("a scenario");
+        let r = run(&s, &RunOptions::default());
+        let g = r.summary.goodput_MBps.unwrap_or(0.0) * 8.0;
+        assert!(g > 0.7 * 20.0 && g < 1.3 * 20.0, "{q}: {g} Mbit/s");
+    }
+    let e = Scenario::parse("link=trace").map(|_| ()).unwrap_err();
+    assert_eq!(e.key(), "link");
+    let e = Scenario::parse("link=lte&sched=1:bw:5")
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "sched: a bw change needs link=fixed (link=lte sets the rate itself)"
+    );
+}

@@ -1,0 +1,182 @@
+//! Paths that change and flows that differ, in the built page: each scheduled change is marked
+//! on the time charts, flows of different algorithms and RTTs are drawn apart with a chart of
+//! how they share the link, and a policer gets its own verdict. Screenshots go to
+//! `target/e2e/`.
+
+use tcplab_e2e::{with_lab, Lab};
+
+/// Pixels of chart `kind`'s canvas painted in colour `rgb` over the white paper, whatever the
+/// anti-aliasing left of it: each channel the same mix of the colour and white, at least 30 %
+/// of the colour.
+async fn pixels_of(lab: &Lab, kind: &str, rgb: (u8, u8, u8)) -> usize {
+    let script = format!(
+        "const c = document.querySelector('figure[data-chart=\"{kind}\"] canvas.chart-base');
+         if (!c || !c.width) return '0';
+         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+         const want = [{r}, {g}, {b}];
+         let n = 0;
+         for (let i = 0; i < d.length; i += 4) {{
+             const a = [];
+             for (let k = 0; k < 3; k += 1) {{
+                 if (255 - want[k] > 40) a.push((255 - d[i + k]) / (255 - want[k]));
+                 else if (Math.abs(d[i + k] - want[k]) > 40) a.push(-1);
+             }}
+             if (a.length && Math.min(...a) >= 0.3 && Math.max(...a) - Math.min(...a) < 0.1) n += 1;
+         }}
+         return String(n);",
+        r = rgb.0,
+        g = rgb.1,
+        b = rgb.2,
+    );
+    lab.eval_string(&script).await.parse().unwrap_or(0)
+}
+
+/// Chart `kind`'s darkness column by column (the sum over each column of 255 less the
+/// pixels' mean channel), to tell where two drawings of the same run differ.
+async fn columns_of(lab: &Lab, kind: &str) -> Vec<u64> {
+    let script = format!(
+        "const c = document.querySelector('figure[data-chart=\"{kind}\"] canvas.chart-base');
+         if (!c || !c.width) return '';
+         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+         const cols = new Array(c.width).fill(0);
+         for (let i = 0; i < d.length; i += 4) {{
+             const x = (i / 4) % c.width;
+             cols[x] += 255 - Math.round((d[i] + d[i + 1] + d[i + 2]) / 3);
+         }}
+         return cols.join(',');"
+    );
+    lab.eval_string(&script)
+        .await
+        .split(',')
+        .filter_map(|v| v.parse().ok())
+        .collect()
+}
+
+async fn has_chart(lab: &Lab, kind: &str) -> bool {
+    lab.eval_string(&format!(
+        "return String(!!document.querySelector('figure[data-chart=\"{kind}\"] canvas.chart-base'));"
+    ))
+    .await
+        == "true"
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_scheduled_change_is_marked_on_the_time_charts() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        for (w, h, name) in [
+            (1280, 960, "path-change-1280x960"),
+            (1920, 1080, "path-change-1920x1080"),
+            (390, 844, "path-change-390x844"),
+        ] {
+            lab.set_window(w, h).await;
+            // A change to the rate the path already has leaves the run as it was: what differs
+            // between the two pages is the mark alone.
+            let base = "cc=cubic&rtt=40&bw=20&queue=100&app=bulk&dur=6";
+            lab.open(&format!("?{base}&lang=en")).await;
+            assert_eq!(lab.run_state().await, "done");
+            assert!(lab.charts_drawn().await);
+            let unmarked = [
+                columns_of(lab, "goodput").await,
+                columns_of(lab, "cwnd").await,
+            ];
+            lab.open(&format!("?{base}&sched=3:bw:20&lang=en")).await;
+            assert_eq!(lab.run_state().await, "done");
+            assert!(lab.charts_drawn().await);
+            let marked = [
+                columns_of(lab, "goodput").await,
+                columns_of(lab, "cwnd").await,
+            ];
+            for (chart, (before, after)) in
+                ["goodput", "cwnd"].iter().zip(unmarked.iter().zip(&marked))
+            {
+                assert_eq!(
+                    before.len(),
+                    after.len(),
+                    "{w}x{h} {chart}: the same canvas"
+                );
+                let differ: Vec<usize> = (0..before.len())
+                    .filter(|&x| before[x] != after[x])
+                    .collect();
+                // The mark's line stands at 3 s of the 6 s axis, past the left axis and before
+                // the right edge; its label runs to its right.
+                let first = differ.first().copied().unwrap_or(0) as f64 / before.len() as f64;
+                assert!(
+                    !differ.is_empty() && (0.35..0.65).contains(&first),
+                    "{w}x{h} {chart}: columns that differ {differ:?} of {}",
+                    before.len()
+                );
+            }
+            // The drop itself, at the phone's size too.
+            lab.open("?preset=bandwidth-drop&lang=en").await;
+            assert_eq!(lab.run_state().await, "done");
+            lab.screenshot(name).await;
+        }
+        lab.set_window(1280, 960).await;
+        lab.open("?preset=bandwidth-drop&lang=zh").await;
+        assert_eq!(lab.run_state().await, "done");
+        lab.screenshot("path-change-zh").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flows_that_differ_are_drawn_apart_with_their_share_of_the_link() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?cc=bbr,cubic&rtt=20,80&bw=20&queue=100&app=bulk&dur=10&flows=2&lang=en")
+            .await;
+        assert_eq!(lab.run_state().await, "done");
+        assert!(lab.charts_drawn().await);
+        assert!(
+            has_chart(lab, "sharing").await,
+            "two flows get the sharing chart"
+        );
+        // Flow 2's colour (style.rs FLOWS[0]) on the sharing chart, and Jain's dashes (TOTAL).
+        let flow2 = pixels_of(lab, "sharing", (0xf2, 0x8e, 0x2b)).await;
+        assert!(flow2 > 100, "{flow2} pixels of flow 2's share");
+        // Flow 1's accent (style.rs ACCENT).
+        let flow1 = pixels_of(lab, "sharing", (0x1f, 0x5f, 0xbf)).await;
+        assert!(flow1 > 100, "{flow1} pixels of flow 1's share");
+        lab.screenshot("flows-differ-1280x960").await;
+        lab.set_window(390, 844).await;
+        lab.open("?preset=bbr-vs-cubic&dur=10&lang=en").await;
+        assert_eq!(lab.run_state().await, "done");
+        lab.screenshot("flows-differ-390x844").await;
+        lab.set_window(1920, 1080).await;
+        lab.open("?preset=rtt-unfairness&dur=30&lang=zh").await;
+        assert_eq!(lab.run_state().await, "done");
+        lab.screenshot("flows-differ-zh-1920x1080").await;
+        // One flow: no sharing to show.
+        lab.open("?app=bulk&dur=2&lang=en").await;
+        assert_eq!(lab.run_state().await, "done");
+        assert!(!has_chart(lab, "sharing").await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_policer_gets_its_own_verdict() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?preset=policer&lang=en").await;
+        assert_eq!(lab.run_state().await, "done");
+        let verdict = lab.text_of("verdict").await;
+        assert!(verdict.contains("Limited by a policer"), "{verdict:?}");
+        assert!(verdict.contains("A shaper at the same rate"), "{verdict:?}");
+        lab.screenshot("policer").await;
+        lab.open("?preset=policer&bw=10&police=0&queue=50&lang=en")
+            .await;
+        let verdict = lab.text_of("verdict").await;
+        assert!(verdict.contains("Limited by the link rate"), "{verdict:?}");
+        lab.open("?preset=policer&lang=zh").await;
+        let verdict = lab.text_of("verdict").await;
+        assert!(verdict.contains("限速器"), "{verdict:?}");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
