@@ -101,6 +101,12 @@ pub fn Controls(props: &ControlsProps) -> Html {
             .filter(|e| e.control == key)
             .map(|e| e.message.clone());
         let on_change = props.on_change.clone();
+        // A value for each flow (`cc=bbr,cubic`) is edited as the list it is.
+        if key.per_flow() && matches!(s.value(key), tcplab::scenario::Value::Each(_)) {
+            return html! {
+                <TextField {knob} {lang} {on_change} {error} text={knobs::text(key, s)} />
+            };
+        }
         match key {
             Key::Cc => html! {
                 <Choice {knob} {lang} {on_change}
@@ -213,8 +219,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
 pub fn workload_keys(app: App) -> Vec<Key> {
     let mut keys = vec![Key::App];
     match app {
-        App::Body => keys.extend([Key::Body, Key::Flows, Key::Dur]),
-        App::Bulk => keys.extend([Key::Flows, Key::Dur]),
+        App::Body => keys.extend([Key::Body, Key::Flows, Key::Start, Key::Dur]),
+        App::Bulk => keys.extend([Key::Flows, Key::Start, Key::Dur]),
         App::Msgs => keys.extend([Key::Msg, Key::Every, Key::Count, Key::Conns, Key::Dur]),
     }
     keys.push(Key::Seed);

@@ -56,8 +56,8 @@ pub const KNOBS: &[Knob] = &[
         ("Algorithm", "拥塞控制"),
         ("", ""),
         (
-            "Congestion control: Reno (RFC 5681) and CUBIC (RFC 9438) back off on loss; BBR models the path's bandwidth and delay.",
-            "拥塞控制算法：Reno（RFC 5681）与 CUBIC（RFC 9438）遇丢包退让；BBR 按路径带宽与时延建模。",
+            "Congestion control: Reno (RFC 5681) and CUBIC (RFC 9438) back off on loss; BBR models the path's bandwidth and delay. In the link, a comma list gives each flow its own (cc=bbr,cubic).",
+            "拥塞控制算法：Reno（RFC 5681）与 CUBIC（RFC 9438）遇丢包退让；BBR 按路径带宽与时延建模。在链接中，用逗号分隔的列表可为每条流各设一个（cc=bbr,cubic）。",
         ),
     ),
     knob(
@@ -65,8 +65,8 @@ pub const KNOBS: &[Knob] = &[
         ("RTT", "往返时延"),
         ("ms", "ms"),
         (
-            "Round-trip propagation delay, without queueing: half each way.",
-            "往返传播时延（不含排队），单向各一半。",
+            "Round-trip propagation delay, without queueing: half each way. A comma list gives each flow its own through the one bottleneck (20,80).",
+            "往返传播时延（不含排队），单向各一半。用逗号分隔的列表可为每条流各设一个，经过同一个瓶颈（20,80）。",
         ),
     ),
     knob(
@@ -361,6 +361,15 @@ pub const KNOBS: &[Knob] = &[
         (
             "Parallel flows sharing the bottleneck.",
             "共享瓶颈的并行流数。",
+        ),
+    ),
+    knob(
+        Key::Start,
+        ("Start", "开始时间"),
+        ("s", "s"),
+        (
+            "When the flows open their connections; a comma list gives each flow its own (0,5).",
+            "各流建立连接的时刻；用逗号分隔的列表可为每条流各设一个（0,5）。",
         ),
     ),
     knob(
