@@ -163,6 +163,15 @@ pub struct BbrPoint {
     pub bw_mbps: Option<MBytePerS>,
     pub min_rtt_ms: Option<f64>,
     pub pacing_gain: f64,
+    /// The pacing rate BBR set (payload), which Startup never lowers.
+    #[serde(default)]
+    pub pacing_mbps: Option<MBytePerS>,
+    /// ProbeBW's phase of its eight-phase gain cycle (0 probes up at 1.25, 1 drains at 0.75,
+    /// 2 to 7 cruise at 1), `None` in the other modes.
+    #[serde(default)]
+    pub phase: Option<u8>,
+    #[serde(default)]
+    pub cwnd_gain: f64,
 }
 
 /// One SACK block an ACK carried, as sequence offsets: its left edge and the byte after its
@@ -319,6 +328,9 @@ impl RunView {
                                 bw_mbps: finite(v[1]).map(MBytePerS),
                                 min_rtt_ms: finite(v[2]),
                                 pacing_gain: v[3],
+                                pacing_mbps: finite(v[4]).map(MBytePerS),
+                                phase: finite(v[5]).map(|p| p as u8),
+                                cwnd_gain: v[6],
                             })
                         })
                         .collect(),

@@ -31,6 +31,17 @@ async fn pixels_of(lab: &Lab, kind: &str, rgb: (u8, u8, u8)) -> usize {
     lab.eval_string(&script).await.parse().unwrap_or(0)
 }
 
+/// Scrolls chart `kind` into view, for a screenshot of it.
+async fn show(lab: &Lab, kind: &str) {
+    lab.eval_string(&format!(
+        "const f = document.querySelector('figure[data-chart=\"{kind}\"]');
+         if (f) f.scrollIntoView({{block: 'start'}});
+         return '';"
+    ))
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+}
+
 /// Chart `kind`'s darkness column by column (the sum over each column of 255 less the
 /// pixels' mean channel), to tell where two drawings of the same run differ.
 async fn columns_of(lab: &Lab, kind: &str) -> Vec<u64> {
@@ -116,6 +127,10 @@ async fn each_scheduled_change_is_marked_on_the_time_charts() {
         lab.open("?preset=bandwidth-drop&lang=zh").await;
         assert_eq!(lab.run_state().await, "done");
         lab.screenshot("path-change-zh").await;
+        lab.open("?preset=cellular&lang=en").await;
+        assert_eq!(lab.run_state().await, "done");
+        show(lab, "goodput").await;
+        lab.screenshot("cellular-goodput").await;
         lab.assert_no_console_errors().await;
     })
     .await;
@@ -141,6 +156,8 @@ async fn flows_that_differ_are_drawn_apart_with_their_share_of_the_link() {
         let flow1 = pixels_of(lab, "sharing", (0x1f, 0x5f, 0xbf)).await;
         assert!(flow1 > 100, "{flow1} pixels of flow 1's share");
         lab.screenshot("flows-differ-1280x960").await;
+        show(lab, "sharing").await;
+        lab.screenshot("flows-sharing-1280x960").await;
         lab.set_window(390, 844).await;
         lab.open("?preset=bbr-vs-cubic&dur=10&lang=en").await;
         assert_eq!(lab.run_state().await, "done");
@@ -176,6 +193,44 @@ async fn a_policer_gets_its_own_verdict() {
         lab.open("?preset=policer&lang=zh").await;
         let verdict = lab.text_of("verdict").await;
         assert!(verdict.contains("限速器"), "{verdict:?}");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bbr_s_model_is_drawn_for_its_flow() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        // Flow 2 runs BBR: its chart is drawn, named for it.
+        lab.open("?cc=cubic,bbr&rtt=40&bw=20&queue=100&app=bulk&dur=10&flows=2&lang=en")
+            .await;
+        assert_eq!(lab.run_state().await, "done");
+        assert!(has_chart(lab, "bbr").await, "a BBR flow gets BBR's chart");
+        let note = lab
+            .eval_string(
+                "const n = document.querySelector('figure[data-chart=\"bbr\"] .tl-chart-note');
+                 return n ? n.textContent : '';",
+            )
+            .await;
+        assert_eq!(note, "flow 2 (BBR, 40 ms)");
+        // The bandwidth estimate (style.rs BBR_BW) and the min RTT's line.
+        let bw = pixels_of(lab, "bbr", (0x2e, 0x9e, 0x44)).await;
+        assert!(bw > 100, "{bw} pixels of the bandwidth estimate");
+        let rtt = pixels_of(lab, "bbr", (0xc2, 0x6a, 0x00)).await;
+        assert!(rtt > 100, "{rtt} pixels of the min RTT");
+        show(lab, "bbr").await;
+        lab.screenshot("bbr-model-1280x960").await;
+        lab.set_window(390, 844).await;
+        lab.open("?preset=random-loss-bbr&dur=10&lang=zh").await;
+        assert_eq!(lab.run_state().await, "done");
+        assert!(has_chart(lab, "bbr").await);
+        show(lab, "bbr").await;
+        lab.screenshot("bbr-model-zh-390x844").await;
+        // No BBR flow, no BBR chart.
+        lab.open("?app=bulk&dur=2&lang=en").await;
+        assert!(!has_chart(lab, "bbr").await);
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -769,6 +769,8 @@ impl CongestionControl for Bbr {
             min_rtt: self.min_rtt(),
             pacing_gain: self.pacing_gain(),
             cwnd_gain: self.cwnd_gain(),
+            pacing_rate: self.pacing_rate_payload(),
+            phase: (self.mode == BbrMode::ProbeBw).then_some(self.cycle_idx as u8),
         }
     }
 }

@@ -255,13 +255,16 @@ pub enum CcModel {
     None,
     /// The cubic curve of the current epoch (segments, seconds), if in congestion avoidance.
     Cubic(Option<cubic::CubicCurve>),
-    /// BBR's mode, bandwidth estimate (payload bytes/s), min RTT and gains.
+    /// BBR's mode, bandwidth estimate (payload bytes/s), min RTT, gains, the pacing rate it
+    /// set (`sk_pacing_rate`, payload bytes/s) and, in ProbeBW, the phase of its gain cycle.
     Bbr {
         mode: bbr::BbrMode,
         bw: Option<f64>,
         min_rtt: Option<Duration>,
         pacing_gain: f64,
         cwnd_gain: f64,
+        pacing_rate: Option<f64>,
+        phase: Option<u8>,
     },
 }
 

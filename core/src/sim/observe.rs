@@ -79,13 +79,18 @@ impl World {
                 bw,
                 min_rtt,
                 pacing_gain,
-                ..
+                cwnd_gain,
+                pacing_rate,
+                phase,
             } => {
                 let row = [
                     f64::from(mode.code()),
                     bw.map_or(f64::NAN, |b| b / 1e6),
                     min_rtt.map_or(f64::NAN, Duration::as_millis_f64),
                     pacing_gain,
+                    pacing_rate.map_or(f64::NAN, |r| r / 1e6),
+                    phase.map_or(f64::NAN, f64::from),
+                    cwnd_gain,
                 ];
                 let changed = tr.bbr.last().is_none_or(|(_, last)| {
                     last.iter()

@@ -57,7 +57,7 @@ pub struct Limits {
 impl Limits {
     pub fn of(s: &crate::scenario::Scenario) -> Limits {
         Limits {
-            link: link_payload(MbitPerS(s.bw_mbps), s.mss, s.ts),
+            link: link_payload(MbitPerS(mean_rate_mbps(s)), s.mss, s.ts),
             window_each: window_limit(s.rwnd as f64, s.rtt_ms),
             conns: crate::workload::Workload::connections(s).max(1) as f64,
         }
@@ -74,9 +74,40 @@ impl Limits {
     }
 }
 
+/// The bottleneck's rate over the run: `bw`, or with a schedule the mean of its rates over
+/// `dur`, each for as long as it held; a link of opportunities' mean otherwise.
+pub fn mean_rate_mbps(s: &crate::scenario::Scenario) -> f64 {
+    use crate::scenario::sched::Setting;
+    if let Some(m) = s.link_model() {
+        return m.mean_bits_per_s() / 1e6;
+    }
+    let mut rate = s.bw_mbps;
+    let (mut from, mut sum) = (0.0, 0.0);
+    for c in &s.sched {
+        if let Setting::Bw(mbps) = c.setting {
+            let at = c.at_s.min(s.dur_s);
+            sum += rate * (at - from);
+            (from, rate) = (at, mbps);
+        }
+    }
+    if s.dur_s <= 0.0 || from == 0.0 && sum == 0.0 {
+        return rate;
+    }
+    (sum + rate * (s.dur_s - from)) / s.dur_s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scheduled_rate_counts_for_as_long_as_it_holds() {
+        let s = |q: &str| crate::scenario::Scenario::parse(q).unwrap_or_default();
+        assert_eq!(mean_rate_mbps(&s("bw=100&dur=20&sched=10:bw:10")), 55.0);
+        assert_eq!(mean_rate_mbps(&s("bw=100&dur=20&sched=0:bw:10")), 10.0);
+        assert_eq!(mean_rate_mbps(&s("bw=100&dur=5&sched=10:bw:10")), 100.0);
+        assert_eq!(mean_rate_mbps(&s("bw=40")), 40.0);
+    }
 
     #[test]
     fn bdp_of_the_default_path() {

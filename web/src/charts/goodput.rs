@@ -108,13 +108,24 @@ fn flow_line(f: &FlowView, end: f64, columns: f64, round_trip: f64) -> (Vec<(f64
     (finite(smooth(&f.goodput, f.bin_ms, m)), f.bin_ms * m as f64)
 }
 
-/// Ideal slow start's rate as steps on the run's clock, up to one RTT into the step that
-/// reaches the link rate (after which it is the link line).
-/// A link of opportunities' capacity (core's `view::capacity`), in MB/s by bin.
-fn capacity_line(ctx: &Ctx) -> Vec<(f64, f64)> {
-    ctx.view.capacity.iter().map(|&(t, r)| (t, r.0)).collect()
+/// A link of opportunities' capacity (core's `view::capacity`, in flow 1's bins), smoothed as
+/// the goodput is, so that the two read against each other.
+fn capacity_line(ctx: &Ctx, end: f64, columns: f64, round_trip: f64) -> Vec<(f64, f64)> {
+    let Some(f) = ctx
+        .view
+        .flows
+        .first()
+        .filter(|_| !ctx.view.capacity.is_empty())
+    else {
+        return Vec::new();
+    };
+    let pts: Vec<(f64, f64)> = ctx.view.capacity.iter().map(|&(t, r)| (t, r.0)).collect();
+    let m = window_bins(f, end, columns, round_trip);
+    finite(smooth(&pts, f.bin_ms, m))
 }
 
+/// Ideal slow start's rate as steps on the run's clock, up to one RTT into the step that
+/// reaches the link rate (after which it is the link line).
 fn slow_start_line(ctx: &Ctx, end: f64) -> Vec<(f64, f64)> {
     // Messages are sent at the application's pace: no window growth limits them.
     if ctx.view.summary.msgs.is_some() {
@@ -201,7 +212,8 @@ impl Figure for Goodput {
                 .map(|p| p.1),
         );
         let mut refs = vec![link, window_limit];
-        refs.extend(max_of(capacity_line(ctx).iter().map(|p| p.1)));
+        let capacity = view(&capacity_line(ctx, width, columns, rt));
+        refs.extend(max_of(capacity.iter().map(|p| p.1)));
         refs.extend(mathis);
         let top = top_of(data_max, &refs, 2.5);
 
@@ -304,8 +316,7 @@ impl Figure for Goodput {
         let (mut chart, frame) = time_chart(root, st, lang, span, &y, &items, 0)?;
 
         // Under everything: what a trace's or a model's link could carry, bin by bin.
-        let capacity = view(&steps(&capacity_line(ctx), end));
-        draw::area(&mut chart, st, &frame, &capacity, CAPACITY, 0.35)?;
+        draw::area(&mut chart, st, &frame, &capacity, CAPACITY, 0.6)?;
         draw::level(&mut chart, st, &frame, link, Pen::dashed(LINK, 1.4))?;
         if let Some(fair) = fair {
             draw::level(&mut chart, st, &frame, fair.0, Pen::dashed(MUTED, 1.2))?;

@@ -9,6 +9,7 @@
 //! [`canvas::Canvas`] instead, most of them in [`xy`]'s value-against-value frame.
 
 pub mod axis;
+pub mod bbr;
 pub mod canvas;
 pub mod changes;
 pub mod cursor;
@@ -428,6 +429,10 @@ pub fn Charts(props: &ChartsProps) -> Html {
             }
             if goodput::applies(&ctx) {
                 <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+            }
+            if bbr::applies(&ctx) {
+                <Plot<bbr::Bbr> figure={bbr::Bbr(ctx.clone())} {layout} {cursor_ms} {until_ms}
                     on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if sharing::applies(&ctx) {

@@ -1,0 +1,278 @@
+//! BBR's own model of the path, for the first BBR flow of a run (Linux's `tcp_bbr.c`): the
+//! bottleneck-bandwidth estimate (`bbr_max_bw`, a windowed max over ten round trips), the pacing
+//! rate it sets from it (`bbr_set_pacing_rate`), the min-RTT estimate (`bbr_update_min_rtt`,
+//! over ten seconds) on the right axis, and a band of its mode and ProbeBW's gain phase
+//! (`bbr_pacing_gain[]`: 1.25 to probe, 0.75 to drain what probing queued, 1 to cruise).
+
+use plotters::prelude::*;
+use tcplab::view::{BbrPoint, FlowView};
+
+use super::axis::{self, time_chart, Right, YAxis};
+use super::cursor::{Readout, Row};
+use super::cwnd::{bbr_mode, bbr_runs};
+use super::draw::{self, Pen};
+use super::fmt;
+use super::frame::{top_of, Frame};
+use super::legend::{Item, Swatch};
+use super::plot::Figure;
+use super::series::{clip_x, finite, index_at, max_of, steps};
+use super::style::*;
+use super::{Ctx, Root};
+use crate::i18n::Lang;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bbr(pub Ctx);
+
+const PACING: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
+const MIN_RTT: RGBColor = RGBColor(0xc2, 0x6a, 0x00);
+/// ProbeBW's phases by their gain: probing up, draining, cruising.
+const PROBE_UP: RGBColor = RGBColor(0x2e, 0x9e, 0x44);
+const PROBE_DRAIN: RGBColor = RGBColor(0x9b, 0xd3, 0xa8);
+const CRUISE: RGBColor = RGBColor(0xd8, 0xee, 0xdc);
+
+pub fn applies(ctx: &Ctx) -> bool {
+    first_bbr(ctx).is_some()
+}
+
+/// The first flow that runs BBR, and its index.
+fn first_bbr(ctx: &Ctx) -> Option<(usize, &FlowView)> {
+    ctx.view
+        .flows
+        .iter()
+        .enumerate()
+        .find(|(_, f)| !f.bbr.is_empty())
+}
+
+/// A ProbeBW phase's colour and name by its gain.
+fn phase_of(p: &BbrPoint, lang: Lang) -> (RGBColor, String) {
+    match p.phase {
+        Some(0) => (PROBE_UP, lang.pick("probe ×1.25", "探测 ×1.25").to_string()),
+        Some(1) => (
+            PROBE_DRAIN,
+            lang.pick("drain ×0.75", "排空 ×0.75").to_string(),
+        ),
+        _ => (CRUISE, lang.pick("cruise ×1", "巡航 ×1").to_string()),
+    }
+}
+
+impl Bbr {
+    fn points(&self) -> &[BbrPoint] {
+        first_bbr(&self.0).map_or(&[], |(_, f)| &f.bbr[..])
+    }
+
+    fn series(&self, value: impl Fn(&BbrPoint) -> Option<f64>) -> Vec<(f64, f64)> {
+        finite(
+            self.points()
+                .iter()
+                .map(|b| (b.t, value(b).unwrap_or(f64::NAN))),
+        )
+    }
+}
+
+impl Figure for Bbr {
+    const KIND: &'static str = "bbr";
+
+    fn ctx(&self) -> &Ctx {
+        &self.0
+    }
+
+    fn title(&self) -> String {
+        self.0
+            .pick("BBR's model of the path", "BBR 对路径的模型")
+            .to_string()
+    }
+
+    fn note(&self) -> Option<String> {
+        let ctx = &self.0;
+        let (i, _) = first_bbr(ctx)?;
+        (ctx.view.flows.len() > 1).then(|| ctx.flow_names().get(i).cloned().unwrap_or_default())
+    }
+
+    fn tip(&self) -> Option<String> {
+        Some(
+            self.0
+                .pick(
+                    "BBR paces at a gain times its bandwidth estimate, the highest delivery rate of \
+                     the last ten round trips, and caps what is in flight at twice the estimate \
+                     times its min RTT, the lowest RTT of the last ten seconds. In ProbeBW its gain \
+                     cycles through eight phases: 1.25 to probe for more, 0.75 to drain the queue \
+                     that made, then six at 1 (Linux tcp_bbr.c).",
+                    "BBR 以增益乘带宽估计的速率发送（带宽估计为最近十个往返内的最高交付速率），并把在途数据\
+                     限制为带宽估计乘最小 RTT（最近十秒内的最低 RTT）的两倍。在 ProbeBW 中增益按八个阶段循环：\
+                     1.25 探测更多带宽，0.75 排空由此形成的队列，然后六个阶段为 1（Linux tcp_bbr.c）。",
+                )
+                .to_string(),
+        )
+    }
+
+    fn height(&self) -> f64 {
+        250.0
+    }
+
+    fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
+        let ctx = &self.0;
+        let lang = ctx.lang;
+        let end = ctx.end_ms;
+        let (lo, hi) = ctx.span();
+        let bw = clip_x(
+            &steps(&self.series(|b| b.bw_mbps.map(|r| r.0)), end),
+            lo,
+            hi,
+        );
+        let pacing = clip_x(
+            &steps(&self.series(|b| b.pacing_mbps.map(|r| r.0)), end),
+            lo,
+            hi,
+        );
+        let rtt = steps(&self.series(|b| b.min_rtt_ms), end);
+        let link = ctx.view.theory.link_mbps.0;
+        let data_max = max_of(bw.iter().chain(pacing.iter()).map(|p| p.1));
+        let top = top_of(data_max, &[link], 2.5);
+        // The min RTT on the right axis: its largest value at the top of the chart.
+        let rtt_top = max_of(rtt.iter().map(|p| p.1))
+            .map_or(1.0, |m| m * 1.25)
+            .max(0.001);
+        let factor = rtt_top / top;
+        let rtt_scaled: Vec<(f64, f64)> = clip_x(&rtt, lo, hi)
+            .into_iter()
+            .map(|(t, v)| (t, v / factor))
+            .collect();
+
+        let mut items = vec![
+            Item::new(
+                Swatch::Line(BBR_BW, 2.0),
+                lang.pick("bandwidth estimate (max filter)", "带宽估计（最大值滤波）"),
+            ),
+            Item::new(
+                Swatch::Dashed(PACING, 1.4),
+                lang.pick("pacing rate", "发送节奏速率"),
+            ),
+            Item::new(
+                Swatch::Line(MIN_RTT, 1.4),
+                lang.pick("min RTT estimate (right axis)", "最小 RTT 估计（右轴）"),
+            ),
+            Item::new(
+                Swatch::Dashed(LINK, 1.2),
+                format!(
+                    "{} {}",
+                    lang.pick("link rate", "链路速率"),
+                    fmt::rate(ctx.view.theory.link_mbps)
+                ),
+            ),
+        ];
+        for (c, name) in [
+            (
+                PROBE_UP,
+                lang.pick("ProbeBW probe ×1.25", "ProbeBW 探测 ×1.25"),
+            ),
+            (PROBE_DRAIN, lang.pick("drain ×0.75", "排空 ×0.75")),
+            (CRUISE, lang.pick("cruise ×1", "巡航 ×1")),
+        ] {
+            items.push(Item::new(Swatch::Block(c), name));
+        }
+        let tick = fmt::tick_for(top);
+        let y = YAxis {
+            bottom: 0.0,
+            top,
+            desc: lang.pick("rate (MB/s)", "速率（MB/s）").to_string(),
+            tick: &tick,
+            right: Some(Right {
+                factor,
+                desc: lang.pick("min RTT (ms)", "最小 RTT（ms）").to_string(),
+            }),
+        };
+        let band = st.px(12.0);
+        let (mut chart, frame) =
+            time_chart(root, st, lang, (lo, hi), &y, &items, band + axis::gap(st))?;
+        // The band above the plot: the mode, and in ProbeBW each phase by its gain.
+        let points = self.points();
+        let mut spans: Vec<(f64, f64, RGBColor)> = bbr_runs(points, end)
+            .into_iter()
+            .filter(|r| r.2 != tcplab::cc::bbr::BbrMode::ProbeBw)
+            .map(|(a, b, m)| (a, b, bbr_mode(m, lang).0))
+            .collect();
+        for (i, p) in points.iter().enumerate() {
+            if p.phase.is_some() {
+                let to = points.get(i + 1).map_or(end, |n| n.t);
+                spans.push((p.t, to, phase_of(p, lang).0));
+            }
+        }
+        let y1 = frame.top() as i32 - axis::gap(st);
+        let y0 = y1 - band;
+        for (from, to, c) in spans {
+            if to < frame.x.lo || from > frame.x.hi {
+                continue;
+            }
+            let (Some(a), Some(b)) = (
+                frame.x.x_px(from.clamp(frame.x.lo, frame.x.hi)),
+                frame.x.x_px(to.clamp(frame.x.lo, frame.x.hi)),
+            ) else {
+                continue;
+            };
+            root.draw(&Rectangle::new(
+                [
+                    (a.round() as i32, y0),
+                    (b.round().max(a.round() + 1.0) as i32, y1),
+                ],
+                c.filled(),
+            ))
+            .map_err(|e| e.to_string())?;
+        }
+        draw::level(&mut chart, st, &frame, link, Pen::dashed(LINK, 1.2))?;
+        draw::line(
+            &mut chart,
+            st,
+            &frame,
+            &rtt_scaled,
+            Pen::solid(MIN_RTT, 1.4),
+        )?;
+        draw::line(&mut chart, st, &frame, &pacing, Pen::dashed(PACING, 1.4))?;
+        draw::line(&mut chart, st, &frame, &bw, Pen::solid(BBR_BW, 2.0))?;
+        Ok(frame)
+    }
+
+    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+        let lang = self.0.lang;
+        let points = self.points();
+        let b = &points[index_at(points, t, |b| b.t)?];
+        let (c, mode) = bbr_mode(b.mode, lang);
+        let mut rows = vec![Row::new(
+            c,
+            match b.phase {
+                Some(_) => format!(
+                    "{mode} · {} · cwnd ×{}",
+                    phase_of(b, lang).1,
+                    fmt::trim(b.cwnd_gain, 2)
+                ),
+                None => format!(
+                    "{mode} · ×{} · cwnd ×{}",
+                    fmt::trim(b.pacing_gain, 3),
+                    fmt::trim(b.cwnd_gain, 2)
+                ),
+            },
+            None,
+        )];
+        if let Some(bw) = b.bw_mbps {
+            rows.push(Row::new(
+                BBR_BW,
+                format!("{} {}", lang.pick("bandwidth", "带宽"), fmt::rate(bw)),
+                Some(bw.0),
+            ));
+        }
+        if let Some(p) = b.pacing_mbps {
+            rows.push(Row::new(
+                PACING,
+                format!("{} {}", lang.pick("pacing", "发送节奏"), fmt::rate(p)),
+                Some(p.0),
+            ));
+        }
+        if let Some(r) = b.min_rtt_ms {
+            rows.push(Row::new(
+                MIN_RTT,
+                format!("{} {}", lang.pick("min RTT", "最小 RTT"), fmt::ms(r)),
+                None,
+            ));
+        }
+        Some(Readout::at(t, rows))
+    }
+}
