@@ -68,6 +68,16 @@ fn the_models_carry_their_mean_and_a_query_cannot_name_a_trace() {
     }
     let e = Scenario::parse("link=trace").map(|_| ()).unwrap_err();
     assert_eq!(e.key(), "link");
+    // The page's read of its own link: the trace it holds, where the link asks for one.
+    let held = std::sync::Arc::new(trace("1\n2\n"));
+    let read = Scenario::parse_lenient_with_trace("rtt=30&link=trace", Some(held.clone()));
+    assert!(read.errors.is_empty(), "{:?}", read.errors);
+    assert_eq!(read.scenario.link_trace.as_ref(), Some(&held));
+    let fixed = Scenario::parse_lenient_with_trace("rtt=30", Some(held));
+    assert_eq!(fixed.scenario.link, tcplab::scenario::LinkKind::Fixed);
+    let none = Scenario::parse_lenient_with_trace("rtt=30&link=trace", None);
+    assert_eq!(none.errors.len(), 1);
+    assert_eq!(none.scenario.rtt_ms, 30.0);
     let e = Scenario::parse("link=lte&sched=1:bw:5")
         .map(|_| ())
         .unwrap_err();

@@ -561,6 +561,32 @@ impl Lab {
         )
     }
 
+    /// Pixels of chart `kind`'s canvas painted in colour `rgb` over the white paper, whatever the
+    /// anti-aliasing left of it: each channel the same mix of the colour and white, at least 30 %
+    /// of the colour.
+    pub async fn pixels_of(&self, kind: &str, rgb: (u8, u8, u8)) -> usize {
+        let script = format!(
+            "const c = document.querySelector('figure[data-chart=\"{kind}\"] canvas.chart-base');
+             if (!c || !c.width) return '0';
+             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+             const want = [{r}, {g}, {b}];
+             let n = 0;
+             for (let i = 0; i < d.length; i += 4) {{
+                 const a = [];
+                 for (let k = 0; k < 3; k += 1) {{
+                     if (255 - want[k] > 40) a.push((255 - d[i + k]) / (255 - want[k]));
+                     else if (Math.abs(d[i + k] - want[k]) > 40) a.push(-1);
+                 }}
+                 if (a.length && Math.min(...a) >= 0.3 && Math.max(...a) - Math.min(...a) < 0.1) n += 1;
+             }}
+             return String(n);",
+            r = rgb.0,
+            g = rgb.1,
+            b = rgb.2,
+        );
+        self.eval_string(&script).await.parse().unwrap_or(0)
+    }
+
     /// The text of the element with this id ("" when there is none).
     pub async fn text_of(&self, id: &str) -> String {
         self.eval_string(&format!(

@@ -3,33 +3,10 @@
 //! how they share the link, and a policer gets its own verdict. Screenshots go to
 //! `target/e2e/`.
 
-use tcplab_e2e::{with_lab, Lab};
+use std::time::Duration;
 
-/// Pixels of chart `kind`'s canvas painted in colour `rgb` over the white paper, whatever the
-/// anti-aliasing left of it: each channel the same mix of the colour and white, at least 30 %
-/// of the colour.
-async fn pixels_of(lab: &Lab, kind: &str, rgb: (u8, u8, u8)) -> usize {
-    let script = format!(
-        "const c = document.querySelector('figure[data-chart=\"{kind}\"] canvas.chart-base');
-         if (!c || !c.width) return '0';
-         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-         const want = [{r}, {g}, {b}];
-         let n = 0;
-         for (let i = 0; i < d.length; i += 4) {{
-             const a = [];
-             for (let k = 0; k < 3; k += 1) {{
-                 if (255 - want[k] > 40) a.push((255 - d[i + k]) / (255 - want[k]));
-                 else if (Math.abs(d[i + k] - want[k]) > 40) a.push(-1);
-             }}
-             if (a.length && Math.min(...a) >= 0.3 && Math.max(...a) - Math.min(...a) < 0.1) n += 1;
-         }}
-         return String(n);",
-        r = rgb.0,
-        g = rgb.1,
-        b = rgb.2,
-    );
-    lab.eval_string(&script).await.parse().unwrap_or(0)
-}
+use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
+use thirtyfour::prelude::*;
 
 /// Scrolls chart `kind` into view, for a screenshot of it.
 async fn show(lab: &Lab, kind: &str) {
@@ -150,10 +127,10 @@ async fn flows_that_differ_are_drawn_apart_with_their_share_of_the_link() {
             "two flows get the sharing chart"
         );
         // Flow 2's colour (style.rs FLOWS[0]) on the sharing chart, and Jain's dashes (TOTAL).
-        let flow2 = pixels_of(lab, "sharing", (0xf2, 0x8e, 0x2b)).await;
+        let flow2 = lab.pixels_of("sharing", (0xf2, 0x8e, 0x2b)).await;
         assert!(flow2 > 100, "{flow2} pixels of flow 2's share");
         // Flow 1's accent (style.rs ACCENT).
-        let flow1 = pixels_of(lab, "sharing", (0x1f, 0x5f, 0xbf)).await;
+        let flow1 = lab.pixels_of("sharing", (0x1f, 0x5f, 0xbf)).await;
         assert!(flow1 > 100, "{flow1} pixels of flow 1's share");
         lab.screenshot("flows-differ-1280x960").await;
         show(lab, "sharing").await;
@@ -216,9 +193,9 @@ async fn bbr_s_model_is_drawn_for_its_flow() {
             .await;
         assert_eq!(note, "flow 2 (BBR, 40 ms)");
         // The bandwidth estimate (style.rs BBR_BW) and the min RTT's line.
-        let bw = pixels_of(lab, "bbr", (0x2e, 0x9e, 0x44)).await;
+        let bw = lab.pixels_of("bbr", (0x2e, 0x9e, 0x44)).await;
         assert!(bw > 100, "{bw} pixels of the bandwidth estimate");
-        let rtt = pixels_of(lab, "bbr", (0xc2, 0x6a, 0x00)).await;
+        let rtt = lab.pixels_of("bbr", (0xc2, 0x6a, 0x00)).await;
         assert!(rtt > 100, "{rtt} pixels of the min RTT");
         show(lab, "bbr").await;
         lab.screenshot("bbr-model-1280x960").await;
@@ -231,6 +208,80 @@ async fn bbr_s_model_is_drawn_for_its_flow() {
         // No BBR flow, no BBR chart.
         lab.open("?app=bulk&dur=2&lang=en").await;
         assert!(!has_chart(lab, "bbr").await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+/// Chooses `path` in the link's trace input.
+async fn choose_trace(lab: &Lab, path: &std::path::Path) {
+    let input = lab
+        .driver
+        .find(By::Id("trace-file"))
+        .await
+        .expect("the trace's file input");
+    input
+        .send_keys(path.to_string_lossy().as_ref())
+        .await
+        .expect("choose the file");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mahimahi_trace_chosen_on_the_page_is_the_link() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?cc=cubic&rtt=40&queue=100&app=bulk&dur=10&lang=en")
+            .await;
+        assert_eq!(lab.run_state().await, "done");
+        // 1000 opportunities a second, and a second at half that: 9.024 Mbit/s on average.
+        let dir = std::env::temp_dir().join(format!("tcplab-trace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let good = dir.join("steps.trace");
+        let text: String = (1..=1000)
+            .map(|ms| format!("{ms}\n"))
+            .chain((1..=500).map(|i| format!("{}\n", 1000 + 2 * i)))
+            .collect();
+        std::fs::write(&good, text).expect("the trace file");
+        choose_trace(lab, &good).await;
+        let switched = lab
+            .wait_for_search(RUN_TIMEOUT, |q| {
+                q.contains("link=trace") && q.contains("bw=9.024")
+            })
+            .await;
+        assert!(switched, "{}", lab.search().await);
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.run_state().await, "done");
+        let status = lab.text_of("trace-status").await;
+        assert!(
+            status.contains("1,500 opportunities over 2 s"),
+            "{status:?}"
+        );
+        // What the trace could carry, shaded under the goodput (style.rs CAPACITY).
+        let shaded = lab.pixels_of("goodput", (0xb9, 0xd3, 0xee)).await;
+        assert!(shaded > 500, "{shaded} pixels of the trace's capacity");
+        show(lab, "goodput").await;
+        lab.screenshot("link-trace").await;
+        // A broken file names its line, and the run stays as it was.
+        let bad = dir.join("bad.trace");
+        std::fs::write(&bad, "1\n2\nthree\n").expect("the bad file");
+        choose_trace(lab, &bad).await;
+        let said = lab
+            .wait_until(Duration::from_secs(10), || async move {
+                lab.text_of("trace-status").await.contains("line 3")
+            })
+            .await;
+        assert!(said, "{:?}", lab.text_of("trace-status").await);
+        assert!(lab.search().await.contains("link=trace"));
+        // A reload cannot bring the file back: the link says so, the rest of it runs.
+        lab.open("?cc=cubic&rtt=40&link=trace&app=bulk&dur=2&lang=en")
+            .await;
+        let banner = lab.eval_string("return document.body.textContent;").await;
+        assert!(
+            banner.contains("trace needs a Mahimahi trace file"),
+            "the banner says why"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -13,26 +13,6 @@ use thirtyfour::prelude::*;
 
 const SETTLE: Duration = Duration::from_secs(10);
 
-/// Pixels of chart `kind`'s canvas painted in colour `rgb` (to within a few levels, for
-/// anti-aliasing), counted over the whole canvas.
-async fn pixels_of(lab: &Lab, kind: &str, rgb: (u8, u8, u8)) -> usize {
-    let script = format!(
-        "const c = document.querySelector('figure[data-chart=\"{kind}\"] canvas.chart-base');
-         if (!c || !c.width) return '0';
-         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-         let n = 0;
-         for (let i = 0; i < d.length; i += 4) {{
-             if (Math.abs(d[i] - {r}) < 12 && Math.abs(d[i + 1] - {g}) < 12
-                 && Math.abs(d[i + 2] - {b}) < 12 && d[i + 3] > 200) n += 1;
-         }}
-         return String(n);",
-        r = rgb.0,
-        g = rgb.1,
-        b = rgb.2,
-    );
-    lab.eval_string(&script).await.parse().unwrap_or(0)
-}
-
 async fn note_of(lab: &Lab, kind: &str) -> String {
     lab.eval_string(&format!(
         "const n = document.querySelector('figure[data-chart=\"{kind}\"] .tl-chart-note');
@@ -55,13 +35,13 @@ async fn fq_codel_draws_each_packet_s_wait_its_target_and_the_pings() {
             "{note:?}"
         );
         // The sojourn line and the target's dashes, in their colour (style.rs SOJOURN).
-        let sojourn = pixels_of(lab, "queue", (0x0f, 0x7b, 0x83)).await;
+        let sojourn = lab.pixels_of("queue", (0x0f, 0x7b, 0x83)).await;
         assert!(
             sojourn > 200,
             "{sojourn} pixels of the sojourn and its target"
         );
         // The pings on the RTT chart (style.rs PING).
-        let pings = pixels_of(lab, "rtt", (0x6a, 0x3d, 0x9a)).await;
+        let pings = lab.pixels_of("rtt", (0x6a, 0x3d, 0x9a)).await;
         assert!(pings > 50, "{pings} pixels of pings");
         lab.screenshot("queue-fq-codel").await;
         // The deep FIFO says what a full queue costs instead.

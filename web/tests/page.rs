@@ -38,6 +38,7 @@ fn run_view(query: &str) -> RunView {
         id: 7,
         query: query.to_string(),
         want: Default::default(),
+        trace: None,
     })
     .expect("a request");
     let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");

@@ -210,6 +210,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
         id: 4,
         query: LESSON.to_string(),
         want: Want::Steps(StepWindow::from(0.0)),
+        trace: None,
     })
     .expect("a request");
     let (json, packed) = answer_packed(&request, || 0.0);
@@ -227,6 +228,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
         id: 6,
         query: "app=bulk&dur=60&bw=100".to_string(),
         want: Want::Steps(StepWindow::from(2_000.0)),
+        trace: None,
     })
     .expect("a request");
     let reply: Reply = serde_json::from_str(&answer(&long, || 0.0)).expect("a reply");
@@ -240,6 +242,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
         id: 5,
         query: LESSON.to_string(),
         want: Want::View,
+        trace: None,
     })
     .expect("a request");
     let (json, packed) = answer_packed(&plain, || 0.0);

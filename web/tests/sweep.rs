@@ -46,6 +46,7 @@ fn both(query: &str, key: Key, values: &str, seeds: u32) -> (String, String) {
             id: i as u64,
             query: job.query.clone(),
             want: Want::Summary,
+            trace: None,
         })
         .expect("a request");
         let reply: Reply = serde_json::from_str(&answer(&text, || 0.0)).expect("a reply");
@@ -92,6 +93,7 @@ fn the_worker_prints_traces_as_the_runner_does() {
             id: 3,
             query: query.to_string(),
             want: Want::Trace(kind.name().to_string()),
+            trace: None,
         })
         .expect("a request");
         let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");

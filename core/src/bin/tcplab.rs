@@ -34,7 +34,7 @@ tcplab: a deterministic TCP throughput lab
 
 Usage:
   tcplab run   'QUERY' [--max-events N]
-  tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--seeds N] [--table] [--max-events N]
+  tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--flow N] [--seeds N] [--table] [--max-events N]
   tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
   tcplab pcap  'QUERY' --out FILE [--at sender|receiver] [--format pcap|pcapng]
                [--snaplen N] [--max-packets N] [--max-events N]
@@ -51,7 +51,9 @@ quote it, as the shell reads & itself. An empty or missing QUERY is the defaults
 run     prints one JSON object: the summary of the run.
 sweep   runs the scenario once for each value of KEY and each of N seeds (seed, seed+1, ...),
         one JSON object a line. Values take units as in a query (--values 1ms,10ms,100ms);
-        write %2C for a comma inside one value (--key drop --values 5%2C9,7).
+        write %2C for a comma inside one value (--key drop --values 5%2C9,7). With --flow N a
+        key of one value per flow (cc, rtt, iw, start) takes each value for flow N alone
+        (--key rtt --flow 2 --values 10,40,160: the second flow's RTT).
         --table prints instead one CSV row per value: the median, least and most goodput
         of its seeds, completion, p99 latency, retransmitted %, the theory for the point
         (Mathis under loss, else link or window limit; ideal completion for a body) and
@@ -345,7 +347,13 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
                 None => 1,
             };
             let key = sweep_key(key)?;
-            let points = sweep_points(&scenario, key, values, seeds)?;
+            let flow = match &flags.flow {
+                Some(n) => {
+                    Some(whole("--flow", n, 1, scenario.connections().max(1) as u64)? as usize - 1)
+                }
+                None => None,
+            };
+            let points = sweep_points(&scenario, key, flow, values, seeds)?;
             Work::Sweep {
                 points,
                 seeds,
@@ -432,6 +440,7 @@ struct Flags {
     goodput: Option<String>,
     time: Option<String>,
     link_trace: Option<String>,
+    flow: Option<String>,
 }
 
 impl Flags {
@@ -479,6 +488,7 @@ impl Flags {
                 ("--key", Command::Sweep) => &mut flags.key,
                 ("--values", Command::Sweep) => &mut flags.values,
                 ("--seeds", Command::Sweep) => &mut flags.seeds,
+                ("--flow", Command::Sweep) => &mut flags.flow,
                 ("--what", Command::Trace) => &mut flags.what,
                 ("--out", Command::Pcap) => &mut flags.out,
                 ("--at", Command::Pcap) => &mut flags.at,
@@ -491,7 +501,7 @@ impl Flags {
                 (
                     "--key" | "--values" | "--seeds" | "--what" | "--out" | "--at" | "--format"
                     | "--snaplen" | "--max-packets" | "--conn" | "--goodput" | "--time"
-                    | "--link-trace",
+                    | "--link-trace" | "--flow",
                     _,
                 ) => {
                     return Err(Failure::usage(format!(
@@ -555,9 +565,12 @@ fn sweep_key(name: &str) -> Result<Key, Failure> {
 
 /// One scenario per value of `key`, each set through [`Scenario::set`] so units work and a bad
 /// value names the key; and a check that `seeds` more seeds exist after each one's own.
+/// The sweep's scenarios: `base` with `key` set to each of `values`, or with `flow` (0-based)
+/// given, that flow's value alone.
 fn sweep_points(
     base: &Scenario,
     key: Key,
+    flow: Option<usize>,
     values: &str,
     seeds: u64,
 ) -> Result<Vec<Scenario>, Failure> {
@@ -570,7 +583,10 @@ fn sweep_points(
             )));
         }
         let mut point = base.clone();
-        point.set(key, &decode_component(value))?;
+        match flow {
+            Some(f) => point.set_flow(key, f, &decode_component(value))?,
+            None => point.set(key, &decode_component(value))?,
+        }
         if point.seed.checked_add(seeds - 1).is_none() {
             return Err(Failure::usage(format!(
                 "--seeds: {seeds} seeds from seed {} pass the largest seed",
@@ -809,6 +825,40 @@ mod tests {
                 "preset=loss-sweep&loss=5"
             ]
         );
+    }
+
+    #[test]
+    fn a_sweep_can_vary_one_flow_s_value() {
+        let j = job(&[
+            "sweep",
+            "flows=2&cc=bbr,cubic&rtt=20",
+            "--key",
+            "rtt",
+            "--flow",
+            "2",
+            "--values",
+            "10,40ms",
+        ]);
+        let Work::Sweep { points, .. } = j.work else {
+            panic!("a sweep")
+        };
+        let queries: Vec<String> = points.iter().map(Scenario::to_query).collect();
+        assert_eq!(
+            queries,
+            [
+                "cc=bbr,cubic&rtt=20,10&flows=2",
+                "cc=bbr,cubic&rtt=20,40&flows=2"
+            ]
+        );
+        let m = refused(&[
+            "sweep", "flows=2", "--key", "rtt", "--flow", "3", "--values", "1",
+        ]);
+        assert!(
+            m.starts_with("--flow: \"3\" is not a whole number from 1 to 2"),
+            "{m}"
+        );
+        let m = refused(&["run", "--flow", "1"]);
+        assert!(m.starts_with("--flow: not an option of run"), "{m}");
     }
 
     #[test]

@@ -58,7 +58,7 @@ pub enum Problem {
         /// The workload's connections carry messages (`conns`), not flows.
         connections: bool,
     },
-    #[error("trace needs a Mahimahi trace file (the runner's --link-trace FILE)")]
+    #[error("trace needs a Mahimahi trace file (the runner's --link-trace FILE, or a file picked or dropped on the page)")]
     NeedsTrace,
     #[error("{why}")]
     Conflict { why: String },

@@ -383,7 +383,7 @@ pub static KEYS: [KeyDef; 49] = {
         each!(Rtt "rtt", "round-trip propagation delay, no queueing; a comma list gives each flow its own through the shared bottleneck (`20,80`)", "ms", real(0.1, 2000.0, D::Millis), rtt_ms,
             Value::Real, |v: &Value| v.number()),
         real!(Bw "bw", "bottleneck rate; with `link=lte` or `wifi`, the link's mean rate", "Mbit/s", 0.01, 100_000.0, Mbps, bw_mbps),
-        choice!(Link "link", "the bottleneck's link: a fixed rate; a seeded cellular (Sprout's model) or Wi-Fi (aggregates after contention) link averaging `bw`; or a Mahimahi trace, given as a file (the runner's `--link-trace FILE`)", "`fixed`, `lte`, `wifi`, `trace`", ["fixed", "lte", "wifi", "trace"], link: LinkKind),
+        choice!(Link "link", "the bottleneck's link: a fixed rate; a seeded cellular (Sprout's model) or Wi-Fi (aggregates after contention) link averaging `bw`; or a Mahimahi trace, given as a file (the runner's `--link-trace FILE`, or a file picked or dropped on the page)", "`fixed`, `lte`, `wifi`, `trace`", ["fixed", "lte", "wifi", "trace"], link: LinkKind),
         real!(Loss "loss", "random loss, data direction", "percent", 0.0, 50.0, Percent, loss_pct),
         real!(Ackloss "ackloss", "random loss, ACK direction", "percent", 0.0, 50.0, Percent, ackloss_pct),
         real!(Ackagg "ackagg", "ACK aggregation: ACKs are held and released together every so often (on a grid from the start of the run), as Wi-Fi's block ACKs and a cellular uplink's grants release them; 0 = none", "ms", 0.0, 1000.0, Millis, ackagg_ms),

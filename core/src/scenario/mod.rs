@@ -225,11 +225,19 @@ impl Scenario {
 
     /// The scenario with `trace` as its link (`link=trace`); `bw` becomes the trace's mean
     /// rate, which the theory's lines (the link rate, the BDP) then draw.
-    pub fn with_link_trace(mut self, trace: crate::link::opportunity::LinkTrace) -> Scenario {
+    pub fn with_link_trace(self, trace: crate::link::opportunity::LinkTrace) -> Scenario {
+        self.with_shared_trace(std::sync::Arc::new(trace))
+    }
+
+    /// [`Scenario::with_link_trace`] with a trace held elsewhere too (the page's).
+    pub fn with_shared_trace(
+        mut self,
+        trace: std::sync::Arc<crate::link::opportunity::LinkTrace>,
+    ) -> Scenario {
         self.link = LinkKind::Trace;
         let mbps = (trace.mean_bits_per_s() / 1e6 * 1000.0).round() / 1000.0;
         self.bw_mbps = mbps.clamp(0.01, 100_000.0);
-        self.link_trace = Some(std::sync::Arc::new(trace));
+        self.link_trace = Some(trace);
         self
     }
 }

@@ -64,9 +64,8 @@ impl Scenario {
         query: &str,
         trace: crate::link::opportunity::LinkTrace,
     ) -> Result<Scenario, ScenarioError> {
-        let query = query.strip_prefix('?').unwrap_or(query);
-        let kept: Vec<&str> = query.split('&').filter(|p| *p != "link=trace").collect();
-        let s = Scenario::parse(&kept.join("&"))?;
+        let (kept, _) = without_trace(query);
+        let s = Scenario::parse(&kept)?;
         if s.link != super::LinkKind::Fixed {
             return Err(ScenarioError::new(
                 "link",
@@ -81,6 +80,24 @@ impl Scenario {
         let s = s.with_link_trace(trace);
         s.validate()?;
         Ok(s)
+    }
+
+    /// Reads a query as [`Scenario::parse_lenient`] does; where it says `link=trace` and a
+    /// trace is at hand (the file the page holds), that trace is the link. Without one,
+    /// `link=trace` is reported as needing it.
+    pub fn parse_lenient_with_trace(
+        query: &str,
+        trace: Option<std::sync::Arc<crate::link::opportunity::LinkTrace>>,
+    ) -> Lenient {
+        let Some(trace) = trace else {
+            return Scenario::parse_lenient(query);
+        };
+        let (kept, asked) = without_trace(query);
+        let mut read = Scenario::parse_lenient(&kept);
+        if asked && read.scenario.link == super::LinkKind::Fixed {
+            read.scenario = read.scenario.with_shared_trace(trace);
+        }
+        read
     }
 
     /// Applies a query that may not name a preset over `self`: how a preset is built.
@@ -358,6 +375,14 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+/// `query` less its `link=trace` pairs, and whether it had one.
+fn without_trace(query: &str) -> (String, bool) {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let kept: Vec<&str> = query.split('&').filter(|p| *p != "link=trace").collect();
+    let asked = kept.len() != query.split('&').count();
+    (kept.join("&"), asked)
 }
 
 /// The most values a per-flow list may hold: the most flows or connections a run has.

@@ -6,7 +6,8 @@
 //! [`PerFlow`] only where the flows differ; the plain field is then flow 1's value, so code
 //! that asks about "the" RTT (the theory lines, the goodput windows) reads flow 1's.
 
-use super::keys::Value;
+use super::error::{Problem, ScenarioError};
+use super::keys::{Key, Value};
 use super::{CcAlgo, Scenario};
 use crate::player::Language;
 use crate::workload::Workload;
@@ -111,6 +112,34 @@ impl Scenario {
             return Vec::new();
         }
         (0..n).map(|i| self.flow_name(i, Language::En)).collect()
+    }
+}
+
+impl Scenario {
+    /// Sets one flow's value of a per-flow key (`flow` 0-based), the others keeping theirs: how
+    /// a sweep varies the second flow's RTT alone. Checked as [`Scenario::set`] checks.
+    pub fn set_flow(&mut self, key: Key, flow: usize, value: &str) -> Result<(), ScenarioError> {
+        let fail = |why: String| Err(ScenarioError::new(key.name(), Problem::Conflict { why }));
+        if !key.per_flow() {
+            return fail(format!(
+                "one value for every flow (the keys with one for each are cc, rtt, iw and start), not flow {}'s",
+                flow + 1
+            ));
+        }
+        let n = self.connections();
+        if flow >= n {
+            return fail(format!("there is no flow {} of {n}", flow + 1));
+        }
+        if value.contains(',') {
+            return fail(format!("one value for flow {}, not a list", flow + 1));
+        }
+        let mut texts: Vec<String> = match self.value(key) {
+            Value::Each(values) => values.iter().filter_map(Value::text).collect(),
+            one => vec![one.text().unwrap_or_default(); n],
+        };
+        texts.resize(n, texts.last().cloned().unwrap_or_default());
+        texts[flow] = value.to_string();
+        self.set(key, &texts.join(","))
     }
 }
 
@@ -226,6 +255,26 @@ mod tests {
         assert!(error("flows=2&rtt=20,0").starts_with("rtt: 0 is out of range"));
         assert!(error("flows=2&cc=bbr,vegas").starts_with("cc: unknown value \"vegas\""));
         assert!(error("flows=2&iw=4,").starts_with("iw: \"4,\" has an empty entry"));
+    }
+
+    #[test]
+    fn one_flow_s_value_can_be_set_alone() {
+        let mut s = parsed("flows=3&rtt=20");
+        assert_eq!(s.set_flow(Key::Rtt, 1, "80ms"), Ok(()));
+        assert_eq!(s.each.rtt_ms, [20.0, 80.0, 20.0]);
+        assert_eq!(s.set_flow(Key::Cc, 2, "bbr"), Ok(()));
+        assert_eq!(s.to_query(), "cc=cubic,cubic,bbr&rtt=20,80,20&flows=3");
+        // Back to one value for all: the list goes.
+        assert_eq!(s.set_flow(Key::Rtt, 1, "20"), Ok(()));
+        assert!(s.each.rtt_ms.is_empty());
+        let err = |r: Result<(), ScenarioError>| r.map_err(|e| e.to_string()).unwrap_err();
+        assert_eq!(
+            err(s.set_flow(Key::Rtt, 3, "10")),
+            "rtt: there is no flow 4 of 3"
+        );
+        assert!(err(s.set_flow(Key::Bw, 0, "10")).starts_with("bw: one value for every flow"));
+        assert!(err(s.set_flow(Key::Rtt, 0, "0")).starts_with("rtt: 0 is out of range"));
+        assert!(err(s.set_flow(Key::Rtt, 0, "1,2")).starts_with("rtt: one value for flow 1"));
     }
 
     #[test]

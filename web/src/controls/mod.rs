@@ -3,8 +3,10 @@
 //! it through the scenario's own rules and the control shows the refusal if there is one.
 
 mod number;
+mod trace;
 
 use tcplab::scenario::Key;
+use tcplab::scenario::LinkKind;
 use tcplab::{App, Aqm, CcAlgo, Scenario};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -123,6 +125,22 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     options={Aqm::ALL.iter().map(|a| (a.name(), aqm_label(*a))).collect::<Vec<_>>()}
                     current={s.aqm.name()} />
             },
+            Key::Link => {
+                // The trace is a choice once a file is held; choosing it again takes that file.
+                let held = crate::model::link_trace::held().is_some();
+                let options: Vec<(&'static str, &'static str)> = LinkKind::ALL
+                    .iter()
+                    .filter(|l| **l != LinkKind::Trace || held)
+                    .map(|l| (l.name(), link_label(*l, lang)))
+                    .collect();
+                html! {
+                    <>
+                        <Choice {knob} {lang} on_change={on_change.clone()} {options}
+                            current={s.link.name()} />
+                        <trace::TraceFile {lang} active={s.link == LinkKind::Trace} {on_change} />
+                    </>
+                }
+            }
             Key::Sack | Key::Hystart | Key::Ts | Key::Autotune | Key::Ecn => html! {
                 <Flag {knob} {lang} {on_change} on={knobs::text(key, s) == "1"} />
             },
@@ -155,6 +173,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         [
             Key::Rtt,
             Key::Bw,
+            Key::Link,
             Key::Loss,
             Key::Ackloss,
             Key::Burst,
@@ -212,6 +231,16 @@ pub fn Controls(props: &ControlsProps) -> Html {
             { group("group-tcp", "TCP", &tcp) }
             { group("group-workload", lang.pick("Workload", "负载"), &work) }
         </form>
+    }
+}
+
+/// A link's name on its button.
+pub fn link_label(link: LinkKind, lang: Lang) -> &'static str {
+    match link {
+        LinkKind::Fixed => lang.pick("Fixed", "固定"),
+        LinkKind::Lte => "LTE",
+        LinkKind::Wifi => "Wi-Fi",
+        LinkKind::Trace => lang.pick("Trace", "轨迹"),
     }
 }
 

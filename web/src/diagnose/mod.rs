@@ -89,6 +89,7 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                     id: 1,
                     query: String::new(),
                     want: Want::Analyze { conn },
+                    trace: None,
                 })
                 .unwrap_or_default();
                 let on_message = {

@@ -114,7 +114,9 @@ pub fn parse_search(search: &str) -> Address {
         .map(|(_, v)| v.clone())
         .collect();
     page.retain(|(k, _)| k != LANG_KEY);
-    let read = Scenario::parse_lenient(&query);
+    // A link over a trace reads the one this tab holds, if any (`super::link_trace`).
+    let held = super::link_trace::held().map(|h| h.trace);
+    let read = Scenario::parse_lenient_with_trace(&query, held);
     let bad = read.errors.iter().map(BadLink::from_scenario).collect();
     let lang = match langs.as_slice() {
         [] => Ok(None),

@@ -79,6 +79,15 @@ pub const KNOBS: &[Knob] = &[
         ),
     ),
     knob(
+        Key::Link,
+        ("Link", "链路"),
+        ("", ""),
+        (
+            "What the bottleneck's link is: a fixed rate; LTE, Sprout's model of a cellular link whose rate wanders around the bandwidth (NSDI 2013); Wi-Fi, aggregates of frames after random contention; or a Mahimahi trace you pick or drop.",
+            "瓶颈链路是什么：固定速率；LTE，Sprout 的蜂窝链路模型，速率围绕带宽游走（NSDI 2013）；Wi-Fi，随机争用后成批聚合发送的帧；或你选择或拖入的 Mahimahi 轨迹。",
+        ),
+    ),
+    knob(
         Key::Loss,
         ("Loss", "丢包率"),
         ("%", "%"),

@@ -11,6 +11,7 @@
 pub mod address;
 pub mod format;
 pub mod knobs;
+pub mod link_trace;
 pub mod page;
 pub mod plan;
 pub mod queues;

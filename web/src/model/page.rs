@@ -471,6 +471,16 @@ impl Page {
 /// refusing it: it is a place in the run, not a setting of it.
 pub fn set(scenario: &mut Scenario, key: Key, value: &str) -> Result<(), String> {
     let value = value.trim();
+    // The trace is the file the tab holds (`super::link_trace`), which no value can name.
+    if key == Key::Link && value == "trace" {
+        let held = super::link_trace::held().ok_or_else(|| {
+            "link: pick or drop a Mahimahi trace file first (a millisecond a line)".to_string()
+        })?;
+        let next = scenario.clone().with_shared_trace(held.trace);
+        next.validate().map_err(|e| e.to_string())?;
+        *scenario = next;
+        return Ok(());
+    }
     match scenario.set(key, value) {
         Ok(()) => Ok(()),
         Err(e) if e.key() == Key::At.name() && key != Key::At => {

@@ -231,6 +231,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
         id,
         query: inner.latest_query.clone(),
         want: inner.latest_want.clone(),
+        trace: crate::model::link_trace::for_query(&inner.latest_query),
     };
     let text = serde_json::to_string(&request).unwrap_or_default();
     let live = inner.live.as_ref()?;

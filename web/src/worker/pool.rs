@@ -230,6 +230,7 @@ fn post(inner: &mut Inner, slot: usize, index: usize) -> Result<(), String> {
         id,
         query: job.query.clone(),
         want: job.want.clone(),
+        trace: crate::model::link_trace::for_query(&job.query),
     })
     .map_err(|e| e.to_string())?;
     let s = inner.slots.get_mut(slot).ok_or("no such worker")?;

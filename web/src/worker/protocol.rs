@@ -24,6 +24,9 @@ pub struct Request {
     pub query: String,
     #[serde(default, skip_serializing_if = "Want::is_view")]
     pub want: Want,
+    /// The Mahimahi trace of a query whose link is one (`link=trace`), as the file's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
 }
 
 /// What a request wants back. A sweep's runs need only their summaries (a few hundred bytes
@@ -233,6 +236,7 @@ pub(crate) fn run_view(query: &str) -> RunView {
         id: 7,
         query: query.to_string(),
         want: Default::default(),
+        trace: None,
     })
     .expect("a request");
     let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
@@ -242,12 +246,29 @@ pub(crate) fn run_view(query: &str) -> RunView {
 
 pub use tcplab_wire::{decode_steps, encode_steps};
 
+/// The request's scenario: its query, over the trace it brings for `link=trace`.
+fn scenario_of(query: &str, trace: Option<&str>) -> Result<Scenario, String> {
+    match trace {
+        None => Scenario::parse(query).map_err(|e| e.to_string()),
+        Some(text) => {
+            let trace = tcplab::link::opportunity::LinkTrace::parse(text)
+                .map_err(|e| format!("link: the trace: {e}"))?;
+            Scenario::parse_with_trace(query, trace).map_err(|e| e.to_string())
+        }
+    }
+}
+
 /// The reply, and a file that goes beside it as bytes (a capture).
 fn reply(request: &str, now: impl Fn() -> f64) -> (Reply, Option<Vec<u8>>) {
     match serde_json::from_str::<Request>(request) {
         Err(e) => (Reply::error(None, format!("not a request: {e}")), None),
-        Ok(Request { id, query, want }) => match Scenario::parse(&query) {
-            Err(e) => (Reply::error(Some(id), e.to_string()), None),
+        Ok(Request {
+            id,
+            query,
+            want,
+            trace,
+        }) => match scenario_of(&query, trace.as_deref()) {
+            Err(e) => (Reply::error(Some(id), e), None),
             Ok(scenario) => match want {
                 Want::Explain(measured) => (explain(id, &scenario, measured), None),
                 Want::Pcap(at) => capture(id, &scenario, at),

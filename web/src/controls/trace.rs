@@ -1,0 +1,106 @@
+//! The link's Mahimahi trace, picked or dropped (`link=trace`): read in this page, held for
+//! this tab (`model::link_trace`), and chosen as the link at once. A bad file's message names
+//! the line; the page keeps the link it had.
+
+use yew::prelude::*;
+
+use super::{Change, Entry};
+use crate::i18n::Lang;
+use crate::model::format;
+use crate::model::link_trace::{self, MAX_TRACE_BYTES};
+use tcplab::scenario::Key;
+
+#[derive(Properties, PartialEq)]
+pub struct TraceFileProps {
+    pub lang: Lang,
+    /// Whether the scenario's link is the trace now.
+    pub active: bool,
+    pub on_change: Callback<Change>,
+}
+
+#[function_component]
+pub fn TraceFile(props: &TraceFileProps) -> Html {
+    let lang = props.lang;
+    let problem = use_state(|| None::<String>);
+    let on_file = {
+        let (problem, on_change) = (problem.clone(), props.on_change.clone());
+        Callback::from(move |file: web_sys::File| {
+            let name = file.name();
+            if file.size() > MAX_TRACE_BYTES {
+                problem.set(Some(format!(
+                    "{name}: {} is larger than the page reads ({}); `tcplab run QUERY --link-trace FILE` reads it",
+                    format::bytes(file.size() as u64),
+                    format::bytes(MAX_TRACE_BYTES as u64)
+                )));
+                return;
+            }
+            let (problem, on_change) = (problem.clone(), on_change.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                let read = match text.ok().and_then(|t| t.as_string()) {
+                    Some(text) => link_trace::hold(&name, &text),
+                    None => Err(format!("{name}: could not be read as text")),
+                };
+                match read {
+                    Ok(_) => {
+                        problem.set(None);
+                        on_change.emit(Change {
+                            key: Key::Link,
+                            value: "trace".to_string(),
+                            entry: Entry::Push,
+                        });
+                    }
+                    Err(e) => problem.set(Some(e)),
+                }
+            });
+        })
+    };
+    let on_input = {
+        let on_file = on_file.clone();
+        Callback::from(move |e: Event| {
+            let input: Option<web_sys::HtmlInputElement> = e.target_dyn_into();
+            if let Some(f) = input.and_then(|i| i.files()).and_then(|l| l.get(0)) {
+                on_file.emit(f);
+            }
+        })
+    };
+    let on_drop = Callback::from(move |e: DragEvent| {
+        e.prevent_default();
+        if let Some(f) = e
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|l| l.get(0))
+        {
+            on_file.emit(f);
+        }
+    });
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let held = link_trace::held().filter(|_| props.active);
+    html! {
+        <div class="knob trace-file" id="trace-drop" ondrop={on_drop} ondragover={on_drag_over}>
+            <label class="label" for="trace-file">
+                { lang.pick("Link trace (Mahimahi)", "链路轨迹（Mahimahi）") }
+            </label>
+            <input type="file" id="trace-file" accept=".txt,.trace,.up,.down,text/plain"
+                aria-describedby="trace-status" onchange={on_input} />
+            <p class="hint" id="trace-status" aria-live="polite">{
+                match (&held, &*problem) {
+                    (_, Some(p)) => html! { <span class="field-error" role="alert">{ p.clone() }</span> },
+                    (Some(h), None) => html! { { match lang {
+                        Lang::En => format!("{}: {} opportunities over {}, {} on average; it repeats",
+                            h.name, format::count(h.trace.opportunities() as u64),
+                            format::duration(h.trace.period().as_millis_f64()),
+                            format::bits_per_s(tcplab::rate::MbitPerS(h.trace.mean_bits_per_s() / 1e6).bytes())),
+                        Lang::Zh => format!("{}：{} 个传输机会，历时 {}，平均 {}；循环使用",
+                            h.name, format::count(h.trace.opportunities() as u64),
+                            format::duration(h.trace.period().as_millis_f64()),
+                            format::bits_per_s(tcplab::rate::MbitPerS(h.trace.mean_bits_per_s() / 1e6).bytes())),
+                    } } },
+                    (None, None) => html! { { lang.pick(
+                        "Drop or choose a trace: a millisecond a line, one 1504-byte delivery each (mm-link's format). Read in this page; nothing is uploaded.",
+                        "拖入或选择一个轨迹文件：每行一个毫秒数，每行一次 1504 字节的传输机会（mm-link 的格式）。在本页面中读取，不会上传。") } },
+                }
+            }</p>
+        </div>
+    }
+}
