@@ -36,11 +36,20 @@ async fn every_preset_shows_the_runners_numbers() {
             assert_cards_match_runner(lab, &query).await;
             // The preset's own values are in the controls.
             let s = Scenario::parse(&query).expect("a preset");
-            assert_eq!(
-                lab.value_of("rtt-number").await.parse::<f64>().ok(),
-                Some(s.rtt_ms),
-                "{query}: the RTT box"
-            );
+            if s.each.rtt_ms.is_empty() {
+                assert_eq!(
+                    lab.value_of("rtt-number").await.parse::<f64>().ok(),
+                    Some(s.rtt_ms),
+                    "{query}: the RTT box"
+                );
+            } else {
+                // One RTT per flow is edited as the list it is.
+                assert_eq!(
+                    lab.value_of("rtt").await,
+                    s.value_text(tcplab::scenario::Key::Rtt),
+                    "{query}: the RTT list"
+                );
+            }
             lab.screenshot(&format!("preset-{}", p.name)).await;
             lab.set_window(1280, 720).await;
             lab.screenshot(&format!("preset-{}-1280x720", p.name)).await;
