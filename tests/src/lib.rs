@@ -587,6 +587,19 @@ impl Lab {
         self.eval_string(&script).await.parse().unwrap_or(0)
     }
 
+    /// Chooses `path` in the file input with this id, as a reader picking a file does.
+    pub async fn choose_file(&self, id: &str, path: &std::path::Path) {
+        let input = self
+            .driver
+            .find(thirtyfour::By::Id(id))
+            .await
+            .unwrap_or_else(|e| panic!("the file input #{id}: {e}"));
+        input
+            .send_keys(path.to_string_lossy().as_ref())
+            .await
+            .expect("choose the file");
+    }
+
     /// The text of the element with this id ("" when there is none).
     pub async fn text_of(&self, id: &str) -> String {
         self.eval_string(&format!(

@@ -14,18 +14,6 @@ use thirtyfour::prelude::*;
 
 const ANALYSIS: Duration = Duration::from_secs(90);
 
-async fn choose_file(lab: &Lab, path: &std::path::Path) {
-    let input = lab
-        .driver
-        .find(By::Id("capture-file"))
-        .await
-        .expect("the capture's file input");
-    input
-        .send_keys(path.to_string_lossy().as_ref())
-        .await
-        .expect("choose the file");
-}
-
 async fn analysed(lab: &Lab) -> bool {
     lab.wait_until(ANALYSIS, || async move {
         lab.eval_string(
@@ -50,7 +38,7 @@ async fn a_real_capture_is_explained_and_simulated_beside_itself() {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
         lab.open("?view=diagnose&lang=en").await;
-        choose_file(lab, &repo_root().join("tests/captures/lossy-bulk.pcap")).await;
+        lab.choose_file("capture-file", &repo_root().join("tests/captures/lossy-bulk.pcap")).await;
         assert!(analysed(lab).await, "no analysis: {:?}", lab.console().await);
         let verdict = lab
             .eval_string("return document.getElementById('capture-analysis').dataset.verdict;")
@@ -108,7 +96,7 @@ async fn a_broken_file_says_what_is_wrong_and_the_page_goes_on() {
         lab.open("?view=diagnose&lang=en").await;
         let text = scratch("notes.pcap");
         std::fs::write(&text, "GET / HTTP/1.1\r\nHost: example\r\n\r\n").expect("written");
-        choose_file(lab, &text).await;
+        lab.choose_file("capture-file", &text).await;
         assert!(analysed(lab).await);
         let e = lab.text_of("capture-error").await;
         assert!(e.starts_with("not a capture file: it begins with 47 45 54 20"), "{e}");
@@ -116,7 +104,7 @@ async fn a_broken_file_says_what_is_wrong_and_the_page_goes_on() {
         let whole = std::fs::read(repo_root().join("tests/captures/body.pcap")).expect("a capture");
         let cut = scratch("cut.pcap");
         std::fs::write(&cut, &whole[..whole.len() - 30]).expect("written");
-        choose_file(lab, &cut).await;
+        lab.choose_file("capture-file", &cut).await;
         assert!(
             lab.wait_until(ANALYSIS, || async move {
                 lab.eval_string("const n = document.querySelector('.capture-notes'); return n ? n.textContent : '';")
@@ -165,7 +153,7 @@ async fn a_50_mb_capture_is_read_in_the_worker_with_progress_and_the_tab_stays_l
         )
         .await;
         let started = std::time::Instant::now();
-        choose_file(lab, &file).await;
+        lab.choose_file("capture-file", &file).await;
         // Progress shows while the worker reads.
         let saw = lab
             .wait_until(ANALYSIS, || async move {
@@ -288,8 +276,8 @@ async fn a_capture_of_two_connections_shows_either() {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
         lab.open("?view=diagnose&lang=en").await;
-        choose_file(
-            lab,
+        lab.choose_file(
+            "capture-file",
             &repo_root().join("tests/captures/two-connections.pcap"),
         )
         .await;

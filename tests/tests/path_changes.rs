@@ -6,7 +6,6 @@
 use std::time::Duration;
 
 use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
-use thirtyfour::prelude::*;
 
 /// Scrolls chart `kind` into view, for a screenshot of it.
 async fn show(lab: &Lab, kind: &str) {
@@ -214,17 +213,6 @@ async fn bbr_s_model_is_drawn_for_its_flow() {
 }
 
 /// Chooses `path` in the link's trace input.
-async fn choose_trace(lab: &Lab, path: &std::path::Path) {
-    let input = lab
-        .driver
-        .find(By::Id("trace-file"))
-        .await
-        .expect("the trace's file input");
-    input
-        .send_keys(path.to_string_lossy().as_ref())
-        .await
-        .expect("choose the file");
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mahimahi_trace_chosen_on_the_page_is_the_link() {
@@ -243,7 +231,7 @@ async fn a_mahimahi_trace_chosen_on_the_page_is_the_link() {
             .chain((1..=500).map(|i| format!("{}\n", 1000 + 2 * i)))
             .collect();
         std::fs::write(&good, text).expect("the trace file");
-        choose_trace(lab, &good).await;
+        lab.choose_file("trace-file", &good).await;
         let switched = lab
             .wait_for_search(RUN_TIMEOUT, |q| {
                 q.contains("link=trace") && q.contains("bw=9.024")
@@ -265,7 +253,7 @@ async fn a_mahimahi_trace_chosen_on_the_page_is_the_link() {
         // A broken file names its line, and the run stays as it was.
         let bad = dir.join("bad.trace");
         std::fs::write(&bad, "1\n2\nthree\n").expect("the bad file");
-        choose_trace(lab, &bad).await;
+        lab.choose_file("trace-file", &bad).await;
         let said = lab
             .wait_until(Duration::from_secs(10), || async move {
                 lab.text_of("trace-status").await.contains("line 3")

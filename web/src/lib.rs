@@ -21,6 +21,7 @@ pub mod compare;
 pub mod controls;
 pub mod diagnose;
 pub mod export;
+pub mod file_pick;
 pub mod i18n;
 pub mod location;
 pub mod model;

@@ -55,26 +55,11 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
             });
         })
     };
-    let on_input = {
-        let on_file = on_file.clone();
-        Callback::from(move |e: Event| {
-            let input: Option<web_sys::HtmlInputElement> = e.target_dyn_into();
-            if let Some(f) = input.and_then(|i| i.files()).and_then(|l| l.get(0)) {
-                on_file.emit(f);
-            }
-        })
-    };
-    let on_drop = Callback::from(move |e: DragEvent| {
-        e.prevent_default();
-        if let Some(f) = e
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|l| l.get(0))
-        {
-            on_file.emit(f);
-        }
-    });
-    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let crate::file_pick::FileHandlers {
+        on_input,
+        on_drop,
+        on_drag_over,
+    } = crate::file_pick::handlers(on_file);
     let held = link_trace::held().filter(|_| props.active);
     html! {
         <div class="knob trace-file" id="trace-drop" ondrop={on_drop} ondragover={on_drag_over}>

@@ -183,29 +183,11 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
             });
         })
     };
-    let on_input = {
-        let on_file = on_file.clone();
-        Callback::from(move |e: Event| {
-            let input: Option<web_sys::HtmlInputElement> = e.target_dyn_into();
-            if let Some(f) = input.and_then(|i| i.files()).and_then(|l| l.get(0)) {
-                on_file.emit(f);
-            }
-        })
-    };
-    let on_drop = {
-        let on_file = on_file.clone();
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            if let Some(f) = e
-                .data_transfer()
-                .and_then(|d| d.files())
-                .and_then(|l| l.get(0))
-            {
-                on_file.emit(f);
-            }
-        })
-    };
-    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+    let crate::file_pick::FileHandlers {
+        on_input,
+        on_drop,
+        on_drag_over,
+    } = crate::file_pick::handlers(on_file);
     let on_conn = {
         let (analyse, capture) = (analyse.clone(), props.capture.clone());
         Callback::from(move |e: Event| {
