@@ -152,10 +152,11 @@ fn reno_gives_the_shorter_round_trip_more_in_proportion_to_the_rtt_ratio_or_its_
 }
 
 /// BBR's share of the two flows' goodput, one BBR and one CUBIC flow on 100 Mbit/s and 40 ms
-/// (a BDP of 333 full-size packets) with a queue of `queue` packets.
+/// (a BDP of 333 full-size packets) with a queue of `queue` packets, the receivers' windows
+/// out of play (16 MiB), as in Ware et al.'s model.
 fn bbr_share(queue: u32) -> f64 {
     let g = goodputs(&result(&format!(
-        "flows=2&cc=bbr,cubic&rtt=40&bw=100&queue={queue}&app=bulk&dur=60"
+        "flows=2&cc=bbr,cubic&rtt=40&bw=100&queue={queue}&rwnd=16777216&app=bulk&dur=60"
     )));
     g[0] / (g[0] + g[1])
 }
@@ -165,15 +166,17 @@ fn bbr_takes_more_against_cubic_in_a_shallow_buffer_than_in_a_deep_one() {
     // Ware et al., "Modeling BBR's interactions with loss-based congestion control" (IMC
     // 2019): in a shallow buffer BBR's paced probing takes most of the link from CUBIC, whose
     // losses there cut it back; in a deep buffer CUBIC fills the queue and BBR, held to its
-    // in-flight cap, gets the smaller part.
+    // in-flight cap of twice its estimate, gets the smaller part, but not nothing: ProbeRTT
+    // measures the queue's delay into min_rtt, and the cap grows with it. Linux through the
+    // kernel twin: 0.96 shallow, 0.21 to 0.38 deep (docs/validation.md).
     let shallow = bbr_share(167);
     let deep = bbr_share(1666);
     assert!(
-        shallow > 0.6,
+        shallow > 0.8,
         "BBR's share with half a BDP of buffer: {shallow:.3}"
     );
     assert!(
-        deep < 0.5,
+        (0.2..0.5).contains(&deep),
         "BBR's share with five BDPs of buffer: {deep:.3}"
     );
     assert!(

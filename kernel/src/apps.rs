@@ -29,7 +29,6 @@ const CHUNK: usize = 1 << 20;
 /// Socket settings taken from the scenario.
 #[derive(Debug, Clone, Copy)]
 pub struct SocketPlan {
-    pub cc: CcAlgo,
     /// The largest window the receiver advertises (`rwnd`).
     pub rwnd: u64,
     /// The receiver's buffer grows by Linux's autotuning rather than being forced to `rwnd`.
@@ -41,7 +40,6 @@ pub struct SocketPlan {
 impl SocketPlan {
     pub fn of(plan: &crate::plan::Plan, nodelay: bool) -> SocketPlan {
         SocketPlan {
-            cc: plan.cc,
             rwnd: plan.rwnd,
             autotune: plan.autotune,
             nodelay,
@@ -108,19 +106,22 @@ pub fn fit_window(fd: std::os::fd::RawFd, rwnd: u64) -> io::Result<()> {
     sys::set_int_option(fd, libc::IPPROTO_TCP, sys::TCP_WINDOW_CLAMP, clamp)
 }
 
-/// A sender's socket, connected; call on a thread inside the sender's namespace. Returns the
-/// stream and the times the SYN went out and the handshake completed.
+/// A sender's socket running `cc`, connected; call on a thread inside the sender's namespace.
+/// Returns the stream and the times the SYN went out and the handshake completed.
 pub fn connect(
     plan: &SocketPlan,
+    cc: CcAlgo,
     epoch: Instant,
 ) -> io::Result<(TcpStream, SimInstant, SimInstant)> {
     let s = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP))?;
-    s.set_tcp_congestion(plan.cc.name().as_bytes()).map_err(|e| {
+    // The algorithm is the socket's own (tcp_set_congestion_control), so flows of one host
+    // can differ, as the simulator's per-flow `cc` lets them.
+    s.set_tcp_congestion(cc.name().as_bytes()).map_err(|e| {
         io::Error::new(
             e.kind(),
             format!(
                 "cc: the kernel refused TCP_CONGESTION {:?}: {e} (see /proc/sys/net/ipv4/tcp_available_congestion_control)",
-                plan.cc.name()
+                cc.name()
             ),
         )
     })?;

@@ -3,7 +3,9 @@
 //!
 //! | key | in the twin |
 //! |---|---|
-//! | `cc` | `TCP_CONGESTION` on the sender's socket |
+//! | `cc` | `TCP_CONGESTION` on each sender's socket, one per flow where the list gives one |
+//! | `rtt`, `iw` lists | refused: one path and one route serve every connection |
+//! | `start` | each sender connects at its flow's start (bodies and bulk transfers) |
 //! | `rtt`, `bw`, `queue`, `loss`, `ackloss`, `burst`, `drop`, `seed` | the router (`tcplab::link::Path`) |
 //! | `mss` | the TUN devices' MTU, `mss + 52` (IPv4, TCP and the timestamp option), `mss + 40` with `ts=0` |
 //! | `iw` | the sender's route, `initcwnd` |
@@ -36,7 +38,10 @@ pub struct Plan {
     pub quickack: bool,
     pub sack: bool,
     pub ts: bool,
-    pub cc: CcAlgo,
+    /// Each connection's algorithm, in flow order.
+    pub cc: Vec<CcAlgo>,
+    /// When each connection opens, in flow order, on the run's clock.
+    pub start_s: Vec<f64>,
     pub rwnd: u64,
     pub autotune: bool,
     /// The TUN devices' transmit rings: room for every packet a window can hold, so that the
@@ -98,8 +103,9 @@ impl Plan {
                 ),
             });
         }
+        // Per-flow RTTs need one path per flow, and per-flow initial windows one route per
+        // connection: the router has one path and the sender one route.
         for (key, differs) in [
-            ("cc", !s.each.cc.is_empty()),
             ("rtt", !s.each.rtt_ms.is_empty()),
             ("iw", !s.each.iw.is_empty()),
         ] {
@@ -107,15 +113,18 @@ impl Plan {
                 return Err(Refusal {
                     key,
                     why: format!(
-                        "the twin gives every connection the same {key}; one per flow runs in the                          simulator alone (allowed one value)"
+                        "the twin gives every connection the same {key}; one per flow runs in the \
+                         simulator alone (allowed one value)"
                     ),
                 });
             }
         }
-        if !s.each.start_s.is_empty() || s.start_s != 0.0 {
+        let specs = s.flow_specs();
+        if s.app == App::Msgs && specs.iter().any(|f| f.start_s != 0.0) {
             return Err(Refusal {
                 key: "start",
-                why: "the twin opens every connection at once; a later start runs in the                       simulator alone (allowed 0)"
+                why: "the twin's messages start once every connection is up; a later start runs \
+                      in the simulator alone for app=msgs (allowed 0)"
                     .into(),
             });
         }
@@ -125,7 +134,7 @@ impl Plan {
                 why: "the twin runs no latency probe beside the workload (allowed 0)".into(),
             });
         }
-        if !s.hystart && s.cc == CcAlgo::Cubic {
+        if !s.hystart && specs.iter().any(|f| f.cc == CcAlgo::Cubic) {
             return Err(Refusal {
                 key: "hystart",
                 why: "the kernel cannot turn HyStart off for one connection: it is the global \
@@ -168,7 +177,8 @@ impl Plan {
             quickack,
             sack: s.sack,
             ts: s.ts,
-            cc: s.cc,
+            cc: specs.iter().map(|f| f.cc).collect(),
+            start_s: specs.iter().map(|f| f.start_s).collect(),
             rwnd: s.rwnd,
             autotune: s.autotune,
             txqueuelen,
@@ -223,13 +233,36 @@ mod tests {
     fn a_changing_path_is_refused_by_name() {
         assert_eq!(plan("sched=1:bw:10").map_err(|r| r.key), Err("sched"));
         assert_eq!(plan("ackagg=4").map_err(|r| r.key), Err("ackagg"));
-        assert_eq!(plan("flows=2&cc=bbr,cubic").map_err(|r| r.key), Err("cc"));
         assert_eq!(plan("flows=2&rtt=20,80").map_err(|r| r.key), Err("rtt"));
         assert_eq!(plan("flows=2&iw=4,10").map_err(|r| r.key), Err("iw"));
-        assert_eq!(plan("flows=2&start=0,5").map_err(|r| r.key), Err("start"));
-        assert_eq!(plan("start=1").map_err(|r| r.key), Err("start"));
+        assert_eq!(
+            plan("app=msgs&conns=2&start=0,5").map_err(|r| r.key),
+            Err("start")
+        );
         assert_eq!(plan("link=lte").map_err(|r| r.key), Err("link"));
         assert!(plan("flows=2&cc=bbr,bbr").is_ok());
+    }
+
+    #[test]
+    fn each_connection_takes_its_own_algorithm_and_start() {
+        let p = plan("flows=3&cc=bbr,cubic,reno&start=0,2.5,5&app=bulk&dur=10");
+        assert_eq!(
+            p.as_ref().map(|p| p.cc.clone()),
+            Ok(vec![CcAlgo::Bbr, CcAlgo::Cubic, CcAlgo::Reno])
+        );
+        assert_eq!(p.map(|p| p.start_s), Ok(vec![0.0, 2.5, 5.0]));
+        // One value is every connection's.
+        let p = plan("flows=2&cc=reno&start=1&app=bulk&dur=5");
+        assert_eq!(
+            p.as_ref().map(|p| p.cc.clone()),
+            Ok(vec![CcAlgo::Reno, CcAlgo::Reno])
+        );
+        assert_eq!(p.map(|p| p.start_s), Ok(vec![1.0, 1.0]));
+        // HyStart's switch is global, whichever flow runs CUBIC.
+        assert_eq!(
+            plan("flows=2&cc=bbr,cubic&hystart=0").map_err(|r| r.key),
+            Err("hystart")
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use tcplab::rate::MbitPerS;
 use tcplab::theory::path::{bdp_bytes, mathis, window_limit};
 use tcplab::time::{Duration as SimDuration, Instant as SimInstant};
 use tcplab::workload::{MessageLog, MsgRecord};
-use tcplab::{App, Scenario};
+use tcplab::{App, CcAlgo, Scenario};
 
 use crate::apps::{self, ReadPlan, Reception, SocketPlan};
 use crate::host::{Host, Role, DEVICE};
@@ -228,7 +228,11 @@ impl<'s> Twin<'s> {
     fn new(s: &'s Scenario) -> Result<Twin<'s>, TwinError> {
         preflight()?;
         let plan = Plan::of(s)?;
-        congestion_control_available(plan.cc)?;
+        let mut algorithms = plan.cc.clone();
+        algorithms.dedup();
+        for cc in algorithms {
+            congestion_control_available(cc)?;
+        }
         let tx = Host::new(Role::Sender, SENDER_ADDR, RECEIVER_ADDR, &plan)
             .map_err(io_err("setting up the sender's namespace"))?;
         let rx = Host::new(Role::Receiver, RECEIVER_ADDR, SENDER_ADDR, &plan)
@@ -314,6 +318,7 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
             let sockets = SocketPlan::of(&twin.plan, s.app == App::Msgs);
             let outcome = workload(&Run {
                 s,
+                plan: &twin.plan,
                 sockets: &sockets,
                 tx: &twin.tx,
                 rx: &twin.rx,
@@ -372,8 +377,10 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
 pub fn ping_pong(s: &Scenario, rounds: usize) -> Result<Vec<SimDuration>, TwinError> {
     let twin = Twin::new(s)?;
     let sockets = SocketPlan::of(&twin.plan, true);
+    let cc = twin.plan.cc.first().copied().unwrap_or(s.cc);
     let (rtts, _, _) = twin.drive(|epoch, stop| {
-        let (mut ours, mut theirs) = open_connection(&sockets, &twin.tx, &twin.rx, epoch, stop)?;
+        let (mut ours, mut theirs) =
+            open_connection(&sockets, cc, &twin.tx, &twin.rx, epoch, stop)?;
         theirs.set_nodelay(true)?;
         ours.set_read_timeout(Some(Duration::from_secs(5)))?;
         theirs.set_read_timeout(Some(Duration::from_secs(5)))?;
@@ -432,6 +439,8 @@ struct Outcome {
 #[derive(Clone, Copy)]
 struct Run<'a> {
     s: &'a Scenario,
+    /// Each connection's algorithm and start.
+    plan: &'a Plan,
     sockets: &'a SocketPlan,
     tx: &'a Host,
     rx: &'a Host,
@@ -458,15 +467,16 @@ fn workload(run: &Run) -> io::Result<Outcome> {
     }
 }
 
-/// Connects one socket of `sockets` from the sender's namespace (on the calling thread, which
-/// stays in it): the stream, when its SYN left and when its handshake completed.
+/// Connects one socket of `sockets` running `cc` from the sender's namespace (on the calling
+/// thread, which stays in it): the stream, when its SYN left and when its handshake completed.
 fn connect_from(
     tx: &Host,
     sockets: &SocketPlan,
+    cc: CcAlgo,
     epoch: Instant,
 ) -> io::Result<(TcpStream, SimInstant, SimInstant)> {
     tx.ns.enter()?;
-    apps::connect(sockets, epoch)
+    apps::connect(sockets, cc, epoch)
 }
 
 /// Takes the item of the connection whose sender used `port`.
@@ -481,6 +491,7 @@ fn take_port<T>(items: &mut Vec<(u16, T)>, port: u16) -> io::Result<T> {
 /// Opens one connection and hands back both ends: (sender's stream, receiver's stream).
 fn open_connection(
     sockets: &SocketPlan,
+    cc: CcAlgo,
     tx: &Host,
     rx: &Host,
     epoch: Instant,
@@ -489,7 +500,10 @@ fn open_connection(
     let listener = rx.ns.run(|| apps::listen(sockets, 1))?;
     thread::scope(|sc| {
         let acceptor = sc.spawn(|| accept_each(&listener, 1, stop, |stream, _| Ok(stream)));
-        let opened = joined(sc.spawn(|| connect_from(tx, sockets, epoch)), "the sender");
+        let opened = joined(
+            sc.spawn(|| connect_from(tx, sockets, cc, epoch)),
+            "the sender",
+        );
         let (ours, _, _) = match opened {
             Ok(o) => o,
             Err(e) => {
@@ -555,6 +569,7 @@ struct Sent {
 fn transfers(run: &Run) -> io::Result<Outcome> {
     let Run {
         s,
+        plan,
         sockets,
         tx,
         rx,
@@ -585,8 +600,13 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
         let senders: Vec<_> = (0..n)
             .map(|i| {
                 let (t0, senders_done, read) = (&t0, &senders_done, &read);
+                let cc = plan.cc.get(i).copied().unwrap_or(s.cc);
+                let start = plan.start_s.get(i).copied().unwrap_or(0.0);
                 sc.spawn(move || {
-                    let (mut stream, syn, up) = connect_from(tx, sockets, epoch)?;
+                    // A flow with a later start opens its connection then, as the simulator's
+                    // Event::Start does; the bytes it reads count from the run's first write.
+                    apps::sleep_until(epoch, SimInstant::from_secs_f64(start));
+                    let (mut stream, syn, up) = connect_from(tx, sockets, cc, epoch)?;
                     let port = stream.local_addr()?.port();
                     sampler.register(i, stream.as_raw_fd());
                     // The application's think time, from the connection's being up.
@@ -647,6 +667,7 @@ fn ids_on(c: usize, conns: usize, count: usize) -> impl Iterator<Item = usize> {
 fn messages(run: &Run) -> io::Result<Outcome> {
     let Run {
         s,
+        plan,
         sockets,
         tx,
         rx,
@@ -686,7 +707,10 @@ fn messages(run: &Run) -> io::Result<Outcome> {
             })
         });
         let connecting: Vec<_> = (0..conns)
-            .map(|_| sc.spawn(|| connect_from(tx, sockets, epoch)))
+            .map(|c| {
+                let cc = plan.cc.get(c).copied().unwrap_or(s.cc);
+                sc.spawn(move || connect_from(tx, sockets, cc, epoch))
+            })
             .collect();
         let mut opened = Vec::with_capacity(conns);
         let mut failed = None;
@@ -1137,7 +1161,12 @@ fn summarise(
         wall_ms,
         router,
         kernel: KernelSide {
-            cc: s.cc.name().to_string(),
+            cc: s
+                .flow_specs()
+                .iter()
+                .map(|f| f.cc.name())
+                .collect::<Vec<_>>()
+                .join(","),
             snd_mss: infos.first().map(|(i, _)| i.snd_mss),
             rwnd_seen_bytes: k.rwnd_seen,
             rwnd_advertised_bytes: conns
