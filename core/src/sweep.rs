@@ -76,6 +76,11 @@ pub struct SweepRow {
     pub completion_ms: Option<Spread>,
     pub p99_ms: Option<Spread>,
     pub retrans_pct: Option<Spread>,
+    /// One flow's share of the flows' goodput (the swept flow's, else flow 1's), where the run
+    /// has two flows or more: how a competition sweep reads (BBR's share against the buffer).
+    pub share: Option<Spread>,
+    /// Jain's index over the flows' goodputs.
+    pub jain: Option<Spread>,
     pub prediction: Prediction,
     /// The median over the prediction, in the prediction's unit.
     pub measured_over_theory: Option<f64>,
@@ -89,28 +94,53 @@ pub struct RunFigures {
     pub completion_ms: Option<f64>,
     pub p99_ms: Option<f64>,
     pub retrans_pct: Option<f64>,
+    pub share: Option<f64>,
+    pub jain: Option<f64>,
 }
 
 impl RunFigures {
-    pub fn of(r: &Summary) -> RunFigures {
+    /// The figures of run `r`; `flow` (0-based) is the flow whose share is kept.
+    pub fn of(r: &Summary, flow: usize) -> RunFigures {
         RunFigures {
             goodput_mbps: r.goodput_MBps,
             completion_ms: r.completion_ms,
             p99_ms: r.msgs.as_ref().and_then(|m| m.p99_ms),
             retrans_pct: r.retrans_bytes_pct,
+            share: share_of(&r.per_flow_goodput_MBps, flow),
+            jain: r.jain_fairness,
         }
     }
 }
 
+/// Flow `flow`'s part of the flows' goodput, from 0 to 1; none for a run of one flow, or of
+/// flows that carried nothing.
+pub fn share_of(per_flow: &[f64], flow: usize) -> Option<f64> {
+    let total: f64 = per_flow.iter().sum();
+    if per_flow.len() < 2 || total <= 0.0 || !total.is_finite() {
+        return None;
+    }
+    per_flow.get(flow).map(|g| g / total)
+}
+
 impl SweepRow {
-    /// Summarises the runs of one value (scenario `s`, any of its seeds).
-    pub fn new(key: Key, s: &Scenario, runs: &[Summary]) -> SweepRow {
-        let figures: Vec<RunFigures> = runs.iter().map(RunFigures::of).collect();
-        SweepRow::of_figures(key, s, &figures)
+    /// Summarises the runs of one value (scenario `s`, any of its seeds). `flow` (0-based) is
+    /// the swept flow when the knob is one flow's alone (`sweep --flow N`): the row's value is
+    /// that flow's, and its share that flow's (else flow 1's).
+    pub fn new(key: Key, s: &Scenario, runs: &[Summary], flow: Option<usize>) -> SweepRow {
+        let figures: Vec<RunFigures> = runs
+            .iter()
+            .map(|r| RunFigures::of(r, flow.unwrap_or(0)))
+            .collect();
+        SweepRow::of_figures(key, s, &figures, flow)
     }
 
     /// The same from each run's figures alone.
-    pub fn of_figures(key: Key, s: &Scenario, runs: &[RunFigures]) -> SweepRow {
+    pub fn of_figures(
+        key: Key,
+        s: &Scenario,
+        runs: &[RunFigures],
+        flow: Option<usize>,
+    ) -> SweepRow {
         let goodput = Spread::of(runs.iter().filter_map(|r| r.goodput_mbps));
         let completion = Spread::of(runs.iter().filter_map(|r| r.completion_ms));
         let prediction = prediction(s);
@@ -120,12 +150,17 @@ impl SweepRow {
         }
         .filter(|r| r.is_finite());
         SweepRow {
-            value: s.value_text(key),
+            value: match flow {
+                Some(f) => s.flow_value_text(key, f),
+                None => s.value_text(key),
+            },
             runs: runs.len(),
             goodput_mbps: goodput,
             completion_ms: completion,
             p99_ms: Spread::of(runs.iter().filter_map(|r| r.p99_ms)),
             retrans_pct: Spread::of(runs.iter().filter_map(|r| r.retrans_pct)),
+            share: Spread::of(runs.iter().filter_map(|r| r.share)),
+            jain: Spread::of(runs.iter().filter_map(|r| r.jain)),
             prediction,
             measured_over_theory: ratio,
         }
@@ -135,7 +170,8 @@ impl SweepRow {
 /// The table's header line.
 pub const TABLE_HEADER: &str =
     "key,value,runs,goodput_median_MBps,goodput_min_MBps,goodput_max_MBps,\
-completion_median_ms,p99_median_ms,retrans_median_pct,theory,theory_unit,measured_over_theory\n";
+completion_median_ms,p99_median_ms,retrans_median_pct,theory,theory_unit,measured_over_theory,\
+share_median,jain_median\n";
 
 /// A text field as CSV writes it (RFC 4180): in double quotes, its quotes doubled, when it holds
 /// a comma, a quote or a line break; as it is otherwise. A `drop` value such as `5,9` needs it.
@@ -165,7 +201,7 @@ pub fn table_row(key: Key, r: &SweepRow) -> String {
         Prediction::CompletionMs(v) => (v, "ms"),
     };
     format!(
-        "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
         csv_field(key.name()),
         csv_field(&r.value),
         r.runs,
@@ -178,6 +214,8 @@ pub fn table_row(key: Key, r: &SweepRow) -> String {
         f(Some(theory).filter(|t| t.is_finite())),
         csv_field(unit),
         f(r.measured_over_theory),
+        f(r.share.map(|s| s.median)),
+        f(r.jain.map(|s| s.median)),
     )
 }
 
@@ -233,21 +271,47 @@ mod tests {
             }),
             p99_ms: None,
             retrans_pct: None,
+            share: None,
+            jain: None,
             prediction: Prediction::CompletionMs(100.0),
             measured_over_theory: Some(2.1),
         };
         let csv = table_csv(Key::Drop, &[row("5,9"), row("7"), row("a\"b")]);
         let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines[1], "drop,\"5,9\",1,,,,210,,,100,ms,2.1");
-        assert_eq!(lines[2], "drop,7,1,,,,210,,,100,ms,2.1");
-        assert_eq!(lines[3], "drop,\"a\"\"b\",1,,,,210,,,100,ms,2.1");
+        assert_eq!(lines[1], "drop,\"5,9\",1,,,,210,,,100,ms,2.1,,");
+        assert_eq!(lines[2], "drop,7,1,,,,210,,,100,ms,2.1,,");
+        assert_eq!(lines[3], "drop,\"a\"\"b\",1,,,,210,,,100,ms,2.1,,");
         let columns = fields(lines[0]).len();
-        assert_eq!(columns, 12);
+        assert_eq!(columns, 14);
         for (line, value) in lines[1..].iter().zip(["5,9", "7", "a\"b"]) {
             let f = fields(line);
             assert_eq!(f.len(), columns, "{line}");
             assert_eq!(f[1], value);
         }
+    }
+
+    #[test]
+    fn a_row_of_one_flow_s_value_shows_that_flow_s_value_and_share() {
+        let s = Scenario::parse("flows=2&cc=reno&rtt=20,80&bw=20&app=bulk&dur=3")
+            .unwrap_or_default();
+        let runs = [crate::run(&s, &crate::RunOptions::default()).summary];
+        let g = &runs[0].per_flow_goodput_MBps;
+        let row = SweepRow::new(Key::Rtt, &s, &runs, Some(1));
+        assert_eq!(row.value, "80");
+        assert_eq!(row.share.map(|x| x.median), Some(g[1] / (g[0] + g[1])));
+        let every = SweepRow::new(Key::Rtt, &s, &runs, None);
+        assert_eq!(every.value, "20,80");
+        assert_eq!(every.share.map(|x| x.median), Some(g[0] / (g[0] + g[1])));
+        assert_eq!(every.jain.map(|x| x.median), runs[0].jain_fairness);
+    }
+
+    #[test]
+    fn a_flow_s_share_needs_two_flows_and_some_goodput() {
+        assert_eq!(share_of(&[3.0, 1.0], 0), Some(0.75));
+        assert_eq!(share_of(&[3.0, 1.0], 1), Some(0.25));
+        assert_eq!(share_of(&[3.0, 1.0], 2), None);
+        assert_eq!(share_of(&[3.0], 0), None);
+        assert_eq!(share_of(&[0.0, 0.0], 0), None);
     }
 
     #[test]

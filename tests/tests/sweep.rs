@@ -20,12 +20,26 @@ const SWEEP_TIMEOUT: Duration = Duration::from_secs(180);
 /// What `tcplab sweep 'QUERY' --key KEY --values V --seeds N --table` prints: the runner's own
 /// steps, in process.
 fn runner_table(query: &str, key: &str, values: &[&str], seeds: u64) -> String {
+    runner_flow_table(query, key, None, values, seeds)
+}
+
+/// The same with `--flow N` (`flow` 0-based): each value set for that flow alone.
+fn runner_flow_table(
+    query: &str,
+    key: &str,
+    flow: Option<usize>,
+    values: &[&str],
+    seeds: u64,
+) -> String {
     let base = Scenario::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
     let key = Key::from_name(key).expect("a key");
     let mut rows = Vec::new();
     for v in values {
         let mut point = base.clone();
-        point.set(key, v).expect("a value");
+        match flow {
+            Some(f) => point.set_flow(key, f, v).expect("a flow's value"),
+            None => point.set(key, v).expect("a value"),
+        }
         let runs: Vec<_> = (0..seeds)
             .map(|offset| {
                 let mut s = point.clone();
@@ -33,7 +47,7 @@ fn runner_table(query: &str, key: &str, values: &[&str], seeds: u64) -> String {
                 tcplab::run(&s, &RunOptions::default()).summary
             })
             .collect();
-        rows.push(SweepRow::new(key, &point, &runs));
+        rows.push(SweepRow::new(key, &point, &runs, flow));
     }
     table_csv(key, &rows)
 }
@@ -225,6 +239,71 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
         lab.screenshot("sweep").await;
         lab.set_window(1280, 720).await;
         lab.screenshot("sweep-1280x720").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_of_the_second_flow_s_rtt_gives_the_runners_table_and_its_share() {
+    // Reno's RTT unfairness, swept: the second flow's RTT alone moves while the first keeps
+    // 20 ms, and the share column and the chart are the second flow's.
+    let query = "flows=2&cc=reno&rtt=20&bw=20&queue=50&app=bulk&dur=8";
+    let values = ["10", "40", "160"];
+    let expected = runner_flow_table(query, "rtt", Some(1), &values, 1);
+    with_lab(move |lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        let page = format!(
+            "?{query}&view=sweep&key=rtt&values=10,40,160&flow=2&seeds=1&metric=share&lang=en"
+        );
+        lab.open(&page).await;
+        lab.wait_for_batch(SWEEP_TIMEOUT).await;
+        assert_eq!(lab.search().await, page, "the address is canonical");
+        assert_eq!(lab.value_of("sweep-flow").await, "2");
+        let shown = lab
+            .eval_string("return document.getElementById('sweep-view').dataset.csv;")
+            .await;
+        assert_eq!(
+            shown, expected,
+            "the page's table against tcplab sweep --flow 2 --table"
+        );
+        // The longer the second flow's round trip, the less of the link it gets.
+        let shares: Vec<f64> = csv_rows(&shown)
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .find(|(h, _)| h == "share_median")
+                    .and_then(|(_, v)| v.parse().ok())
+                    .expect("a share")
+            })
+            .collect();
+        assert!(
+            shares.windows(2).all(|w| w[0] > w[1]),
+            "flow 2's shares: {shares:?}"
+        );
+        assert!(
+            shares[0] > 0.4 && shares[2] < 0.2,
+            "flow 2's shares: {shares:?}"
+        );
+        let command = lab.text_of("export-command").await;
+        assert_eq!(
+            command.trim(),
+            format!(
+                "tcplab sweep '{query}' --key rtt --flow 2 --values 10,40,160 --seeds 1 --table"
+            )
+        );
+        lab.screenshot("sweep-flow").await;
+        // Every flow's again: the address drops the flow.
+        lab.eval_string(
+            "const s = document.getElementById('sweep-flow'); s.value = '';
+             s.dispatchEvent(new Event('change', { bubbles: true })); return null;",
+        )
+        .await;
+        let dropped = lab
+            .wait_for_search(SETTLE, |q| q.contains("key=rtt") && !q.contains("flow="))
+            .await;
+        assert!(dropped, "the address: {}", lab.search().await);
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -65,7 +65,7 @@ fn both(query: &str, key: Key, values: &str, seeds: u32) -> (String, String) {
                 tcplab::run(&s, &RunOptions::default()).summary
             })
             .collect();
-        rows.push(SweepRow::new(key, &point, &runs));
+        rows.push(SweepRow::new(key, &point, &runs, None));
     }
     (page, table_csv(key, &rows))
 }

@@ -110,6 +110,9 @@ enum Work {
         points: Vec<Scenario>,
         seeds: u64,
         key: Key,
+        /// `--flow N` less one: the flow each value is set for alone, whose value the table's
+        /// `value` and whose share its `share_median` give.
+        flow: Option<usize>,
         /// `--table`: one CSV row per value (medians over its seeds) instead of a JSON line per
         /// run.
         table: bool,
@@ -358,6 +361,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
                 points,
                 seeds,
                 key,
+                flow,
                 table: flags.table,
             }
         }
@@ -609,6 +613,7 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             points,
             seeds,
             key,
+            flow,
             table,
         } => {
             if *table {
@@ -623,14 +628,14 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
                 for scenario in seeds_of(point, *seeds) {
                     let summary = simulate(&scenario, &job.options)?.summary;
                     if *table {
-                        runs.push(sweep::RunFigures::of(&summary));
+                        runs.push(sweep::RunFigures::of(&summary, flow.unwrap_or(0)));
                     } else {
                         writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
                         out.flush().map_err(Failure::io)?;
                     }
                 }
                 if *table {
-                    let row = sweep::SweepRow::of_figures(*key, point, &runs);
+                    let row = sweep::SweepRow::of_figures(*key, point, &runs, *flow);
                     out.write_all(sweep::table_row(*key, &row).as_bytes())
                         .map_err(Failure::io)?;
                     out.flush().map_err(Failure::io)?;
@@ -1181,6 +1186,7 @@ mod tests {
                 points: Vec::new(),
                 seeds: 3,
                 key: Key::Loss,
+                flow: None,
                 table: false,
             },
             options: RunOptions::default(),

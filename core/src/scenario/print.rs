@@ -41,6 +41,15 @@ impl Scenario {
     pub fn value_text(&self, key: Key) -> String {
         self.value(key).text().unwrap_or_default()
     }
+
+    /// Flow `flow`'s (0-based) value of a per-flow key as the query writes it: its item of the
+    /// list, or the one value every flow takes.
+    pub fn flow_value_text(&self, key: Key, flow: usize) -> String {
+        match self.value(key) {
+            Value::Each(values) => values.get(flow).and_then(Value::text).unwrap_or_default(),
+            one => one.text().unwrap_or_default(),
+        }
+    }
 }
 
 impl Value {

@@ -18,7 +18,8 @@ pub const LANG_KEY: &str = "lang";
 /// The page's other keys: the view and its settings (docs/scenario.md, "The page's own keys").
 /// None is a scenario key, so a query splits cleanly.
 pub const PAGE_KEYS: &[&str] = &[
-    "view", "key", "values", "key2", "values2", "key3", "values3", "seeds", "metric", "b", "c",
+    "view", "key", "values", "flow", "key2", "values2", "key3", "values3", "seeds", "metric", "b",
+    "c",
     // The player's rank of its step at the instant of `at`, and a lesson's player kept closed
     // (`crate::player::state`).
     "step", "player",

@@ -7,7 +7,7 @@
 //! `Scenario::set` on the scenario on show (so units work and a bad value names its range) and
 //! written back as the canonical query writes it; a compared scenario is a whole query.
 
-use tcplab::scenario::Key;
+use tcplab::scenario::{shown, Key};
 use tcplab::Scenario;
 
 use super::address::BadLink;
@@ -68,14 +68,20 @@ pub enum Metric {
     Completion,
     P99,
     Retrans,
+    /// One flow's part of the flows' goodput: the swept flow's, else flow 1's.
+    Share,
+    /// Jain's index over the flows' goodputs.
+    Jain,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 4] = [
+    pub const ALL: [Metric; 6] = [
         Metric::Goodput,
         Metric::Completion,
         Metric::P99,
         Metric::Retrans,
+        Metric::Share,
+        Metric::Jain,
     ];
 
     pub fn name(self) -> &'static str {
@@ -84,6 +90,8 @@ impl Metric {
             Metric::Completion => "completion",
             Metric::P99 => "p99",
             Metric::Retrans => "retrans",
+            Metric::Share => "share",
+            Metric::Jain => "jain",
         }
     }
 
@@ -97,6 +105,8 @@ impl Metric {
             Metric::Completion => lang.pick("completion time", "完成时间"),
             Metric::P99 => lang.pick("p99 message latency", "p99 消息时延"),
             Metric::Retrans => lang.pick("retransmitted", "重传比例"),
+            Metric::Share => lang.pick("flow's share of the goodput", "该流占有效吞吐的份额"),
+            Metric::Jain => lang.pick("fairness (Jain's index)", "公平性（Jain 指数）"),
         }
     }
 
@@ -105,24 +115,33 @@ impl Metric {
             Metric::Goodput => "MB/s",
             Metric::Completion | Metric::P99 => "ms",
             Metric::Retrans => "%",
+            Metric::Share | Metric::Jain => "",
         }
     }
 
-    /// The metric of one run's summary.
-    pub fn of(self, s: &tcplab::Summary) -> Option<f64> {
+    /// A fraction from 0 to 1, drawn on a linear axis.
+    pub fn is_fraction(self) -> bool {
+        matches!(self, Metric::Share | Metric::Jain)
+    }
+
+    /// The metric of one run's summary; `flow` (0-based) is the flow whose share counts.
+    pub fn of(self, s: &tcplab::Summary, flow: usize) -> Option<f64> {
         match self {
             Metric::Goodput => s.goodput_MBps,
             Metric::Completion => s.completion_ms,
             Metric::P99 => s.msgs.as_ref().and_then(|m| m.p99_ms),
             Metric::Retrans => s.retrans_bytes_pct,
+            Metric::Share => tcplab::sweep::share_of(&s.per_flow_goodput_MBps, flow),
+            Metric::Jain => s.jain_fairness,
         }
         .filter(|v| v.is_finite())
     }
 }
 
-/// The knobs a sweep or a matrix can turn, as the issue names them: loss, RTT, initial window,
-/// body size, bandwidth, receive window, flows, connections.
-pub const SWEEP_KEYS: [Key; 8] = [
+/// The knobs a sweep or a matrix can turn: loss, RTT, initial window, body size, bandwidth,
+/// receive window, flows, connections, and the bottleneck's buffer (BBR against CUBIC turns on
+/// it).
+pub const SWEEP_KEYS: [Key; 9] = [
     Key::Loss,
     Key::Rtt,
     Key::Iw,
@@ -131,6 +150,7 @@ pub const SWEEP_KEYS: [Key; 8] = [
     Key::Rwnd,
     Key::Flows,
     Key::Conns,
+    Key::Queue,
 ];
 
 /// The most runs one sweep or matrix asks for (values × seeds): at a tenth of a second to a
@@ -152,6 +172,7 @@ pub fn default_values(key: Key) -> &'static str {
         Key::Rwnd => "16384,65536,262144,1048576,4194304",
         Key::Flows => "1,2,4,8,16",
         Key::Conns => "1,2,4,8,16",
+        Key::Queue => "10,30,100,300,1000",
         _ => "1",
     }
 }
@@ -160,6 +181,10 @@ pub fn default_values(key: Key) -> &'static str {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Axis {
     pub key: Key,
+    /// For a key of one value per flow (`rtt`, `iw`, ...): the flow (0-based) whose value alone
+    /// the axis sets, the others keeping theirs, as `tcplab sweep --flow N` does; `None`: every
+    /// flow's.
+    pub flow: Option<usize>,
     pub values: Vec<String>,
 }
 
@@ -168,6 +193,17 @@ impl Axis {
     /// `values_key`, the page key they came from.
     pub fn parse(
         key: Key,
+        values: &str,
+        base: &Scenario,
+        values_key: &str,
+    ) -> Result<Axis, BadLink> {
+        Axis::parse_for(key, None, values, base, values_key)
+    }
+
+    /// The same for one flow's value alone (`flow` 0-based), where `flow` is given.
+    pub fn parse_for(
+        key: Key,
+        flow: Option<usize>,
         values: &str,
         base: &Scenario,
         values_key: &str,
@@ -187,8 +223,11 @@ impl Axis {
             }
             let mut s = base.clone();
             s.at_ms = None;
-            s.set(key, v).map_err(|e| bad(e.to_string()))?;
-            let text = s.value_text(key);
+            set(&mut s, key, flow, v).map_err(|e| bad(e.to_string()))?;
+            let text = match flow {
+                Some(f) => s.flow_value_text(key, f),
+                None => s.value_text(key),
+            };
             if out.contains(&text) {
                 return Err(bad(format!("{text} is given twice")));
             }
@@ -197,15 +236,31 @@ impl Axis {
                 return Err(bad(format!("more than {MAX_VALUES} values")));
             }
         }
-        Ok(Axis { key, values: out })
+        Ok(Axis {
+            key,
+            flow,
+            values: out,
+        })
     }
 
     /// The axis a link without values gets for `key`.
     pub fn default_for(key: Key, base: &Scenario) -> Axis {
         Axis::parse(key, default_values(key), base, "values").unwrap_or(Axis {
             key,
+            flow: None,
             values: Vec::new(),
         })
+    }
+
+    /// The same knob for one flow alone (`flow` 0-based) or for every flow, its values read
+    /// again (a flow's own values may be refused where every flow's were not).
+    pub fn for_flow(&self, flow: Option<usize>, base: &Scenario) -> Result<Axis, BadLink> {
+        Axis::parse_for(self.key, flow, &self.text(), base, "values")
+    }
+
+    /// The flow whose share a sweep over this axis reports: the swept one, else flow 1.
+    pub fn share_flow(&self) -> usize {
+        self.flow.unwrap_or(0)
     }
 
     pub fn text(&self) -> String {
@@ -217,13 +272,26 @@ impl Axis {
         let v = self.values.get(i).ok_or("no such value")?;
         let mut s = base.clone();
         s.at_ms = None;
-        s.set(self.key, v).map_err(|e| e.to_string())?;
+        set(&mut s, self.key, self.flow, v).map_err(|e| e.to_string())?;
         Ok(s)
     }
 
     /// Each value as a number in the key's query unit (for the axis).
     pub fn numbers(&self) -> Vec<Option<f64>> {
         self.values.iter().map(|v| v.parse::<f64>().ok()).collect()
+    }
+}
+
+/// Sets `key` to `v` in `s`: every flow's value, or flow `flow`'s alone.
+fn set(
+    s: &mut Scenario,
+    key: Key,
+    flow: Option<usize>,
+    v: &str,
+) -> Result<(), tcplab::scenario::ScenarioError> {
+    match flow {
+        Some(f) => s.set_flow(key, f, v),
+        None => s.set(key, v),
     }
 }
 
@@ -346,9 +414,10 @@ impl PageKeys {
         let metric = match get("metric") {
             None => Ok(Metric::Goodput),
             Some(v) => Metric::from_name(v).ok_or_else(|| {
+                let known: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
                 BadLink::new(
                     "metric",
-                    format!("unknown value \"{v}\" (allowed goodput, completion, p99, retrans)"),
+                    format!("unknown value \"{v}\" (allowed {})", known.join(", ")),
                 )
             }),
         };
@@ -373,6 +442,12 @@ impl PageKeys {
         };
 
         if keys.view == View::Matrix {
+            if get("flow").is_some() {
+                note(Err(BadLink::new(
+                    "flow",
+                    "a matrix sets every flow's value (allowed with view=sweep)".to_string(),
+                )));
+            }
             let d = MatrixSpec::default_for(base);
             let has = |k: &str| get(k).is_some();
             let rows = if has("key") || has("values") {
@@ -421,7 +496,14 @@ impl PageKeys {
             }
         } else {
             match axis("key", "values", Some(Key::Loss)) {
-                Ok(Some(a)) => keys.sweep.axis = a,
+                Ok(Some(a)) => match get("flow").map(|v| sweep_flow(v, &a, base)) {
+                    None => keys.sweep.axis = a,
+                    Some(Ok(one)) => keys.sweep.axis = one,
+                    Some(Err(e)) => {
+                        keys.sweep.axis = a;
+                        note(Err(e));
+                    }
+                },
                 Ok(None) => {}
                 Err(e) => note(Err(e)),
             }
@@ -491,6 +573,9 @@ impl PageKeys {
                 out.push(("view", view.name().to_string()));
                 out.push(("key", self.sweep.axis.key.name().to_string()));
                 out.push(("values", self.sweep.axis.text()));
+                if let Some(f) = self.sweep.axis.flow {
+                    out.push(("flow", (f + 1).to_string()));
+                }
                 out.push(("seeds", self.sweep.seeds.to_string()));
                 out.push(("metric", self.sweep.metric.name().to_string()));
             }
@@ -529,6 +614,49 @@ pub fn default_other(base: &Scenario) -> Scenario {
         tcplab::CcAlgo::Reno
     };
     s
+}
+
+/// The sweep's `flow=N` (1-based): the axis for that flow's value alone. Only a key of one
+/// value per flow takes it, and only a flow the scenario has.
+fn sweep_flow(text: &str, axis: &Axis, base: &Scenario) -> Result<Axis, BadLink> {
+    let n = base.connections();
+    if n == 0 {
+        return Err(BadLink::new(
+            "flow",
+            "datagrams have no connections to tell apart (allowed with a TCP workload)".to_string(),
+        ));
+    }
+    if !axis.key.per_flow() {
+        let each: Vec<&str> = SWEEP_KEYS
+            .iter()
+            .filter(|k| k.per_flow())
+            .map(|k| k.name())
+            .collect();
+        return Err(BadLink::new(
+            "flow",
+            format!(
+                "{} has one value for every flow (allowed with key={})",
+                axis.key.name(),
+                each.join(" or ")
+            ),
+        ));
+    }
+    let flow = text
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|f| (1..=n).contains(f))
+        .ok_or_else(|| {
+            BadLink::new(
+                "flow",
+                format!(
+                    "\"{}\" is not a flow of this scenario (allowed 1 to {n})",
+                    shown(text)
+                ),
+            )
+        })?;
+    axis.for_flow(Some(flow - 1), base)
+        .map_err(|e| BadLink::new("flow", e.problem))
 }
 
 fn sweep_key(page_key: &str, name: &str) -> Result<Key, BadLink> {
@@ -615,6 +743,74 @@ mod tests {
         assert_eq!(again.keys, p.keys);
         // One run writes none of them.
         assert_eq!(test_page("?rtt=50&key=rtt&values=1,2").search(), "?rtt=50");
+    }
+
+    #[test]
+    fn a_sweep_can_turn_one_flow_s_value_alone() {
+        let q = "?flows=2&cc=bbr,cubic&rtt=20&app=bulk&dur=10\
+                 &view=sweep&key=rtt&values=10,40,160&flow=2&metric=share&lang=en";
+        let p = test_page(q);
+        assert_eq!(p.banner, vec![]);
+        let axis = &p.keys.sweep.axis;
+        assert_eq!((axis.key, axis.flow), (Key::Rtt, Some(1)));
+        assert_eq!(axis.values, ["10", "40", "160"]);
+        assert_eq!(p.keys.sweep.metric, Metric::Share);
+        // Each point sets the second flow's RTT alone; the first keeps its 20 ms.
+        let base = p.scenario.clone();
+        let points: Vec<String> = (0..3)
+            .map(|i| axis.point(&base, i).map(|s| s.value_text(Key::Rtt)))
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
+        assert_eq!(points, ["20,10", "20,40", "20,160"]);
+        assert_eq!(axis.share_flow(), 1);
+        // The address keeps the flow, after the values, and reads back the same.
+        assert!(
+            p.search().contains("&key=rtt&values=10,40,160&flow=2&"),
+            "{}",
+            p.search()
+        );
+        assert_eq!(test_page(&p.search()).keys.sweep, p.keys.sweep);
+        // Every flow's again: no flow key written.
+        let every = axis.for_flow(None, &base).map(|a| a.flow);
+        assert_eq!(every, Ok(None));
+    }
+
+    #[test]
+    fn a_flow_the_scenario_has_not_or_a_key_of_one_value_is_refused_naming_flow() {
+        let (k, m) = bad("?flows=2&view=sweep&key=rtt&values=10,20&flow=3");
+        assert_eq!(k, "flow");
+        assert!(
+            m.contains("\"3\" is not a flow of this scenario (allowed 1 to 2)"),
+            "{m}"
+        );
+        let (k, m) = bad("?flows=2&view=sweep&key=loss&values=1,2&flow=2");
+        assert_eq!(k, "flow");
+        assert!(m.contains("loss has one value for every flow"), "{m}");
+        let (k, _) = bad("?flows=2&view=sweep&key=rtt&values=10,20&flow=x");
+        assert_eq!(k, "flow");
+        let (k, m) = bad("?flows=2&view=matrix&flow=2");
+        assert_eq!(k, "flow");
+        assert!(m.contains("view=sweep"), "{m}");
+        // A refused flow leaves the knob for every flow.
+        let p = test_page("?flows=2&view=sweep&key=rtt&values=10,20&flow=9");
+        assert_eq!(p.keys.sweep.axis.flow, None);
+    }
+
+    #[test]
+    fn share_and_jain_are_read_off_the_flows_goodputs() {
+        let q = "flows=2&cc=bbr,cubic&rtt=10&bw=20&app=bulk&dur=2";
+        let s = tcplab::Scenario::parse(q).unwrap_or_default();
+        let r = tcplab::run(&s, &tcplab::RunOptions::default()).summary;
+        let g = r.per_flow_goodput_MBps.clone();
+        assert_eq!(g.len(), 2);
+        let share = |f: usize| Metric::Share.of(&r, f).unwrap_or(f64::NAN);
+        assert!((share(0) - g[0] / (g[0] + g[1])).abs() < 1e-12, "{g:?}");
+        assert!((share(0) + share(1) - 1.0).abs() < 1e-12);
+        assert_eq!(Metric::Jain.of(&r, 1), r.jain_fairness);
+        assert!(Metric::Share.is_fraction() && !Metric::Goodput.is_fraction());
+        for m in Metric::ALL {
+            assert_eq!(Metric::from_name(m.name()), Some(m));
+        }
     }
 
     fn bad(search: &str) -> (String, String) {

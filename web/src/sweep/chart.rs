@@ -20,6 +20,8 @@ use crate::model::views::Metric;
 pub struct SweepChart {
     pub base: Scenario,
     pub key: Key,
+    /// The swept flow (0-based), when the knob is one flow's alone.
+    pub flow: Option<usize>,
     pub metric: Metric,
     pub points: Vec<Point>,
     pub lang: Lang,
@@ -55,7 +57,20 @@ pub fn pale(c: RGBColor, a: f64) -> RGBColor {
 }
 
 pub fn metric_desc(metric: Metric, lang: Lang) -> String {
-    format!("{} ({})", metric.label(lang), metric.unit())
+    match metric.unit() {
+        "" => metric.label(lang).to_string(),
+        unit => format!("{} ({unit})", metric.label(lang)),
+    }
+}
+
+/// The swept knob as an axis names it: `RTT (ms)`, or one flow's, `RTT (ms) of flow 2`.
+pub fn axis_desc(key: Key, flow: Option<usize>, lang: Lang) -> String {
+    let desc = key_desc(key, lang);
+    match (flow, lang) {
+        (None, _) => desc,
+        (Some(f), Lang::En) => format!("{desc} of flow {}", f + 1),
+        (Some(f), Lang::Zh) => format!("流 {} 的{desc}", f + 1),
+    }
 }
 
 impl Drawing for SweepChart {
@@ -68,14 +83,22 @@ impl Drawing for SweepChart {
             .filter(|x| *x > 0.0)
             .collect();
         let (xlo, xhi) = xy::range(xs.iter().copied(), true);
-        let curve = data::theory_curve(&self.base, self.key, self.metric, xlo, xhi);
-        let log_y = self.metric != Metric::Retrans;
+        // The theory speaks of every flow alike: one flow's value alone has no curve.
+        let curve = match self.flow {
+            None => data::theory_curve(&self.base, self.key, self.metric, xlo, xhi),
+            Some(_) => Vec::new(),
+        };
+        let log_y = self.metric != Metric::Retrans && !self.metric.is_fraction();
         let ys = self
             .points
             .iter()
             .flat_map(|p| p.seeds.iter().flatten().copied())
             .chain(curve.iter().map(|c| c.1));
-        let (ylo, yhi) = xy::range(ys, log_y);
+        let (ylo, yhi) = if self.metric.is_fraction() {
+            (0.0, 1.0)
+        } else {
+            xy::range(ys, log_y)
+        };
 
         let mut items = vec![
             Item::new(
@@ -115,7 +138,7 @@ impl Drawing for SweepChart {
                 lo: xlo,
                 hi: xhi,
                 log: true,
-                desc: key_desc(self.key, lang),
+                desc: axis_desc(self.key, self.flow, lang),
                 tick: &xtick,
             },
             &Axis {

@@ -50,14 +50,16 @@ pub fn points(base: &Scenario, spec: &SweepSpec, batch: Option<&Batch>) -> Vec<P
             let per_seed: Vec<Option<f64>> = (0..seeds)
                 .map(|k| {
                     batch.and_then(|b| match b.results.get(i * seeds + k) {
-                        Some(Some(crate::worker::pool::Done::Summary(s))) => spec.metric.of(s),
+                        Some(Some(crate::worker::pool::Done::Summary(s))) => {
+                            spec.metric.of(s, spec.axis.share_flow())
+                        }
                         _ => None,
                     })
                 })
                 .collect();
             let scenario = spec.axis.point(base, i);
             let row = match (&scenario, runs.is_empty()) {
-                (Ok(s), false) => Some(SweepRow::new(spec.axis.key, s, &runs)),
+                (Ok(s), false) => Some(SweepRow::new(spec.axis.key, s, &runs, spec.axis.flow)),
                 _ => None,
             };
             Point {
@@ -92,6 +94,8 @@ pub fn spread(row: &SweepRow, metric: Metric) -> Option<tcplab::sweep::Spread> {
         Metric::Completion => row.completion_ms,
         Metric::P99 => row.p99_ms,
         Metric::Retrans => row.retrans_pct,
+        Metric::Share => row.share,
+        Metric::Jain => row.jain,
     }
 }
 

@@ -47,7 +47,7 @@ pub fn cells(spec: &MatrixSpec, batch: Option<&Batch>) -> Vec<Cell> {
             let values: Vec<f64> = results
                 .iter()
                 .filter_map(|r| match r {
-                    Some(Done::Summary(s)) => spec.metric.of(s),
+                    Some(Done::Summary(s)) => spec.metric.of(s, 0),
                     _ => None,
                 })
                 .collect();
@@ -151,7 +151,9 @@ impl Drawing for Heatmap {
             .iter()
             .filter_map(|c| c.spread.map(|s| s.median))
             .collect();
-        let log = spec.metric != Metric::Retrans && medians.iter().all(|v| *v > 0.0);
+        let log = spec.metric != Metric::Retrans
+            && !spec.metric.is_fraction()
+            && medians.iter().all(|v| *v > 0.0);
         let scale = |v: f64| if log { v.ln() } else { v };
         let lo = medians
             .iter()
@@ -322,6 +324,7 @@ pub fn csv(spec: &MatrixSpec, cells: &[Cell]) -> String {
             Metric::Goodput => "MBps",
             Metric::Completion | Metric::P99 => "ms",
             Metric::Retrans => "pct",
+            Metric::Share | Metric::Jain => "fraction",
         }
     );
     let mut out = format!("{},{}", spec.rows.key.name(), spec.cols.key.name());

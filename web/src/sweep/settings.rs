@@ -29,6 +29,10 @@ pub struct AxisFieldProps {
     /// Knobs another field has taken.
     #[prop_or_default]
     pub taken: Vec<Key>,
+    /// Offer one flow's value alone for a key of one value per flow (a sweep's, not a
+    /// matrix's).
+    #[prop_or_default]
+    pub per_flow: bool,
     pub on_axis: Callback<Option<Axis>>,
 }
 
@@ -52,10 +56,13 @@ pub fn AxisField(props: &AxisFieldProps) -> Html {
     };
     let on_commit = {
         let (base, on_axis, error) = (props.base.clone(), props.on_axis.clone(), error.clone());
-        let key = props.axis.as_ref().map(|a| a.key);
+        let (key, flow) = (
+            props.axis.as_ref().map(|a| a.key),
+            props.axis.as_ref().and_then(|a| a.flow),
+        );
         Callback::from(move |text: String| {
             let Some(key) = key else { return };
-            match Axis::parse(key, &text, &base, "values") {
+            match Axis::parse_for(key, flow, &text, &base, "values") {
                 Ok(axis) => {
                     error.set(None);
                     on_axis.emit(Some(axis));
@@ -64,6 +71,30 @@ pub fn AxisField(props: &AxisFieldProps) -> Html {
             }
         })
     };
+    // Which flow's value: every flow's, or one flow's alone (`flow=N`).
+    let on_flow = {
+        let (base, on_axis, error) = (props.base.clone(), props.on_axis.clone(), error.clone());
+        let axis = props.axis.clone();
+        Callback::from(move |e: Event| {
+            let Some(axis) = &axis else { return };
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            let flow = select
+                .value()
+                .parse::<usize>()
+                .ok()
+                .map(|n| n.saturating_sub(1));
+            match axis.for_flow(flow, &base) {
+                Ok(a) => {
+                    error.set(None);
+                    on_axis.emit(Some(a));
+                }
+                Err(bad) => error.set(Some(bad.problem)),
+            }
+        })
+    };
+    let flows = props.base.connections();
+    let flow_choice =
+        props.per_flow && flows >= 2 && props.axis.as_ref().is_some_and(|a| a.key.per_flow());
     let text = props.axis.as_ref().map(Axis::text).unwrap_or_default();
     let (shown, on_input, on_change) = use_draft(&text, error.is_some(), on_commit);
     let id = props.id;
@@ -79,6 +110,20 @@ pub fn AxisField(props: &AxisFieldProps) -> Html {
                     <option value={k.name()} selected={current == Some(*k)}>{ key_label(*k, lang) }</option>
                 }) }
             </select>
+            if flow_choice {
+                <label for={format!("{id}-flow")} class="flow-label">{ lang.pick("for", "用于") }</label>
+                <select id={format!("{id}-flow")} onchange={on_flow}>
+                    <option value="" selected={props.axis.as_ref().is_some_and(|a| a.flow.is_none())}>
+                        { lang.pick("every flow", "所有流") }
+                    </option>
+                    { for (0..flows).map(|f| html! {
+                        <option value={(f + 1).to_string()}
+                            selected={props.axis.as_ref().is_some_and(|a| a.flow == Some(f))}>
+                            { props.base.flow_name(f, crate::player::log::language(lang)) }
+                        </option>
+                    }) }
+                </select>
+            }
             if props.axis.is_some() {
                 <input type="text" class="textbox values" id={format!("{id}-values")}
                     aria-label={lang.pick("values, comma-separated", "取值，逗号分隔")}

@@ -16,6 +16,8 @@ pub struct TableProps {
     pub key_: Key,
     pub points: Vec<Point>,
     pub seeds: u32,
+    /// The flow (0-based) whose share the share column gives.
+    pub share_flow: usize,
 }
 
 /// A number cell: three significant digits shown, the CSV's text in `data-raw`.
@@ -56,6 +58,18 @@ pub fn SweepTable(props: &TableProps) -> Html {
         (
             lang.pick("measured / theory", "实测 / 理论").to_string(),
             "×",
+        ),
+        (
+            match lang {
+                Lang::En => format!("flow {}'s share median", props.share_flow + 1),
+                Lang::Zh => format!("流 {} 份额中位数", props.share_flow + 1),
+            },
+            "",
+        ),
+        (
+            lang.pick("Jain's index median", "Jain 指数中位数")
+                .to_string(),
+            "",
         ),
     ];
     html! {
@@ -105,6 +119,8 @@ pub fn SweepTable(props: &TableProps) -> Html {
                                     { theory.map_or("—".to_string(), |t| format!("{} {unit}", number(t, 3))) }
                                 </td>
                                 { cell(row.and_then(|r| r.measured_over_theory), "measured_over_theory") }
+                                { cell(row.and_then(|r| r.share).map(|s| s.median), "share_median") }
+                                { cell(row.and_then(|r| r.jain).map(|s| s.median), "jain_median") }
                                 if let Some(e) = &p.error {
                                     <td class="row-error" role="alert">{ e.clone() }</td>
                                 }

@@ -34,8 +34,13 @@ pub struct SweepViewProps {
 pub fn command(base: &Scenario, spec: &SweepSpec) -> String {
     let mut base = base.clone();
     base.at_ms = None;
+    let flow = spec
+        .axis
+        .flow
+        .map(|f| format!(" --flow {}", f + 1))
+        .unwrap_or_default();
     format!(
-        "tcplab sweep {} --key {} --values {} --seeds {} --table\n",
+        "tcplab sweep {} --key {}{flow} --values {} --seeds {} --table\n",
         quoted(&base.to_query()),
         spec.axis.key.name(),
         spec.axis.text(),
@@ -61,6 +66,7 @@ fn json(base: &Scenario, spec: &SweepSpec, points: &[Point], batch: Option<&Batc
     let value = serde_json::json!({
         "scenario": base.to_query(),
         "key": spec.axis.key.name(),
+        "flow": spec.axis.flow.map(|f| f + 1),
         "values": spec.axis.values,
         "seeds": spec.seeds,
         "metric": spec.metric.name(),
@@ -143,10 +149,15 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         spec.axis.key.name(),
         spec.axis.text(),
         props.base.to_query()
-    );
+    ) + &spec
+        .axis
+        .flow
+        .map(|f| format!(":flow{f}"))
+        .unwrap_or_default();
     let drawing: Rc<dyn Drawing> = Rc::new(SweepChart {
         base: props.base.clone(),
         key: spec.axis.key,
+        flow: spec.axis.flow,
         metric: spec.metric,
         points: points.clone(),
         lang,
@@ -155,12 +166,16 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         Lang::En => format!(
             "{} against {}",
             capitalised(spec.metric.label(lang)),
-            decapitalised(&super::chart::key_desc(spec.axis.key, lang))
+            decapitalised(&super::chart::axis_desc(
+                spec.axis.key,
+                spec.axis.flow,
+                lang
+            ))
         ),
         Lang::Zh => format!(
             "{}随{}的变化",
             spec.metric.label(lang),
-            super::chart::key_desc(spec.axis.key, lang)
+            super::chart::axis_desc(spec.axis.key, spec.axis.flow, lang)
         ),
     };
 
@@ -206,7 +221,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         <section class="sweep-view" id="sweep-view" data-csv={data::csv(spec.axis.key, &points)}>
             <div class="view-settings">
                 <AxisField {lang} id="sweep" label={lang.pick("Sweep", "扫描参数")} base={props.base.clone()}
-                    axis={Some(spec.axis.clone())} on_axis={on_axis} />
+                    axis={Some(spec.axis.clone())} on_axis={on_axis} per_flow=true />
                 <SeedsMetric {lang} id="sweep" seeds={spec.seeds} metric={spec.metric}
                     points={spec.axis.values.len()} {on_seeds} {on_metric} />
                 <Menu {lang} {items} command={command(&props.base, spec)} />
@@ -225,7 +240,8 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 <figcaption><strong>{ title.clone() }</strong></figcaption>
                 <Canvas id="sweep-chart" label={title} height={400.0} {stamp} drawing={drawing} />
             </figure>
-            <SweepTable {lang} key_={spec.axis.key} points={points} seeds={spec.seeds} />
+            <SweepTable {lang} key_={spec.axis.key} points={points} seeds={spec.seeds}
+                share_flow={spec.axis.share_flow()} />
         </section>
     }
 }
