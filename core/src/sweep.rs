@@ -292,8 +292,8 @@ mod tests {
 
     #[test]
     fn a_row_of_one_flow_s_value_shows_that_flow_s_value_and_share() {
-        let s = Scenario::parse("flows=2&cc=reno&rtt=20,80&bw=20&app=bulk&dur=3")
-            .unwrap_or_default();
+        let s =
+            Scenario::parse("flows=2&cc=reno&rtt=20,80&bw=20&app=bulk&dur=3").unwrap_or_default();
         let runs = [crate::run(&s, &crate::RunOptions::default()).summary];
         let g = &runs[0].per_flow_goodput_MBps;
         let row = SweepRow::new(Key::Rtt, &s, &runs, Some(1));

@@ -212,7 +212,182 @@ async fn bbr_s_model_is_drawn_for_its_flow() {
     .await;
 }
 
-/// Chooses `path` in the link's trace input.
+/// The note under the BBR chart's title: the flow it draws.
+async fn bbr_note(lab: &Lab) -> String {
+    lab.eval_string(
+        "const n = document.querySelector('figure[data-chart=\"bbr\"] .tl-chart-note');
+         return n ? n.textContent : '';",
+    )
+    .await
+}
+
+/// The BBR chart's list of flows, as shown: each option's text and the chosen value; `None`
+/// where the chart has no list.
+async fn bbr_flow_list(lab: &Lab) -> Option<(Vec<String>, String)> {
+    let json = lab
+        .eval_string(
+            "const s = document.querySelector('figure[data-chart=\"bbr\"] select#bbr-flow');
+             return s ? JSON.stringify([Array.from(s.options).map(o => o.textContent), s.value]) : '';",
+        )
+        .await;
+    let (names, value): (Vec<String>, String) = serde_json::from_str(&json).ok()?;
+    Some((names, value))
+}
+
+/// Chooses the flow `value` (its index) in the BBR chart's list, as a reader does.
+async fn choose_bbr_flow(lab: &Lab, value: &str) {
+    lab.eval_string(&format!(
+        "const s = document.getElementById('bbr-flow'); s.value = '{value}';
+         s.dispatchEvent(new Event('change', {{ bubbles: true }})); return null;"
+    ))
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_bbr_flow_s_model_can_be_drawn() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?flows=2&cc=bbr&rtt=20,80&app=bulk&dur=10&lang=en")
+            .await;
+        assert_eq!(lab.run_state().await, "done");
+        let label = lab
+            .eval_string(
+                "const l = document.querySelector('figure[data-chart=\"bbr\"] label.chart-pick > span');
+                 return l ? l.textContent : '';",
+            )
+            .await;
+        assert_eq!(label, "BBR flow");
+        let flow_names = vec![
+            "flow 1 (BBR, 20 ms)".to_string(),
+            "flow 2 (BBR, 80 ms)".to_string(),
+        ];
+        assert_eq!(
+            bbr_flow_list(lab).await,
+            Some((flow_names.clone(), "0".to_string()))
+        );
+        assert_eq!(bbr_note(lab).await, "flow 1 (BBR, 20 ms)");
+        let first = columns_of(lab, "bbr").await;
+        show(lab, "bbr").await;
+        lab.screenshot("bbr-flows-1280x960").await;
+
+        // Flow 2: its name under the title, and its own estimates drawn.
+        choose_bbr_flow(lab, "1").await;
+        let named = lab
+            .wait_until(Duration::from_secs(10), || async move {
+                bbr_note(lab).await == "flow 2 (BBR, 80 ms)"
+            })
+            .await;
+        assert!(named, "the note says {:?}", bbr_note(lab).await);
+        let redrawn = lab
+            .wait_until(Duration::from_secs(10), || {
+                let first = &first;
+                async move { columns_of(lab, "bbr").await != *first }
+            })
+            .await;
+        assert!(redrawn, "choosing flow 2 redraws the chart");
+        let second = columns_of(lab, "bbr").await;
+        assert_eq!(first.len(), second.len(), "the same canvas");
+        let differ = (0..first.len()).filter(|&x| first[x] != second[x]).count();
+        assert!(
+            differ * 4 > first.len(),
+            "{differ} of {} columns differ between the flows",
+            first.len()
+        );
+        assert_eq!(
+            bbr_flow_list(lab).await,
+            Some((flow_names, "1".to_string()))
+        );
+        // Its min RTT (style MIN_RTT) and bandwidth estimate (BBR_BW) are drawn.
+        let rtt = lab.pixels_of("bbr", (0xc2, 0x6a, 0x00)).await;
+        assert!(rtt > 100, "{rtt} pixels of flow 2's min RTT");
+        let bw = lab.pixels_of("bbr", (0x2e, 0x9e, 0x44)).await;
+        assert!(bw > 100, "{bw} pixels of flow 2's bandwidth estimate");
+        show(lab, "bbr").await;
+        lab.screenshot("bbr-flow-2-1280x960").await;
+        // The cursor's readout names the flow it reads, for the screenshot.
+        lab.eval_string(
+            "const c = document.querySelector('.tl-chart-bbr canvas.chart-cursor');
+             const r = c.getBoundingClientRect();
+             c.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, pointerId: 1,
+                 pointerType: 'mouse', clientX: r.left + r.width * 0.5, clientY: r.top + r.height * 0.6 }));
+             return null;",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        lab.screenshot("bbr-flow-2-readout-1280x960").await;
+
+        // A choice belongs to its run: another run on the page starts from its first BBR flow,
+        // here after flow 3, the one chosen, stops running BBR.
+        lab.open("?flows=3&cc=bbr,cubic,bbr&rtt=20,40,80&app=bulk&dur=10&lang=en")
+            .await;
+        assert_eq!(
+            bbr_flow_list(lab).await.map(|(n, v)| (n.len(), v)),
+            Some((2, "0".to_string()))
+        );
+        choose_bbr_flow(lab, "2").await;
+        let chosen = lab
+            .wait_until(Duration::from_secs(10), || async move {
+                bbr_note(lab).await == "flow 3 (BBR, 80 ms)"
+            })
+            .await;
+        assert!(chosen, "the note says {:?}", bbr_note(lab).await);
+        lab.type_into("cc", "bbr,bbr,cubic").await;
+        let rerun = lab
+            .wait_for_search(RUN_TIMEOUT, |q| q.contains("cc=bbr,bbr,cubic"))
+            .await;
+        assert!(rerun, "{}", lab.search().await);
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.run_state().await, "done");
+        assert_eq!(
+            bbr_flow_list(lab).await,
+            Some((
+                vec![
+                    "flow 1 (BBR, 20 ms)".to_string(),
+                    "flow 2 (BBR, 40 ms)".to_string()
+                ],
+                "0".to_string()
+            ))
+        );
+        assert_eq!(bbr_note(lab).await, "flow 1 (BBR, 20 ms)");
+
+        // On a phone the list stays inside the chart, in Chinese too.
+        lab.set_window(390, 844).await;
+        lab.open("?flows=3&cc=bbr,cubic,bbr&rtt=20,40,80&app=bulk&dur=10&lang=zh")
+            .await;
+        let fits = lab
+            .eval_string(
+                "const f = document.querySelector('figure[data-chart=\"bbr\"]');
+                 const s = document.getElementById('bbr-flow');
+                 if (!f || !s) return 'missing';
+                 const a = f.getBoundingClientRect(), b = s.getBoundingClientRect();
+                 const page = document.documentElement;
+                 return b.left >= a.left && b.right <= a.right + 0.5
+                     && page.scrollWidth <= page.clientWidth ? 'yes' : `${b.left}-${b.right} in ${a.left}-${a.right}, page ${page.scrollWidth}/${page.clientWidth}`;",
+            )
+            .await;
+        assert_eq!(fits, "yes");
+        let label = lab
+            .eval_string(
+                "const l = document.querySelector('figure[data-chart=\"bbr\"] label.chart-pick > span');
+                 return l ? l.textContent : '';",
+            )
+            .await;
+        assert_eq!(label, "BBR 流");
+        show(lab, "bbr").await;
+        lab.screenshot("bbr-flows-zh-390x844").await;
+
+        // One BBR flow among several: no list, the chart as it was.
+        lab.set_window(1280, 960).await;
+        lab.open("?cc=cubic,bbr&rtt=40&bw=20&queue=100&app=bulk&dur=10&flows=2&lang=en")
+            .await;
+        assert!(has_chart(lab, "bbr").await);
+        assert_eq!(bbr_flow_list(lab).await, None);
+        assert_eq!(bbr_note(lab).await, "flow 2 (BBR, 40 ms)");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mahimahi_trace_chosen_on_the_page_is_the_link() {

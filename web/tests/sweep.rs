@@ -209,6 +209,7 @@ fn the_sweep_chart_and_the_heatmap_draw() {
         let inked = draw(&SweepChart {
             base: base.clone(),
             key: Key::Loss,
+            flow: None,
             metric: Metric::Goodput,
             points: points.clone(),
             lang,

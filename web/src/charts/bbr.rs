@@ -1,11 +1,17 @@
-//! BBR's own model of the path, for the first BBR flow of a run (Linux's `tcp_bbr.c`): the
-//! bottleneck-bandwidth estimate (`bbr_max_bw`, a windowed max over ten round trips), the pacing
-//! rate it sets from it (`bbr_set_pacing_rate`), the min-RTT estimate (`bbr_update_min_rtt`,
-//! over ten seconds) on the right axis, and a band of its mode and ProbeBW's gain phase
-//! (`bbr_pacing_gain[]`: 1.25 to probe, 0.75 to drain what probing queued, 1 to cruise).
+//! BBR's own model of the path (Linux's `tcp_bbr.c`): the bottleneck-bandwidth estimate
+//! (`bbr_max_bw`, a windowed max over ten round trips), the pacing rate it sets from it
+//! (`bbr_set_pacing_rate`), the min-RTT estimate (`bbr_update_min_rtt`, over ten seconds) on the
+//! right axis, and a band of its mode and ProbeBW's gain phase (`bbr_pacing_gain[]`: 1.25 to
+//! probe, 0.75 to drain what probing queued, 1 to cruise).
+//!
+//! The model is one flow's, and flows sharing a bottleneck estimate it apart (a longer RTT keeps
+//! a longer min RTT, a later start sees a fuller queue): a run with several BBR flows gets a
+//! choice of the flow to draw in the chart's caption, its first BBR flow until one is chosen.
 
 use plotters::prelude::*;
-use tcplab::view::{BbrPoint, FlowView};
+use tcplab::view::{BbrPoint, RunView};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
 
 use super::axis::{self, time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
@@ -14,14 +20,21 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{top_of, Frame};
 use super::legend::{Item, Swatch};
-use super::plot::Figure;
+use super::plot::{Figure, Plot};
 use super::series::{clip_x, finite, index_at, max_of, steps};
 use super::style::*;
-use super::{Ctx, Root};
+use super::{Ctx, Layout, Root};
 use crate::i18n::Lang;
 
+/// BBR's model of one flow of the run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Bbr(pub Ctx);
+pub struct Bbr {
+    pub ctx: Ctx,
+    /// The flow drawn, an index into the run's flows.
+    pub flow: usize,
+    /// Its name where the run has several flows, else `None` (one flow needs no name).
+    pub name: Option<String>,
+}
 
 const PACING: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
 const MIN_RTT: RGBColor = RGBColor(0xc2, 0x6a, 0x00);
@@ -31,16 +44,27 @@ const PROBE_DRAIN: RGBColor = RGBColor(0x9b, 0xd3, 0xa8);
 const CRUISE: RGBColor = RGBColor(0xd8, 0xee, 0xdc);
 
 pub fn applies(ctx: &Ctx) -> bool {
-    first_bbr(ctx).is_some()
+    !bbr_flows(&ctx.view).is_empty()
 }
 
-/// The first flow that runs BBR, and its index.
-fn first_bbr(ctx: &Ctx) -> Option<(usize, &FlowView)> {
-    ctx.view
-        .flows
+/// The flows with BBR's variables to draw, by index.
+pub fn bbr_flows(view: &RunView) -> Vec<usize> {
+    view.flows
         .iter()
         .enumerate()
-        .find(|(_, f)| !f.bbr.is_empty())
+        .filter(|(_, f)| !f.bbr.is_empty())
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The flow to draw: the one `chosen` if it has BBR's variables in this run, else the run's
+/// first that has them; `None` for a run without BBR.
+pub fn flow_to_draw(view: &RunView, chosen: Option<usize>) -> Option<usize> {
+    // A choice comes from a `<select>` the page may have rebuilt for another run: it is checked
+    // against the run, never trusted to index it.
+    chosen
+        .filter(|&i| view.flows.get(i).is_some_and(|f| !f.bbr.is_empty()))
+        .or_else(|| bbr_flows(view).first().copied())
 }
 
 /// A ProbeBW phase's colour and name by its gain.
@@ -56,8 +80,23 @@ fn phase_of(p: &BbrPoint, lang: Lang) -> (RGBColor, String) {
 }
 
 impl Bbr {
+    /// The chart of `flow`, named from the run's flow names `names`.
+    pub fn new(ctx: Ctx, flow: usize, names: &[String]) -> Bbr {
+        let name = (ctx.view.flows.len() > 1).then(|| {
+            names
+                .get(flow)
+                .cloned()
+                .unwrap_or_else(|| format!("{} {}", ctx.pick("flow", "流"), flow + 1))
+        });
+        Bbr { ctx, flow, name }
+    }
+
     fn points(&self) -> &[BbrPoint] {
-        first_bbr(&self.0).map_or(&[], |(_, f)| &f.bbr[..])
+        self.ctx
+            .view
+            .flows
+            .get(self.flow)
+            .map_or(&[], |f| &f.bbr[..])
     }
 
     fn series(&self, value: impl Fn(&BbrPoint) -> Option<f64>) -> Vec<(f64, f64)> {
@@ -73,24 +112,22 @@ impl Figure for Bbr {
     const KIND: &'static str = "bbr";
 
     fn ctx(&self) -> &Ctx {
-        &self.0
+        &self.ctx
     }
 
     fn title(&self) -> String {
-        self.0
+        self.ctx
             .pick("BBR's model of the path", "BBR 对路径的模型")
             .to_string()
     }
 
     fn note(&self) -> Option<String> {
-        let ctx = &self.0;
-        let (i, _) = first_bbr(ctx)?;
-        (ctx.view.flows.len() > 1).then(|| ctx.flow_names().get(i).cloned().unwrap_or_default())
+        self.name.clone()
     }
 
     fn tip(&self) -> Option<String> {
         Some(
-            self.0
+            self.ctx
                 .pick(
                     "BBR paces at a gain times its bandwidth estimate, the highest delivery rate of \
                      the last ten round trips, and caps what is in flight at twice the estimate \
@@ -110,7 +147,7 @@ impl Figure for Bbr {
     }
 
     fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
-        let ctx = &self.0;
+        let ctx = &self.ctx;
         let lang = ctx.lang;
         let end = ctx.end_ms;
         let (lo, hi) = ctx.span();
@@ -232,9 +269,9 @@ impl Figure for Bbr {
     }
 
     fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
-        let lang = self.0.lang;
+        let lang = self.ctx.lang;
         let points = self.points();
-        let b = &points[index_at(points, t, |b| b.t)?];
+        let b = points.get(index_at(points, t, |b| b.t)?)?;
         let (c, mode) = bbr_mode(b.mode, lang);
         let mut rows = vec![Row::new(
             c,
@@ -273,6 +310,112 @@ impl Figure for Bbr {
                 None,
             ));
         }
-        Some(Readout::at(t, rows))
+        let mut readout = Readout::at(t, rows);
+        // Where the flow drawn was chosen, the readout says which it is, as the caption does.
+        if let Some(name) = self
+            .name
+            .as_ref()
+            .filter(|_| bbr_flows(&self.ctx.view).len() > 1)
+        {
+            readout.head = format!("{} · {name}", readout.head);
+        }
+        Some(readout)
+    }
+}
+
+/// [`Plot`]'s properties, with the run's context in place of the figure, which is made here.
+#[derive(Properties, PartialEq)]
+pub struct BbrPlotProps {
+    pub ctx: Ctx,
+    pub layout: Layout,
+    pub cursor_ms: Option<f64>,
+    #[prop_or_default]
+    pub until_ms: Option<f64>,
+    pub on_cursor: Callback<Option<f64>>,
+    #[prop_or_default]
+    pub on_seek: Option<Callback<f64>>,
+    #[prop_or_default]
+    pub on_zoom: Option<Callback<Option<(f64, f64)>>>,
+    pub on_drawn: Callback<()>,
+}
+
+/// The chart, with a choice of the flow to draw where the run has several BBR flows.
+#[function_component]
+pub fn BbrPlot(props: &BbrPlotProps) -> Html {
+    let ctx = &props.ctx;
+    // The flow chosen, for the run (its query) it was chosen on: another run starts again
+    // from its first BBR flow.
+    let chosen = use_state_eq(|| None::<(String, usize)>);
+    let names = {
+        let ctx = ctx.clone();
+        use_memo((ctx.view.clone(), ctx.lang), move |_| ctx.flow_names())
+    };
+    let query = &ctx.view.query;
+    let choice = chosen.as_ref().filter(|(q, _)| q == query).map(|(_, i)| *i);
+    let Some(flow) = flow_to_draw(&ctx.view, choice) else {
+        return Html::default();
+    };
+    let flows = bbr_flows(&ctx.view);
+    let controls = (flows.len() > 1).then(|| {
+        let on_change = {
+            let (chosen, query) = (chosen.clone(), query.clone());
+            Callback::from(move |e: Event| {
+                let select: Option<HtmlSelectElement> = e.target_dyn_into();
+                if let Some(i) = select.and_then(|s| s.value().parse::<usize>().ok()) {
+                    chosen.set(Some((query.clone(), i)));
+                }
+            })
+        };
+        let name = |i: usize| {
+            names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("{} {}", ctx.pick("flow", "流"), i + 1))
+        };
+        html! {
+            <label class="chart-pick">
+                <span>{ ctx.pick("BBR flow", "BBR 流") }</span>
+                // Keyed by the run: a new run's list is a new element, so the browser shows its
+                // first flow rather than keeping the last run's choice on screen.
+                <select id="bbr-flow" key={query.clone()} onchange={on_change}>
+                    { for flows.iter().map(|&i| html! {
+                        <option value={i.to_string()} selected={i == flow}>{ name(i) }</option>
+                    }) }
+                </select>
+            </label>
+        }
+    });
+    html! {
+        <Plot<Bbr> figure={Bbr::new(ctx.clone(), flow, &names)} layout={props.layout}
+            cursor_ms={props.cursor_ms} until_ms={props.until_ms} on_cursor={props.on_cursor.clone()}
+            on_seek={props.on_seek.clone()} on_zoom={props.on_zoom.clone()}
+            on_drawn={props.on_drawn.clone()} {controls} />
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worker::protocol::run_view;
+
+    #[test]
+    fn the_bbr_flows_are_those_with_bbr_s_variables() {
+        let view = run_view("flows=3&cc=bbr,cubic,bbr&app=bulk&dur=1");
+        assert_eq!(bbr_flows(&view), [0, 2]);
+        assert!(bbr_flows(&run_view("cc=cubic&app=bulk&dur=1")).is_empty());
+    }
+
+    #[test]
+    fn the_flow_drawn_is_the_choice_while_it_runs_bbr_else_the_first_bbr_flow() {
+        let view = run_view("flows=3&cc=cubic,bbr,bbr&app=bulk&dur=1");
+        assert_eq!(flow_to_draw(&view, None), Some(1));
+        assert_eq!(flow_to_draw(&view, Some(2)), Some(2));
+        // Flow 1 runs CUBIC, and a choice from a run with more flows names none of these.
+        assert_eq!(flow_to_draw(&view, Some(0)), Some(1));
+        assert_eq!(flow_to_draw(&view, Some(3)), Some(1));
+        assert_eq!(flow_to_draw(&view, Some(usize::MAX)), Some(1));
+        let cubic = run_view("cc=cubic&app=bulk&dur=1");
+        assert_eq!(flow_to_draw(&cubic, Some(0)), None);
+        assert_eq!(flow_to_draw(&cubic, None), None);
     }
 }

@@ -435,7 +435,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
                     on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if bbr::applies(&ctx) {
-                <Plot<bbr::Bbr> figure={bbr::Bbr(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                <bbr::BbrPlot ctx={ctx.clone()} {layout} {cursor_ms} {until_ms}
                     on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
             if sharing::applies(&ctx) {

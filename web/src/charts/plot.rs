@@ -67,6 +67,9 @@ pub struct PlotProps<F: Figure> {
     pub on_zoom: Option<Callback<Option<(f64, f64)>>>,
     /// Told after each drawing of the chart itself (not of the cursor).
     pub on_drawn: Callback<()>,
+    /// A control of the chart's own, in its caption (which BBR flow it draws).
+    #[prop_or_default]
+    pub controls: Option<Html>,
 }
 
 /// The canvas's height in CSS pixels: the figure's, with room for the rows its legend wraps to
@@ -550,6 +553,10 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                     <span class="tl-chart-note" style="margin-left:10px;font-size:0.87em;opacity:0.75">
                         { note }
                     </span>
+                }
+                if let Some(controls) = props.controls.clone() {
+                    // Its own empty title: the caption's tooltip explains the chart, not the control.
+                    <span class="tl-chart-controls" title="">{ controls }</span>
                 }
             </figcaption>
             <div style="position:relative">
