@@ -248,7 +248,7 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
 async fn a_sweep_of_the_second_flow_s_rtt_gives_the_runners_table_and_its_share() {
     // Reno's RTT unfairness, swept: the second flow's RTT alone moves while the first keeps
     // 20 ms, and the share column and the chart are the second flow's.
-    let query = "flows=2&cc=reno&rtt=20&bw=20&queue=50&app=bulk&dur=8";
+    let query = "cc=reno&rtt=20&bw=20&queue=50&app=bulk&dur=8&flows=2";
     let values = ["10", "40", "160"];
     let expected = runner_flow_table(query, "rtt", Some(1), &values, 1);
     with_lab(move |lab| async move {
