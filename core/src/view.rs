@@ -172,6 +172,14 @@ pub struct BbrPoint {
     pub phase: Option<u8>,
     #[serde(default)]
     pub cwnd_gain: f64,
+    /// The window BBR steers toward (`bbr_set_cwnd`'s target), bytes: `cwnd_gain` BDPs of its
+    /// model plus the ACK-aggregation allowance; none before it has a min RTT.
+    #[serde(default)]
+    pub target_cwnd_bytes: Option<f64>,
+    /// The ACK-aggregation allowance in that target (`bbr_ack_aggregation_cwnd`, Linux's
+    /// `extra_acked` filter), bytes.
+    #[serde(default)]
+    pub extra_acked_bytes: f64,
 }
 
 /// One SACK block an ACK carried, as sequence offsets: its left edge and the byte after its
@@ -331,6 +339,8 @@ impl RunView {
                                 pacing_mbps: finite(v[4]).map(MBytePerS),
                                 phase: finite(v[5]).map(|p| p as u8),
                                 cwnd_gain: v[6],
+                                target_cwnd_bytes: finite(v[7]).map(|p| p * f64::from(s.mss)),
+                                extra_acked_bytes: v[8] * f64::from(s.mss),
                             })
                         })
                         .collect(),

@@ -156,6 +156,47 @@ fn aggregated_acks_reach_the_sender_in_bursts_on_the_grid() {
 }
 
 #[test]
+fn aggregated_acks_raise_bbr_s_target_window_by_what_they_bunch() {
+    // Linux's bbr_update_ack_aggregation: the data ACKed in an epoch beyond what the bandwidth
+    // estimate explains is the `extra_acked` allowance, which bbr_set_cwnd adds to its target
+    // of cwnd_gain BDPs. ACKs held for 8 ms bunch about 8 ms of the link's packets at once.
+    let view = |q: &str| tcplab::view::RunView::new(&scenario(q), &result(q));
+    let agg = view("cc=bbr&rtt=20&bw=50&app=bulk&dur=3&ackagg=8");
+    let plain = view("cc=bbr&rtt=20&bw=50&app=bulk&dur=3");
+    let late = |v: &tcplab::view::RunView| -> Vec<(f64, f64)> {
+        v.flows[0]
+            .bbr
+            .iter()
+            .filter(|b| b.t > 1500.0)
+            .filter_map(|b| Some((b.target_cwnd_bytes?, b.extra_acked_bytes)))
+            .collect()
+    };
+    let (agg, plain) = (late(&agg), late(&plain));
+    assert!(!agg.is_empty() && !plain.is_empty());
+    let most = |xs: &[(f64, f64)]| xs.iter().map(|x| x.1).fold(0.0, f64::max);
+    // 8 ms of 50 Mbit/s is 50 000 bytes, 34 packets of 1460; the filter keeps the largest
+    // bunch, capped at 100 ms of the estimate.
+    let bunched = most(&agg);
+    assert!(
+        (30_000.0..120_000.0).contains(&bunched),
+        "extra_acked with 8 ms bunches: {bunched} bytes"
+    );
+    // ACKs a packet apart bunch little: a delayed ACK's two packets and the pacer's jitter.
+    let spread = most(&plain);
+    assert!(
+        spread < bunched / 2.0,
+        "extra_acked {spread} bytes without aggregation, {bunched} with"
+    );
+    // The target holds the allowance on top of cwnd_gain BDPs of the model.
+    for (target, extra) in &agg {
+        assert!(
+            target >= extra,
+            "target {target} below its allowance {extra}"
+        );
+    }
+}
+
+#[test]
 fn the_schedule_is_part_of_the_scenario_s_canonical_form() {
     let s = scenario("sched=10:bw:10mbit,20:rtt:0.1s&ackagg=4");
     assert_eq!(s.to_query(), "ackagg=4&sched=10:bw:10,20:rtt:100");

@@ -369,6 +369,15 @@ impl Bbr {
         }
     }
 
+    /// `bbr_set_cwnd`'s target: `cwnd_gain` BDPs of the model plus the ACK-aggregation
+    /// allowance, rounded up for the segments queued at both ends (`bbr_quantization_budget`).
+    fn target_cwnd(&self) -> u32 {
+        self.quantization_budget(
+            self.bdp(self.bw.get(), self.cwnd_gain)
+                .saturating_add(self.ack_aggregation_cwnd()),
+        )
+    }
+
     /// `bbr_ack_aggregation_cwnd`: extra window for ACKs that arrive in bunches.
     fn ack_aggregation_cwnd(&self) -> u32 {
         if BBR_EXTRA_ACKED_GAIN == 0 || !self.full_bw_reached {
@@ -623,11 +632,7 @@ impl Bbr {
             let (c, conserving) = self.set_cwnd_to_recover_or_restore(w, ack, state, acked, losses);
             cwnd = c;
             if !conserving {
-                let bw = self.bw.get();
-                let target = self.quantization_budget(
-                    self.bdp(bw, self.cwnd_gain)
-                        .saturating_add(self.ack_aggregation_cwnd()),
-                );
+                let target = self.target_cwnd();
                 if self.full_bw_reached {
                     // Only cut the window once the pipe was filled.
                     cwnd = cwnd.saturating_add(acked).min(target);
@@ -771,6 +776,8 @@ impl CongestionControl for Bbr {
             cwnd_gain: self.cwnd_gain(),
             pacing_rate: self.pacing_rate_payload(),
             phase: (self.mode == BbrMode::ProbeBw).then_some(self.cycle_idx as u8),
+            target_cwnd: self.min_rtt.map(|_| self.target_cwnd()),
+            extra_acked: self.ack_aggregation_cwnd(),
         }
     }
 }

@@ -256,7 +256,9 @@ pub enum CcModel {
     /// The cubic curve of the current epoch (segments, seconds), if in congestion avoidance.
     Cubic(Option<cubic::CubicCurve>),
     /// BBR's mode, bandwidth estimate (payload bytes/s), min RTT, gains, the pacing rate it
-    /// set (`sk_pacing_rate`, payload bytes/s) and, in ProbeBW, the phase of its gain cycle.
+    /// set (`sk_pacing_rate`, payload bytes/s), in ProbeBW the phase of its gain cycle, and the
+    /// window it steers toward (`bbr_set_cwnd`'s target, packets, once it has a min RTT) with
+    /// the part of it that ACK aggregation adds (`bbr_ack_aggregation_cwnd`, packets).
     Bbr {
         mode: bbr::BbrMode,
         bw: Option<f64>,
@@ -265,6 +267,8 @@ pub enum CcModel {
         cwnd_gain: f64,
         pacing_rate: Option<f64>,
         phase: Option<u8>,
+        target_cwnd: Option<u32>,
+        extra_acked: u32,
     },
 }
 

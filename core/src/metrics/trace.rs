@@ -105,7 +105,7 @@ pub struct FlowTrace {
     pub cubic_epochs: Vec<crate::cc::cubic::CubicCurve>,
     /// BBR: mode (0 Startup, 1 Drain, 2 ProbeBW, 3 ProbeRTT), bandwidth estimate in MB/s, min RTT
     /// in ms and pacing gain, at each change.
-    pub bbr: Series<7>,
+    pub bbr: Series<9>,
 }
 
 /// CUBIC epochs kept per flow.

@@ -82,6 +82,8 @@ impl World {
                 cwnd_gain,
                 pacing_rate,
                 phase,
+                target_cwnd,
+                extra_acked,
             } => {
                 let row = [
                     f64::from(mode.code()),
@@ -91,6 +93,8 @@ impl World {
                     pacing_rate.map_or(f64::NAN, |r| r / 1e6),
                     phase.map_or(f64::NAN, f64::from),
                     cwnd_gain,
+                    target_cwnd.map_or(f64::NAN, f64::from),
+                    f64::from(extra_acked),
                 ];
                 let changed = tr.bbr.last().is_none_or(|(_, last)| {
                     last.iter()

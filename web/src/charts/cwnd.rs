@@ -69,6 +69,23 @@ fn rwnd_series(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
     steps(&finite(f.window[from..].iter().map(|w| (w.t, w.rwnd))), end)
 }
 
+/// One of BBR's traced values as steps, from its first value on.
+fn bbr_series(f: &FlowView, end: f64, value: impl Fn(&BbrPoint) -> Option<f64>) -> Vec<(f64, f64)> {
+    let from = f
+        .bbr
+        .iter()
+        .position(|b| value(b).is_some())
+        .unwrap_or(f.bbr.len());
+    steps(
+        &finite(
+            f.bbr[from..]
+                .iter()
+                .map(|b| (b.t, value(b).unwrap_or(f64::NAN))),
+        ),
+        end,
+    )
+}
+
 fn ssthresh_series(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
     // Before the first loss ssthresh is unbounded: the line starts where it gets a value.
     let from = f
@@ -155,6 +172,17 @@ impl Figure for Cwnd {
         let in_flight = detail.map_or_else(Vec::new, |f| window_series(f, end, |w| w.in_flight));
         let ssthresh = detail.map_or_else(Vec::new, |f| ssthresh_series(f, end));
         let rwnd = detail.map_or_else(Vec::new, |f| rwnd_series(f, end));
+        // BBR steers cwnd toward cwnd_gain BDPs of its model plus what it allows for ACKs that
+        // come in bunches (`bbr_set_cwnd`); drawn with and without that allowance, so that
+        // aggregation's share (`extra_acked`) shows as the gap between them.
+        let bbr_target =
+            detail.map_or_else(Vec::new, |f| bbr_series(f, end, |b| b.target_cwnd_bytes));
+        let bbr_model = detail.map_or_else(Vec::new, |f| {
+            bbr_series(f, end, |b| {
+                b.target_cwnd_bytes.map(|t| t - b.extra_acked_bytes)
+            })
+        });
+        let extra_seen = detail.is_some_and(|f| f.bbr.iter().any(|b| b.extra_acked_bytes > 0.0));
         let fair = (n > 1).then(|| th.bdp_bytes / n as f64);
         // Zoomed, the axes fit what is in view: slow start from 10 to 90 segments is not a
         // flat line under a 4 MB BDP.
@@ -162,6 +190,7 @@ impl Figure for Cwnd {
         let view = |s: &[(f64, f64)]| clip_x(s, span.0, span.1);
         let cwnds: Vec<Vec<(f64, f64)>> = cwnds.iter().map(|c| view(c)).collect();
         let (in_flight, ssthresh, rwnd) = (view(&in_flight), view(&ssthresh), view(&rwnd));
+        let (bbr_target, bbr_model) = (view(&bbr_target), view(&bbr_model));
 
         let data_max = max_of(
             cwnds
@@ -232,6 +261,24 @@ impl Figure for Cwnd {
                 lang.pick("min–max band", "最小–最大值带"),
             ));
         }
+        if !bbr_target.is_empty() {
+            items.push(Item::new(
+                Swatch::Dashed(BBR_TARGET, 1.4),
+                lang.pick(
+                    "BBR's target: cwnd_gain·bw·min_RTT + extra_acked",
+                    "BBR 目标窗口：cwnd_gain·bw·min_RTT + extra_acked",
+                ),
+            ));
+            if extra_seen {
+                items.push(Item::new(
+                    Swatch::Dashed(BBR_EXTRA, 1.4),
+                    lang.pick(
+                        "the same without extra_acked (ACK aggregation)",
+                        "不计 extra_acked（ACK 聚合）的目标",
+                    ),
+                ));
+            }
+        }
         let cubic = f0.map_or(&[][..], |f| &f.cubic[..]);
         if !cubic.is_empty() {
             items.push(Item::new(
@@ -262,15 +309,17 @@ impl Figure for Cwnd {
         let yv = |v: f64| if log { v.max(floor).log10() } else { v };
         let on_axis =
             |s: &[(f64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, v)| (t, yv(v))).collect() };
-        let (cwnds, in_flight, ssthresh, rwnd) = if log {
+        let (cwnds, in_flight, ssthresh, rwnd, bbr_target, bbr_model) = if log {
             (
                 cwnds.iter().map(|c| on_axis(c)).collect(),
                 on_axis(&in_flight),
                 on_axis(&ssthresh),
                 on_axis(&rwnd),
+                on_axis(&bbr_target),
+                on_axis(&bbr_model),
             )
         } else {
-            (cwnds, in_flight, ssthresh, rwnd)
+            (cwnds, in_flight, ssthresh, rwnd, bbr_target, bbr_model)
         };
         let unit = ByteUnit::for_top(top);
         let linear_tick = |v: f64| unit.tick(v);
@@ -319,6 +368,22 @@ impl Figure for Cwnd {
             Pen::solid(IN_FLIGHT, 1.2),
         )?;
         draw::line(&mut chart, st, &frame, &rwnd, Pen::solid(RWND, 1.2))?;
+        if extra_seen {
+            draw::line(
+                &mut chart,
+                st,
+                &frame,
+                &bbr_model,
+                Pen::dashed(BBR_EXTRA, 1.4),
+            )?;
+        }
+        draw::line(
+            &mut chart,
+            st,
+            &frame,
+            &bbr_target,
+            Pen::dashed(BBR_TARGET, 1.4),
+        )?;
         draw::level(
             &mut chart,
             st,
@@ -515,6 +580,21 @@ impl Figure for Cwnd {
                 ),
                 None,
             ));
+            if let Some(target) = b.target_cwnd_bytes.filter(|_| v.flows.len() == 1) {
+                let seg = |x: f64| fmt::segments(x, mss, lang);
+                rows.push(Row::new(
+                    BBR_TARGET,
+                    format!(
+                        "{} {} = {}·BDP {} + extra_acked {}",
+                        lang.pick("BBR target", "BBR 目标"),
+                        seg(target),
+                        fmt::sig(b.cwnd_gain),
+                        seg(target - b.extra_acked_bytes),
+                        seg(b.extra_acked_bytes)
+                    ),
+                    Some(yv(target)),
+                ));
+            }
         }
         Some(Readout::at(t, rows))
     }

@@ -24,6 +24,9 @@ pub const SLOW_START: RGBColor = RGBColor(0xc2, 0x6a, 0x00);
 /// A link of opportunities' capacity, shaded under the goodput.
 pub const CAPACITY: RGBColor = RGBColor(0xb9, 0xd3, 0xee);
 pub const BBR_BW: RGBColor = RGBColor(0x2e, 0x9e, 0x44);
+/// BBR's target window, and the part of it its ACK-aggregation allowance adds.
+pub const BBR_TARGET: RGBColor = RGBColor(0x2e, 0x7d, 0x32);
+pub const BBR_EXTRA: RGBColor = RGBColor(0x9b, 0xd3, 0xa8);
 pub const TOTAL: RGBColor = RGBColor(0x1d, 0x24, 0x30);
 
 pub const SENT: RGBColor = RGBColor(0x1f, 0x5f, 0xbf);
