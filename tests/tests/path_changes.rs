@@ -175,6 +175,40 @@ async fn a_policer_gets_its_own_verdict() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aggregated_acks_show_as_bbr_s_extra_acked_on_the_window_chart() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        // style.rs BBR_TARGET and BBR_EXTRA: the target, and the target less extra_acked.
+        let (target, extra) = ((0x2e, 0x7d, 0x32), (0x9b, 0xd3, 0xa8));
+        lab.open("?cc=bbr&rtt=20&bw=50&app=bulk&dur=3&ackagg=8&lang=en")
+            .await;
+        assert_eq!(lab.run_state().await, "done");
+        let with = (
+            lab.pixels_of("cwnd", target).await,
+            lab.pixels_of("cwnd", extra).await,
+        );
+        assert!(
+            with.0 > 100 && with.1 > 100,
+            "target and target less extra_acked: {with:?}"
+        );
+        show(lab, "cwnd").await;
+        lab.screenshot("bbr-extra-acked-1280x960").await;
+        // A window-based algorithm steers toward no model's target: neither line.
+        lab.open("?cc=reno&rtt=20&bw=50&app=bulk&dur=3&lang=en")
+            .await;
+        assert_eq!(lab.run_state().await, "done");
+        let reno = (
+            lab.pixels_of("cwnd", target).await,
+            lab.pixels_of("cwnd", extra).await,
+        );
+        assert_eq!(reno, (0, 0), "Reno has no target window");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bbr_s_model_is_drawn_for_its_flow() {
     with_lab(|lab| async move {
         let lab = &*lab;

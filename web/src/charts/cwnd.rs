@@ -368,22 +368,6 @@ impl Figure for Cwnd {
             Pen::solid(IN_FLIGHT, 1.2),
         )?;
         draw::line(&mut chart, st, &frame, &rwnd, Pen::solid(RWND, 1.2))?;
-        if extra_seen {
-            draw::line(
-                &mut chart,
-                st,
-                &frame,
-                &bbr_model,
-                Pen::dashed(BBR_EXTRA, 1.4),
-            )?;
-        }
-        draw::line(
-            &mut chart,
-            st,
-            &frame,
-            &bbr_target,
-            Pen::dashed(BBR_TARGET, 1.4),
-        )?;
         draw::level(
             &mut chart,
             st,
@@ -415,6 +399,23 @@ impl Figure for Cwnd {
         if let Some(c) = cwnds.first() {
             draw::line(&mut chart, st, &frame, c, Pen::solid(ACCENT, 2.2))?;
         }
+        // BBR's target over cwnd, as CUBIC's prediction is: in ProbeBW cwnd sits on it.
+        if extra_seen {
+            draw::line(
+                &mut chart,
+                st,
+                &frame,
+                &bbr_model,
+                Pen::dashed(BBR_EXTRA, 1.4),
+            )?;
+        }
+        draw::line(
+            &mut chart,
+            st,
+            &frame,
+            &bbr_target,
+            Pen::dashed(BBR_TARGET, 1.4),
+        )?;
         // CUBIC's prediction last: where cwnd follows it, the dashes ride on the line.
         let cols = draw::columns(&frame, st) as f64;
         for (i, e) in cubic.iter().enumerate() {
