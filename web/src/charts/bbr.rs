@@ -20,10 +20,10 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{top_of, Frame};
 use super::legend::{Item, Swatch};
-use super::plot::{Figure, Plot};
+use super::plot::Figure;
 use super::series::{clip_x, finite, index_at, max_of, steps};
 use super::style::*;
-use super::{Ctx, Layout, Root};
+use super::{Ctx, Root};
 use crate::i18n::Lang;
 
 /// BBR's model of one flow of the run.
@@ -42,10 +42,6 @@ const MIN_RTT: RGBColor = RGBColor(0xc2, 0x6a, 0x00);
 const PROBE_UP: RGBColor = RGBColor(0x2e, 0x9e, 0x44);
 const PROBE_DRAIN: RGBColor = RGBColor(0x9b, 0xd3, 0xa8);
 const CRUISE: RGBColor = RGBColor(0xd8, 0xee, 0xdc);
-
-pub fn applies(ctx: &Ctx) -> bool {
-    !bbr_flows(&ctx.view).is_empty()
-}
 
 /// The flows with BBR's variables to draw, by index.
 pub fn bbr_flows(view: &RunView) -> Vec<usize> {
@@ -82,12 +78,7 @@ fn phase_of(p: &BbrPoint, lang: Lang) -> (RGBColor, String) {
 impl Bbr {
     /// The chart of `flow`, named from the run's flow names `names`.
     pub fn new(ctx: Ctx, flow: usize, names: &[String]) -> Bbr {
-        let name = (ctx.view.flows.len() > 1).then(|| {
-            names
-                .get(flow)
-                .cloned()
-                .unwrap_or_else(|| format!("{} {}", ctx.pick("flow", "流"), flow + 1))
-        });
+        let name = (ctx.view.flows.len() > 1).then(|| name_of(&ctx, names, flow));
         Bbr { ctx, flow, name }
     }
 
@@ -323,74 +314,39 @@ impl Figure for Bbr {
     }
 }
 
-/// [`Plot`]'s properties, with the run's context in place of the figure, which is made here.
-#[derive(Properties, PartialEq)]
-pub struct BbrPlotProps {
-    pub ctx: Ctx,
-    pub layout: Layout,
-    pub cursor_ms: Option<f64>,
-    #[prop_or_default]
-    pub until_ms: Option<f64>,
-    pub on_cursor: Callback<Option<f64>>,
-    #[prop_or_default]
-    pub on_seek: Option<Callback<f64>>,
-    #[prop_or_default]
-    pub on_zoom: Option<Callback<Option<(f64, f64)>>>,
-    pub on_drawn: Callback<()>,
-}
-
-/// The chart, with a choice of the flow to draw where the run has several BBR flows.
-#[function_component]
-pub fn BbrPlot(props: &BbrPlotProps) -> Html {
-    let ctx = &props.ctx;
-    // The flow chosen, for the run (its query) it was chosen on: another run starts again
-    // from its first BBR flow.
-    let chosen = use_state_eq(|| None::<(String, usize)>);
-    let names = {
-        let ctx = ctx.clone();
-        use_memo((ctx.view.clone(), ctx.lang), move |_| ctx.flow_names())
-    };
-    let query = &ctx.view.query;
-    let choice = chosen.as_ref().filter(|(q, _)| q == query).map(|(_, i)| *i);
-    let Some(flow) = flow_to_draw(&ctx.view, choice) else {
-        return Html::default();
-    };
+/// The choice of the flow to draw, in the chart's title line, where the run has several BBR
+/// flows (`drawn` is the one drawn); none where it has one. `on_pick` gets the chosen index.
+pub fn picker(ctx: &Ctx, names: &[String], drawn: usize, on_pick: Callback<usize>) -> Option<Html> {
     let flows = bbr_flows(&ctx.view);
-    let controls = (flows.len() > 1).then(|| {
-        let on_change = {
-            let (chosen, query) = (chosen.clone(), query.clone());
-            Callback::from(move |e: Event| {
-                let select: Option<HtmlSelectElement> = e.target_dyn_into();
-                if let Some(i) = select.and_then(|s| s.value().parse::<usize>().ok()) {
-                    chosen.set(Some((query.clone(), i)));
-                }
-            })
-        };
-        let name = |i: usize| {
-            names
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| format!("{} {}", ctx.pick("flow", "流"), i + 1))
-        };
-        html! {
-            <label class="chart-pick">
-                <span>{ ctx.pick("BBR flow", "BBR 流") }</span>
-                // Keyed by the run: a new run's list is a new element, so the browser shows its
-                // first flow rather than keeping the last run's choice on screen.
-                <select id="bbr-flow" key={query.clone()} onchange={on_change}>
-                    { for flows.iter().map(|&i| html! {
-                        <option value={i.to_string()} selected={i == flow}>{ name(i) }</option>
-                    }) }
-                </select>
-            </label>
+    if flows.len() < 2 {
+        return None;
+    }
+    let on_change = Callback::from(move |e: Event| {
+        let select: Option<HtmlSelectElement> = e.target_dyn_into();
+        if let Some(i) = select.and_then(|s| s.value().parse::<usize>().ok()) {
+            on_pick.emit(i);
         }
     });
-    html! {
-        <Plot<Bbr> figure={Bbr::new(ctx.clone(), flow, &names)} layout={props.layout}
-            cursor_ms={props.cursor_ms} until_ms={props.until_ms} on_cursor={props.on_cursor.clone()}
-            on_seek={props.on_seek.clone()} on_zoom={props.on_zoom.clone()}
-            on_drawn={props.on_drawn.clone()} {controls} />
-    }
+    Some(html! {
+        <label class="chart-pick">
+            <span>{ ctx.pick("BBR flow", "BBR 流") }</span>
+            // Keyed by the run: a new run's list is a new element, so the browser shows its
+            // first flow rather than keeping the last run's choice on screen.
+            <select id="bbr-flow" key={ctx.view.query.clone()} onchange={on_change}>
+                { for flows.iter().map(|&i| html! {
+                    <option value={i.to_string()} selected={i == drawn}>{ name_of(ctx, names, i) }</option>
+                }) }
+            </select>
+        </label>
+    })
+}
+
+/// Flow `i`'s name as the legends give it (`names`, the run's), or "flow N".
+fn name_of(ctx: &Ctx, names: &[String], i: usize) -> String {
+    names
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| format!("{} {}", ctx.pick("flow", "流"), i + 1))
 }
 
 #[cfg(test)]

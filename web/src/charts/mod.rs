@@ -377,6 +377,17 @@ pub fn Charts(props: &ChartsProps) -> Html {
         .map(|(_, r)| *r);
     let range = manual.or_else(|| follow_window(props.until_ms?, props.follow_ms?));
     let window_log = use_state_eq(|| false);
+    // The BBR flow whose model is drawn, for the run it was chosen on, as the zoom: a new run
+    // starts from its first BBR flow.
+    let bbr_choice = use_state_eq(|| None::<(String, usize)>);
+    let bbr_chosen = bbr_choice
+        .as_ref()
+        .filter(|(q, _)| *q == props.view.query)
+        .map(|(_, i)| *i);
+    let on_bbr_pick = {
+        let (choice, query) = (bbr_choice.clone(), props.view.query.clone());
+        Callback::from(move |i: usize| choice.set(Some((query.clone(), i))))
+    };
     let mut ctx = Ctx::new(props.view.clone(), props.lang).zoomed(range);
     ctx.window_log = *window_log;
     let toggle_log = {
@@ -401,6 +412,8 @@ pub fn Charts(props: &ChartsProps) -> Html {
         .clone()
         .map(|z| Callback::from(move |_: MouseEvent| z.emit(None)));
     let (lo, hi) = ctx.span();
+    let bbr_flow = bbr::flow_to_draw(&ctx.view, bbr_chosen);
+    let names = bbr_flow.map(|_| ctx.flow_names()).unwrap_or_default();
     html! {
         <div class="charts" ref={container} lang={props.lang.code()}
             data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
@@ -434,9 +447,10 @@ pub fn Charts(props: &ChartsProps) -> Html {
                 <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
                     on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
             }
-            if bbr::applies(&ctx) {
-                <bbr::BbrPlot ctx={ctx.clone()} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+            if let Some(flow) = bbr_flow {
+                <Plot<bbr::Bbr> figure={bbr::Bbr::new(ctx.clone(), flow, &names)} {layout} {cursor_ms} {until_ms}
+                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()}
+                    controls={bbr::picker(&ctx, &names, flow, on_bbr_pick)} />
             }
             if sharing::applies(&ctx) {
                 <Plot<sharing::Sharing> figure={sharing::Sharing(ctx.clone())} {layout} {cursor_ms} {until_ms}
