@@ -112,6 +112,12 @@ impl RunFigures {
     }
 }
 
+/// The flow whose share a sweep reports: the swept one (`sweep --flow N`, 0-based), else
+/// flow 1.
+pub fn share_flow(swept: Option<usize>) -> usize {
+    swept.unwrap_or(0)
+}
+
 /// Flow `flow`'s part of the flows' goodput, from 0 to 1; none for a run of one flow, or of
 /// flows that carried nothing.
 pub fn share_of(per_flow: &[f64], flow: usize) -> Option<f64> {
@@ -129,7 +135,7 @@ impl SweepRow {
     pub fn new(key: Key, s: &Scenario, runs: &[Summary], flow: Option<usize>) -> SweepRow {
         let figures: Vec<RunFigures> = runs
             .iter()
-            .map(|r| RunFigures::of(r, flow.unwrap_or(0)))
+            .map(|r| RunFigures::of(r, share_flow(flow)))
             .collect();
         SweepRow::of_figures(key, s, &figures, flow)
     }
@@ -150,10 +156,7 @@ impl SweepRow {
         }
         .filter(|r| r.is_finite());
         SweepRow {
-            value: match flow {
-                Some(f) => s.flow_value_text(key, f),
-                None => s.value_text(key),
-            },
+            value: s.value_text_for(key, flow),
             runs: runs.len(),
             goodput_mbps: goodput,
             completion_ms: completion,

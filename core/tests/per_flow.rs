@@ -158,7 +158,7 @@ fn bbr_share(queue: u32) -> f64 {
     let g = goodputs(&result(&format!(
         "flows=2&cc=bbr,cubic&rtt=40&bw=100&queue={queue}&rwnd=16777216&app=bulk&dur=60"
     )));
-    g[0] / (g[0] + g[1])
+    tcplab::sweep::share_of(&g, 0).unwrap_or(0.0)
 }
 
 #[test]

@@ -308,17 +308,13 @@ fn a_killed_run_leaves_no_namespace_behind() {
     assert_eq!(named, 0, "no named namespace was made");
 }
 
-/// BBR's share of the two flows' goodput in a run of one BBR and one CUBIC flow.
+/// BBR's (flow 1's) share of the two flows' goodput, the sweep's `share` metric.
 fn bbr_share(per_flow: &[f64]) -> f64 {
-    let total: f64 = per_flow.iter().sum();
-    per_flow
-        .first()
-        .map_or(0.0, |b| b / total.max(f64::MIN_POSITIVE))
+    tcplab::sweep::share_of(per_flow, 0).unwrap_or(0.0)
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
+fn median(xs: Vec<f64>) -> f64 {
+    tcplab::sweep::Spread::of(xs).map_or(f64::NAN, |s| s.median)
 }
 
 #[test]

@@ -36,10 +36,7 @@ fn runner_flow_table(
     let mut rows = Vec::new();
     for v in values {
         let mut point = base.clone();
-        match flow {
-            Some(f) => point.set_flow(key, f, v).expect("a flow's value"),
-            None => point.set(key, v).expect("a value"),
-        }
+        point.set_for(key, flow, v).expect("a value");
         let runs: Vec<_> = (0..seeds)
             .map(|offset| {
                 let mut s = point.clone();

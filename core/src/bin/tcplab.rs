@@ -587,10 +587,7 @@ fn sweep_points(
             )));
         }
         let mut point = base.clone();
-        match flow {
-            Some(f) => point.set_flow(key, f, &decode_component(value))?,
-            None => point.set(key, &decode_component(value))?,
-        }
+        point.set_for(key, flow, &decode_component(value))?;
         if point.seed.checked_add(seeds - 1).is_none() {
             return Err(Failure::usage(format!(
                 "--seeds: {seeds} seeds from seed {} pass the largest seed",
@@ -628,7 +625,7 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
                 for scenario in seeds_of(point, *seeds) {
                     let summary = simulate(&scenario, &job.options)?.summary;
                     if *table {
-                        runs.push(sweep::RunFigures::of(&summary, flow.unwrap_or(0)));
+                        runs.push(sweep::RunFigures::of(&summary, sweep::share_flow(*flow)));
                     } else {
                         writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
                         out.flush().map_err(Failure::io)?;

@@ -116,6 +116,20 @@ impl Scenario {
 }
 
 impl Scenario {
+    /// Sets `key` for every flow (`None`), or for flow `flow` alone ([`Scenario::set_flow`]):
+    /// a sweep's point, whichever its knob.
+    pub fn set_for(
+        &mut self,
+        key: Key,
+        flow: Option<usize>,
+        value: &str,
+    ) -> Result<(), ScenarioError> {
+        match flow {
+            Some(f) => self.set_flow(key, f, value),
+            None => self.set(key, value),
+        }
+    }
+
     /// Sets one flow's value of a per-flow key (`flow` 0-based), the others keeping theirs: how
     /// a sweep varies the second flow's RTT alone. Checked as [`Scenario::set`] checks.
     pub fn set_flow(&mut self, key: Key, flow: usize, value: &str) -> Result<(), ScenarioError> {

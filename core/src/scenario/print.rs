@@ -42,12 +42,14 @@ impl Scenario {
         self.value(key).text().unwrap_or_default()
     }
 
-    /// Flow `flow`'s (0-based) value of a per-flow key as the query writes it: its item of the
-    /// list, or the one value every flow takes.
-    pub fn flow_value_text(&self, key: Key, flow: usize) -> String {
-        match self.value(key) {
-            Value::Each(values) => values.get(flow).and_then(Value::text).unwrap_or_default(),
-            one => one.text().unwrap_or_default(),
+    /// `key`'s value as the query writes it for every flow (`None`), or for flow `flow`
+    /// (0-based) of a per-flow key: its item of the list, or the one value every flow takes.
+    pub fn value_text_for(&self, key: Key, flow: Option<usize>) -> String {
+        match (self.value(key), flow) {
+            (Value::Each(values), Some(f)) => {
+                values.get(f).and_then(Value::text).unwrap_or_default()
+            }
+            (value, _) => value.text().unwrap_or_default(),
         }
     }
 }

@@ -223,11 +223,8 @@ impl Axis {
             }
             let mut s = base.clone();
             s.at_ms = None;
-            set(&mut s, key, flow, v).map_err(|e| bad(e.to_string()))?;
-            let text = match flow {
-                Some(f) => s.flow_value_text(key, f),
-                None => s.value_text(key),
-            };
+            s.set_for(key, flow, v).map_err(|e| bad(e.to_string()))?;
+            let text = s.value_text_for(key, flow);
             if out.contains(&text) {
                 return Err(bad(format!("{text} is given twice")));
             }
@@ -260,7 +257,7 @@ impl Axis {
 
     /// The flow whose share a sweep over this axis reports: the swept one, else flow 1.
     pub fn share_flow(&self) -> usize {
-        self.flow.unwrap_or(0)
+        tcplab::sweep::share_flow(self.flow)
     }
 
     pub fn text(&self) -> String {
@@ -272,26 +269,14 @@ impl Axis {
         let v = self.values.get(i).ok_or("no such value")?;
         let mut s = base.clone();
         s.at_ms = None;
-        set(&mut s, self.key, self.flow, v).map_err(|e| e.to_string())?;
+        s.set_for(self.key, self.flow, v)
+            .map_err(|e| e.to_string())?;
         Ok(s)
     }
 
     /// Each value as a number in the key's query unit (for the axis).
     pub fn numbers(&self) -> Vec<Option<f64>> {
         self.values.iter().map(|v| v.parse::<f64>().ok()).collect()
-    }
-}
-
-/// Sets `key` to `v` in `s`: every flow's value, or flow `flow`'s alone.
-fn set(
-    s: &mut Scenario,
-    key: Key,
-    flow: Option<usize>,
-    v: &str,
-) -> Result<(), tcplab::scenario::ScenarioError> {
-    match flow {
-        Some(f) => s.set_flow(key, f, v),
-        None => s.set(key, v),
     }
 }
 
