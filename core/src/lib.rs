@@ -9,6 +9,7 @@ pub mod capture;
 pub mod cc;
 pub mod diagnose;
 pub mod engine;
+pub mod lesson;
 pub mod link;
 pub mod metrics;
 pub mod packet;

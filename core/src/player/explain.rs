@@ -123,6 +123,45 @@ fn grouped(n: u64) -> String {
     group_digits(&n.to_string())
 }
 
+/// A decimal number's text with its whole part's digits grouped: `-12345.5` -> `-12,345.5`.
+pub fn grouped_decimal(text: &str) -> String {
+    let (sign, rest) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
+    };
+    match rest.split_once('.') {
+        Some((whole, fraction)) => format!("{sign}{}.{fraction}", group_digits(whole)),
+        None => format!("{sign}{}", group_digits(rest)),
+    }
+}
+
+/// A measurement to `digits` significant digits, never in exponent form, whole parts grouped,
+/// trailing zeros dropped: `11.6`, `0.00997`, `113`, `1,162,631`, `2.5`, `1`. Numbers past the
+/// digits keep their whole part (`1,235`, not `1,230`).
+pub fn number(v: f64, digits: i32) -> String {
+    if !v.is_finite() {
+        return "—".to_string();
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).clamp(0, 12) as usize;
+    let text = format!("{:.*}", decimals, v.abs());
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let fraction = fraction.trim_end_matches('0');
+    let sign = if v < 0.0 && text.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+        "-"
+    } else {
+        ""
+    };
+    if fraction.is_empty() {
+        grouped_decimal(&format!("{sign}{whole}"))
+    } else {
+        grouped_decimal(&format!("{sign}{whole}.{fraction}"))
+    }
+}
+
 /// The digits of a whole number written as text, in groups of three: `"1234567"` ->
 /// `"1,234,567"` (the explanations' and the page's one way of writing a count).
 pub fn group_digits(digits: &str) -> String {

@@ -100,8 +100,26 @@ impl Scenario {
         read
     }
 
+    /// Reads a query over `self` as far as it is good, as [`Scenario::parse_lenient`] reads one
+    /// over the defaults: how a lesson's link changes the lesson's own scenario
+    /// (`lesson=slow-start&iw=4`). `preset` is refused here, with the reason: the scenario
+    /// under the keys is already chosen.
+    pub fn with_query_lenient(self, query: &str, why_no_preset: &str) -> Lenient {
+        let (pairs, mut errors) = resolve(query);
+        if pairs.iter().any(|(key, _)| *key == Key::Preset) {
+            errors.push(ScenarioError::new(
+                "preset",
+                Problem::Conflict {
+                    why: why_no_preset.to_string(),
+                },
+            ));
+        }
+        let scenario = self.with_pairs_lenient(&pairs, &mut errors);
+        Lenient { scenario, errors }
+    }
+
     /// Applies a query that may not name a preset over `self`: how a preset is built.
-    pub(crate) fn with_query(self, query: &str) -> Result<Scenario, ScenarioError> {
+    pub fn with_query(self, query: &str) -> Result<Scenario, ScenarioError> {
         let (pairs, errors) = resolve(query);
         if let Some(e) = errors.into_iter().next() {
             return Err(e);

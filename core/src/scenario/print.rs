@@ -18,14 +18,23 @@ impl Scenario {
             .preset
             .and_then(Preset::find)
             .and_then(|p| Some((p.name, p.scenario().ok()?)));
-        let mut parts = Vec::new();
-        let base = match preset {
+        match preset {
             Some((name, base)) => {
-                parts.push(format!("preset={name}"));
-                base
+                let rest = self.query_against(&base);
+                if rest.is_empty() {
+                    format!("preset={name}")
+                } else {
+                    format!("preset={name}&{rest}")
+                }
             }
-            None => Scenario::default(),
-        };
+            None => self.query_against(&Scenario::default()),
+        }
+    }
+
+    /// The keys whose values differ from `base`'s, in the key table's order, `preset` aside:
+    /// the query that turns `base` into this scenario (a lesson's link over its part).
+    pub fn query_against(&self, base: &Scenario) -> String {
+        let mut parts = Vec::new();
         for key in Key::ALL.into_iter().filter(|&k| k != Key::Preset) {
             let Some(mine) = self.value(key).text() else {
                 continue;

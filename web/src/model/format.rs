@@ -9,16 +9,7 @@ pub fn count(n: u64) -> String {
 }
 
 /// A decimal number's text with its whole part's digits grouped: `-12345.5` -> `-12,345.5`.
-pub fn grouped(text: &str) -> String {
-    let (sign, rest) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text),
-    };
-    match rest.split_once('.') {
-        Some((whole, fraction)) => format!("{sign}{}.{fraction}", group(whole)),
-        None => format!("{sign}{}", group(rest)),
-    }
-}
+pub use tcplab::player::explain::grouped_decimal as grouped;
 
 /// A count with its noun, as a person writes it: `1 fast retransmit`, `1,024 segments`.
 pub use tcplab::player::explain::counted;
@@ -87,32 +78,8 @@ pub fn millis(ms: f64) -> String {
     }
 }
 
-/// A measurement to `digits` significant digits, never in exponent form, whole parts grouped,
-/// trailing zeros dropped: `11.6`, `0.00997`, `113`, `1,162,631`, `2.5`, `1`. Numbers past the
-/// digits keep their whole part (`1,235`, not `1,230`).
-pub fn number(v: f64, digits: i32) -> String {
-    if !v.is_finite() {
-        return "—".to_string();
-    }
-    if v == 0.0 {
-        return "0".to_string();
-    }
-    let magnitude = v.abs().log10().floor() as i32;
-    let decimals = (digits - 1 - magnitude).clamp(0, 12) as usize;
-    let text = format!("{:.*}", decimals, v.abs());
-    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
-    let fraction = fraction.trim_end_matches('0');
-    let sign = if v < 0.0 && text.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
-        "-"
-    } else {
-        ""
-    };
-    if fraction.is_empty() {
-        grouped(&format!("{sign}{whole}"))
-    } else {
-        grouped(&format!("{sign}{whole}.{fraction}"))
-    }
-}
+/// A measurement to `digits` significant digits (`11.6`, `0.00997`, `1,162,631`).
+pub use tcplab::player::explain::number;
 
 /// A rate in megabytes per second, as the runner reports it: `11.6 MB/s`.
 pub fn mbytes_per_s(v: MBytePerS) -> String {

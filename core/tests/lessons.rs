@@ -1,0 +1,349 @@
+//! Every lesson, part by part, in both languages, over its own run: every sentence and question
+//! is complete, every figure it names is one the run shows at the part's moment, and every
+//! answer is found in the run, and follows it when the lesson's scenario changes.
+
+use tcplab::lesson::{slots, Evidence, Given, Lesson, Moment, Part, LESSONS};
+use tcplab::player::explain::{explain, ms, mss, number};
+use tcplab::player::{Language, StepWindow, Steps};
+use tcplab::scenario::Key;
+use tcplab::{run, RunOptions, Scenario, Summary};
+
+const LANGS: [Language; 2] = [Language::En, Language::Zh];
+
+/// The part's run, as the page has it: the summary of the whole run and the steps the player
+/// records for the moment (from the start, or around an instant).
+fn evidence_of(part: &Part, scenario: &Scenario) -> (Steps, Summary) {
+    let window = match part.moment {
+        Moment::At(t) => StepWindow {
+            from_ms: (t - 500.0).max(0.0),
+            stop_when_full: false,
+        },
+        _ => StepWindow::WHOLE_RUN,
+    };
+    let options = RunOptions {
+        record_steps: Some(window),
+        ..RunOptions::default()
+    };
+    let r = run(scenario, &options);
+    (r.steps.unwrap_or_default(), r.summary)
+}
+
+fn scenario(lesson: &Lesson, part: usize, changes: &str) -> Scenario {
+    let read = lesson
+        .scenario_with(part, changes)
+        .unwrap_or_else(|e| panic!("{} part {}: {e}", lesson.name, part + 1));
+    assert!(read.errors.is_empty(), "{}: {:?}", lesson.name, read.errors);
+    read.scenario
+}
+
+/// The numbers written in `text`: runs of digits with their separators.
+fn numbers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() || (!cur.is_empty() && (c == '.' || c == ',')) {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(cur.trim_end_matches(['.', ',']).to_string());
+            cur.clear();
+        }
+    }
+    out
+}
+
+/// What the page shows at step `at` of the run: the player's readouts and sentence, the
+/// controls' values and the headline's figures.
+fn on_screen(s: &Scenario, steps: &Steps, summary: &Summary, at: Option<usize>) -> String {
+    let mut shown = String::new();
+    if let Some(step) = at.and_then(|i| steps.steps.get(i)) {
+        let st = &step.state;
+        let m = steps.mss;
+        for v in [
+            ms(step.t_ms),
+            mss(st.cwnd, m),
+            st.ssthresh.map_or("∞".into(), |v| mss(v, m)),
+            mss(st.in_flight, m),
+            st.queue.to_string(),
+            st.srtt_ms.map(ms).unwrap_or_default(),
+            ms(st.rto_ms),
+            explain(step, steps, Language::En),
+        ] {
+            shown.push_str(&v);
+            shown.push(' ');
+        }
+    }
+    for key in tcplab::scenario::Key::ALL {
+        shown.push_str(&s.value_text(key));
+        shown.push(' ');
+    }
+    shown.push_str(&number(s.body as f64 / 1000.0, 4));
+    let mbit = |v: Option<f64>| v.map(|v| number(v * 8.0, 3)).unwrap_or_default();
+    for v in [
+        mbit(summary.goodput_MBps),
+        mbit(summary.mathis_MBps),
+        summary
+            .completion_rtts
+            .map(|v| number(v, 3))
+            .unwrap_or_default(),
+        summary.completion_ms.map(ms).unwrap_or_default(),
+        summary
+            .probe
+            .as_ref()
+            .and_then(|p| p.p50_ms)
+            .map(ms)
+            .unwrap_or_default(),
+        summary.timeouts.to_string(),
+        match (summary.goodput_MBps, summary.mathis_MBps) {
+            (Some(g), Some(m)) => number(g / m, 2),
+            _ => String::new(),
+        },
+    ] {
+        shown.push(' ');
+        shown.push_str(&v);
+    }
+    shown
+}
+
+#[test]
+fn every_part_of_every_lesson_is_complete_in_both_languages_and_names_what_the_run_shows() {
+    assert!(LESSONS.len() >= 7);
+    for name in [
+        "slow-start",
+        "fast-retransmit",
+        "timeout",
+        "mathis",
+        "hol",
+        "algorithms",
+        "bufferbloat",
+    ] {
+        assert!(Lesson::find(name).is_some(), "lesson {name}");
+    }
+    for lesson in LESSONS {
+        assert!(!lesson.parts.is_empty(), "{}", lesson.name);
+        for lang in LANGS {
+            assert!(!lesson.title.get(lang).is_empty() && !lesson.summary.get(lang).is_empty());
+        }
+        for (i, part) in lesson.parts.iter().enumerate() {
+            let at_part = format!("{} part {}", lesson.name, i + 1);
+            // The two languages name the same figures.
+            let mut texts = vec![part.title, part.say];
+            if let Some(q) = &part.question {
+                texts.push(q.ask);
+                texts.push(q.because);
+                if let tcplab::lesson::Form::Choice(cs) = q.form {
+                    assert!(cs.len() >= 2, "{at_part}");
+                    texts.extend(cs.iter().copied());
+                }
+            }
+            for text in &texts {
+                assert!(
+                    !text.en.trim().is_empty() && !text.zh.trim().is_empty(),
+                    "{at_part}"
+                );
+                let (mut en, mut zh) = (slots::named(text.en), slots::named(text.zh));
+                en.sort_unstable();
+                zh.sort_unstable();
+                assert_eq!(en, zh, "{at_part}: {}", text.en);
+                for slot in en {
+                    assert!(
+                        slot == "answer" || slots::NAMES.contains(&slot),
+                        "{at_part}: unknown slot {{{slot}}}"
+                    );
+                }
+            }
+            let s = scenario(lesson, i, "");
+            let (steps, summary) = evidence_of(part, &s);
+            let ev = Evidence {
+                scenario: &s,
+                steps: Some(&steps),
+                summary: Some(&summary),
+            };
+            for lang in LANGS {
+                let shown = part.show(&ev, lang).unwrap_or_else(|| {
+                    panic!("{at_part} ({lang:?}): the run lacks its moment or a figure")
+                });
+                assert!(!shown.say.contains('{'), "{at_part}: {}", shown.say);
+                if std::env::var_os("LESSON_PRINT").is_some() {
+                    eprintln!(
+                        "== {at_part} {lang:?}: {}\n{}",
+                        part.title.get(lang),
+                        shown.say
+                    );
+                    if let Some(a) = &shown.answer {
+                        eprintln!(
+                            "  Q: {} {:?} [{}]\n  A: {}\n  WHY: {}",
+                            a.ask, a.choices, a.unit, a.text, a.why
+                        );
+                    }
+                }
+                assert_eq!(shown.answer.is_some(), part.question.is_some(), "{at_part}");
+                if lang == Language::En {
+                    let screen = on_screen(&s, &steps, &summary, shown.at);
+                    for n in numbers(&shown.say) {
+                        let literal = numbers(part.say.en).contains(&n);
+                        assert!(
+                            literal || screen.contains(&n),
+                            "{at_part}: {n} in \"{}\" is not on screen at its moment",
+                            shown.say
+                        );
+                    }
+                }
+                if let Some(a) = &shown.answer {
+                    assert!(
+                        !a.ask.contains('{') && !a.why.contains('{'),
+                        "{at_part}: {a:?}"
+                    );
+                    match a.value {
+                        Given::Choice(c) => assert!(c < a.choices.len(), "{at_part}"),
+                        Given::Number(v) => {
+                            assert!(v.is_finite() && !a.unit.is_empty(), "{at_part}")
+                        }
+                    }
+                    // The answer itself is right, and the reveal says it.
+                    assert!(a.grade(a.value, lang).right, "{at_part}");
+                    assert!(
+                        a.why.contains(&a.text)
+                            || !part
+                                .question
+                                .is_some_and(|q| q.because.en.contains("{answer}"))
+                    );
+                    if let Some(i) = a.show {
+                        assert!(
+                            shown.at.is_none_or(|at| i >= at),
+                            "{at_part}: the reveal goes back"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn answer_of(lesson: &str, part: usize, changes: &str) -> (Given, Option<usize>) {
+    let lesson = Lesson::find(lesson).expect("a lesson");
+    let s = scenario(lesson, part, changes);
+    let p = lesson.part(part);
+    let (steps, summary) = evidence_of(p, &s);
+    let ev = Evidence {
+        scenario: &s,
+        steps: Some(&steps),
+        summary: Some(&summary),
+    };
+    let a = p
+        .show(&ev, Language::En)
+        .and_then(|sh| sh.answer)
+        .expect("an answer");
+    (a.value, a.show)
+}
+
+#[test]
+fn slow_starts_answers_follow_the_initial_window() {
+    // IW 10: the first ACK of one segment makes 11, the first flight's ACKs 20.
+    assert_eq!(answer_of("slow-start", 0, "").0, Given::Number(11.0));
+    assert_eq!(answer_of("slow-start", 1, "").0, Given::Number(20.0));
+    // IW 4: 5 and 8.
+    assert_eq!(answer_of("slow-start", 0, "iw=4").0, Given::Number(5.0));
+    assert_eq!(answer_of("slow-start", 1, "iw=4").0, Given::Number(8.0));
+    // Seed 003: a 2.5 MB POST ends inside slow start, in 7 to 9 round trips with the handshake.
+    assert_eq!(answer_of("slow-start", 2, "").0, Given::Choice(0));
+    let Given::Number(rtts) = answer_of("slow-start", 3, "").0 else {
+        panic!("a number")
+    };
+    assert!((7.0..=9.5).contains(&rtts), "{rtts}");
+    // A 100 MB body on a 100 Mbit/s path leaves slow start on a loss or by HyStart.
+    let (ends, _) = answer_of("slow-start", 2, "bw=100&queue=100&body=100MB");
+    assert_ne!(ends, Given::Choice(0));
+}
+
+#[test]
+fn the_loss_lessons_answers_come_from_the_run() {
+    // CUBIC keeps 717/1024 of 24 MSS: ssthresh 16, where recovery ends; Reno keeps half: 12.
+    assert_eq!(answer_of("fast-retransmit", 2, "").0, Given::Choice(0));
+    assert_eq!(answer_of("fast-retransmit", 3, "").0, Given::Number(16.0));
+    assert_eq!(
+        answer_of("fast-retransmit", 3, "cc=reno").0,
+        Given::Number(12.0)
+    );
+    // The last segment: a probe first; then the timer, with ssthresh 717/1024 of 19 MSS; then
+    // the timer doubled.
+    assert_eq!(answer_of("timeout", 1, "").0, Given::Choice(0));
+    assert_eq!(answer_of("timeout", 2, "").0, Given::Number(13.0));
+    let Given::Number(rto) = answer_of("timeout", 3, "").0 else {
+        panic!("a number")
+    };
+    let Given::Number(first) = tcplab::lesson::Lesson::find("timeout")
+        .map(|l| {
+            let s = scenario(l, 2, "");
+            let r = run(
+                &s,
+                &RunOptions {
+                    record_steps: Some(StepWindow::WHOLE_RUN),
+                    ..RunOptions::default()
+                },
+            );
+            let steps = r.steps.unwrap_or_default();
+            let rto = steps.steps.iter().find_map(|st| match st.kind {
+                tcplab::player::StepKind::Timeout { rto_ms, .. } => Some(rto_ms),
+                _ => None,
+            });
+            Given::Number(rto.unwrap_or(f64::NAN))
+        })
+        .unwrap_or(Given::Number(f64::NAN))
+    else {
+        panic!("a number")
+    };
+    assert!((rto - 2.0 * first).abs() < 1.0, "{rto} after {first}");
+    // Reno halves; CUBIC cuts to 0.7.
+    assert_eq!(answer_of("mathis", 0, "").0, Given::Choice(0));
+    assert_eq!(answer_of("mathis", 0, "cc=cubic").0, Given::Choice(1));
+    // BBR keeps the link near full through 1 % loss; Reno stays near Mathis.
+    assert_eq!(answer_of("algorithms", 2, "").0, Given::Choice(0));
+    // The ping waits ten round trips and more behind the drop-tail queue, and about the path's
+    // RTT under FQ-CoDel.
+    let Given::Number(p50) = answer_of("bufferbloat", 0, "").0 else {
+        panic!("a number")
+    };
+    assert!(p50 > 400.0, "{p50}");
+    assert_eq!(answer_of("bufferbloat", 2, "").0, Given::Choice(0));
+}
+
+#[test]
+fn a_lessons_link_reads_over_its_part_and_refuses_what_it_cannot_show() {
+    let lesson = Lesson::find("slow-start").expect("slow-start");
+    let read = lesson
+        .scenario_with(0, "iw=4&rtt=abc")
+        .expect("the lesson parses");
+    assert_eq!(read.scenario.iw, 4);
+    assert_eq!(read.errors.len(), 1);
+    assert_eq!(read.errors[0].key(), "rtt");
+    let read = lesson
+        .scenario_with(0, "preset=bufferbloat")
+        .expect("the lesson parses");
+    assert_eq!(read.errors[0].key(), "preset");
+    assert!(
+        read.errors[0].to_string().contains("lesson"),
+        "{}",
+        read.errors[0]
+    );
+    // The changes are what the link writes: the part's base leaves them.
+    let base = lesson.scenario(0).expect("the base");
+    assert_eq!(read_back(&base, "iw=4"), "iw=4");
+    assert_eq!(Lesson::read("slow-start", Some("5")).map(|(_, p)| p), Ok(4));
+    let e = Lesson::read("slow-start", Some("6")).expect_err("out of range");
+    assert_eq!(
+        e.to_string(),
+        "6 is not a part of this lesson (allowed 1 to 5)"
+    );
+    assert!(Lesson::read("slow-start", Some("0")).is_err());
+    assert!(Lesson::read("slow-start", Some("+1")).is_err());
+    let e = Lesson::read("nope", None).expect_err("unknown");
+    assert!(e.to_string().contains("slow-start, fast-retransmit"), "{e}");
+    let _ = Key::Iw;
+}
+
+fn read_back(base: &Scenario, changes: &str) -> String {
+    base.clone()
+        .with_query_lenient(changes, "")
+        .scenario
+        .query_against(base)
+}
