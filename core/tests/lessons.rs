@@ -162,29 +162,16 @@ fn every_part_of_every_lesson_is_complete_in_both_languages_and_names_what_the_r
                 let shown = part.show(&ev, lang).unwrap_or_else(|| {
                     panic!("{at_part} ({lang:?}): the run lacks its moment or a figure")
                 });
-                assert!(!shown.say.contains('{'), "{at_part}: {}", shown.say);
-                if std::env::var_os("LESSON_PRINT").is_some() {
-                    eprintln!(
-                        "== {at_part} {lang:?}: {}\n{}",
-                        part.title.get(lang),
-                        shown.say
-                    );
-                    if let Some(a) = &shown.answer {
-                        eprintln!(
-                            "  Q: {} {:?} [{}]\n  A: {}\n  WHY: {}",
-                            a.ask, a.choices, a.unit, a.text, a.why
-                        );
-                    }
-                }
+                let say = shown.say_text();
+                assert!(!say.contains('{'), "{at_part}: {say}");
                 assert_eq!(shown.answer.is_some(), part.question.is_some(), "{at_part}");
                 if lang == Language::En {
                     let screen = on_screen(&s, &steps, &summary, shown.at);
-                    for n in numbers(&shown.say) {
+                    for n in numbers(&say) {
                         let literal = numbers(part.say.en).contains(&n);
                         assert!(
                             literal || screen.contains(&n),
-                            "{at_part}: {n} in \"{}\" is not on screen at its moment",
-                            shown.say
+                            "{at_part}: {n} in \"{say}\" is not on screen at its moment"
                         );
                     }
                 }

@@ -16,6 +16,8 @@ use crate::controls::{Change, Controls};
 use crate::diagnose::{Captured, DiagnoseView};
 use crate::export::LabExport;
 use crate::i18n::Lang;
+use crate::lesson::index::Lessons;
+use crate::lesson::panel::LessonPanel;
 use crate::location;
 use crate::model::address::{self, Address};
 use crate::model::format;
@@ -197,7 +199,10 @@ pub fn app() -> Html {
         use_effect_with(lang, move |lang| set_document_lang(*lang));
     }
     {
-        use_effect_with(page.large, move |large| set_large_type(*large));
+        // The presenter's mode is large type too.
+        let large =
+            page.large || (page.lesson.is_some_and(|l| l.present) && page.keys.view == View::Lab);
+        use_effect_with(large, move |large| set_large_type(*large));
     }
 
     // The callbacks are made once (or again when what they run changes), so the components
@@ -245,6 +250,24 @@ pub fn app() -> Html {
     let on_player = use_callback(page.dispatcher(), |a, dispatcher| {
         dispatcher.dispatch(Action::Player(a))
     });
+    let on_lesson = use_callback(page.dispatcher(), |a, dispatcher| {
+        dispatcher.dispatch(Action::Lesson(a))
+    });
+    {
+        let lesson = page.lesson.filter(|_| page.keys.view == View::Lab);
+        let choices = lesson
+            .filter(|l| l.pending())
+            .and_then(|l| l.part().question)
+            .map_or(0, |q| match q.form {
+                tcplab::lesson::Form::Choice(c) => c.len(),
+                tcplab::lesson::Form::Number { .. } => 0,
+            });
+        let keys = crate::lesson::keys::Keys {
+            present: lesson.is_some_and(|l| l.present),
+            choices,
+        };
+        crate::lesson::keys::use_lesson_keys(lesson.is_some(), keys, on_lesson.clone());
+    }
     let on_seek = use_callback(page.dispatcher(), |t: f64, dispatcher| {
         dispatcher.dispatch(Action::Player(crate::player::Action::Seek(t)))
     });
@@ -288,15 +311,20 @@ pub fn app() -> Html {
         Callback::from(move |_: MouseEvent| settings_open.set(!*settings_open))
     };
     let lang = page.lang;
+    let presenting = page.lesson.is_some_and(|l| l.present) && page.keys.view == View::Lab;
+    // A question waiting for its answer: what would give it away (the run's cards, the charts
+    // past the cursor) stays hidden until it is revealed.
+    let veiled = page.lesson_pending();
     let running = page.running();
     let failure = page.current_failure().map(str::to_string);
     let failed = failure.is_some();
     html! {
-        <div class="page">
+        <div class={classes!("page", presenting.then_some("presenting"))}>
             <header class="masthead">
                 <h1>{ "tcplab" }</h1>
                 <p class="tagline">{ lang.pick("TCP throughput lab", "TCP 吞吐量实验室") }</p>
                 <nav class="tools" aria-label={lang.pick("Tools", "工具")}>
+                    <Lessons {lang} current={page.lesson.map(|l| l.lesson.name)} on_action={on_lesson.clone()} />
                     <Presets {lang} current={page.scenario.preset} on_load={on_load.clone()} />
                     <Share {lang} search={page.search()} />
                     <LangSwitch {lang} {on_lang} />
@@ -337,6 +365,12 @@ pub fn app() -> Html {
                     { match page.keys.view {
                         View::Lab => html! {
                             <>
+                                if let Some(state) = page.lesson {
+                                    <LessonPanel {state} scenario={page.scenario.clone()}
+                                        steps={page.steps().cloned().map(StepsRef)}
+                                        view={page.view.clone().filter(|v| v.query == page.run_query())}
+                                        {lang} on_action={on_lesson.clone()} />
+                                }
                                 if page.player.open {
                                     <Player state={page.player.clone()}
                                         steps={page.steps().cloned().map(StepsRef)}
@@ -346,14 +380,21 @@ pub fn app() -> Html {
                                         trouble={page.steps_trouble()}
                                         {failed} {lang} on_action={on_player} />
                                 }
-                                <Headline view={page.view.clone()} {lang} {running} {failure}
-                                    app={page.scenario.app} {on_compare} />
+                                if veiled {
+                                    <p class="veiled-cards" id="cards-veiled">
+                                        { lang.pick("The run's results are hidden until the answer is revealed.",
+                                            "答案揭晓之前，运行结果暂不显示。") }
+                                    </p>
+                                } else {
+                                    <Headline view={page.view.clone()} {lang} {running} {failure}
+                                        app={page.scenario.app} {on_compare} />
+                                }
                                 <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
                                     <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
                                         until_ms={page.player_ms()} {on_cursor}
                                         on_seek={page.player.open.then(|| on_seek.clone())}
-                                        follow_ms={page.follow_ms()} />
+                                        follow_ms={page.follow_ms()} {veiled} />
                                 } else {
                                     <div class="charts" aria-hidden="true"></div>
                                 }

@@ -23,6 +23,7 @@ pub mod diagnose;
 pub mod export;
 pub mod file_pick;
 pub mod i18n;
+pub mod lesson;
 pub mod location;
 pub mod model;
 pub mod player;

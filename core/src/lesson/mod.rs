@@ -171,8 +171,15 @@ pub const NO_PRESET: &str =
 pub struct Shown {
     /// The moment's step in the record, if it has one.
     pub at: Option<usize>,
-    pub say: String,
+    pub say: Vec<slots::Piece>,
     pub answer: Option<Answer>,
+}
+
+impl Shown {
+    /// What the part says, as one sentence.
+    pub fn say_text(&self) -> String {
+        slots::joined(&self.say)
+    }
 }
 
 impl Part {
@@ -184,7 +191,7 @@ impl Part {
             (moment, Some(steps)) => Some(moment.find(steps)?),
             (_, None) => return None,
         };
-        let say = slots::fill(self.say.get(lang), evidence, at, lang)?;
+        let say = slots::pieces(self.say.get(lang), evidence, at, lang, &[])?;
         let answer = match &self.question {
             Some(q) => Some(q.answer(evidence, at, lang)?),
             None => None,

@@ -5,7 +5,7 @@
 use crate::player::{Step, StepKind, StepTag, Steps};
 
 /// Which steps a moment looks for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Find {
     /// Any step of this kind.
     Kind(StepTag),
@@ -30,7 +30,7 @@ impl Find {
 }
 
 /// A part's moment.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Moment {
     /// The run's first step: the SYN.
     Start,

@@ -141,31 +141,69 @@ pub fn named(template: &str) -> Vec<&str> {
     out
 }
 
-/// `template` with its slots filled from the run, and `extra` (a question's `{answer}`)
+/// A piece of a filled sentence: plain words, or a figure from slot `slot` (which the page
+/// marks, so that a test can hold it against the readout it names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    pub text: String,
+    pub slot: Option<&'static str>,
+}
+
+/// `template` in pieces, its slots filled from the run and `extra` (a question's `{answer}`)
 /// before them; `None` while a figure it names is not in.
+pub fn pieces(
+    template: &str,
+    evidence: &Evidence,
+    at: Option<usize>,
+    lang: Language,
+    extra: &[(&'static str, String)],
+) -> Option<Vec<Piece>> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    let plain = |text: &str| Piece {
+        text: text.to_string(),
+        slot: None,
+    };
+    while let Some(open) = rest.find('{') {
+        if open > 0 {
+            out.push(plain(&rest[..open]));
+        }
+        let after = &rest[open + 1..];
+        let close = after.find('}')?;
+        let name = &after[..close];
+        let piece = match extra.iter().find(|(k, _)| *k == name) {
+            Some((k, v)) => Piece {
+                text: v.clone(),
+                slot: Some(*k),
+            },
+            None => Piece {
+                text: value(name, evidence, at, lang)?,
+                slot: NAMES.iter().find(|n| **n == name).copied(),
+            },
+        };
+        out.push(piece);
+        rest = &after[close + 1..];
+    }
+    if !rest.is_empty() {
+        out.push(plain(rest));
+    }
+    Some(out)
+}
+
+/// Pieces as one sentence.
+pub fn joined(pieces: &[Piece]) -> String {
+    pieces.iter().map(|p| p.text.as_str()).collect()
+}
+
+/// `template` with its slots filled from the run, and `extra` before them.
 pub fn fill_with(
     template: &str,
     evidence: &Evidence,
     at: Option<usize>,
     lang: Language,
-    extra: &[(&str, String)],
+    extra: &[(&'static str, String)],
 ) -> Option<String> {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let close = after.find('}')?;
-        let name = &after[..close];
-        let v = match extra.iter().find(|(k, _)| *k == name) {
-            Some((_, v)) => v.clone(),
-            None => value(name, evidence, at, lang)?,
-        };
-        out.push_str(&v);
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    Some(out)
+    pieces(template, evidence, at, lang, extra).map(|p| joined(&p))
 }
 
 /// `template` with its slots filled from the run.

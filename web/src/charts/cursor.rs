@@ -61,6 +61,7 @@ pub fn paint(
     st: &Style,
     readout: Option<&Readout>,
     until: Option<f64>,
+    veil: bool,
 ) {
     let Some(ctx) = context(canvas) else {
         return;
@@ -72,7 +73,7 @@ pub fn paint(
         f64::from(canvas.height()),
     );
     if let Some(x) = until.and_then(|t| cover_from(frame, t)) {
-        ctx.set_fill_style_str(COVER);
+        ctx.set_fill_style_str(if veil { VEIL } else { COVER });
         ctx.fill_rect(
             x,
             frame.top(),
@@ -121,6 +122,9 @@ pub fn paint(
 /// on a drawn chart, not a blank one), dimmed so that the cursor's instant and what came
 /// before it stand out.
 const COVER: &str = "rgba(244,246,249,0.74)";
+
+/// The same while a lesson's question waits for its answer: what comes next is not shown.
+const VEIL: &str = "rgb(236,239,243)";
 
 /// Where the cover starts: the pixel of `t`, clamped to the plotting area; `None` once `t`
 /// is past its end.

@@ -71,7 +71,16 @@ pub struct ChartsProps {
     /// The charts follow the player (at `until_ms`) with a window this wide (ms).
     #[prop_or_default]
     pub follow_ms: Option<f64>,
+    /// A lesson's question waits for its answer: what comes after `until_ms` is hidden, not
+    /// only dimmed.
+    #[prop_or_default]
+    pub veiled: bool,
 }
+
+/// Whether the charts hide what comes after the player's time (a pending question), for every
+/// plot under them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Veil(pub bool);
 
 /// A run's view, compared by identity: a new run is a new `Rc`, and comparing the points
 /// themselves on every render would cost more than drawing.
@@ -415,65 +424,67 @@ pub fn Charts(props: &ChartsProps) -> Html {
     let bbr_flow = bbr::flow_to_draw(&ctx.view, bbr_chosen);
     let names = bbr_flow.map(|_| ctx.flow_names()).unwrap_or_default();
     html! {
-        <div class="charts" ref={container} lang={props.lang.code()}
-            data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
-            <p class="zoom-bar" id="zoom-bar">
+    <ContextProvider<Veil> context={Veil(props.veiled)}>
+                    <div class="charts" ref={container} lang={props.lang.code()}
+                data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
+                <p class="zoom-bar" id="zoom-bar">
+                    if cwnd::applies(&ctx) {
+                        <label class="log-toggle">
+                            <input type="checkbox" id="window-log" checked={ctx.window_log} onchange={toggle_log} />
+                            { lang.pick("log scale for the window", "窗口用对数坐标") }
+                        </label>
+                    }
+                    if manual.is_some() {
+                        <span>{ format!("{} {} – {}", lang.pick("Showing", "显示"), fmt::time(lo), fmt::time(hi)) }</span>
+                        <button type="button" class="mini" id="zoom-reset" onclick={reset}>
+                            { lang.pick("Whole run", "整个运行") }
+                        </button>
+                    } else if ctx.range.is_some() {
+                        <span>{ format!("{} {} – {} {}", lang.pick("Following the player:", "跟随播放："),
+                            fmt::time(lo), fmt::time(hi),
+                            lang.pick("(the player's Charts menu chooses)", "（在播放器的“图表”菜单中选择）")) }</span>
+                    } else {
+                        <span class="zoom-hint">{ lang.pick(
+                            "Drag across a chart to zoom in (Ctrl+wheel or a pinch zooms, Shift+wheel pans, a double-click shows the whole run).",
+                            "在图上拖动可放大（Ctrl+滚轮或双指缩放，Shift+滚轮平移，双击显示整个运行）。") }</span>
+                    }
+                </p>
                 if cwnd::applies(&ctx) {
-                    <label class="log-toggle">
-                        <input type="checkbox" id="window-log" checked={ctx.window_log} onchange={toggle_log} />
-                        { lang.pick("log scale for the window", "窗口用对数坐标") }
-                    </label>
+                    <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if manual.is_some() {
-                    <span>{ format!("{} {} – {}", lang.pick("Showing", "显示"), fmt::time(lo), fmt::time(hi)) }</span>
-                    <button type="button" class="mini" id="zoom-reset" onclick={reset}>
-                        { lang.pick("Whole run", "整个运行") }
-                    </button>
-                } else if ctx.range.is_some() {
-                    <span>{ format!("{} {} – {} {}", lang.pick("Following the player:", "跟随播放："),
-                        fmt::time(lo), fmt::time(hi),
-                        lang.pick("(the player's Charts menu chooses)", "（在播放器的“图表”菜单中选择）")) }</span>
-                } else {
-                    <span class="zoom-hint">{ lang.pick(
-                        "Drag across a chart to zoom in (Ctrl+wheel or a pinch zooms, Shift+wheel pans, a double-click shows the whole run).",
-                        "在图上拖动可放大（Ctrl+滚轮或双指缩放，Shift+滚轮平移，双击显示整个运行）。") }</span>
+                if goodput::applies(&ctx) {
+                    <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-            </p>
-            if cwnd::applies(&ctx) {
-                <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-            }
-            if goodput::applies(&ctx) {
-                <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-            }
-            if let Some(flow) = bbr_flow {
-                <Plot<bbr::Bbr> figure={bbr::Bbr::new(ctx.clone(), flow, &names)} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()}
-                    controls={bbr::picker(&ctx, &names, flow, on_bbr_pick)} />
-            }
-            if sharing::applies(&ctx) {
-                <Plot<sharing::Sharing> figure={sharing::Sharing(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-            }
-            if sequence::applies(&ctx) {
-                <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-            }
-            if messages::applies(&ctx) {
-                <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-                <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
-                    {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-            }
-            if rtt::applies(&ctx) {
-                <Plot<rtt::Rtt> figure={rtt::Rtt(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-            }
-            if queue::applies(&ctx) {
-                <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms} {until_ms}
-                    on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
-            }
-        </div>
-    }
+                if let Some(flow) = bbr_flow {
+                    <Plot<bbr::Bbr> figure={bbr::Bbr::new(ctx.clone(), flow, &names)} {layout} {cursor_ms} {until_ms}
+                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()}
+                        controls={bbr::picker(&ctx, &names, flow, on_bbr_pick)} />
+                }
+                if sharing::applies(&ctx) {
+                    <Plot<sharing::Sharing> figure={sharing::Sharing(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                }
+                if sequence::applies(&ctx) {
+                    <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
+                        {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                }
+                if messages::applies(&ctx) {
+                    <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
+                        {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                    <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
+                        {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                }
+                if rtt::applies(&ctx) {
+                    <Plot<rtt::Rtt> figure={rtt::Rtt(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                }
+                if queue::applies(&ctx) {
+                    <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                }
+            </div>
+            </ContextProvider<Veil>>
+        }
 }

@@ -215,8 +215,9 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
         (Some(c), Some(u)) => Some(c.min(u)),
         (c, _) => c,
     };
-    let cursor_now = use_mut_ref(|| (None::<f64>, None::<f64>));
-    *cursor_now.borrow_mut() = (cursor_ms, until);
+    let veil = use_context::<super::Veil>().unwrap_or_default().0;
+    let cursor_now = use_mut_ref(|| (None::<f64>, None::<f64>, false));
+    *cursor_now.borrow_mut() = (cursor_ms, until, veil);
     let last_emitted = use_mut_ref(|| None::<f64>);
     let draws = use_mut_ref(|| 0u32);
     // What the chart was last drawn for: a layout change that leaves this chart's width, pixel
@@ -255,10 +256,10 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 let took = now_ms() - started;
                 let frame = result.ok();
                 if let Some(f) = &frame {
-                    let (cursor, until) = *cursor_now.borrow();
+                    let (cursor, until, veil) = *cursor_now.borrow();
                     let readout =
                         cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), f, &st));
-                    cursor::paint(&o, f, &st, readout.as_ref(), until);
+                    cursor::paint(&o, f, &st, readout.as_ref(), until, veil);
                 }
                 *drawn.borrow_mut() = frame.map(|f| (f, st));
                 *last.borrow_mut() = Some(key);
@@ -289,17 +290,17 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 (over.cast::<HtmlCanvasElement>(), drawn.borrow().as_ref())
             {
                 let started = now_ms();
-                let (cursor, until) = *cursor_now.borrow();
+                let (cursor, until, veil) = *cursor_now.borrow();
                 let readout =
                     cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), frame, st));
-                cursor::paint(&o, frame, st, readout.as_ref(), until);
+                cursor::paint(&o, frame, st, readout.as_ref(), until, veil);
                 let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now_ms() - started));
             }
         })
     };
     {
         let repaint = repaint.clone();
-        use_effect_with((cursor_ms, until), move |_| repaint());
+        use_effect_with((cursor_ms, until, veil), move |_| repaint());
     }
 
     // A drag across a time chart selects the range to zoom to: where it began (CSS px, and

@@ -23,6 +23,8 @@ pub const PAGE_KEYS: &[&str] = &[
     // The player's rank of its step at the instant of `at`, and a lesson's player kept closed
     // (`crate::player::state`).
     "step", "player",
+    // A guided lesson, its part, and the presenter's mode (`crate::lesson`).
+    "lesson", "part", "present",
 ];
 
 /// How a new state enters the browser's history.
@@ -104,6 +106,9 @@ pub struct Address {
     pub lang: Result<Option<Lang>, BadLink>,
     /// The page's own keys other than `lang`, decoded, as written ([`PAGE_KEYS`]).
     pub page: Vec<(String, String)>,
+    /// The lesson the link opens (`lesson=`, `part=`), whose part's scenario the link's
+    /// scenario keys change; `Ok(None)` without one.
+    pub lesson: Result<Option<crate::lesson::Opened>, BadLink>,
 }
 
 /// Reads a `location.search` value (with or without its leading `?`).
@@ -115,9 +120,16 @@ pub fn parse_search(search: &str) -> Address {
         .map(|(_, v)| v.clone())
         .collect();
     page.retain(|(k, _)| k != LANG_KEY);
-    // A link over a trace reads the one this tab holds, if any (`super::link_trace`).
-    let held = super::link_trace::held().map(|h| h.trace);
-    let read = Scenario::parse_lenient_with_trace(&query, held);
+    let lesson = crate::lesson::read(&page);
+    let read = match &lesson {
+        // A lesson's keys change its part's scenario, not the defaults.
+        Ok(Some(opened)) => opened.scenario_with(&query),
+        // A link over a trace reads the one this tab holds, if any (`super::link_trace`).
+        _ => {
+            let held = super::link_trace::held().map(|h| h.trace);
+            Scenario::parse_lenient_with_trace(&query, held)
+        }
+    };
     let bad = read.errors.iter().map(BadLink::from_scenario).collect();
     let lang = match langs.as_slice() {
         [] => Ok(None),
@@ -139,6 +151,7 @@ pub fn parse_search(search: &str) -> Address {
         bad,
         lang,
         page,
+        lesson,
     }
 }
 
@@ -177,6 +190,30 @@ pub fn search_with(scenario: &Scenario, page: &[(&str, String)], lang: Option<La
     }
     if parts.is_empty() {
         return String::new();
+    }
+    format!("?{}", parts.join("&"))
+}
+
+/// The canonical address of a lesson: its keys first (`lesson=`, `part=`), then the changes
+/// its link makes to the part's scenario, then the page's keys `page`, and `lang=` if chosen.
+pub fn search_lesson(
+    first: &[(&str, String)],
+    changes: &str,
+    page: &[(&str, String)],
+    lang: Option<Lang>,
+) -> String {
+    let mut parts: Vec<String> = first
+        .iter()
+        .map(|(k, v)| format!("{k}={}", encode_component(v)))
+        .collect();
+    if !changes.is_empty() {
+        parts.push(changes.to_string());
+    }
+    for (key, value) in page {
+        parts.push(format!("{key}={}", encode_component(value)));
+    }
+    if let Some(lang) = lang {
+        parts.push(format!("{LANG_KEY}={}", lang.code()));
     }
     format!("?{}", parts.join("&"))
 }

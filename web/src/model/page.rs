@@ -63,6 +63,8 @@ pub struct Page {
     pub finished: Vec<Batch>,
     /// The step-through player; its cursor's time is the scenario's `at`.
     pub player: crate::player::State,
+    /// The guided lesson under way (`lesson=`), if any.
+    pub lesson: Option<crate::lesson::State>,
 }
 
 pub enum Action {
@@ -116,6 +118,8 @@ pub enum Action {
     Cancelled,
     /// The step-through player.
     Player(crate::player::Action),
+    /// The guided lesson.
+    Lesson(crate::lesson::Action),
 }
 
 impl Action {
@@ -131,7 +135,8 @@ impl Action {
             | Action::Matrix(_)
             | Action::Others(..)
             | Action::CompareQueues
-            | Action::Player(_) => true,
+            | Action::Player(_)
+            | Action::Lesson(_) => true,
             Action::Arrive(_)
             | Action::Hover(_)
             | Action::Lang(_)
@@ -168,6 +173,7 @@ impl Page {
             batch: None,
             finished: Vec::new(),
             player: crate::player::State::default(),
+            lesson: None,
         };
         page.arrive(address)
     }
@@ -189,6 +195,13 @@ impl Page {
         self.keys = keys;
         self.slot = self.slot.min(self.keys.others.len());
         banner.extend(bad);
+        match address.lesson {
+            Ok(opened) => self.lesson_arrive(opened),
+            Err(bad) => {
+                self.lesson_arrive(None);
+                banner.push(bad);
+            }
+        }
         let within = crate::player::state::read_within(&address.page, self.scenario.at_ms);
         let closed = crate::player::state::read_closed(&address.page);
         self.player_arrive(*within.as_ref().unwrap_or(&0), closed == Ok(true));
@@ -213,7 +226,17 @@ impl Page {
     pub fn search(&self) -> String {
         let mut keys = self.keys.write(self.keys.view);
         keys.extend(self.player_keys());
-        address::search_with(&self.scenario, &keys, self.lang_chosen.then_some(self.lang))
+        let lang = self.lang_chosen.then_some(self.lang);
+        match &self.lesson {
+            Some(state) => {
+                let (first, changes) = self.lesson_search(state);
+                if state.present {
+                    keys.push((crate::lesson::PRESENT_KEY, "1".to_string()));
+                }
+                address::search_lesson(&first, &changes, &keys, lang)
+            }
+            None => address::search_with(&self.scenario, &keys, lang),
+        }
     }
 
     /// The scenario the controls show: the page's own, or in a comparison the one chosen.
@@ -340,7 +363,21 @@ impl Page {
                         field_error: None,
                         ..self
                     },
-                    Ok(()) => self.changed(scenario, entry),
+                    Ok(()) => {
+                        let mut page = self.changed(scenario, entry);
+                        // A lesson's part stands again at its moment in the changed run, its
+                        // question unanswered: the answer follows the scenario.
+                        if page.lesson.is_some() && page.compared_slot().is_none() && key != Key::At
+                        {
+                            if let Some(l) = page.lesson.as_mut() {
+                                l.given = None;
+                                l.revealed = false;
+                            }
+                            page.player_to_moment();
+                            page = page.seek_now(entry);
+                        }
+                        page
+                    }
                     Err(message) => Page {
                         field_error: Some(FieldError {
                             control: key,
@@ -352,7 +389,11 @@ impl Page {
             }
             Action::Load(scenario) => {
                 let own = self.compared_slot().is_none();
-                let page = self.changed(scenario, Entry::Push);
+                let mut page = self.changed(scenario, Entry::Push);
+                // A preset is an experiment of its own: the lesson is put away.
+                if own {
+                    page.lesson = None;
+                }
                 // A preset for a compared scenario leaves the player as it is.
                 if own {
                     page.player_loaded()
@@ -439,6 +480,7 @@ impl Page {
                 page
             }
             Action::Player(action) => self.player_apply(action),
+            Action::Lesson(action) => self.lesson_apply(action),
             Action::Cancelled => {
                 let mut page = self;
                 if let Some(b) = page.batch.as_mut().filter(|b| !b.finished()) {

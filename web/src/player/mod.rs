@@ -533,7 +533,7 @@ fn use_keys(active: bool, on_action: Callback<Action>) {
 
 /// What the key's target is, as far as the player's keys go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Focus {
+pub enum Focus {
     /// A field that takes typing, or a box that Space ticks: every key is its own.
     Field,
     /// A slider: the arrows and Home and End are its own, Space is not.
@@ -543,7 +543,7 @@ enum Focus {
     Other,
 }
 
-fn focus_of(e: &KeyboardEvent) -> Focus {
+pub fn focus_of(e: &KeyboardEvent) -> Focus {
     let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
         return Focus::Other;
     };

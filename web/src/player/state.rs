@@ -5,7 +5,8 @@
 
 use std::rc::Rc;
 
-use tcplab::player::{StepTag, StepWindow, Steps};
+use tcplab::lesson::Moment;
+use tcplab::player::{StepWindow, Steps};
 use tcplab::view::RunView;
 use tcplab::Scenario;
 
@@ -138,9 +139,9 @@ pub struct State {
     pub play_ms: Option<f64>,
     /// The newest recording, which may be for an older scenario while a run is going.
     pub recorded: Option<Recorded>,
-    /// A lesson opened without a cursor: the kind of step to stand on once the steps are in
-    /// (its preset's `moment`).
-    pub seek: Option<StepTag>,
+    /// A lesson opened without a cursor: the step to stand on once the steps are in (its
+    /// preset's `moment`, or the lesson part's).
+    pub seek: Option<Moment>,
     /// The charts follow the player over this many round trips around its time; `None`: they
     /// show the whole run. An index into [`FOLLOW`], chosen in the player.
     pub follow: usize,
@@ -200,7 +201,8 @@ pub enum Action {
 }
 
 /// A lesson opens with the player paused at its first step: a preset that is one
-/// (`Preset::lesson`), and any scenario that stages a loss.
+/// (`Preset::lesson`), and any scenario that stages a loss (a guided lesson's part opens it
+/// too: `Page::lesson`).
 pub fn is_lesson(s: &Scenario) -> bool {
     s.preset
         .and_then(tcplab::scenario::Preset::find)
@@ -208,11 +210,12 @@ pub fn is_lesson(s: &Scenario) -> bool {
         || !s.drop.is_empty()
 }
 
-/// The kind of step a lesson preset opens on.
-fn moment(s: &Scenario) -> Option<StepTag> {
+/// The step a lesson preset opens on.
+fn moment(s: &Scenario) -> Option<Moment> {
     s.preset
         .and_then(tcplab::scenario::Preset::find)
         .and_then(|p| p.moment)
+        .map(Moment::first)
 }
 
 /// The largest rank `step=` takes: a run keeps at most this many steps.
@@ -391,7 +394,7 @@ impl Page {
     /// The page's own keys the player writes: `step=` when the cursor is not the first step at
     /// its instant.
     pub fn player_keys(&self) -> Vec<(&'static str, String)> {
-        if !self.player.open && is_lesson(&self.scenario) {
+        if !self.player.open && (is_lesson(&self.scenario) || self.lesson.is_some()) {
             return vec![(PLAYER_KEY, "0".to_string())];
         }
         match (self.scenario.at_ms, self.player.within) {
@@ -403,12 +406,32 @@ impl Page {
     /// An address arrived: the player opens where it names a step, or on a lesson, paused (on
     /// the lesson's moment, where it has one and the link names no step).
     pub(crate) fn player_arrive(&mut self, within: u32, closed: bool) {
+        let lesson = self.lesson_moment();
         let p = &mut self.player;
-        p.open = self.scenario.at_ms.is_some() || (is_lesson(&self.scenario) && !closed);
+        p.open = self.scenario.at_ms.is_some()
+            || ((is_lesson(&self.scenario) || lesson.is_some()) && !closed);
         p.within = within;
         p.playing = false;
         p.play_ms = None;
-        p.seek = moment(&self.scenario).filter(|_| self.scenario.at_ms.is_none());
+        p.seek = None;
+        if self.scenario.at_ms.is_none() && p.open {
+            match lesson.or_else(|| moment(&self.scenario)) {
+                // A moment of time is a cursor at once; its part of the run is recorded.
+                Some(m) if m.instant_ms().is_some() => self.scenario.at_ms = m.instant_ms(),
+                m => self.player.seek = m,
+            }
+        }
+    }
+
+    /// Opens the player on the lesson part's moment, paused, as its link would.
+    pub(crate) fn player_to_moment(&mut self) {
+        self.scenario.at_ms = None;
+        self.player_arrive(0, false);
+    }
+
+    /// Stands the cursor on step `i` of the record on show.
+    pub(crate) fn put_step(self, i: usize, entry: Entry) -> Page {
+        self.put(i, entry)
     }
 
     /// A whole new scenario (a preset): a lesson opens the player at its start; otherwise the
@@ -436,11 +459,16 @@ impl Page {
         self.player.trouble = None;
         self.player.recorded = Some(Recorded { query, steps });
         self = self.settle_cursor();
-        if let (Some(kind), Some(steps)) = (self.player.seek, self.steps()) {
-            let first = steps.steps.iter().position(|st| st.kind.tag() == kind);
+        self.seek_now(Entry::Replace)
+    }
+
+    /// Stands the cursor on the moment the player seeks, if the record on show holds it.
+    pub(crate) fn seek_now(mut self, entry: Entry) -> Page {
+        if let (Some(moment), Some(steps)) = (self.player.seek, self.steps()) {
+            let first = moment.find(steps);
             self.player.seek = None;
             if let Some(i) = first {
-                self = self.put(i, Entry::Replace);
+                self = self.put(i, entry);
             }
         }
         self

@@ -1,0 +1,462 @@
+//! Guided lessons in the built page: one walked through by keyboard to its end, each question
+//! answered (a wrong choice, a wrong number) and held to the answer the core finds in the same
+//! run, the figures of each part held to the player's readouts at its moment, the lesson's
+//! scenario changed (another IW, another answer), every lesson opened in both languages, and
+//! the presenter's mode at a projector's sizes. Screenshots go to `target/e2e/`.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use tcplab::lesson::{Evidence, Given, Lesson, Moment, LESSONS};
+use tcplab::player::{Language, StepWindow};
+use tcplab::RunOptions;
+use tcplab_e2e::{with_lab, Lab, PAGE_MAX_EVENTS, RUN_TIMEOUT};
+use thirtyfour::prelude::*;
+
+const SETTLE: Duration = Duration::from_secs(15);
+
+/// The answer the core finds for part `part` of `lesson` with `changes` over its scenario, in
+/// the run the page's worker makes of it.
+fn core_answer(lesson: &str, part: usize, changes: &str) -> Given {
+    let lesson = Lesson::find(lesson).expect("a lesson");
+    let s = lesson
+        .scenario_with(part, changes)
+        .expect("the lesson parses")
+        .scenario;
+    let p = lesson.part(part);
+    let window = match p.moment {
+        Moment::At(t) => StepWindow {
+            from_ms: (t - 500.0).max(0.0),
+            stop_when_full: false,
+        },
+        _ => StepWindow::WHOLE_RUN,
+    };
+    let r = tcplab::run(
+        &s,
+        &RunOptions {
+            max_events: PAGE_MAX_EVENTS,
+            record_steps: Some(window),
+            ..RunOptions::default()
+        },
+    );
+    let steps = r.steps.expect("steps");
+    let ev = Evidence {
+        scenario: &s,
+        steps: Some(&steps),
+        summary: Some(&r.summary),
+    };
+    p.show(&ev, Language::En)
+        .and_then(|sh| sh.answer)
+        .map(|a| a.value)
+        .expect("an answer")
+}
+
+/// What the lesson's panel and the player show.
+#[derive(Debug, Default)]
+struct Panel {
+    part: usize,
+    ready: bool,
+    pending: bool,
+    question: String,
+    slots: Vec<(String, String)>,
+    feedback: String,
+    feedback_right: Option<bool>,
+    answer: String,
+    cwnd_readout: String,
+    player_t: Option<f64>,
+    player_kind: String,
+    cards_veiled: bool,
+}
+
+async fn panel(lab: &Lab) -> Panel {
+    let json = lab
+        .eval_string(
+            "const l = document.getElementById('lesson');
+             const say = document.getElementById('lesson-say');
+             const q = document.getElementById('lesson-question');
+             const f = document.getElementById('lesson-feedback');
+             const w = document.getElementById('lesson-why');
+             const c = document.querySelector('#player-cwnd .readout-num');
+             const t = document.getElementById('player-time');
+             const k = document.getElementById('player-kind');
+             return JSON.stringify({
+                 part: l ? Number(l.dataset.lessonPart) : 0,
+                 ready: !!say && say.getAttribute('aria-busy') !== 'true',
+                 pending: l ? l.dataset.pending === 'true' : false,
+                 question: q ? q.dataset.question : '',
+                 slots: say ? Array.from(say.querySelectorAll('[data-slot]')).map(s => [s.dataset.slot, s.textContent]) : [],
+                 feedback: f ? f.textContent : '',
+                 right: f ? f.classList.contains('right') : null,
+                 answer: w ? w.dataset.answer : '',
+                 cwnd: c ? c.textContent : '',
+                 t: t ? Number(t.dataset.t) : null,
+                 kind: k ? k.dataset.kind : '',
+                 veiled: !!document.getElementById('cards-veiled'),
+             });",
+        )
+        .await;
+    let v: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+    Panel {
+        part: v["part"].as_u64().unwrap_or(0) as usize,
+        ready: v["ready"].as_bool().unwrap_or(false),
+        pending: v["pending"].as_bool().unwrap_or(false),
+        question: v["question"].as_str().unwrap_or("").to_string(),
+        slots: v["slots"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|s| {
+                        (
+                            s[0].as_str().unwrap_or("").to_string(),
+                            s[1].as_str().unwrap_or("").to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        feedback: v["feedback"].as_str().unwrap_or("").to_string(),
+        feedback_right: v["right"].as_bool(),
+        answer: v["answer"].as_str().unwrap_or("").to_string(),
+        cwnd_readout: v["cwnd"].as_str().unwrap_or("").to_string(),
+        player_t: v["t"].as_f64(),
+        player_kind: v["kind"].as_str().unwrap_or("").to_string(),
+        cards_veiled: v["veiled"].as_bool().unwrap_or(false),
+    }
+}
+
+/// Waits until part `n` (1-based) stands at its moment with its words filled in.
+async fn wait_for_part(lab: &Lab, n: usize) -> Panel {
+    let ok = lab
+        .wait_until(RUN_TIMEOUT, || async move {
+            let p = panel(lab).await;
+            p.part == n && p.ready
+        })
+        .await;
+    let p = panel(lab).await;
+    assert!(ok, "part {n} did not show: {p:?}");
+    p
+}
+
+/// The figures a part names are the player's at its moment: its window is the cwnd readout,
+/// its time the player's.
+fn assert_slots_are_on_screen(p: &Panel) {
+    for (slot, text) in &p.slots {
+        match slot.as_str() {
+            "cwnd" => assert_eq!(text, &p.cwnd_readout, "cwnd in the words and the readout"),
+            "t" => {
+                let said: f64 = text.parse().unwrap_or(f64::NAN);
+                let t = p.player_t.unwrap_or(f64::NAN);
+                assert!(
+                    (said - t).abs() <= 0.51,
+                    "{said} ms in the words, {t} ms on the player"
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+async fn press(lab: &Lab, key: Key) {
+    lab.driver
+        .action_chain()
+        .send_keys(key)
+        .perform()
+        .await
+        .expect("press a key");
+}
+
+fn as_number(g: Given) -> f64 {
+    match g {
+        Given::Number(v) => v,
+        Given::Choice(i) => i as f64,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
+    with_lab(|lab| async move {
+        let lab: &Lab = &lab;
+        lab.set_window(1280, 900).await;
+        lab.open("?lesson=fast-retransmit&lang=en").await;
+        let p = wait_for_part(lab, 1).await;
+        assert!(!p.pending && p.question.is_empty(), "{p:?}");
+        assert_slots_are_on_screen(&p);
+        assert!(p.slots.iter().any(|(s, _)| s == "cwnd"), "{p:?}");
+        assert_eq!(p.player_kind, "data_lost");
+
+        press(lab, Key::PageDown).await;
+        let p = wait_for_part(lab, 2).await;
+        assert_slots_are_on_screen(&p);
+        assert_eq!(p.player_kind, "duplicate_ack");
+
+        // The third duplicate ACK: a choice, the run's results hidden until it is answered.
+        press(lab, Key::PageDown).await;
+        let p = wait_for_part(lab, 3).await;
+        assert_slots_are_on_screen(&p);
+        assert!(
+            p.pending && p.question == "choice" && p.cards_veiled,
+            "{p:?}"
+        );
+        assert_eq!(core_answer("fast-retransmit", 2, ""), Given::Choice(0));
+        lab.click(By::Css("#lesson-choices [data-choice='1']"), "choice B")
+            .await;
+        let answered = lab
+            .wait_until(
+                SETTLE,
+                || async move { !panel(lab).await.feedback.is_empty() },
+            )
+            .await;
+        let p = panel(lab).await;
+        assert!(answered, "{p:?}");
+        assert_eq!(p.feedback_right, Some(false), "{p:?}");
+        assert!(p.feedback.starts_with("Not this time"), "{}", p.feedback);
+        assert_eq!(p.answer, "0");
+        assert!(!p.cards_veiled && !p.pending);
+        // The reveal stands the player on the step that shows it.
+        assert_eq!(p.player_kind, "fast_retransmit", "{p:?}");
+
+        // The window when recovery ends: a number, wrong by 25 %, told so.
+        press(lab, Key::PageDown).await;
+        let p = wait_for_part(lab, 4).await;
+        assert_eq!(p.question, "number");
+        let expected = as_number(core_answer("fast-retransmit", 3, ""));
+        lab.type_into("lesson-number", &format!("{}", expected * 1.25))
+            .await;
+        let answered = lab
+            .wait_until(
+                SETTLE,
+                || async move { !panel(lab).await.feedback.is_empty() },
+            )
+            .await;
+        let p = panel(lab).await;
+        assert!(answered, "{p:?}");
+        assert_eq!(p.feedback_right, Some(false));
+        assert!(
+            p.feedback
+                .contains(&format!("The run gives {expected} MSS"))
+                && p.feedback.contains("25 % too high"),
+            "{}",
+            p.feedback
+        );
+        assert_eq!(p.answer.parse::<f64>().ok(), Some(expected));
+        assert_eq!(p.player_kind, "recovery_done");
+
+        press(lab, Key::PageDown).await;
+        let p = wait_for_part(lab, 5).await;
+        assert_slots_are_on_screen(&p);
+        // The end: the key leaves the last part where it is.
+        press(lab, Key::PageDown).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(panel(lab).await.part, 5);
+        let search = lab.search().await;
+        assert!(
+            search.starts_with("?lesson=fast-retransmit&part=5"),
+            "{search}"
+        );
+        // Back, and R resets the part.
+        press(lab, Key::PageUp).await;
+        wait_for_part(lab, 4).await;
+        lab.type_into("lesson-number", &format!("{expected}")).await;
+        let right = lab
+            .wait_until(SETTLE, || async move {
+                panel(lab).await.feedback_right == Some(true)
+            })
+            .await;
+        assert!(right, "{:?}", panel(lab).await);
+        lab.driver
+            .execute(
+                "document.activeElement && document.activeElement.blur(); return null;",
+                Vec::new(),
+            )
+            .await
+            .expect("blur");
+        press(lab, Key::Escape).await;
+        lab.driver
+            .action_chain()
+            .send_keys("r")
+            .perform()
+            .await
+            .expect("press r");
+        let reset = lab
+            .wait_until(SETTLE, || async move {
+                let p = panel(lab).await;
+                p.pending && p.feedback.is_empty()
+            })
+            .await;
+        assert!(reset, "{:?}", panel(lab).await);
+        lab.screenshot("lesson-fast-retransmit").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_different_initial_window_changes_the_expected_answer() {
+    with_lab(|lab| async move {
+        let lab: &Lab = &lab;
+        lab.set_window(1280, 900).await;
+        let ten = as_number(core_answer("slow-start", 0, ""));
+        let four = as_number(core_answer("slow-start", 0, "iw=4"));
+        assert_ne!(ten, four);
+        lab.open("?lesson=slow-start&lang=en").await;
+        wait_for_part(lab, 1).await;
+        lab.type_into("lesson-number", &format!("{ten}")).await;
+        let right = lab
+            .wait_until(SETTLE, || async move {
+                panel(lab).await.feedback_right == Some(true)
+            })
+            .await;
+        assert!(right, "{:?}", panel(lab).await);
+        // IW 4 through the control: the part stands again at its moment, unanswered, and the
+        // same answer is now wrong.
+        lab.type_into("iw-number", "4").await;
+        let again = lab
+            .wait_until(SETTLE, || async move {
+                let p = panel(lab).await;
+                p.pending && p.ready && p.slots.iter().any(|(s, v)| s == "cwnd" && v == "4")
+            })
+            .await;
+        assert!(again, "{:?}", panel(lab).await);
+        // The address is the lesson's, the change, and the player's cursor at the moment.
+        let search = lab.search().await;
+        assert!(
+            search.starts_with("?lesson=slow-start&iw=4&at=") && search.ends_with("&lang=en"),
+            "{search}"
+        );
+        lab.type_into("lesson-number", &format!("{ten}")).await;
+        let told = lab
+            .wait_until(SETTLE, || async move {
+                panel(lab).await.feedback_right == Some(false)
+            })
+            .await;
+        let p = panel(lab).await;
+        assert!(told, "{p:?}");
+        assert_eq!(p.answer.parse::<f64>().ok(), Some(four));
+        assert!(
+            p.feedback.contains(&format!("The run gives {four} MSS")),
+            "{}",
+            p.feedback
+        );
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_lesson_opens_from_the_index_in_both_languages_with_every_word_in_place() {
+    with_lab(|lab| async move {
+        let lab: &Lab = &lab;
+        lab.set_window(1280, 900).await;
+        lab.open("?lang=zh").await;
+        let listed = lab
+            .eval_string(
+                "return Array.from(document.querySelectorAll('#lesson-index [data-lesson-name]'))
+                     .map(b => b.dataset.lessonName).join(',');",
+            )
+            .await;
+        let names: Vec<&str> = LESSONS.iter().map(|l| l.name).collect();
+        assert_eq!(listed, names.join(","));
+        // The index opens a lesson.
+        lab.click(By::Css("#lessons > summary"), "the lessons' menu")
+            .await;
+        lab.click(By::Id("lesson-open-hol"), "the hol lesson").await;
+        wait_for_part(lab, 1).await;
+        assert!(
+            lab.search().await.starts_with("?lesson=hol"),
+            "{}",
+            lab.search().await
+        );
+        for lesson in LESSONS {
+            for lang in ["en", "zh"] {
+                for part in 1..=lesson.parts.len() {
+                    lab.open(&format!("?lesson={}&part={part}&lang={lang}", lesson.name))
+                        .await;
+                    let p = wait_for_part(lab, part).await;
+                    let text = lab.text_of("lesson").await;
+                    assert!(
+                        !text.contains('{') && !text.contains('}'),
+                        "{} {part} {lang}: {text}",
+                        lesson.name
+                    );
+                    assert!(p.slots.iter().all(|(_, v)| !v.is_empty()), "{p:?}");
+                    if lang == "zh" {
+                        // A Chinese page is in Chinese: the part's title is the lesson's own.
+                        let title = lab.text_of("lesson-part-title").await;
+                        assert_eq!(title, lesson.part(part - 1).title.zh);
+                    }
+                }
+            }
+        }
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_presenter_mode_fits_a_projector() {
+    with_lab(|lab| async move {
+        let lab: &Lab = &lab;
+        for (w, h, lang) in [(1920, 1080, "en"), (1280, 720, "en"), (1280, 720, "zh")] {
+            lab.set_window(w, h).await;
+            lab.open(&format!("?lesson=timeout&part=2&present=1&lang={lang}"))
+                .await;
+            let p = wait_for_part(lab, 2).await;
+            assert!(p.pending && p.question == "choice", "{p:?}");
+            let fit = lab
+                .eval_string(
+                    "const l = document.getElementById('lesson').getBoundingClientRect();
+                     const q = document.getElementById('lesson-question').getBoundingClientRect();
+                     return JSON.stringify({
+                         scroll: document.documentElement.scrollWidth,
+                         inner: window.innerWidth,
+                         right: l.right, qBottom: q.bottom, h: window.innerHeight,
+                         large: document.documentElement.classList.contains('large'),
+                         sidebar: getComputedStyle(document.getElementById('settings')).display,
+                     });",
+                )
+                .await;
+            let v: Value = serde_json::from_str(&fit).unwrap_or(Value::Null);
+            let num = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+            assert!(num("scroll") <= num("inner"), "{w}x{h}: {fit}");
+            assert!(num("right") <= num("inner"), "{w}x{h}: {fit}");
+            // The question is on the first screen, in large type, the controls out of the way.
+            assert!(num("qBottom") <= num("h"), "{w}x{h}: {fit}");
+            assert_eq!(v["large"], Value::Bool(true), "{fit}");
+            assert_eq!(v["sidebar"], "none", "{fit}");
+            lab.screenshot(&format!("lesson-present-{lang}-{w}x{h}"))
+                .await;
+        }
+        // The clicker's keys: on reveals, on again moves to the next part; the arrows too;
+        // Escape leaves the mode.
+        press(lab, Key::PageDown).await;
+        let revealed = lab
+            .wait_until(SETTLE, || async move { !panel(lab).await.pending })
+            .await;
+        assert!(revealed);
+        press(lab, Key::Right).await;
+        wait_for_part(lab, 3).await;
+        press(lab, Key::Left).await;
+        wait_for_part(lab, 2).await;
+        // The digits answer a choice.
+        lab.driver
+            .action_chain()
+            .send_keys("2")
+            .perform()
+            .await
+            .expect("press 2");
+        let answered = lab
+            .wait_until(
+                SETTLE,
+                || async move { !panel(lab).await.feedback.is_empty() },
+            )
+            .await;
+        assert!(answered, "{:?}", panel(lab).await);
+        press(lab, Key::Escape).await;
+        let left = lab
+            .wait_for_search(SETTLE, |s| !s.contains("present=1"))
+            .await;
+        assert!(left, "{}", lab.search().await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

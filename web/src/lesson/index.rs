@@ -1,0 +1,86 @@
+//! The lessons' index in the masthead: every lesson with what it is about and where its
+//! experiment comes from. Choosing one opens it at its first part (`?lesson=NAME`).
+
+use gloo_events::EventListener;
+use tcplab::lesson::LESSONS;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlDetailsElement, KeyboardEvent, Node};
+use yew::prelude::*;
+
+use super::Action;
+use crate::i18n::Lang;
+
+#[derive(Properties, PartialEq)]
+pub struct LessonsProps {
+    pub lang: Lang,
+    /// The lesson under way.
+    pub current: Option<&'static str>,
+    pub on_action: Callback<Action>,
+}
+
+#[function_component]
+pub fn Lessons(props: &LessonsProps) -> Html {
+    let menu = use_node_ref();
+    {
+        // A click anywhere else closes the menu, as a menu does.
+        let menu = menu.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
+                EventListener::new(&doc, "click", move |e| {
+                    let Some(details) = menu.cast::<HtmlDetailsElement>() else {
+                        return;
+                    };
+                    let target = e.target().and_then(|t| t.dyn_into::<Node>().ok());
+                    if details.open() && !details.contains(target.as_ref()) {
+                        details.set_open(false);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let on_key = {
+        let menu = menu.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                if let Some(details) = menu.cast::<HtmlDetailsElement>() {
+                    details.set_open(false);
+                }
+            }
+        })
+    };
+    let lang = props.lang;
+    let item = |l: &'static tcplab::lesson::Lesson| {
+        let current = props.current == Some(l.name);
+        let (on_action, menu) = (props.on_action.clone(), menu.clone());
+        let onclick = Callback::from(move |_: MouseEvent| {
+            if let Some(details) = menu.cast::<HtmlDetailsElement>() {
+                details.set_open(false);
+            }
+            on_action.emit(Action::Open(l.name));
+        });
+        let parts = l.parts.len();
+        html! {
+            <li>
+                <button type="button" class={classes!("preset", current.then_some("current"))}
+                    id={format!("lesson-open-{}", l.name)} data-lesson-name={l.name} {onclick}
+                    aria-current={current.then_some("true")}>
+                    <span class="preset-name">{ lang.pick(l.title.en, l.title.zh) }</span>
+                    <span class="preset-what">{ lang.pick(l.summary.en, l.summary.zh) }</span>
+                    <span class="preset-source">{ match lang {
+                        Lang::En => format!("{parts} parts · lesson={} · {}", l.name, l.source),
+                        Lang::Zh => format!("{parts} 个部分 · lesson={} · {}", l.name, l.source),
+                    } }</span>
+                </button>
+            </li>
+        }
+    };
+    html! {
+        <details class="presets lessons" id="lessons" ref={menu.clone()} onkeydown={on_key}>
+            <summary>{ lang.pick("Lessons", "课程") }</summary>
+            <ul class="preset-list" role="list" id="lesson-index">
+                { for LESSONS.iter().map(item) }
+            </ul>
+        </details>
+    }
+}

@@ -1,0 +1,414 @@
+//! A guided lesson on the page (`lesson=NAME&part=N`): the part's scenario with the link's own
+//! changes over it, the player stood at the part's moment, the part's words and question, and
+//! the class's answer. The lessons themselves, their moments and answers are the core's
+//! (`tcplab::lesson`); this is their state in the page's reducer, the panel that shows them,
+//! the index, and the presenter's keys.
+
+pub mod index;
+pub mod keys;
+pub mod panel;
+
+use tcplab::lesson::{Given, Lesson, Moment, Part};
+use tcplab::scenario::Lenient;
+use tcplab::Scenario;
+
+use crate::model::address::{BadLink, Entry};
+use crate::model::page::Page;
+
+/// The page's keys of a lesson.
+pub const LESSON_KEY: &str = "lesson";
+pub const PART_KEY: &str = "part";
+/// The presenter's mode: large type, the part in front, a clicker's keys.
+pub const PRESENT_KEY: &str = "present";
+
+/// A lesson a link opens.
+#[derive(Debug, Clone, Copy)]
+pub struct Opened {
+    pub lesson: &'static Lesson,
+    pub part: usize,
+    pub present: bool,
+}
+
+impl PartialEq for Opened {
+    fn eq(&self, other: &Opened) -> bool {
+        (self.lesson.name, self.part, self.present)
+            == (other.lesson.name, other.part, other.present)
+    }
+}
+
+impl Opened {
+    /// The link's scenario keys over the part's scenario.
+    pub fn scenario_with(&self, query: &str) -> Lenient {
+        match self.lesson.scenario_with(self.part, query) {
+            Ok(read) => read,
+            // Only a lesson written wrong fails here, which the core's tests catch.
+            Err(_) => Scenario::parse_lenient(query),
+        }
+    }
+}
+
+/// Reads `lesson=`, `part=` and `present=` from the page's own keys.
+pub fn read(pairs: &[(String, String)]) -> Result<Option<Opened>, BadLink> {
+    let one = |key: &str| -> Result<Option<&str>, BadLink> {
+        let mut values = pairs
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str());
+        let first = values.next();
+        if values.next().is_some() {
+            return Err(BadLink::new_in(
+                key,
+                "repeated key".to_string(),
+                "键重复".to_string(),
+            ));
+        }
+        Ok(first)
+    };
+    let (name, part, present) = (one(LESSON_KEY)?, one(PART_KEY)?, one(PRESENT_KEY)?);
+    let needs = |key: &str| {
+        BadLink::new_in(
+            key,
+            "needs lesson= (it names a lesson's part or mode)".to_string(),
+            "需要 lesson=（它指课程的部分或模式）".to_string(),
+        )
+    };
+    let Some(name) = name else {
+        if part.is_some() {
+            return Err(needs(PART_KEY));
+        }
+        if present.is_some() {
+            return Err(needs(PRESENT_KEY));
+        }
+        return Ok(None);
+    };
+    let present = match present {
+        None => false,
+        Some("1") => true,
+        Some(other) => {
+            return Err(BadLink::new_in(
+                PRESENT_KEY,
+                format!(
+                    "unknown value {} (allowed 1: the presenter's mode)",
+                    crate::model::address::quoted(other)
+                ),
+                format!(
+                    "未知的值 {}（允许 1：演示模式）",
+                    crate::model::address::quoted(other)
+                ),
+            ))
+        }
+    };
+    match Lesson::read(name, part) {
+        Ok((lesson, part)) => Ok(Some(Opened {
+            lesson,
+            part,
+            present,
+        })),
+        Err(e @ tcplab::lesson::LessonError::Unknown { .. }) => {
+            Err(BadLink::new(LESSON_KEY, e.to_string()))
+        }
+        Err(e) => Err(BadLink::new(PART_KEY, e.to_string())),
+    }
+}
+
+/// A lesson under way.
+#[derive(Debug, Clone, Copy)]
+pub struct State {
+    pub lesson: &'static Lesson,
+    /// The part on show, 0-based.
+    pub part: usize,
+    /// The class's answer to the part's question.
+    pub given: Option<Given>,
+    /// The answer is shown, with the lab's explanation.
+    pub revealed: bool,
+    pub present: bool,
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.lesson.name == other.lesson.name
+            && (self.part, self.given, self.revealed, self.present)
+                == (other.part, other.given, other.revealed, other.present)
+    }
+}
+
+impl State {
+    pub fn part(&self) -> &'static Part {
+        self.lesson.part(self.part)
+    }
+
+    /// The part's question waits for its answer: what would give it away stays hidden.
+    pub fn pending(&self) -> bool {
+        self.part().question.is_some() && !self.revealed
+    }
+
+    pub fn is_last(&self) -> bool {
+        self.part + 1 >= self.lesson.parts.len()
+    }
+}
+
+/// A change of the lesson.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Action {
+    /// Opens this lesson at its first part (from the index).
+    Open(&'static str),
+    /// To part `n` (0-based).
+    Go(usize),
+    /// On: the answer if one is pending, else the next part (what a clicker's key does).
+    Next,
+    Back,
+    /// The class answers: the answer is revealed with its feedback.
+    Answer(Given),
+    /// The answer is shown, the player going to the step that shows it.
+    Reveal,
+    /// The part from its moment again, unanswered.
+    Reset,
+    Present(bool),
+    /// The lesson is put away; its scenario stays on show.
+    Leave,
+}
+
+impl Page {
+    /// The lesson a link opened: its part's moment is where the player stands.
+    pub(crate) fn lesson_arrive(&mut self, opened: Option<Opened>) {
+        self.lesson = opened.map(|o| State {
+            lesson: o.lesson,
+            part: o.part,
+            given: None,
+            revealed: false,
+            present: o.present,
+        });
+    }
+
+    /// The moment the player seeks in the lesson's part, where the link names no step.
+    pub(crate) fn lesson_moment(&self) -> Option<Moment> {
+        self.lesson.as_ref().map(|l| l.part().moment)
+    }
+
+    /// The part's question is waiting for its answer.
+    pub fn lesson_pending(&self) -> bool {
+        self.lesson.as_ref().is_some_and(State::pending)
+    }
+
+    /// The page's keys a lesson writes first, and the changes its link makes to the part's
+    /// scenario: `lesson=slow-start&part=2&iw=4`.
+    pub fn lesson_search(&self, state: &State) -> (Vec<(&'static str, String)>, String) {
+        let mut keys = vec![(LESSON_KEY, state.lesson.name.to_string())];
+        if state.part > 0 {
+            keys.push((PART_KEY, (state.part + 1).to_string()));
+        }
+        let changes = match state.lesson.scenario(state.part) {
+            Ok(base) => self.scenario.query_against(&base),
+            Err(_) => self.scenario.to_query(),
+        };
+        (keys, changes)
+    }
+
+    /// The changes the reader made to the part's scenario, less the cursor: they follow the
+    /// lesson from part to part.
+    fn lesson_changes(&self, state: &State) -> String {
+        let mut here = self.scenario.clone();
+        here.at_ms = None;
+        match state.lesson.scenario(state.part) {
+            Ok(base) => here.query_against(&base),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Shows part `part` of `lesson` with `changes` over its scenario, the player at its moment,
+    /// unanswered.
+    fn enter_part(mut self, lesson: &'static Lesson, part: usize, changes: &str) -> Page {
+        let part = part.min(lesson.parts.len().saturating_sub(1));
+        let present = self.lesson.is_some_and(|l| l.present);
+        let opened = Opened {
+            lesson,
+            part,
+            present,
+        };
+        // A change the new part cannot take (a key it sets itself) is dropped with it.
+        self.scenario = opened.scenario_with(changes).scenario;
+        self.scenario.at_ms = None;
+        self.lesson = Some(State {
+            lesson,
+            part,
+            given: None,
+            revealed: false,
+            present,
+        });
+        self.field_error = None;
+        self.hover_ms = None;
+        self.player_to_moment();
+        // The same run's record may be in already (a part of the same scenario).
+        let mut page = self.seek_now(Entry::Push);
+        page.revise(Entry::Push);
+        page
+    }
+
+    pub(crate) fn lesson_apply(self, action: Action) -> Page {
+        let Some(state) = self.lesson else {
+            return match action {
+                Action::Open(name) => match Lesson::find(name) {
+                    Some(lesson) => self.enter_part(lesson, 0, ""),
+                    None => self,
+                },
+                _ => self,
+            };
+        };
+        match action {
+            Action::Open(name) => match Lesson::find(name) {
+                Some(lesson) => self.enter_part(lesson, 0, ""),
+                None => self,
+            },
+            Action::Go(n) if n < state.lesson.parts.len() && n != state.part => {
+                let changes = self.lesson_changes(&state);
+                self.enter_part(state.lesson, n, &changes)
+            }
+            Action::Go(_) => self,
+            Action::Next if state.pending() => self.lesson_apply(Action::Reveal),
+            Action::Next if !state.is_last() => self.lesson_apply(Action::Go(state.part + 1)),
+            Action::Next => self,
+            Action::Back => match state.part.checked_sub(1) {
+                Some(n) => self.lesson_apply(Action::Go(n)),
+                None => self,
+            },
+            Action::Answer(given) if !state.revealed => {
+                let mut page = self;
+                if let Some(l) = page.lesson.as_mut() {
+                    l.given = Some(given);
+                }
+                page.lesson_apply(Action::Reveal)
+            }
+            Action::Answer(_) => self,
+            Action::Reveal => {
+                let mut page = self;
+                if let Some(l) = page.lesson.as_mut() {
+                    l.revealed = true;
+                }
+                match page
+                    .lesson_shown()
+                    .and_then(|s| s.answer)
+                    .and_then(|a| a.show)
+                {
+                    Some(i) => page.put_step(i, Entry::Push),
+                    None => page,
+                }
+            }
+            Action::Reset => {
+                let mut page = self;
+                if let Some(l) = page.lesson.as_mut() {
+                    l.given = None;
+                    l.revealed = false;
+                }
+                page.scenario.at_ms = None;
+                page.player_to_moment();
+                let mut page = page.seek_now(Entry::Push);
+                page.revise(Entry::Push);
+                page
+            }
+            Action::Present(on) if on != state.present => {
+                let mut page = self;
+                if let Some(l) = page.lesson.as_mut() {
+                    l.present = on;
+                }
+                page.revise(Entry::Push);
+                page
+            }
+            Action::Present(_) => self,
+            Action::Leave => {
+                let mut page = self;
+                page.lesson = None;
+                page.revise(Entry::Push);
+                page
+            }
+        }
+    }
+
+    /// The part on show at its moment in the run on show, once the steps (and the run's
+    /// summary, where it speaks of it) are in.
+    pub fn lesson_shown(&self) -> Option<tcplab::lesson::Shown> {
+        let state = self.lesson?;
+        let steps = self.steps()?;
+        let query = self.run_query();
+        let view = self.view.as_ref().filter(|v| v.query == query);
+        let evidence = tcplab::lesson::Evidence {
+            scenario: &self.scenario,
+            steps: Some(steps),
+            summary: view.map(|v| &v.summary),
+        };
+        state
+            .part()
+            .show(&evidence, crate::player::log::language(self.lang))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::model::page::test_page;
+
+    #[test]
+    fn a_lesson_link_reads_over_its_part_and_writes_back_the_same() {
+        let page = test_page("?lesson=slow-start&part=2&iw=4");
+        assert!(page.banner.is_empty(), "{:?}", page.banner);
+        let state = page.lesson.expect("a lesson");
+        assert_eq!((state.lesson.name, state.part), ("slow-start", 1));
+        assert_eq!(page.scenario.iw, 4);
+        assert_eq!(page.scenario.rtt_ms, 31.537);
+        assert_eq!(page.search(), "?lesson=slow-start&part=2&iw=4");
+        assert!(page.player.open);
+        // The keys may come in any order; the canonical address puts the lesson first.
+        let page = test_page("?iw=4&present=1&lesson=slow-start");
+        assert_eq!(page.search(), "?lesson=slow-start&iw=4&present=1");
+    }
+
+    #[test]
+    fn a_bad_lesson_key_is_named_with_its_range() {
+        let page = test_page("?lesson=nope");
+        assert!(page.lesson.is_none());
+        assert_eq!(page.banner[0].key, "lesson");
+        assert!(
+            page.banner[0].message.contains("allowed slow-start"),
+            "{}",
+            page.banner[0].message
+        );
+        let page = test_page("?lesson=timeout&part=9");
+        assert_eq!(page.banner[0].key, "part");
+        assert!(
+            page.banner[0].message.contains("allowed 1 to 5"),
+            "{}",
+            page.banner[0].message
+        );
+        let page = test_page("?part=2");
+        assert_eq!(page.banner[0].key, "part");
+        let page = test_page("?lesson=timeout&present=yes");
+        assert_eq!(page.banner[0].key, "present");
+        let page = test_page("?lesson=timeout&preset=bufferbloat");
+        assert_eq!(page.banner[0].key, "preset");
+        assert!(page.lesson.is_some());
+    }
+
+    #[test]
+    fn parts_keep_the_readers_changes_and_start_unanswered() {
+        let page = test_page("?lesson=fast-retransmit&cc=reno");
+        let page = page.apply(crate::model::page::Action::Lesson(Action::Next));
+        let state = page.lesson.expect("a lesson");
+        assert_eq!(state.part, 1);
+        assert_eq!(page.scenario.cc, tcplab::CcAlgo::Reno);
+        assert_eq!(page.search(), "?lesson=fast-retransmit&part=2&cc=reno");
+        // A pending question: Next reveals it first, then moves on.
+        let page = page
+            .apply(crate::model::page::Action::Lesson(Action::Go(2)))
+            .apply(crate::model::page::Action::Lesson(Action::Next));
+        let state = page.lesson.expect("a lesson");
+        assert_eq!((state.part, state.revealed), (2, true));
+        let page = page.apply(crate::model::page::Action::Lesson(Action::Next));
+        let state = page.lesson.expect("a lesson");
+        assert_eq!((state.part, state.revealed, state.given), (3, false, None));
+        let page = page.apply(crate::model::page::Action::Lesson(Action::Leave));
+        assert!(page.lesson.is_none());
+        assert_eq!(page.scenario.cc, tcplab::CcAlgo::Reno);
+    }
+}
