@@ -14,6 +14,7 @@ use crate::charts::Charts;
 use crate::compare::CompareView;
 use crate::controls::{Change, Controls};
 use crate::diagnose::{Captured, DiagnoseView};
+use crate::embed::menu::EmbedMenu;
 use crate::export::LabExport;
 use crate::i18n::Lang;
 use crate::lesson::index::Lessons;
@@ -327,6 +328,10 @@ pub fn app() -> Html {
                     <Lessons {lang} current={page.lesson.map(|l| l.lesson.name)} on_action={on_lesson.clone()} />
                     <Presets {lang} current={page.scenario.preset} on_load={on_load.clone()} />
                     <Share {lang} search={page.search()} />
+                    <EmbedMenu {lang} search={page.search()}
+                        charts={page.view.clone().filter(|v| v.query == page.run_query())
+                            .map(|v| crate::charts::kinds(v, lang)).unwrap_or_default()}
+                        controls={crate::embed::default_controls(&page.scenario)} />
                     <LangSwitch {lang} {on_lang} />
                     <LargeType {lang} large={page.large} {on_large} />
                 </nav>

@@ -20,6 +20,7 @@ pub mod charts;
 pub mod compare;
 pub mod controls;
 pub mod diagnose;
+pub mod embed;
 pub mod export;
 pub mod file_pick;
 pub mod i18n;
@@ -74,7 +75,13 @@ pub(crate) fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<Timer> {
 pub fn start() {
     // With panic = "abort" a panic would otherwise reach the console only as "unreachable".
     console_error_panic_hook::set_once();
-    yew::Renderer::<App>::new().render();
+    // An iframe's page (`embed=1`) is the embed alone: it loads only what it shows.
+    let search = location::current_search().unwrap_or_default();
+    if embed::view::is_embed(&search) {
+        yew::Renderer::<embed::view::Embed>::new().render();
+    } else {
+        yew::Renderer::<App>::new().render();
+    }
     // The page has its own shape now: index.html's stand-in goes.
     if let Some(skeleton) = web_sys::window()
         .and_then(|w| w.document())

@@ -75,6 +75,43 @@ pub struct ChartsProps {
     /// only dimmed.
     #[prop_or_default]
     pub veiled: bool,
+    /// Only these charts ([`KINDS`]), in an embed; `None`: every chart the run has.
+    #[prop_or_default]
+    pub only: Option<Vec<&'static str>>,
+}
+
+/// Every chart by its kind (`Figure::KIND`, an embed's `charts=` name), in the page's order.
+pub const KINDS: &[&str] = &[
+    "cwnd",
+    "goodput",
+    "bbr",
+    "sharing",
+    "sequence",
+    "latency",
+    "latency-cdf",
+    "rtt",
+    "queue",
+];
+
+/// The charts a run has, by kind, in the page's order: what the lab shows of it.
+pub fn kinds(view: Rc<RunView>, lang: Lang) -> Vec<&'static str> {
+    let ctx = Ctx::new(view, lang);
+    let has = [
+        cwnd::applies(&ctx),
+        goodput::applies(&ctx),
+        bbr::flow_to_draw(&ctx.view, None).is_some(),
+        sharing::applies(&ctx),
+        sequence::applies(&ctx),
+        messages::applies(&ctx),
+        messages::applies(&ctx),
+        rtt::applies(&ctx),
+        queue::applies(&ctx),
+    ];
+    KINDS
+        .iter()
+        .zip(has)
+        .filter_map(|(k, on)| on.then_some(*k))
+        .collect()
 }
 
 /// Whether the charts hide what comes after the player's time (a pending question), for every
@@ -423,9 +460,11 @@ pub fn Charts(props: &ChartsProps) -> Html {
     let (lo, hi) = ctx.span();
     let bbr_flow = bbr::flow_to_draw(&ctx.view, bbr_chosen);
     let names = bbr_flow.map(|_| ctx.flow_names()).unwrap_or_default();
+    let only = props.only.clone();
+    let wanted = move |kind: &str| only.as_ref().is_none_or(|o| o.contains(&kind));
     html! {
-    <ContextProvider<Veil> context={Veil(props.veiled)}>
-                    <div class="charts" ref={container} lang={props.lang.code()}
+        <ContextProvider<Veil> context={Veil(props.veiled)}>
+            <div class="charts" ref={container} lang={props.lang.code()}
                 data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
                 <p class="zoom-bar" id="zoom-bar">
                     if cwnd::applies(&ctx) {
@@ -449,42 +488,44 @@ pub fn Charts(props: &ChartsProps) -> Html {
                             "在图上拖动可放大（Ctrl+滚轮或双指缩放，Shift+滚轮平移，双击显示整个运行）。") }</span>
                     }
                 </p>
-                if cwnd::applies(&ctx) {
+                if cwnd::applies(&ctx) && wanted("cwnd") {
                     <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if goodput::applies(&ctx) {
+                if goodput::applies(&ctx) && wanted("goodput") {
                     <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if let Some(flow) = bbr_flow {
+                if let Some(flow) = bbr_flow.filter(|_| wanted("bbr")) {
                     <Plot<bbr::Bbr> figure={bbr::Bbr::new(ctx.clone(), flow, &names)} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()}
                         controls={bbr::picker(&ctx, &names, flow, on_bbr_pick)} />
                 }
-                if sharing::applies(&ctx) {
+                if sharing::applies(&ctx) && wanted("sharing") {
                     <Plot<sharing::Sharing> figure={sharing::Sharing(ctx.clone())} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if sequence::applies(&ctx) {
+                if sequence::applies(&ctx) && wanted("sequence") {
                     <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if messages::applies(&ctx) {
+                if messages::applies(&ctx) && wanted("latency") {
                     <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                }
+                if messages::applies(&ctx) && wanted("latency-cdf") {
                     <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if rtt::applies(&ctx) {
+                if rtt::applies(&ctx) && wanted("rtt") {
                     <Plot<rtt::Rtt> figure={rtt::Rtt(ctx.clone())} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if queue::applies(&ctx) {
+                if queue::applies(&ctx) && wanted("queue") {
                     <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
             </div>
-            </ContextProvider<Veil>>
-        }
+        </ContextProvider<Veil>>
+    }
 }

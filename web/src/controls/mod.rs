@@ -86,6 +86,10 @@ pub struct ControlsProps {
     pub lang: Lang,
     pub error: Option<FieldError>,
     pub on_change: Callback<Change>,
+    /// Only these keys' controls, in this order and ungrouped (an embed's `controls=`);
+    /// `None`: every control, in its group.
+    #[prop_or_default]
+    pub only: Option<Vec<Key>>,
 }
 
 /// Every control, in three groups.
@@ -169,6 +173,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }
         }
     };
+    if let Some(only) = &props.only {
+        return html! {
+            <form class="controls controls-only" id="controls"
+                onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}
+                aria-label={lang.pick("Scenario", "场景")}>
+                { for only.iter().map(|&k| control(k)) }
+            </form>
+        };
+    }
     let (path, tcp, work) = (
         [
             Key::Rtt,

@@ -24,7 +24,8 @@ pub const PAGE_KEYS: &[&str] = &[
     // (`crate::player::state`).
     "step", "player",
     // A guided lesson, its part, and the presenter's mode (`crate::lesson`).
-    "lesson", "part", "present",
+    "lesson", "part", "present", // An embed and what it shows (`crate::embed`).
+    "embed", "charts", "controls", "note",
 ];
 
 /// How a new state enters the browser's history.
@@ -224,7 +225,11 @@ pub fn encode_component(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {
-            b'&' | b'=' | b'%' | b'+' | b'#' | b'?' => out.push_str(&format!("%{b:02X}")),
+            // Quotes and angle brackets too: a value may end up inside an HTML attribute (an
+            // embed's `note=` in an `<iframe src>`).
+            b'&' | b'=' | b'%' | b'+' | b'#' | b'?' | b'"' | b'\'' | b'<' | b'>' => {
+                out.push_str(&format!("%{b:02X}"))
+            }
             b if b.is_ascii_graphic() => out.push(b as char),
             b => out.push_str(&format!("%{b:02X}")),
         }

@@ -202,6 +202,8 @@ impl Page {
                 banner.push(bad);
             }
         }
+        // An embed's keys are read by the embed (`crate::embed`); here only what is wrong.
+        banner.extend(crate::embed::Spec::read(&address.page).1);
         let within = crate::player::state::read_within(&address.page, self.scenario.at_ms);
         let closed = crate::player::state::read_closed(&address.page);
         self.player_arrive(*within.as_ref().unwrap_or(&0), closed == Ok(true));

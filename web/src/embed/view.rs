@@ -1,0 +1,207 @@
+//! The embed's page: the headline card, the named controls and charts, the caption and the
+//! link to the whole lab, over the same reducer as the lab ([`Page`]) but with only what it
+//! shows: one worker for its runs, a second for the player's steps only once the player opens
+//! (a link with `at=` or `lesson=`), no pool, and no address written (an iframe's history is
+//! its host page's: a slider moved in the frame must not add to the host's Back).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::Spec;
+use crate::banner::Banner;
+use crate::cards::Headline;
+use crate::charts::Charts;
+use crate::controls::{Change, Controls};
+use crate::lesson::panel::LessonPanel;
+use crate::location;
+use crate::model::address;
+use crate::model::page::{Action, Page};
+use crate::player::{Player, StepsRef};
+use crate::prefs;
+use crate::worker::client::{Role, WORKER_SCRIPT};
+use crate::worker::protocol::Want;
+use crate::worker::Client;
+
+/// The page's path, where the whole lab is served.
+fn lab_path() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_else(|| "/".to_string())
+}
+
+/// Opens the whole lab at `search` in a new tab: the reader leaves the host page's article
+/// where it was.
+fn open_lab(search: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.open_with_url_and_target(&format!("{}{search}", lab_path()), "_blank");
+    }
+}
+
+#[function_component]
+pub fn Embed() -> Html {
+    let search = location::current_search().unwrap_or_default();
+    let spec = {
+        let search = search.clone();
+        (*use_memo((), move |_| Spec::read(&address::split_page(&search).1).0)).clone()
+    };
+    let page =
+        use_reducer(|| Page::new(address::parse_search(&search), prefs::default_lang(), false));
+    let client = {
+        let dispatcher = page.dispatcher();
+        use_memo((), move |_| {
+            Client::new(
+                WORKER_SCRIPT,
+                Role::Runs,
+                Callback::from(move |(query, outcome)| {
+                    dispatcher.dispatch(Action::Ran { query, outcome })
+                }),
+            )
+        })
+    };
+    // The player's worker starts only when the player opens.
+    let recorder = {
+        let dispatcher = page.dispatcher();
+        use_memo(page.player.open, move |open| {
+            open.then(|| {
+                Client::new(
+                    WORKER_SCRIPT,
+                    Role::Steps,
+                    Callback::from(move |(query, outcome)| {
+                        dispatcher.dispatch(Action::Recorded { query, outcome })
+                    }),
+                )
+            })
+        })
+    };
+    {
+        let client = client.clone();
+        use_effect_with(page.run_query(), move |query| {
+            client.request(query, Want::View);
+        });
+    }
+    {
+        let recorder = recorder.clone();
+        let request = page
+            .wants_steps()
+            .map(|w| (page.run_query(), Want::Steps(w)));
+        use_effect_with(request, move |request| {
+            if let (Some((query, want)), Some(r)) = (request, recorder.as_ref()) {
+                r.request(query, want.clone());
+            }
+        });
+    }
+    {
+        let lang = page.lang;
+        use_effect_with(lang, move |lang| {
+            if let Some(root) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let _ = root.set_attribute("lang", lang.html_lang());
+                let _ = root.class_list().add_1("embedded");
+            }
+        });
+    }
+    let on_change = use_callback(page.dispatcher(), |c: Change, dispatcher| {
+        dispatcher.dispatch(Action::Set {
+            key: c.key,
+            value: c.value,
+            entry: c.entry,
+        })
+    });
+    let on_cursor = use_callback(page.dispatcher(), |t: Option<f64>, dispatcher| {
+        dispatcher.dispatch(Action::Hover(t))
+    });
+    let on_player = use_callback(page.dispatcher(), |a, dispatcher| {
+        dispatcher.dispatch(Action::Player(a))
+    });
+    let on_seek = use_callback(page.dispatcher(), |t: f64, dispatcher| {
+        dispatcher.dispatch(Action::Player(crate::player::Action::Seek(t)))
+    });
+    let on_lesson = use_callback(page.dispatcher(), |a, dispatcher| {
+        dispatcher.dispatch(Action::Lesson(a))
+    });
+    {
+        let lesson = page.lesson;
+        let keys = crate::lesson::keys::Keys {
+            present: false,
+            choices: 0,
+        };
+        crate::lesson::keys::use_lesson_keys(lesson.is_some(), keys, on_lesson.clone());
+    }
+    let dismissed = use_state_eq(|| false);
+    let on_dismiss = {
+        let dismissed = dismissed.clone();
+        Callback::from(move |()| dismissed.set(true))
+    };
+    let on_compare = {
+        let page = page.clone();
+        Callback::from(move |()| open_lab(&(*page).clone().apply(Action::CompareQueues).search()))
+    };
+    let lang = page.lang;
+    let running = page.running();
+    let failure = page.current_failure().map(str::to_string);
+    let failed = failure.is_some();
+    let veiled = page.lesson_pending();
+    let bad = page.banner.clone();
+    let open_href = format!("{}{}", lab_path(), page.search());
+    let shown = page.view.clone().filter(|v| v.query == page.run_query());
+    html! {
+        <div class="embed" data-embed="1" data-charts={spec.charts.join(",")}
+            aria-busy={running.to_string()}>
+            if !bad.is_empty() && !*dismissed {
+                <Banner {bad} {lang} {on_dismiss} />
+            }
+            if let Some(state) = page.lesson {
+                <LessonPanel {state} scenario={page.scenario.clone()}
+                    steps={page.steps().cloned().map(StepsRef)} view={shown.clone()}
+                    {lang} on_action={on_lesson.clone()} />
+            }
+            if page.player.open {
+                <Player state={page.player.clone()}
+                    steps={page.steps().cloned().map(StepsRef)}
+                    index={page.step_index()} time_ms={page.player_ms()}
+                    end_ms={page.shown_end_ms()} rtt_ms={page.scenario.rtt_ms}
+                    queue_limit={page.scenario.queue} flows={page.flows()}
+                    trouble={page.steps_trouble()}
+                    {failed} {lang} on_action={on_player} />
+            }
+            if veiled {
+                <p class="veiled-cards" id="cards-veiled">
+                    { lang.pick("The run's results are hidden until the answer is revealed.",
+                        "答案揭晓之前，运行结果暂不显示。") }
+                </p>
+            } else {
+                <Headline view={page.view.clone()} {lang} {running} {failure}
+                    app={page.scenario.app} {on_compare} />
+            }
+            if !spec.controls.is_empty() {
+                <Controls scenario={page.scenario.clone()} {lang} error={page.field_error.clone()}
+                    {on_change} only={spec.controls.clone()} />
+            }
+            if let Some(view) = &page.view {
+                <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
+                    until_ms={page.player_ms()} {on_cursor}
+                    on_seek={page.player.open.then(|| on_seek.clone())}
+                    follow_ms={page.follow_ms()} {veiled} only={spec.charts.clone()} />
+            } else {
+                <div class="charts" aria-hidden="true"></div>
+            }
+            if let Some(note) = &spec.note {
+                <p class="embed-note" id="embed-note">{ note.clone() }</p>
+            }
+            <p class="embed-foot">
+                <a id="embed-open" href={open_href} target="_blank" rel="noopener">
+                    { lang.pick("Open in the lab ↗", "在实验室中打开 ↗") }
+                </a>
+                <span class="embed-brand">{ lang.pick("tcplab · TCP throughput lab", "tcplab · TCP 吞吐量实验室") }</span>
+            </p>
+        </div>
+    }
+}
+
+/// Whether the page at `search` is an embed.
+pub fn is_embed(search: &str) -> bool {
+    super::requested(&address::split_page(search).1)
+}
