@@ -426,6 +426,20 @@ async fn the_presenter_mode_fits_a_projector() {
             lab.screenshot(&format!("lesson-present-{lang}-{w}x{h}"))
                 .await;
         }
+        // On a phone the lesson reads above the player, nothing wider than the screen.
+        lab.set_window(390, 844).await;
+        lab.open("?lesson=slow-start&part=2&lang=en").await;
+        wait_for_part(lab, 2).await;
+        let narrow = lab
+            .eval_string(
+                "return String(document.documentElement.scrollWidth <= window.innerWidth);",
+            )
+            .await;
+        assert_eq!(narrow, "true");
+        lab.screenshot("lesson-phone-390x844").await;
+        lab.set_window(1280, 720).await;
+        lab.open("?lesson=timeout&part=2&present=1&lang=en").await;
+        wait_for_part(lab, 2).await;
         // The clicker's keys: on reveals, on again moves to the next part; the arrows too;
         // Escape leaves the mode.
         press(lab, Key::PageDown).await;
