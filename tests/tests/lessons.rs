@@ -156,6 +156,18 @@ fn assert_slots_are_on_screen(p: &Panel) {
     }
 }
 
+/// Waits until the panel is as `wanted` says, and returns it; fails the test with what it
+/// shows otherwise.
+async fn wait_panel(lab: &Lab, what: &str, wanted: impl Fn(&Panel) -> bool) -> Panel {
+    let wanted = &wanted;
+    let ok = lab
+        .wait_until(SETTLE, || async move { wanted(&panel(lab).await) })
+        .await;
+    let p = panel(lab).await;
+    assert!(ok, "{what}: {p:?}");
+    p
+}
+
 async fn press(lab: &Lab, key: Key) {
     lab.driver
         .action_chain()
@@ -200,14 +212,7 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         assert_eq!(core_answer("fast-retransmit", 2, ""), Given::Choice(0));
         lab.click(By::Css("#lesson-choices [data-choice='1']"), "choice B")
             .await;
-        let answered = lab
-            .wait_until(
-                SETTLE,
-                || async move { !panel(lab).await.feedback.is_empty() },
-            )
-            .await;
-        let p = panel(lab).await;
-        assert!(answered, "{p:?}");
+        let p = wait_panel(lab, "answered", |p| !p.feedback.is_empty()).await;
         assert_eq!(p.feedback_right, Some(false), "{p:?}");
         assert!(p.feedback.starts_with("Not this time"), "{}", p.feedback);
         assert_eq!(p.answer, "0");
@@ -222,14 +227,7 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         let expected = as_number(core_answer("fast-retransmit", 3, ""));
         lab.type_into("lesson-number", &format!("{}", expected * 1.25))
             .await;
-        let answered = lab
-            .wait_until(
-                SETTLE,
-                || async move { !panel(lab).await.feedback.is_empty() },
-            )
-            .await;
-        let p = panel(lab).await;
-        assert!(answered, "{p:?}");
+        let p = wait_panel(lab, "answered", |p| !p.feedback.is_empty()).await;
         assert_eq!(p.feedback_right, Some(false));
         assert!(
             p.feedback
@@ -257,12 +255,7 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         press(lab, Key::PageUp).await;
         wait_for_part(lab, 4).await;
         lab.type_into("lesson-number", &format!("{expected}")).await;
-        let right = lab
-            .wait_until(SETTLE, || async move {
-                panel(lab).await.feedback_right == Some(true)
-            })
-            .await;
-        assert!(right, "{:?}", panel(lab).await);
+        wait_panel(lab, "right", |p| p.feedback_right == Some(true)).await;
         lab.driver
             .execute(
                 "document.activeElement && document.activeElement.blur(); return null;",
@@ -277,13 +270,7 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
             .perform()
             .await
             .expect("press r");
-        let reset = lab
-            .wait_until(SETTLE, || async move {
-                let p = panel(lab).await;
-                p.pending && p.feedback.is_empty()
-            })
-            .await;
-        assert!(reset, "{:?}", panel(lab).await);
+        wait_panel(lab, "reset", |p| p.pending && p.feedback.is_empty()).await;
         lab.screenshot("lesson-fast-retransmit").await;
         lab.assert_no_console_errors().await;
     })
@@ -301,22 +288,14 @@ async fn a_different_initial_window_changes_the_expected_answer() {
         lab.open("?lesson=slow-start&lang=en").await;
         wait_for_part(lab, 1).await;
         lab.type_into("lesson-number", &format!("{ten}")).await;
-        let right = lab
-            .wait_until(SETTLE, || async move {
-                panel(lab).await.feedback_right == Some(true)
-            })
-            .await;
-        assert!(right, "{:?}", panel(lab).await);
+        wait_panel(lab, "right", |p| p.feedback_right == Some(true)).await;
         // IW 4 through the control: the part stands again at its moment, unanswered, and the
         // same answer is now wrong.
         lab.type_into("iw-number", "4").await;
-        let again = lab
-            .wait_until(SETTLE, || async move {
-                let p = panel(lab).await;
-                p.pending && p.ready && p.slots.iter().any(|(s, v)| s == "cwnd" && v == "4")
-            })
-            .await;
-        assert!(again, "{:?}", panel(lab).await);
+        wait_panel(lab, "at its moment again", |p| {
+            p.pending && p.ready && p.slots.iter().any(|(s, v)| s == "cwnd" && v == "4")
+        })
+        .await;
         // The address is the lesson's, the change, and the player's cursor at the moment.
         let search = lab.search().await;
         assert!(
@@ -324,13 +303,7 @@ async fn a_different_initial_window_changes_the_expected_answer() {
             "{search}"
         );
         lab.type_into("lesson-number", &format!("{ten}")).await;
-        let told = lab
-            .wait_until(SETTLE, || async move {
-                panel(lab).await.feedback_right == Some(false)
-            })
-            .await;
-        let p = panel(lab).await;
-        assert!(told, "{p:?}");
+        let p = wait_panel(lab, "told it is wrong", |p| p.feedback_right == Some(false)).await;
         assert_eq!(p.answer.parse::<f64>().ok(), Some(four));
         assert!(
             p.feedback.contains(&format!("The run gives {four} MSS")),
@@ -443,10 +416,7 @@ async fn the_presenter_mode_fits_a_projector() {
         // The clicker's keys: on reveals, on again moves to the next part; the arrows too;
         // Escape leaves the mode.
         press(lab, Key::PageDown).await;
-        let revealed = lab
-            .wait_until(SETTLE, || async move { !panel(lab).await.pending })
-            .await;
-        assert!(revealed);
+        wait_panel(lab, "revealed", |p| !p.pending).await;
         press(lab, Key::Right).await;
         wait_for_part(lab, 3).await;
         press(lab, Key::Left).await;
@@ -458,13 +428,7 @@ async fn the_presenter_mode_fits_a_projector() {
             .perform()
             .await
             .expect("press 2");
-        let answered = lab
-            .wait_until(
-                SETTLE,
-                || async move { !panel(lab).await.feedback.is_empty() },
-            )
-            .await;
-        assert!(answered, "{:?}", panel(lab).await);
+        wait_panel(lab, "answered", |p| !p.feedback.is_empty()).await;
         press(lab, Key::Escape).await;
         let left = lab
             .wait_for_search(SETTLE, |s| !s.contains("present=1"))

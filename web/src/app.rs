@@ -9,7 +9,6 @@ use gloo_events::EventListener;
 use yew::prelude::*;
 
 use crate::banner::Banner;
-use crate::cards::Headline;
 use crate::charts::Charts;
 use crate::compare::CompareView;
 use crate::controls::{Change, Controls};
@@ -18,15 +17,15 @@ use crate::embed::menu::EmbedMenu;
 use crate::export::LabExport;
 use crate::i18n::Lang;
 use crate::lesson::index::Lessons;
-use crate::lesson::panel::LessonPanel;
 use crate::location;
 use crate::model::address::{self, Address};
 use crate::model::format;
 use crate::model::page::{Action, Page};
 use crate::model::plan::PlanKey;
 use crate::model::views::View;
-use crate::player::{Player, PlayerButton, StepsRef};
+use crate::player::PlayerButton;
 use crate::presets::Presets;
+use crate::stage;
 use crate::sweep::matrix::MatrixView;
 use crate::sweep::tabs::ViewTabs;
 use crate::sweep::view::SweepView;
@@ -317,8 +316,6 @@ pub fn app() -> Html {
     // past the cursor) stays hidden until it is revealed.
     let veiled = page.lesson_pending();
     let running = page.running();
-    let failure = page.current_failure().map(str::to_string);
-    let failed = failure.is_some();
     html! {
         <div class={classes!("page", presenting.then_some("presenting"))}>
             <header class="masthead">
@@ -370,30 +367,8 @@ pub fn app() -> Html {
                     { match page.keys.view {
                         View::Lab => html! {
                             <>
-                                if let Some(state) = page.lesson {
-                                    <LessonPanel {state} scenario={page.scenario.clone()}
-                                        steps={page.steps().cloned().map(StepsRef)}
-                                        view={page.view.clone().filter(|v| v.query == page.run_query())}
-                                        {lang} on_action={on_lesson.clone()} />
-                                }
-                                if page.player.open {
-                                    <Player state={page.player.clone()}
-                                        steps={page.steps().cloned().map(StepsRef)}
-                                        index={page.step_index()} time_ms={page.player_ms()}
-                                        end_ms={page.shown_end_ms()} rtt_ms={page.scenario.rtt_ms}
-                                        queue_limit={page.scenario.queue} flows={page.flows()}
-                                        trouble={page.steps_trouble()}
-                                        {failed} {lang} on_action={on_player} />
-                                }
-                                if veiled {
-                                    <p class="veiled-cards" id="cards-veiled">
-                                        { lang.pick("The run's results are hidden until the answer is revealed.",
-                                            "答案揭晓之前，运行结果暂不显示。") }
-                                    </p>
-                                } else {
-                                    <Headline view={page.view.clone()} {lang} {running} {failure}
-                                        app={page.scenario.app} {on_compare} />
-                                }
+                                { stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
+                                { stage::headline(&page, lang, on_compare) }
                                 <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
                                     <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}

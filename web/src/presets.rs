@@ -1,11 +1,8 @@
 //! The presets menu: every named experiment of the spec, with what it shows and where it comes
 //! from. Choosing one loads it as a new step in the history (`?preset=NAME`).
 
-use gloo_events::EventListener;
 use tcplab::scenario::{Preset, PRESETS};
 use tcplab::Scenario;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlDetailsElement, KeyboardEvent, Node};
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -20,43 +17,13 @@ pub struct PresetsProps {
 
 #[function_component]
 pub fn Presets(props: &PresetsProps) -> Html {
-    let menu = use_node_ref();
-    {
-        // A click anywhere else closes the menu, as a menu does.
-        let menu = menu.clone();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
-                EventListener::new(&doc, "click", move |e| {
-                    let Some(details) = menu.cast::<HtmlDetailsElement>() else {
-                        return;
-                    };
-                    let target = e.target().and_then(|t| t.dyn_into::<Node>().ok());
-                    if details.open() && !details.contains(target.as_ref()) {
-                        details.set_open(false);
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
-    let on_key = {
-        let menu = menu.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                if let Some(details) = menu.cast::<HtmlDetailsElement>() {
-                    details.set_open(false);
-                }
-            }
-        })
-    };
+    let (menu, on_key) = crate::menu::use_menu();
     let lang = props.lang;
     let choose = |scenario: Scenario| {
         let on_load = props.on_load.clone();
         let menu = menu.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Some(details) = menu.cast::<HtmlDetailsElement>() {
-                details.set_open(false);
-            }
+            crate::menu::close(&menu);
             on_load.emit(scenario.clone());
         })
     };

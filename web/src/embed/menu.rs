@@ -36,6 +36,7 @@ fn base() -> String {
 pub fn EmbedMenu(props: &EmbedMenuProps) -> Html {
     let lang = props.lang;
     let area = use_node_ref();
+    let (menu, on_key) = crate::menu::use_menu();
     let copied = use_state_eq(|| false);
     {
         let copied = copied.clone();
@@ -70,7 +71,7 @@ pub fn EmbedMenu(props: &EmbedMenuProps) -> Html {
         })
     };
     html! {
-        <details class="presets embed-menu" id="embed-menu">
+        <details class="presets embed-menu" id="embed-menu" ref={menu} onkeydown={on_key}>
             <summary>{ lang.pick("Embed", "嵌入") }</summary>
             <div class="embed-panel">
                 <label for="embed-snippet">{ lang.pick(

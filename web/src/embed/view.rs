@@ -10,14 +10,11 @@ use yew::prelude::*;
 
 use super::Spec;
 use crate::banner::Banner;
-use crate::cards::Headline;
 use crate::charts::Charts;
 use crate::controls::{Change, Controls};
-use crate::lesson::panel::LessonPanel;
 use crate::location;
 use crate::model::address;
 use crate::model::page::{Action, Page};
-use crate::player::{Player, StepsRef};
 use crate::prefs;
 use crate::worker::client::{Role, WORKER_SCRIPT};
 use crate::worker::protocol::Want;
@@ -141,41 +138,17 @@ pub fn Embed() -> Html {
     };
     let lang = page.lang;
     let running = page.running();
-    let failure = page.current_failure().map(str::to_string);
-    let failed = failure.is_some();
     let veiled = page.lesson_pending();
     let bad = page.banner.clone();
     let open_href = format!("{}{}", lab_path(), page.search());
-    let shown = page.view.clone().filter(|v| v.query == page.run_query());
     html! {
         <div class="embed" data-embed="1" data-charts={spec.charts.join(",")}
             aria-busy={running.to_string()}>
             if !bad.is_empty() && !*dismissed {
                 <Banner {bad} {lang} {on_dismiss} />
             }
-            if let Some(state) = page.lesson {
-                <LessonPanel {state} scenario={page.scenario.clone()}
-                    steps={page.steps().cloned().map(StepsRef)} view={shown.clone()}
-                    {lang} on_action={on_lesson.clone()} />
-            }
-            if page.player.open {
-                <Player state={page.player.clone()}
-                    steps={page.steps().cloned().map(StepsRef)}
-                    index={page.step_index()} time_ms={page.player_ms()}
-                    end_ms={page.shown_end_ms()} rtt_ms={page.scenario.rtt_ms}
-                    queue_limit={page.scenario.queue} flows={page.flows()}
-                    trouble={page.steps_trouble()}
-                    {failed} {lang} on_action={on_player} />
-            }
-            if veiled {
-                <p class="veiled-cards" id="cards-veiled">
-                    { lang.pick("The run's results are hidden until the answer is revealed.",
-                        "答案揭晓之前，运行结果暂不显示。") }
-                </p>
-            } else {
-                <Headline view={page.view.clone()} {lang} {running} {failure}
-                    app={page.scenario.app} {on_compare} />
-            }
+            { crate::stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
+            { crate::stage::headline(&page, lang, on_compare) }
             if !spec.controls.is_empty() {
                 <Controls scenario={page.scenario.clone()} {lang} error={page.field_error.clone()}
                     {on_change} only={spec.controls.clone()} />

@@ -1,10 +1,7 @@
 //! The lessons' index in the masthead: every lesson with what it is about and where its
 //! experiment comes from. Choosing one opens it at its first part (`?lesson=NAME`).
 
-use gloo_events::EventListener;
 use tcplab::lesson::LESSONS;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlDetailsElement, KeyboardEvent, Node};
 use yew::prelude::*;
 
 use super::Action;
@@ -20,43 +17,13 @@ pub struct LessonsProps {
 
 #[function_component]
 pub fn Lessons(props: &LessonsProps) -> Html {
-    let menu = use_node_ref();
-    {
-        // A click anywhere else closes the menu, as a menu does.
-        let menu = menu.clone();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
-                EventListener::new(&doc, "click", move |e| {
-                    let Some(details) = menu.cast::<HtmlDetailsElement>() else {
-                        return;
-                    };
-                    let target = e.target().and_then(|t| t.dyn_into::<Node>().ok());
-                    if details.open() && !details.contains(target.as_ref()) {
-                        details.set_open(false);
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
-    let on_key = {
-        let menu = menu.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                if let Some(details) = menu.cast::<HtmlDetailsElement>() {
-                    details.set_open(false);
-                }
-            }
-        })
-    };
+    let (menu, on_key) = crate::menu::use_menu();
     let lang = props.lang;
     let item = |l: &'static tcplab::lesson::Lesson| {
         let current = props.current == Some(l.name);
         let (on_action, menu) = (props.on_action.clone(), menu.clone());
         let onclick = Callback::from(move |_: MouseEvent| {
-            if let Some(details) = menu.cast::<HtmlDetailsElement>() {
-                details.set_open(false);
-            }
+            crate::menu::close(&menu);
             on_action.emit(Action::Open(l.name));
         });
         let parts = l.parts.len();
