@@ -68,6 +68,8 @@ impl Mounted {
             on_cursor: Callback::from(move |t| emitted.borrow_mut().push(t)),
             on_seek: None,
             follow_ms: None,
+            veiled: false,
+            only: None,
         }
     }
 

@@ -60,6 +60,8 @@ fn gallery() {
         on_cursor: Callback::noop(),
         on_seek: None,
         follow_ms: None,
+        veiled: false,
+        only: None,
     };
     let app = yew::Renderer::<Charts>::with_root_and_props(root, props).render();
     // Left mounted for the screenshot.
