@@ -42,6 +42,49 @@ pub fn prediction(s: &Scenario) -> Prediction {
     Prediction::GoodputMbps((per_conn * limits.conns).min(limits.link))
 }
 
+/// One share of a sweep's points, so that a large grid can be spread over machines
+/// (`tcplab sweep --shard K/N`): shard K of N runs the points from ⌊(K−1)·P/N⌋ up to ⌊K·P/N⌋, a
+/// contiguous run of whole points (a table's row needs all its seeds). Concatenating the shards'
+/// outputs in order gives the whole sweep's output, as one invocation prints it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub index: u64,
+    pub of: u64,
+}
+
+/// Most shards a sweep can be cut into.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
+impl Shard {
+    /// Reads `K/N`, with 1 <= K <= N <= [`MAX_SHARDS`].
+    pub fn parse(text: &str) -> Option<Shard> {
+        let (k, n) = text.split_once('/')?;
+        let whole = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u64>().ok())
+                .flatten()
+        };
+        let (index, of) = (whole(k)?, whole(n)?);
+        (1..=of).contains(&index).then_some(())?;
+        (of <= MAX_SHARDS).then_some(Shard { index, of })
+    }
+
+    /// The points of `points` this shard runs.
+    pub fn range(self, points: usize) -> std::ops::Range<usize> {
+        let p = points as u128;
+        let at =
+            |k: u64| usize::try_from(p * u128::from(k) / u128::from(self.of)).unwrap_or(points);
+        at(self.index - 1)..at(self.index)
+    }
+
+    /// Whether this shard writes a table's header: the first does, so that the shards
+    /// concatenate to one table.
+    pub fn writes_header(self) -> bool {
+        self.index == 1
+    }
+}
+
 /// The spread of one metric over a point's seeds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
@@ -224,6 +267,43 @@ pub fn table_row(key: Key, r: &SweepRow) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shards_cut_the_points_into_contiguous_shares_that_cover_them_once() {
+        assert_eq!(Shard::parse("2/3"), Some(Shard { index: 2, of: 3 }));
+        for bad in [
+            "0/3",
+            "4/3",
+            "1/0",
+            "a/2",
+            "1/",
+            "/2",
+            "1/2/3",
+            "-1/2",
+            "+1/2",
+            "1 /2",
+            "1/2000000",
+        ] {
+            assert_eq!(Shard::parse(bad), None, "{bad}");
+        }
+        for points in [0usize, 1, 2, 5, 7, 40] {
+            for of in [1u64, 2, 3, 4, 9] {
+                let mut covered = Vec::new();
+                for index in 1..=of {
+                    covered.extend(Shard { index, of }.range(points));
+                }
+                assert_eq!(
+                    covered,
+                    (0..points).collect::<Vec<_>>(),
+                    "{points} points in {of}"
+                );
+            }
+        }
+        assert_eq!(Shard { index: 2, of: 2 }.range(5), 2..5);
+        assert!(
+            Shard { index: 1, of: 3 }.writes_header() && !Shard { index: 2, of: 3 }.writes_header()
+        );
+    }
+
     use super::*;
 
     #[test]

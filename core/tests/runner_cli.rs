@@ -471,3 +471,43 @@ fn captures_are_written_read_and_refused_by_name() {
         "tcplab: --time: the time one body took applies to app=body only (this path has app=bulk)",
     );
 }
+
+#[test]
+fn a_sweep_prints_the_same_bytes_on_one_core_on_many_and_in_shards() {
+    let grid = [
+        "sweep",
+        "preset=loss-sweep&dur=0.3",
+        "--key",
+        "loss",
+        "--values",
+        "0.5,1,2,4,8",
+        "--seeds",
+        "2",
+    ];
+    for table in [false, true] {
+        let with = |extra: &[&str]| {
+            let mut args = grid.to_vec();
+            if table {
+                args.push("--table");
+            }
+            args.extend_from_slice(extra);
+            let out = tcplab(&args);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+            stdout(&out)
+        };
+        let one = with(&["--jobs", "1"]);
+        let lines = one.lines().count();
+        assert_eq!(lines, if table { 1 + 5 } else { 5 * 2 }, "{one}");
+        // No wall clock in a sweep's lines: they depend on its arguments alone.
+        assert!(table || one.contains("\"sim_wall_ms\":null"), "{one}");
+        assert_eq!(with(&["--jobs", "3"]), one, "three jobs");
+        assert_eq!(with(&[]), one, "every core");
+        // Shards, one of them empty, concatenated in order.
+        for of in [2, 3, 7] {
+            let merged: String = (1..=of)
+                .map(|k| with(&["--jobs", "2", "--shard", &format!("{k}/{of}")]))
+                .collect();
+            assert_eq!(merged, one, "{of} shards");
+        }
+    }
+}

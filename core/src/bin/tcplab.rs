@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! tcplab run   'QUERY'                                   one JSON object
-//! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] [--table]   JSON lines, or a CSV table
+//! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] [--table] [--jobs N] [--shard K/N]
+//!                                                                       JSON lines, or a CSV table
 //! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps   CSV
 //! tcplab pcap  'QUERY' --out FILE [--at sender|receiver]    a capture file, and one JSON line
 //! tcplab analyze FILE [--conn N|all] [--list]                JSON lines, one per connection
@@ -18,6 +19,8 @@ use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use tcplab::capture::{CaptureOptions, CapturePoint, Format};
@@ -34,7 +37,8 @@ tcplab: a deterministic TCP throughput lab
 
 Usage:
   tcplab run   'QUERY' [--max-events N]
-  tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--flow N] [--seeds N] [--table] [--max-events N]
+  tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--flow N] [--seeds N] [--table]
+               [--jobs N] [--shard K/N] [--max-events N]
   tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
   tcplab pcap  'QUERY' --out FILE [--at sender|receiver] [--format pcap|pcapng]
                [--snaplen N] [--max-packets N] [--max-events N]
@@ -58,6 +62,11 @@ sweep   runs the scenario once for each value of KEY and each of N seeds (seed, 
         of its seeds, completion, p99 latency, retransmitted %, the theory for the point
         (Mathis under loss, else link or window limit; ideal completion for a body) and
         measured / theory, as the page's sweep table.
+        --jobs N runs N simulations at once (default: every core); --shard K/N runs the
+        K-th of N contiguous shares of the values, for spreading a large sweep over
+        machines. The output is the same bytes whatever N: lines in the order of the
+        values and seeds, sim_wall_ms null (a sweep's lines depend on its arguments alone),
+        and the shards' outputs concatenated in order are the whole sweep's.
 trace   prints one trace of the run as CSV.
 pcap    writes the run's packets to FILE as tcpdump on one host would have captured them
         (--at sender, the default, or receiver): Ethernet, IPv4 and TCP headers with their
@@ -88,6 +97,9 @@ Exit status: 0 on success, 2 on a bad scenario or arguments, 1 on an internal er
 /// Most seeds one sweep value may run.
 const MAX_SEEDS: u64 = 1_000_000;
 
+/// Most simulations a sweep runs at once.
+const MAX_JOBS: u64 = 4096;
+
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq)]
 enum Request {
@@ -116,6 +128,10 @@ enum Work {
         /// `--table`: one CSV row per value (medians over its seeds) instead of a JSON line per
         /// run.
         table: bool,
+        /// Simulations run at once (`--jobs`).
+        jobs: usize,
+        /// The share of the points this invocation runs (`--shard K/N`).
+        shard: Option<sweep::Shard>,
     },
     Trace(Scenario, TraceKind),
     Pcap {
@@ -357,12 +373,27 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
                 None => None,
             };
             let points = sweep_points(&scenario, key, flow, values, seeds)?;
+            let jobs = match &flags.jobs {
+                Some(n) => whole("--jobs", n, 1, MAX_JOBS)? as usize,
+                None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            };
+            let shard = match &flags.shard {
+                Some(text) => Some(sweep::Shard::parse(text).ok_or_else(|| {
+                    Failure::usage(format!(
+                        "--shard: \"{text}\" is not K/N with 1 <= K <= N <= {}",
+                        sweep::MAX_SHARDS
+                    ))
+                })?),
+                None => None,
+            };
             Work::Sweep {
                 points,
                 seeds,
                 key,
                 flow,
                 table: flags.table,
+                jobs,
+                shard,
             }
         }
     };
@@ -445,6 +476,8 @@ struct Flags {
     time: Option<String>,
     link_trace: Option<String>,
     flow: Option<String>,
+    jobs: Option<String>,
+    shard: Option<String>,
 }
 
 impl Flags {
@@ -493,6 +526,8 @@ impl Flags {
                 ("--values", Command::Sweep) => &mut flags.values,
                 ("--seeds", Command::Sweep) => &mut flags.seeds,
                 ("--flow", Command::Sweep) => &mut flags.flow,
+                ("--jobs", Command::Sweep) => &mut flags.jobs,
+                ("--shard", Command::Sweep) => &mut flags.shard,
                 ("--what", Command::Trace) => &mut flags.what,
                 ("--out", Command::Pcap) => &mut flags.out,
                 ("--at", Command::Pcap) => &mut flags.at,
@@ -505,7 +540,7 @@ impl Flags {
                 (
                     "--key" | "--values" | "--seeds" | "--what" | "--out" | "--at" | "--format"
                     | "--snaplen" | "--max-packets" | "--conn" | "--goodput" | "--time"
-                    | "--link-trace" | "--flow",
+                    | "--link-trace" | "--flow" | "--jobs" | "--shard",
                     _,
                 ) => {
                     return Err(Failure::usage(format!(
@@ -612,33 +647,50 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             key,
             flow,
             table,
+            jobs,
+            shard,
         } => {
-            if *table {
+            let mine = match shard {
+                Some(s) => &points[s.range(points.len())],
+                None => &points[..],
+            };
+            if *table && shard.is_none_or(|s| s.writes_header()) {
                 out.write_all(sweep::TABLE_HEADER.as_bytes())
                     .map_err(Failure::io)?;
             }
-            // Each line goes out as soon as it is known (a run's JSON, or a value's row once its
-            // seeds are done), so a long sweep shows progress. JSON lines keep nothing of a run;
-            // a table keeps each run's few figures until its row is written.
-            for point in points {
-                let mut runs = Vec::new();
-                for scenario in seeds_of(point, *seeds) {
-                    let summary = simulate(&scenario, &job.options)?.summary;
-                    if *table {
-                        runs.push(sweep::RunFigures::of(&summary, sweep::share_flow(*flow)));
-                    } else {
-                        writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
-                        out.flush().map_err(Failure::io)?;
-                    }
-                }
+            // Run i is value i / seeds with its (i % seeds)-th seed, made when it is taken: a
+            // sweep of a million seeds holds no list of them.
+            let per_point = usize::try_from(*seeds).unwrap_or(usize::MAX);
+            let count = mine.len().saturating_mul(per_point);
+            let make = |i: usize| {
+                let point = &mine[i / per_point];
+                let mut scenario = point.clone();
+                scenario.seed = point.seed.saturating_add((i % per_point) as u64);
+                scenario
+            };
+            // Each line goes out as soon as it and every one before it are known (a run's JSON,
+            // or a value's row once its seeds are done), so a long sweep shows progress in the
+            // same order whatever the jobs. A table keeps a value's few figures until its row.
+            let mut figures = Vec::new();
+            run_in_order(count, make, &job.options, *jobs, |i, mut summary| {
                 if *table {
-                    let row = sweep::SweepRow::of_figures(*key, point, &runs, *flow);
-                    out.write_all(sweep::table_row(*key, &row).as_bytes())
-                        .map_err(Failure::io)?;
-                    out.flush().map_err(Failure::io)?;
+                    figures.push(sweep::RunFigures::of(&summary, sweep::share_flow(*flow)));
+                    if figures.len() == per_point {
+                        let point = &mine[i / per_point];
+                        let row = sweep::SweepRow::of_figures(*key, point, &figures, *flow);
+                        out.write_all(sweep::table_row(*key, &row).as_bytes())
+                            .map_err(Failure::io)?;
+                        out.flush().map_err(Failure::io)?;
+                        figures.clear();
+                    }
+                    return Ok(());
                 }
-            }
-            Ok(())
+                // The wall clock would make the same sweep print other bytes on each run, on
+                // more cores or in shards; serde_json writes a non-finite float as null.
+                summary.sim_wall_ms = f64::NAN;
+                writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
+                out.flush().map_err(Failure::io)
+            })
         }
         Work::Trace(scenario, what) => {
             let options = RunOptions {
@@ -712,12 +764,87 @@ fn analyze(
     Ok(())
 }
 
-/// A sweep point's runs: its seed and the `seeds - 1` after it (checked by `sweep_points`).
-fn seeds_of(point: &Scenario, seeds: u64) -> impl Iterator<Item = Scenario> + '_ {
-    (0..seeds).map(move |offset| {
-        let mut scenario = point.clone();
-        scenario.seed = point.seed.saturating_add(offset);
-        scenario
+/// How far past the first unwritten run the threads may go: what waits to be written stays a
+/// few summaries, however slow one run is.
+const AHEAD_PER_JOB: usize = 16;
+
+/// Runs the `count` scenarios `make` gives on up to `jobs` threads and hands each summary to
+/// `emit`, with its index, in index order, as soon as it and every one before it are done: what
+/// `emit` writes is the same whatever `jobs` is. The first failure stops the threads taking more.
+fn run_in_order(
+    count: usize,
+    make: impl Fn(usize) -> Scenario + Sync,
+    options: &RunOptions,
+    jobs: usize,
+    mut emit: impl FnMut(usize, tcplab::Summary) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    if jobs <= 1 || count <= 1 {
+        for i in 0..count {
+            emit(i, simulate(&make(i), options)?.summary)?;
+        }
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let written = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let ahead = jobs.saturating_mul(AHEAD_PER_JOB);
+    let (done, results) = mpsc::channel::<(usize, Result<tcplab::Summary, Failure>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(count) {
+            let done = done.clone();
+            let (next, written, stop, make) = (&next, &written, &stop, &make);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    while i >= written.load(Ordering::Relaxed).saturating_add(ahead) {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                    let summary = simulate(&make(i), options).map(|r| r.summary);
+                    if done.send((i, summary)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done);
+        // Finished runs wait here until those before them are written.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut due = 0;
+        let mut outcome = Ok(());
+        for (i, summary) in results.iter() {
+            match summary {
+                Ok(summary) => {
+                    waiting.insert(i, summary);
+                }
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+            while let Some(summary) = waiting.remove(&due) {
+                if let Err(e) = emit(due, summary) {
+                    outcome = Err(e);
+                    break;
+                }
+                due += 1;
+                written.store(due, Ordering::Relaxed);
+            }
+            if outcome.is_err() {
+                break;
+            }
+        }
+        if outcome.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        // The threads' next sends fail once the receiver is gone: they stop.
+        drop(results);
+        outcome
     })
 }
 
@@ -1185,11 +1312,40 @@ mod tests {
                 key: Key::Loss,
                 flow: None,
                 table: false,
+                jobs: 4,
+                shard: None,
             },
             options: RunOptions::default(),
         };
         let mut out = Vec::new();
         assert!(execute(&j, &mut out).is_ok());
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn jobs_and_shards_are_read_and_refused_by_name() {
+        let j = job(&[
+            "sweep", "--key", "loss", "--values", "1,2", "--jobs", "3", "--shard", "2/5",
+        ]);
+        assert!(matches!(
+            j.work,
+            Work::Sweep {
+                jobs: 3,
+                shard: Some(sweep::Shard { index: 2, of: 5 }),
+                ..
+            }
+        ));
+        let m = refused(&["sweep", "--key", "loss", "--values", "1", "--shard", "3/2"]);
+        assert!(
+            m.starts_with("--shard: \"3/2\" is not K/N with 1 <= K <= N"),
+            "{m}"
+        );
+        let m = refused(&["sweep", "--key", "loss", "--values", "1", "--jobs", "0"]);
+        assert!(
+            m.starts_with("--jobs: \"0\" is not a whole number from 1 to 4096"),
+            "{m}"
+        );
+        let m = refused(&["run", "--jobs", "2"]);
+        assert!(m.starts_with("--jobs: not an option of run"), "{m}");
     }
 }
