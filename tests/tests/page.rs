@@ -176,7 +176,9 @@ async fn back_and_forward_step_through_typed_changes() {
         lab.click(By::Css("#presets > summary"), "the presets menu")
             .await;
         let listed = lab
-            .eval_string("return String(document.querySelectorAll('#presets .preset-list .preset').length);")
+            .eval_string(
+                "return String(document.querySelectorAll('#presets .preset-list .preset').length);",
+            )
             .await;
         assert_eq!(
             listed,
