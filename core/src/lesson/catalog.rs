@@ -340,11 +340,11 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "",
                 moment: Moment::On(Find::NewAck, 30),
                 say: t(
-                    "At {t} ms cwnd is {cwnd} MSS and still doubling each round trip; ssthresh is \
-                     {ssthresh}, as no loss has set it. The body is {body_kb} kB, on a {bw} Mbit/s \
-                     link.",
-                    "{t} ms 时 cwnd 为 {cwnd} MSS，仍在每个往返翻倍；ssthresh 为 {ssthresh}，\
-                     因为还没有丢包设定它。数据体共 {body_kb} kB，链路 {bw} Mbit/s。",
+                    "At {t} ms cwnd is {cwnd} MSS, with {inflight} MSS in flight, and ssthresh is \
+                     {ssthresh} (unbounded until a loss or HyStart sets it). The body is {body_kb} \
+                     kB, on a {bw} Mbit/s link.",
+                    "{t} ms 时 cwnd 为 {cwnd} MSS，在途 {inflight} MSS，ssthresh 为 {ssthresh}\
+                     （在丢包或 HyStart 设定它之前不设上限）。数据体共 {body_kb} kB，链路 {bw} Mbit/s。",
                 ),
                 question: Some(Question {
                     ask: t(
@@ -561,9 +561,9 @@ pub const LESSONS: &[Lesson] = &[
                     ),
                     form: Form::Choice(&[
                         t(
-                            "A tail loss probe: it resends the last segment after about two round \
-                             trips of silence",
-                            "尾部丢失探测：沉默约两个往返后重发最后一个报文段",
+                            "A tail loss probe: after a silence of a few round trips it resends the \
+                             last segment",
+                            "尾部丢失探测：沉默几个往返之后重发最后一个报文段",
                         ),
                         t(
                             "It waits for the retransmission timer, then resends with cwnd 1",
@@ -658,9 +658,9 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "",
                 moment: Moment::Before(Find::Kind(StepTag::FastRetransmit), 1),
                 say: t(
-                    "{loss} % of the packets are dropped at random, each way. At {t} ms {cc}'s \
-                     window is {cwnd} MSS, and a loss is about to be found.",
-                    "两个方向各有 {loss} % 的包被随机丢弃。{t} ms 时 {cc} 的窗口为 {cwnd} MSS，\
+                    "{loss} % of the data packets are dropped at random. At {t} ms {cc}'s window \
+                     is {cwnd} MSS, and a loss is about to be found.",
+                    "{loss} % 的数据包被随机丢弃。{t} ms 时 {cc} 的窗口为 {cwnd} MSS，\
                      一次丢包即将被发现。",
                 ),
                 question: Some(Question {
@@ -682,10 +682,11 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "",
                 moment: Moment::At(3000.0),
                 say: t(
-                    "At {t} ms cwnd is {cwnd} MSS: the window climbs one MSS a round trip and is \
-                     halved at each loss. MSS {mss} bytes, RTT {rtt} ms, loss {loss} %.",
-                    "{t} ms 时 cwnd 为 {cwnd} MSS：窗口每个往返增加一个 MSS，每次丢包减半。\
-                     MSS {mss} 字节，RTT {rtt} ms，丢包率 {loss} %。",
+                    "At {t} ms cwnd is {cwnd} MSS: {cc}'s window climbs between losses and is cut \
+                     at each, a sawtooth whose average sets the rate. MSS {mss} bytes, RTT {rtt} \
+                     ms, loss {loss} %.",
+                    "{t} ms 时 cwnd 为 {cwnd} MSS：{cc} 的窗口在两次丢包之间爬升，每次丢包被削减，\
+                     这个锯齿的平均值决定了速率。MSS {mss} 字节，RTT {rtt} ms，丢包率 {loss} %。",
                 ),
                 question: Some(Question {
                     ask: t(
@@ -710,8 +711,9 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "loss=4&ackloss=4",
                 moment: Moment::At(3000.0),
                 say: t(
-                    "The same path with {loss} % loss each way. At {t} ms cwnd is {cwnd} MSS.",
-                    "同一条路径，每个方向丢包 {loss} %。{t} ms 时 cwnd 为 {cwnd} MSS。",
+                    "The same path with {loss} % of the data packets lost. At {t} ms cwnd is \
+                     {cwnd} MSS.",
+                    "同一条路径，数据包丢失率 {loss} %。{t} ms 时 cwnd 为 {cwnd} MSS。",
                 ),
                 question: Some(Question {
                     ask: t(
@@ -750,8 +752,8 @@ pub const LESSONS: &[Lesson] = &[
                 moment: Moment::first(StepTag::DataLost),
                 say: t(
                     "At {t} ms a message is lost: {segment}. The application keeps writing a \
-                     message every few milliseconds, on a path of {rtt} ms.",
-                    "{t} ms 时一条消息丢失：{segment}。应用每隔几毫秒仍写入一条消息，路径往返 {rtt} ms。",
+                     message every {every} ms, on a path of {rtt} ms.",
+                    "{t} ms 时一条消息丢失：{segment}。应用仍每 {every} ms 写入一条消息，路径往返 {rtt} ms。",
                 ),
                 question: None,
             },
@@ -908,10 +910,10 @@ pub const LESSONS: &[Lesson] = &[
                 moment: Moment::At(1000.0),
                 say: t(
                     "A {cc} upload over a {bw} Mbit/s link with a drop-tail queue of \
-                     {queue_limit} packets, and a ping every 20 ms through the same queue. At \
+                     {queue_limit} packets, and a ping every {probe} ms through the same queue. At \
                      {t} ms {queue} packets are queued.",
                     "一个 {cc} 上传经过 {bw} Mbit/s 的链路，尾部丢弃队列容量 {queue_limit} 个包，\
-                     一个 ping 每 20 ms 穿过同一个队列。{t} ms 时有 {queue} 个包在排队。",
+                     一个 ping 每 {probe} ms 穿过同一个队列。{t} ms 时有 {queue} 个包在排队。",
                 ),
                 question: Some(Question {
                     ask: t(

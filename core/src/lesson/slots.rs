@@ -44,6 +44,8 @@ pub const NAMES: &[&str] = &[
     "cc",
     "body_kb",
     "mss",
+    "every",
+    "probe",
 ];
 
 /// The value of slot `name` at step `at` of `evidence`'s run, as the page shows it; `None` when
@@ -122,6 +124,8 @@ pub fn value(name: &str, evidence: &Evidence, at: Option<usize>, lang: Language)
         "loss" => s.value_text(Key::Loss),
         "queue_limit" => s.value_text(Key::Queue),
         "mss" => s.value_text(Key::Mss),
+        "every" => s.value_text(Key::Every),
+        "probe" => s.value_text(Key::Probe),
         "body_kb" => number(s.body as f64 / 1000.0, 4),
         "cc" => s.cc.label().to_string(),
         _ => return None,
