@@ -1,6 +1,7 @@
 //! What the page draws, in one serialisable value: a run's summary, verdict and theory lines,
 //! and its traces as chart-ready points (time in ms). The page's worker runs the simulation and
-//! posts this to the page as JSON; nothing in the page computes TCP.
+//! posts this to the page as postcard bytes (`tcplab-wire`), which leave out no field: every
+//! field is written, even when empty. Nothing in the page computes TCP.
 
 use serde::{Deserialize, Serialize};
 
@@ -42,18 +43,18 @@ pub struct RunView {
     /// When the run stopped, in ms.
     pub end_ms: f64,
     /// The path's scheduled changes (`sched`), for the charts to mark.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub changes: Vec<ChangeView>,
     /// How several flows shared the link, window by window (`metrics::fairness`); empty for
     /// one flow.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub fairness: Vec<FairnessPoint>,
     /// The length of those windows (ms).
     #[serde(default)]
     pub fairness_window_ms: f64,
     /// A link of opportunities (`link=lte`, `wifi`, a trace): what it could carry, (bin start
     /// ms, MB/s of payload) in the goodput's bins; empty for a fixed rate.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub capacity: Vec<(f64, MBytePerS)>,
 }
 

@@ -24,7 +24,7 @@ struct Responsiveness {
 /// input to the request posted to the worker, its reply arriving, the reply read, and the
 /// charts drawn (the page's `performance.mark`s), and how responsive the page's thread stayed
 /// meanwhile.
-async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 4]>, Responsiveness) {
+async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 7]>, Responsiveness) {
     let supported = lab
         .eval_string(
             "window.__longest = 0; window.__gap = 0; window.__frames = true;
@@ -54,7 +54,8 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 4]>, Responsiveness) {
                  const c = document.querySelector('.charts');
                  const q = head.dataset.query;
                  if (q === before || head.dataset.state !== 'done') return false;
-                 return !c || c.dataset.drawn === undefined || c.dataset.drawn === q;
+                 // Every chart in view drawn for the new run (those out of view follow later).
+                 return !c || c.dataset.shown === undefined || c.dataset.shown === q;
              }};
              const obs = new MutationObserver(() => {{
                  if (!drawn()) return;
@@ -63,7 +64,13 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 4]>, Responsiveness) {
                  const total = performance.measure('tcplab-{i}', 'tcplab-input-{i}', 'tcplab-drawn-{i}');
                  const at = n => {{ const e = performance.getEntriesByName(n, 'mark').pop();
                                     return e ? e.startTime - total.startTime : null; }};
-                 done([at('tcplab-request'), at('tcplab-reply'), at('tcplab-view'), total.duration]);
+                 const painted = [...document.querySelectorAll('canvas[data-draw-ms]')]
+                     .filter(c => c.dataset.drawn === head.dataset.query);
+                 const paint = painted.reduce((a, c) => a + Number(c.dataset.drawMs), 0);
+                 const seen = painted.filter(c => {{ const r = c.getBoundingClientRect();
+                     return r.bottom > 0 && r.top < innerHeight; }}).length;
+                 done([at('tcplab-request'), at('tcplab-reply'), at('tcplab-view'), total.duration,
+                       paint, painted.length, seen]);
              }});
              obs.observe(results, {{ attributes: true, childList: true, subtree: true }});
              performance.mark('tcplab-input-{i}');
@@ -79,7 +86,7 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 4]>, Responsiveness) {
         let j = ret.json();
         let stage = |k: usize| j[k].as_f64().unwrap_or(f64::NAN);
         if j[3].as_f64().is_some() {
-            times.push([stage(0), stage(1), stage(2), stage(3)]);
+            times.push(std::array::from_fn(stage));
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -104,15 +111,24 @@ fn median(mut v: Vec<f64>) -> (f64, f64, f64) {
     (at(v.len() / 2), at(0), at(v.len().saturating_sub(1)))
 }
 
-fn report(name: &str, times: &[[f64; 4]], page: &Responsiveness) {
+fn report(name: &str, times: &[[f64; 7]], page: &Responsiveness) {
     let stage = |k: usize| median(times.iter().map(|t| t[k]).collect());
     let (request, reply, view) = (stage(0).0, stage(1).0, stage(2).0);
     let (drawn, best, worst) = stage(3);
+    let p95 = {
+        let mut v: Vec<f64> = times.iter().map(|t| t[3]).collect();
+        v.sort_by(f64::total_cmp);
+        v.get((v.len() * 95).div_ceil(100).saturating_sub(1))
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    let (paint, charts, seen) = (stage(4).0, stage(5).0, stage(6).0);
     println!(
-        "{name}, {} moves: input to charts drawn median {drawn:.1} ms (best {best:.1}, worst \
-         {worst:.1}); medians from the input: request posted {request:.1} ms, reply arrived \
-         {reply:.1} ms, reply read {view:.1} ms; on the page's thread, the longest task over \
-         50 ms {:.1} ms (0: none) and the longest gap between two frames {:.1} ms",
+        "{name}, {} moves: input to charts drawn median {drawn:.1} ms, p95 {p95:.1} ms (best \
+         {best:.1}, worst {worst:.1}); medians from the input: request posted {request:.1} ms, \
+         reply arrived {reply:.1} ms, reply read {view:.1} ms; the charts' painting {paint:.1} ms \
+         in all ({charts} charts, {seen} of them in view); on the page's thread, the longest task \
+         over 50 ms {:.1} ms (0: none) and the longest gap between two frames {:.1} ms",
         times.len(),
         page.longest_task,
         page.longest_frame_gap
@@ -283,7 +299,8 @@ async fn load(lab: &Lab) -> Load {
                  worker_ready: first('tcplab-reply'),
                  request: first('tcplab-request'),
                  reply_read: first('tcplab-view'),
-                 drawn: first('tcplab-drawn') });",
+                 // The charts in view drawn: what a reader sees first.
+                 drawn: first('tcplab-shown') });",
         )
         .await;
     let v: Value = serde_json::from_str(&json).unwrap_or(Value::Null);

@@ -368,8 +368,10 @@ fn container_element(container: &NodeRef) -> Option<Element> {
     container.cast::<Element>()
 }
 
-/// Marks the container drawn for `query` once every chart in it has been drawn for it, and
-/// leaves a `tcplab-drawn` performance mark then.
+/// Marks the container shown for `query` once every chart in view has been drawn for it
+/// (`data-shown`, and a `tcplab-shown` performance mark: what the page benchmark times), and
+/// drawn once every chart has (`data-drawn`, `tcplab-drawn`); charts out of view are drawn a
+/// little later (`plot::OFF_SCREEN_MS`).
 fn mark_drawn(container: &NodeRef, query: &str) {
     let Some(el) = container_element(container) else {
         return;
@@ -377,22 +379,29 @@ fn mark_drawn(container: &NodeRef, query: &str) {
     let Ok(canvases) = el.query_selector_all("canvas.chart-base") else {
         return;
     };
-    let all = (0..canvases.length()).all(|i| {
-        canvases
-            .item(i)
-            .and_then(|n| n.dyn_into::<Element>().ok())
-            .and_then(|c| c.get_attribute("data-drawn"))
-            .is_some_and(|q| q == query)
-    });
-    if all {
-        let performance = web_sys::window().and_then(|w| w.performance());
-        let at = performance.as_ref().map_or(0.0, |p| p.now());
-        if let Some(p) = &performance {
-            // The first of these ends the page benchmark's cold load (tests/tests/bench.rs).
-            let _ = p.mark("tcplab-drawn");
+    let canvases: Vec<web_sys::HtmlCanvasElement> = (0..canvases.length())
+        .filter_map(|i| canvases.item(i)?.dyn_into().ok())
+        .collect();
+    let drawn =
+        |c: &web_sys::HtmlCanvasElement| c.get_attribute("data-drawn").as_deref() == Some(query);
+    let performance = web_sys::window().and_then(|w| w.performance());
+    let at = performance.as_ref().map_or(0.0, |p| p.now());
+    let mark = |what: &str| {
+        if el.get_attribute(&format!("data-{what}")).as_deref() == Some(query) {
+            return;
         }
-        let _ = el.set_attribute("data-drawn", query);
-        let _ = el.set_attribute("data-drawn-at", &format!("{at:.1}"));
+        if let Some(p) = &performance {
+            // The first `tcplab-drawn` ends the page benchmark's cold load (tests/tests/bench.rs).
+            let _ = p.mark(&format!("tcplab-{what}"));
+        }
+        let _ = el.set_attribute(&format!("data-{what}"), query);
+        let _ = el.set_attribute(&format!("data-{what}-at"), &format!("{at:.1}"));
+    };
+    if canvases.iter().filter(|c| plot::in_view(c)).all(drawn) {
+        mark("shown");
+    }
+    if canvases.iter().all(drawn) {
+        mark("drawn");
     }
 }
 

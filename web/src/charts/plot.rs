@@ -19,6 +19,25 @@ use crate::now_ms;
 /// How far a press must move, in CSS pixels, to be a drag that zooms rather than a click.
 const DRAG_CSS_PX: f64 = 6.0;
 
+/// How long a chart out of view waits before it is drawn for a new run. A dragged slider sends a
+/// run every frame or two; drawing only the charts on screen keeps each new run within a frame,
+/// and the others catch up once the drag pauses (or at once, the next time they are in view and
+/// a run arrives).
+const OFF_SCREEN_MS: i32 = 100;
+
+/// Whether any of the canvas is inside the window's viewport.
+pub(crate) fn in_view(canvas: &HtmlCanvasElement) -> bool {
+    let Some(w) = web_sys::window() else {
+        return true;
+    };
+    let px = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64());
+    let (Some(vw), Some(vh)) = (px(w.inner_width()), px(w.inner_height())) else {
+        return true;
+    };
+    let r = canvas.get_bounding_client_rect();
+    r.bottom() > 0.0 && r.top() < vh && r.right() > 0.0 && r.left() < vw
+}
+
 /// The CSS width used when the canvas has no layout yet (detached, or hidden).
 const FALLBACK_WIDTH: f64 = 960.0;
 
@@ -226,6 +245,9 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     // The value under the pointer on this chart's vertical axis, while it is over the chart.
     let pointer_y: Rc<RefCell<Option<f64>>> = use_mut_ref(|| None);
 
+    // A chart out of view waits for the page to settle before it is drawn (see `OFF_SCREEN_MS`);
+    // a newer run replaces the one it was waiting to draw.
+    let waiting: Rc<RefCell<Option<crate::Timer>>> = use_mut_ref(|| None);
     {
         let (base, over, drawn, cursor_now, draws, pointer_y) = (
             base.clone(),
@@ -236,9 +258,11 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
             pointer_y.clone(),
         );
         let on_drawn = props.on_drawn.clone();
+        let waiting = waiting.clone();
         use_effect_with(
             (props.figure.clone(), props.layout),
             move |(figure, layout)| {
+                waiting.borrow_mut().take();
                 let st = Style::new(layout.dpr, layout.root_font);
                 let (Some(b), Some(o)) = (
                     base.cast::<HtmlCanvasElement>(),
@@ -251,27 +275,52 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                     on_drawn.emit(());
                     return;
                 }
-                let started = now_ms();
-                let result = paint(figure, &b, &o, &st);
-                let took = now_ms() - started;
-                let frame = result.ok();
-                if let Some(f) = &frame {
-                    let (cursor, until, veil) = *cursor_now.borrow();
-                    let readout =
-                        cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), f, &st));
-                    cursor::paint(&o, f, &st, readout.as_ref(), until, veil);
-                }
-                *drawn.borrow_mut() = frame.map(|f| (f, st));
-                *last.borrow_mut() = Some(key);
-                let n = {
-                    let mut d = draws.borrow_mut();
-                    *d += 1;
-                    *d
+                let in_view = in_view(&b);
+                let figure = figure.clone();
+                let draw = move || {
+                    let started = now_ms();
+                    let result = paint(&figure, &b, &o, &st);
+                    let took = now_ms() - started;
+                    let frame = result.ok();
+                    if let Some(f) = &frame {
+                        let (cursor, until, veil) = *cursor_now.borrow();
+                        let readout =
+                            cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), f, &st));
+                        cursor::paint(&o, f, &st, readout.as_ref(), until, veil);
+                    }
+                    *drawn.borrow_mut() = frame.map(|f| (f, st));
+                    let query = figure.ctx().view.query.clone();
+                    *last.borrow_mut() = Some(key);
+                    let n = {
+                        let mut d = draws.borrow_mut();
+                        *d += 1;
+                        *d
+                    };
+                    let _ = b.set_attribute("data-draws", &n.to_string());
+                    let _ = b.set_attribute("data-draw-ms", &format!("{took:.2}"));
+                    let _ = b.set_attribute("data-drawn", &query);
+                    on_drawn.emit(());
                 };
-                let _ = b.set_attribute("data-draws", &n.to_string());
-                let _ = b.set_attribute("data-draw-ms", &format!("{took:.2}"));
-                let _ = b.set_attribute("data-drawn", &figure.ctx().view.query);
-                on_drawn.emit(());
+                if in_view {
+                    draw();
+                } else {
+                    let draw = Rc::new(RefCell::new(Some(draw)));
+                    let later = draw.clone();
+                    let timer = crate::after(OFF_SCREEN_MS, move || {
+                        if let Some(d) = later.borrow_mut().take() {
+                            d();
+                        }
+                    });
+                    match timer {
+                        Some(t) => *waiting.borrow_mut() = Some(t),
+                        // No window to time on: draw it now.
+                        None => {
+                            if let Some(d) = draw.borrow_mut().take() {
+                                d();
+                            }
+                        }
+                    }
+                }
             },
         );
     }

@@ -20,7 +20,7 @@ use yew::Callback;
 
 use super::live::Live;
 use super::mark;
-use super::protocol::{Reply, Request, Want};
+use super::protocol::{Packed, Reply, Request, Want};
 use crate::location::describe;
 
 /// The worker's script (assets/worker-loader.js, which loads what Trunk builds from the
@@ -290,15 +290,14 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
     if id != inner.latest {
         return next;
     }
-    if reply.view.is_some() {
-        mark("tcplab-view");
+    let file = super::protocol::unpack(&mut reply, packed.map(|b| b.to_vec()));
+    if file.is_some() {
+        reply.error = Some("the simulator sent a file this page did not ask for".into());
     }
-    if let Some(packed) = packed {
-        match super::protocol::decode_steps(&packed.to_vec()) {
-            Ok(steps) => reply.steps = Some(steps),
-            Err(e) => reply.error = Some(e),
-        }
-        mark("tcplab-steps");
+    match reply.packed {
+        Some(Packed::View) => mark("tcplab-view"),
+        Some(Packed::Steps) => mark("tcplab-steps"),
+        _ => {}
     }
     let outcome = match (reply.view, reply.steps, reply.error) {
         (Some(view), _, _) => Outcome::View(Rc::new(view)),

@@ -285,10 +285,11 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, key: u64, data: JsValue) -> Vec<Finis
         ),
         Err(data) => (data.as_string().unwrap_or_default(), None),
     };
-    let reply: Reply = match serde_json::from_str(&text) {
+    let mut reply: Reply = match serde_json::from_str(&text) {
         Ok(r) => r,
         Err(e) => return failed(inner_rc, key, format!("an unreadable answer: {e}")),
     };
+    let file = super::protocol::unpack(&mut reply, file);
     let mut out = Vec::new();
     {
         let mut inner = inner_rc.borrow_mut();

@@ -93,6 +93,19 @@ pub struct Reply {
     pub progress: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What the bytes beside the JSON are, when the reply has some.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packed: Option<Packed>,
+}
+
+/// The bytes a reply carries beside its JSON: its view or its steps as postcard
+/// (`tcplab-wire`), or a capture file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Packed {
+    View,
+    Steps,
+    Pcap,
 }
 
 impl Reply {
@@ -144,22 +157,52 @@ pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
     to_json(&reply(request, now).0)
 }
 
-/// The worker's answer as it posts it: the JSON, and a run's steps as bytes when it recorded
-/// them (the JSON's `steps` is then left out). A lesson has a few thousand steps and a fast run
-/// the cap of 100 000: as JSON those are tens of megabytes that the page would parse on its own
-/// thread; as postcard they are a few bytes a field, cross by transfer, and are read without
-/// parsing text (docs/performance.md, "The player's steps").
+/// The worker's answer as it posts it: the JSON, and a run's view, its steps or a capture file
+/// as bytes beside it (the JSON's `packed` says which, and leaves them out of itself). A view is
+/// a few hundred kilobytes and a fast run's steps tens of megabytes as JSON, which the page
+/// would parse on its own thread; as postcard they are a few bytes a field, cross by transfer,
+/// and are read without parsing text (docs/performance.md, "Input to charts drawn" and "The
+/// player's steps").
 pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Vec<u8>>) {
     let (mut reply, file) = reply(request, now);
-    let packed = match reply.steps.take().map(|s| encode_steps(&s)) {
-        None => file,
-        Some(Ok(bytes)) => Some(bytes),
-        Some(Err(e)) => {
+    let packed = if let Some(view) = reply.view.take() {
+        Some((Packed::View, tcplab_wire::encode_view(&view)))
+    } else if let Some(steps) = reply.steps.take() {
+        Some((Packed::Steps, encode_steps(&steps)))
+    } else {
+        file.map(|f| (Packed::Pcap, Ok(f)))
+    };
+    let bytes = match packed {
+        None => None,
+        Some((what, Ok(bytes))) => {
+            reply.packed = Some(what);
+            Some(bytes)
+        }
+        Some((_, Err(e))) => {
             reply.error = Some(e);
             None
         }
     };
-    (to_json(&reply), packed)
+    (to_json(&reply), bytes)
+}
+
+/// Reads the bytes beside a reply's JSON back into it, as `packed` names them: a view or steps
+/// into their fields; a capture file is handed back as it came.
+pub fn unpack(reply: &mut Reply, bytes: Option<Vec<u8>>) -> Option<Vec<u8>> {
+    let bytes = bytes?;
+    match reply.packed {
+        Some(Packed::View) => match decode_view(&bytes) {
+            Ok(view) => reply.view = Some(view),
+            Err(e) => reply.error = Some(e),
+        },
+        Some(Packed::Steps) => match decode_steps(&bytes) {
+            Ok(steps) => reply.steps = Some(steps),
+            Err(e) => reply.error = Some(e),
+        },
+        Some(Packed::Pcap) => return Some(bytes),
+        None => reply.error = Some("the simulator sent bytes it did not name".into()),
+    }
+    None
 }
 
 /// The worker's answer to a request that came with a file: a capture to analyse. `post`
@@ -244,7 +287,7 @@ pub(crate) fn run_view(query: &str) -> RunView {
     reply.view.expect("a view")
 }
 
-pub use tcplab_wire::{decode_steps, encode_steps};
+pub use tcplab_wire::{decode_steps, decode_view, encode_steps};
 
 /// The request's scenario: its query, over the trace it brings for `link=trace`.
 fn scenario_of(query: &str, trace: Option<&str>) -> Result<Scenario, String> {
