@@ -534,7 +534,10 @@ impl Lab {
         self.eval_string(
             "const c = document.querySelector('.charts');
              const h = document.getElementById('headline');
-             if (!c || !h || c.dataset.drawn === undefined) return 'yes';
+             if (!c || !h) return 'yes';
+             // Not yet marked: drawn only if there is no chart to draw.
+             if (c.dataset.drawn === undefined)
+                 return c.querySelector('canvas.chart-base') ? 'no' : 'yes';
              return c.dataset.drawn === h.dataset.query ? 'yes' : 'no';",
         )
         .await

@@ -158,6 +158,67 @@ async fn slider_input_to_charts_drawn() {
     .await;
 }
 
+/// Drags the RTT slider one position a frame for `frames` animation frames, as a mouse drag
+/// sends its input events, and counts the frames in which the charts in view showed a run they
+/// had not shown before: 1.0 is a new run drawn every frame.
+async fn drag(lab: &Lab, frames: u32) -> (u32, u32) {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         const s = document.getElementById('rtt');
+         const c = () => document.querySelector('.charts');
+         const lo = Number(s.min), hi = Number(s.max), start = Number(s.value);
+         let frame = 0, fresh = 0, last = c() ? c().dataset.shown : '';
+         const tick = () => {{
+             const now = c() ? c().dataset.shown : '';
+             if (frame > 0 && now !== last) fresh += 1;
+             last = now;
+             if (frame === {frames}) {{ done([frame, fresh]); return; }}
+             frame += 1;
+             // Back and forth over a few positions, so that every value is a new run.
+             const v = start + ((frame % 40) < 20 ? frame % 20 : 20 - frame % 20) + 1;
+             s.value = String(Math.min(hi, Math.max(lo, v)));
+             s.dispatchEvent(new Event('input', {{ bubbles: true }}));
+             requestAnimationFrame(tick);
+         }};
+         requestAnimationFrame(tick);"
+    );
+    let ret = lab
+        .driver
+        .execute_async(script, Vec::new())
+        .await
+        .expect("the drag");
+    let j = ret.json();
+    let n = |k: usize| j[k].as_u64().unwrap_or(0) as u32;
+    (n(0), n(1))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run it with --ignored --nocapture"]
+async fn dragging_a_slider_draws_a_new_run_every_frame() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.driver
+            .set_script_timeout(Duration::from_secs(60))
+            .await
+            .expect("script timeout");
+        let presets = tcplab::scenario::PRESETS
+            .iter()
+            .map(|p| format!("preset={}", p.name));
+        for query in std::iter::once(String::new()).chain(presets) {
+            lab.open(&format!("?{query}&lang=en")).await;
+            lab.wait_for_run(RUN_TIMEOUT).await;
+            let (frames, fresh) = drag(lab, 240).await;
+            println!(
+                "{:<28} {fresh} of {frames} frames showed a new run ({:.2} a frame); {}",
+                if query.is_empty() { "default" } else { &query },
+                f64::from(fresh) / f64::from(frames.max(1)),
+                lab.text_of("status").await
+            );
+        }
+    })
+    .await;
+}
+
 /// The scenarios of the simulator's own benchmark (`core/benches/engine.rs`), to compare the
 /// worker with the native build, and a run that spends the page's whole event budget.
 const ENGINE_SCENARIOS: [(&str, &str); 4] = [

@@ -167,6 +167,8 @@ async fn a_click_on_a_chart_moves_the_player_and_space_plays_from_a_button() {
             .wait_until(SETTLE, || async move { player_step(lab).await.0 == "fast_retransmit" })
             .await;
         assert!(ready);
+        // Every chart drawn, those out of view too (they follow the ones in view).
+        lab.wait_for_run(SETTLE).await;
         let before = lab.search().await;
         // A click three quarters of the way along the window chart.
         lab.eval_string(

@@ -20,7 +20,7 @@ use tcplab_web::player::path::{snapshot, Bounds};
 use tcplab_web::player::state::{read_within, Action as PlayerAction, SPEEDS};
 use tcplab_web::player::{key_action, Action, StepsRef};
 use tcplab_web::worker::protocol::{
-    answer, answer_packed, decode_steps, encode_steps, Reply, Request, Want,
+    answer, answer_packed, decode_steps, decode_view, encode_steps, Packed, Reply, Request, Want,
 };
 use tcplab_web::worker::Outcome;
 use wasm_bindgen::JsCast;
@@ -219,8 +219,8 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
     assert!(reply.steps.is_none(), "the steps travel as bytes");
     let sent = decode_steps(&packed.expect("the steps' bytes")).expect("read back");
     assert_eq!((sent.mss, sent.cc), (1460, tcplab::CcAlgo::Cubic));
-    let inline: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
-    assert!(inline.steps.expect("steps in the JSON") == sent);
+    let inline: Reply = answer(&request, || 0.0);
+    assert!(inline.steps.expect("the steps, read back") == sent);
     assert!(sent == record(LESSON));
 
     // A part of a long run: from its instant on, the record full, the run ended there.
@@ -231,7 +231,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
         trace: None,
     })
     .expect("a request");
-    let reply: Reply = serde_json::from_str(&answer(&long, || 0.0)).expect("a reply");
+    let reply: Reply = answer(&long, || 0.0);
     let steps = reply.steps.expect("steps");
     assert_eq!(steps.from_ms, 2_000.0);
     assert!(steps.truncated && steps.steps.len() == MAX_STEPS);
@@ -246,8 +246,15 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
     })
     .expect("a request");
     let (json, packed) = answer_packed(&plain, || 0.0);
-    assert!(packed.is_none());
     let reply: Reply = serde_json::from_str(&json).expect("a reply");
+    assert_eq!(
+        reply.packed,
+        Some(Packed::View),
+        "the view travels as bytes"
+    );
+    let view = decode_view(&packed.expect("the view's bytes")).expect("read back");
+    assert!(view.summary.events > 0);
+    let reply = answer(&plain, || 0.0);
     assert!(reply.view.is_some() && reply.steps.is_none());
 }
 

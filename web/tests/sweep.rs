@@ -49,7 +49,7 @@ fn both(query: &str, key: Key, values: &str, seeds: u32) -> (String, String) {
             trace: None,
         })
         .expect("a request");
-        let reply: Reply = serde_json::from_str(&answer(&text, || 0.0)).expect("a reply");
+        let reply: Reply = answer(&text, || 0.0);
         let summary = reply.summary.expect("a summary");
         batch.record(i, Done::Summary(Rc::new(summary)), 1.0);
     }
@@ -96,7 +96,7 @@ fn the_worker_prints_traces_as_the_runner_does() {
             trace: None,
         })
         .expect("a request");
-        let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+        let reply: Reply = answer(&request, || 0.0);
         assert_eq!(
             reply.csv.as_deref(),
             Some(direct.trace_csv(kind).as_str()),
@@ -104,10 +104,10 @@ fn the_worker_prints_traces_as_the_runner_does() {
         );
     }
     let request = r#"{"id":4,"query":"","want":{"trace":"rtt"}}"#;
-    let reply: Reply = serde_json::from_str(&answer(request, || 0.0)).expect("a reply");
+    let reply: Reply = answer(request, || 0.0);
     assert!(reply.error.expect("refused").contains("allowed cwnd"));
     let request = r#"{"id":5,"query":"rtt=50","want":"summary"}"#;
-    let reply: Reply = serde_json::from_str(&answer(request, || 0.0)).expect("a reply");
+    let reply: Reply = answer(request, || 0.0);
     let summary = reply.summary.expect("a summary");
     assert_eq!(summary.scenario, "rtt=50");
     assert!(reply.view.is_none(), "a summary alone");

@@ -71,12 +71,13 @@ pub struct Reply {
     pub ready: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Never in the JSON: it crosses as bytes beside it (`packed`).
+    #[serde(skip)]
     pub view: Option<RunView>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
-    /// The steps a [`Want::Steps`] asked for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The steps a [`Want::Steps`] asked for; as `view`, never in the JSON.
+    #[serde(skip)]
     pub steps: Option<Steps>,
     /// A trace, as `tcplab trace` prints it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -150,11 +151,16 @@ pub const CURVE_COLUMNS: usize = 2048;
 /// The most packets the page captures of a run: about 30 MB of file.
 pub const PAGE_MAX_PACKETS: u64 = 200_000;
 
-/// The worker's whole job: one request in, one reply out, as JSON. `now` reads a clock in ms
-/// (the simulator itself never does); the time the simulation took goes into the summary's
-/// `sim_wall_ms`, as the runner reports it.
-pub fn answer(request: &str, now: impl Fn() -> f64) -> String {
-    to_json(&reply(request, now).0)
+/// The worker's whole job, one request in and one reply out, as the page reads it: through the
+/// JSON and the bytes beside it both ways. `now` reads a clock in ms (the simulator itself never
+/// does); the time the simulation took goes into the summary's `sim_wall_ms`, as the runner
+/// reports it.
+pub fn answer(request: &str, now: impl Fn() -> f64) -> Reply {
+    let (json, bytes) = answer_packed(request, now);
+    let mut reply = serde_json::from_str(&json)
+        .unwrap_or_else(|e| Reply::error(None, format!("an unreadable answer: {e}")));
+    let _file = unpack(&mut reply, bytes);
+    reply
 }
 
 /// The worker's answer as it posts it: the JSON, and a run's view, its steps or a capture file
@@ -272,7 +278,7 @@ fn analyze(
     })
 }
 
-/// The view the worker sends for `query`, through its JSON both ways: the unit tests' run.
+/// The view the worker sends for `query`, through the wire both ways: the unit tests' run.
 #[cfg(test)]
 pub(crate) fn run_view(query: &str) -> RunView {
     let request = serde_json::to_string(&Request {
@@ -282,7 +288,7 @@ pub(crate) fn run_view(query: &str) -> RunView {
         trace: None,
     })
     .expect("a request");
-    let reply: Reply = serde_json::from_str(&answer(&request, || 0.0)).expect("a reply");
+    let reply = answer(&request, || 0.0);
     assert_eq!(reply.id, Some(7));
     reply.view.expect("a view")
 }
