@@ -85,7 +85,20 @@ struct Inner {
     on_outcome: Callback<(String, Outcome)>,
     /// Workers started so far: the first, and one for each superseded or failed run.
     started: u32,
+    /// When the busy request was posted, and how long the last answered one took (ms).
+    posted_at: f64,
+    last_took: Option<f64>,
+    /// The newest request whose view is on show.
+    shown: u64,
+    /// Stops the busy run once it has outlasted `SUPERSEDE_AFTER_MS` with a newer one waiting.
+    watch: Option<crate::Timer>,
 }
+
+/// A run that took longer than this (ms) is stopped when a newer value supersedes it; a quicker
+/// one is left to finish and its view shown, so that the charts follow a dragged slider at the
+/// simulator's pace instead of waiting for the drag to end (docs/performance.md, "Input to
+/// charts drawn"). Stopping costs a fresh worker, some tens of ms.
+const SUPERSEDE_AFTER_MS: f64 = 1_000.0;
 
 impl Client {
     /// A client that reports each newest request's outcome, with its query, to `on_outcome`.
@@ -105,6 +118,10 @@ impl Client {
                 frame: false,
                 on_outcome,
                 started: 0,
+                posted_at: 0.0,
+                last_took: None,
+                shown: 0,
+                watch: None,
             })),
         };
         let failure = start(&client.inner);
@@ -213,6 +230,24 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
         inner.pending?;
         (inner.busy.is_some(), inner.live.is_some())
     };
+    let (quick, left) = {
+        let inner = inner_rc.borrow();
+        let left = SUPERSEDE_AFTER_MS - (crate::now_ms() - inner.posted_at);
+        let quick = inner.last_took.is_some_and(|ms| ms <= SUPERSEDE_AFTER_MS);
+        (quick && left > 0.0, left)
+    };
+    if busy && quick && live {
+        // Left to finish: its reply posts the pending request, unless it runs too long.
+        let weak = Rc::downgrade(inner_rc);
+        let watch = crate::after(left.ceil() as i32, move || {
+            if let Some(inner) = weak.upgrade() {
+                let failure = flush(&inner);
+                Client { inner }.report(failure);
+            }
+        });
+        inner_rc.borrow_mut().watch = watch;
+        return None;
+    }
     if busy || !live {
         if let Some(failure) = start(inner_rc) {
             return Some(failure);
@@ -239,6 +274,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
         Ok(()) => {
             mark(inner.role.marks().0);
             inner.busy = Some(id);
+            inner.posted_at = crate::now_ms();
             None
         }
         Err(e) => Some((
@@ -284,11 +320,17 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
     };
     if inner.busy == Some(id) {
         inner.busy = None;
+        inner.last_took = Some(crate::now_ms() - inner.posted_at);
     }
     // A newer request may be waiting for this worker to be free.
     let next = post(&mut inner);
-    if id != inner.latest {
+    // An older request's view is still newer than the one on show: shown while the newest runs.
+    let newer_view = reply.packed == Some(Packed::View) && id > inner.shown && next.is_none();
+    if id != inner.latest && !newer_view {
         return next;
+    }
+    if reply.packed == Some(Packed::View) {
+        inner.shown = id;
     }
     let file = super::protocol::unpack(&mut reply, packed.map(|b| b.to_vec()));
     if file.is_some() {
