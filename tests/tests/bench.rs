@@ -219,6 +219,65 @@ async fn dragging_a_slider_draws_a_new_run_every_frame() {
     .await;
 }
 
+/// The page's JS heap after a full collection (bytes), and the workers it has running.
+async fn heap_and_workers(lab: &Lab) -> (f64, String) {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let json = lab
+        .eval_string(
+            "if (window.gc) { gc(); gc(); }
+             return JSON.stringify([performance.memory ? performance.memory.usedJSHeapSize : null,
+                                    document.documentElement.dataset.liveWorkers || '0']);",
+        )
+        .await;
+    let v: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+    (
+        v[0].as_f64().unwrap_or(f64::NAN),
+        v[1].as_str().unwrap_or("?").to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run it with --ignored --nocapture"]
+async fn the_js_heap_stays_flat_over_1000_slider_moves() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.driver
+            .set_script_timeout(Duration::from_secs(120))
+            .await
+            .expect("script timeout");
+        for query in ["", "preset=lesson-fast-retransmit"] {
+            lab.open(&format!("?{query}&lang=en")).await;
+            lab.wait_for_run(RUN_TIMEOUT).await;
+            // A first drag, so that what the page keeps for good (compiled code, caches) is in.
+            drag(lab, 100).await;
+            lab.wait_for_run(RUN_TIMEOUT).await;
+            let (before, workers_before) = heap_and_workers(lab).await;
+            let mut fresh = 0;
+            let mut halfway = f64::NAN;
+            for block in 1..=10 {
+                fresh += drag(lab, 100).await.1;
+                if block == 5 {
+                    lab.wait_for_run(RUN_TIMEOUT).await;
+                    halfway = heap_and_workers(lab).await.0;
+                }
+            }
+            lab.wait_for_run(RUN_TIMEOUT).await;
+            let (after, workers_after) = heap_and_workers(lab).await;
+            println!(
+                "{:<32} 1000 moves ({fresh} runs shown): JS heap {:.2} MB before, {:.2} MB after \
+                 500 moves, {:.2} MB after 1000 ({:+.1} %); workers running {workers_before} \
+                 before, {workers_after} after",
+                if query.is_empty() { "default" } else { query },
+                before / 1e6,
+                halfway / 1e6,
+                after / 1e6,
+                (after / before - 1.0) * 100.0
+            );
+        }
+    })
+    .await;
+}
+
 /// The scenarios of the simulator's own benchmark (`core/benches/engine.rs`), to compare the
 /// worker with the native build, and a run that spends the page's whole event budget.
 const ENGINE_SCENARIOS: [(&str, &str); 4] = [

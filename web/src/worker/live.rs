@@ -3,9 +3,31 @@
 //! the worker: a run cannot be interrupted inside WebAssembly, so a superseded one is stopped
 //! this way.
 
+use std::cell::Cell;
+
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+thread_local! {
+    /// Workers started and not yet terminated, on this page.
+    static RUNNING: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Counts a worker in or out, and writes the count on the document's root element
+/// (`data-live-workers`), where the page benchmark and the tests read that none is left behind.
+fn count(change: i32) {
+    let n = RUNNING.with(|r| {
+        r.set(r.get().saturating_add_signed(change));
+        r.get()
+    });
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-live-workers", &n.to_string());
+    }
+}
 
 pub struct Live {
     worker: Worker,
@@ -30,6 +52,7 @@ impl Live {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        count(1);
         Ok(Live {
             worker,
             _on_message: on_message,
@@ -57,5 +80,6 @@ impl Drop for Live {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
+        count(-1);
     }
 }
