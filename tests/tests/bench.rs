@@ -105,6 +105,14 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 7]>, Responsiveness) {
     (times, page)
 }
 
+/// Lets the benchmark's own scripts run for up to `secs` seconds.
+async fn allow_scripts(lab: &Lab, secs: u64) {
+    lab.driver
+        .set_script_timeout(Duration::from_secs(secs))
+        .await
+        .expect("script timeout");
+}
+
 fn median(mut v: Vec<f64>) -> (f64, f64, f64) {
     v.sort_by(f64::total_cmp);
     let at = |i: usize| v.get(i).copied().unwrap_or(f64::NAN);
@@ -140,10 +148,7 @@ fn report(name: &str, times: &[[f64; 7]], page: &Responsiveness) {
 async fn slider_input_to_charts_drawn() {
     with_lab(|lab| async move {
         let lab = &*lab;
-        lab.driver
-            .set_script_timeout(Duration::from_secs(30))
-            .await
-            .expect("script timeout");
+        allow_scripts(lab, 30).await;
         lab.open("?lang=en").await;
         let (times, page) = measure(lab, 21).await;
         report("default scenario", &times, &page);
@@ -197,10 +202,7 @@ async fn drag(lab: &Lab, frames: u32) -> (u32, u32) {
 async fn dragging_a_slider_draws_a_new_run_every_frame() {
     with_lab(|lab| async move {
         let lab = &*lab;
-        lab.driver
-            .set_script_timeout(Duration::from_secs(60))
-            .await
-            .expect("script timeout");
+        allow_scripts(lab, 60).await;
         let presets = tcplab::scenario::PRESETS
             .iter()
             .map(|p| format!("preset={}", p.name));
@@ -241,10 +243,7 @@ async fn heap_and_workers(lab: &Lab) -> (f64, String) {
 async fn the_js_heap_stays_flat_over_1000_slider_moves() {
     with_lab(|lab| async move {
         let lab = &*lab;
-        lab.driver
-            .set_script_timeout(Duration::from_secs(120))
-            .await
-            .expect("script timeout");
+        allow_scripts(lab, 120).await;
         for query in ["", "preset=lesson-fast-retransmit"] {
             lab.open(&format!("?{query}&lang=en")).await;
             lab.wait_for_run(RUN_TIMEOUT).await;
@@ -348,10 +347,7 @@ async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f
 async fn engine_events_per_second_in_the_worker() {
     with_lab(|lab| async move {
         let lab = &*lab;
-        lab.driver
-            .set_script_timeout(Duration::from_secs(120))
-            .await
-            .expect("script timeout");
+        allow_scripts(lab, 120).await;
         lab.open("?lang=en").await;
         for (name, query) in ENGINE_SCENARIOS {
             // The budget run takes seconds; the others are repeated until the median settles.
