@@ -55,8 +55,8 @@ elapsed
 
 # The page's logic without the DOM (web/src/model/, web/src/batch/) is tested on the host first:
 # quick, and a failure there is not a browser's. The same tests run again in Chromium below.
-section "Tests of the page's model, host: cargo test -p tcplab-web --lib"
-cargo test -p tcplab-web --lib
+section "Tests of the page's model and its wire, host: cargo test -p tcplab-web --lib -p tcplab-wire"
+cargo test -p tcplab-web --lib -p tcplab-wire
 elapsed
 
 section "Tests of the page's code, wasm32 in headless Chromium: cargo test -p tcplab-web"
