@@ -9,7 +9,7 @@ use gloo_events::EventListener;
 use yew::prelude::*;
 
 use crate::banner::Banner;
-use crate::charts::Charts;
+use crate::charts::{Charts, ViewRef};
 use crate::compare::CompareView;
 use crate::controls::{Change, Controls};
 use crate::diagnose::{Captured, DiagnoseView};
@@ -360,7 +360,7 @@ pub fn app() -> Html {
                                 <PlayerButton {lang} on_action={on_player.clone()} />
                             }
                             if let Some(view) = &page.view {
-                                <LabExport {lang} view={Rc::clone(view)} />
+                                <LabExport {lang} view={ViewRef(Rc::clone(view))} />
                             }
                         }
                     </div>
@@ -369,9 +369,9 @@ pub fn app() -> Html {
                             <>
                                 { stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
                                 { stage::headline(&page, lang, on_compare) }
-                                <Status view={page.view.clone()} {lang} {running} workers={client.workers_started()} />
+                                <Status view={page.view.clone().map(ViewRef)} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
-                                    <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
+                                    <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
                                         until_ms={page.player_ms()} {on_cursor}
                                         on_seek={page.player.open.then(|| on_seek.clone())}
                                         follow_ms={page.follow_ms()} {veiled} />
@@ -409,7 +409,7 @@ pub fn app() -> Html {
 
 #[derive(Properties, PartialEq)]
 struct StatusProps {
-    view: Option<Rc<tcplab::view::RunView>>,
+    view: Option<ViewRef>,
     lang: Lang,
     running: bool,
     workers: u32,

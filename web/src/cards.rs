@@ -2,7 +2,7 @@
 //! (goodput; completion in ms and in round trips; retransmitted share; measured against
 //! Mathis; p99 message latency). Each number keeps the runner's exact value in `data-raw`.
 
-use std::rc::Rc;
+use crate::charts::ViewRef;
 use tcplab::rate::MBytePerS;
 
 use tcplab::theory::verdict::Limit;
@@ -17,7 +17,7 @@ use crate::worker::PAGE_MAX_EVENTS;
 
 #[derive(Properties, PartialEq)]
 pub struct HeadlineProps {
-    pub view: Option<Rc<RunView>>,
+    pub view: Option<ViewRef>,
     pub lang: Lang,
     /// The view is for an older scenario: a newer run is going.
     pub running: bool,

@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use crate::cards::Headline;
+use crate::charts::ViewRef;
 use crate::i18n::Lang;
 use crate::lesson::panel::LessonPanel;
 use crate::model::page::Page;
@@ -22,7 +23,7 @@ pub fn lesson_and_player(
         <>
             if let Some(state) = page.lesson {
                 <LessonPanel {state} scenario={page.scenario.clone()} steps={steps.clone()}
-                    view={page.view.clone().filter(|v| v.query == query)}
+                    view={page.view.clone().filter(|v| v.query == query).map(ViewRef)}
                     {lang} on_action={on_lesson.clone()} />
             }
             if page.player.open {
@@ -49,7 +50,7 @@ pub fn headline(page: &Page, lang: Lang, on_compare: Callback<()>) -> Html {
         };
     }
     html! {
-        <Headline view={page.view.clone()} {lang} running={page.running()}
+        <Headline view={page.view.clone().map(ViewRef)} {lang} running={page.running()}
             failure={page.current_failure().map(str::to_string)}
             app={page.scenario.app} {on_compare} />
     }

@@ -61,7 +61,7 @@ impl Mounted {
     ) -> ChartsProps {
         let emitted = emitted.clone();
         ChartsProps {
-            view,
+            view: tcplab_web::charts::ViewRef(view),
             lang,
             cursor_ms,
             until_ms: None,

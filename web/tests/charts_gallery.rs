@@ -53,7 +53,7 @@ fn gallery() {
         .append_child(&root)
         .expect("mount");
     let props = ChartsProps {
-        view: Rc::new(view),
+        view: tcplab_web::charts::ViewRef(Rc::new(view)),
         lang,
         cursor_ms,
         until_ms: None,

@@ -55,7 +55,7 @@ pub(crate) fn err(e: impl std::fmt::Display) -> String {
 
 #[derive(Properties, PartialEq)]
 pub struct ChartsProps {
-    pub view: Rc<RunView>,
+    pub view: ViewRef,
     pub lang: Lang,
     /// The shared cursor, in ms of simulated time.
     pub cursor_ms: Option<f64>,
@@ -418,7 +418,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
     {
         // A run with no chart to draw is drawn as soon as it is shown.
         let (container, query): (NodeRef, Rc<RefCell<String>>) = (container.clone(), query.clone());
-        use_effect_with(ViewRef(props.view.clone()), move |_| {
+        use_effect_with(props.view.clone(), move |_| {
             mark_drawn(&container, &query.borrow())
         });
     }
@@ -443,7 +443,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
         let (choice, query) = (bbr_choice.clone(), props.view.query.clone());
         Callback::from(move |i: usize| choice.set(Some((query.clone(), i))))
     };
-    let mut ctx = Ctx::new(props.view.clone(), props.lang).zoomed(range);
+    let mut ctx = Ctx::new(props.view.0.clone(), props.lang).zoomed(range);
     ctx.window_log = *window_log;
     let toggle_log = {
         let window_log = window_log.clone();

@@ -11,6 +11,7 @@ use yew::prelude::*;
 use super::Spec;
 use crate::banner::Banner;
 use crate::charts::Charts;
+use crate::charts::ViewRef;
 use crate::controls::{Change, Controls};
 use crate::location;
 use crate::model::address;
@@ -154,7 +155,7 @@ pub fn Embed() -> Html {
                     {on_change} only={spec.controls.clone()} />
             }
             if let Some(view) = &page.view {
-                <Charts view={Rc::clone(view)} {lang} cursor_ms={page.cursor_ms()}
+                <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
                     until_ms={page.player_ms()} {on_cursor}
                     on_seek={page.player.open.then(|| on_seek.clone())}
                     follow_ms={page.follow_ms()} {veiled} only={spec.charts.clone()} />

@@ -1,6 +1,7 @@
 //! The export menu of one run: its summary and its whole view as JSON, each trace as
 //! `tcplab trace` prints it, a PNG of each chart, and the commands.
 
+use crate::charts::ViewRef;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -21,7 +22,7 @@ use tcplab::capture::CapturePoint;
 #[derive(Properties, PartialEq)]
 pub struct LabExportProps {
     pub lang: Lang,
-    pub view: Rc<RunView>,
+    pub view: ViewRef,
 }
 
 /// Every chart on the page: its kind (`data-chart`), its title and its canvas.

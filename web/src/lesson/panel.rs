@@ -2,11 +2,11 @@
 //! question (choices, or a number), the answer revealed with the lab's explanation, and the
 //! way through the parts.
 
+use crate::charts::ViewRef;
 use std::rc::Rc;
 
 use tcplab::lesson::slots::Piece;
 use tcplab::lesson::{Form, Given, Shown};
-use tcplab::view::RunView;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -22,7 +22,7 @@ pub struct LessonPanelProps {
     /// The recorded steps around the player's cursor.
     pub steps: Option<StepsRef>,
     /// The run on show, once it is in (the summary some sentences read from).
-    pub view: Option<Rc<RunView>>,
+    pub view: Option<ViewRef>,
     pub lang: Lang,
     pub on_action: Callback<Action>,
 }
