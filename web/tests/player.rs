@@ -215,11 +215,15 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
     .expect("a request");
     let (json, packed) = answer_packed(&request, || 0.0);
     let reply: Reply = serde_json::from_str(&json).expect("a reply");
-    assert!(reply.view.is_none(), "steps come without a view");
-    assert!(reply.steps.is_none(), "the steps travel as bytes");
+    assert_eq!(
+        reply.packed,
+        Some(Packed::Steps),
+        "the steps travel as bytes"
+    );
     let sent = decode_steps(&packed.expect("the steps' bytes")).expect("read back");
     assert_eq!((sent.mss, sent.cc), (1460, tcplab::CcAlgo::Cubic));
     let inline: Reply = answer(&request, || 0.0);
+    assert!(inline.view.is_none(), "steps come without a view");
     assert!(inline.steps.expect("the steps, read back") == sent);
     assert!(sent == record(LESSON));
 

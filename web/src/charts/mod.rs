@@ -391,7 +391,7 @@ fn mark_drawn(container: &NodeRef, query: &str) {
             return;
         }
         if let Some(p) = &performance {
-            // The first `tcplab-drawn` ends the page benchmark's cold load (tests/tests/bench.rs).
+            // The first `tcplab-shown` ends the page benchmark's cold load (tests/tests/bench.rs).
             let _ = p.mark(&format!("tcplab-{what}"));
         }
         let _ = el.set_attribute(&format!("data-{what}"), query);

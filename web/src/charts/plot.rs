@@ -290,7 +290,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                     }
                     *drawn.borrow_mut() = frame.map(|f| (f, st));
                     let query = figure.ctx().view.query.clone();
-                    *last.borrow_mut() = Some(key);
+                    *last.borrow_mut() = Some(key.clone());
                     let n = {
                         let mut d = draws.borrow_mut();
                         *d += 1;
@@ -301,25 +301,17 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                     let _ = b.set_attribute("data-drawn", &query);
                     on_drawn.emit(());
                 };
-                if in_view {
-                    draw();
+                let draw = Rc::new(draw);
+                let later = if in_view {
+                    None
                 } else {
-                    let draw = Rc::new(RefCell::new(Some(draw)));
-                    let later = draw.clone();
-                    let timer = crate::after(OFF_SCREEN_MS, move || {
-                        if let Some(d) = later.borrow_mut().take() {
-                            d();
-                        }
-                    });
-                    match timer {
-                        Some(t) => *waiting.borrow_mut() = Some(t),
-                        // No window to time on: draw it now.
-                        None => {
-                            if let Some(d) = draw.borrow_mut().take() {
-                                d();
-                            }
-                        }
-                    }
+                    let draw = draw.clone();
+                    crate::after(OFF_SCREEN_MS, move || draw())
+                };
+                match later {
+                    Some(timer) => *waiting.borrow_mut() = Some(timer),
+                    // In view, or no window to time on: drawn now.
+                    None => draw(),
                 }
             },
         );

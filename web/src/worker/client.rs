@@ -321,6 +321,8 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
     if inner.busy == Some(id) {
         inner.busy = None;
         inner.last_took = Some(crate::now_ms() - inner.posted_at);
+        // Finished in time: nothing to stop.
+        inner.watch = None;
     }
     // A newer request may be waiting for this worker to be free.
     let next = post(&mut inner);

@@ -4,9 +4,9 @@
 //! worker answers `{id, packed}` with the view or steps as postcard bytes beside it, or
 //! `{id, error}`) and the worker's side of it; [`client`] is the page's side: it starts the
 //! worker, sends the newest scenario, lets a quick run finish or stops a long one that a newer
-//! value has made stale, and drops answers older than the view on show. [`pool`] runs many independent runs at once
-//! (a sweep, a comparison, an export) on a few workers; both hold their workers as [`live`]
-//! ones.
+//! value has made stale, and drops answers older than the view on show. [`pool`] runs many
+//! independent runs at once (a sweep, a comparison, an export) on a few workers; both hold their
+//! workers as [`live`] ones.
 
 pub mod client;
 pub mod live;
