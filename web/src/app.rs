@@ -207,13 +207,29 @@ pub fn app() -> Html {
 
     // The callbacks are made once (or again when what they run changes), so the components
     // they are given see the same props between renders and are not drawn again for nothing.
-    let on_change = use_callback(page.dispatcher(), |c: Change, dispatcher| {
-        dispatcher.dispatch(Action::Set {
-            key: c.key,
-            value: c.value,
-            entry: c.entry,
+    // The page as this render drew it, for the controls' callback, which is made once.
+    let drawn = use_mut_ref(|| None::<UseReducerHandle<Page>>);
+    *drawn.borrow_mut() = Some(page.clone());
+    let on_change = {
+        let client = client.clone();
+        use_callback(page.dispatcher(), move |c: Change, dispatcher| {
+            // The new run is asked for before the page is drawn again, not in the effect after
+            // it: the worker's time and the drawing overlap. The effect then asks for the same
+            // run, which the client takes as already asked.
+            let early = drawn
+                .borrow()
+                .as_ref()
+                .and_then(|p| p.run_query_after_set(c.key, &c.value));
+            if let Some(query) = early {
+                client.request(&query, Want::View);
+            }
+            dispatcher.dispatch(Action::Set {
+                key: c.key,
+                value: c.value,
+                entry: c.entry,
+            })
         })
-    });
+    };
     let on_load = use_callback(page.dispatcher(), |s, dispatcher| {
         dispatcher.dispatch(Action::Load(s))
     });

@@ -241,6 +241,21 @@ impl Page {
         }
     }
 
+    /// The run the charts will ask for once a control sets `key` to `value`, if that changes
+    /// it: the same query the reducer's state leads the app to ask for, known at the input so
+    /// that the worker starts while the page is drawn again (docs/performance.md, "Input to
+    /// charts drawn"). `None` when the change is refused, changes no run (the cursor), or edits
+    /// what the charts do not show (a compared scenario, a sweep's view).
+    pub fn run_query_after_set(&self, key: Key, value: &str) -> Option<String> {
+        if !matches!(self.keys.view, View::Lab | View::Diagnose) || self.compared_slot().is_some() {
+            return None;
+        }
+        let mut scenario = self.scenario.clone();
+        set(&mut scenario, key, value).ok()?;
+        let query = address::run_query(&scenario);
+        (query != self.run_query()).then_some(query)
+    }
+
     /// The scenario the controls show: the page's own, or in a comparison the one chosen.
     pub fn edited(&self) -> &Scenario {
         match self.compared_slot() {
@@ -584,6 +599,42 @@ mod tests {
         assert_eq!((p.slot, p.revision), (0, revision + 1));
         assert_eq!(p.entry, Some(Entry::Push), "Back returns to the run");
         assert!(p.search().contains("view=compare&b="), "{}", p.search());
+    }
+
+    /// What the app asks for at a slider's input is what it asks for once the page follows.
+    #[test]
+    fn the_run_asked_for_at_the_input_is_the_run_the_state_leads_to() {
+        let set = |key, value: &str| Action::Set {
+            key,
+            value: value.to_string(),
+            entry: Entry::Refine,
+        };
+        let cases: [(&str, Key, &str); 7] = [
+            ("?rtt=28", Key::Rtt, "50"),
+            ("?lesson=slow-start", Key::Iw, "4"),
+            ("?view=diagnose", Key::Loss, "1"),
+            // Refused, unchanged, the cursor alone, another view, a compared scenario.
+            ("?rtt=28", Key::Rtt, "5000"),
+            ("?rtt=28", Key::Rtt, "28"),
+            ("?app=bulk&dur=2", Key::At, "500"),
+            ("?view=sweep&key=loss", Key::Rtt, "50"),
+        ];
+        for (search, key, value) in cases {
+            let page = test_page(search);
+            let early = page.run_query_after_set(key, value);
+            let after = page.clone().apply(set(key, value));
+            let asked = matches!(after.keys.view, View::Lab | View::Diagnose)
+                .then(|| after.run_query())
+                .filter(|q| *q != page.run_query());
+            assert_eq!(early, asked, "{search} {key:?}={value}");
+        }
+        assert!(test_page("?rtt=28")
+            .run_query_after_set(Key::Rtt, "50")
+            .is_some());
+        let compared = test_page("?rtt=28")
+            .apply(Action::Show(View::Compare))
+            .apply(Action::Others(vec![Scenario::default()], 1));
+        assert_eq!(compared.run_query_after_set(Key::Rtt, "50"), None);
     }
 
     #[test]

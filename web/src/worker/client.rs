@@ -132,9 +132,15 @@ impl Client {
     /// Asks for a run of `query`, answered as `want` says, superseding every earlier request.
     /// An idle worker gets it at once; otherwise it waits for the next animation frame, with
     /// whatever else comes meanwhile.
+    /// The newest request asked again while it is still waiting or running is left as it is.
     pub fn request(&self, query: &str, want: Want) {
         {
             let mut inner = self.inner.borrow_mut();
+            let outstanding =
+                inner.pending == Some(inner.latest) || inner.busy == Some(inner.latest);
+            if outstanding && inner.latest_query == query && inner.latest_want == want {
+                return;
+            }
             inner.latest += 1;
             inner.latest_query = query.to_string();
             inner.latest_want = want;
