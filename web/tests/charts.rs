@@ -871,3 +871,18 @@ fn a_pinch_zooms_around_the_fingers() {
         None
     );
 }
+
+/// The charts share one component: its props tell two figures apart by type and by what they
+/// draw, so a new run or another chart in the same place is drawn, and the same one is not.
+#[wasm_bindgen_test]
+fn figures_compare_by_kind_and_by_what_they_draw() {
+    use tcplab_web::charts::plot::figure;
+    use tcplab_web::charts::{cwnd::Cwnd, goodput::Goodput, Ctx};
+
+    let v = view("preset=post-slow-start");
+    let ctx = Ctx::new(v.clone(), Lang::En);
+    assert!(figure(Cwnd(ctx.clone())) == figure(Cwnd(ctx.clone())));
+    assert!(figure(Cwnd(ctx.clone())) != figure(Goodput(ctx.clone())));
+    assert!(figure(Cwnd(ctx.clone())) != figure(Cwnd(Ctx::new(v, Lang::Zh))));
+    assert_eq!(figure(Goodput(ctx)).kind(), "goodput");
+}

@@ -100,7 +100,9 @@ impl Bbr {
 }
 
 impl Figure for Bbr {
-    const KIND: &'static str = "bbr";
+    fn kind(&self) -> &'static str {
+        "bbr"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.ctx

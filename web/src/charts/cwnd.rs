@@ -114,7 +114,9 @@ impl Cwnd {
 }
 
 impl Figure for Cwnd {
-    const KIND: &'static str = "cwnd";
+    fn kind(&self) -> &'static str {
+        "cwnd"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0

@@ -154,7 +154,9 @@ fn bbr_line(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
 }
 
 impl Figure for Goodput {
-    const KIND: &'static str = "goodput";
+    fn kind(&self) -> &'static str {
+        "goodput"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0

@@ -72,7 +72,9 @@ fn thinned_note(ctx: &Ctx) -> Option<String> {
 pub struct Latency(pub Ctx);
 
 impl Figure for Latency {
-    const KIND: &'static str = "latency";
+    fn kind(&self) -> &'static str {
+        "latency"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0
@@ -393,8 +395,12 @@ impl Distribution {
 }
 
 impl Figure for Distribution {
-    const KIND: &'static str = "latency-cdf";
-    const TIMED: bool = false;
+    fn kind(&self) -> &'static str {
+        "latency-cdf"
+    }
+    fn timed(&self) -> bool {
+        false
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0

@@ -498,40 +498,40 @@ pub fn Charts(props: &ChartsProps) -> Html {
                     }
                 </p>
                 if cwnd::applies(&ctx) && wanted("cwnd") {
-                    <Plot<cwnd::Cwnd> figure={cwnd::Cwnd(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    <Plot figure={plot::figure(cwnd::Cwnd(ctx.clone()))} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if goodput::applies(&ctx) && wanted("goodput") {
-                    <Plot<goodput::Goodput> figure={goodput::Goodput(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    <Plot figure={plot::figure(goodput::Goodput(ctx.clone()))} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if let Some(flow) = bbr_flow.filter(|_| wanted("bbr")) {
-                    <Plot<bbr::Bbr> figure={bbr::Bbr::new(ctx.clone(), flow, &names)} {layout} {cursor_ms} {until_ms}
+                    <Plot figure={plot::figure(bbr::Bbr::new(ctx.clone(), flow, &names))} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()}
                         controls={bbr::picker(&ctx, &names, flow, on_bbr_pick)} />
                 }
                 if sharing::applies(&ctx) && wanted("sharing") {
-                    <Plot<sharing::Sharing> figure={sharing::Sharing(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    <Plot figure={plot::figure(sharing::Sharing(ctx.clone()))} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if sequence::applies(&ctx) && wanted("sequence") {
-                    <Plot<sequence::Sequence> figure={sequence::Sequence(ctx.clone())} {layout}
+                    <Plot figure={plot::figure(sequence::Sequence(ctx.clone()))} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if messages::applies(&ctx) && wanted("latency") {
-                    <Plot<messages::Latency> figure={messages::Latency(ctx.clone())} {layout}
+                    <Plot figure={plot::figure(messages::Latency(ctx.clone()))} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if messages::applies(&ctx) && wanted("latency-cdf") {
-                    <Plot<messages::Distribution> figure={messages::Distribution(ctx.clone())} {layout}
+                    <Plot figure={plot::figure(messages::Distribution(ctx.clone()))} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if rtt::applies(&ctx) && wanted("rtt") {
-                    <Plot<rtt::Rtt> figure={rtt::Rtt(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    <Plot figure={plot::figure(rtt::Rtt(ctx.clone()))} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if queue::applies(&ctx) && wanted("queue") {
-                    <Plot<queue::Queue> figure={queue::Queue(ctx.clone())} {layout} {cursor_ms} {until_ms}
+                    <Plot figure={plot::figure(queue::Queue(ctx.clone()))} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
             </div>

@@ -1,6 +1,7 @@
 //! One chart on the page: a canvas drawn when the run, the language or the layout changes, and
 //! the cursor layer over it, repainted when the cursor moves.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -41,12 +42,33 @@ pub(crate) fn in_view(canvas: &HtmlCanvasElement) -> bool {
 /// The CSS width used when the canvas has no layout yet (detached, or hidden).
 const FALLBACK_WIDTH: f64 = 960.0;
 
-/// A chart: what it draws and what its cursor reads.
-pub trait Figure: PartialEq + Clone + 'static {
+/// A figure's equality, through `dyn Figure`: two figures are equal when they are of one type
+/// and equal as that type.
+pub trait SameFigure {
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn Any) -> bool;
+}
+
+impl<T: PartialEq + 'static> SameFigure for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>().is_some_and(|o| self == o)
+    }
+}
+
+/// A chart: what it draws and what its cursor reads. [`Plot`] takes it as `Rc<dyn Figure>`, so
+/// that the component, its hooks and its handlers are compiled once for every chart rather than
+/// once per chart (docs/performance.md, "What the page downloads").
+pub trait Figure: SameFigure + 'static {
     /// Names the chart in the DOM (`data-chart`).
-    const KIND: &'static str;
+    fn kind(&self) -> &'static str;
     /// Whether the horizontal axis is the shared time axis, which hovering moves the cursor on.
-    const TIMED: bool = true;
+    fn timed(&self) -> bool {
+        true
+    }
 
     fn ctx(&self) -> &Ctx;
     fn title(&self) -> String;
@@ -68,9 +90,32 @@ pub trait Figure: PartialEq + Clone + 'static {
     fn readout(&self, t_ms: f64, y: Option<f64>, frame: &Frame, st: &Style) -> Option<Readout>;
 }
 
+/// A figure as [`Plot`] takes it: shared, and compared by what it draws.
+#[derive(Clone)]
+pub struct FigureRef(Rc<dyn Figure>);
+
+impl PartialEq for FigureRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0.same(other.0.as_ref().as_any())
+    }
+}
+
+impl std::ops::Deref for FigureRef {
+    type Target = dyn Figure;
+
+    fn deref(&self) -> &dyn Figure {
+        self.0.as_ref()
+    }
+}
+
+/// Shares `figure` as [`Plot`] takes it.
+pub fn figure(figure: impl Figure) -> FigureRef {
+    FigureRef(Rc::new(figure))
+}
+
 #[derive(Properties, PartialEq)]
-pub struct PlotProps<F: Figure> {
-    pub figure: F,
+pub struct PlotProps {
+    pub figure: FigureRef,
     pub layout: Layout,
     pub cursor_ms: Option<f64>,
     /// On a time chart, the time after which the chart is hidden (the player's time).
@@ -99,8 +144,8 @@ fn css_height(figure_height: f64, css_w: f64, st: &Style) -> f64 {
 }
 
 /// Sizes both canvases to the layout at the device's pixel ratio and draws the figure.
-fn paint<F: Figure>(
-    figure: &F,
+fn paint(
+    figure: &dyn Figure,
     base: &HtmlCanvasElement,
     over: &HtmlCanvasElement,
     st: &Style,
@@ -123,7 +168,7 @@ fn paint<F: Figure>(
     let root = backend.into_drawing_area();
     root.fill(&PAPER).map_err(|e| e.to_string())?;
     let mut frame = figure.draw(&root, st);
-    if let (true, Ok(f)) = (F::TIMED, &frame) {
+    if let (true, Ok(f)) = (figure.timed(), &frame) {
         let ctx = figure.ctx();
         if let Err(e) = super::changes::mark(&root, f, st, &ctx.view.changes, ctx.lang) {
             frame = Err(e);
@@ -224,11 +269,12 @@ fn time_at(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_x: f64)
 }
 
 #[function_component]
-pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
+pub fn Plot(props: &PlotProps) -> Html {
     let base = use_node_ref();
     let over = use_node_ref();
     let drawn: Rc<RefCell<Option<(Frame, Style)>>> = use_mut_ref(|| None);
-    let until = props.until_ms.filter(|_| F::TIMED);
+    let timed = props.figure.timed();
+    let until = props.until_ms.filter(|_| timed);
     // What the cursor layer shows: the cursor, never past the player's time.
     let cursor_ms = match (props.cursor_ms, until) {
         (Some(c), Some(u)) => Some(c.min(u)),
@@ -241,7 +287,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     let draws = use_mut_ref(|| 0u32);
     // What the chart was last drawn for: a layout change that leaves this chart's width, pixel
     // ratio and text size as they were (the first measurement of the container) draws nothing.
-    let last: Rc<RefCell<Option<(F, Style, i32)>>> = use_mut_ref(|| None);
+    let last: Rc<RefCell<Option<(FigureRef, Style, i32)>>> = use_mut_ref(|| None);
     // The value under the pointer on this chart's vertical axis, while it is over the chart.
     let pointer_y: Rc<RefCell<Option<f64>>> = use_mut_ref(|| None);
 
@@ -279,7 +325,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 let figure = figure.clone();
                 let draw = move || {
                     let started = now_ms();
-                    let result = paint(&figure, &b, &o, &st);
+                    let result = paint(&*figure, &b, &o, &st);
                     let took = now_ms() - started;
                     let frame = result.ok();
                     if let Some(f) = &frame {
@@ -351,7 +397,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     // The fingers on the chart (pointer id, CSS x) and the pinch they make, once there are two.
     let touches = use_mut_ref(Vec::<(i32, f64)>::new);
     let pinch = use_mut_ref(|| None::<Pinch>);
-    let pointer = F::TIMED.then(|| {
+    let pointer = timed.then(|| {
         let (over, drawn, last) = (over.clone(), drawn.clone(), last_emitted.clone());
         let (pointer_y, repaint) = (pointer_y.clone(), repaint.clone());
         let on_cursor = props.on_cursor.clone();
@@ -402,7 +448,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
             }
         })
     });
-    let press = F::TIMED.then(|| {
+    let press = timed.then(|| {
         let pointer = pointer.clone();
         let (band, dragged) = (band.clone(), dragged.clone());
         let zooms = props.on_zoom.is_some();
@@ -437,7 +483,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
             }
         })
     });
-    let release = F::TIMED
+    let release = timed
         .then(|| props.on_zoom.clone())
         .flatten()
         .map(|on_zoom| {
@@ -473,15 +519,15 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 }
             })
         });
-    let cancel = F::TIMED.then(|| {
+    let cancel = timed.then(|| {
         let (touches, pinch) = (touches.clone(), pinch.clone());
         Callback::from(move |e: PointerEvent| lift(&touches, &pinch, e.pointer_id()))
     });
-    let reset = F::TIMED
+    let reset = timed
         .then(|| props.on_zoom.clone())
         .flatten()
         .map(|on_zoom| Callback::from(move |_: MouseEvent| on_zoom.emit(None)));
-    let wheel = F::TIMED
+    let wheel = timed
         .then(|| props.on_zoom.clone())
         .flatten()
         .map(|on_zoom| {
@@ -517,7 +563,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 }
             })
         });
-    let leave = F::TIMED.then(|| {
+    let leave = timed.then(|| {
         let last = last_emitted.clone();
         let on_cursor = props.on_cursor.clone();
         let pointer_y = pointer_y.clone();
@@ -533,7 +579,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
             }
         })
     });
-    let click = F::TIMED
+    let click = timed
         .then(|| props.on_seek.clone())
         .flatten()
         .map(|on_seek| {
@@ -587,7 +633,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
     let height = css_height(figure.height(), css_w, &st);
     let lang = figure.ctx().lang;
     html! {
-        <figure class={classes!("tl-chart", format!("tl-chart-{}", F::KIND))} data-chart={F::KIND}
+        <figure class={classes!("tl-chart", format!("tl-chart-{}", figure.kind()))} data-chart={figure.kind()}
             style="margin:0 0 18px">
             <figcaption class="tl-chart-title" style="margin:0 0 4px" title={figure.tip()}>
                 <strong>{ figure.title() }</strong>
@@ -608,7 +654,7 @@ pub fn Plot<F: Figure>(props: &PlotProps<F>) -> Html {
                 <canvas ref={over} class="chart-cursor" aria-hidden="true"
                     style={format!(
                         "position:absolute;left:0;top:0;width:100%;height:100%;touch-action:pan-y;{}",
-                        if F::TIMED { "cursor:crosshair" } else { "" }
+                        if timed { "cursor:crosshair" } else { "" }
                     )}
                     onpointermove={pointer} onpointerdown={press} onpointerup={release}
                     onpointerleave={leave} onpointercancel={cancel} onclick={click} ondblclick={reset} />

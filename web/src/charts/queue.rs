@@ -107,7 +107,9 @@ impl Queue {
 }
 
 impl Figure for Queue {
-    const KIND: &'static str = "queue";
+    fn kind(&self) -> &'static str {
+        "queue"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0

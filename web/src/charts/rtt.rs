@@ -54,7 +54,9 @@ impl Rtt {
 }
 
 impl Figure for Rtt {
-    const KIND: &'static str = "rtt";
+    fn kind(&self) -> &'static str {
+        "rtt"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0

@@ -22,7 +22,9 @@ pub fn applies(ctx: &Ctx) -> bool {
 }
 
 impl Figure for Sequence {
-    const KIND: &'static str = "sequence";
+    fn kind(&self) -> &'static str {
+        "sequence"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0

@@ -56,7 +56,9 @@ impl Sharing {
 }
 
 impl Figure for Sharing {
-    const KIND: &'static str = "sharing";
+    fn kind(&self) -> &'static str {
+        "sharing"
+    }
 
     fn ctx(&self) -> &Ctx {
         &self.0
