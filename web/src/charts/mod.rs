@@ -397,7 +397,11 @@ fn mark_drawn(container: &NodeRef, query: &str) {
         let _ = el.set_attribute(&format!("data-{what}"), query);
         let _ = el.set_attribute(&format!("data-{what}-at"), &format!("{at:.1}"));
     };
-    if canvases.iter().filter(|c| plot::in_view(c)).all(drawn) {
+    // Whether a chart is in view is what it found before it was drawn (`data-in-view`):
+    // measuring again here would make the browser lay out the page a second time.
+    let seen =
+        |c: &&web_sys::HtmlCanvasElement| c.get_attribute("data-in-view").as_deref() != Some("0");
+    if canvases.iter().filter(seen).all(drawn) {
         mark("shown");
     }
     if canvases.iter().all(drawn) {

@@ -159,9 +159,15 @@ fn paint(
         (css_w * st.dpr).round().max(1.0) as u32,
         (css_h * st.dpr).round().max(1.0) as u32,
     );
+    // Setting a canvas's size, even to the size it has, clears it and makes the browser lay
+    // the page out again before the next measurement: only a new size is set. The base is
+    // painted over whole below; the cursor layer is cleared whenever it is painted, and here
+    // when the chart fails.
     for c in [base, over] {
-        c.set_width(w);
-        c.set_height(h);
+        if (c.width(), c.height()) != (w, h) {
+            c.set_width(w);
+            c.set_height(h);
+        }
     }
     let backend = CanvasBackend::with_canvas_object(base.clone())
         .ok_or("the browser gave no 2D context for the chart")?;
@@ -175,6 +181,9 @@ fn paint(
         }
     }
     if let Err(message) = &frame {
+        if let Some(layer) = super::cursor::context(over) {
+            layer.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+        }
         // Half a chart would be worse than none: say what went wrong where it would have been.
         let _ = root.fill(&PAPER);
         let _ = root.draw(&Text::new(
@@ -322,6 +331,9 @@ pub fn Plot(props: &PlotProps) -> Html {
                     return;
                 }
                 let in_view = in_view(&b);
+                // Read by the container's `mark_drawn`, which must not measure the page again
+                // once the chart is painted (that would lay it out a second time).
+                let _ = b.set_attribute("data-in-view", if in_view { "1" } else { "0" });
                 let figure = figure.clone();
                 let draw = move || {
                     let started = now_ms();
