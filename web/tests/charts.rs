@@ -886,3 +886,34 @@ fn figures_compare_by_kind_and_by_what_they_draw() {
     assert!(figure(Cwnd(ctx.clone())) != figure(Cwnd(Ctx::new(v, Lang::Zh))));
     assert_eq!(figure(Goodput(ctx)).kind(), "goodput");
 }
+
+/// The charts measure their text on a canvas, as wide as plotters' own measurement in the
+/// document (which lays the page out for every call), to a pixel.
+#[wasm_bindgen_test]
+fn text_is_measured_as_the_document_lays_it_out() {
+    use plotters::prelude::IntoDrawingArea;
+    use tcplab_web::charts::measure::text_width;
+    use tcplab_web::charts::style::{Style, INK};
+
+    let canvas: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .expect("a canvas")
+        .dyn_into()
+        .expect("a canvas element");
+    let root = plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+        .expect("a backend")
+        .into_drawing_area();
+    for (dpr, font) in [(1.0, 16.0), (2.0, 16.0), (1.0, 24.0)] {
+        let style = Style::new(dpr, font).text(1.0, INK);
+        for text in ["cwnd", "the bandwidth-delay product", "拥塞窗口 (MSS)", "10⁶"] {
+            let ours = text_width(text, &style).expect("measured");
+            let (theirs, _) = root.estimate_text_size(text, &style).expect("estimated");
+            assert!(
+                (ours - f64::from(theirs)).abs() <= 1.5,
+                "{text} at {dpr}x {font}px: {ours} against {theirs}"
+            );
+        }
+    }
+    let style = Style::new(1.0, 16.0).text(1.0, INK);
+    assert!(text_width("wider text", &style) > text_width("wide", &style));
+}

@@ -142,7 +142,7 @@ fn plot_edges(root: &Root, st: &Style) -> (i32, i32) {
 /// device pixels.
 pub fn legend_above(root: &Root, st: &Style, items: &[Item]) -> Result<i32, String> {
     let (x0, x1) = plot_edges(root, st);
-    let height = legend::height(root, st, items, x0, x1);
+    let height = legend::height(st, items, x0, x1);
     legend::draw(root, st, items, x0, x1, legend_top(st))?;
     Ok(height)
 }

@@ -76,16 +76,16 @@ fn sample_w(st: &Style) -> i32 {
 }
 
 /// Device pixels a text takes on a row of the legend.
-fn text_w(root: &Root, st: &Style, text: &str) -> i32 {
-    root.estimate_text_size(text, &st.text(1.0, INK))
-        .map(|(w, _)| w as i32)
+fn text_w(st: &Style, text: &str) -> i32 {
+    super::measure::text_width(text, &st.text(1.0, INK))
+        .map(|w| w.ceil() as i32)
         // Without a measurement, an average glyph is about 0.55 em wide.
-        .unwrap_or_else(|_| (text.chars().count() as f64 * st.font_css * 0.55 * st.dpr) as i32)
+        .unwrap_or_else(|| (text.chars().count() as f64 * st.font_css * 0.55 * st.dpr) as i32)
 }
 
 /// A label broken at its spaces into lines no wider than `room` (a word longer than that
 /// keeps its own line): a phone's narrow chart shows the whole of a long entry.
-fn lines(root: &Root, st: &Style, label: &str, room: i32) -> Vec<String> {
+fn lines(st: &Style, label: &str, room: i32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in label.split(' ') {
@@ -94,7 +94,7 @@ fn lines(root: &Root, st: &Style, label: &str, room: i32) -> Vec<String> {
         } else {
             format!("{line} {word}")
         };
-        if !line.is_empty() && text_w(root, st, &wider) > room {
+        if !line.is_empty() && text_w(st, &wider) > room {
             out.push(std::mem::take(&mut line));
             line = word.to_string();
         } else {
@@ -105,14 +105,14 @@ fn lines(root: &Root, st: &Style, label: &str, room: i32) -> Vec<String> {
     out
 }
 
-fn place(root: &Root, st: &Style, items: &[Item], x0: i32, x1: i32) -> Placement {
+fn place(st: &Style, items: &[Item], x0: i32, x1: i32) -> Placement {
     let gap = st.px(16.0);
     let text_gap = st.px(5.0);
     let room = (x1 - x0 - sample_w(st) - text_gap).max(1);
     let mut at = Vec::with_capacity(items.len());
     let (mut x, mut row) = (x0, 0);
     for (i, item) in items.iter().enumerate() {
-        let tw = text_w(root, st, &item.label);
+        let tw = text_w(st, &item.label);
         if tw <= room {
             let w = sample_w(st) + text_gap + tw;
             if x > x0 && x + w > x1 {
@@ -126,7 +126,7 @@ fn place(root: &Root, st: &Style, items: &[Item], x0: i32, x1: i32) -> Placement
             if x > x0 {
                 row += 1;
             }
-            let broken = lines(root, st, &item.label, room);
+            let broken = lines(st, &item.label, room);
             let n = broken.len() as i32;
             at.push((i, x0, row, broken));
             row += n;
@@ -147,8 +147,8 @@ pub fn row_height(st: &Style) -> i32 {
 }
 
 /// The height the legend needs at this width, in device pixels.
-pub fn height(root: &Root, st: &Style, items: &[Item], x0: i32, x1: i32) -> i32 {
-    place(root, st, items, x0, x1).rows * row_height(st)
+pub fn height(st: &Style, items: &[Item], x0: i32, x1: i32) -> i32 {
+    place(st, items, x0, x1).rows * row_height(st)
 }
 
 /// Draws the legend's rows from `top`, between `x0` and `x1`.
@@ -160,7 +160,7 @@ pub fn draw(
     x1: i32,
     top: i32,
 ) -> Result<(), String> {
-    let placement = place(root, st, items, x0, x1);
+    let placement = place(st, items, x0, x1);
     let rh = row_height(st);
     let sw = sample_w(st);
     let text = st.text(1.0, INK);

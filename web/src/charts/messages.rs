@@ -357,9 +357,7 @@ fn log_ticks(root: &Root, st: &Style, frame: &Frame) -> Result<(), String> {
         ))
         .map_err(|e| e.to_string())?;
         let text = fmt::sig(v);
-        let half = root
-            .estimate_text_size(&text, &label)
-            .map_or(0.0, |(w, _)| f64::from(w) / 2.0);
+        let half = super::measure::text_width(&text, &label).map_or(0.0, |w| w / 2.0);
         // Digits crowd together at the top of each decade: skip a label that would touch.
         if x - half > last_right + f64::from(st.px(6.0)) {
             last_right = x + half;

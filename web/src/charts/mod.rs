@@ -19,6 +19,7 @@ pub mod fmt;
 pub mod frame;
 pub mod goodput;
 pub mod legend;
+pub mod measure;
 pub mod messages;
 pub mod plot;
 pub mod queue;

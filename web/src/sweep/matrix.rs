@@ -288,9 +288,8 @@ impl Drawing for Heatmap {
         );
         let note_style = st.text(0.95, MUTED).pos(Pos::new(HPos::Left, VPos::Top));
         let one = format!("{what}, {how}");
-        let fits = root
-            .estimate_text_size(&one, &note_style)
-            .is_ok_and(|(tw, _)| (tw as i32) < w - left);
+        let fits = crate::charts::measure::text_width(&one, &note_style)
+            .is_some_and(|tw| tw.ceil() < f64::from(w - left));
         if fits {
             root.draw(&Text::new(one, (left, st.px(4.0)), note_style))
                 .map_err(e)?;
