@@ -905,7 +905,12 @@ fn text_is_measured_as_the_document_lays_it_out() {
         .into_drawing_area();
     for (dpr, font) in [(1.0, 16.0), (2.0, 16.0), (1.0, 24.0)] {
         let style = Style::new(dpr, font).text(1.0, INK);
-        for text in ["cwnd", "the bandwidth-delay product", "拥塞窗口 (MSS)", "10⁶"] {
+        for text in [
+            "cwnd",
+            "the bandwidth-delay product",
+            "拥塞窗口 (MSS)",
+            "10⁶",
+        ] {
             let ours = text_width(text, &style).expect("measured");
             let (theirs, _) = root.estimate_text_size(text, &style).expect("estimated");
             assert!(
