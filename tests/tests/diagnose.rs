@@ -271,11 +271,20 @@ async fn a_capture_dropped_on_the_page_is_read_as_one_chosen() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_capture_of_two_connections_shows_either() {
+async fn a_capture_of_two_connections_shows_either_and_brings_its_worker_with_it() {
     with_lab(|lab| async move {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
         lab.open("?view=diagnose&lang=en").await;
+        // The capture worker is started, and its files fetched, for a capture, not with the page.
+        let fetched = || async {
+            lab.eval_string(
+                "return performance.getEntriesByType('resource').map(e => e.name)
+                     .filter(n => n.includes('capture')).map(n => n.split('/').pop()).sort().join(' ');",
+            )
+            .await
+        };
+        assert_eq!(fetched().await, "", "fetched before a capture was chosen");
         lab.choose_file(
             "capture-file",
             &repo_root().join("tests/captures/two-connections.pcap"),
@@ -286,6 +295,8 @@ async fn a_capture_of_two_connections_shows_either() {
             "no analysis: {:?}",
             lab.console().await
         );
+        // The worker's own fetches (its glue and module) are in its own timeline.
+        assert_eq!(fetched().await, "capture-loader.js");
         let options = lab
             .eval_string("return String(document.querySelectorAll('#capture-conn option').length);")
             .await;

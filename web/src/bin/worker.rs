@@ -1,11 +1,11 @@
 //! The simulator's thread: a Web Worker that answers each `{id, query}` the page posts with
 //! `{id, view}` or `{id, error}` (`tcplab_web::worker::protocol`), after saying `{ready}` once.
-//! A reply with the run's steps (or a capture file of the run) comes as `[json, Uint8Array]`,
-//! the bytes transferred rather than copied (`tcplab_web::worker::protocol::encode_steps`). A
-//! request with a file, a capture to analyse, comes the same way, and is answered with
-//! progress messages and then the analysis.
+//! A reply with the run's view, its steps or a capture file of the run comes as
+//! `[json, Uint8Array]`, the bytes transferred rather than copied. Reading a capture file is the
+//! capture worker's (bin/capture.rs), so that this module, which every visit fetches, does not
+//! carry it.
 
-use tcplab_web::worker::protocol::{answer_file, answer_packed, Reply};
+use tcplab_web::worker::protocol::{answer_packed, Reply};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -17,19 +17,13 @@ fn main() {
     let now = move || clock.as_ref().map_or(0.0, |p| p.now());
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        // A capture to analyse comes as [json, Uint8Array], its bytes transferred.
-        if let Ok(parts) = e.data().dyn_into::<js_sys::Array>() {
-            let request = parts.get(0).as_string().unwrap_or_default();
-            let file = parts
-                .get(1)
-                .dyn_into::<js_sys::Uint8Array>()
-                .map(|b| b.to_vec())
-                .unwrap_or_default();
-            let mut post = |text: &str| {
-                let _ = reply_to.post_message(&JsValue::from_str(text));
-            };
-            let reply = answer_file(&request, &file, &mut post);
-            let _ = reply_to.post_message(&JsValue::from_str(&reply));
+        // A capture to analyse goes to the capture worker (bin/capture.rs), which only the
+        // diagnosis starts.
+        if e.data().is_array() {
+            let reply = Reply::error(None, "the simulator's worker takes no files".into());
+            let _ = reply_to.post_message(&JsValue::from_str(
+                &serde_json::to_string(&reply).unwrap_or_default(),
+            ));
             return;
         }
         let request = e.data().as_string().unwrap_or_default();

@@ -20,7 +20,7 @@ use yew::prelude::*;
 use crate::charts::canvas::{Canvas, Drawing};
 use crate::i18n::Lang;
 use crate::model::format;
-use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::client::CAPTURE_SCRIPT;
 use crate::worker::live::Live;
 use crate::worker::protocol::{CaptureReply, Reply, Request, Want};
 use chart::{Overlay, What};
@@ -146,7 +146,7 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                         reading.set(Reading::Failed(format!("the analysis failed: {m}")))
                     }
                 };
-                match Live::start(WORKER_SCRIPT, on_message, on_error) {
+                match Live::start(CAPTURE_SCRIPT, on_message, on_error) {
                     Ok(live) => *worker.borrow_mut() = Some(live),
                     Err(e) => reading.set(Reading::Failed(crate::location::describe(e))),
                 }

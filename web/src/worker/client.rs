@@ -27,6 +27,10 @@ use crate::location::describe;
 /// `tcplab-worker` binary).
 pub const WORKER_SCRIPT: &str = "./worker-loader.js";
 
+/// The capture worker's script (assets/capture-loader.js, which loads what Trunk builds from the
+/// `tcplab-capture` binary): started by the diagnosis for a capture file, and only then fetched.
+pub const CAPTURE_SCRIPT: &str = "./capture-loader.js";
+
 /// The end of one request.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {

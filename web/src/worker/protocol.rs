@@ -117,7 +117,7 @@ impl Reply {
         }
     }
 
-    fn error(id: Option<u64>, error: String) -> Reply {
+    pub fn error(id: Option<u64>, error: String) -> Reply {
         Reply {
             id,
             error: Some(error),
