@@ -75,11 +75,12 @@ pub fn app() -> Html {
         })
     };
     // The player's steps come from a worker of their own, so that recording the part of a long
-    // run around the cursor does not wait for the charts' run, nor stop it.
+    // run around the cursor does not wait for the charts' run, nor stop it. It starts when steps
+    // are first wanted (the player opened, a lesson's moment), not with the page.
     let recorder = {
         let dispatcher = page.dispatcher();
         use_memo((), move |_| {
-            Client::new(
+            Client::on_demand(
                 WORKER_SCRIPT,
                 Role::Steps,
                 Callback::from(move |(query, outcome)| {

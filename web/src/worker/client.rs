@@ -108,7 +108,16 @@ impl Client {
     /// A client that reports each newest request's outcome, with its query, to `on_outcome`.
     /// The worker starts at once, so that it is ready by the first request.
     pub fn new(script: &str, role: Role, on_outcome: Callback<(String, Outcome)>) -> Client {
-        let client = Client {
+        let client = Client::on_demand(script, role, on_outcome);
+        let failure = start(&client.inner);
+        client.report(failure);
+        client
+    }
+
+    /// As [`Client::new`], but the worker starts with the first request: a worker that most
+    /// visits never use (the player's) costs a first visit no second compilation of the module.
+    pub fn on_demand(script: &str, role: Role, on_outcome: Callback<(String, Outcome)>) -> Client {
+        Client {
             inner: Rc::new(RefCell::new(Inner {
                 script: script.to_string(),
                 role,
@@ -127,10 +136,7 @@ impl Client {
                 shown: 0,
                 watch: None,
             })),
-        };
-        let failure = start(&client.inner);
-        client.report(failure);
-        client
+        }
     }
 
     /// Asks for a run of `query`, answered as `want` says, superseding every earlier request.
