@@ -27,7 +27,7 @@ const DRAG_CSS_PX: f64 = 6.0;
 const OFF_SCREEN_MS: i32 = 100;
 
 /// Whether any of the canvas is inside the window's viewport.
-pub(crate) fn in_view(canvas: &HtmlCanvasElement) -> bool {
+fn in_view(canvas: &HtmlCanvasElement) -> bool {
     let Some(w) = web_sys::window() else {
         return true;
     };

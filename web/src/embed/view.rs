@@ -57,19 +57,18 @@ pub fn Embed() -> Html {
             )
         })
     };
-    // The player's worker starts only when the player opens.
+    // The player's worker starts when its steps are first wanted (the player opens), as the
+    // lab's own does.
     let recorder = {
         let dispatcher = page.dispatcher();
-        use_memo(page.player.open, move |open| {
-            open.then(|| {
-                Client::new(
-                    WORKER_SCRIPT,
-                    Role::Steps,
-                    Callback::from(move |(query, outcome)| {
-                        dispatcher.dispatch(Action::Recorded { query, outcome })
-                    }),
-                )
-            })
+        use_memo((), move |_| {
+            Client::on_demand(
+                WORKER_SCRIPT,
+                Role::Steps,
+                Callback::from(move |(query, outcome)| {
+                    dispatcher.dispatch(Action::Recorded { query, outcome })
+                }),
+            )
         })
     };
     {
@@ -84,8 +83,8 @@ pub fn Embed() -> Html {
             .wants_steps()
             .map(|w| (page.run_query(), Want::Steps(w)));
         use_effect_with(request, move |request| {
-            if let (Some((query, want)), Some(r)) = (request, recorder.as_ref()) {
-                r.request(query, want.clone());
+            if let Some((query, want)) = request {
+                recorder.request(query, want.clone());
             }
         });
     }
