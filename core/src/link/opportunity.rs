@@ -149,6 +149,9 @@ enum Source {
 /// Poisson), with arithmetic alone so that native and wasm32 runs draw the same link.
 #[derive(Debug, Clone)]
 struct Lte {
+    /// The rate's walk and the slots draw from streams of their own, so that the path the
+    /// rate takes follows the seed alone, whatever the slots draw.
+    walk_rng: SimRng,
     rng: SimRng,
     /// Packets a millisecond: now, the mean, and σ for one millisecond's step.
     rate: f64,
@@ -157,9 +160,16 @@ struct Lte {
     /// The millisecond whose slots are being given, and the next slot.
     tick: u64,
     slot: u32,
+    /// `(1 - p)^(2^i)` for this millisecond's chance `p` of a slot: 1, 2, 4 ... 128 slots
+    /// without an opportunity.
+    powers: [f64; LTE_SLOT_BITS],
 }
 
 const LTE_SLOTS: u32 = 128;
+/// Enough bits to count every slot of a millisecond failing: 2^8 > 128.
+const LTE_SLOT_BITS: usize = 8;
+/// Mixed into the seed for the slots' stream ("lteslots").
+const LTE_SLOT_STREAM: u64 = 0x6c74_6573_6c6f_7473;
 /// σ as a share of the mean rate, per √s (Sprout: 200 packets/s per √s at about 500).
 const LTE_VOLATILITY: f64 = 0.4;
 
@@ -170,20 +180,33 @@ impl Lte {
             .min(f64::from(LTE_SLOTS) / 2.0);
         // √0.001 s: one millisecond of Brownian motion.
         let step = LTE_VOLATILITY * mean * 0.001f64.sqrt();
-        Lte {
-            rng: SimRng::new(seed),
+        let mut lte = Lte {
+            walk_rng: SimRng::new(seed),
+            rng: SimRng::new(seed ^ LTE_SLOT_STREAM),
             rate: mean,
             mean,
             step,
             tick: 0,
             slot: 0,
+            powers: [1.0; LTE_SLOT_BITS],
+        };
+        lte.set_powers();
+        lte
+    }
+
+    /// The powers of the chance that a slot is no opportunity, for the rate now.
+    fn set_powers(&mut self) {
+        let mut pow = 1.0 - self.rate / f64::from(LTE_SLOTS);
+        for p in &mut self.powers {
+            *p = pow;
+            pow *= pow;
         }
     }
 
     /// A standard normal draw as the sum of twelve uniforms less six (Irwin-Hall): exact
     /// arithmetic, so every platform draws the same.
     fn normal(&mut self) -> f64 {
-        (0..12).map(|_| self.rng.uniform()).sum::<f64>() - 6.0
+        (0..12).map(|_| self.walk_rng.uniform()).sum::<f64>() - 6.0
     }
 
     /// The rate's step into the next millisecond, reflected into [0, 2 × mean].
@@ -197,8 +220,13 @@ impl Lte {
             r = 2.0 * top - r;
         }
         self.rate = r.clamp(0.0, top);
+        self.set_powers();
     }
 
+    /// The next slot that is an opportunity. The slots of a millisecond are Bernoulli trials
+    /// of one chance `p`, so the failures before the next success are geometric: one uniform
+    /// `u` decides them all, as the most `k` with `u < (1 - p)^k` (inversion). A millisecond
+    /// that ends first takes the next one's chance afresh, as the trials have no memory.
     fn next(&mut self) -> Instant {
         loop {
             if self.slot == LTE_SLOTS {
@@ -206,14 +234,31 @@ impl Lte {
                 self.tick += 1;
                 self.walk();
             }
-            let slot = self.slot;
-            self.slot += 1;
-            let p = self.rate / f64::from(LTE_SLOTS);
-            if self.rng.chance(p) {
+            let u = self.rng.uniform();
+            self.slot += self.failures(u, LTE_SLOTS - self.slot);
+            if self.slot < LTE_SLOTS {
+                let slot = self.slot;
+                self.slot += 1;
                 let ns = self.tick * 1_000_000 + u64::from(slot) * 1_000_000 / u64::from(LTE_SLOTS);
                 return Instant(ns);
             }
         }
+    }
+
+    /// The most `k <= room` with `u < (1 - p)^k`, found bit by bit from the powers
+    /// `(1 - p)^(2^i)` of this millisecond: multiplications alone, so that every platform
+    /// draws the same.
+    fn failures(&self, u: f64, room: u32) -> u32 {
+        let mut k = 0;
+        let mut below = 1.0;
+        for (i, pow) in self.powers.iter().enumerate().rev() {
+            let step = 1 << i;
+            if k + step <= room && u < below * pow {
+                below *= pow;
+                k += step;
+            }
+        }
+        k
     }
 }
 
@@ -371,6 +416,25 @@ impl Opportunities {
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_lte_links_slots_give_as_many_opportunities_as_its_rate_says() {
+        // The rate held still: 0.83 opportunities a millisecond (10 Mbit/s), and 40 (480).
+        for bits_per_s in [10e6, 480e6] {
+            let mut lte = Lte::new(bits_per_s, 7);
+            lte.step = 0.0;
+            let ms = 200_000;
+            let mut n = 0u64;
+            while lte.next() < Instant(ms * 1_000_000) {
+                n += 1;
+            }
+            let expected = lte.mean * ms as f64;
+            assert!(
+                (n as f64 / expected - 1.0).abs() < 0.01,
+                "{bits_per_s}: {n} opportunities, {expected} expected"
+            );
+        }
+    }
+
     fn trace(text: &str) -> Arc<LinkTrace> {
         Arc::new(LinkTrace::parse(text).unwrap_or_else(|e| panic!("{e}")))
     }
@@ -450,8 +514,10 @@ mod tests {
             let mut again = Opportunities::new(&model);
             let mut t = Instant::ZERO;
             let mut n = 0u64;
-            // Sixty seconds, always a packet waiting.
-            while t < Instant::from_secs_f64(60.0) {
+            // Always a packet waiting, for ten minutes: LTE's rate wanders over its whole
+            // range in about 25 s ((2 × mean / σ)²), so a minute's average is still one draw
+            // of the walk (0.6 to 1.4 of the mean); ten minutes' is within a fifth of it.
+            while t < Instant::from_secs_f64(600.0) {
                 let next = o.depart(t, OPPORTUNITY_BYTES);
                 assert_eq!(
                     again.depart(t, OPPORTUNITY_BYTES),
