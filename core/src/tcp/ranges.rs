@@ -36,6 +36,12 @@ impl RangeSet {
 
     /// The range holding byte `seq`.
     pub fn containing(&self, seq: u64) -> Option<SackBlock> {
+        // Most questions are about the newest data, at or past the last range: its key is a
+        // walk down the tree's right edge, with no search.
+        let (&start, &end) = self.map.last_key_value()?;
+        if seq >= start {
+            return (seq < end).then_some(SackBlock { start, end });
+        }
         self.map
             .range(..=seq)
             .next_back()
@@ -75,6 +81,26 @@ impl RangeSet {
     pub fn insert(&mut self, block: SackBlock) -> SackBlock {
         if block.start >= block.end {
             return block;
+        }
+        // At or past the last range's start, as in-order data behind a hole and the newest
+        // SACK block are: the last range grows, or a new one follows it.
+        if let Some(mut last) = self.map.last_entry() {
+            let (start, end) = (*last.key(), *last.get());
+            if block.start >= start {
+                if block.start > end {
+                    self.map.insert(block.start, block.end);
+                    self.bytes += block.end - block.start;
+                    return block;
+                }
+                if block.end > end {
+                    *last.get_mut() = block.end;
+                    self.bytes += block.end - end;
+                }
+                return SackBlock {
+                    start,
+                    end: end.max(block.end),
+                };
+            }
         }
         let before = self
             .map
