@@ -537,13 +537,18 @@ impl Receiver {
         }
         arrival.delivered_to = self.rcv_nxt;
         self.recent.retain(|&a| a >= self.rcv_nxt);
-        // Keep one anchor per range, newest first.
+        // Keep one anchor per range, newest first: each anchor's range looked up once.
         let mut kept = 0;
+        let mut kept_ranges = [None; MAX_SACK_BLOCKS];
         for i in 0..self.recent.len() {
+            if kept == kept_ranges.len() {
+                break;
+            }
             let a = self.recent[i];
             let range = self.ooo.containing(a);
-            if (0..kept).all(|j| self.ooo.containing(self.recent[j]) != range) {
+            if !kept_ranges[..kept].contains(&range) {
                 self.recent[kept] = a;
+                kept_ranges[kept] = range;
                 kept += 1;
             }
         }

@@ -313,8 +313,26 @@ impl Scoreboard {
     }
 
     fn index_of(&self, seq: u64) -> Option<usize> {
-        let i = self.segs.partition_point(|s| s.end() <= seq);
+        let i = self.partition_near(seq, |s| s.end() <= seq);
         (i < self.segs.len() && self.segs[i].seq <= seq).then_some(i)
+    }
+
+    /// `partition_point(pred)` for a predicate that turns false near byte `seq`. A flow's
+    /// segments are nearly all one size, so the index the first one's size gives is nearly
+    /// always the answer, checked against its neighbours; the binary search is for the rest.
+    fn partition_near(&self, seq: u64, pred: impl Fn(&Seg) -> bool) -> usize {
+        let n = self.segs.len();
+        if let Some(first) = self.segs.front() {
+            if let Some(off) = seq.checked_sub(first.seq) {
+                let g = usize::try_from(off / u64::from(first.len.max(1))).map_or(n, |g| g.min(n));
+                let below = g == 0 || pred(&self.segs[g - 1]);
+                let at = g == n || !pred(&self.segs[g]);
+                if below && at {
+                    return g;
+                }
+            }
+        }
+        self.segs.partition_point(pred)
     }
 
     /// Send time and first byte of every segment not SACKed.
@@ -411,7 +429,7 @@ impl Scoreboard {
     }
 
     fn mark_sacked(&mut self, start: u64, end: u64, out: &mut Sacked) {
-        let mut i = self.segs.partition_point(|s| s.end() <= start);
+        let mut i = self.partition_near(start, |s| s.end() <= start);
         while let Some(seg) = self.segs.get_mut(i) {
             if seg.seq >= end {
                 break;
@@ -456,7 +474,7 @@ impl Scoreboard {
         if self.sacked.segs < DUP_THRESH as u64 {
             return Tally::default();
         }
-        let mut i = self.segs.partition_point(|s| s.seq < high);
+        let mut i = self.partition_near(high, |s| s.seq < high);
         let mut found = 0;
         let mut threshold = None;
         let mut visited = 0u64;
@@ -480,9 +498,8 @@ impl Scoreboard {
             return Tally::default();
         };
         let mut marked = Tally::default();
-        let mut i = self
-            .segs
-            .partition_point(|s| s.end() <= self.lost_judged_to);
+        let judged = self.lost_judged_to;
+        let mut i = self.partition_near(judged, |s| s.end() <= judged);
         while let Some(seg) = self.segs.get_mut(i) {
             if seg.seq >= threshold {
                 break;
