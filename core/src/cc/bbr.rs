@@ -767,6 +767,22 @@ impl CongestionControl for Bbr {
         self.pacing_rate.filter(|r| r.is_finite() && *r > 0.0)
     }
 
+    fn model_key(&self) -> Option<super::ModelKey> {
+        // Every input of `model` below (`target_cwnd` and `ack_aggregation_cwnd` included).
+        Some(super::ModelKey([
+            self.mode.code() as u64
+                | (self.cycle_idx as u64) << 8
+                | u64::from(self.full_bw_reached) << 16
+                | u64::from(self.pacing_gain) << 32,
+            u64::from(self.cwnd_gain),
+            self.mss,
+            self.bw.get().to_bits(),
+            self.min_rtt.map_or(u64::MAX, |d| d.as_nanos()),
+            self.pacing_rate.map_or(u64::MAX, f64::to_bits),
+            u64::from(self.extra_acked[0]) | u64::from(self.extra_acked[1]) << 32,
+        ]))
+    }
+
     fn model(&self) -> super::CcModel {
         super::CcModel::Bbr {
             mode: self.mode,
@@ -877,6 +893,41 @@ mod tests {
             }
             panic!("still in {:?}", self.bbr.mode());
         }
+    }
+
+    #[test]
+    fn equal_model_keys_give_equal_models() {
+        // The world records BBR's model only when its key changes: every ACK of a flow
+        // through Startup, Drain and ProbeBW, with ACKs that come in bunches (extra_acked)
+        // and rates that change, must keep the model when it keeps the key.
+        let mut f = Flow::new(11);
+        let mut last = (f.bbr.model_key(), f.bbr.model());
+        let mut changes = 0;
+        let mut check = |f: &Flow| {
+            let now = (f.bbr.model_key(), f.bbr.model());
+            assert!(now.0.is_some());
+            if now.0 == last.0 {
+                assert_eq!(now.1, last.1, "the same key, another model");
+            } else {
+                changes += 1;
+            }
+            last = now;
+        };
+        let mut rate = 50_000.0;
+        for i in 0..400u32 {
+            let prior = f.delivered;
+            let burst = if i % 7 == 0 { 8 * PKT } else { PKT };
+            let dt = if i % 7 == 0 { RTT / 4 } else { RTT / 16 };
+            f.ack_with(dt, burst, rate, prior);
+            check(&f);
+            if i % 50 == 0 {
+                rate *= 1.7;
+            }
+            if f.bbr.mode() == BbrMode::Drain {
+                f.in_flight = PKT;
+            }
+        }
+        assert!(changes > 20, "{changes} model changes");
     }
 
     #[test]

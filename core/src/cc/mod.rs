@@ -180,6 +180,11 @@ pub struct LossEvent {
     pub flight_size: u64,
 }
 
+/// The state an algorithm's [`CcModel`] is computed from, packed into words: two equal keys
+/// give equal models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModelKey(pub [u64; 7]);
+
 /// A congestion-control algorithm (Linux's `tcp_congestion_ops`). The sender owns loss
 /// recovery and, for the loss-based algorithms, the window's reduction in it (PRR, RFC 6937).
 pub trait CongestionControl {
@@ -240,6 +245,13 @@ pub trait CongestionControl {
 
     /// How HyStart ended slow start, if it did (CUBIC's `hystart_update`).
     fn hystart_exit(&self) -> Option<hystart::HyStartExit> {
+        None
+    }
+
+    /// What [`model`](Self::model) is a function of, so that the world, which asks after
+    /// every ACK, builds the model only when it can have changed: equal keys give equal
+    /// models. `None`: the model is built every time.
+    fn model_key(&self) -> Option<ModelKey> {
         None
     }
 

@@ -63,6 +63,11 @@ impl World {
 
     /// The algorithm's model for the overlays: a new CUBIC epoch, or a change in BBR's.
     fn record_model(&mut self, now: Instant, fi: usize) {
+        let key = self.flows[fi].sender.cc().model_key();
+        if key.is_some() && key == self.flows[fi].last_model {
+            return;
+        }
+        self.flows[fi].last_model = key;
         let tr = &mut self.traces.flows[fi];
         match self.flows[fi].sender.cc().model() {
             CcModel::None | CcModel::Cubic(None) => {}

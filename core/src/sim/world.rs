@@ -111,6 +111,8 @@ pub(crate) struct Flow {
     /// What the invariant checks have seen of the sender (`invariants.rs`).
     pub(super) watch: Watch,
     pub(super) last_window: Option<super::observe::WindowState>,
+    /// The algorithm's model key when its model was last recorded.
+    pub(super) last_model: Option<crate::cc::ModelKey>,
 }
 
 /// A packet waiting at a managed bottleneck, with what the world needs of it when it leaves.
@@ -249,6 +251,7 @@ impl World {
                 seen_sent: 0,
                 watch: Watch::default(),
                 last_window: None,
+                last_model: None,
             });
         }
         let mut sched = Scheduler::new(options.max_events);
