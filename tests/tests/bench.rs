@@ -45,7 +45,10 @@ async fn measure(lab: &Lab, rounds: usize) -> (Vec<[f64; 7]>, Responsiveness) {
         let step = if i % 2 == 0 { 20 } else { -20 };
         let script = format!(
             "const done = arguments[arguments.length - 1];
-             const s = document.getElementById('rtt');
+             // The RTT slider, or the bandwidth's where the RTT is a list per flow (a text field).
+         const slider = id => {{ const e = document.getElementById(id);
+                                 return e && e.type === 'range' ? e : null; }};
+         const s = slider('rtt') || slider('bw');
              const target = String(Number(s.value) + ({step}));
              const results = document.querySelector('.results');
              const head = document.getElementById('headline');
@@ -163,13 +166,17 @@ async fn slider_input_to_charts_drawn() {
     .await;
 }
 
-/// Drags the RTT slider one position a frame for `frames` animation frames, as a mouse drag
-/// sends its input events, and counts the frames in which the charts in view showed a run they
-/// had not shown before: 1.0 is a new run drawn every frame.
+/// Drags the RTT slider (the bandwidth's where the RTT is a list per flow) one position a
+/// frame for `frames` animation frames, as a mouse drag sends its input events, and counts the
+/// frames in which the charts in view showed a run they had not shown before: 1.0 is a new run
+/// drawn every frame.
 async fn drag(lab: &Lab, frames: u32) -> (u32, u32) {
     let script = format!(
         "const done = arguments[arguments.length - 1];
-         const s = document.getElementById('rtt');
+         // The RTT slider, or the bandwidth's where the RTT is a list per flow (a text field).
+         const slider = id => {{ const e = document.getElementById(id);
+                                 return e && e.type === 'range' ? e : null; }};
+         const s = slider('rtt') || slider('bw');
          const c = () => document.querySelector('.charts');
          const lo = Number(s.min), hi = Number(s.max), start = Number(s.value);
          let frame = 0, fresh = 0, last = c() ? c().dataset.shown : '';
