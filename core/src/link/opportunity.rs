@@ -206,7 +206,7 @@ impl Lte {
     /// A standard normal draw as the sum of twelve uniforms less six (Irwin-Hall): exact
     /// arithmetic, so every platform draws the same. Each uniform is 16 bits of a 64-bit draw,
     /// at the middle of its step (so that its mean is one half): three draws a millisecond
-    /// instead of twelve, the walk being most of what a slow link costs to simulate.
+    /// instead of twelve, for a walk that takes a step every millisecond, packets or not.
     fn normal(&mut self) -> f64 {
         const STEP: f64 = 1.0 / 65_536.0;
         let mut sum = 0.0;

@@ -107,9 +107,9 @@ impl RangeSet {
             .range(..=block.start)
             .next_back()
             .map(|(&s, &e)| (s, e));
-        // Segments mostly arrive in order behind a hole, and SACK blocks mostly grow the
-        // newest range: the block extends the range before it and reaches no later one. That
-        // range's end moves in place, one lookup instead of a removal and an insertion.
+        // A block that grows an earlier range (a retransmission beside what arrived) and
+        // reaches no later one: that range's end moves in place, one lookup instead of a
+        // removal and an insertion.
         if let Some((start, end)) = before.filter(|&(_, e)| e >= block.start) {
             if block.end <= end {
                 return SackBlock { start, end };
