@@ -1,7 +1,9 @@
-//! The run's randomness: a seeded PCG generator (O'Neill's PCG-64 MCG), one per run, from which
-//! the random data and ACK losses draw; and a SplitMix64 for each BBR flow, from which it picks
-//! its starting ProbeBW phase, seeded with the scenario's seed mixed with the flow's index. Both
-//! follow the seed alone.
+//! The run's randomness: seeded PCG generators (O'Neill's PCG-64 MCG), one for the path's random
+//! data and ACK losses, one for a RED or PIE queue's drops, and a link model's own (LTE's walk and
+//! its slots on two, Wi-Fi's contention on one): the path's from the scenario's seed, the others
+//! from it mixed with a constant of their own, so that no stream's draws move another's; and a
+//! SplitMix64 for each BBR flow, from which it picks its starting ProbeBW phase, seeded with the
+//! scenario's seed mixed with the flow's index. All follow the seed alone.
 //!
 //! A named algorithm, not `rand`'s platform-dependent `SmallRng`, so that native and wasm32 runs
 //! draw the same numbers from the same seed.
