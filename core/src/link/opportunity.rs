@@ -209,15 +209,15 @@ impl Lte {
     /// instead of twelve, for a walk that takes a step every millisecond, packets or not.
     fn normal(&mut self) -> f64 {
         const STEP: f64 = 1.0 / 65_536.0;
-        let mut sum = 0.0;
+        // The twelve 16-bit parts summed as integers: the same sum as in floating point,
+        // where each term and partial sum has fewer than 53 bits and so is exact.
+        let mut steps = 0u64;
         for _ in 0..3 {
             let bits = self.walk_rng.next_u64();
-            for k in 0..4 {
-                let u = ((bits >> (16 * k)) & 0xffff) as f64;
-                sum += (u + 0.5) * STEP;
-            }
+            steps += (bits & 0xffff) + (bits >> 16 & 0xffff) + (bits >> 32 & 0xffff) + (bits >> 48);
         }
-        sum - 6.0
+        // Each uniform at the middle of its step: half a step more, twelve times.
+        (steps as f64 + 6.0) * STEP - 6.0
     }
 
     /// The rate's step into the next millisecond, reflected into [0, 2 × mean].
@@ -260,6 +260,11 @@ impl Lte {
     /// `(1 - p)^(2^i)` of this millisecond: multiplications alone, so that every platform
     /// draws the same.
     fn failures(&self, u: f64, room: u32) -> u32 {
+        // A whole millisecond without an opportunity, as most are on a slow link: the first
+        // step below, taken alone.
+        if room == LTE_SLOTS && u < self.powers[LTE_SLOT_BITS - 1] {
+            return LTE_SLOTS;
+        }
         let mut k = 0;
         let mut below = 1.0;
         for (i, pow) in self.powers.iter().enumerate().rev() {
