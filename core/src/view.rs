@@ -61,7 +61,40 @@ pub struct RunView {
 /// What a link of opportunities could carry in each bin of `bin` up to `end`: every
 /// opportunity used, each worth its 1504 bytes less the headers' share of a packet of
 /// `payload` bytes in `wire` bytes.
+///
+/// Drawing the link again costs as much as the run's own link did (a tenth of a cellular run),
+/// and a slider dragged over any key but the link's own asks for the same capacity run after
+/// run: the last one computed on this thread is kept, and given again for the same inputs.
 pub fn capacity(
+    model: &crate::link::opportunity::LinkModel,
+    bin: crate::time::Duration,
+    end: Instant,
+    sizes: (u32, u32),
+) -> Vec<(f64, MBytePerS)> {
+    type Key = (
+        crate::link::opportunity::LinkModel,
+        crate::time::Duration,
+        Instant,
+        (u32, u32),
+    );
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Key, Vec<(f64, MBytePerS)>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((key, bins)) = last.as_ref() {
+            if key.0 == *model && key.1 == bin && key.2 == end && key.3 == sizes {
+                return bins.clone();
+            }
+        }
+        let bins = draw_capacity(model, bin, end, sizes);
+        *last = Some(((model.clone(), bin, end, sizes), bins.clone()));
+        bins
+    })
+}
+
+fn draw_capacity(
     model: &crate::link::opportunity::LinkModel,
     bin: crate::time::Duration,
     end: Instant,
@@ -532,5 +565,25 @@ mod tests {
         let kept = thin_messages(all);
         assert!(kept.len() <= MAX_MESSAGE_POINTS);
         assert!(kept.iter().any(|m| m.id == 777_777));
+    }
+
+    #[test]
+    fn the_kept_capacity_is_given_again_only_for_the_same_link() {
+        use crate::link::opportunity::LinkModel;
+        let lte = |seed| LinkModel::Lte {
+            bits_per_s: 10e6,
+            seed,
+        };
+        let bin = crate::time::Duration::from_millis(100);
+        let end = Instant::from_secs_f64(5.0);
+        let a = capacity(&lte(1), bin, end, (1448, 1500));
+        assert_eq!(a, draw_capacity(&lte(1), bin, end, (1448, 1500)));
+        assert_eq!(a, capacity(&lte(1), bin, end, (1448, 1500)), "kept");
+        let b = capacity(&lte(2), bin, end, (1448, 1500));
+        assert_eq!(b, draw_capacity(&lte(2), bin, end, (1448, 1500)));
+        assert_ne!(a, b, "another seed, another link");
+        let c = capacity(&lte(2), bin, end, (536, 588));
+        assert_eq!(c, draw_capacity(&lte(2), bin, end, (536, 588)));
+        assert_ne!(b, c, "another payload's share");
     }
 }
