@@ -77,9 +77,9 @@ pub fn capacity(
         Instant,
         (u32, u32),
     );
+    type Kept = Option<(Key, Vec<(f64, MBytePerS)>)>;
     thread_local! {
-        static LAST: std::cell::RefCell<Option<(Key, Vec<(f64, MBytePerS)>)>> =
-            const { std::cell::RefCell::new(None) };
+        static LAST: std::cell::RefCell<Kept> = const { std::cell::RefCell::new(None) };
     }
     LAST.with(|last| {
         let mut last = last.borrow_mut();
