@@ -5,7 +5,11 @@
 //!   not one per event.
 //! - A run cannot be interrupted inside WebAssembly: when a newer scenario arrives while one is
 //!   running, the worker is terminated and a fresh one started for the newer scenario.
-//! - Every reply carries its request's id; only the newest request's reply reaches the page.
+//! - A scenario whose runs take longer than a frame gets a second worker: while one runs, the
+//!   newest request runs on the other, so a dragged slider's runs come twice as often on two
+//!   cores.
+//! - Every reply carries its request's id; only the newest request's reply reaches the page,
+//!   or an older one newer than the view on show.
 //! - A worker that fails (a trap, a script that does not load) is reported once and replaced on
 //!   the next request.
 
@@ -96,7 +100,23 @@ struct Inner {
     shown: u64,
     /// Stops the busy run once it has outlasted `SUPERSEDE_AFTER_MS` with a newer one waiting.
     watch: Option<crate::Timer>,
+    /// A second worker for a slow scenario's runs.
+    helper: Option<Helper>,
 }
+
+/// A second worker for the charts' runs of a slow scenario: while the first worker runs, the
+/// newest request runs here, so that a dragged slider's runs come twice as often on two cores
+/// (docs/performance.md, "Dragging"). Started once a run has taken longer than
+/// `HELPER_AFTER_MS`; a reply from either worker is shown if it is newer than the view on show.
+struct Helper {
+    live: Live,
+    ready: bool,
+    busy: Option<u64>,
+    posted_at: f64,
+}
+
+/// A run slower than this (ms, about a frame) brings in the helper.
+const HELPER_AFTER_MS: f64 = 16.0;
 
 /// A run that took longer than this (ms) is stopped when a newer value supersedes it; a quicker
 /// one is left to finish and its view shown, so that the charts follow a dragged slider at the
@@ -135,6 +155,7 @@ impl Client {
                 last_took: None,
                 shown: 0,
                 watch: None,
+                helper: None,
             })),
         }
     }
@@ -214,7 +235,7 @@ fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
         let weak = weak.clone();
         move |data: JsValue| {
             if let Some(inner) = weak.upgrade() {
-                let outcome = received(&inner, data);
+                let outcome = received(&inner, data, Slot::First);
                 Client { inner }.report(outcome);
             }
         }
@@ -246,6 +267,20 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
         inner.pending?;
         (inner.busy.is_some(), inner.live.is_some())
     };
+    let slow = {
+        let inner = inner_rc.borrow();
+        inner.role == Role::Runs && inner.last_took.is_some_and(|ms| ms > HELPER_AFTER_MS)
+    };
+    if busy && live && slow {
+        if inner_rc.borrow().helper.is_none() {
+            // Its `ready` posts the waiting request, unless the first worker is free first.
+            start_helper(inner_rc);
+        } else {
+            post_helper(&mut inner_rc.borrow_mut());
+        }
+        // Taken by the helper: the first worker's run is left as it is.
+        inner_rc.borrow().pending?;
+    }
     let (quick, left) = {
         let inner = inner_rc.borrow();
         let left = SUPERSEDE_AFTER_MS - (crate::now_ms() - inner.posted_at);
@@ -278,13 +313,7 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
         return None;
     }
     let id = inner.pending.take()?;
-    let request = Request {
-        id,
-        query: inner.latest_query.clone(),
-        want: inner.latest_want.clone(),
-        trace: crate::model::link_trace::for_query(&inner.latest_query),
-    };
-    let text = serde_json::to_string(&request).unwrap_or_default();
+    let text = request_text(inner, id);
     let live = inner.live.as_ref()?;
     match live.post(&text) {
         Ok(()) => {
@@ -300,8 +329,95 @@ fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
     }
 }
 
-/// A message from the worker.
-fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Outcome)> {
+/// The newest request, `id`, as the worker reads it.
+fn request_text(inner: &Inner, id: u64) -> String {
+    let request = Request {
+        id,
+        query: inner.latest_query.clone(),
+        want: inner.latest_want.clone(),
+        trace: crate::model::link_trace::for_query(&inner.latest_query),
+    };
+    serde_json::to_string(&request).unwrap_or_default()
+}
+
+/// Starts the helper. A helper that cannot start is not missed: the first worker takes the
+/// request when it is free.
+fn start_helper(inner_rc: &Rc<RefCell<Inner>>) {
+    let weak = Rc::downgrade(inner_rc);
+    let on_message = {
+        let weak = weak.clone();
+        move |data: JsValue| {
+            if let Some(inner) = weak.upgrade() {
+                let outcome = received(&inner, data, Slot::Helper);
+                Client { inner }.report(outcome);
+            }
+        }
+    };
+    let on_error = move |_: String| {
+        if let Some(inner) = weak.upgrade() {
+            let outcome = helper_failed(&inner);
+            Client { inner }.report(outcome);
+        }
+    };
+    let mut inner = inner_rc.borrow_mut();
+    if let Ok(live) = Live::start(&inner.script, on_message, on_error) {
+        inner.helper = Some(Helper {
+            live,
+            ready: false,
+            busy: None,
+            posted_at: 0.0,
+        });
+    }
+}
+
+/// Posts the waiting request to the helper if it is ready and free.
+fn post_helper(inner: &mut Inner) {
+    let free = inner
+        .helper
+        .as_ref()
+        .is_some_and(|h| h.ready && h.busy.is_none());
+    if !free {
+        return;
+    }
+    let Some(id) = inner.pending.take() else {
+        return;
+    };
+    let text = request_text(inner, id);
+    let now = crate::now_ms();
+    let Some(helper) = inner.helper.as_mut() else {
+        return;
+    };
+    if helper.live.post(&text).is_ok() {
+        helper.busy = Some(id);
+        helper.posted_at = now;
+        mark(inner.role.marks().0);
+    } else {
+        // The first worker takes it instead.
+        inner.helper = None;
+        inner.pending = Some(id);
+    }
+}
+
+/// The helper failed: it goes, and the request it had, if still the newest, waits for the
+/// first worker.
+fn helper_failed(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
+    let mut inner = inner_rc.borrow_mut();
+    let had = inner.helper.take().and_then(|h| h.busy);
+    if had.is_some() && had == Some(inner.latest) && inner.pending.is_none() {
+        inner.pending = had;
+    }
+    post(&mut inner)
+}
+
+/// Which of the client's workers a message came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    First,
+    Helper,
+}
+
+/// A message from a worker.
+fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<(String, Outcome)> {
     mark(inner_rc.borrow().role.marks().1);
     // Steps come as [json, Uint8Array] (bin/worker.rs).
     let (text, packed) = match data.dyn_into::<js_sys::Array>() {
@@ -322,6 +438,13 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
     };
     let mut inner = inner_rc.borrow_mut();
     if reply.ready {
+        if slot == Slot::Helper {
+            if let Some(h) = inner.helper.as_mut() {
+                h.ready = true;
+            }
+            post_helper(&mut inner);
+            return None;
+        }
         inner.ready = true;
         return post(&mut inner);
     }
@@ -334,14 +457,28 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue) -> Option<(String, Out
                 .unwrap_or_else(|| "the simulator sent an empty answer".to_string()),
         );
     };
-    if inner.busy == Some(id) {
-        inner.busy = None;
-        inner.last_took = Some(crate::now_ms() - inner.posted_at);
-        // Finished in time: nothing to stop.
-        inner.watch = None;
-    }
-    // A newer request may be waiting for this worker to be free.
-    let next = post(&mut inner);
+    let next = match slot {
+        Slot::First => {
+            if inner.busy == Some(id) {
+                inner.busy = None;
+                inner.last_took = Some(crate::now_ms() - inner.posted_at);
+                // Finished in time: nothing to stop.
+                inner.watch = None;
+            }
+            // A newer request may be waiting for this worker to be free.
+            post(&mut inner)
+        }
+        Slot::Helper => {
+            let now = crate::now_ms();
+            if let Some(h) = inner.helper.as_mut().filter(|h| h.busy == Some(id)) {
+                h.busy = None;
+                let took = now - h.posted_at;
+                inner.last_took = Some(took);
+            }
+            post_helper(&mut inner);
+            None
+        }
+    };
     // An older request's view is still newer than the one on show: shown while the newest runs.
     let newer_view = reply.packed == Some(Packed::View) && id > inner.shown && next.is_none();
     if id != inner.latest && !newer_view {
