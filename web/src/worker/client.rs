@@ -226,27 +226,11 @@ impl Client {
 
 /// Starts a worker, replacing any. Returns the failure to report, if it could not start.
 fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
-    let weak = Rc::downgrade(inner_rc);
     let mut inner = inner_rc.borrow_mut();
     inner.live = None;
     inner.ready = false;
     inner.busy = None;
-    let on_message = {
-        let weak = weak.clone();
-        move |data: JsValue| {
-            if let Some(inner) = weak.upgrade() {
-                let outcome = received(&inner, data, Slot::First);
-                Client { inner }.report(outcome);
-            }
-        }
-    };
-    let on_error = move |message: String| {
-        if let Some(inner) = weak.upgrade() {
-            let outcome = failed(&inner, message);
-            Client { inner }.report(outcome);
-        }
-    };
-    match Live::start(&inner.script, on_message, on_error) {
+    match spawn(inner_rc, &inner.script, Slot::First) {
         Ok(live) => {
             inner.started += 1;
             inner.live = Some(live);
@@ -340,27 +324,45 @@ fn request_text(inner: &Inner, id: u64) -> String {
     serde_json::to_string(&request).unwrap_or_default()
 }
 
-/// Starts the helper. A helper that cannot start is not missed: the first worker takes the
-/// request when it is free.
-fn start_helper(inner_rc: &Rc<RefCell<Inner>>) {
+/// Starts `script` as the client's worker in `slot`: its messages and its failure come back to
+/// the client, named by the slot.
+fn spawn(inner_rc: &Rc<RefCell<Inner>>, script: &str, slot: Slot) -> Result<Live, JsValue> {
     let weak = Rc::downgrade(inner_rc);
     let on_message = {
         let weak = weak.clone();
         move |data: JsValue| {
             if let Some(inner) = weak.upgrade() {
-                let outcome = received(&inner, data, Slot::Helper);
+                let outcome = received(&inner, data, slot);
                 Client { inner }.report(outcome);
             }
         }
     };
-    let on_error = move |_: String| {
+    let on_error = move |message: String| {
         if let Some(inner) = weak.upgrade() {
-            let outcome = helper_failed(&inner);
+            let outcome = slot_failed(&inner, slot, message);
             Client { inner }.report(outcome);
         }
     };
+    Live::start(script, on_message, on_error)
+}
+
+/// A worker failed, or sent what cannot be read.
+fn slot_failed(
+    inner_rc: &Rc<RefCell<Inner>>,
+    slot: Slot,
+    message: String,
+) -> Option<(String, Outcome)> {
+    match slot {
+        Slot::First => failed(inner_rc, message),
+        Slot::Helper => helper_failed(inner_rc),
+    }
+}
+
+/// Starts the helper. A helper that cannot start is not missed: the first worker takes the
+/// request when it is free.
+fn start_helper(inner_rc: &Rc<RefCell<Inner>>) {
     let mut inner = inner_rc.borrow_mut();
-    if let Ok(live) = Live::start(&inner.script, on_message, on_error) {
+    if let Ok(live) = spawn(inner_rc, &inner.script, Slot::Helper) {
         inner.helper = Some(Helper {
             live,
             ready: false,
@@ -430,8 +432,9 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<
     let mut reply: Reply = match serde_json::from_str(&text) {
         Ok(r) => r,
         Err(e) => {
-            return failed(
+            return slot_failed(
                 inner_rc,
+                slot,
                 format!("the simulator's answer is unreadable: {e}"),
             );
         }
@@ -450,8 +453,9 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<
     }
     let Some(id) = reply.id else {
         drop(inner);
-        return failed(
+        return slot_failed(
             inner_rc,
+            slot,
             reply
                 .error
                 .unwrap_or_else(|| "the simulator sent an empty answer".to_string()),
