@@ -30,10 +30,9 @@ use crate::sweep::matrix::MatrixView;
 use crate::sweep::tabs::ViewTabs;
 use crate::sweep::view::SweepView;
 use crate::toolbar::{LangSwitch, LargeType, Share};
-use crate::worker::client::{Role, WORKER_SCRIPT};
+use crate::worker::client::{PageClients, WORKER_SCRIPT};
 use crate::worker::pool::{pool_size, Pool};
 use crate::worker::protocol::Want;
-use crate::worker::Client;
 use crate::{after, now_ms, prefs};
 
 /// Starts the batch for `key` on the pool, replacing the one running.
@@ -62,33 +61,12 @@ fn arrived() -> Address {
 pub fn app() -> Html {
     let page = use_reducer(|| Page::new(arrived(), prefs::default_lang(), prefs::stored_large()));
 
-    let client = {
+    // The charts' runs and the player's steps, each from a worker of its own.
+    let clients = {
         let dispatcher = page.dispatcher();
-        use_memo((), move |_| {
-            Client::new(
-                WORKER_SCRIPT,
-                Role::Runs,
-                Callback::from(move |(query, outcome)| {
-                    dispatcher.dispatch(Action::Ran { query, outcome })
-                }),
-            )
-        })
+        use_memo((), move |_| PageClients::new(dispatcher))
     };
-    // The player's steps come from a worker of their own, so that recording the part of a long
-    // run around the cursor does not wait for the charts' run, nor stop it. It starts when steps
-    // are first wanted (the player opened, a lesson's moment), not with the page.
-    let recorder = {
-        let dispatcher = page.dispatcher();
-        use_memo((), move |_| {
-            Client::on_demand(
-                WORKER_SCRIPT,
-                Role::Steps,
-                Callback::from(move |(query, outcome)| {
-                    dispatcher.dispatch(Action::Recorded { query, outcome })
-                }),
-            )
-        })
-    };
+    let (client, recorder) = (clients.runs.clone(), clients.steps.clone());
     let pool = {
         let dispatcher = page.dispatcher();
         use_memo((), move |_| {

@@ -17,9 +17,8 @@ use crate::location;
 use crate::model::address;
 use crate::model::page::{Action, Page};
 use crate::prefs;
-use crate::worker::client::{Role, WORKER_SCRIPT};
+use crate::worker::client::PageClients;
 use crate::worker::protocol::Want;
-use crate::worker::Client;
 
 /// The page's path, where the whole lab is served.
 fn lab_path() -> String {
@@ -45,32 +44,12 @@ pub fn Embed() -> Html {
     };
     let page =
         use_reducer(|| Page::new(address::parse_search(&search), prefs::default_lang(), false));
-    let client = {
+    // The charts' runs and the player's steps, each from a worker of its own.
+    let clients = {
         let dispatcher = page.dispatcher();
-        use_memo((), move |_| {
-            Client::new(
-                WORKER_SCRIPT,
-                Role::Runs,
-                Callback::from(move |(query, outcome)| {
-                    dispatcher.dispatch(Action::Ran { query, outcome })
-                }),
-            )
-        })
+        use_memo((), move |_| PageClients::new(dispatcher))
     };
-    // The player's worker starts when its steps are first wanted (the player opens), as the
-    // lab's own does.
-    let recorder = {
-        let dispatcher = page.dispatcher();
-        use_memo((), move |_| {
-            Client::on_demand(
-                WORKER_SCRIPT,
-                Role::Steps,
-                Callback::from(move |(query, outcome)| {
-                    dispatcher.dispatch(Action::Recorded { query, outcome })
-                }),
-            )
-        })
-    };
+    let (client, recorder) = (clients.runs.clone(), clients.steps.clone());
     {
         let client = client.clone();
         use_effect_with(page.run_query(), move |query| {

@@ -224,6 +224,40 @@ impl Client {
     }
 }
 
+/// The page's two clients of the simulator's worker, as the lab and an embed hold them: the
+/// charts' runs, whose worker starts with the page, and the player's steps, whose worker starts
+/// when steps are first wanted, so that recording the part of a long run around the cursor
+/// neither waits for the charts' run nor stops it, and a first visit compiles the module once.
+/// Their answers reach the page's reducer as `Ran` and `Recorded`.
+#[derive(Clone, PartialEq)]
+pub struct PageClients {
+    pub runs: Client,
+    pub steps: Client,
+}
+
+impl PageClients {
+    pub fn new(dispatcher: yew::UseReducerDispatcher<crate::model::page::Page>) -> PageClients {
+        use crate::model::page::Action;
+        let on_ran = dispatcher.clone();
+        PageClients {
+            runs: Client::new(
+                WORKER_SCRIPT,
+                Role::Runs,
+                Callback::from(move |(query, outcome)| {
+                    on_ran.dispatch(Action::Ran { query, outcome })
+                }),
+            ),
+            steps: Client::on_demand(
+                WORKER_SCRIPT,
+                Role::Steps,
+                Callback::from(move |(query, outcome)| {
+                    dispatcher.dispatch(Action::Recorded { query, outcome })
+                }),
+            ),
+        }
+    }
+}
+
 /// Starts a worker, replacing any. Returns the failure to report, if it could not start.
 fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     let mut inner = inner_rc.borrow_mut();
