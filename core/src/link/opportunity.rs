@@ -260,11 +260,6 @@ impl Lte {
     /// `(1 - p)^(2^i)` of this millisecond: multiplications alone, so that every platform
     /// draws the same.
     fn failures(&self, u: f64, room: u32) -> u32 {
-        // A whole millisecond without an opportunity, as most are on a slow link: the first
-        // step below, taken alone.
-        if room == LTE_SLOTS && u < self.powers[LTE_SLOT_BITS - 1] {
-            return LTE_SLOTS;
-        }
         let mut k = 0;
         let mut below = 1.0;
         for (i, pow) in self.powers.iter().enumerate().rev() {

@@ -82,43 +82,33 @@ impl RangeSet {
         if block.start >= block.end {
             return block;
         }
-        // At or past the last range's start, as in-order data behind a hole and the newest
-        // SACK block are: the last range grows, or a new one follows it.
-        if let Some(mut last) = self.map.last_entry() {
-            let (start, end) = (*last.key(), *last.get());
-            if block.start >= start {
-                if block.start > end {
-                    self.map.insert(block.start, block.end);
-                    self.bytes += block.end - block.start;
-                    return block;
-                }
-                if block.end > end {
-                    *last.get_mut() = block.end;
-                    self.bytes += block.end - end;
-                }
-                return SackBlock {
-                    start,
-                    end: end.max(block.end),
-                };
-            }
-        }
-        let before = self
-            .map
-            .range(..=block.start)
-            .next_back()
-            .map(|(&s, &e)| (s, e));
-        // A block that grows an earlier range (a retransmission beside what arrived) and
-        // reaches no later one: that range's end moves in place, one lookup instead of a
+        // The range starting at or before the block, the only one that can reach back to it.
+        // In-order data behind a hole and the newest SACK block are at or past the last range's
+        // start: that one is read off the tree's right edge, with no search.
+        let last = self.map.last_key_value().map(|(&s, &e)| (s, e));
+        let (before, is_last) = match last {
+            Some((s, e)) if s <= block.start => (Some((s, e)), true),
+            _ => (
+                self.map
+                    .range(..=block.start)
+                    .next_back()
+                    .map(|(&s, &e)| (s, e)),
+                false,
+            ),
+        };
+        // A block that grows that range and reaches no later one (in-order data, a
+        // retransmission beside what arrived): the range's end moves in place, instead of a
         // removal and an insertion.
         if let Some((start, end)) = before.filter(|&(_, e)| e >= block.start) {
             if block.end <= end {
                 return SackBlock { start, end };
             }
-            let reaches_next = self
-                .map
-                .range((Excluded(block.start), Included(block.end)))
-                .next()
-                .is_some();
+            let reaches_next = !is_last
+                && self
+                    .map
+                    .range((Excluded(block.start), Included(block.end)))
+                    .next()
+                    .is_some();
             if !reaches_next {
                 if let Some(e) = self.map.get_mut(&start) {
                     *e = block.end;
