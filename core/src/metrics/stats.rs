@@ -68,6 +68,23 @@ impl DelayHistogram {
         self.total
     }
 
+    /// The histogram of every value counted in any of `parts`: the buckets are the same for
+    /// all, so each count is the sum of the parts' and every quantile is what one histogram fed
+    /// all the values would give.
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a DelayHistogram>) -> DelayHistogram {
+        let mut all = DelayHistogram::default();
+        for part in parts {
+            if part.counts.len() > all.counts.len() {
+                all.counts.resize(part.counts.len(), 0);
+            }
+            for (a, &n) in all.counts.iter_mut().zip(&part.counts) {
+                *a += n;
+            }
+            all.total += part.total;
+        }
+        all
+    }
+
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }
@@ -122,6 +139,23 @@ mod tests {
         assert!(q(0.99).is_some_and(|v| (v - 99.0).abs() <= 99.0 / 64.0));
         assert!(q(1.0).is_some_and(|v| (v - 100.0).abs() <= 100.0 / 64.0));
         assert_eq!(h.len(), 100);
+    }
+
+    #[test]
+    fn a_sum_of_histograms_is_the_histogram_of_all_their_values() {
+        let mut odd = DelayHistogram::default();
+        let mut even = DelayHistogram::default();
+        let mut all = DelayHistogram::default();
+        for us in 1..=1_000u64 {
+            let d = Duration::from_micros(us * us % 977);
+            let part = if us % 2 == 1 { &mut odd } else { &mut even };
+            part.add(d);
+            all.add(d);
+        }
+        let summed = DelayHistogram::sum([&odd, &even]);
+        assert_eq!(summed, all);
+        assert_eq!(DelayHistogram::sum([&all]), all);
+        assert_eq!(DelayHistogram::sum([]), DelayHistogram::default());
     }
 
     #[test]

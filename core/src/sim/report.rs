@@ -94,8 +94,12 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         dropped_data: w.dropped_data,
         dropped_acks: w.dropped_acks,
         queue_drops: w.queue_drops,
-        queue_delay_ms: delay_stats(&w.sojourn),
-        per_flow_queue_delay_ms: w.flow_sojourn.iter().map(delay_stats).collect(),
+        queue_delay_ms: delay_stats(&DelayHistogram::sum(&w.sojourn)),
+        // One connection's figures are the run's: listed only where there are several.
+        per_flow_queue_delay_ms: match &w.sojourn[..] {
+            [_, _, ..] => w.sojourn.iter().map(delay_stats).collect(),
+            _ => Vec::new(),
+        },
         aqm_drops: w.aqm_drops,
         ecn_marks: w.ecn_marks,
         policer_drops: w.policer_drops,

@@ -157,10 +157,9 @@ pub(crate) struct World {
     pub ecn_marks: u64,
     /// The managed bottleneck, when `aqm` is not `fifo`.
     pub(super) managed: Option<ManagedLink>,
-    /// How long each data packet waited at the bottleneck before going onto its link.
-    pub sojourn: DelayHistogram,
-    /// The same for each connection, where there are several.
-    pub flow_sojourn: Vec<DelayHistogram>,
+    /// How long each data packet of each connection waited at the bottleneck before going
+    /// onto its link; the whole run's is their sum.
+    pub sojourn: Vec<DelayHistogram>,
     /// UDP payload bytes read, and when the last arrived.
     pub udp_delivered: u64,
     pub udp_last_read: Option<Instant>,
@@ -307,12 +306,7 @@ impl World {
             policer_drops: 0,
             ecn_marks: 0,
             managed,
-            sojourn: DelayHistogram::default(),
-            flow_sojourn: if n > 1 {
-                vec![DelayHistogram::default(); n]
-            } else {
-                Vec::new()
-            },
+            sojourn: vec![DelayHistogram::default(); n.max(1)],
             data_wire: Wires::new(lanes.iter().map(|l| l.0)),
             ack_wire: Wires::new(lanes.iter().map(|l| l.1)),
             flows,
@@ -678,8 +672,7 @@ impl World {
     /// A data packet of `flow` went onto the bottleneck's link at `starts` after waiting
     /// `sojourn`.
     fn waited(&mut self, flow: u16, starts: Instant, sojourn: Duration) {
-        self.sojourn.add(sojourn);
-        if let Some(h) = self.flow_sojourn.get_mut(usize::from(flow)) {
+        if let Some(h) = self.sojourn.get_mut(usize::from(flow)) {
             h.add(sojourn);
         }
         self.traces.sojourn.push(starts, [sojourn.as_millis_f64()]);
