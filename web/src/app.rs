@@ -10,12 +10,12 @@ use yew::prelude::*;
 
 use crate::banner::Banner;
 use crate::charts::{Charts, ViewRef};
-use crate::compare::CompareView;
 use crate::controls::{Change, Controls};
-use crate::diagnose::{Captured, DiagnoseView};
+use crate::diagnose::Captured;
 use crate::embed::menu::EmbedMenu;
 use crate::export::LabExport;
 use crate::i18n::Lang;
+use crate::lazy::{LazyCompare, LazyDiagnose, LazyMatrix, LazySweep};
 use crate::lesson::index::Lessons;
 use crate::location;
 use crate::model::address::{self, Address};
@@ -26,9 +26,7 @@ use crate::model::views::View;
 use crate::player::PlayerButton;
 use crate::presets::Presets;
 use crate::stage;
-use crate::sweep::matrix::MatrixView;
 use crate::sweep::tabs::ViewTabs;
-use crate::sweep::view::SweepView;
 use crate::toolbar::{LangSwitch, LargeType, Share};
 use crate::worker::client::{PageClients, WORKER_SCRIPT};
 use crate::worker::pool::{pool_size, Pool};
@@ -376,22 +374,22 @@ pub fn app() -> Html {
                             </>
                         },
                         View::Sweep => html! {
-                            <SweepView {lang} base={page.scenario.clone()} spec={page.keys.sweep.clone()}
+                            <LazySweep {lang} base={page.scenario.clone()} spec={page.keys.sweep.clone()}
                                 batch={page.current_batch().cloned()} live={pool.live()}
                                 on_spec={on_sweep} {on_cancel} {on_rerun} />
                         },
                         View::Matrix => html! {
-                            <MatrixView {lang} base={page.scenario.clone()} spec={page.keys.matrix.clone()}
+                            <LazyMatrix {lang} base={page.scenario.clone()} spec={page.keys.matrix.clone()}
                                 batch={page.current_batch().cloned()} live={pool.live()}
                                 on_spec={on_matrix} {on_cancel} {on_rerun} />
                         },
                         View::Diagnose => html! {
-                            <DiagnoseView {lang} scenario={page.scenario.clone()}
+                            <LazyDiagnose {lang} scenario={page.scenario.clone()}
                                 view={page.view.clone()} capture={(*capture).clone()}
                                 on_capture={on_capture.clone()} on_load={on_load.clone()} />
                         },
                         View::Compare => html! {
-                            <CompareView {lang} scenarios={page.compared()} slot={page.slot}
+                            <LazyCompare {lang} scenarios={page.compared()} slot={page.slot}
                                 batch={page.current_batch().cloned()} live={pool.live()}
                                 {on_others} {on_slot} {on_cancel} {on_rerun} />
                         },

@@ -24,6 +24,7 @@ pub mod embed;
 pub mod export;
 pub mod file_pick;
 pub mod i18n;
+pub mod lazy;
 pub mod lesson;
 pub mod location;
 pub mod menu;

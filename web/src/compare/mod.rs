@@ -25,7 +25,7 @@ use chart::{letter, Compared, What, COLOURS};
 /// At most this many scenarios side by side.
 pub const MAX_SCENARIOS: usize = 3;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct CompareProps {
     pub lang: Lang,
     /// The page's own scenario first, then the others.

@@ -45,7 +45,7 @@ impl PartialEq for Captured {
 /// The largest capture the page reads: 512 MB, beyond which a tab's memory is at risk.
 pub const MAX_FILE_BYTES: f64 = 512.0 * 1024.0 * 1024.0;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct DiagnoseProps {
     pub lang: Lang,
     /// The page's scenario: the path "my number" asks about, and after a capture is read, the

@@ -384,7 +384,7 @@ pub fn command(base: &Scenario, spec: &MatrixSpec) -> String {
     out
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct MatrixViewProps {
     pub lang: Lang,
     pub base: Scenario,

@@ -18,7 +18,7 @@ use crate::model::views::{Metric, SweepSpec};
 use crate::worker::pool::Done;
 use crate::worker::PAGE_MAX_EVENTS;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct SweepViewProps {
     pub lang: Lang,
     pub base: Scenario,

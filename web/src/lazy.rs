@@ -1,0 +1,187 @@
+//! The views a first visit does not show (the sweep, the matrix, the comparison, the diagnosis),
+//! fetched the first time one is opened.
+//!
+//! Built with the `split` feature (what `index.html` asks of Trunk), each view's code goes into
+//! a module of its own: the function that draws it is a split point of `wasm_split_helpers`,
+//! whose call fetches that module before it returns, and `scripts/split.py` cuts the page's
+//! module at those points after cargo. Without the feature (the page's wasm tests, a build of
+//! the crate alone) the same function is called directly. Either way a view reaches the page
+//! as a [`Draw`], a plain function pointer, kept once loaded so that the view is drawn at once
+//! the next time it is opened.
+
+use std::cell::Cell;
+use std::thread::LocalKey;
+
+use yew::prelude::*;
+
+use crate::compare::{CompareProps, CompareView};
+use crate::diagnose::{DiagnoseProps, DiagnoseView};
+use crate::i18n::Lang;
+use crate::sweep::matrix::{MatrixView, MatrixViewProps};
+use crate::sweep::view::{SweepView, SweepViewProps};
+
+/// A view's drawing function, once its module is in.
+pub type Draw<P> = fn(&P) -> Html;
+
+/// A view's module did not load: the network failed, or the page was deployed anew under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadFailed;
+
+#[cfg(feature = "split")]
+impl From<wasm_split_helpers::SplitLoaderError> for LoadFailed {
+    fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
+        LoadFailed
+    }
+}
+
+/// Where a view's module stands, as its component sees it.
+enum Loading<P: 'static> {
+    Fetching,
+    Ready(Draw<P>),
+    Failed,
+}
+
+// Not derived: a derive would ask the props to be `Copy` too, where only the pointer is copied.
+impl<P> Clone for Loading<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for Loading<P> {}
+
+/// A split point: `$draw` is compiled into the module `$module`, and `$load` fetches it (once;
+/// the pointer is kept in `$kept`).
+macro_rules! split_view {
+    ($module:ident, $draw:ident, $load:ident, $kept:ident, $props:ty, $view:ident) => {
+        #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split($module, fallible))]
+        fn $draw() -> Result<Draw<$props>, LoadFailed> {
+            Ok(|p: &$props| html! { <$view ..p.clone() /> })
+        }
+
+        #[cfg(feature = "split")]
+        async fn $load() -> Result<Draw<$props>, LoadFailed> {
+            $draw().await
+        }
+
+        #[cfg(not(feature = "split"))]
+        async fn $load() -> Result<Draw<$props>, LoadFailed> {
+            $draw()
+        }
+
+        thread_local! {
+            static $kept: Cell<Option<Draw<$props>>> = const { Cell::new(None) };
+        }
+    };
+}
+
+split_view!(
+    sweep,
+    draw_sweep,
+    load_sweep,
+    SWEEP,
+    SweepViewProps,
+    SweepView
+);
+split_view!(
+    matrix,
+    draw_matrix,
+    load_matrix,
+    MATRIX,
+    MatrixViewProps,
+    MatrixView
+);
+split_view!(
+    compare,
+    draw_compare,
+    load_compare,
+    COMPARE,
+    CompareProps,
+    CompareView
+);
+split_view!(
+    diagnose,
+    draw_diagnose,
+    load_diagnose,
+    DIAGNOSE,
+    DiagnoseProps,
+    DiagnoseView
+);
+
+/// The view kept in `kept`, or its module fetched by `load` and the component drawn again
+/// when it is in.
+#[hook]
+fn use_view<P: 'static, F>(
+    kept: &'static LocalKey<Cell<Option<Draw<P>>>>,
+    load: fn() -> F,
+) -> Loading<P>
+where
+    F: std::future::Future<Output = Result<Draw<P>, LoadFailed>> + 'static,
+{
+    let state = use_state(|| {
+        kept.with(Cell::get)
+            .map_or(Loading::Fetching, Loading::Ready)
+    });
+    {
+        let state = state.clone();
+        use_effect_with((), move |_| {
+            if matches!(*state, Loading::Fetching) {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match load().await {
+                        Ok(draw) => {
+                            kept.with(|k| k.set(Some(draw)));
+                            state.set(Loading::Ready(draw));
+                        }
+                        Err(LoadFailed) => state.set(Loading::Failed),
+                    }
+                });
+            }
+        });
+    }
+    *state
+}
+
+/// What stands in a view's place while its module comes, or if it cannot.
+fn placeholder<P>(loading: Loading<P>, lang: Lang, props: &P) -> Html {
+    match loading {
+        Loading::Ready(draw) => draw(props),
+        Loading::Fetching => html! {
+            <p class="lazy-loading" role="status" data-lazy="fetching">
+                { lang.pick("Loading this view…", "正在加载此视图…") }
+            </p>
+        },
+        Loading::Failed => html! {
+            <p class="banner error" role="alert" data-lazy="failed">
+                { lang.pick(
+                    "This view's code could not be fetched (offline, or the lab was updated since \
+                     the page opened). Reload the page to try again.",
+                    "无法获取此视图的代码（离线，或页面打开后实验室已更新）。请重新加载页面再试。",
+                ) }
+            </p>
+        },
+    }
+}
+
+#[function_component]
+pub fn LazySweep(props: &SweepViewProps) -> Html {
+    let loading = use_view(&SWEEP, load_sweep);
+    placeholder(loading, props.lang, props)
+}
+
+#[function_component]
+pub fn LazyMatrix(props: &MatrixViewProps) -> Html {
+    let loading = use_view(&MATRIX, load_matrix);
+    placeholder(loading, props.lang, props)
+}
+
+#[function_component]
+pub fn LazyCompare(props: &CompareProps) -> Html {
+    let loading = use_view(&COMPARE, load_compare);
+    placeholder(loading, props.lang, props)
+}
+
+#[function_component]
+pub fn LazyDiagnose(props: &DiagnoseProps) -> Html {
+    let loading = use_view(&DIAGNOSE, load_diagnose);
+    placeholder(loading, props.lang, props)
+}
