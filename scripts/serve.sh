@@ -43,6 +43,7 @@ section "Tools"
 need_rust
 need_trunk
 need_wasm_bindgen
+need_wasm_split
 need_wasm_opt
 
 if answers; then
