@@ -13,6 +13,7 @@ section "Tools"
 need_rust
 need_trunk
 need_wasm_bindgen
+need_wasm_split
 need_wasm_opt
 need_chromium
 need_kernel_tools
@@ -29,6 +30,8 @@ elapsed
 
 section "Lints, wasm32: cargo clippy --target $WASM_TARGET (core and web)"
 cargo clippy --target "$WASM_TARGET" -p tcplab -p tcplab-web --all-targets -- -D warnings
+# The page as index.html builds it: its views behind split points (web/src/lazy.rs).
+cargo clippy --target "$WASM_TARGET" -p tcplab-web --features split -- -D warnings
 elapsed
 
 # The capture tests compare the lab's pcap files with tshark's reading of them: required here.
@@ -69,21 +72,25 @@ elapsed
 
 section "Page size (gzip -9)"
 # A first visit fetches everything but the capture worker, which the diagnosis starts for a
-# capture file (docs/performance.md, "What the page downloads").
+# capture file, and the views' own modules (split_*, and the chunk_* they share), fetched when
+# a view is first opened (docs/performance.md, "What the page downloads").
 shopt -s nullglob
 total=0
-later=0
+capture=0
+views=0
 for f in dist/*.wasm dist/*.js dist/*.css dist/*.html; do
     raw=$(stat -c %s "$f")
     gz=$(gzip -9 -c "$f" | wc -c)
     case "$f" in
-        dist/tcplab-capture*|dist/capture-loader.js) later=$((later + gz)) ;;
+        dist/tcplab-capture*|dist/capture-loader.js) capture=$((capture + gz)) ;;
+        dist/split_*|dist/chunk_*) views=$((views + gz)) ;;
         *) total=$((total + gz)) ;;
     esac
     printf '    %-44s %8d bytes  %8d gzipped\n' "$f" "$raw" "$gz"
 done
 printf '    %-44s %8s        %8d gzipped\n' "a first visit" "" "$total"
-printf '    %-44s %8s        %8d gzipped\n' "the capture worker, when a capture is read" "" "$later"
+printf '    %-44s %8s        %8d gzipped\n' "the views' modules, each when first opened" "" "$views"
+printf '    %-44s %8s        %8d gzipped\n' "the capture worker, when a capture is read" "" "$capture"
 shopt -u nullglob
 
 # Last, so that the run ends on cargo's own summary of the tests.

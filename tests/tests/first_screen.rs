@@ -645,3 +645,107 @@ async fn a_phone_reads_a_run_a_sweep_a_matrix_and_a_comparison_whole() {
     })
     .await;
 }
+
+/// The views' own modules the page has fetched so far (`split_*`, and the `chunk_*` they share),
+/// by name without the content hash, sorted.
+async fn view_modules_fetched(lab: &Lab) -> Vec<String> {
+    let names = lab
+        .eval_string(
+            "return performance.getEntriesByType('resource').map(e => e.name.split('/').pop())
+                 .filter(n => /^(split|chunk)_/.test(n))
+                 .map(n => n.replace(/-[0-9a-f]{16}\\.wasm$/, '')).sort().join(' ');",
+        )
+        .await;
+    names.split_whitespace().map(str::to_owned).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_opened() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?lang=en").await;
+        assert!(
+            lab.wait_until(SETTLE, || lab.charts_drawn()).await,
+            "the default charts were not drawn"
+        );
+        assert_eq!(
+            view_modules_fetched(lab).await,
+            Vec::<String>::new(),
+            "a first visit fetched a view's module"
+        );
+        lab.click(By::Id("view-sweep"), "the Sweep tab").await;
+        let shown = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return String(!!document.getElementById('sweep-view'));")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(shown, "the sweep was not drawn: {:?}", lab.console().await);
+        let fetched = view_modules_fetched(lab).await;
+        assert!(fetched.iter().any(|n| n == "split_sweep"), "{fetched:?}");
+        for other in ["split_matrix", "split_compare", "split_diagnose"] {
+            assert!(!fetched.iter().any(|n| n == other), "{other}: {fetched:?}");
+        }
+        // Opened again, the sweep is drawn from the module already in: nothing is fetched twice.
+        lab.click(By::Id("view-lab"), "the One run tab").await;
+        lab.click(By::Id("view-sweep"), "the Sweep tab").await;
+        let shown = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return String(!!document.getElementById('sweep-view'));")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(shown, "the sweep was not drawn again");
+        assert_eq!(view_modules_fetched(lab).await, fetched);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_view_whose_module_cannot_be_fetched_says_so_and_the_page_keeps_working() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?lang=en").await;
+        // The network fails for the diagnosis's module alone, as it would offline.
+        lab.eval_string(
+            "const real = window.fetch;
+             window.fetch = (url, ...rest) => String(url).includes('split_diagnose')
+                 ? Promise.reject(new TypeError('offline')) : real(url, ...rest);
+             return '';",
+        )
+        .await;
+        lab.click(By::Id("view-diagnose"), "the Diagnose tab").await;
+        let failed = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return String(!!document.querySelector('[data-lazy=failed]'));")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(failed, "no message: {:?}", lab.console().await);
+        let message = lab
+            .eval_string("return document.querySelector('[data-lazy=failed]').textContent;")
+            .await;
+        assert!(message.contains("could not be fetched"), "{message}");
+        assert!(message.contains("Reload"), "{message}");
+        // The rest of the page works: back to the run, whose charts are drawn, and a slider
+        // moved there gives a new run.
+        lab.click(By::Id("view-lab"), "the One run tab").await;
+        assert!(lab.wait_until(SETTLE, || lab.charts_drawn()).await);
+        let before = lab.shown_query().await;
+        lab.slide_to_share("rtt", 0.3).await;
+        lab.wait_for_run(SETTLE).await;
+        assert!(lab.wait_until(SETTLE, || lab.charts_drawn()).await);
+        assert_ne!(
+            lab.shown_query().await,
+            before,
+            "no new run after the failed view"
+        );
+    })
+    .await;
+}
