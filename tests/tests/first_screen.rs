@@ -2,7 +2,9 @@
 //! with its player on the lesson's moment; a phone sees the verdict before any slider; a click
 //! on a chart moves the player; Space plays wherever the focus is; a link with three bad keys
 //! names all three and keeps the rest; ten arrow presses on a slider make one Back entry; a link
-//! carries no language the reader did not choose. Screenshots at 390 x 844, 360 x 640,
+//! carries no language the reader did not choose; a first visit fetches none of the views'
+//! modules, which come when a view is opened, and a view whose module fails to come says so,
+//! tries again on a click and leaves the rest of the page at work. Screenshots at 390 x 844, 360 x 640,
 //! 1280 x 720 and 1920 x 1080 go to `target/e2e/`.
 
 use std::time::Duration;
@@ -714,6 +716,7 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_the_page_keeps_workin
         // The network fails for the diagnosis's module alone, as it would offline.
         lab.eval_string(
             "const real = window.fetch;
+             window.__realFetch = real;
              window.fetch = (url, ...rest) => String(url).includes('split_diagnose')
                  ? Promise.reject(new TypeError('offline')) : real(url, ...rest);
              return '';",
@@ -732,7 +735,24 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_the_page_keeps_workin
             .eval_string("return document.querySelector('[data-lazy=failed]').textContent;")
             .await;
         assert!(message.contains("could not be fetched"), "{message}");
-        assert!(message.contains("Reload"), "{message}");
+        assert!(message.contains("reload the page"), "{message}");
+        lab.screenshot("view-module-failed-1280x960").await;
+        // Back online, Try again brings the view.
+        lab.eval_string("window.fetch = window.__realFetch; return '';")
+            .await;
+        lab.click(By::Id("lazy-retry"), "Try again").await;
+        let shown = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return String(!!document.getElementById('diagnose'));")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(
+            shown,
+            "Try again did not bring the view: {:?}",
+            lab.console().await
+        );
         // The rest of the page works: back to the run, whose charts are drawn, and a slider
         // moved there gives a new run.
         lab.click(By::Id("view-lab"), "the One run tab").await;

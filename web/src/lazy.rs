@@ -109,12 +109,13 @@ split_view!(
 );
 
 /// The view kept in `kept`, or its module fetched by `load` and the component drawn again
-/// when it is in.
+/// when it is in; and a callback that tries the fetch again after a failure (a failed fetch is
+/// not remembered, so a second one goes to the network anew).
 #[hook]
 fn use_view<P: 'static, F>(
     kept: &'static LocalKey<Cell<Option<Draw<P>>>>,
     load: fn() -> F,
-) -> Loading<P>
+) -> (Loading<P>, Callback<()>)
 where
     F: std::future::Future<Output = Result<Draw<P>, LoadFailed>> + 'static,
 {
@@ -122,9 +123,10 @@ where
         kept.with(Cell::get)
             .map_or(Loading::Fetching, Loading::Ready)
     });
+    let attempt = use_state(|| 0u32);
     {
         let state = state.clone();
-        use_effect_with((), move |_| {
+        use_effect_with(*attempt, move |_| {
             if matches!(*state, Loading::Fetching) {
                 wasm_bindgen_futures::spawn_local(async move {
                     match load().await {
@@ -138,11 +140,18 @@ where
             }
         });
     }
-    *state
+    let retry = {
+        let state = state.clone();
+        Callback::from(move |()| {
+            state.set(Loading::Fetching);
+            attempt.set(attempt.wrapping_add(1));
+        })
+    };
+    (*state, retry)
 }
 
 /// What stands in a view's place while its module comes, or if it cannot.
-fn placeholder<P>(loading: Loading<P>, lang: Lang, props: &P) -> Html {
+fn placeholder<P>(loading: Loading<P>, retry: Callback<()>, lang: Lang, props: &P) -> Html {
     match loading {
         Loading::Ready(draw) => draw(props),
         Loading::Fetching => html! {
@@ -151,37 +160,43 @@ fn placeholder<P>(loading: Loading<P>, lang: Lang, props: &P) -> Html {
             </p>
         },
         Loading::Failed => html! {
-            <p class="banner error" role="alert" data-lazy="failed">
-                { lang.pick(
-                    "This view's code could not be fetched (offline, or the lab was updated since \
-                     the page opened). Reload the page to try again.",
-                    "无法获取此视图的代码（离线，或页面打开后实验室已更新）。请重新加载页面再试。",
-                ) }
-            </p>
+            <div class="banner" role="alert" data-lazy="failed">
+                <p>
+                    { lang.pick(
+                        "This view's code could not be fetched (offline, or the lab was updated \
+                         since the page opened). Try again, or reload the page if it keeps failing.",
+                        "无法获取此视图的代码（离线，或页面打开后实验室已更新）。请重试；如果一直失败，请重新加载页面。",
+                    ) }
+                </p>
+                <button type="button" class="mini" id="lazy-retry"
+                    onclick={Callback::from(move |_: MouseEvent| retry.emit(()))}>
+                    { lang.pick("Try again", "重试") }
+                </button>
+            </div>
         },
     }
 }
 
 #[function_component]
 pub fn LazySweep(props: &SweepViewProps) -> Html {
-    let loading = use_view(&SWEEP, load_sweep);
-    placeholder(loading, props.lang, props)
+    let (loading, retry) = use_view(&SWEEP, load_sweep);
+    placeholder(loading, retry, props.lang, props)
 }
 
 #[function_component]
 pub fn LazyMatrix(props: &MatrixViewProps) -> Html {
-    let loading = use_view(&MATRIX, load_matrix);
-    placeholder(loading, props.lang, props)
+    let (loading, retry) = use_view(&MATRIX, load_matrix);
+    placeholder(loading, retry, props.lang, props)
 }
 
 #[function_component]
 pub fn LazyCompare(props: &CompareProps) -> Html {
-    let loading = use_view(&COMPARE, load_compare);
-    placeholder(loading, props.lang, props)
+    let (loading, retry) = use_view(&COMPARE, load_compare);
+    placeholder(loading, retry, props.lang, props)
 }
 
 #[function_component]
 pub fn LazyDiagnose(props: &DiagnoseProps) -> Html {
-    let loading = use_view(&DIAGNOSE, load_diagnose);
-    placeholder(loading, props.lang, props)
+    let (loading, retry) = use_view(&DIAGNOSE, load_diagnose);
+    placeholder(loading, retry, props.lang, props)
 }
