@@ -4,8 +4,8 @@
 //! names all three and keeps the rest; ten arrow presses on a slider make one Back entry; a link
 //! carries no language the reader did not choose; a first visit fetches none of the views'
 //! modules, which come when a view is opened, and a view whose module fails to come says so,
-//! tries again on a click and leaves the rest of the page at work. Screenshots at 390 x 844, 360 x 640,
-//! 1280 x 720 and 1920 x 1080 go to `target/e2e/`.
+//! tries again on a click and leaves the rest of the page at work. Screenshots at 390 x 844,
+//! 360 x 640, 1280 x 720 and 1920 x 1080 go to `target/e2e/`.
 
 use std::time::Duration;
 
