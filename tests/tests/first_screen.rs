@@ -661,6 +661,17 @@ async fn view_modules_fetched(lab: &Lab) -> Vec<String> {
     names.split_whitespace().map(str::to_owned).collect()
 }
 
+/// Clicks `what` (found by id `id`) and waits until an element matches `selector`.
+async fn click_until(lab: &Lab, id: &str, what: &str, selector: &str) -> bool {
+    lab.click(By::Id(id), what).await;
+    let script = format!("return String(!!document.querySelector('{selector}'));");
+    lab.wait_until(SETTLE, || {
+        let script = script.clone();
+        async move { lab.eval_string(&script).await == "true" }
+    })
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_opened() {
     with_lab(|lab| async move {
@@ -676,14 +687,7 @@ async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_op
             Vec::<String>::new(),
             "a first visit fetched a view's module"
         );
-        lab.click(By::Id("view-sweep"), "the Sweep tab").await;
-        let shown = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string("return String(!!document.getElementById('sweep-view'));")
-                    .await
-                    == "true"
-            })
-            .await;
+        let shown = click_until(lab, "view-sweep", "the Sweep tab", "#sweep-view").await;
         assert!(shown, "the sweep was not drawn: {:?}", lab.console().await);
         let fetched = view_modules_fetched(lab).await;
         assert!(fetched.iter().any(|n| n == "split_sweep"), "{fetched:?}");
@@ -692,14 +696,7 @@ async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_op
         }
         // Opened again, the sweep is drawn from the module already in: nothing is fetched twice.
         lab.click(By::Id("view-lab"), "the One run tab").await;
-        lab.click(By::Id("view-sweep"), "the Sweep tab").await;
-        let shown = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string("return String(!!document.getElementById('sweep-view'));")
-                    .await
-                    == "true"
-            })
-            .await;
+        let shown = click_until(lab, "view-sweep", "the Sweep tab", "#sweep-view").await;
         assert!(shown, "the sweep was not drawn again");
         assert_eq!(view_modules_fetched(lab).await, fetched);
         lab.assert_no_console_errors().await;
@@ -722,14 +719,13 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_the_page_keeps_workin
              return '';",
         )
         .await;
-        lab.click(By::Id("view-diagnose"), "the Diagnose tab").await;
-        let failed = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string("return String(!!document.querySelector('[data-lazy=failed]'));")
-                    .await
-                    == "true"
-            })
-            .await;
+        let failed = click_until(
+            lab,
+            "view-diagnose",
+            "the Diagnose tab",
+            "[data-lazy=failed]",
+        )
+        .await;
         assert!(failed, "no message: {:?}", lab.console().await);
         let message = lab
             .eval_string("return document.querySelector('[data-lazy=failed]').textContent;")
@@ -740,14 +736,7 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_the_page_keeps_workin
         // Back online, Try again brings the view.
         lab.eval_string("window.fetch = window.__realFetch; return '';")
             .await;
-        lab.click(By::Id("lazy-retry"), "Try again").await;
-        let shown = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string("return String(!!document.getElementById('diagnose'));")
-                    .await
-                    == "true"
-            })
-            .await;
+        let shown = click_until(lab, "lazy-retry", "Try again", "#diagnose").await;
         assert!(
             shown,
             "Try again did not bring the view: {:?}",

@@ -50,63 +50,47 @@ impl<P> Clone for Loading<P> {
 
 impl<P> Copy for Loading<P> {}
 
-/// A split point: `$draw` is compiled into the module `$module`, and `$load` fetches it (once;
-/// the pointer is kept in `$kept`).
+/// A split point: the module `$module` holds what draws `$view`, fetched once and kept; `$lazy`
+/// is the component the page shows in the view's place.
 macro_rules! split_view {
-    ($module:ident, $draw:ident, $load:ident, $kept:ident, $props:ty, $view:ident) => {
-        #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split($module, fallible))]
-        fn $draw() -> Result<Draw<$props>, LoadFailed> {
-            Ok(|p: &$props| html! { <$view ..p.clone() /> })
+    ($module:ident: $view:ident($props:ty) as $lazy:ident) => {
+        mod $module {
+            use super::*;
+
+            #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split($module, fallible))]
+            fn draw() -> Result<Draw<$props>, LoadFailed> {
+                Ok(|p: &$props| html! { <$view ..p.clone() /> })
+            }
+
+            #[cfg(feature = "split")]
+            async fn load() -> Result<Draw<$props>, LoadFailed> {
+                draw().await
+            }
+
+            #[cfg(not(feature = "split"))]
+            async fn load() -> Result<Draw<$props>, LoadFailed> {
+                draw()
+            }
+
+            thread_local! {
+                static KEPT: Cell<Option<Draw<$props>>> = const { Cell::new(None) };
+            }
+
+            #[function_component]
+            pub fn $lazy(props: &$props) -> Html {
+                let (loading, retry) = use_view(&KEPT, load);
+                placeholder(loading, retry, props.lang, props)
+            }
         }
 
-        #[cfg(feature = "split")]
-        async fn $load() -> Result<Draw<$props>, LoadFailed> {
-            $draw().await
-        }
-
-        #[cfg(not(feature = "split"))]
-        async fn $load() -> Result<Draw<$props>, LoadFailed> {
-            $draw()
-        }
-
-        thread_local! {
-            static $kept: Cell<Option<Draw<$props>>> = const { Cell::new(None) };
-        }
+        pub use $module::$lazy;
     };
 }
 
-split_view!(
-    sweep,
-    draw_sweep,
-    load_sweep,
-    SWEEP,
-    SweepViewProps,
-    SweepView
-);
-split_view!(
-    matrix,
-    draw_matrix,
-    load_matrix,
-    MATRIX,
-    MatrixViewProps,
-    MatrixView
-);
-split_view!(
-    compare,
-    draw_compare,
-    load_compare,
-    COMPARE,
-    CompareProps,
-    CompareView
-);
-split_view!(
-    diagnose,
-    draw_diagnose,
-    load_diagnose,
-    DIAGNOSE,
-    DiagnoseProps,
-    DiagnoseView
-);
+split_view!(sweep: SweepView(SweepViewProps) as LazySweep);
+split_view!(matrix: MatrixView(MatrixViewProps) as LazyMatrix);
+split_view!(compare: CompareView(CompareProps) as LazyCompare);
+split_view!(diagnose: DiagnoseView(DiagnoseProps) as LazyDiagnose);
 
 /// The view kept in `kept`, or its module fetched by `load` and the component drawn again
 /// when it is in; and a callback that tries the fetch again after a failure (a failed fetch is
@@ -175,28 +159,4 @@ fn placeholder<P>(loading: Loading<P>, retry: Callback<()>, lang: Lang, props: &
             </div>
         },
     }
-}
-
-#[function_component]
-pub fn LazySweep(props: &SweepViewProps) -> Html {
-    let (loading, retry) = use_view(&SWEEP, load_sweep);
-    placeholder(loading, retry, props.lang, props)
-}
-
-#[function_component]
-pub fn LazyMatrix(props: &MatrixViewProps) -> Html {
-    let (loading, retry) = use_view(&MATRIX, load_matrix);
-    placeholder(loading, retry, props.lang, props)
-}
-
-#[function_component]
-pub fn LazyCompare(props: &CompareProps) -> Html {
-    let (loading, retry) = use_view(&COMPARE, load_compare);
-    placeholder(loading, retry, props.lang, props)
-}
-
-#[function_component]
-pub fn LazyDiagnose(props: &DiagnoseProps) -> Html {
-    let (loading, retry) = use_view(&DIAGNOSE, load_diagnose);
-    placeholder(loading, retry, props.lang, props)
 }
