@@ -361,23 +361,24 @@ fn request_text(inner: &Inner, id: u64) -> String {
 /// Starts `script` as the client's worker in `slot`: its messages and its failure come back to
 /// the client, named by the slot.
 fn spawn(inner_rc: &Rc<RefCell<Inner>>, script: &str, slot: Slot) -> Result<Live, JsValue> {
-    let weak = Rc::downgrade(inner_rc);
-    let on_message = {
-        let weak = weak.clone();
-        move |data: JsValue| {
-            if let Some(inner) = weak.upgrade() {
-                let outcome = received(&inner, data, slot);
-                Client { inner }.report(outcome);
+    Live::start_for(
+        script,
+        inner_rc,
+        move |inner, data| {
+            let outcome = received(inner, data, slot);
+            Client {
+                inner: Rc::clone(inner),
             }
-        }
-    };
-    let on_error = move |message: String| {
-        if let Some(inner) = weak.upgrade() {
-            let outcome = slot_failed(&inner, slot, message);
-            Client { inner }.report(outcome);
-        }
-    };
-    Live::start(script, on_message, on_error)
+            .report(outcome);
+        },
+        move |inner, message| {
+            let outcome = slot_failed(inner, slot, message);
+            Client {
+                inner: Rc::clone(inner),
+            }
+            .report(outcome);
+        },
+    )
 }
 
 /// A worker failed, or sent what cannot be read.

@@ -4,6 +4,7 @@
 //! this way.
 
 use std::cell::Cell;
+use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -58,6 +59,32 @@ impl Live {
             _on_message: on_message,
             _on_error: on_error,
         })
+    }
+
+    /// Starts `script` for `owner`, which the worker's handlers reach only through a weak
+    /// reference: the worker never keeps its owner alive, and a message or failure that comes
+    /// after the owner is gone is dropped.
+    pub fn start_for<T: 'static>(
+        script: &str,
+        owner: &Rc<T>,
+        on_message: impl Fn(&Rc<T>, JsValue) + 'static,
+        on_error: impl Fn(&Rc<T>, String) + 'static,
+    ) -> Result<Live, JsValue> {
+        let weak = Rc::downgrade(owner);
+        let weak_too = weak.clone();
+        Live::start(
+            script,
+            move |data| {
+                if let Some(owner) = weak.upgrade() {
+                    on_message(&owner, data);
+                }
+            },
+            move |message| {
+                if let Some(owner) = weak_too.upgrade() {
+                    on_error(&owner, message);
+                }
+            },
+        )
     }
 
     /// Posts a request, as JSON text.

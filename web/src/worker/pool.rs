@@ -242,25 +242,27 @@ fn post(inner: &mut Inner, slot: usize, index: usize) -> Result<(), String> {
 }
 
 fn spawn(inner_rc: &Rc<RefCell<Inner>>) -> Result<(), String> {
-    let weak = Rc::downgrade(inner_rc);
     let mut inner = inner_rc.borrow_mut();
     let key = inner.next_key;
-    let on_message = {
-        let weak = weak.clone();
-        move |data: JsValue| {
-            if let Some(inner) = weak.upgrade() {
-                let finished = received(&inner, key, data);
-                Pool { inner }.report(finished);
+    let live = Live::start_for(
+        &inner.script,
+        inner_rc,
+        move |inner, data| {
+            let finished = received(inner, key, data);
+            Pool {
+                inner: Rc::clone(inner),
             }
-        }
-    };
-    let on_error = move |message: String| {
-        if let Some(inner) = weak.upgrade() {
-            let finished = failed(&inner, key, message);
-            Pool { inner }.report(finished);
-        }
-    };
-    let live = Live::start(&inner.script, on_message, on_error).map_err(describe)?;
+            .report(finished);
+        },
+        move |inner, message| {
+            let finished = failed(inner, key, message);
+            Pool {
+                inner: Rc::clone(inner),
+            }
+            .report(finished);
+        },
+    )
+    .map_err(describe)?;
     inner.next_key += 1;
     inner.started += 1;
     inner.slots.push(Slot {
