@@ -217,10 +217,15 @@ impl Client {
     }
 
     fn report(&self, failure: Option<(String, Outcome)>) {
-        if let Some(outcome) = failure {
-            let callback = self.inner.borrow().on_outcome.clone();
-            callback.emit(outcome);
-        }
+        report(&self.inner, failure);
+    }
+}
+
+/// Hands a failure or an outcome to the page.
+fn report(inner: &Rc<RefCell<Inner>>, failure: Option<(String, Outcome)>) {
+    if let Some(outcome) = failure {
+        let callback = inner.borrow().on_outcome.clone();
+        callback.emit(outcome);
     }
 }
 
@@ -364,20 +369,8 @@ fn spawn(inner_rc: &Rc<RefCell<Inner>>, script: &str, slot: Slot) -> Result<Live
     Live::start_for(
         script,
         inner_rc,
-        move |inner, data| {
-            let outcome = received(inner, data, slot);
-            Client {
-                inner: Rc::clone(inner),
-            }
-            .report(outcome);
-        },
-        move |inner, message| {
-            let outcome = slot_failed(inner, slot, message);
-            Client {
-                inner: Rc::clone(inner),
-            }
-            .report(outcome);
-        },
+        move |inner, data| report(inner, received(inner, data, slot)),
+        move |inner, message| report(inner, slot_failed(inner, slot, message)),
     )
 }
 

@@ -171,10 +171,7 @@ impl Pool {
     }
 
     fn report(&self, finished: Vec<Finished>) {
-        let callback = self.inner.borrow().on_done.clone();
-        for f in finished {
-            callback.emit(f);
-        }
+        report(&self.inner, finished);
     }
 }
 
@@ -241,26 +238,22 @@ fn post(inner: &mut Inner, slot: usize, index: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Hands finished runs to the page.
+fn report(inner: &Rc<RefCell<Inner>>, finished: Vec<Finished>) {
+    let callback = inner.borrow().on_done.clone();
+    for f in finished {
+        callback.emit(f);
+    }
+}
+
 fn spawn(inner_rc: &Rc<RefCell<Inner>>) -> Result<(), String> {
     let mut inner = inner_rc.borrow_mut();
     let key = inner.next_key;
     let live = Live::start_for(
         &inner.script,
         inner_rc,
-        move |inner, data| {
-            let finished = received(inner, key, data);
-            Pool {
-                inner: Rc::clone(inner),
-            }
-            .report(finished);
-        },
-        move |inner, message| {
-            let finished = failed(inner, key, message);
-            Pool {
-                inner: Rc::clone(inner),
-            }
-            .report(finished);
-        },
+        move |inner, data| report(inner, received(inner, key, data)),
+        move |inner, message| report(inner, failed(inner, key, message)),
     )
     .map_err(describe)?;
     inner.next_key += 1;
