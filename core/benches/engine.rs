@@ -12,28 +12,43 @@ fn scenario(q: &str) -> Scenario {
     Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"))
 }
 
-/// Each query's whole run, its throughput in engine events.
-fn runs_in_events(c: &mut Criterion, name: &str, samples: usize, queries: &[&str]) {
+/// Each query's whole run under `options`, its throughput in engine events.
+fn runs_in_events(
+    c: &mut Criterion,
+    name: &str,
+    samples: usize,
+    queries: &[&str],
+    options: &RunOptions,
+) {
     let mut group = c.benchmark_group(name);
     group.sample_size(samples);
     for q in queries {
         let s = scenario(q);
-        let events = run(&s, &RunOptions::default()).summary.events;
+        let events = run(&s, options).summary.events;
         group.throughput(Throughput::Elements(events));
         group.bench_with_input(BenchmarkId::from_parameter(q), &s, |b, s| {
-            b.iter(|| run(black_box(s), &RunOptions::default()))
+            b.iter(|| run(black_box(s), options))
         });
     }
     group.finish();
 }
 
+/// The runs the charts draw (traces kept), and the same runs as a sweep's points and the
+/// runner's `run` make them, for their summary alone.
 fn events_per_second(c: &mut Criterion) {
     let queries = [
         "app=bulk&dur=1",
         "app=bulk&dur=1&loss=0.1",
         "app=bulk&dur=1&flows=8",
     ];
-    runs_in_events(c, "events", 100, &queries);
+    runs_in_events(c, "events", 100, &queries, &RunOptions::default());
+    runs_in_events(
+        c,
+        "events, summary only",
+        100,
+        &queries,
+        &RunOptions::summary_only(),
+    );
 }
 
 fn scenarios(c: &mut Criterion) {
@@ -85,7 +100,7 @@ fn queues(c: &mut Criterion) {
         "app=bulk&dur=1&flows=64",
         "app=bulk&dur=1&flows=64&aqm=fq_codel",
     ];
-    runs_in_events(c, "queues", 20, &queries);
+    runs_in_events(c, "queues", 20, &queries, &RunOptions::default());
 }
 
 /// A capture: a run with its pcap written as it goes beside the same run without, and the

@@ -400,7 +400,7 @@ impl Trial<'_> {
             .map(|i| {
                 let mut t = s.clone();
                 t.seed = s.seed.wrapping_add(i);
-                let r = run(&t, &RunOptions::default());
+                let r = run(&t, &RunOptions::summary_only());
                 (self.measured.of(&r.summary), t.seed)
             })
             .collect();
@@ -498,7 +498,7 @@ impl Trial<'_> {
             seeded.seed = self.base.seed.wrapping_add(i);
             let one = |x: f64| -> (f64, Scenario) {
                 let t = knob.set(&seeded, x);
-                let r = run(&t, &RunOptions::default());
+                let r = run(&t, &RunOptions::summary_only());
                 (self.measured.of(&r.summary), t)
             };
             let (mut g, mut b) = if knob.worse_upward() {

@@ -121,8 +121,16 @@ proptest! {
         let again = run(&s, &RunOptions { record_steps: None, ..options });
         let a = serde_json::to_string(&r.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let b = serde_json::to_string(&again.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(a, b);
+        prop_assert_eq!(&a, &b);
         prop_assert_eq!(r.trace_csv(tcplab::metrics::trace::TraceKind::Seq), again.trace_csv(tcplab::metrics::trace::TraceKind::Seq));
+
+        // A run for its summary alone keeps no traces and gives the same summary.
+        let bare = run(&s, &RunOptions { record_steps: None, traces: false, ..options });
+        let c = serde_json::to_string(&bare.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(a, c);
+        prop_assert_eq!(bare.traces.flows.len(), r.traces.flows.len());
+        prop_assert!(bare.traces.flows.iter().all(|f| f.window.rows().is_empty() && f.delivered.bins().next().is_none()));
+        prop_assert!(bare.traces.queue.rows().is_empty() && bare.traces.drops.rows().is_empty());
     }
 }
 

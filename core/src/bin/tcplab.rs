@@ -634,11 +634,19 @@ fn sweep_points(
     Ok(points)
 }
 
+/// The job's options for a run whose output (a summary, a capture) reads no trace.
+fn without_traces(job: &Job) -> RunOptions {
+    RunOptions {
+        traces: false,
+        ..job.options
+    }
+}
+
 /// Runs the job, writing its output to `out` as it goes.
 fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
     match &job.work {
         Work::Run(scenario) => {
-            let result = simulate(scenario, &job.options)?;
+            let result = simulate(scenario, &without_traces(job))?;
             writeln!(out, "{}", json_line(&result.summary)?).map_err(Failure::io)
         }
         Work::Sweep {
@@ -672,25 +680,31 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             // or a value's row once its seeds are done), so a long sweep shows progress in the
             // same order whatever the jobs. A table keeps a value's few figures until its row.
             let mut figures = Vec::new();
-            run_in_order(count, make, &job.options, *jobs, |i, mut summary| {
-                if *table {
-                    figures.push(sweep::RunFigures::of(&summary, sweep::share_flow(*flow)));
-                    if figures.len() == per_point {
-                        let point = &mine[i / per_point];
-                        let row = sweep::SweepRow::of_figures(*key, point, &figures, *flow);
-                        out.write_all(sweep::table_row(*key, &row).as_bytes())
-                            .map_err(Failure::io)?;
-                        out.flush().map_err(Failure::io)?;
-                        figures.clear();
+            run_in_order(
+                count,
+                make,
+                &without_traces(job),
+                *jobs,
+                |i, mut summary| {
+                    if *table {
+                        figures.push(sweep::RunFigures::of(&summary, sweep::share_flow(*flow)));
+                        if figures.len() == per_point {
+                            let point = &mine[i / per_point];
+                            let row = sweep::SweepRow::of_figures(*key, point, &figures, *flow);
+                            out.write_all(sweep::table_row(*key, &row).as_bytes())
+                                .map_err(Failure::io)?;
+                            out.flush().map_err(Failure::io)?;
+                            figures.clear();
+                        }
+                        return Ok(());
                     }
-                    return Ok(());
-                }
-                // The wall clock would make the same sweep print other bytes on each run, on
-                // more cores or in shards; serde_json writes a non-finite float as null.
-                summary.sim_wall_ms = f64::NAN;
-                writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
-                out.flush().map_err(Failure::io)
-            })
+                    // The wall clock would make the same sweep print other bytes on each run, on
+                    // more cores or in shards; serde_json writes a non-finite float as null.
+                    summary.sim_wall_ms = f64::NAN;
+                    writeln!(out, "{}", json_line(&summary)?).map_err(Failure::io)?;
+                    out.flush().map_err(Failure::io)
+                },
+            )
         }
         Work::Trace(scenario, what) => {
             let options = RunOptions {
@@ -705,7 +719,7 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
             scenario,
             out: path,
         } => {
-            let result = simulate(scenario, &job.options)?;
+            let result = simulate(scenario, &without_traces(job))?;
             let capture = result
                 .capture
                 .ok_or_else(|| Failure::Internal("the run kept no capture".into()))?;

@@ -30,6 +30,10 @@ pub struct RunOptions {
     pub max_in_flight: usize,
     /// Capture the run's packets at one of its hosts, as tcpdump there would.
     pub capture: Option<crate::capture::CaptureOptions>,
+    /// Keep the traces the charts and `tcplab trace` draw. A run wanted for its summary alone
+    /// (a sweep's point, the runner's `run`) leaves them off: the summary reads none of them,
+    /// and recording them is about a seventh of a run's instructions (docs/performance.md).
+    pub traces: bool,
 }
 
 impl RunOptions {
@@ -40,6 +44,15 @@ impl RunOptions {
     /// About 150 bytes of simulator state per packet on the path: 400 000 packets keep a run
     /// well under 256 MB.
     pub const MAX_IN_FLIGHT: usize = 400_000;
+
+    /// The options of a run wanted for its summary (or its capture) alone: the same summary, no
+    /// traces.
+    pub fn summary_only() -> Self {
+        RunOptions {
+            traces: false,
+            ..Self::default()
+        }
+    }
 }
 
 impl Default for RunOptions {
@@ -49,6 +62,7 @@ impl Default for RunOptions {
             record_steps: None,
             max_in_flight: Self::MAX_IN_FLIGHT,
             capture: None,
+            traces: true,
         }
     }
 }
@@ -57,6 +71,7 @@ impl Default for RunOptions {
 #[derive(Debug, Clone)]
 pub struct RunResult {
     pub summary: Summary,
+    /// Empty, a series per flow with no rows, if the run kept none (`RunOptions::traces`).
     pub traces: Traces,
     pub stop: Stop,
     pub invariants: Invariants,
@@ -103,7 +118,9 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
         summary,
         invariants: world.invariants,
         work: world.work(),
-        traces: world.traces,
+        traces: world
+            .traces
+            .unwrap_or_else(|| Traces::empty(world.flows.len())),
         stop,
     }
 }

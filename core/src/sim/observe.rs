@@ -56,7 +56,9 @@ impl World {
         // Most ACKs change something, but not all; an unchanged row is not worth a trace row.
         if self.flows[fi].last_window != Some(state) {
             self.flows[fi].last_window = Some(state);
-            self.traces.flows[fi].window.push(now, state.row());
+            if let Some(tr) = &mut self.traces {
+                tr.flows[fi].window.push(now, state.row());
+            }
         }
         self.record_model(now, fi);
     }
@@ -68,7 +70,9 @@ impl World {
             return;
         }
         self.flows[fi].last_model = key;
-        let tr = &mut self.traces.flows[fi];
+        let Some(tr) = self.traces.as_mut().map(|t| &mut t.flows[fi]) else {
+            return;
+        };
         match self.flows[fi].sender.cc().model() {
             CcModel::None | CcModel::Cubic(None) => {}
             CcModel::Cubic(Some(curve)) => {

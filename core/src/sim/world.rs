@@ -143,7 +143,8 @@ pub(crate) struct World {
     ack_wire: Wires,
     pub flows: Vec<Flow>,
     scratch: Vec<Packet>,
-    pub traces: Traces,
+    /// `None` for a run asked for its summary alone (`RunOptions::traces`).
+    pub traces: Option<Traces>,
     pub end: Instant,
     pub dropped_data: u64,
     pub dropped_acks: u64,
@@ -311,7 +312,9 @@ impl World {
             ack_wire: Wires::new(lanes.iter().map(|l| l.1)),
             flows,
             scratch: Vec::with_capacity(64),
-            traces: Traces::new(n.max(1), cap, (rtt / 4).max(Duration::from_micros(1))),
+            traces: options
+                .traces
+                .then(|| Traces::new(n.max(1), cap, (rtt / 4).max(Duration::from_micros(1)))),
             end,
             dropped_data: 0,
             dropped_acks: 0,
@@ -544,7 +547,9 @@ impl World {
             out.clear();
         }
         self.check_window_after_send(fi, sent_new);
-        self.record_window(now, fi);
+        if self.traces.is_some() {
+            self.record_window(now, fi);
+        }
         let flow = &mut self.flows[fi];
         if let Some(d) = flow.sender.next_deadline() {
             if flow.sender_timer.arm(d) {
@@ -564,10 +569,14 @@ impl World {
                 self.t0.get_or_insert(now);
                 self.flows[fi].seen_sent = end;
                 self.check_receive_window(fi, end);
-                self.traces.flows[fi].sends.push(now, [end as f64]);
+                if let Some(tr) = &mut self.traces {
+                    tr.flows[fi].sends.push(now, [end as f64]);
+                }
             } else {
                 repair = true;
-                self.traces.flows[fi].retransmits.push(now, [seq as f64]);
+                if let Some(tr) = &mut self.traces {
+                    tr.flows[fi].retransmits.push(now, [seq as f64]);
+                }
             }
         }
         self.send_on_data_path(now, p, repair);
@@ -597,8 +606,9 @@ impl World {
             Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)
         ) {
             // The link took the packet: the queue it joined is what the trace shows.
-            let queued = self.path.queued(now);
-            self.traces.queue.push(now, [queued as f64]);
+            if let Some(tr) = &mut self.traces {
+                tr.queue.push(now, [self.path.queued(now) as f64]);
+            }
         }
         match fate {
             Fate::Delivered {
@@ -654,8 +664,9 @@ impl World {
         };
         let mut out = std::mem::take(&mut m.outcomes);
         m.queue.offer(now, w, &mut out);
-        let queued = m.queue.len();
-        self.traces.queue.push(now, [queued as f64]);
+        if let Some(tr) = &mut self.traces {
+            tr.queue.push(now, [m.queue.len() as f64]);
+        }
         self.settle(now, &mut out);
     }
 
@@ -675,7 +686,9 @@ impl World {
         if let Some(h) = self.sojourn.get_mut(usize::from(flow)) {
             h.add(sojourn);
         }
-        self.traces.sojourn.push(starts, [sojourn.as_millis_f64()]);
+        if let Some(tr) = &mut self.traces {
+            tr.sojourn.push(starts, [sojourn.as_millis_f64()]);
+        }
     }
 
     /// `p` passes host `at`'s network interface at `now`: the capture there sees it.
@@ -786,7 +799,9 @@ impl World {
                 }
                 Outcome::Marked { w, at, why } => {
                     self.ecn_marks += 1;
-                    self.traces.marks.push(at, [f64::from(w.flow)]);
+                    if let Some(tr) = &mut self.traces {
+                        tr.marks.push(at, [f64::from(w.flow)]);
+                    }
                     if let Kind::Data { seq, len, .. } = w.packet.packet.kind {
                         let why = self.queue_why(at, why);
                         self.record(
@@ -818,7 +833,9 @@ impl World {
         cause: DropCause,
         why: Option<QueueWhy>,
     ) {
-        self.traces.record_drop(now, p.flow, cause);
+        if let Some(tr) = &mut self.traces {
+            tr.record_drop(now, p.flow, cause);
+        }
         self.datagram_lost(p);
         let fi = usize::from(p.flow);
         match p.kind {
@@ -849,7 +866,9 @@ impl World {
         if let Fate::Dropped(_) = fate {
             self.dropped_acks += 1;
             self.datagram_lost(&p);
-            self.traces.record_drop(now, p.flow, DropCause::Ack);
+            if let Some(tr) = &mut self.traces {
+                tr.record_drop(now, p.flow, DropCause::Ack);
+            }
             if let Kind::Ack { ack, .. } = p.kind {
                 self.record(now, usize::from(p.flow), StepKind::AckLost { ack });
             }
@@ -891,7 +910,9 @@ impl World {
                 }
                 self.record(now, 0, StepKind::DatagramArrived { id });
                 let bytes = u64::from(p.wire_bytes - UDP_HEADER_BYTES);
-                self.traces.flows[0].delivered.add(now, bytes);
+                if let Some(tr) = &mut self.traces {
+                    tr.flows[0].delivered.add(now, bytes);
+                }
                 self.record_goodput_window(now, bytes);
                 self.udp_delivered += bytes;
                 self.udp_last_read = Some(now);
@@ -933,7 +954,9 @@ impl World {
             let flow = &mut self.flows[fi];
             flow.delivered = arrival.delivered_to;
             flow.last_read = Some(now);
-            self.traces.flows[fi].delivered.add(now, bytes);
+            if let Some(tr) = &mut self.traces {
+                tr.flows[fi].delivered.add(now, bytes);
+            }
             self.record_goodput_window(now, bytes);
             let flow = &mut self.flows[fi];
             if let Some(target) = flow.workload.target() {
@@ -1039,7 +1062,9 @@ impl World {
                 .as_mut()
                 .and_then(|probe| probe.answered(id, now))
             {
-                self.traces.probe.push(now, [rtt.as_millis_f64()]);
+                if let Some(tr) = &mut self.traces {
+                    tr.probe.push(now, [rtt.as_millis_f64()]);
+                }
             }
             return;
         }
@@ -1069,13 +1094,14 @@ impl World {
             } => {
                 self.watch_ack(fi, ack, wnd);
                 let flow = &mut self.flows[fi];
-                let tr = &mut self.traces.flows[fi];
-                tr.acks.push(now, [ack as f64]);
-                if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
-                    tr.sacks.push(now, [high as f64]);
-                }
-                for b in p.sack_blocks() {
-                    tr.sack_blocks.push(now, [b.start as f64, b.end as f64]);
+                if let Some(tr) = self.traces.as_mut().map(|t| &mut t.flows[fi]) {
+                    tr.acks.push(now, [ack as f64]);
+                    if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
+                        tr.sacks.push(now, [high as f64]);
+                    }
+                    for b in p.sack_blocks() {
+                        tr.sack_blocks.push(now, [b.start as f64, b.end as f64]);
+                    }
                 }
                 // The player's step needs the window of before the ACK; only then is it kept.
                 let before = self
@@ -1086,10 +1112,10 @@ impl World {
                 flow.sender
                     .on_ack(now, ack, wnd, p.sack_blocks(), ts, ece, &mut out);
                 let rtt = flow.sender.rtt();
-                if rtt.samples() != samples {
-                    if let Some(r) = rtt.latest() {
-                        self.traces.flows[fi].rtt.push(now, [r.as_millis_f64()]);
-                    }
+                if let (true, Some(r), Some(tr)) =
+                    (rtt.samples() != samples, rtt.latest(), &mut self.traces)
+                {
+                    tr.flows[fi].rtt.push(now, [r.as_millis_f64()]);
                 }
                 if let Some(before) = before {
                     self.record_ack(now, fi, ack, before);

@@ -350,7 +350,7 @@ fn capture(id: u64, scenario: &Scenario, at: CapturePoint) -> (Reply, Option<Vec
             max_packets: PAGE_MAX_PACKETS,
             ..CaptureOptions::default()
         }),
-        ..RunOptions::default()
+        ..RunOptions::summary_only()
     };
     match tcplab::run(scenario, &options).capture {
         Some(c) => (
@@ -395,6 +395,9 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
             (_, Some(TraceKind::Steps)) => Some(StepWindow::from(0.0)),
             _ => None,
         },
+        // The charts' view and a trace read the traces; a summary and the player's steps do
+        // not, and run the faster without them.
+        traces: matches!((want, trace), (Want::View, _) | (_, Some(_))),
         ..RunOptions::default()
     };
     let started = now();
