@@ -691,7 +691,13 @@ async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_op
         assert!(shown, "the sweep was not drawn: {:?}", lab.console().await);
         let fetched = view_modules_fetched(lab).await;
         assert!(fetched.iter().any(|n| n == "split_sweep"), "{fetched:?}");
-        for other in ["split_matrix", "split_compare", "split_diagnose"] {
+        for other in [
+            "split_matrix",
+            "split_compare",
+            "split_diagnose",
+            "split_player",
+            "split_lesson",
+        ] {
             assert!(!fetched.iter().any(|n| n == other), "{other}: {fetched:?}");
         }
         // Opened again, the sweep is drawn from the module already in: nothing is fetched twice.
@@ -699,6 +705,13 @@ async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_op
         let shown = click_until(lab, "view-sweep", "the Sweep tab", "#sweep-view").await;
         assert!(shown, "the sweep was not drawn again");
         assert_eq!(view_modules_fetched(lab).await, fetched);
+        // The player comes with its own module, and a lesson's panel is still not fetched.
+        lab.click(By::Id("view-lab"), "the One run tab").await;
+        let shown = click_until(lab, "player-open", "Step through", "#player").await;
+        assert!(shown, "the player was not drawn: {:?}", lab.console().await);
+        let fetched = view_modules_fetched(lab).await;
+        assert!(fetched.iter().any(|n| n == "split_player"), "{fetched:?}");
+        assert!(!fetched.iter().any(|n| n == "split_lesson"), "{fetched:?}");
         lab.assert_no_console_errors().await;
     })
     .await;

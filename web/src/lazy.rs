@@ -1,5 +1,5 @@
-//! The views a first visit does not show (the sweep, the matrix, the comparison, the diagnosis),
-//! fetched the first time one is opened.
+//! The views a first visit does not show (the sweep, the matrix, the comparison, the diagnosis,
+//! the player and a lesson's panel), fetched the first time one is opened.
 //!
 //! Built with the `split` feature (what `index.html` asks of Trunk), each view's code goes into
 //! a module of its own: the function that draws it is a split point of `wasm_split_helpers`,
@@ -17,6 +17,8 @@ use yew::prelude::*;
 use crate::compare::{CompareProps, CompareView};
 use crate::diagnose::{DiagnoseProps, DiagnoseView};
 use crate::i18n::Lang;
+use crate::lesson::panel::{LessonPanel, LessonPanelProps};
+use crate::player::{Player, PlayerProps};
 use crate::sweep::matrix::{MatrixView, MatrixViewProps};
 use crate::sweep::view::{SweepView, SweepViewProps};
 
@@ -91,6 +93,8 @@ split_view!(sweep: SweepView(SweepViewProps) as LazySweep);
 split_view!(matrix: MatrixView(MatrixViewProps) as LazyMatrix);
 split_view!(compare: CompareView(CompareProps) as LazyCompare);
 split_view!(diagnose: DiagnoseView(DiagnoseProps) as LazyDiagnose);
+split_view!(player: Player(PlayerProps) as LazyPlayer);
+split_view!(lesson: LessonPanel(LessonPanelProps) as LazyLessonPanel);
 
 /// The view kept in `kept`, or its module fetched by `load` and the component drawn again
 /// when it is in; and a callback that tries the fetch again after a failure (a failed fetch is

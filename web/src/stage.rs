@@ -6,9 +6,9 @@ use yew::prelude::*;
 use crate::cards::Headline;
 use crate::charts::ViewRef;
 use crate::i18n::Lang;
-use crate::lesson::panel::LessonPanel;
+use crate::lazy::{LazyLessonPanel, LazyPlayer};
 use crate::model::page::Page;
-use crate::player::{Player, StepsRef};
+use crate::player::StepsRef;
 
 /// The lesson's part (if a lesson is under way) and the player (if it is open).
 pub fn lesson_and_player(
@@ -22,12 +22,12 @@ pub fn lesson_and_player(
     html! {
         <>
             if let Some(state) = page.lesson {
-                <LessonPanel {state} scenario={page.scenario.clone()} steps={steps.clone()}
+                <LazyLessonPanel {state} scenario={page.scenario.clone()} steps={steps.clone()}
                     view={page.view.clone().filter(|v| v.query == query).map(ViewRef)}
                     {lang} on_action={on_lesson.clone()} />
             }
             if page.player.open {
-                <Player state={page.player.clone()} {steps}
+                <LazyPlayer state={page.player.clone()} {steps}
                     index={page.step_index()} time_ms={page.player_ms()}
                     end_ms={page.shown_end_ms()} rtt_ms={page.scenario.rtt_ms}
                     queue_limit={page.scenario.queue} flows={page.flows()}

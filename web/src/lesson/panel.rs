@@ -15,7 +15,7 @@ use crate::i18n::Lang;
 use crate::player::log::language;
 use crate::player::StepsRef;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct LessonPanelProps {
     pub state: State,
     pub scenario: tcplab::Scenario,

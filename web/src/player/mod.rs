@@ -47,7 +47,7 @@ impl Deref for StepsRef {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct PlayerProps {
     pub state: State,
     /// The steps of the run on show, once recorded.
