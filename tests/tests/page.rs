@@ -406,6 +406,61 @@ async fn a_newer_value_supersedes_a_long_run_and_the_budget_is_announced() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_scenario_dragged_runs_on_two_workers_and_ends_on_the_last_value() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        // Ten seconds of a 1 Gbit/s flow (the bulk flow's default length): about a million
+        // events, a tenth of a second or more in the worker, far past the frame after which a
+        // second worker takes the newest run.
+        lab.open("?app=bulk&lang=en").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        assert_eq!(lab.shown_query().await, "app=bulk");
+        // A drag of the RTT slider: a value every 30 ms, then the release.
+        lab.eval_string(
+            "const s = document.getElementById('rtt');
+             const shares = [0.30, 0.35, 0.40, 0.45, 0.50, 0.55];
+             shares.forEach((share, i) => setTimeout(() => {
+                 s.value = String(Math.round(s.max * share));
+                 s.dispatchEvent(new Event('input', { bubbles: true }));
+                 if (i === shares.length - 1) {
+                     s.dispatchEvent(new Event('change', { bubbles: true }));
+                 }
+             }, 30 * i));
+             return null;",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let rtt = lab.value_of("rtt-number").await;
+        let last = Scenario::parse(&format!("app=bulk&rtt={rtt}"))
+            .map(|s| s.to_query())
+            .unwrap_or_else(|e| panic!("rtt={rtt}: {e}"));
+        let settled = lab
+            .wait_until(RUN_TIMEOUT, || {
+                let last = last.clone();
+                async move { lab.shown_query().await == last }
+            })
+            .await;
+        assert!(
+            settled,
+            "the last value's run is not the one shown: {} (wanted {last})",
+            lab.shown_query().await
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(lab.shown_query().await, last, "an older run came back");
+        assert_cards_match_runner(lab, &last).await;
+        // The runs were shared: the first worker and the one brought in for the slow runs,
+        // and no other left running.
+        let live = lab
+            .eval_string("return document.documentElement.dataset.liveWorkers;")
+            .await;
+        assert_eq!(live, "2", "workers running after the drag");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_runs_under_its_content_security_policy() {
     with_lab(|lab| async move {
         let lab = &*lab;

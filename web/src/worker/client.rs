@@ -78,10 +78,8 @@ impl PartialEq for Client {
 struct Inner {
     script: String,
     role: Role,
-    live: Option<Live>,
-    ready: bool,
-    /// The id of the request the worker is running.
-    busy: Option<u64>,
+    /// The worker, once started (and until it fails or is stopped).
+    first: Option<Worker>,
     /// The newest request, its query, and what it wants back.
     latest: u64,
     latest_query: String,
@@ -93,26 +91,43 @@ struct Inner {
     on_outcome: Callback<(String, Outcome)>,
     /// Workers started so far: the first, and one for each superseded or failed run.
     started: u32,
-    /// When the busy request was posted, and how long the last answered one took (ms).
-    posted_at: f64,
+    /// How long the last answered request took (ms).
     last_took: Option<f64>,
     /// The newest request whose view is on show.
     shown: u64,
     /// Stops the busy run once it has outlasted `SUPERSEDE_AFTER_MS` with a newer one waiting.
     watch: Option<crate::Timer>,
-    /// A second worker for a slow scenario's runs.
-    helper: Option<Helper>,
+    /// A second worker for the charts' runs of a slow scenario: while the first worker runs,
+    /// the newest request runs here, so that a dragged slider's runs come twice as often on
+    /// two cores (docs/performance.md, "Dragging"). Started once a run has taken longer than
+    /// `HELPER_AFTER_MS`; a reply from either worker is shown if it is newer than the view on
+    /// show.
+    helper: Option<Worker>,
 }
 
-/// A second worker for the charts' runs of a slow scenario: while the first worker runs, the
-/// newest request runs here, so that a dragged slider's runs come twice as often on two cores
-/// (docs/performance.md, "Dragging"). Started once a run has taken longer than
-/// `HELPER_AFTER_MS`; a reply from either worker is shown if it is newer than the view on show.
-struct Helper {
+/// One of a client's workers, and the request it runs.
+struct Worker {
     live: Live,
+    /// It has said it can take requests.
     ready: bool,
+    /// The id of the request it is running, and when that was posted (ms).
     busy: Option<u64>,
     posted_at: f64,
+}
+
+impl Worker {
+    fn new(live: Live) -> Worker {
+        Worker {
+            live,
+            ready: false,
+            busy: None,
+            posted_at: 0.0,
+        }
+    }
+
+    fn free(&self) -> bool {
+        self.ready && self.busy.is_none()
+    }
 }
 
 /// A run slower than this (ms, about a frame) brings in the helper.
@@ -141,9 +156,7 @@ impl Client {
             inner: Rc::new(RefCell::new(Inner {
                 script: script.to_string(),
                 role,
-                live: None,
-                ready: false,
-                busy: None,
+                first: None,
                 latest: 0,
                 latest_query: String::new(),
                 latest_want: Want::View,
@@ -151,7 +164,6 @@ impl Client {
                 frame: false,
                 on_outcome,
                 started: 0,
-                posted_at: 0.0,
                 last_took: None,
                 shown: 0,
                 watch: None,
@@ -168,7 +180,7 @@ impl Client {
         {
             let mut inner = self.inner.borrow_mut();
             let outstanding =
-                inner.pending == Some(inner.latest) || inner.busy == Some(inner.latest);
+                inner.pending == Some(inner.latest) || inner.busy() == Some(inner.latest);
             if outstanding && inner.latest_query == query && inner.latest_want == want {
                 return;
             }
@@ -179,8 +191,8 @@ impl Client {
             if inner.frame {
                 return;
             }
-            if inner.ready && inner.busy.is_none() && inner.live.is_some() {
-                let failure = post(&mut inner);
+            if inner.first.as_ref().is_some_and(Worker::free) {
+                let failure = post(&mut inner, Slot::First);
                 drop(inner);
                 self.report(failure);
                 return;
@@ -266,13 +278,11 @@ impl PageClients {
 /// Starts a worker, replacing any. Returns the failure to report, if it could not start.
 fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     let mut inner = inner_rc.borrow_mut();
-    inner.live = None;
-    inner.ready = false;
-    inner.busy = None;
+    inner.first = None;
     match spawn(inner_rc, &inner.script, Slot::First) {
         Ok(live) => {
             inner.started += 1;
-            inner.live = Some(live);
+            inner.first = Some(Worker::new(live));
             None
         }
         Err(e) => Some((
@@ -288,7 +298,7 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     let (busy, live) = {
         let inner = inner_rc.borrow();
         inner.pending?;
-        (inner.busy.is_some(), inner.live.is_some())
+        (inner.busy().is_some(), inner.first.is_some())
     };
     let slow = {
         let inner = inner_rc.borrow();
@@ -299,14 +309,15 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
             // Its `ready` posts the waiting request, unless the first worker is free first.
             start_helper(inner_rc);
         } else {
-            post_helper(&mut inner_rc.borrow_mut());
+            post(&mut inner_rc.borrow_mut(), Slot::Helper);
         }
         // Taken by the helper: the first worker's run is left as it is.
         inner_rc.borrow().pending?;
     }
     let (quick, left) = {
         let inner = inner_rc.borrow();
-        let left = SUPERSEDE_AFTER_MS - (crate::now_ms() - inner.posted_at);
+        let posted_at = inner.first.as_ref().map_or(0.0, |w| w.posted_at);
+        let left = SUPERSEDE_AFTER_MS - (crate::now_ms() - posted_at);
         let quick = inner.last_took.is_some_and(|ms| ms <= SUPERSEDE_AFTER_MS);
         (quick && left > 0.0, left)
     };
@@ -327,28 +338,60 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
             return Some(failure);
         }
     }
-    post(&mut inner_rc.borrow_mut())
+    post(&mut inner_rc.borrow_mut(), Slot::First)
 }
 
-/// Posts the pending request if the worker is ready for it.
-fn post(inner: &mut Inner) -> Option<(String, Outcome)> {
-    if !inner.ready || inner.busy.is_some() {
+/// Posts the pending request to the worker in `slot` if it is ready and free. The first
+/// worker's failure to take it is reported; the helper's is not missed, as the helper goes and
+/// the first worker takes the request when it is free.
+fn post(inner: &mut Inner, slot: Slot) -> Option<(String, Outcome)> {
+    if !inner.worker(slot).is_some_and(Worker::free) {
         return None;
     }
     let id = inner.pending.take()?;
     let text = request_text(inner, id);
-    let live = inner.live.as_ref()?;
-    match live.post(&text) {
+    let now = crate::now_ms();
+    let marks = inner.role.marks();
+    let worker = inner.worker_mut(slot)?;
+    match worker.live.post(&text) {
         Ok(()) => {
-            mark(inner.role.marks().0);
-            inner.busy = Some(id);
-            inner.posted_at = crate::now_ms();
+            worker.busy = Some(id);
+            worker.posted_at = now;
+            mark(marks.0);
             None
         }
-        Err(e) => Some((
-            inner.latest_query.clone(),
-            Outcome::Error(format!("the simulator could not be asked: {}", describe(e))),
-        )),
+        Err(e) => match slot {
+            Slot::First => Some((
+                inner.latest_query.clone(),
+                Outcome::Error(format!("the simulator could not be asked: {}", describe(e))),
+            )),
+            Slot::Helper => {
+                inner.helper = None;
+                inner.pending = Some(id);
+                None
+            }
+        },
+    }
+}
+
+impl Inner {
+    fn worker(&self, slot: Slot) -> Option<&Worker> {
+        match slot {
+            Slot::First => self.first.as_ref(),
+            Slot::Helper => self.helper.as_ref(),
+        }
+    }
+
+    fn worker_mut(&mut self, slot: Slot) -> Option<&mut Worker> {
+        match slot {
+            Slot::First => self.first.as_mut(),
+            Slot::Helper => self.helper.as_mut(),
+        }
+    }
+
+    /// The request the first worker is running.
+    fn busy(&self) -> Option<u64> {
+        self.first.as_ref().and_then(|w| w.busy)
     }
 }
 
@@ -391,40 +434,7 @@ fn slot_failed(
 fn start_helper(inner_rc: &Rc<RefCell<Inner>>) {
     let mut inner = inner_rc.borrow_mut();
     if let Ok(live) = spawn(inner_rc, &inner.script, Slot::Helper) {
-        inner.helper = Some(Helper {
-            live,
-            ready: false,
-            busy: None,
-            posted_at: 0.0,
-        });
-    }
-}
-
-/// Posts the waiting request to the helper if it is ready and free.
-fn post_helper(inner: &mut Inner) {
-    let free = inner
-        .helper
-        .as_ref()
-        .is_some_and(|h| h.ready && h.busy.is_none());
-    if !free {
-        return;
-    }
-    let Some(id) = inner.pending.take() else {
-        return;
-    };
-    let text = request_text(inner, id);
-    let now = crate::now_ms();
-    let Some(helper) = inner.helper.as_mut() else {
-        return;
-    };
-    if helper.live.post(&text).is_ok() {
-        helper.busy = Some(id);
-        helper.posted_at = now;
-        mark(inner.role.marks().0);
-    } else {
-        // The first worker takes it instead.
-        inner.helper = None;
-        inner.pending = Some(id);
+        inner.helper = Some(Worker::new(live));
     }
 }
 
@@ -436,7 +446,7 @@ fn helper_failed(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     if had.is_some() && had == Some(inner.latest) && inner.pending.is_none() {
         inner.pending = had;
     }
-    post(&mut inner)
+    post(&mut inner, Slot::First)
 }
 
 /// Which of the client's workers a message came from.
@@ -469,15 +479,10 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<
     };
     let mut inner = inner_rc.borrow_mut();
     if reply.ready {
-        if slot == Slot::Helper {
-            if let Some(h) = inner.helper.as_mut() {
-                h.ready = true;
-            }
-            post_helper(&mut inner);
-            return None;
+        if let Some(w) = inner.worker_mut(slot) {
+            w.ready = true;
         }
-        inner.ready = true;
-        return post(&mut inner);
+        return post(&mut inner, slot);
     }
     let Some(id) = reply.id else {
         drop(inner);
@@ -489,28 +494,18 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<
                 .unwrap_or_else(|| "the simulator sent an empty answer".to_string()),
         );
     };
-    let next = match slot {
-        Slot::First => {
-            if inner.busy == Some(id) {
-                inner.busy = None;
-                inner.last_took = Some(crate::now_ms() - inner.posted_at);
-                // Finished in time: nothing to stop.
-                inner.watch = None;
-            }
-            // A newer request may be waiting for this worker to be free.
-            post(&mut inner)
+    let now = crate::now_ms();
+    if let Some(w) = inner.worker_mut(slot).filter(|w| w.busy == Some(id)) {
+        w.busy = None;
+        let took = now - w.posted_at;
+        inner.last_took = Some(took);
+        if slot == Slot::First {
+            // Finished in time: nothing to stop.
+            inner.watch = None;
         }
-        Slot::Helper => {
-            let now = crate::now_ms();
-            if let Some(h) = inner.helper.as_mut().filter(|h| h.busy == Some(id)) {
-                h.busy = None;
-                let took = now - h.posted_at;
-                inner.last_took = Some(took);
-            }
-            post_helper(&mut inner);
-            None
-        }
-    };
+    }
+    // A newer request may be waiting for this worker to be free.
+    let next = post(&mut inner, slot);
     // An older request's view is still newer than the one on show: shown while the newest runs.
     let newer_view = reply.packed == Some(Packed::View) && id > inner.shown && next.is_none();
     if id != inner.latest && !newer_view {
@@ -544,11 +539,9 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<
 fn failed(inner_rc: &Rc<RefCell<Inner>>, message: String) -> Option<(String, Outcome)> {
     let (had_newest, was_ready, query, waiting) = {
         let mut inner = inner_rc.borrow_mut();
-        let had_newest = inner.busy == Some(inner.latest) || !inner.ready;
-        let was_ready = inner.ready;
-        inner.live = None;
-        inner.ready = false;
-        inner.busy = None;
+        let gone = inner.first.take();
+        let was_ready = gone.as_ref().is_some_and(|w| w.ready);
+        let had_newest = gone.and_then(|w| w.busy) == Some(inner.latest) || !was_ready;
         (
             had_newest,
             was_ready,
