@@ -1,5 +1,6 @@
 //! The views a first visit does not show (the sweep, the matrix, the comparison, the diagnosis,
-//! the player and a lesson's panel), fetched the first time one is opened.
+//! the player and a lesson's panel), fetched the first time one is opened, and the export's JSON
+//! writers, fetched the first time one is used.
 //!
 //! Built with the `split` feature (what `index.html` asks of Trunk), each view's code goes into
 //! a module of its own: the function that draws it is a split point of `wasm_split_helpers`,
@@ -95,6 +96,42 @@ split_view!(compare: CompareView(CompareProps) as LazyCompare);
 split_view!(diagnose: DiagnoseView(DiagnoseProps) as LazyDiagnose);
 split_view!(player: Player(PlayerProps) as LazyPlayer);
 split_view!(lesson: LessonPanel(LessonPanelProps) as LazyLessonPanel);
+
+/// What writes a run's summary and its whole view as JSON for the export: in a module of its
+/// own, so that the first screen carries no JSON writer, fetched the first time an export asks.
+#[derive(Clone, Copy)]
+pub struct JsonWriters {
+    pub summary: fn(&tcplab::Summary) -> Result<String, String>,
+    pub view: fn(&tcplab::view::RunView) -> Result<String, String>,
+}
+
+mod export_json {
+    use super::*;
+
+    #[cfg_attr(
+        feature = "split",
+        wasm_split_helpers::wasm_split(export_json, fallible)
+    )]
+    fn writers() -> Result<JsonWriters, LoadFailed> {
+        Ok(JsonWriters {
+            summary: |s| serde_json::to_string(s).map_err(|e| e.to_string()),
+            view: |v| serde_json::to_string(v).map_err(|e| e.to_string()),
+        })
+    }
+
+    /// The writers, their module fetched first if it is not in yet.
+    #[cfg(feature = "split")]
+    pub async fn load() -> Result<JsonWriters, LoadFailed> {
+        writers().await
+    }
+
+    #[cfg(not(feature = "split"))]
+    pub async fn load() -> Result<JsonWriters, LoadFailed> {
+        writers()
+    }
+}
+
+pub use export_json::load as json_writers;
 
 /// The view kept in `kept`, or its module fetched by `load` and the component drawn again
 /// when it is in; and a callback that tries the fetch again after a failure (a failed fetch is

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tcplab::view::RunView;
 use tcplab::Scenario;
-use tcplab_web::worker::protocol::{answer, Reply, Request};
+use tcplab_web::worker::protocol::{answer, encode_request, Reply, Request};
 use tcplab_web::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -34,7 +34,7 @@ async fn eventually(cond: impl Fn() -> bool) -> bool {
 }
 
 fn run_view(query: &str) -> RunView {
-    let request = serde_json::to_string(&Request {
+    let request = encode_request(&Request {
         id: 7,
         query: query.to_string(),
         want: Default::default(),
@@ -54,13 +54,23 @@ fn the_worker_answers_as_the_runner_would() {
     assert_eq!(view.summary.events, direct.summary.events);
     assert_eq!(view.query, "");
 
-    let reply: Reply = answer(r#"{"id":3,"query":"rtt=0"}"#, || 0.0);
+    let bad = encode_request(&Request {
+        id: 3,
+        query: "rtt=0".into(),
+        want: Default::default(),
+        trace: None,
+    })
+    .expect("a request");
+    let reply: Reply = answer(&bad, || 0.0);
     assert_eq!(reply.id, Some(3));
     assert!(reply.error.expect("an error").starts_with("rtt:"));
 
-    let reply: Reply = answer("not json", || 0.0);
-    assert_eq!(reply.id, None);
-    assert!(reply.error.is_some());
+    // Bytes that are no request: refused with a message, never a panic.
+    for junk in [&b""[..], b"not a request", &[0xff; 16]] {
+        let reply: Reply = answer(junk, || 0.0);
+        assert_eq!(reply.id, None);
+        assert!(reply.error.expect("refused").starts_with("not a request"));
+    }
 }
 
 #[wasm_bindgen_test]

@@ -20,7 +20,8 @@ use tcplab_web::player::path::{snapshot, Bounds};
 use tcplab_web::player::state::{read_within, Action as PlayerAction, SPEEDS};
 use tcplab_web::player::{key_action, Action, StepsRef};
 use tcplab_web::worker::protocol::{
-    answer, answer_packed, decode_steps, decode_view, encode_steps, Packed, Reply, Request, Want,
+    answer, answer_packed, decode_reply, decode_steps, decode_view, encode_request, encode_steps,
+    Packed, Reply, Request, Want,
 };
 use tcplab_web::worker::Outcome;
 use wasm_bindgen::JsCast;
@@ -206,7 +207,7 @@ fn steps_cross_from_the_worker_exactly() {
 
 #[wasm_bindgen_test]
 fn the_worker_sends_the_steps_it_was_asked_for() {
-    let request = serde_json::to_string(&Request {
+    let request = encode_request(&Request {
         id: 4,
         query: LESSON.to_string(),
         want: Want::Steps(StepWindow::from(0.0)),
@@ -214,7 +215,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
     })
     .expect("a request");
     let (json, packed) = answer_packed(&request, || 0.0);
-    let reply: Reply = serde_json::from_str(&json).expect("a reply");
+    let reply: Reply = decode_reply(&json).expect("a reply");
     assert_eq!(
         reply.packed,
         Some(Packed::Steps),
@@ -228,7 +229,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
     assert!(sent == record(LESSON));
 
     // A part of a long run: from its instant on, the record full, the run ended there.
-    let long = serde_json::to_string(&Request {
+    let long = encode_request(&Request {
         id: 6,
         query: "app=bulk&dur=60&bw=100".to_string(),
         want: Want::Steps(StepWindow::from(2_000.0)),
@@ -242,7 +243,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
     assert!(steps.steps.first().is_some_and(|s| s.t_ms >= 2_000.0));
 
     // A view alone records nothing.
-    let plain = serde_json::to_string(&Request {
+    let plain = encode_request(&Request {
         id: 5,
         query: LESSON.to_string(),
         want: Want::View,
@@ -250,7 +251,7 @@ fn the_worker_sends_the_steps_it_was_asked_for() {
     })
     .expect("a request");
     let (json, packed) = answer_packed(&plain, || 0.0);
-    let reply: Reply = serde_json::from_str(&json).expect("a reply");
+    let reply: Reply = decode_reply(&json).expect("a reply");
     assert_eq!(
         reply.packed,
         Some(Packed::View),

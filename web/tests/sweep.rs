@@ -22,7 +22,7 @@ use tcplab_web::sweep::chart::SweepChart;
 use tcplab_web::sweep::data;
 use tcplab_web::sweep::matrix::{self, Heatmap};
 use tcplab_web::worker::pool::{size_for, Done};
-use tcplab_web::worker::protocol::{answer, Reply, Request, Want};
+use tcplab_web::worker::protocol::{answer, encode_request, Reply, Request, Want};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -42,7 +42,7 @@ fn both(query: &str, key: Key, values: &str, seeds: u32) -> (String, String) {
     let mut batch = Batch::new(1, key_, plan.clone(), 0.0, 2);
     // The worker's answers, in reverse order as a pool may deliver them.
     for (i, job) in plan.jobs.iter().enumerate().rev() {
-        let text = serde_json::to_string(&Request {
+        let text = encode_request(&Request {
             id: i as u64,
             query: job.query.clone(),
             want: Want::Summary,
@@ -89,7 +89,7 @@ fn the_worker_prints_traces_as_the_runner_does() {
     let s = Scenario::parse(query).expect("a scenario");
     let direct = tcplab::run(&s, &RunOptions::default());
     for kind in [TraceKind::Cwnd, TraceKind::Seq, TraceKind::Queue] {
-        let request = serde_json::to_string(&Request {
+        let request = encode_request(&Request {
             id: 3,
             query: query.to_string(),
             want: Want::Trace(kind.name().to_string()),
@@ -103,11 +103,18 @@ fn the_worker_prints_traces_as_the_runner_does() {
             "{kind}"
         );
     }
-    let request = r#"{"id":4,"query":"","want":{"trace":"rtt"}}"#;
-    let reply: Reply = answer(request, || 0.0);
+    let request = |id, query: &str, want| {
+        encode_request(&Request {
+            id,
+            query: query.into(),
+            want,
+            trace: None,
+        })
+        .expect("a request")
+    };
+    let reply: Reply = answer(&request(4, "", Want::Trace("rtt".into())), || 0.0);
     assert!(reply.error.expect("refused").contains("allowed cwnd"));
-    let request = r#"{"id":5,"query":"rtt=50","want":"summary"}"#;
-    let reply: Reply = answer(request, || 0.0);
+    let reply: Reply = answer(&request(5, "rtt=50", Want::Summary), || 0.0);
     let summary = reply.summary.expect("a summary");
     assert_eq!(summary.scenario, "rtt=50");
     assert!(reply.view.is_none(), "a summary alone");

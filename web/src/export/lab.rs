@@ -25,6 +25,15 @@ pub struct LabExportProps {
     pub view: ViewRef,
 }
 
+/// The export's JSON writers, or why they could not be had.
+async fn writers() -> Result<crate::lazy::JsonWriters, String> {
+    crate::lazy::json_writers().await.map_err(|crate::lazy::LoadFailed| {
+        "the JSON export's code could not be fetched (offline, or the lab was updated since the \
+         page opened): try again, or reload the page"
+            .to_string()
+    })
+}
+
 /// Every chart on the page: its kind (`data-chart`), its title and its canvas.
 fn charts() -> Vec<(String, String, HtmlCanvasElement)> {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -116,8 +125,11 @@ pub fn LabExport(props: &LabExportProps) -> Html {
             "export-summary-json",
             lang.pick("Summary (JSON)", "摘要（JSON）"),
             Callback::from(move |()| {
-                let json = serde_json::to_string(&summary).map_err(|e| e.to_string());
-                warn(json.and_then(|j| super::text(&file, "application/json", &(j + "\n"))));
+                let (summary, file) = (summary.clone(), file.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    let json = writers().await.and_then(|w| (w.summary)(&summary));
+                    warn(json.and_then(|j| super::text(&file, "application/json", &(j + "\n"))));
+                });
             }),
         ));
     }
@@ -128,8 +140,11 @@ pub fn LabExport(props: &LabExportProps) -> Html {
             "export-view-json",
             lang.pick("Every trace as drawn (JSON)", "图中所有轨迹（JSON）"),
             Callback::from(move |()| {
-                let json = serde_json::to_string(&*view).map_err(|e| e.to_string());
-                warn(json.and_then(|j| super::text(&file, "application/json", &j)));
+                let (view, file) = (view.clone(), file.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    let json = writers().await.and_then(|w| (w.view)(&view));
+                    warn(json.and_then(|j| super::text(&file, "application/json", &j)));
+                });
             }),
         ));
     }

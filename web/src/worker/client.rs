@@ -22,9 +22,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
 
-use super::live::Live;
+use super::live::{read_reply, Live};
 use super::mark;
-use super::protocol::{Packed, Reply, Request, Want};
+use super::protocol::{encode_request, Packed, Request, Want};
 use crate::location::describe;
 
 /// The worker's script (assets/worker-loader.js, which loads what Trunk builds from the
@@ -349,11 +349,14 @@ fn post(inner: &mut Inner, slot: Slot) -> Option<(String, Outcome)> {
         return None;
     }
     let id = inner.pending.take()?;
-    let text = request_text(inner, id);
+    let request = match request_bytes(inner, id) {
+        Ok(bytes) => bytes,
+        Err(e) => return Some((inner.latest_query.clone(), Outcome::Error(e))),
+    };
     let now = crate::now_ms();
     let marks = inner.role.marks();
     let worker = inner.worker_mut(slot)?;
-    match worker.live.post(&text) {
+    match worker.live.post(&request) {
         Ok(()) => {
             worker.busy = Some(id);
             worker.posted_at = now;
@@ -396,14 +399,13 @@ impl Inner {
 }
 
 /// The newest request, `id`, as the worker reads it.
-fn request_text(inner: &Inner, id: u64) -> String {
-    let request = Request {
+fn request_bytes(inner: &Inner, id: u64) -> Result<Vec<u8>, String> {
+    encode_request(&Request {
         id,
         query: inner.latest_query.clone(),
         want: inner.latest_want.clone(),
         trace: crate::model::link_trace::for_query(&inner.latest_query),
-    };
-    serde_json::to_string(&request).unwrap_or_default()
+    })
 }
 
 /// Starts `script` as the client's worker in `slot`: its messages and its failure come back to
@@ -459,23 +461,9 @@ enum Slot {
 /// A message from a worker.
 fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<(String, Outcome)> {
     mark(inner_rc.borrow().role.marks().1);
-    // Steps come as [json, Uint8Array] (bin/worker.rs).
-    let (text, packed) = match data.dyn_into::<js_sys::Array>() {
-        Ok(parts) => (
-            parts.get(0).as_string().unwrap_or_default(),
-            parts.get(1).dyn_into::<js_sys::Uint8Array>().ok(),
-        ),
-        Err(data) => (data.as_string().unwrap_or_default(), None),
-    };
-    let mut reply: Reply = match serde_json::from_str(&text) {
-        Ok(r) => r,
-        Err(e) => {
-            return slot_failed(
-                inner_rc,
-                slot,
-                format!("the simulator's answer is unreadable: {e}"),
-            );
-        }
+    let (mut reply, file) = match read_reply(data) {
+        Ok(read) => read,
+        Err(e) => return slot_failed(inner_rc, slot, e),
     };
     let mut inner = inner_rc.borrow_mut();
     if reply.ready {
@@ -514,7 +502,6 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<
     if reply.packed == Some(Packed::View) {
         inner.shown = id;
     }
-    let file = super::protocol::unpack(&mut reply, packed.map(|b| b.to_vec()));
     if file.is_some() {
         reply.error = Some("the simulator sent a file this page did not ask for".into());
     }

@@ -10,6 +10,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
+use super::protocol::{decode_reply, unpack, Reply};
+
 thread_local! {
     /// Workers started and not yet terminated, on this page.
     static RUNNING: Cell<u32> = const { Cell::new(0) };
@@ -87,19 +89,45 @@ impl Live {
         )
     }
 
-    /// Posts a request, as JSON text.
-    pub fn post(&self, text: &str) -> Result<(), JsValue> {
-        self.worker.post_message(&JsValue::from_str(text))
+    /// Posts a request to the simulator's worker, as the bytes `protocol::encode_request`
+    /// wrote, transferred rather than copied.
+    pub fn post(&self, request: &[u8]) -> Result<(), JsValue> {
+        let bytes = js_sys::Uint8Array::from(request);
+        self.worker
+            .post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()))
     }
 
-    /// Posts a request with a file beside it, `[json, bytes]`, the bytes' buffer transferred
-    /// rather than copied (a capture of 50 MB crosses at once).
+    /// Posts a request to the capture worker, JSON with a file beside it, `[json, bytes]`, the
+    /// bytes' buffer transferred rather than copied (a capture of 50 MB crosses at once).
     pub fn post_with_file(&self, text: &str, file: &js_sys::Uint8Array) -> Result<(), JsValue> {
         self.worker.post_message_with_transfer(
             &js_sys::Array::of2(&JsValue::from_str(text), file),
             &js_sys::Array::of1(&file.buffer()),
         )
     }
+}
+
+/// A message from the simulator's worker: its reply, and the bytes that came beside it (a view,
+/// steps or a capture file, as the reply's `packed` names them), read back into the reply.
+/// Returns the capture file, if one came.
+pub fn read_reply(data: JsValue) -> Result<(Reply, Option<Vec<u8>>), String> {
+    let (head, beside) = match data.dyn_into::<js_sys::Array>() {
+        Ok(parts) => (
+            parts.get(0),
+            parts
+                .get(1)
+                .dyn_into::<js_sys::Uint8Array>()
+                .ok()
+                .map(|b| b.to_vec()),
+        ),
+        Err(data) => (data, None),
+    };
+    let head = head
+        .dyn_into::<js_sys::Uint8Array>()
+        .map_err(|_| "the simulator's answer is not bytes".to_string())?;
+    let mut reply = decode_reply(&head.to_vec())?;
+    let file = unpack(&mut reply, beside);
+    Ok((reply, file))
 }
 
 impl Drop for Live {

@@ -1,8 +1,8 @@
 //! The simulator runs in a Web Worker, never on the page's thread.
 //!
-//! [`protocol`] is what crosses between them (JSON strings: the page posts `{id, query}`, the
-//! worker answers `{id, packed}` with the view or steps as postcard bytes beside it, or
-//! `{id, error}`) and the worker's side of it; [`client`] is the page's side: it starts the
+//! [`protocol`] is what crosses between them (postcard bytes: the page posts a request, its id
+//! and query, and the worker answers with the id and the view or steps as bytes beside it, or
+//! an error) and the worker's side of it; [`client`] is the page's side: it starts the
 //! worker, sends the newest scenario, lets a quick run finish or stops a long one that a newer
 //! value has made stale, and drops answers older than the view on show. [`pool`] runs many
 //! independent runs at once (a sweep, a comparison, an export) on a few workers; both hold their

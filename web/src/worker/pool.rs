@@ -18,12 +18,11 @@ use tcplab::Summary;
 use wasm_bindgen::JsValue;
 use yew::Callback;
 
-use super::live::Live;
+use super::live::{read_reply, Live};
 use super::mark;
-use super::protocol::{PcapInfo, Reply, Request, Want};
+use super::protocol::{encode_request, PcapInfo, Reply, Request, Want};
 use crate::location::describe;
 use tcplab::diagnose::Explanation;
-use wasm_bindgen::JsCast;
 
 /// The most workers a pool runs. Each holds the simulator's memory (a few MB, up to tens for a
 /// long many-flow run) and a core; past four, a laptop's fans and the page's own thread suffer
@@ -223,16 +222,15 @@ fn post(inner: &mut Inner, slot: usize, index: usize) -> Result<(), String> {
     let id = inner.next_request;
     inner.next_request += 1;
     let job = inner.jobs.get(index).ok_or("no such job")?;
-    let text = serde_json::to_string(&Request {
+    let request = encode_request(&Request {
         id,
         query: job.query.clone(),
         want: job.want.clone(),
         trace: crate::model::link_trace::for_query(&job.query),
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     let s = inner.slots.get_mut(slot).ok_or("no such worker")?;
     s.live
-        .post(&text)
+        .post(&request)
         .map_err(|e| format!("the simulator could not be asked: {}", describe(e)))?;
     s.busy = Some((id, index));
     Ok(())
@@ -268,23 +266,10 @@ fn spawn(inner_rc: &Rc<RefCell<Inner>>) -> Result<(), String> {
 }
 
 fn received(inner_rc: &Rc<RefCell<Inner>>, key: u64, data: JsValue) -> Vec<Finished> {
-    // A file comes as [json, Uint8Array] (bin/worker.rs).
-    let (text, file) = match data.dyn_into::<js_sys::Array>() {
-        Ok(parts) => (
-            parts.get(0).as_string().unwrap_or_default(),
-            parts
-                .get(1)
-                .dyn_into::<js_sys::Uint8Array>()
-                .ok()
-                .map(|b| b.to_vec()),
-        ),
-        Err(data) => (data.as_string().unwrap_or_default(), None),
+    let (reply, file) = match read_reply(data) {
+        Ok(read) => read,
+        Err(e) => return failed(inner_rc, key, e),
     };
-    let mut reply: Reply = match serde_json::from_str(&text) {
-        Ok(r) => r,
-        Err(e) => return failed(inner_rc, key, format!("an unreadable answer: {e}")),
-    };
-    let file = super::protocol::unpack(&mut reply, file);
     let mut out = Vec::new();
     {
         let mut inner = inner_rc.borrow_mut();

@@ -1,4 +1,12 @@
-//! The messages between the page and its worker, and the worker's answer to one request.
+//! The messages between the page and its workers, and the simulator's worker's answer to one
+//! request.
+//!
+//! Between the page and the simulator's worker they are postcard bytes ([`encode_request`],
+//! [`encode_reply`]), as the run's view and steps beside them already were: the page then needs
+//! no JSON parser, which was about a tenth of its first screen's module (docs/performance.md,
+//! "What the page downloads"). Postcard is not self-describing, so no field is ever left out
+//! when empty (no `skip_serializing_if`): a reader takes every field in order. The capture
+//! worker, which only the diagnosis starts, still speaks JSON ([`answer_file`]).
 
 use serde::{Deserialize, Serialize};
 use tcplab::capture::analyze::{Analysis, CaptureFile, Connection, Curves};
@@ -22,10 +30,10 @@ pub const PAGE_MAX_EVENTS: u64 = 20_000_000;
 pub struct Request {
     pub id: u64,
     pub query: String,
-    #[serde(default, skip_serializing_if = "Want::is_view")]
+    #[serde(default)]
     pub want: Want,
     /// The Mahimahi trace of a query whose link is one (`link=trace`), as the file's text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub trace: Option<String>,
 }
 
@@ -39,7 +47,7 @@ pub enum Want {
     View,
     /// The run's steps in a window, for the player; the run ends with the record. A long run
     /// has millions of steps: the player asks for the part around its cursor, and asks again
-    /// as the cursor nears an edge. [`answer_packed`] sends them as bytes beside the JSON
+    /// as the cursor nears an edge. [`answer_packed`] sends them as bytes beside the reply
     /// ([`encode_steps`]).
     Steps(StepWindow),
     /// The `Summary` alone.
@@ -47,7 +55,7 @@ pub enum Want {
     /// One trace as CSV, by its name in `tcplab trace --what`.
     Trace(String),
     /// The run captured at one host, as `tcplab pcap` writes it: the file comes as bytes beside
-    /// the JSON, as steps do.
+    /// the reply, as steps do.
     Pcap(CapturePoint),
     /// "My number, explained" on the request's path.
     Explain(Measured),
@@ -57,49 +65,43 @@ pub enum Want {
     Analyze { conn: Option<usize> },
 }
 
-impl Want {
-    pub fn is_view(&self) -> bool {
-        *self == Want::View
-    }
-}
-
 /// What the worker posts. `ready` alone, once, when it can take requests; otherwise `id` with
 /// either `view` or `error`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Reply {
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub ready: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub id: Option<u64>,
-    /// Never in the JSON: it crosses as bytes beside it (`packed`).
+    /// Never in the reply itself: it crosses as bytes beside it (`packed`).
     #[serde(skip)]
     pub view: Option<RunView>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub summary: Option<Summary>,
-    /// The steps a [`Want::Steps`] asked for; as `view`, never in the JSON.
+    /// The steps a [`Want::Steps`] asked for; as `view`, beside the reply.
     #[serde(skip)]
     pub steps: Option<Steps>,
     /// A trace, as `tcplab trace` prints it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub csv: Option<String>,
-    /// What a [`Want::Pcap`]'s file holds (the file comes as bytes beside the JSON).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What a [`Want::Pcap`]'s file holds (the file comes as bytes beside the reply).
+    #[serde(default)]
     pub pcap: Option<PcapInfo>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub explanation: Option<Explanation>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub capture: Option<Box<CaptureReply>>,
     /// How far an analysis has read its file, 0 to 1: a message of its own before the answer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub progress: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub error: Option<String>,
-    /// What the bytes beside the JSON are, when the reply has some.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the bytes beside the reply are, when it has some.
+    #[serde(default)]
     pub packed: Option<Packed>,
 }
 
-/// The bytes a reply carries beside its JSON: its view or its steps as postcard
+/// The bytes a reply carries beside it: its view or its steps as postcard
 /// (`tcplab-wire`), or a capture file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -151,26 +153,51 @@ pub const CURVE_COLUMNS: usize = 2048;
 /// The most packets the page captures of a run: about 30 MB of file.
 pub const PAGE_MAX_PACKETS: u64 = 200_000;
 
+/// A request as the page posts it to the simulator's worker.
+pub fn encode_request(request: &Request) -> Result<Vec<u8>, String> {
+    postcard::to_allocvec(request).map_err(|e| format!("the request could not be written: {e}"))
+}
+
+/// A request as the simulator's worker reads it.
+pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("not a request: {e}"))
+}
+
+/// A reply as the simulator's worker posts it; one that cannot be written says so instead.
+pub fn encode_reply(reply: &Reply) -> Vec<u8> {
+    postcard::to_allocvec(reply)
+        .or_else(|e| {
+            let error = Reply::error(reply.id, format!("the answer could not be written: {e}"));
+            postcard::to_allocvec(&error)
+        })
+        .unwrap_or_default()
+}
+
+/// A reply as the page reads it.
+pub fn decode_reply(bytes: &[u8]) -> Result<Reply, String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("the simulator's answer is unreadable: {e}"))
+}
+
 /// The worker's whole job, one request in and one reply out, as the page reads it: through the
-/// JSON and the bytes beside it both ways. `now` reads a clock in ms (the simulator itself never
-/// does); the time the simulation took goes into the summary's `sim_wall_ms`, as the runner
-/// reports it.
-pub fn answer(request: &str, now: impl Fn() -> f64) -> Reply {
-    let (json, bytes) = answer_packed(request, now);
-    let mut reply = serde_json::from_str(&json)
-        .unwrap_or_else(|e| Reply::error(None, format!("an unreadable answer: {e}")));
+/// wire both ways, the reply and the bytes beside it. `now` reads a clock in ms (the simulator
+/// itself never does); the time the simulation took goes into the summary's `sim_wall_ms`, as
+/// the runner reports it.
+pub fn answer(request: &[u8], now: impl Fn() -> f64) -> Reply {
+    let (head, bytes) = answer_packed(request, now);
+    let mut reply = decode_reply(&head).unwrap_or_else(|e| Reply::error(None, e));
     let _file = unpack(&mut reply, bytes);
     reply
 }
 
-/// The worker's answer as it posts it: the JSON, and a run's view, its steps or a capture file
-/// as bytes beside it (the JSON's `packed` says which, and leaves them out of itself). A view is
-/// a few hundred kilobytes and a fast run's steps tens of megabytes as JSON, which the page
-/// would parse on its own thread; as postcard they are a few bytes a field, cross by transfer,
-/// and are read without parsing text (docs/performance.md, "Input to charts drawn" and "The
-/// player's steps").
-pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Vec<u8>>) {
-    let (mut reply, file) = reply(request, now);
+/// The worker's answer as it posts it: the reply, and a run's view, its steps or a capture file
+/// as bytes beside it (the reply's `packed` says which, and leaves them out of itself). They
+/// cross by transfer, and a view, a few hundred kilobytes, is read by `tcplab-wire`, built for
+/// speed (docs/performance.md, "Input to charts drawn" and "The player's steps").
+pub fn answer_packed(request: &[u8], now: impl Fn() -> f64) -> (Vec<u8>, Option<Vec<u8>>) {
+    let (mut reply, file) = match decode_request(request) {
+        Ok(request) => reply(request, now),
+        Err(e) => (Reply::error(None, e), None),
+    };
     let packed = if let Some(view) = reply.view.take() {
         Some((Packed::View, tcplab_wire::encode_view(&view)))
     } else if let Some(steps) = reply.steps.take() {
@@ -189,10 +216,10 @@ pub fn answer_packed(request: &str, now: impl Fn() -> f64) -> (String, Option<Ve
             None
         }
     };
-    (to_json(&reply), bytes)
+    (encode_reply(&reply), bytes)
 }
 
-/// Reads the bytes beside a reply's JSON back into it, as `packed` names them: a view or steps
+/// Reads the bytes beside a reply back into it, as `packed` names them: a view or steps
 /// into their fields; a capture file is handed back as it came.
 pub fn unpack(reply: &mut Reply, bytes: Option<Vec<u8>>) -> Option<Vec<u8>> {
     let bytes = bytes?;
@@ -281,7 +308,7 @@ fn analyze(
 /// The view the worker sends for `query`, through the wire both ways: the unit tests' run.
 #[cfg(test)]
 pub(crate) fn run_view(query: &str) -> RunView {
-    let request = serde_json::to_string(&Request {
+    let request = encode_request(&Request {
         id: 7,
         query: query.to_string(),
         want: Default::default(),
@@ -308,25 +335,23 @@ fn scenario_of(query: &str, trace: Option<&str>) -> Result<Scenario, String> {
 }
 
 /// The reply, and a file that goes beside it as bytes (a capture).
-fn reply(request: &str, now: impl Fn() -> f64) -> (Reply, Option<Vec<u8>>) {
-    match serde_json::from_str::<Request>(request) {
-        Err(e) => (Reply::error(None, format!("not a request: {e}")), None),
-        Ok(Request {
-            id,
-            query,
-            want,
-            trace,
-        }) => match scenario_of(&query, trace.as_deref()) {
-            Err(e) => (Reply::error(Some(id), e), None),
-            Ok(scenario) => match want {
-                Want::Explain(measured) => (explain(id, &scenario, measured), None),
-                Want::Pcap(at) => capture(id, &scenario, at),
-                Want::Analyze { .. } => (
-                    Reply::error(Some(id), "an analysis needs its capture file".into()),
-                    None,
-                ),
-                want => (run(id, &scenario, &want, now), None),
-            },
+fn reply(request: Request, now: impl Fn() -> f64) -> (Reply, Option<Vec<u8>>) {
+    let Request {
+        id,
+        query,
+        want,
+        trace,
+    } = request;
+    match scenario_of(&query, trace.as_deref()) {
+        Err(e) => (Reply::error(Some(id), e), None),
+        Ok(scenario) => match want {
+            Want::Explain(measured) => (explain(id, &scenario, measured), None),
+            Want::Pcap(at) => capture(id, &scenario, at),
+            Want::Analyze { .. } => (
+                Reply::error(Some(id), "an analysis needs its capture file".into()),
+                None,
+            ),
+            want => (run(id, &scenario, &want, now), None),
         },
     }
 }
