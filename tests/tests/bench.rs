@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
+use tcplab_web::worker::protocol::{decode_reply, encode_request, Request, Want};
 
 /// What the page's thread went through while it was measured.
 struct Responsiveness {
@@ -301,9 +302,18 @@ const ENGINE_SCENARIOS: [(&str, &str); 4] = [
 /// returns each run's events and the worker's own timing of the simulation (`sim_wall_ms`,
 /// taken around `tcplab::run` inside the worker), and when the worker said it was ready.
 async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f64)>) {
-    let request =
-        |id: usize| serde_json::json!({ "id": id, "query": query, "want": "summary" }).to_string();
-    let requests: Vec<String> = (1..=rounds).map(request).collect();
+    let requests: Vec<Vec<u8>> = (1..=rounds as u64)
+        .map(|id| {
+            encode_request(&Request {
+                id,
+                query: query.to_string(),
+                want: Want::Summary,
+                trace: None,
+            })
+            .expect("a request")
+        })
+        .collect();
+    // The worker's first message says it is ready; each one after is a reply, as bytes.
     let script = format!(
         "const done = arguments[arguments.length - 1];
          const requests = {};
@@ -312,14 +322,13 @@ async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f
          let ready = null;
          const out = [];
          const fail = error => {{ w.terminate(); done(JSON.stringify({{ error: String(error) }})); }};
+         const ask = i => w.postMessage(new Uint8Array(requests[i]));
          w.onerror = e => fail(e.message);
          w.onmessage = e => {{
              try {{
-                 const r = JSON.parse(e.data);
-                 if (r.error) return fail(r.error);
-                 if (r.ready) ready = performance.now() - started;
-                 else out.push([r.summary.events, r.summary.sim_wall_ms]);
-                 if (out.length < requests.length) w.postMessage(requests[out.length]);
+                 if (ready === null) {{ ready = performance.now() - started; return ask(0); }}
+                 out.push(Array.from(new Uint8Array(Array.isArray(e.data) ? e.data[0] : e.data)));
+                 if (out.length < requests.length) ask(out.length);
                  else {{ w.terminate(); done(JSON.stringify({{ ready, out }})); }}
              }} catch (error) {{ fail(error); }}
          }};",
@@ -333,19 +342,17 @@ async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f
     let text = ret.json().as_str().unwrap_or("").to_string();
     let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     assert!(v["error"].is_null(), "{query}: {}", v["error"]);
-    let runs = v["out"]
-        .as_array()
-        .map(|runs| {
-            runs.iter()
-                .map(|r| {
-                    (
-                        r[0].as_u64().unwrap_or(0),
-                        r[1].as_f64().unwrap_or(f64::NAN),
-                    )
-                })
-                .collect()
+    let replies: Vec<Vec<u8>> = serde_json::from_value(v["out"].clone()).unwrap_or_default();
+    let runs = replies
+        .iter()
+        .map(|bytes| {
+            let reply = decode_reply(bytes).unwrap_or_else(|e| panic!("{query}: {e}"));
+            match (reply.summary, reply.error) {
+                (Some(s), _) => (s.events, s.sim_wall_ms),
+                (None, e) => panic!("{query}: {e:?}"),
+            }
         })
-        .unwrap_or_default();
+        .collect();
     (v["ready"].as_f64().unwrap_or(f64::NAN), runs)
 }
 
