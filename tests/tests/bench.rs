@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tcplab_e2e::{with_lab, Lab, RUN_TIMEOUT};
-use tcplab_web::worker::protocol::{decode_reply, encode_request, Request, Want};
+use tcplab_web::worker::protocol::{decode_reply, encode_request, unpack, Request, Want};
 
 /// What the page's thread went through while it was measured.
 struct Responsiveness {
@@ -297,23 +297,31 @@ const ENGINE_SCENARIOS: [(&str, &str); 4] = [
     ),
 ];
 
+/// Bytes from their base64.
+fn base64(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).ok()
+}
+
 /// Runs `query` `rounds` times, one after another, in a fresh worker of the page's own build
-/// (`worker-loader.js`, as the page starts it), asking for the summary alone as a sweep does;
+/// (`worker-loader.js`, as the page starts it), asking for what `want` names: the summary alone,
+/// as a sweep does (a run without traces), or the view, as the charts do (a run with them);
 /// returns each run's events and the worker's own timing of the simulation (`sim_wall_ms`,
 /// taken around `tcplab::run` inside the worker), and when the worker said it was ready.
-async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f64)>) {
+async fn worker_runs(lab: &Lab, query: &str, rounds: usize, want: Want) -> (f64, Vec<(u64, f64)>) {
     let requests: Vec<Vec<u8>> = (1..=rounds as u64)
         .map(|id| {
             encode_request(&Request {
                 id,
                 query: query.to_string(),
-                want: Want::Summary,
+                want: want.clone(),
                 trace: None,
             })
             .expect("a request")
         })
         .collect();
-    // The worker's first message says it is ready; each one after is a reply, as bytes.
+    // The worker's first message says it is ready; each one after is a reply and the bytes
+    // beside it (a view), each in base64.
     let script = format!(
         "const done = arguments[arguments.length - 1];
          const requests = {};
@@ -323,11 +331,16 @@ async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f
          const out = [];
          const fail = error => {{ w.terminate(); done(JSON.stringify({{ error: String(error) }})); }};
          const ask = i => w.postMessage(new Uint8Array(requests[i]));
+         const b64 = b => {{
+             const u = new Uint8Array(b); let s = '';
+             for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+             return btoa(s);
+         }};
          w.onerror = e => fail(e.message);
          w.onmessage = e => {{
              try {{
                  if (ready === null) {{ ready = performance.now() - started; return ask(0); }}
-                 out.push(Array.from(new Uint8Array(Array.isArray(e.data) ? e.data[0] : e.data)));
+                 out.push(Array.isArray(e.data) ? [b64(e.data[0]), b64(e.data[1])] : [b64(e.data), '']);
                  if (out.length < requests.length) ask(out.length);
                  else {{ w.terminate(); done(JSON.stringify({{ ready, out }})); }}
              }} catch (error) {{ fail(error); }}
@@ -342,14 +355,21 @@ async fn worker_runs(lab: &Lab, query: &str, rounds: usize) -> (f64, Vec<(u64, f
     let text = ret.json().as_str().unwrap_or("").to_string();
     let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     assert!(v["error"].is_null(), "{query}: {}", v["error"]);
-    let replies: Vec<Vec<u8>> = serde_json::from_value(v["out"].clone()).unwrap_or_default();
+    let replies: Vec<(String, String)> =
+        serde_json::from_value(v["out"].clone()).unwrap_or_default();
     let runs = replies
         .iter()
-        .map(|bytes| {
-            let reply = decode_reply(bytes).unwrap_or_else(|e| panic!("{query}: {e}"));
-            match (reply.summary, reply.error) {
-                (Some(s), _) => (s.events, s.sim_wall_ms),
-                (None, e) => panic!("{query}: {e:?}"),
+        .map(|(head, beside)| {
+            let bytes = |b64: &str| {
+                (!b64.is_empty()).then(|| base64(b64).unwrap_or_else(|| panic!("{query}: base64")))
+            };
+            let mut reply = decode_reply(&bytes(head).unwrap_or_default())
+                .unwrap_or_else(|e| panic!("{query}: {e}"));
+            let _file = unpack(&mut reply, bytes(beside));
+            match (reply.summary, reply.view, reply.error) {
+                (Some(s), _, _) => (s.events, s.sim_wall_ms),
+                (None, Some(v), _) => (v.summary.events, v.summary.sim_wall_ms),
+                (None, None, e) => panic!("{query}: {e:?}"),
             }
         })
         .collect();
@@ -366,24 +386,28 @@ async fn engine_events_per_second_in_the_worker() {
         for (name, query) in ENGINE_SCENARIOS {
             // The budget run takes seconds; the others are repeated until the median settles.
             let rounds = if query.contains("dur=600") { 3 } else { 11 };
-            let (ready, runs) = worker_runs(lab, query, rounds).await;
-            let Some(&(events, first_ms)) = runs.first() else {
-                panic!("{query}: no run came back");
-            };
-            // The first run of a fresh worker is also when V8 moves the hot code from its
-            // baseline compiler to its optimising one; the rest show the steady state.
-            let (warm_ms, best_ms, worst_ms) = median(runs[1..].iter().map(|r| r.1).collect());
-            let rate = |ms: f64| events as f64 / ms * 1e3 / 1e6;
-            println!(
-                "{name} (`{query}`): {events} events; first run in a fresh worker {first_ms:.1} ms \
-                 ({:.2} M events/s); then median {warm_ms:.1} ms ({:.2} M events/s, best {:.2}, \
-                 worst {:.2}) over {} runs; worker ready {ready:.0} ms after it was started",
-                rate(first_ms),
-                rate(warm_ms),
-                rate(best_ms),
-                rate(worst_ms),
-                runs.len() - 1
-            );
+            // A sweep's runs (no traces), then the charts' (traces kept).
+            for (kind, want) in [("summary", Want::Summary), ("view", Want::View)] {
+                let (ready, runs) = worker_runs(lab, query, rounds, want).await;
+                let Some(&(events, first_ms)) = runs.first() else {
+                    panic!("{query}: no run came back");
+                };
+                // The first run of a fresh worker is also when V8 moves the hot code from its
+                // baseline compiler to its optimising one; the rest show the steady state.
+                let (warm_ms, best_ms, worst_ms) = median(runs[1..].iter().map(|r| r.1).collect());
+                let rate = |ms: f64| events as f64 / ms * 1e3 / 1e6;
+                println!(
+                    "{name} (`{query}`), {kind}: {events} events; first run in a fresh worker \
+                     {first_ms:.1} ms ({:.2} M events/s); then median {warm_ms:.1} ms ({:.2} M \
+                     events/s, best {:.2}, worst {:.2}) over {} runs; worker ready {ready:.0} ms \
+                     after it was started",
+                    rate(first_ms),
+                    rate(warm_ms),
+                    rate(best_ms),
+                    rate(worst_ms),
+                    runs.len() - 1
+                );
+            }
         }
         // The same budget run as a reader gets it: a link opened in a fresh page, whose own
         // start-up shares the cores with the worker.
