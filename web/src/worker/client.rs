@@ -22,7 +22,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
 
-use super::live::{read_reply, Live};
+use super::live::{read_reply, unpack_beside, Live};
 use super::mark;
 use super::protocol::{encode_request, Packed, Request, Want};
 use crate::location::describe;
@@ -461,7 +461,7 @@ enum Slot {
 /// A message from a worker.
 fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<(String, Outcome)> {
     mark(inner_rc.borrow().role.marks().1);
-    let (mut reply, file) = match read_reply(data) {
+    let (mut reply, beside) = match read_reply(data) {
         Ok(read) => read,
         Err(e) => return slot_failed(inner_rc, slot, e),
     };
@@ -502,6 +502,8 @@ fn received(inner_rc: &Rc<RefCell<Inner>>, data: JsValue, slot: Slot) -> Option<
     if reply.packed == Some(Packed::View) {
         inner.shown = id;
     }
+    // Only now, for a reply that is shown, are the view's or the steps' bytes read.
+    let file = unpack_beside(&mut reply, beside);
     if file.is_some() {
         reply.error = Some("the simulator sent a file this page did not ask for".into());
     }

@@ -108,26 +108,27 @@ impl Live {
 }
 
 /// A message from the simulator's worker: its reply, and the bytes that came beside it (a view,
-/// steps or a capture file, as the reply's `packed` names them), read back into the reply.
-/// Returns the capture file, if one came.
-pub fn read_reply(data: JsValue) -> Result<(Reply, Option<Vec<u8>>), String> {
+/// steps or a capture file, as the reply's `packed` names them) left as they came, so that a
+/// reply the page drops (an older run's, while a slider is dragged) costs neither their copy
+/// nor their decoding: [`unpack_beside`] reads them into the reply when it is wanted.
+pub fn read_reply(data: JsValue) -> Result<(Reply, Option<js_sys::Uint8Array>), String> {
     let (head, beside) = match data.dyn_into::<js_sys::Array>() {
         Ok(parts) => (
             parts.get(0),
-            parts
-                .get(1)
-                .dyn_into::<js_sys::Uint8Array>()
-                .ok()
-                .map(|b| b.to_vec()),
+            parts.get(1).dyn_into::<js_sys::Uint8Array>().ok(),
         ),
         Err(data) => (data, None),
     };
     let head = head
         .dyn_into::<js_sys::Uint8Array>()
         .map_err(|_| "the simulator's answer is not bytes".to_string())?;
-    let mut reply = decode_reply(&head.to_vec())?;
-    let file = unpack(&mut reply, beside);
-    Ok((reply, file))
+    Ok((decode_reply(&head.to_vec())?, beside))
+}
+
+/// Reads the bytes beside a reply into it (`protocol::unpack`); returns a capture file, if one
+/// came.
+pub fn unpack_beside(reply: &mut Reply, beside: Option<js_sys::Uint8Array>) -> Option<Vec<u8>> {
+    unpack(reply, beside.map(|b| b.to_vec()))
 }
 
 impl Drop for Live {

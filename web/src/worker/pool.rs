@@ -18,7 +18,7 @@ use tcplab::Summary;
 use wasm_bindgen::JsValue;
 use yew::Callback;
 
-use super::live::{read_reply, Live};
+use super::live::{read_reply, unpack_beside, Live};
 use super::mark;
 use super::protocol::{encode_request, PcapInfo, Reply, Request, Want};
 use crate::location::describe;
@@ -266,10 +266,11 @@ fn spawn(inner_rc: &Rc<RefCell<Inner>>) -> Result<(), String> {
 }
 
 fn received(inner_rc: &Rc<RefCell<Inner>>, key: u64, data: JsValue) -> Vec<Finished> {
-    let (reply, file) = match read_reply(data) {
+    let (mut reply, beside) = match read_reply(data) {
         Ok(read) => read,
         Err(e) => return failed(inner_rc, key, e),
     };
+    let file = unpack_beside(&mut reply, beside);
     let mut out = Vec::new();
     {
         let mut inner = inner_rc.borrow_mut();
