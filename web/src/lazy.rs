@@ -53,27 +53,35 @@ impl<P> Clone for Loading<P> {
 
 impl<P> Copy for Loading<P> {}
 
-/// A split point: the module `$module` holds what draws `$view`, fetched once and kept; `$lazy`
-/// is the component the page shows in the view's place.
+/// A split point: the module `$module` holds what `$made` makes, and `load()` returns it,
+/// fetching that module first when the page is built with `split`, at once without.
+macro_rules! split_point {
+    ($module:ident -> $ty:ty $made:block) => {
+        #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split($module, fallible))]
+        fn made() -> Result<$ty, LoadFailed> $made
+
+        #[cfg(feature = "split")]
+        pub async fn load() -> Result<$ty, LoadFailed> {
+            made().await
+        }
+
+        #[cfg(not(feature = "split"))]
+        pub async fn load() -> Result<$ty, LoadFailed> {
+            made()
+        }
+    };
+}
+
+/// A view behind a split point: the module `$module` holds what draws `$view`, fetched once and
+/// kept; `$lazy` is the component the page shows in the view's place.
 macro_rules! split_view {
     ($module:ident: $view:ident($props:ty) as $lazy:ident) => {
         mod $module {
             use super::*;
 
-            #[cfg_attr(feature = "split", wasm_split_helpers::wasm_split($module, fallible))]
-            fn draw() -> Result<Draw<$props>, LoadFailed> {
+            split_point!($module -> Draw<$props> {
                 Ok(|p: &$props| html! { <$view ..p.clone() /> })
-            }
-
-            #[cfg(feature = "split")]
-            async fn load() -> Result<Draw<$props>, LoadFailed> {
-                draw().await
-            }
-
-            #[cfg(not(feature = "split"))]
-            async fn load() -> Result<Draw<$props>, LoadFailed> {
-                draw()
-            }
+            });
 
             thread_local! {
                 static KEPT: Cell<Option<Draw<$props>>> = const { Cell::new(None) };
@@ -108,27 +116,12 @@ pub struct JsonWriters {
 mod export_json {
     use super::*;
 
-    #[cfg_attr(
-        feature = "split",
-        wasm_split_helpers::wasm_split(export_json, fallible)
-    )]
-    fn writers() -> Result<JsonWriters, LoadFailed> {
+    split_point!(export_json -> JsonWriters {
         Ok(JsonWriters {
             summary: |s| serde_json::to_string(s).map_err(|e| e.to_string()),
             view: |v| serde_json::to_string(v).map_err(|e| e.to_string()),
         })
-    }
-
-    /// The writers, their module fetched first if it is not in yet.
-    #[cfg(feature = "split")]
-    pub async fn load() -> Result<JsonWriters, LoadFailed> {
-        writers().await
-    }
-
-    #[cfg(not(feature = "split"))]
-    pub async fn load() -> Result<JsonWriters, LoadFailed> {
-        writers()
-    }
+    });
 }
 
 pub use export_json::load as json_writers;
