@@ -658,6 +658,42 @@ impl Lab {
         .await;
     }
 
+    /// Opens the export menu, clicks `item` and returns the file it gave: its name and, for text,
+    /// its content (for a PNG, its bytes as comma-separated numbers).
+    pub async fn export(&self, item: &str, binary: bool) -> (String, String) {
+        self.eval_string(&format!(
+            "const l = document.getElementById('export-link'); if (l) l.removeAttribute('data-name');
+             document.querySelector('#export > summary').click();
+             document.getElementById('{item}').click(); return null;"
+        ))
+        .await;
+        let saved = self
+            .wait_until(RUN_TIMEOUT, || async move {
+                !self
+                    .eval_string(
+                        "const l = document.getElementById('export-link');
+                     return l && l.dataset.name ? l.dataset.name : '';",
+                    )
+                    .await
+                    .is_empty()
+            })
+            .await;
+        assert!(saved, "{item} saved nothing");
+        let name = self
+            .eval_string("return document.getElementById('export-link').dataset.name;")
+            .await;
+        let read = if binary {
+            "return fetch(document.getElementById('export-link').href).then(r => r.arrayBuffer())
+                 .then(b => Array.from(new Uint8Array(b)).join(','));"
+        } else {
+            "return fetch(document.getElementById('export-link').href).then(r => r.text());"
+        };
+        let content = self.eval_string(read).await;
+        self.eval_string("document.querySelector('#export').open = false; return null;")
+            .await;
+        (name, content)
+    }
+
     /// Types `text` into the input `id` and presses Enter, as a person would.
     pub async fn type_into(&self, id: &str, text: &str) {
         let input = self

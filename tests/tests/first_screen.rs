@@ -717,26 +717,11 @@ async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_op
             !fetched.iter().any(|n| n == "split_export_json"),
             "{fetched:?}"
         );
-        lab.eval_string(
-            "document.querySelector('#export > summary').click();
-             document.getElementById('export-summary-json').click(); return null;",
-        )
-        .await;
-        let saved = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string(
-                    "const l = document.getElementById('export-link');
-                     return l && l.dataset.name ? l.dataset.name : '';",
-                )
-                .await
-                .ends_with("-summary.json")
-            })
-            .await;
-        assert!(
-            saved,
-            "the summary was not saved: {:?}",
-            lab.console().await
-        );
+        let (name, summary) = lab.export("export-summary-json", false).await;
+        assert!(name.ends_with("-summary.json"), "{name}");
+        let summary: serde_json::Value =
+            serde_json::from_str(&summary).expect("the summary parses");
+        assert_eq!(summary["scenario"], "");
         let fetched = view_modules_fetched(lab).await;
         assert!(
             fetched.iter().any(|n| n == "split_export_json"),

@@ -64,41 +64,6 @@ async fn progress_field(lab: &Lab, field: &str) -> String {
     .await
 }
 
-/// Opens the export menu, clicks `item` and returns the file it gave: its name and, for text,
-/// its content (for a PNG, its bytes as comma-separated numbers).
-async fn export(lab: &Lab, item: &str, binary: bool) -> (String, String) {
-    lab.eval_string(&format!(
-        "const l = document.getElementById('export-link'); if (l) l.removeAttribute('data-name');
-         document.querySelector('#export > summary').click();
-         document.getElementById('{item}').click(); return null;"
-    ))
-    .await;
-    let saved = lab
-        .wait_until(SETTLE, || async move {
-            !lab.eval_string(
-                "const l = document.getElementById('export-link');
-                 return l && l.dataset.name ? l.dataset.name : '';",
-            )
-            .await
-            .is_empty()
-        })
-        .await;
-    assert!(saved, "{item} saved nothing");
-    let name = lab
-        .eval_string("return document.getElementById('export-link').dataset.name;")
-        .await;
-    let read = if binary {
-        "return fetch(document.getElementById('export-link').href).then(r => r.arrayBuffer())
-             .then(b => Array.from(new Uint8Array(b)).join(','));"
-    } else {
-        "return fetch(document.getElementById('export-link').href).then(r => r.text());"
-    };
-    let content = lab.eval_string(read).await;
-    lab.eval_string("document.querySelector('#export').open = false; return null;")
-        .await;
-    (name, content)
-}
-
 /// A PNG's size from its signature and IHDR chunk.
 fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
@@ -197,7 +162,7 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
         }
 
         // The exported CSV is the table, and parses.
-        let (name, csv) = export(lab, "export-table-csv", false).await;
+        let (name, csv) = lab.export("export-table-csv", false).await;
         assert_eq!(name, "tcplab-loss-sweep-dur30-sweep-loss.csv", "named for what it holds");
         assert_eq!(csv, expected, "the exported CSV");
         for row in csv_rows(&csv) {
@@ -207,12 +172,12 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
                 }
             }
         }
-        let (_, json) = export(lab, "export-sweep-json", false).await;
+        let (_, json) = lab.export("export-sweep-json", false).await;
         let json: serde_json::Value = serde_json::from_str(&json).expect("the JSON parses");
         assert_eq!(json["runs"].as_array().map(Vec::len), Some(20));
 
         // The PNG is the chart's pixels.
-        let (name, bytes) = export(lab, "export-sweep-png", true).await;
+        let (name, bytes) = lab.export("export-sweep-png", true).await;
         assert_eq!(name, "tcplab-loss-sweep-dur30-sweep-loss.png");
         let bytes: Vec<u8> = bytes.split(',').filter_map(|b| b.parse().ok()).collect();
         let size = lab
@@ -435,7 +400,7 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
             .eval_string("return document.getElementById('matrix-chart').dataset.drawn || '';")
             .await;
         assert!(drawn.contains(":36:"), "the heatmap drew every cell: {drawn}");
-        let (name, csv) = export(lab, "export-matrix-csv", false).await;
+        let (name, csv) = lab.export("export-matrix-csv", false).await;
         assert_eq!(name, "tcplab-multi-flow-dur5-matrix-flows-rtt.csv");
         assert_eq!(csv.lines().count(), 37, "{csv}");
         lab.screenshot("matrix").await;
@@ -519,10 +484,10 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
 
         // One run's trace, as tcplab trace prints it.
         lab.open(&format!("?{trace_query}&lang=en")).await;
-        let (name, csv) = export(lab, "export-trace-cwnd", false).await;
+        let (name, csv) = lab.export("export-trace-cwnd", false).await;
         assert_eq!(name, "tcplab-rtt50-loss1-cwnd.csv");
         assert_eq!(csv, trace, "the page's trace against tcplab trace --what cwnd");
-        let (_, summary) = export(lab, "export-summary-json", false).await;
+        let (_, summary) = lab.export("export-summary-json", false).await;
         let summary: serde_json::Value = serde_json::from_str(&summary).expect("the summary parses");
         assert_eq!(summary["scenario"], trace_query);
 
