@@ -593,8 +593,16 @@ impl Lab {
         self.eval_string(&script).await.parse().unwrap_or(0)
     }
 
-    /// Chooses `path` in the file input with this id, as a reader picking a file does.
+    /// Chooses `path` in the file input with this id, as a reader picking a file does: once the
+    /// input is there, since a view behind a split point (the diagnosis) shows it only when its
+    /// module has come.
     pub async fn choose_file(&self, id: &str, path: &std::path::Path) {
+        let script = format!("return String(!!document.getElementById('{id}'));");
+        self.wait_until(RUN_TIMEOUT, || {
+            let script = script.clone();
+            async move { self.eval_string(&script).await == "true" }
+        })
+        .await;
         let input = self
             .driver
             .find(thirtyfour::By::Id(id))
