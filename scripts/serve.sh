@@ -41,6 +41,7 @@ open_browser() {
 
 section "Tools"
 need_rust
+need_crates
 need_trunk
 need_wasm_bindgen
 need_wasm_split

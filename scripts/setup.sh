@@ -62,6 +62,13 @@ need_rust() {
     rustup component list --installed | grep -q '^clippy' || rustup component add clippy
 }
 
+# Trunk builds offline (Trunk.toml), so every crate of Cargo.lock, for every target, is fetched
+# here first; a second run finds them in cargo's cache and asks nothing of the network.
+need_crates() {
+    say "crates: fetching what Cargo.lock names and cargo's cache lacks"
+    cargo fetch --locked --manifest-path "$ROOT/Cargo.toml" --quiet
+}
+
 need_trunk() {
     # Trunk's post-build hook (scripts/csp.py) writes the page's Content-Security-Policy.
     command -v python3 >/dev/null || need_debian python3

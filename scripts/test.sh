@@ -11,6 +11,7 @@ elapsed() { printf '    (%d s)\n' $((SECONDS - started)); }
 
 section "Tools"
 need_rust
+need_crates
 need_trunk
 need_wasm_bindgen
 need_wasm_split
