@@ -58,6 +58,8 @@ fn App() -> Html {
             value.set(input.value().parse().unwrap_or(0.0));
         })
     };
+    // Read through postcard, as the page reads a reply, so that its decoder is in the module;
+    // the points themselves are made here, there being no worker.
     let mut run: Run = postcard::from_bytes(&[0, 0, 0]).unwrap_or_default();
     run.t = (0..100).map(|i| f64::from(i) / 10.0).collect();
     run.y = run.t.iter().map(|t| (t * *value).sin() * 50.0 + 50.0).collect();
