@@ -254,6 +254,10 @@ pub struct RouterReport {
     pub realtime: bool,
     /// Segments from the receiver whose window the router lowered to `rwnd` (window.rs).
     pub windows_capped: u64,
+    /// The largest window the receiver's segments carried to the sender (window.rs); the
+    /// summary reports it as `kernel.rwnd_seen_bytes`.
+    #[serde(skip)]
+    pub largest_window: Option<u64>,
     /// Every TCP segment handed to the receiver, when asked for (hol.rs).
     #[serde(skip)]
     pub deliveries: Vec<Delivery>,
@@ -429,6 +433,7 @@ pub fn run(
         release_lateness: lateness.summary(),
         realtime,
         windows_capped: cap.capped,
+        largest_window: cap.largest,
         deliveries,
         sojourn: std::mem::take(&mut schedule.sojourn),
     })

@@ -68,7 +68,8 @@ pub struct KernelSide {
     pub cc: String,
     /// The MSS the sender used (`tcpi_snd_mss`) on its first connection.
     pub snd_mss: Option<u32>,
-    /// The largest window the receiver advertised, as the sender saw it (`tcpi_snd_wnd`).
+    /// The largest window the receiver's segments carried to the sender, read from every segment
+    /// the router handed on (after its cap at `rwnd`).
     pub rwnd_seen_bytes: Option<u64>,
     /// The receiver's own largest advertised window (`tcpi_rcv_wnd`).
     pub rwnd_advertised_bytes: Option<u64>,
@@ -143,6 +144,7 @@ mod tests {
                 },
                 realtime: false,
                 windows_capped: 0,
+                largest_window: None,
                 deliveries: Vec::new(),
                 sojourn: Default::default(),
             },

@@ -360,7 +360,6 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
             device_drops,
             recoveries,
             probes,
-            rwnd_seen: sampler.max_snd_wnd(),
             namespaces: [tx.ns.inode(), rx.ns.inode()],
         },
         wall_ms,
@@ -874,7 +873,6 @@ struct Sampler {
     every: Duration,
     fds: Mutex<Vec<(usize, RawFd)>>,
     samples: Mutex<Vec<Sample>>,
-    max_snd_wnd: Mutex<Option<u64>>,
     stopped: AtomicBool,
 }
 
@@ -884,7 +882,6 @@ impl Sampler {
             every,
             fds: Mutex::new(Vec::new()),
             samples: Mutex::new(Vec::new()),
-            max_snd_wnd: Mutex::new(None),
             stopped: AtomicBool::new(false),
         }
     }
@@ -916,17 +913,11 @@ impl Sampler {
                     break;
                 }
                 for &(flow, fd) in fds.iter() {
-                    let Ok((info, len)) = sys::tcp_info(fd) else {
+                    let Ok((info, _)) = sys::tcp_info(fd) else {
                         continue;
                     };
                     if last.len() <= flow {
                         last.resize(flow + 1, None);
-                    }
-                    if len >= sys::TCP_INFO_WITH_WINDOWS {
-                        if let Ok(mut m) = self.max_snd_wnd.lock() {
-                            let w = u64::from(info.snd_wnd);
-                            *m = Some(m.map_or(w, |x| x.max(w)));
-                        }
                     }
                     if last[flow].is_none_or(|l| changed(&l, &info)) {
                         last[flow] = Some(info);
@@ -942,10 +933,6 @@ impl Sampler {
             }
             thread::sleep(self.every);
         }
-    }
-
-    fn max_snd_wnd(&self) -> Option<u64> {
-        self.max_snd_wnd.lock().ok().and_then(|m| *m)
     }
 
     fn into_samples(self) -> Vec<Sample> {
@@ -985,7 +972,6 @@ struct KernelCounters {
     device_drops: u64,
     recoveries: Option<u64>,
     probes: Option<u64>,
-    rwnd_seen: Option<u64>,
     namespaces: [u64; 2],
 }
 
@@ -1065,6 +1051,7 @@ fn summarise(
         _ => None,
     };
     let time_limited = !finished && s.app != App::Bulk;
+    let rwnd_seen = router.largest_window;
     KernelSummary {
         scenario: s.to_query(),
         goodput_MBps: goodput(delivered),
@@ -1168,7 +1155,7 @@ fn summarise(
                 .collect::<Vec<_>>()
                 .join(","),
             snd_mss: infos.first().map(|(i, _)| i.snd_mss),
-            rwnd_seen_bytes: k.rwnd_seen,
+            rwnd_seen_bytes: rwnd_seen,
             rwnd_advertised_bytes: conns
                 .iter()
                 .filter_map(|c| c.reception.rcv_wnd)

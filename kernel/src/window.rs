@@ -21,6 +21,12 @@ pub struct WindowCap {
     scales: HashMap<u16, u8>,
     /// Segments whose window was lowered.
     pub capped: u64,
+    /// The largest window, in bytes, that a segment handed on to the sender carried. Every
+    /// segment passes here, so this is what the sender was told, not a sample of it: the
+    /// receiver often advertises one segment less than its buffer (the ACK leaves before the
+    /// application reads the data it acknowledges), and a periodic `tcpi_snd_wnd` reading can
+    /// miss every moment the window was whole.
+    pub largest: Option<u64>,
 }
 
 const TCP_OPT_END: u8 = 0;
@@ -33,6 +39,7 @@ impl WindowCap {
             rwnd,
             scales: HashMap::new(),
             capped: 0,
+            largest: None,
         }
     }
 
@@ -60,6 +67,8 @@ impl WindowCap {
             set_u16(p, t + 14, t + 16, max);
             self.capped += 1;
         }
+        let bytes = u64::from(field.min(max)) << scale;
+        self.largest = Some(self.largest.map_or(bytes, |l| l.max(bytes)));
     }
 }
 
@@ -183,6 +192,28 @@ mod tests {
         cap.apply(&mut b, &h);
         assert_eq!(b, before);
         assert_eq!(cap.capped, 1);
+        assert_eq!(
+            cap.largest,
+            Some(32_768 << 5),
+            "the largest window handed on is the capped one, in bytes"
+        );
+    }
+
+    #[test]
+    fn the_largest_window_handed_on_is_kept_in_bytes() {
+        let mut cap = WindowCap::new(8 << 20);
+        assert_eq!(cap.largest, None);
+        let mut s = syn_ack(40000, 7);
+        let h = Header::parse(&s).expect("parses");
+        cap.apply(&mut s, &h);
+        assert_eq!(cap.largest, Some(65_535), "a SYN-ACK's window is unscaled");
+        for w in [2_000u16, 8_000, 5_000] {
+            let mut a = ack(40000, w);
+            let h = Header::parse(&a).expect("parses");
+            cap.apply(&mut a, &h);
+        }
+        assert_eq!(cap.largest, Some(8_000 << 7));
+        assert_eq!(cap.capped, 0);
     }
 
     #[test]
