@@ -86,11 +86,13 @@ impl Card {
 // The static server
 
 /// Serves one folder over HTTP/1.1 on 127.0.0.1, with the content types a browser insists on
-/// (`application/wasm` above all), and remembers every request it could not answer.
+/// (`application/wasm` above all), and remembers every request: the paths it served, and the
+/// requests it could not answer.
 pub struct StaticServer {
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     failures: Arc<Mutex<Vec<String>>>,
+    served: Arc<Mutex<Vec<String>>>,
 }
 
 impl StaticServer {
@@ -99,7 +101,8 @@ impl StaticServer {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let failures = Arc::new(Mutex::new(Vec::new()));
-        let (stop_flag, failed) = (stop.clone(), failures.clone());
+        let served = Arc::new(Mutex::new(Vec::new()));
+        let (stop_flag, failed, done) = (stop.clone(), failures.clone(), served.clone());
         let root = Arc::new(root);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -107,9 +110,9 @@ impl StaticServer {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                let (root, failed) = (root.clone(), failed.clone());
+                let (root, failed, done) = (root.clone(), failed.clone(), done.clone());
                 std::thread::spawn(move || {
-                    if let Err(e) = serve_one(stream, &root, &failed) {
+                    if let Err(e) = serve_one(stream, &root, &failed, &done) {
                         lock(&failed).push(format!("connection error: {e}"));
                     }
                 });
@@ -119,6 +122,7 @@ impl StaticServer {
             addr,
             stop,
             failures,
+            served,
         })
     }
 
@@ -130,6 +134,12 @@ impl StaticServer {
     /// Requests answered with an error status, e.g. `404 /favicon.ico`.
     pub fn failures(&self) -> Vec<String> {
         lock(&self.failures).clone()
+    }
+
+    /// The paths of the files served so far, in the order asked (`/tcplab-worker_bg.wasm`):
+    /// what a page's workers fetch too, which the page's own resource timing does not list.
+    pub fn served(&self) -> Vec<String> {
+        lock(&self.served).clone()
     }
 }
 
@@ -160,7 +170,12 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn serve_one(stream: TcpStream, root: &Path, failures: &Mutex<Vec<String>>) -> io::Result<()> {
+fn serve_one(
+    stream: TcpStream,
+    root: &Path,
+    failures: &Mutex<Vec<String>>,
+    served: &Mutex<Vec<String>>,
+) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -185,7 +200,9 @@ fn serve_one(stream: TcpStream, root: &Path, failures: &Mutex<Vec<String>>) -> i
         ("GET" | "HEAD", None) => ("404 Not Found", b"not found".to_vec(), "text/plain"),
         _ => ("405 Method Not Allowed", Vec::new(), "text/plain"),
     };
-    if !status.starts_with("200") {
+    if status.starts_with("200") {
+        lock(served).push(path.to_string());
+    } else {
         lock(failures).push(format!("{status}: {method} {target}"));
     }
     write!(

@@ -786,3 +786,78 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_the_page_keeps_workin
     })
     .await;
 }
+
+/// The files served to this test's pages so far whose name starts with `prefix`: the page's
+/// and its workers' fetches alike.
+fn served_named(lab: &Lab, prefix: &str) -> Vec<String> {
+    lab.server
+        .served()
+        .into_iter()
+        .filter_map(|p| p.rsplit('/').next().map(str::to_owned))
+        .filter(|n| n.starts_with(prefix))
+        .collect()
+}
+
+/// A first visit to the default page draws the run that came with it: the runner's numbers,
+/// said to be the build's, and no simulator's worker fetched or started. The first change
+/// brings the worker, whose run is then on show, and going back to the defaults shows the
+/// page's own run again without asking the worker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first_change() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?lang=en").await;
+        assert!(lab.wait_until(SETTLE, || lab.charts_drawn()).await);
+        assert_cards_match_runner(lab, "").await;
+        let status = lab.text_of("status").await;
+        assert!(
+            status.contains("simulated when this page was built"),
+            "{status:?}"
+        );
+        let page = served_named(lab, "tcplab-web");
+        assert!(page.iter().any(|n| n.ends_with(".wasm")), "{page:?}");
+        assert_eq!(
+            served_named(lab, "tcplab-worker"),
+            Vec::<String>::new(),
+            "a first visit fetched the simulator"
+        );
+        assert_eq!(served_named(lab, "worker-loader"), Vec::<String>::new());
+        let live = lab
+            .eval_string("return document.documentElement.dataset.liveWorkers || '0';")
+            .await;
+        assert_eq!(live, "0", "a worker was started");
+
+        // The first change: the worker comes, and its run is shown and timed.
+        lab.slide_to_share("rtt", 0.25).await;
+        let moved = lab.wait_for_search(SETTLE, |s| s.contains("rtt=")).await;
+        assert!(moved, "{}", lab.search().await);
+        lab.wait_for_run(SETTLE).await;
+        let query = lab.shown_query().await;
+        assert!(query.contains("rtt="), "{query}");
+        assert_cards_match_runner(lab, &query).await;
+        let status = lab.text_of("status").await;
+        assert!(
+            status.contains("simulated in") && !status.contains("built"),
+            "{status:?}"
+        );
+        assert!(
+            served_named(lab, "tcplab-worker")
+                .iter()
+                .any(|n| n.ends_with(".wasm")),
+            "the worker's module: {:?}",
+            lab.server.served()
+        );
+
+        // Back to the defaults: the page's own run, at once.
+        lab.eval_string("history.back(); return null;").await;
+        assert!(lab.wait_for_search(SETTLE, |s| !s.contains("rtt=")).await);
+        lab.wait_for_run(SETTLE).await;
+        assert_eq!(lab.shown_query().await, "");
+        assert_cards_match_runner(lab, "").await;
+        let status = lab.text_of("status").await;
+        assert!(status.contains("built"), "{status:?}");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

@@ -362,7 +362,7 @@ pub fn app() -> Html {
                             <>
                                 { stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
                                 { stage::headline(&page, lang, on_compare) }
-                                <Status view={page.view.clone().map(ViewRef)} {lang} {running} workers={client.workers_started()} />
+                                <Status view={page.view.clone().map(ViewRef)} shipped={page.view_shipped} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
                                     <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
                                         until_ms={page.player_ms()} {on_cursor}
@@ -403,6 +403,8 @@ pub fn app() -> Html {
 #[derive(Properties, PartialEq)]
 struct StatusProps {
     view: Option<ViewRef>,
+    /// The view came with the page: run when it was built, so there is no time of its own.
+    shipped: bool,
     lang: Lang,
     running: bool,
     workers: u32,
@@ -414,14 +416,24 @@ fn Status(props: &StatusProps) -> Html {
     let lang = props.lang;
     let done = props.view.as_ref().map(|v| {
         let s = &v.summary;
-        match lang {
-            Lang::En => format!(
+        match (lang, props.shipped) {
+            (Lang::En, true) => format!(
+                "{} events, simulated when this page was built ({} of simulated time)",
+                format::count(s.events),
+                format::duration(v.end_ms)
+            ),
+            (Lang::Zh, true) => format!(
+                "模拟了 {} 个事件，在构建本页面时运行（模拟时间 {}）",
+                format::count(s.events),
+                format::duration(v.end_ms)
+            ),
+            (Lang::En, false) => format!(
                 "{} events simulated in {} ({} of simulated time)",
                 format::count(s.events),
                 format::duration(s.sim_wall_ms),
                 format::duration(v.end_ms)
             ),
-            Lang::Zh => format!(
+            (Lang::Zh, false) => format!(
                 "模拟了 {} 个事件，用时 {}（模拟时间 {}）",
                 format::count(s.events),
                 format::duration(s.sim_wall_ms),

@@ -7,6 +7,29 @@
 
 use tcplab::player::Steps;
 use tcplab::view::RunView;
+use tcplab::{RunOptions, Scenario};
+
+/// The page's event budget. The worker simulates 6 to 9 million events a second on a long run
+/// in Chromium (docs/performance.md), so a run stops after at most a few seconds; the runner's
+/// budget is ten times larger, and a run that needs more says so and names the command that
+/// finishes it.
+pub const PAGE_MAX_EVENTS: u64 = 20_000_000;
+
+/// The options of the page's runs: the page's budget, every trace. A view's run takes them as
+/// they are; the worker's other runs change only what they record.
+pub fn page_options() -> RunOptions {
+    RunOptions {
+        max_events: PAGE_MAX_EVENTS,
+        ..RunOptions::default()
+    }
+}
+
+/// The view of a run with [`page_options`], as the worker answers the charts (it times the run
+/// besides) and as the page's build makes the default scenario's, which comes with the page
+/// (web/build.rs).
+pub fn page_view(scenario: &Scenario) -> RunView {
+    RunView::new(scenario, &tcplab::run(scenario, &page_options()))
+}
 
 /// A run's steps as the worker sends them.
 pub fn encode_steps(steps: &Steps) -> Result<Vec<u8>, String> {
@@ -33,7 +56,6 @@ pub fn decode_view(bytes: &[u8]) -> Result<RunView, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tcplab::{RunOptions, Scenario};
 
     /// Postcard is not self-describing: a field left out when empty would shift every byte
     /// after it, so a view must come back whole, with its empty lists and its many flows alike.

@@ -43,6 +43,8 @@ pub struct Page {
     pub field_error: Option<FieldError>,
     /// The newest finished run, which may be for an older scenario while a run is going.
     pub view: Option<Rc<RunView>>,
+    /// That run came with the page (`worker::shipped`): made when the page was built, not here.
+    pub view_shipped: bool,
     /// The run of this query failed with this message.
     pub failure: Option<(String, String)>,
     /// The pointer's time on the charts, over the link's `at`.
@@ -163,6 +165,7 @@ impl Page {
             banner: Vec::new(),
             field_error: None,
             view: None,
+            view_shipped: false,
             failure: None,
             hover_ms: None,
             large,
@@ -507,6 +510,10 @@ impl Page {
             }
             Action::Ran { query, outcome } => match outcome {
                 crate::worker::Outcome::View(view) => self.with_view(view),
+                crate::worker::Outcome::Shipped(view) => Page {
+                    view_shipped: true,
+                    ..self.with_view(view)
+                },
                 crate::worker::Outcome::Steps(steps) => self.with_steps(query, steps),
                 crate::worker::Outcome::Error(message) => Page {
                     failure: Some((query, message)),
@@ -515,7 +522,9 @@ impl Page {
             },
             Action::Recorded { query, outcome } => match outcome {
                 crate::worker::Outcome::Steps(steps) => self.with_steps(query, steps),
-                crate::worker::Outcome::View(view) => self.with_view(view),
+                crate::worker::Outcome::View(view) | crate::worker::Outcome::Shipped(view) => {
+                    self.with_view(view)
+                }
                 crate::worker::Outcome::Error(message) => {
                     let mut page = self;
                     page.player.trouble = Some((query, message));

@@ -449,6 +449,7 @@ impl Page {
     /// A run came back for the charts.
     pub(crate) fn with_view(mut self, view: Rc<RunView>) -> Page {
         self.view = Some(view);
+        self.view_shipped = false;
         self.failure = None;
         self
     }

@@ -12,6 +12,9 @@
 //!   or an older one newer than the view on show.
 //! - A worker that fails (a trap, a script that does not load) is reported once and replaced on
 //!   the next request.
+//! - The charts' client answers the default scenario's view from the page itself
+//!   ([`super::shipped`]), and starts its worker with the first other request: a first visit to
+//!   the default page neither fetches nor runs the simulator.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -25,6 +28,7 @@ use yew::Callback;
 use super::live::{read_reply, unpack_beside, Live};
 use super::mark;
 use super::protocol::{encode_request, Packed, Request, Want};
+use super::shipped::{self, Shipped};
 use crate::location::describe;
 
 /// The worker's script (assets/worker-loader.js, which loads what Trunk builds from the
@@ -39,6 +43,9 @@ pub const CAPTURE_SCRIPT: &str = "./capture-loader.js";
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     View(Rc<RunView>),
+    /// The view that came with the page ([`super::shipped`]): the simulator's, run when the
+    /// page was built, so not timed here.
+    Shipped(Rc<RunView>),
     /// The steps a [`Want::Steps`] asked for.
     Steps(Rc<Steps>),
     /// The scenario was refused, or the worker failed.
@@ -103,6 +110,8 @@ struct Inner {
     /// `HELPER_AFTER_MS`; a reply from either worker is shown if it is newer than the view on
     /// show.
     helper: Option<Worker>,
+    /// A view the client answers without its worker.
+    shipped: Option<Shipped>,
 }
 
 /// One of a client's workers, and the request it runs.
@@ -141,16 +150,9 @@ const SUPERSEDE_AFTER_MS: f64 = 1_000.0;
 
 impl Client {
     /// A client that reports each newest request's outcome, with its query, to `on_outcome`.
-    /// The worker starts at once, so that it is ready by the first request.
-    pub fn new(script: &str, role: Role, on_outcome: Callback<(String, Outcome)>) -> Client {
-        let client = Client::on_demand(script, role, on_outcome);
-        let failure = start(&client.inner);
-        client.report(failure);
-        client
-    }
-
-    /// As [`Client::new`], but the worker starts with the first request: a worker that most
-    /// visits never use (the player's) costs a first visit no second compilation of the module.
+    /// Its worker starts with the first request it cannot answer itself, not before: a worker
+    /// that most visits never use (the player's) costs a first visit no second compilation of
+    /// the module, and a first visit to the default page none at all.
     pub fn on_demand(script: &str, role: Role, on_outcome: Callback<(String, Outcome)>) -> Client {
         Client {
             inner: Rc::new(RefCell::new(Inner {
@@ -168,8 +170,22 @@ impl Client {
                 shown: 0,
                 watch: None,
                 helper: None,
+                shipped: None,
             })),
         }
+    }
+
+    /// As [`Client::on_demand`], and a request for the view of `shipped`'s scenario is answered
+    /// with it, at once: the worker starts with the first request for another.
+    pub fn with_shipped(
+        script: &str,
+        role: Role,
+        shipped: Shipped,
+        on_outcome: Callback<(String, Outcome)>,
+    ) -> Client {
+        let client = Client::on_demand(script, role, on_outcome);
+        client.inner.borrow_mut().shipped = Some(shipped);
+        client
     }
 
     /// Asks for a run of `query`, answered as `want` says, superseding every earlier request.
@@ -184,9 +200,25 @@ impl Client {
             if outstanding && inner.latest_query == query && inner.latest_want == want {
                 return;
             }
+            // Asked again once on show (the input's early request, then the effect's).
+            let shown = inner.latest > 0 && inner.shown == inner.latest;
+            if shown && inner.latest_query == query && inner.latest_want == want {
+                return;
+            }
             inner.latest += 1;
             inner.latest_query = query.to_string();
+            let shipped = inner
+                .shipped
+                .filter(|s| want == Want::View && s.query == query);
             inner.latest_want = want;
+            if let Some(shipped) = shipped {
+                // Newer than any run still going: its reply will not replace this view.
+                inner.pending = None;
+                inner.shown = inner.latest;
+                drop(inner);
+                self.report(Some((query.to_string(), answer_shipped(&shipped))));
+                return;
+            }
             inner.pending = Some(inner.latest);
             if inner.frame {
                 return;
@@ -194,6 +226,14 @@ impl Client {
             if inner.first.as_ref().is_some_and(Worker::free) {
                 let failure = post(&mut inner, Slot::First);
                 drop(inner);
+                self.report(failure);
+                return;
+            }
+            if inner.first.is_none() {
+                // Started now rather than at the next frame: its script, its module and its
+                // first run all still to come.
+                drop(inner);
+                let failure = flush(&self.inner);
                 self.report(failure);
                 return;
             }
@@ -233,6 +273,17 @@ impl Client {
     }
 }
 
+/// The page's own view of its scenario, read as a worker's reply is.
+fn answer_shipped(shipped: &Shipped) -> Outcome {
+    match shipped.view() {
+        Ok(view) => {
+            mark("tcplab-view");
+            Outcome::Shipped(Rc::new(view))
+        }
+        Err(e) => Outcome::Error(e),
+    }
+}
+
 /// Hands a failure or an outcome to the page.
 fn report(inner: &Rc<RefCell<Inner>>, failure: Option<(String, Outcome)>) {
     if let Some(outcome) = failure {
@@ -242,9 +293,10 @@ fn report(inner: &Rc<RefCell<Inner>>, failure: Option<(String, Outcome)>) {
 }
 
 /// The page's two clients of the simulator's worker, as the lab and an embed hold them: the
-/// charts' runs, whose worker starts with the page, and the player's steps, whose worker starts
-/// when steps are first wanted, so that recording the part of a long run around the cursor
-/// neither waits for the charts' run nor stops it, and a first visit compiles the module once.
+/// charts' runs, whose worker starts with the first scenario that is not the default (whose view
+/// comes with the page), and the player's steps, whose worker starts when steps are first
+/// wanted, so that recording the part of a long run around the cursor neither waits for the
+/// charts' run nor stops it, and a first visit compiles the module at most once.
 /// Their answers reach the page's reducer as `Ran` and `Recorded`.
 #[derive(Clone, PartialEq)]
 pub struct PageClients {
@@ -257,9 +309,10 @@ impl PageClients {
         use crate::model::page::Action;
         let on_ran = dispatcher.clone();
         PageClients {
-            runs: Client::new(
+            runs: Client::with_shipped(
                 WORKER_SCRIPT,
                 Role::Runs,
+                shipped::DEFAULT,
                 Callback::from(move |(query, outcome)| {
                     on_ran.dispatch(Action::Ran { query, outcome })
                 }),

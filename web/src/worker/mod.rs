@@ -6,12 +6,14 @@
 //! worker, sends the newest scenario, lets a quick run finish or stops a long one that a newer
 //! value has made stale, and drops answers older than the view on show. [`pool`] runs many
 //! independent runs at once (a sweep, a comparison, an export) on a few workers; both hold their
-//! workers as [`live`] ones.
+//! workers as [`live`] ones. [`shipped`] is the default scenario's view, made when the page was
+//! built: the client answers it without a worker.
 
 pub mod client;
 pub mod live;
 pub mod pool;
 pub mod protocol;
+pub mod shipped;
 
 pub use client::{Client, Outcome};
 pub use protocol::PAGE_MAX_EVENTS;

@@ -19,11 +19,7 @@ use tcplab::{RunOptions, Scenario, Summary};
 
 use crate::charts::series::decimate;
 
-/// The page's event budget. The worker simulates 6 to 9 million events a second on a long run
-/// in Chromium (docs/performance.md), so a run stops after at most a few seconds; the runner's
-/// budget is ten times larger, and a run that needs more says so and names the command that
-/// finishes it.
-pub const PAGE_MAX_EVENTS: u64 = 20_000_000;
+pub use tcplab_wire::PAGE_MAX_EVENTS;
 
 /// A request from the page: run the scenario of `query`, and answer with what `want` names.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -414,7 +410,6 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
         _ => None,
     };
     let options = RunOptions {
-        max_events: PAGE_MAX_EVENTS,
         record_steps: match (want, trace) {
             (Want::Steps(window), _) => Some(StepWindow::from(window.from_ms)),
             (_, Some(TraceKind::Steps)) => Some(StepWindow::from(0.0)),
@@ -423,7 +418,7 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
         // The charts' view and a trace read the traces; a summary and the player's steps do
         // not, and run the faster without them.
         traces: matches!((want, trace), (Want::View, _) | (_, Some(_))),
-        ..RunOptions::default()
+        ..tcplab_wire::page_options()
     };
     let started = now();
     let result = tcplab::run(scenario, &options);
