@@ -72,24 +72,33 @@ trunk build --release
 elapsed
 
 section "Page size (gzip -9)"
-# A first visit fetches everything but the capture worker, which the diagnosis starts for a
-# capture file, and the views' own modules (split_*, and the chunk_* they share), fetched when
-# a view is first opened (docs/performance.md, "What the page downloads").
+# Every first visit fetches the page. A first visit to the default page fetches the default
+# scenario's view beside it (default-view-*.bin, web/src/worker/shipped.rs) and not the
+# simulator's worker, which comes with the first change; a shared link's page fetches the
+# worker at once and not the view. The views' own modules (split_*, and the chunk_* they share)
+# come when a view is first opened, and the capture worker when the diagnosis is given a capture
+# file (docs/performance.md, "What the page downloads").
 shopt -s nullglob
 total=0
+view=0
+worker=0
 capture=0
 views=0
-for f in dist/*.wasm dist/*.js dist/*.css dist/*.html; do
+for f in dist/*.wasm dist/*.js dist/*.css dist/*.html dist/*.svg dist/*.bin; do
     raw=$(stat -c %s "$f")
     gz=$(gzip -9 -c "$f" | wc -c)
     case "$f" in
+        dist/default-view-*) view=$((view + gz)) ;;
+        dist/tcplab-worker*|dist/worker-loader.js) worker=$((worker + gz)) ;;
         dist/tcplab-capture*|dist/capture-loader.js) capture=$((capture + gz)) ;;
         dist/split_*|dist/chunk_*) views=$((views + gz)) ;;
         *) total=$((total + gz)) ;;
     esac
     printf '    %-44s %8d bytes  %8d gzipped\n' "$f" "$raw" "$gz"
 done
-printf '    %-44s %8s        %8d gzipped\n' "a first visit" "" "$total"
+printf '    %-44s %8s        %8d gzipped\n' "a first visit to the default page" "" "$((total + view))"
+printf '    %-44s %8s        %8d gzipped\n' "the simulator's worker, with the first change" "" "$worker"
+printf '    %-44s %8s        %8d gzipped\n' "a shared link's first visit" "" "$((total + worker))"
 printf '    %-44s %8s        %8d gzipped\n' "the views' modules, each when first opened" "" "$views"
 printf '    %-44s %8s        %8d gzipped\n' "the capture worker, when a capture is read" "" "$capture"
 shopt -u nullglob

@@ -93,6 +93,7 @@ pub struct StaticServer {
     stop: Arc<AtomicBool>,
     failures: Arc<Mutex<Vec<String>>>,
     served: Arc<Mutex<Vec<String>>>,
+    refused: Arc<Mutex<Vec<String>>>,
 }
 
 impl StaticServer {
@@ -102,7 +103,13 @@ impl StaticServer {
         let stop = Arc::new(AtomicBool::new(false));
         let failures = Arc::new(Mutex::new(Vec::new()));
         let served = Arc::new(Mutex::new(Vec::new()));
-        let (stop_flag, failed, done) = (stop.clone(), failures.clone(), served.clone());
+        let refused = Arc::new(Mutex::new(Vec::new()));
+        let (stop_flag, failed, done, refuse) = (
+            stop.clone(),
+            failures.clone(),
+            served.clone(),
+            refused.clone(),
+        );
         let root = Arc::new(root);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -111,8 +118,14 @@ impl StaticServer {
                 }
                 let Ok(stream) = stream else { continue };
                 let (root, failed, done) = (root.clone(), failed.clone(), done.clone());
+                let refuse = refuse.clone();
                 std::thread::spawn(move || {
-                    if let Err(e) = serve_one(stream, &root, &failed, &done) {
+                    let log = Log {
+                        failures: &failed,
+                        served: &done,
+                        refused: &refuse,
+                    };
+                    if let Err(e) = serve_one(stream, &root, &log) {
                         lock(&failed).push(format!("connection error: {e}"));
                     }
                 });
@@ -123,6 +136,7 @@ impl StaticServer {
             stop,
             failures,
             served,
+            refused,
         })
     }
 
@@ -140,6 +154,12 @@ impl StaticServer {
     /// what a page's workers fetch too, which the page's own resource timing does not list.
     pub fn served(&self) -> Vec<String> {
         lock(&self.served).clone()
+    }
+
+    /// Answers 404 from now on for every path that contains `part`, as a host missing a file
+    /// would.
+    pub fn refuse(&self, part: &str) {
+        lock(&self.refused).push(part.to_string());
     }
 }
 
@@ -170,12 +190,14 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn serve_one(
-    stream: TcpStream,
-    root: &Path,
-    failures: &Mutex<Vec<String>>,
-    served: &Mutex<Vec<String>>,
-) -> io::Result<()> {
+/// What the server keeps of its requests, and the paths it is to refuse.
+struct Log<'a> {
+    failures: &'a Mutex<Vec<String>>,
+    served: &'a Mutex<Vec<String>>,
+    refused: &'a Mutex<Vec<String>>,
+}
+
+fn serve_one(stream: TcpStream, root: &Path, log: &Log) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -190,7 +212,10 @@ fn serve_one(
     let target = parts.next().unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
 
-    let file = resolve(root, path);
+    let refused = lock(log.refused)
+        .iter()
+        .any(|part| path.contains(part.as_str()));
+    let file = resolve(root, path).filter(|_| !refused);
     let mut out = stream;
     let (status, body, kind) = match (method, file) {
         ("GET" | "HEAD", Some(file)) => match std::fs::read(&file) {
@@ -201,9 +226,9 @@ fn serve_one(
         _ => ("405 Method Not Allowed", Vec::new(), "text/plain"),
     };
     if status.starts_with("200") {
-        lock(served).push(path.to_string());
+        lock(log.served).push(path.to_string());
     } else {
-        lock(failures).push(format!("{status}: {method} {target}"));
+        lock(log.failures).push(format!("{status}: {method} {target}"));
     }
     write!(
         out,

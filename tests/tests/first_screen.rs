@@ -787,42 +787,56 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_the_page_keeps_workin
     .await;
 }
 
-/// The files served to this test's pages so far whose name starts with `prefix`: the page's
-/// and its workers' fetches alike.
-fn served_named(lab: &Lab, prefix: &str) -> Vec<String> {
+/// The files served to this test's pages after the first `since` whose name starts with
+/// `prefix`: the page's and its workers' fetches alike.
+fn served_named(lab: &Lab, since: usize, prefix: &str) -> Vec<String> {
     lab.server
         .served()
         .into_iter()
+        .skip(since)
         .filter_map(|p| p.rsplit('/').next().map(str::to_owned))
         .filter(|n| n.starts_with(prefix))
         .collect()
 }
 
-/// A first visit to the default page draws the run that came with it: the runner's numbers,
-/// said to be the build's, and no simulator's worker fetched or started. The first change
-/// brings the worker, whose run is then on show, and going back to the defaults shows the
-/// page's own run again without asking the worker.
+/// A shared link's page fetches the simulator's worker at once and not the default view. A
+/// first visit to the default page draws the run that comes with it: the runner's numbers, said
+/// to be the build's, and no simulator's worker fetched or started. The first change brings the
+/// worker, whose run is then on show, and going back to the defaults shows the default run
+/// again without asking the worker.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first_change() {
     with_lab(|lab| async move {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
+        lab.open("?rtt=50&lang=en").await;
+        assert!(lab.wait_until(SETTLE, || lab.charts_drawn()).await);
+        assert_eq!(served_named(lab, 0, "default-view-"), Vec::<String>::new());
+        assert!(served_named(lab, 0, "tcplab-worker")
+            .iter()
+            .any(|n| n.ends_with(".wasm")));
+
+        let since = lab.server.served().len();
         lab.open("?lang=en").await;
         assert!(lab.wait_until(SETTLE, || lab.charts_drawn()).await);
         assert_cards_match_runner(lab, "").await;
+        assert_eq!(served_named(lab, since, "default-view-").len(), 1);
         let status = lab.text_of("status").await;
         assert!(
             status.contains("simulated when this page was built"),
             "{status:?}"
         );
-        let page = served_named(lab, "tcplab-web");
+        let page = served_named(lab, since, "tcplab-web");
         assert!(page.iter().any(|n| n.ends_with(".wasm")), "{page:?}");
         assert_eq!(
-            served_named(lab, "tcplab-worker"),
+            served_named(lab, since, "tcplab-worker"),
             Vec::<String>::new(),
             "a first visit fetched the simulator"
         );
-        assert_eq!(served_named(lab, "worker-loader"), Vec::<String>::new());
+        assert_eq!(
+            served_named(lab, since, "worker-loader"),
+            Vec::<String>::new()
+        );
         let live = lab
             .eval_string("return document.documentElement.dataset.liveWorkers || '0';")
             .await;
@@ -842,7 +856,7 @@ async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first
             "{status:?}"
         );
         assert!(
-            served_named(lab, "tcplab-worker")
+            served_named(lab, since, "tcplab-worker")
                 .iter()
                 .any(|n| n.ends_with(".wasm")),
             "the worker's module: {:?}",
@@ -858,6 +872,35 @@ async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first
         let status = lab.text_of("status").await;
         assert!(status.contains("built"), "{status:?}");
         lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+/// A host that lacks the default scenario's view (an old copy of `dist/`, a file left out) costs
+/// the reader nothing but the wait for the simulator: its worker runs the default scenario.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_its_view_file_the_default_page_runs_the_simulator() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.server.refuse("default-view-");
+        lab.set_window(1280, 960).await;
+        lab.open("?lang=en").await;
+        assert!(lab.wait_until(SETTLE, || lab.charts_drawn()).await);
+        assert_eq!(lab.shown_query().await, "");
+        assert_cards_match_runner(lab, "").await;
+        let status = lab.text_of("status").await;
+        assert!(
+            status.contains("simulated in") && !status.contains("built"),
+            "{status:?}"
+        );
+        let failures = lab.server.failures();
+        assert!(
+            failures.iter().any(|f| f.contains("default-view-")),
+            "{failures:?}"
+        );
+        assert!(served_named(lab, 0, "tcplab-worker")
+            .iter()
+            .any(|n| n.ends_with(".wasm")));
     })
     .await;
 }

@@ -12,9 +12,10 @@
 //!   or an older one newer than the view on show.
 //! - A worker that fails (a trap, a script that does not load) is reported once and replaced on
 //!   the next request.
-//! - The charts' client answers the default scenario's view from the page itself
-//!   ([`super::shipped`]), and starts its worker with the first other request: a first visit to
-//!   the default page neither fetches nor runs the simulator.
+//! - The charts' client answers the default scenario's view with the file that comes with the
+//!   page ([`super::shipped`]), and starts its worker with the first other request (or if the
+//!   file cannot be had): a first visit to the default page neither fetches nor runs the
+//!   simulator.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -110,8 +111,11 @@ struct Inner {
     /// `HELPER_AFTER_MS`; a reply from either worker is shown if it is newer than the view on
     /// show.
     helper: Option<Worker>,
-    /// A view the client answers without its worker.
+    /// A view the client answers without its worker, once fetched.
     shipped: Option<Shipped>,
+    shipped_view: Option<Rc<RunView>>,
+    /// The request whose answer is the shipped view being fetched.
+    fetching: Option<u64>,
 }
 
 /// One of a client's workers, and the request it runs.
@@ -171,6 +175,8 @@ impl Client {
                 watch: None,
                 helper: None,
                 shipped: None,
+                shipped_view: None,
+                fetching: None,
             })),
         }
     }
@@ -195,8 +201,9 @@ impl Client {
     pub fn request(&self, query: &str, want: Want) {
         {
             let mut inner = self.inner.borrow_mut();
-            let outstanding =
-                inner.pending == Some(inner.latest) || inner.busy() == Some(inner.latest);
+            let outstanding = inner.pending == Some(inner.latest)
+                || inner.busy() == Some(inner.latest)
+                || inner.fetching == Some(inner.latest);
             if outstanding && inner.latest_query == query && inner.latest_want == want {
                 return;
             }
@@ -212,11 +219,22 @@ impl Client {
                 .filter(|s| want == Want::View && s.query == query);
             inner.latest_want = want;
             if let Some(shipped) = shipped {
-                // Newer than any run still going: its reply will not replace this view.
                 inner.pending = None;
-                inner.shown = inner.latest;
-                drop(inner);
-                self.report(Some((query.to_string(), answer_shipped(&shipped))));
+                let id = inner.latest;
+                match inner.shipped_view.clone() {
+                    Some(view) => {
+                        // Newer than any run still going: its reply will not replace this view.
+                        inner.shown = id;
+                        drop(inner);
+                        mark("tcplab-view");
+                        self.report(Some((query.to_string(), Outcome::Shipped(view))));
+                    }
+                    None => {
+                        inner.fetching = Some(id);
+                        drop(inner);
+                        fetch_shipped(&self.inner, shipped, id);
+                    }
+                }
                 return;
             }
             inner.pending = Some(inner.latest);
@@ -273,15 +291,46 @@ impl Client {
     }
 }
 
-/// The page's own view of its scenario, read as a worker's reply is.
-fn answer_shipped(shipped: &Shipped) -> Outcome {
-    match shipped.view() {
-        Ok(view) => {
-            mark("tcplab-view");
-            Outcome::Shipped(Rc::new(view))
+/// Fetches the shipped view for request `id`, and shows it if that is still the newest request.
+/// A file that cannot be had is not a failure of the page: the worker runs the scenario instead.
+fn fetch_shipped(inner_rc: &Rc<RefCell<Inner>>, shipped: Shipped, id: u64) {
+    let weak = Rc::downgrade(inner_rc);
+    wasm_bindgen_futures::spawn_local(async move {
+        let fetched = shipped.fetch().await;
+        let Some(inner_rc) = weak.upgrade() else {
+            return;
+        };
+        let mut inner = inner_rc.borrow_mut();
+        if inner.fetching == Some(id) {
+            inner.fetching = None;
         }
-        Err(e) => Outcome::Error(e),
-    }
+        let newest = inner.latest == id;
+        match fetched {
+            Ok(view) => {
+                let view = Rc::new(view);
+                inner.shipped_view = Some(Rc::clone(&view));
+                if newest {
+                    inner.shown = id;
+                    let query = inner.latest_query.clone();
+                    drop(inner);
+                    mark("tcplab-view");
+                    report(&inner_rc, Some((query, Outcome::Shipped(view))));
+                }
+            }
+            Err(e) => {
+                web_sys::console::warn_1(
+                    &format!("the default run did not come ({e}): the simulator runs it").into(),
+                );
+                inner.shipped = None;
+                if newest {
+                    inner.pending = Some(id);
+                    drop(inner);
+                    let failure = flush(&inner_rc);
+                    report(&inner_rc, failure);
+                }
+            }
+        }
+    });
 }
 
 /// Hands a failure or an outcome to the page.

@@ -1,37 +1,66 @@
 //! The default scenario's view, made by the simulator when the page was built (build.rs,
-//! `tcplab_wire::page_view`) and carried by the page: a first visit to the default page draws
-//! its charts from it, without fetching, compiling and running the simulator's worker, which
-//! comes when the reader first changes something (docs/performance.md, "What the page
-//! downloads"). It is the worker's answer to the same request, byte for byte (the tests below).
+//! `tcplab_wire::page_view`) and put beside the page as a file of its own
+//! (scripts/default_view.py): a first visit to the default page fetches it, 60 KB gzipped, and
+//! draws its charts from it, without fetching, compiling and running the simulator's worker,
+//! which comes when the reader first changes something; a shared link's page, which needs the
+//! worker at once, does not carry it (docs/performance.md, "What the page downloads"). It is the
+//! worker's answer to the same request, byte for byte (the tests below).
 
 use tcplab::view::RunView;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
-/// A run's view that comes with the page.
+use crate::location::describe;
+
+/// A run's view that comes with the page, as a file beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shipped {
     /// The canonical query of the scenario it shows.
     pub query: &'static str,
-    /// The view, as the worker would send it (`tcplab_wire::encode_view`).
-    bytes: &'static [u8],
+    /// The file's name, beside the page (`default-view-HASH.bin`): the view as the worker
+    /// would send it (`tcplab_wire::encode_view`).
+    pub file: &'static str,
 }
 
 /// The default scenario's view.
 pub const DEFAULT: Shipped = Shipped {
     query: "",
-    bytes: include_bytes!(concat!(env!("OUT_DIR"), "/default_view.bin")),
+    file: env!("TCPLAB_DEFAULT_VIEW"),
 };
 
 impl Shipped {
-    /// The view, read: a few milliseconds, as a reply's view is.
-    pub fn view(&self) -> Result<RunView, String> {
-        tcplab_wire::decode_view(self.bytes)
+    /// Fetches the file and reads the view in it.
+    pub async fn fetch(&self) -> Result<RunView, String> {
+        let bytes = fetch_bytes(self.file).await?;
+        tcplab_wire::decode_view(&bytes)
     }
+}
+
+/// The bytes of the file at `url`, beside the page.
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(describe)?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("{url}: not a response"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(describe)?)
+        .await
+        .map_err(describe)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::worker::protocol::{answer_packed, encode_request, Packed, Request, Want};
+
+    /// The file as the build wrote it.
+    const BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/", env!("TCPLAB_DEFAULT_VIEW")));
 
     /// The page's build made the bytes the worker sends for the default scenario: the same
     /// simulator, the same options, the same encoding. A change to any of them that reached
@@ -50,16 +79,16 @@ mod tests {
         let reply = crate::worker::protocol::decode_reply(&head).expect("a reply");
         assert_eq!(reply.packed, Some(Packed::View));
         assert!(
-            beside.as_deref() == Some(DEFAULT.bytes),
+            beside.as_deref() == Some(BYTES),
             "the shipped view ({} bytes) is not the worker's ({:?} bytes)",
-            DEFAULT.bytes.len(),
+            BYTES.len(),
             beside.map(|b| b.len())
         );
     }
 
     #[test]
     fn the_shipped_view_is_the_default_pages_run() {
-        let view = DEFAULT.view().expect("readable");
+        let view = tcplab_wire::decode_view(BYTES).expect("readable");
         assert_eq!(view.query, DEFAULT.query);
         assert_eq!(
             crate::model::page::test_page("").run_query(),
@@ -71,5 +100,16 @@ mod tests {
             "the build's run is not timed"
         );
         assert!(view.summary.events > 0 && !view.flows.is_empty());
+    }
+
+    #[test]
+    fn the_file_is_named_by_its_content() {
+        let name = DEFAULT.file;
+        let hash = name
+            .strip_prefix("default-view-")
+            .and_then(|n| n.strip_suffix(".bin"))
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(hash.len(), 16, "{name}");
+        assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()), "{name}");
     }
 }
