@@ -62,7 +62,8 @@ pub fn app() -> Html {
     // The charts' runs and the player's steps, each from a worker of its own.
     let clients = {
         let dispatcher = page.dispatcher();
-        use_memo((), move |_| PageClients::new(dispatcher))
+        let first = page.charts_query();
+        use_memo((), move |_| PageClients::new(dispatcher, first.as_deref()))
     };
     let (client, recorder) = (clients.runs.clone(), clients.steps.clone());
     let pool = {
@@ -138,9 +139,7 @@ pub fn app() -> Html {
         // The run follows the scenario (the cursor is not part of it); the diagnosis draws a
         // capture over it.
         let client = client.clone();
-        let lab = matches!(page.keys.view, View::Lab | View::Diagnose);
-        let request = lab.then(|| page.run_query());
-        use_effect_with(request, move |request| {
+        use_effect_with(page.charts_query(), move |request| {
             if let Some(query) = request {
                 client.request(query, Want::View);
             }

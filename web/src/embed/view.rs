@@ -47,7 +47,8 @@ pub fn Embed() -> Html {
     // The charts' runs and the player's steps, each from a worker of its own.
     let clients = {
         let dispatcher = page.dispatcher();
-        use_memo((), move |_| PageClients::new(dispatcher))
+        let first = page.run_query();
+        use_memo((), move |_| PageClients::new(dispatcher, Some(&first)))
     };
     let (client, recorder) = (clients.runs.clone(), clients.steps.clone());
     {

@@ -227,6 +227,12 @@ impl Page {
         address::run_query(&self.scenario)
     }
 
+    /// The run the page asks its worker for: the scenario's, in the views that draw its charts
+    /// (the lab and the diagnosis); none in the others.
+    pub fn charts_query(&self) -> Option<String> {
+        matches!(self.keys.view, View::Lab | View::Diagnose).then(|| self.run_query())
+    }
+
     /// The canonical address of what is on show.
     pub fn search(&self) -> String {
         let mut keys = self.keys.write(self.keys.view);

@@ -354,10 +354,16 @@ pub struct PageClients {
 }
 
 impl PageClients {
-    pub fn new(dispatcher: yew::UseReducerDispatcher<crate::model::page::Page>) -> PageClients {
+    /// The clients, and the charts' first run asked for at once, `first` (the page's
+    /// [`Page::charts_query`](crate::model::page::Page::charts_query)): its worker, or the
+    /// default scenario's view, is on its way while the page is first drawn.
+    pub fn new(
+        dispatcher: yew::UseReducerDispatcher<crate::model::page::Page>,
+        first: Option<&str>,
+    ) -> PageClients {
         use crate::model::page::Action;
         let on_ran = dispatcher.clone();
-        PageClients {
+        let clients = PageClients {
             runs: Client::with_shipped(
                 WORKER_SCRIPT,
                 Role::Runs,
@@ -373,7 +379,11 @@ impl PageClients {
                     dispatcher.dispatch(Action::Recorded { query, outcome })
                 }),
             ),
+        };
+        if let Some(query) = first {
+            clients.runs.request(query, Want::View);
         }
+        clients
     }
 }
 
