@@ -158,6 +158,21 @@ async fn slider_input_to_charts_drawn() {
         // (fetched, compiled, started), and is reported apart from the moves after it.
         let (first, page) = measure(lab, 1).await;
         report("default scenario, the first move", &first, &page);
+        // As a mouse comes to a slider: the pointer over the controls starts the worker.
+        lab.open("?lang=en").await;
+        lab.eval_string(
+            "document.getElementById('settings')
+                 .dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+             return null;",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (first, page) = measure(lab, 1).await;
+        report(
+            "default scenario, the first move 300 ms after the pointer came over the controls",
+            &first,
+            &page,
+        );
         let (times, page) = measure(lab, 21).await;
         report("default scenario", &times, &page);
         println!("    {}", lab.text_of("status").await);

@@ -801,8 +801,8 @@ fn served_named(lab: &Lab, since: usize, prefix: &str) -> Vec<String> {
 
 /// A shared link's page fetches the simulator's worker at once and not the default view. A
 /// first visit to the default page draws the run that comes with it: the runner's numbers, said
-/// to be the build's, and no simulator's worker fetched or started. The first change brings the
-/// worker, whose run is then on show, and going back to the defaults shows the default run
+/// to be the build's, and no simulator's worker fetched or started. The pointer over the controls
+/// starts the worker; the first change has its run shown, and going back to the defaults shows the default run
 /// again without asking the worker.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first_change() {
@@ -841,6 +841,24 @@ async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first
             .eval_string("return document.documentElement.dataset.liveWorkers || '0';")
             .await;
         assert_eq!(live, "0", "a worker was started");
+
+        // The pointer over the controls: the worker is on its way before any change, and the
+        // run on show is still the one that came with the page.
+        lab.eval_string(
+            "document.getElementById('settings')
+                 .dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+             return null;",
+        )
+        .await;
+        let warmed = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return document.documentElement.dataset.liveWorkers || '0';")
+                    .await
+                    == "1"
+            })
+            .await;
+        assert!(warmed, "the pointer over the controls started no worker");
+        assert!(lab.text_of("status").await.contains("built"));
 
         // The first change: the worker comes, and its run is shown and timed.
         lab.slide_to_share("rtt", 0.25).await;

@@ -206,6 +206,16 @@ pub fn app() -> Html {
             })
         })
     };
+    // A reader about to change the scenario: the simulator's worker, which the default page
+    // does not start, is on its way before the first change asks for it.
+    let on_pointer_intent = {
+        let client = client.clone();
+        use_callback((), move |_: web_sys::PointerEvent, _| client.warm())
+    };
+    let on_focus_intent = {
+        let client = client.clone();
+        use_callback((), move |_: web_sys::FocusEvent, _| client.warm())
+    };
     let on_load = use_callback(page.dispatcher(), |s, dispatcher| {
         dispatcher.dispatch(Action::Load(s))
     });
@@ -329,7 +339,8 @@ pub fn app() -> Html {
                 <Banner bad={page.banner.clone()} {lang} {on_dismiss} />
             }
             <div class="layout">
-                <aside class={classes!("sidebar", (*settings_open).then_some("open"))} id="settings">
+                <aside class={classes!("sidebar", (*settings_open).then_some("open"))} id="settings"
+                    onpointerover={on_pointer_intent} onfocusin={on_focus_intent}>
                     // On a narrow screen the results come first and the controls fold into
                     // this panel; on a wide one the button is hidden and they always show.
                     <button type="button" class="settings-toggle" id="settings-toggle"

@@ -281,6 +281,21 @@ impl Client {
         }
     }
 
+    /// Starts the worker ahead of a first request it will need it for: the reader's pointer
+    /// over the controls, or the focus in them, on a page whose run came without it (the
+    /// default's). Only a client that never started one does: a worker that failed is started
+    /// again by the next request, not by every movement of the pointer.
+    pub fn warm(&self) {
+        let cold = {
+            let inner = self.inner.borrow();
+            inner.started == 0 && inner.first.is_none()
+        };
+        if cold {
+            let failure = start(&self.inner);
+            self.report(failure);
+        }
+    }
+
     /// Workers started so far.
     pub fn workers_started(&self) -> u32 {
         self.inner.borrow().started
