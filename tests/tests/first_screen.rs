@@ -826,6 +826,12 @@ async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first
             status.contains("simulated when this page was built"),
             "{status:?}"
         );
+        lab.screenshot("default-shipped-1280x960").await;
+        for (w, h) in [(390, 844), (1920, 1080)] {
+            lab.set_window(w, h).await;
+            lab.screenshot(&format!("default-shipped-{w}x{h}")).await;
+        }
+        lab.set_window(1280, 960).await;
         let page = served_named(lab, since, "tcplab-web");
         assert!(page.iter().any(|n| n.ends_with(".wasm")), "{page:?}");
         assert_eq!(
