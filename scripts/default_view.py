@@ -6,7 +6,8 @@ its view, named by its content (`default-view-HASH.bin`), into the build script'
 page's code knows that name (web/src/worker/shipped.rs) and fetches the file on a first visit
 to the default page, instead of fetching and running the simulator's worker. This hook copies
 the file the page's module names into the staging directory. OUT_DIR may hold files of earlier
-builds: the one whose name the module carries is the one that goes.
+builds (build.rs removes them, but a build dir of another configuration keeps its own): the one
+whose name the module carries is the one that goes.
 
 Environment (set by Trunk): TRUNK_STAGING_DIR, TRUNK_PROFILE. Fails the build if the module
 names no view or the view it names is missing.

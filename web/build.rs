@@ -33,6 +33,15 @@ fn main() {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);
     let name = format!("default-view-{:016x}.bin", h.finish());
+    // An earlier build's view, under another name, would only take room.
+    if let Ok(entries) = std::fs::read_dir(&out) {
+        for e in entries.flatten() {
+            let old = e.file_name().to_string_lossy().into_owned();
+            if old.starts_with("default-view-") && old != name {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
     std::fs::write(out.join(&name), bytes).expect("OUT_DIR is writable");
     println!("cargo:rustc-env=TCPLAB_DEFAULT_VIEW={name}");
 }

@@ -102,8 +102,9 @@ mod tests {
         assert!(view.summary.events > 0 && !view.flows.is_empty());
     }
 
+    /// scripts/default_view.py finds the file by this shape of name in the page's module.
     #[test]
-    fn the_file_is_named_by_its_content() {
+    fn the_files_name_is_the_shape_the_hook_looks_for() {
         let name = DEFAULT.file;
         let hash = name
             .strip_prefix("default-view-")
