@@ -111,11 +111,44 @@ struct Inner {
     /// `HELPER_AFTER_MS`; a reply from either worker is shown if it is newer than the view on
     /// show.
     helper: Option<Worker>,
-    /// A view the client answers without its worker, once fetched.
-    shipped: Option<Shipped>,
-    shipped_view: Option<Rc<RunView>>,
-    /// The request whose answer is the shipped view being fetched.
-    fetching: Option<u64>,
+    /// The view the client answers without its worker.
+    own: Own,
+}
+
+/// A client's own view of one scenario ([`super::shipped`]), through its life.
+enum Own {
+    /// None, or its file could not be had: the worker runs every scenario.
+    None,
+    /// Its file, not fetched yet, or being fetched for the newest request that wants it.
+    File {
+        shipped: Shipped,
+        fetching: Option<u64>,
+    },
+    /// Fetched and read: every later request for it is answered at once.
+    Read {
+        query: &'static str,
+        view: Rc<RunView>,
+    },
+}
+
+impl Own {
+    /// The request the view is being fetched for.
+    fn fetching(&self) -> Option<u64> {
+        match self {
+            Own::File { fetching, .. } => *fetching,
+            _ => None,
+        }
+    }
+
+    /// Whether it answers a request for `query`, as `want` says.
+    fn answers(&self, query: &str, want: &Want) -> bool {
+        *want == Want::View
+            && match self {
+                Own::None => false,
+                Own::File { shipped, .. } => shipped.query == query,
+                Own::Read { query: q, .. } => *q == query,
+            }
+    }
 }
 
 /// One of a client's workers, and the request it runs.
@@ -174,9 +207,7 @@ impl Client {
                 shown: 0,
                 watch: None,
                 helper: None,
-                shipped: None,
-                shipped_view: None,
-                fetching: None,
+                own: Own::None,
             })),
         }
     }
@@ -190,7 +221,10 @@ impl Client {
         on_outcome: Callback<(String, Outcome)>,
     ) -> Client {
         let client = Client::on_demand(script, role, on_outcome);
-        client.inner.borrow_mut().shipped = Some(shipped);
+        client.inner.borrow_mut().own = Own::File {
+            shipped,
+            fetching: None,
+        };
         client
     }
 
@@ -203,7 +237,7 @@ impl Client {
             let mut inner = self.inner.borrow_mut();
             let outstanding = inner.pending == Some(inner.latest)
                 || inner.busy() == Some(inner.latest)
-                || inner.fetching == Some(inner.latest);
+                || inner.own.fetching() == Some(inner.latest);
             if outstanding && inner.latest_query == query && inner.latest_want == want {
                 return;
             }
@@ -214,26 +248,28 @@ impl Client {
             }
             inner.latest += 1;
             inner.latest_query = query.to_string();
-            let shipped = inner
-                .shipped
-                .filter(|s| want == Want::View && s.query == query);
+            let own = inner.own.answers(query, &want);
             inner.latest_want = want;
-            if let Some(shipped) = shipped {
+            if own {
                 inner.pending = None;
                 let id = inner.latest;
-                match inner.shipped_view.clone() {
-                    Some(view) => {
-                        // Newer than any run still going: its reply will not replace this view.
-                        inner.shown = id;
+                let fetch = match &mut inner.own {
+                    Own::Read { view, .. } => {
+                        let view = Rc::clone(view);
+                        let shown = show_own(&mut inner, id, view);
                         drop(inner);
-                        mark("tcplab-view");
-                        self.report(Some((query.to_string(), Outcome::Shipped(view))));
+                        self.report(shown);
+                        return;
                     }
-                    None => {
-                        inner.fetching = Some(id);
-                        drop(inner);
-                        fetch_shipped(&self.inner, shipped, id);
+                    // A fetch under way answers this request instead of the one it began for.
+                    Own::File { shipped, fetching } => {
+                        fetching.replace(id).is_none().then_some(*shipped)
                     }
+                    Own::None => None,
+                };
+                drop(inner);
+                if let Some(shipped) = fetch {
+                    fetch_own(&self.inner, shipped);
                 }
                 return;
             }
@@ -306,9 +342,18 @@ impl Client {
     }
 }
 
-/// Fetches the shipped view for request `id`, and shows it if that is still the newest request.
-/// A file that cannot be had is not a failure of the page: the worker runs the scenario instead.
-fn fetch_shipped(inner_rc: &Rc<RefCell<Inner>>, shipped: Shipped, id: u64) {
+/// Shows the client's own view for request `id`: newer than any run still going, whose reply
+/// will not replace it.
+fn show_own(inner: &mut Inner, id: u64, view: Rc<RunView>) -> Option<(String, Outcome)> {
+    inner.shown = id;
+    mark("tcplab-view");
+    Some((inner.latest_query.clone(), Outcome::Shipped(view)))
+}
+
+/// Fetches the client's own view, and shows it if the request it is then fetched for is still
+/// the newest. A file that cannot be had is not a failure of the page: the worker runs the
+/// scenario instead, and every later request for it.
+fn fetch_own(inner_rc: &Rc<RefCell<Inner>>, shipped: Shipped) {
     let weak = Rc::downgrade(inner_rc);
     wasm_bindgen_futures::spawn_local(async move {
         let fetched = shipped.fetch().await;
@@ -316,35 +361,29 @@ fn fetch_shipped(inner_rc: &Rc<RefCell<Inner>>, shipped: Shipped, id: u64) {
             return;
         };
         let mut inner = inner_rc.borrow_mut();
-        if inner.fetching == Some(id) {
-            inner.fetching = None;
-        }
-        let newest = inner.latest == id;
-        match fetched {
+        let wanted = inner.own.fetching().filter(|&id| id == inner.latest);
+        let outcome = match fetched {
             Ok(view) => {
                 let view = Rc::new(view);
-                inner.shipped_view = Some(Rc::clone(&view));
-                if newest {
-                    inner.shown = id;
-                    let query = inner.latest_query.clone();
-                    drop(inner);
-                    mark("tcplab-view");
-                    report(&inner_rc, Some((query, Outcome::Shipped(view))));
-                }
+                inner.own = Own::Read {
+                    query: shipped.query,
+                    view: Rc::clone(&view),
+                };
+                let shown = wanted.and_then(|id| show_own(&mut inner, id, view));
+                drop(inner);
+                shown
             }
             Err(e) => {
                 web_sys::console::warn_1(
                     &format!("the default run did not come ({e}): the simulator runs it").into(),
                 );
-                inner.shipped = None;
-                if newest {
-                    inner.pending = Some(id);
-                    drop(inner);
-                    let failure = flush(&inner_rc);
-                    report(&inner_rc, failure);
-                }
+                inner.own = Own::None;
+                inner.pending = wanted.or(inner.pending);
+                drop(inner);
+                flush(&inner_rc)
             }
-        }
+        };
+        report(&inner_rc, outcome);
     });
 }
 
