@@ -18,6 +18,8 @@ use crate::theory::slow_start::ideal_rate_steps;
 use crate::theory::verdict::{verdict, Verdict};
 use crate::time::Instant;
 
+mod packed;
+
 /// Messages kept for the latency chart; beyond this, each bin of messages keeps its worst.
 pub const MAX_MESSAGE_POINTS: usize = 20_000;
 
@@ -30,13 +32,16 @@ pub struct RunView {
     pub theory: Theory,
     pub flows: Vec<FlowView>,
     /// (t ms, packets waiting at the bottleneck).
+    #[serde(with = "packed::pairs")]
     pub queue: Vec<(f64, f64)>,
     pub drops: Vec<DropView>,
     /// (t ms, sojourn ms) of data packets at the bottleneck, as each went onto the link.
+    #[serde(with = "packed::pairs")]
     pub sojourn: Vec<(f64, f64)>,
     /// CE marks by the queue discipline.
     pub marks: Vec<MarkView>,
     /// (t ms, round trip ms) of the latency probe's pings, as each echo came back.
+    #[serde(with = "packed::pairs")]
     pub probe: Vec<(f64, f64)>,
     pub messages: Vec<MsgView>,
     pub hol: Vec<HolView>,
@@ -227,22 +232,29 @@ pub struct SackBlockView {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlowView {
+    #[serde(with = "packed::windows")]
     pub window: Vec<WindowPoint>,
     /// (t ms, highest byte sent) of new data.
+    #[serde(with = "packed::pairs")]
     pub sends: Vec<(f64, f64)>,
     /// (t ms, first byte) of each retransmission.
+    #[serde(with = "packed::pairs")]
     pub retransmits: Vec<(f64, f64)>,
     /// (t ms, cumulative ACK).
+    #[serde(with = "packed::pairs")]
     pub acks: Vec<(f64, f64)>,
     /// (t ms, highest SACKed byte).
+    #[serde(with = "packed::pairs")]
     pub sacks: Vec<(f64, f64)>,
     /// Each ACK's SACK blocks, a block a row.
     #[serde(default)]
     pub sack_blocks: Vec<SackBlockView>,
     /// (t ms, RTT sample ms): each sample the sender's estimator took.
     #[serde(default)]
+    #[serde(with = "packed::pairs")]
     pub rtt: Vec<(f64, f64)>,
     /// (bin start ms, goodput MB/s) in bins of `bin_ms`.
+    #[serde(with = "packed::pairs")]
     pub goodput: Vec<(f64, f64)>,
     pub bin_ms: f64,
     pub cubic: Vec<CubicView>,
