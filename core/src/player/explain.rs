@@ -205,14 +205,15 @@ pub fn byte_range(start: u64, end: u64, lang: Language) -> String {
     }
 }
 
-/// The same at the start of a sentence.
+/// The same at the start of a sentence. The names are the lab's own, English or Chinese, so
+/// ASCII's case is the only one there is to change (and the page carries no Unicode case tables
+/// for it).
 fn segment_title(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> String {
-    let name = segment_name(seq, len, mss, lang);
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => name,
+    let mut name = segment_name(seq, len, mss, lang);
+    if let Some(first) = name.get_mut(..1) {
+        first.make_ascii_uppercase();
     }
+    name
 }
 
 fn segments(bytes: u64, mss: u32) -> String {
@@ -788,6 +789,22 @@ mod tests {
             ca: CaLabel::Open,
             queue: 3,
         }
+    }
+
+    #[test]
+    fn a_sentence_starts_with_its_segment_capitalised_in_english_only() {
+        assert_eq!(
+            segment_title(2920, Some(1460), 1460, Language::En),
+            "Segment 3 (bytes 2,921–4,380)"
+        );
+        assert_eq!(
+            segment_title(100, Some(10), 1460, Language::En),
+            "The segment of bytes 101–110"
+        );
+        assert_eq!(
+            segment_title(2920, Some(1460), 1460, Language::Zh),
+            "第 3 个报文段（字节 2,921–4,380）"
+        );
     }
 
     #[test]

@@ -163,7 +163,9 @@ impl Style {
     }
 
     pub fn font(&self, rel: f64) -> FontDesc<'static> {
-        ("sans-serif", self.font_css * rel * self.dpr).into_font()
+        // The family as plotters' own value: a name would be lower-cased to be matched, and
+        // that brings Unicode's case tables (24 KB) into the page.
+        (FontFamily::SansSerif, self.font_css * rel * self.dpr).into_font()
     }
 
     pub fn text(&self, rel: f64, colour: RGBColor) -> TextStyle<'static> {

@@ -76,20 +76,22 @@ fn json(base: &Scenario, spec: &SweepSpec, points: &[Point], batch: Option<&Batc
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
-/// `goodput` -> `Goodput`.
+/// `goodput` -> `Goodput`. The labels are the lab's own, so only ASCII has a case to change
+/// (and the page carries no Unicode case tables for it).
 pub fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
+    let mut s = s.to_string();
+    if let Some(first) = s.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    s
 }
 
 /// `Loss (%)` -> `loss (%)`, but `RTT (ms)` stays.
 pub fn decapitalised(s: &str) -> String {
     let mut c = s.chars();
     match (c.next(), c.next()) {
-        (Some(f), Some(n)) if n.is_lowercase() => {
-            f.to_lowercase().chain(s.chars().skip(1)).collect()
+        (Some(f), Some(n)) if n.is_ascii_lowercase() => {
+            f.to_ascii_lowercase().to_string() + &s[f.len_utf8()..]
         }
         _ => s.to_string(),
     }
@@ -243,5 +245,21 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             <SweepTable {lang} key_={spec.axis.key} points={points} seeds={spec.seeds}
                 share_flow={spec.axis.share_flow()} />
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_changes_case_at_its_start_only_where_ascii_has_one() {
+        assert_eq!(capitalised("goodput (MB/s)"), "Goodput (MB/s)");
+        assert_eq!(capitalised("吞吐量"), "吞吐量");
+        assert_eq!(capitalised(""), "");
+        assert_eq!(decapitalised("Loss (%)"), "loss (%)");
+        assert_eq!(decapitalised("RTT (ms)"), "RTT (ms)");
+        assert_eq!(decapitalised("丢包率"), "丢包率");
+        assert_eq!(decapitalised("L"), "L");
     }
 }
