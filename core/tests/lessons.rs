@@ -165,6 +165,12 @@ fn every_part_of_every_lesson_is_complete_in_both_languages_and_names_what_the_r
                 let say = shown.say_text();
                 assert!(!say.contains('{'), "{at_part}: {say}");
                 assert_eq!(shown.answer.is_some(), part.question.is_some(), "{at_part}");
+                // The page's state moves the player at a reveal by the finding alone.
+                assert_eq!(
+                    part.answer_step(&ev),
+                    shown.answer.as_ref().and_then(|a| a.show),
+                    "{at_part}"
+                );
                 if lang == Language::En {
                     let screen = on_screen(&s, &steps, &summary, shown.at);
                     for n in numbers(&say) {

@@ -198,4 +198,17 @@ impl Part {
         };
         Some(Shown { at, say, answer })
     }
+
+    /// The step that shows the part's answer, where the player goes at the reveal: the
+    /// question's finding alone, without the sentences [`Part::show`] writes around it (so the
+    /// page's state can follow a reveal without the explanations, which come with the lesson's
+    /// panel).
+    pub fn answer_step(&self, evidence: &Evidence) -> Option<usize> {
+        let at = match (self.moment, evidence.steps) {
+            (Moment::At(_), None) => None,
+            (moment, Some(steps)) => Some(moment.find(steps)?),
+            (_, None) => return None,
+        };
+        (self.question.as_ref()?.find)(evidence, at)?.show
+    }
 }

@@ -284,11 +284,7 @@ impl Page {
                 if let Some(l) = page.lesson.as_mut() {
                     l.revealed = true;
                 }
-                match page
-                    .lesson_shown()
-                    .and_then(|s| s.answer)
-                    .and_then(|a| a.show)
-                {
+                match page.lesson_answer_step() {
                     Some(i) => page.put_step(i, Entry::Push),
                     None => page,
                 }
@@ -323,9 +319,10 @@ impl Page {
         }
     }
 
-    /// The part on show at its moment in the run on show, once the steps (and the run's
-    /// summary, where it speaks of it) are in.
-    pub fn lesson_shown(&self) -> Option<tcplab::lesson::Shown> {
+    /// The step that shows the answer of the part on show, once the steps are in: where a
+    /// reveal takes the player. (The sentences around it are the lesson panel's to write, and
+    /// come with its module.)
+    fn lesson_answer_step(&self) -> Option<usize> {
         let state = self.lesson?;
         let steps = self.steps()?;
         let query = self.run_query();
@@ -335,9 +332,7 @@ impl Page {
             steps: Some(steps),
             summary: view.map(|v| &v.summary),
         };
-        state
-            .part()
-            .show(&evidence, crate::player::log::language(self.lang))
+        state.part().answer_step(&evidence)
     }
 }
 
