@@ -36,7 +36,7 @@ enum Column {
 /// -0.0, NaN nor an infinity packs).
 fn as_scaled(v: f64, scale: f64) -> Option<i64> {
     let k = (v * scale).round();
-    if !(k.abs() < EXACT) {
+    if k.is_nan() || k.abs() >= EXACT {
         return None;
     }
     let k = k as i64;
