@@ -186,11 +186,7 @@ impl Part {
     /// The part at its moment in `evidence`'s run; `None` until the record holds the moment
     /// (and the summary is in, where a sentence reads from it).
     pub fn show(&self, evidence: &Evidence, lang: Language) -> Option<Shown> {
-        let at = match (self.moment, evidence.steps) {
-            (Moment::At(_), None) => None,
-            (moment, Some(steps)) => Some(moment.find(steps)?),
-            (_, None) => return None,
-        };
+        let at = self.step(evidence)?;
         let say = slots::pieces(self.say.get(lang), evidence, at, lang, &[])?;
         let answer = match &self.question {
             Some(q) => Some(q.answer(evidence, at, lang)?),
@@ -204,11 +200,17 @@ impl Part {
     /// page's state can follow a reveal without the explanations, which come with the lesson's
     /// panel).
     pub fn answer_step(&self, evidence: &Evidence) -> Option<usize> {
-        let at = match (self.moment, evidence.steps) {
-            (Moment::At(_), None) => None,
-            (moment, Some(steps)) => Some(moment.find(steps)?),
-            (_, None) => return None,
-        };
+        let at = self.step(evidence)?;
         (self.question.as_ref()?.find)(evidence, at)?.show
+    }
+
+    /// The step of the part's moment in `evidence`'s record (`Some(None)`: a moment in time
+    /// before any record, read from the summary); `None` until the record holds it.
+    fn step(&self, evidence: &Evidence) -> Option<Option<usize>> {
+        match (self.moment, evidence.steps) {
+            (Moment::At(_), None) => Some(None),
+            (moment, Some(steps)) => Some(Some(moment.find(steps)?)),
+            (_, None) => None,
+        }
     }
 }

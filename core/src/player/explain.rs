@@ -205,15 +205,19 @@ pub fn byte_range(start: u64, end: u64, lang: Language) -> String {
     }
 }
 
-/// The same at the start of a sentence. The names are the lab's own, English or Chinese, so
-/// ASCII's case is the only one there is to change (and the page carries no Unicode case tables
-/// for it).
+/// The same at the start of a sentence.
 fn segment_title(seq: u64, len: Option<u32>, mss: u32, lang: Language) -> String {
-    let mut name = segment_name(seq, len, mss, lang);
-    if let Some(first) = name.get_mut(..1) {
+    capitalised(segment_name(seq, len, mss, lang))
+}
+
+/// `goodput` -> `Goodput`, at the start of a sentence. The words are the lab's own, English or
+/// Chinese, so ASCII's case is the only one there is to change (and neither the page nor the
+/// worker carries Unicode's case tables for it).
+pub fn capitalised(mut s: String) -> String {
+    if let Some(first) = s.get_mut(..1) {
         first.make_ascii_uppercase();
     }
-    name
+    s
 }
 
 fn segments(bytes: u64, mss: u32) -> String {

@@ -14,6 +14,9 @@ pub use tcplab::player::explain::grouped_decimal as grouped;
 /// A count with its noun, as a person writes it: `1 fast retransmit`, `1,024 segments`.
 pub use tcplab::player::explain::counted;
 
+/// A label at the start of a sentence: `goodput` -> `Goodput`.
+pub use tcplab::player::explain::capitalised;
+
 /// A short label for a log-scale axis: `1`, `10`, `100`, `1k`, `10k`, `100k`, `1M`, `10M`.
 pub fn si(v: f64) -> String {
     let (scaled, suffix) = if v >= 1e9 {

@@ -462,7 +462,7 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
     };
     let title = format!(
         "{}: {} × {}{}",
-        super::view::capitalised(spec.metric.label(lang)),
+        crate::model::format::capitalised(spec.metric.label(lang).into()),
         knob(&spec.rows),
         knob(&spec.cols),
         spec.panels

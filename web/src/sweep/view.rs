@@ -14,6 +14,7 @@ use crate::batch::Batch;
 use crate::charts::canvas::{Canvas, Drawing};
 use crate::export::{self, quoted, Item, Menu};
 use crate::i18n::Lang;
+use crate::model::format::capitalised;
 use crate::model::views::{Metric, SweepSpec};
 use crate::worker::pool::Done;
 use crate::worker::PAGE_MAX_EVENTS;
@@ -76,17 +77,7 @@ fn json(base: &Scenario, spec: &SweepSpec, points: &[Point], batch: Option<&Batc
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
-/// `goodput` -> `Goodput`. The labels are the lab's own, so only ASCII has a case to change
-/// (and the page carries no Unicode case tables for it).
-pub fn capitalised(s: &str) -> String {
-    let mut s = s.to_string();
-    if let Some(first) = s.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    s
-}
-
-/// `Loss (%)` -> `loss (%)`, but `RTT (ms)` stays.
+/// `Loss (%)` -> `loss (%)`, but `RTT (ms)` stays. As [`capitalised`], ASCII's case only.
 pub fn decapitalised(s: &str) -> String {
     let mut c = s.chars();
     match (c.next(), c.next()) {
@@ -167,7 +158,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
     let title = match lang {
         Lang::En => format!(
             "{} against {}",
-            capitalised(spec.metric.label(lang)),
+            capitalised(spec.metric.label(lang).into()),
             decapitalised(&super::chart::axis_desc(
                 spec.axis.key,
                 spec.axis.flow,
@@ -254,9 +245,9 @@ mod tests {
 
     #[test]
     fn a_label_changes_case_at_its_start_only_where_ascii_has_one() {
-        assert_eq!(capitalised("goodput (MB/s)"), "Goodput (MB/s)");
-        assert_eq!(capitalised("吞吐量"), "吞吐量");
-        assert_eq!(capitalised(""), "");
+        assert_eq!(capitalised("goodput (MB/s)".into()), "Goodput (MB/s)");
+        assert_eq!(capitalised("吞吐量".into()), "吞吐量");
+        assert_eq!(capitalised(String::new()), "");
         assert_eq!(decapitalised("Loss (%)"), "loss (%)");
         assert_eq!(decapitalised("RTT (ms)"), "RTT (ms)");
         assert_eq!(decapitalised("丢包率"), "丢包率");
