@@ -5,7 +5,7 @@
 //! bytes transferred) with progress messages as the file is read and then the analysis
 //! (`tcplab_web::worker::protocol::answer_file`).
 
-use tcplab_web::worker::protocol::{answer_file, Reply};
+use tcplab_web::worker::protocol::{answer_file, FileReply};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -29,18 +29,18 @@ fn main() {
                     .unwrap_or_default();
                 answer_file(&request, &file, &mut post)
             }
-            Err(_) => serde_json::to_string(&Reply::error(
+            Err(_) => FileReply::error(
                 None,
                 "the capture worker reads capture files; a run goes to the simulator's worker"
                     .into(),
-            ))
-            .unwrap_or_default(),
+            )
+            .to_json(),
         };
         post(&reply);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    let ready = serde_json::to_string(&Reply::ready()).unwrap_or_default();
+    let ready = FileReply::ready().to_json();
     let _ = scope.post_message(&JsValue::from_str(&ready));
 }

@@ -41,7 +41,10 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 WORKER_SCRIPT,
                 1,
                 Callback::from(move |f: Finished| match f.done {
-                    Done::Explanation(e) => answer.set(Answer::Got(e)),
+                    Done::Explanation(e) => answer.set(match e.open() {
+                        Ok(e) => Answer::Got(Rc::new(e)),
+                        Err(e) => Answer::Refused(e),
+                    }),
                     Done::Error(e) => answer.set(Answer::Refused(e)),
                     _ => {}
                 }),

@@ -22,7 +22,7 @@ use crate::i18n::Lang;
 use crate::model::format;
 use crate::worker::client::CAPTURE_SCRIPT;
 use crate::worker::live::Live;
-use crate::worker::protocol::{CaptureReply, Reply, Request, Want};
+use crate::worker::protocol::{CaptureReply, FileReply, Request, Want};
 use chart::{Overlay, What};
 pub use explain::Explain;
 
@@ -99,7 +99,7 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                     let request = request.clone();
                     move |data: wasm_bindgen::JsValue| {
                         let text = data.as_string().unwrap_or_default();
-                        let Ok(reply) = serde_json::from_str::<Reply>(&text) else {
+                        let Ok(reply) = serde_json::from_str::<FileReply>(&text) else {
                             reading.set(Reading::Failed("the analysis is unreadable".into()));
                             return;
                         };

@@ -13,6 +13,7 @@ pub mod client;
 pub mod live;
 pub mod pool;
 pub mod protocol;
+pub mod sealed;
 pub mod shipped;
 
 pub use client::{Client, Outcome};

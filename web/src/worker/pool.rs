@@ -21,6 +21,7 @@ use yew::Callback;
 use super::live::{read_reply, unpack_beside, Live};
 use super::mark;
 use super::protocol::{encode_request, PcapInfo, Reply, Request, Want};
+use super::sealed::Sealed;
 use crate::location::describe;
 use tcplab::diagnose::Explanation;
 
@@ -59,7 +60,8 @@ pub enum Done {
     Csv(Rc<str>),
     /// A capture file of the run, and what it holds.
     Pcap(Rc<[u8]>, PcapInfo),
-    Explanation(Rc<Explanation>),
+    /// Read by the diagnosis, which alone shows it ([`Sealed`]).
+    Explanation(Rc<Sealed<Explanation>>),
     /// The scenario was refused, or the worker failed.
     Error(String),
 }

@@ -6,7 +6,7 @@
 //! no JSON parser, which was about a tenth of its first screen's module (docs/performance.md,
 //! "What the page downloads"). Postcard is not self-describing, so no field is ever left out
 //! when empty (no `skip_serializing_if`): a reader takes every field in order. The capture
-//! worker, which only the diagnosis starts, still speaks JSON ([`answer_file`]).
+//! worker, which only the diagnosis starts, still speaks JSON ([`answer_file`], [`FileReply`]).
 
 use serde::{Deserialize, Serialize};
 use tcplab::capture::analyze::{Analysis, CaptureFile, Connection, Curves};
@@ -17,6 +17,7 @@ use tcplab::player::{StepWindow, Steps};
 use tcplab::view::RunView;
 use tcplab::{RunOptions, Scenario, Summary};
 
+use super::sealed::Sealed;
 use crate::charts::series::decimate;
 
 pub use tcplab_wire::PAGE_MAX_EVENTS;
@@ -57,7 +58,7 @@ pub enum Want {
     Explain(Measured),
     /// The capture file sent beside the request, analysed: its connections, the one named (or
     /// the largest), and the run of the scenario that fits it. The worker says how far it has
-    /// read as it goes (`Reply::progress`).
+    /// read as it goes (`FileReply::progress`).
     Analyze { conn: Option<usize> },
 }
 
@@ -83,13 +84,9 @@ pub struct Reply {
     /// What a [`Want::Pcap`]'s file holds (the file comes as bytes beside the reply).
     #[serde(default)]
     pub pcap: Option<PcapInfo>,
+    /// "My number, explained", read by the diagnosis alone ([`Sealed`]).
     #[serde(default)]
-    pub explanation: Option<Explanation>,
-    #[serde(default)]
-    pub capture: Option<Box<CaptureReply>>,
-    /// How far an analysis has read its file, 0 to 1: a message of its own before the answer.
-    #[serde(default)]
-    pub progress: Option<f64>,
+    pub explanation: Option<Sealed<Explanation>>,
     #[serde(default)]
     pub error: Option<String>,
     /// What the bytes beside the reply are, when it has some.
@@ -121,6 +118,51 @@ impl Reply {
             error: Some(error),
             ..Reply::default()
         }
+    }
+}
+
+/// What the capture worker posts, as JSON: `ready` alone, once, when it can take requests; how
+/// far an analysis has read its file; then `id` with the analysis or an error. A type of its
+/// own, so that the page's reader of the simulator's replies carries no capture's.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FileReply {
+    #[serde(default)]
+    pub ready: bool,
+    #[serde(default)]
+    pub id: Option<u64>,
+    #[serde(default)]
+    pub capture: Option<Box<CaptureReply>>,
+    /// How far an analysis has read its file, 0 to 1: a message of its own before the answer.
+    #[serde(default)]
+    pub progress: Option<f64>,
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+impl FileReply {
+    pub fn ready() -> FileReply {
+        FileReply {
+            ready: true,
+            ..FileReply::default()
+        }
+    }
+
+    pub fn error(id: Option<u64>, error: String) -> FileReply {
+        FileReply {
+            id,
+            error: Some(error),
+            ..FileReply::default()
+        }
+    }
+
+    /// The message as the worker posts it; one that cannot be written says so instead.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(
+                "{{\"error\":{}}}",
+                serde_json::Value::String(format!("the analysis could not be written: {e}"))
+            )
+        })
     }
 }
 
@@ -238,34 +280,35 @@ pub fn unpack(reply: &mut Reply, bytes: Option<Vec<u8>>) -> Option<Vec<u8>> {
 /// sends the page a progress message now and then, as the file is read, before the answer.
 pub fn answer_file(request: &str, file: &[u8], post: &mut dyn FnMut(&str)) -> String {
     let reply = match serde_json::from_str::<Request>(request) {
-        Err(e) => Reply::error(None, format!("not a request: {e}")),
+        Err(e) => FileReply::error(None, format!("not a request: {e}")),
         Ok(Request {
             id,
             want: Want::Analyze { conn },
             ..
         }) => match analyze(file, conn, &mut |share| post(&progress_json(id, share))) {
-            Ok(c) => Reply {
+            Ok(c) => FileReply {
                 id: Some(id),
                 capture: Some(Box::new(c)),
-                ..Reply::default()
+                ..FileReply::default()
             },
-            Err(e) => Reply::error(Some(id), e),
+            Err(e) => FileReply::error(Some(id), e),
         },
-        Ok(Request { id, .. }) => Reply::error(
+        Ok(Request { id, .. }) => FileReply::error(
             Some(id),
             "a file came with a request that wants none".into(),
         ),
     };
-    to_json(&reply)
+    reply.to_json()
 }
 
 /// A progress message for request `id`.
 pub fn progress_json(id: u64, share: f64) -> String {
-    to_json(&Reply {
+    FileReply {
         id: Some(id),
         progress: Some(share),
-        ..Reply::default()
-    })
+        ..FileReply::default()
+    }
+    .to_json()
 }
 
 fn analyze(
@@ -353,13 +396,16 @@ fn reply(request: Request, now: impl Fn() -> f64) -> (Reply, Option<Vec<u8>>) {
 }
 
 fn explain(id: u64, scenario: &Scenario, measured: Measured) -> Reply {
-    match tcplab::diagnose::explain(scenario, measured) {
-        Ok(e) => Reply {
-            id: Some(id),
-            explanation: Some(e),
-            ..Reply::default()
+    match tcplab::diagnose::explain(scenario, measured).map_err(|e| e.to_string()) {
+        Ok(e) => match Sealed::seal(&e) {
+            Ok(sealed) => Reply {
+                id: Some(id),
+                explanation: Some(sealed),
+                ..Reply::default()
+            },
+            Err(e) => Reply::error(Some(id), e),
         },
-        Err(e) => Reply::error(Some(id), e.to_string()),
+        Err(e) => Reply::error(Some(id), e),
     }
 }
 
@@ -390,15 +436,6 @@ fn capture(id: u64, scenario: &Scenario, at: CapturePoint) -> (Reply, Option<Vec
             None,
         ),
     }
-}
-
-fn to_json(reply: &Reply) -> String {
-    serde_json::to_string(reply).unwrap_or_else(|e| {
-        format!(
-            "{{\"error\":{}}}",
-            serde_json::Value::String(format!("the view could not be written: {e}"))
-        )
-    })
 }
 
 fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Reply {
