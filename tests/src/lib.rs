@@ -580,6 +580,8 @@ impl Lab {
             "const c = document.querySelector('.charts');
              const h = document.getElementById('headline');
              if (!c || !h) return 'yes';
+             // A chart whose module is still coming is not drawn.
+             if (c.querySelector('[data-lazy]')) return 'no';
              // Not yet marked: drawn only if there is no chart to draw.
              if (c.dataset.drawn === undefined)
                  return c.querySelector('canvas.chart-base') ? 'no' : 'yes';

@@ -727,6 +727,30 @@ async fn a_first_visit_fetches_no_view_it_does_not_show_and_a_view_comes_when_op
             fetched.iter().any(|n| n == "split_export_json"),
             "{fetched:?}"
         );
+        assert!(
+            !fetched.iter().any(|n| n == "split_rare_figures"),
+            "{fetched:?}"
+        );
+        // A run with a chart the default one lacks (BBR's model) brings the rare charts'
+        // module, and the charts count as drawn only once that chart is.
+        lab.open("?lang=en&cc=bbr&dur=2").await;
+        assert!(
+            lab.wait_until(SETTLE, || lab.charts_drawn()).await,
+            "the BBR run's charts were not drawn: {:?}",
+            lab.console().await
+        );
+        let fetched = view_modules_fetched(lab).await;
+        assert!(
+            fetched.iter().any(|n| n == "split_rare_figures"),
+            "{fetched:?}"
+        );
+        let bbr = lab
+            .eval_string(
+                "const c = document.querySelector('[data-chart=bbr] canvas.chart-base');
+                 return c ? String(c.getAttribute('data-drawn') !== null) : 'none';",
+            )
+            .await;
+        assert_eq!(bbr, "true", "the BBR chart was not drawn");
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -1,6 +1,7 @@
 //! The views a first visit does not show (the sweep, the matrix, the comparison, the diagnosis,
-//! the player and a lesson's panel), fetched the first time one is opened, and the export's JSON
-//! writers, fetched the first time one is used.
+//! the player and a lesson's panel), fetched the first time one is opened; the charts only some
+//! runs have, fetched the first time a run has one; and the export's JSON writers, fetched the
+//! first time one is used.
 //!
 //! Built with the `split` feature (what `index.html` asks of Trunk), each view's code goes into
 //! a module of its own: the function that draws it is a split point of `wasm_split_helpers`,
@@ -37,21 +38,13 @@ impl From<wasm_split_helpers::SplitLoaderError> for LoadFailed {
     }
 }
 
-/// Where a view's module stands, as its component sees it.
-enum Loading<P: 'static> {
+/// Where a module stands, as the component that wants what it holds sees it.
+#[derive(Clone, Copy)]
+pub enum Loading<T> {
     Fetching,
-    Ready(Draw<P>),
+    Ready(T),
     Failed,
 }
-
-// Not derived: a derive would ask the props to be `Copy` too, where only the pointer is copied.
-impl<P> Clone for Loading<P> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<P> Copy for Loading<P> {}
 
 /// A split point: the module `$module` holds what `$made` makes, and `load()` returns it,
 /// fetching that module first when the page is built with `split`, at once without.
@@ -89,7 +82,7 @@ macro_rules! split_view {
 
             #[function_component]
             pub fn $lazy(props: &$props) -> Html {
-                let (loading, retry) = use_view(&KEPT, load);
+                let (loading, retry) = use_loaded(&KEPT, load, true);
                 placeholder(loading, retry, props.lang, props)
             }
         }
@@ -126,16 +119,39 @@ mod export_json {
 
 pub use export_json::load as json_writers;
 
-/// The view kept in `kept`, or its module fetched by `load` and the component drawn again
-/// when it is in; and a callback that tries the fetch again after a failure (a failed fetch is
-/// not remembered, so a second one goes to the network anew).
+/// What draws the charts only some runs have (`charts::rare`): in a module of its own, fetched
+/// the first time a run has one.
+mod rare_figures {
+    use super::*;
+    use crate::charts::rare::{self, MakeFigure};
+
+    split_point!(rare_figures -> MakeFigure { Ok(rare::make) });
+
+    thread_local! {
+        static KEPT: Cell<Option<MakeFigure>> = const { Cell::new(None) };
+    }
+
+    /// What makes the rare figures, fetched when `wanted` first holds: with a retry for a
+    /// failed fetch.
+    #[hook]
+    pub fn use_rare_figures(wanted: bool) -> (Loading<MakeFigure>, Callback<()>) {
+        use_loaded(&KEPT, load, wanted)
+    }
+}
+
+pub use rare_figures::use_rare_figures;
+
+/// What is kept in `kept`, or its module fetched by `load` (once `wanted`) and the component
+/// drawn again when it is in; and a callback that tries the fetch again after a failure (a
+/// failed fetch is not remembered, so a second one goes to the network anew).
 #[hook]
-fn use_view<P: 'static, F>(
-    kept: &'static LocalKey<Cell<Option<Draw<P>>>>,
+fn use_loaded<T: Copy + 'static, F>(
+    kept: &'static LocalKey<Cell<Option<T>>>,
     load: fn() -> F,
-) -> (Loading<P>, Callback<()>)
+    wanted: bool,
+) -> (Loading<T>, Callback<()>)
 where
-    F: std::future::Future<Output = Result<Draw<P>, LoadFailed>> + 'static,
+    F: std::future::Future<Output = Result<T, LoadFailed>> + 'static,
 {
     let state = use_state(|| {
         kept.with(Cell::get)
@@ -144,8 +160,8 @@ where
     let attempt = use_state(|| 0u32);
     {
         let state = state.clone();
-        use_effect_with(*attempt, move |_| {
-            if matches!(*state, Loading::Fetching) {
+        use_effect_with((*attempt, wanted), move |&(_, wanted)| {
+            if wanted && matches!(*state, Loading::Fetching) {
                 wasm_bindgen_futures::spawn_local(async move {
                     match load().await {
                         Ok(draw) => {
@@ -168,29 +184,40 @@ where
     (*state, retry)
 }
 
-/// What stands in a view's place while its module comes, or if it cannot.
-fn placeholder<P>(loading: Loading<P>, retry: Callback<()>, lang: Lang, props: &P) -> Html {
+/// The view itself once its module is in; until then, what stands in its place.
+fn placeholder<P>(loading: Loading<Draw<P>>, retry: Callback<()>, lang: Lang, props: &P) -> Html {
     match loading {
         Loading::Ready(draw) => draw(props),
-        Loading::Fetching => html! {
+        Loading::Fetching => standing_in(false, retry, lang),
+        Loading::Failed => standing_in(true, retry, lang),
+    }
+}
+
+/// What stands in a view's place while its module comes (`failed` false), or if it cannot.
+/// Not generic, and never inlined, so that the page's module carries it once rather than once
+/// per view.
+#[inline(never)]
+pub fn standing_in(failed: bool, retry: Callback<()>, lang: Lang) -> Html {
+    if !failed {
+        return html! {
             <p class="lazy-loading" role="status" data-lazy="fetching">
                 { lang.pick("Loading this view…", "正在加载此视图…") }
             </p>
-        },
-        Loading::Failed => html! {
-            <div class="banner" role="alert" data-lazy="failed">
-                <p>
-                    { lang.pick(
-                        "This view's code could not be fetched (offline, or the lab was updated \
-                         since the page opened). Try again, or reload the page if it keeps failing.",
-                        "无法获取此视图的代码（离线，或页面打开后实验室已更新）。请重试；如果一直失败，请重新加载页面。",
-                    ) }
-                </p>
-                <button type="button" class="mini" id="lazy-retry"
-                    onclick={Callback::from(move |_: MouseEvent| retry.emit(()))}>
-                    { lang.pick("Try again", "重试") }
-                </button>
-            </div>
-        },
+        };
+    }
+    html! {
+        <div class="banner" role="alert" data-lazy="failed">
+            <p>
+                { lang.pick(
+                    "This view's code could not be fetched (offline, or the lab was updated \
+                     since the page opened). Try again, or reload the page if it keeps failing.",
+                    "无法获取此视图的代码（离线，或页面打开后实验室已更新）。请重试；如果一直失败，请重新加载页面。",
+                ) }
+            </p>
+            <button type="button" class="mini" id="lazy-retry"
+                onclick={Callback::from(move |_: MouseEvent| retry.emit(()))}>
+                { lang.pick("Try again", "重试") }
+            </button>
+        </div>
     }
 }

@@ -23,6 +23,7 @@ pub mod measure;
 pub mod messages;
 pub mod plot;
 pub mod queue;
+pub mod rare;
 pub mod rtt;
 pub mod sequence;
 pub mod series;
@@ -30,7 +31,7 @@ pub mod sharing;
 pub mod style;
 pub mod xy;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ops::Deref;
 use std::rc::Rc;
 
@@ -45,7 +46,9 @@ use web_sys::{Element, MutationObserver, MutationObserverInit, ResizeObserver};
 use yew::prelude::*;
 
 use crate::i18n::Lang;
+use crate::lazy::Loading;
 use plot::Plot;
+use rare::Rare;
 
 pub type Root = DrawingArea<CanvasBackend, Shift>;
 
@@ -377,6 +380,10 @@ fn mark_drawn(container: &NodeRef, query: &str) {
     let Some(el) = container_element(container) else {
         return;
     };
+    // A chart whose module is still coming is not drawn yet.
+    if el.query_selector("[data-lazy]").ok().flatten().is_some() {
+        return;
+    }
     let Ok(canvases) = el.query_selector_all("canvas.chart-base") else {
         return;
     };
@@ -476,6 +483,21 @@ pub fn Charts(props: &ChartsProps) -> Html {
     let names = bbr_flow.map(|_| ctx.flow_names()).unwrap_or_default();
     let only = props.only.clone();
     let wanted = move |kind: &str| only.as_ref().is_none_or(|o| o.contains(&kind));
+    let has_rare = (bbr_flow.is_some() && wanted("bbr"))
+        || (sharing::applies(&ctx) && wanted("sharing"))
+        || (messages::applies(&ctx) && (wanted("latency") || wanted("latency-cdf")));
+    let (rare_figures, retry_rare) = crate::lazy::use_rare_figures(has_rare);
+    // Until their module is in, the rare charts stand behind one notice, in the first one's place.
+    let rare_waiting = Cell::new(false);
+    let rare_plot = |which: Rare, controls: Option<Html>| match rare_figures {
+        Loading::Ready(make) => html! {
+            <Plot figure={make(which, ctx.clone())} {layout} {cursor_ms} {until_ms} {controls}
+                on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+        },
+        _ if rare_waiting.replace(true) => Html::default(),
+        Loading::Fetching => crate::lazy::standing_in(false, retry_rare.clone(), lang),
+        Loading::Failed => crate::lazy::standing_in(true, retry_rare.clone(), lang),
+    };
     html! {
         <ContextProvider<Veil> context={Veil(props.veiled)}>
             <div class="charts" ref={container} lang={props.lang.code()}
@@ -511,25 +533,20 @@ pub fn Charts(props: &ChartsProps) -> Html {
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if let Some(flow) = bbr_flow.filter(|_| wanted("bbr")) {
-                    <Plot figure={plot::figure(bbr::Bbr::new(ctx.clone(), flow, &names))} {layout} {cursor_ms} {until_ms}
-                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()}
-                        controls={bbr::picker(&ctx, &names, flow, on_bbr_pick)} />
+                    { rare_plot(Rare::Bbr { flow, names: names.clone() }, bbr::picker(&ctx, &names, flow, on_bbr_pick)) }
                 }
                 if sharing::applies(&ctx) && wanted("sharing") {
-                    <Plot figure={plot::figure(sharing::Sharing(ctx.clone()))} {layout} {cursor_ms} {until_ms}
-                        on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                    { rare_plot(Rare::Sharing, None) }
                 }
                 if sequence::applies(&ctx) && wanted("sequence") {
                     <Plot figure={plot::figure(sequence::Sequence(ctx.clone()))} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
                 if messages::applies(&ctx) && wanted("latency") {
-                    <Plot figure={plot::figure(messages::Latency(ctx.clone()))} {layout}
-                        {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                    { rare_plot(Rare::Latency, None) }
                 }
                 if messages::applies(&ctx) && wanted("latency-cdf") {
-                    <Plot figure={plot::figure(messages::Distribution(ctx.clone()))} {layout}
-                        {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
+                    { rare_plot(Rare::Distribution, None) }
                 }
                 if rtt::applies(&ctx) && wanted("rtt") {
                     <Plot figure={plot::figure(rtt::Rtt(ctx.clone()))} {layout} {cursor_ms} {until_ms}
