@@ -411,6 +411,7 @@ impl Scoreboard {
             }
             // Walk the gaps of [start, end) not yet covered by a SACKed range.
             let mut cursor = start;
+            let mut gaps = false;
             while cursor < end {
                 if let Some(r) = self.sacked_ranges.containing(cursor) {
                     cursor = r.end;
@@ -422,8 +423,13 @@ impl Scoreboard {
                     .map_or(end, |r| r.start.min(end));
                 self.mark_sacked(cursor, gap_end, &mut out);
                 cursor = gap_end;
+                gaps = true;
             }
-            self.sacked_ranges.insert(SackBlock { start, end });
+            // An ACK repeats the older blocks it has room for (RFC 2018 §4): a block with no
+            // gap is in the ranges already.
+            if gaps {
+                self.sacked_ranges.insert(SackBlock { start, end });
+            }
         }
         out
     }
