@@ -188,6 +188,7 @@ mod tests {
     }
 
     /// The set as the bytes it holds, for a model to be checked against.
+    #[cfg(not(target_arch = "wasm32"))]
     fn bitmap(s: &RangeSet, size: usize) -> Vec<bool> {
         let mut bits = vec![false; size];
         for r in s.iter() {
@@ -196,6 +197,8 @@ mod tests {
         bits
     }
 
+    // Property tests run natively (proptest is a native dev-dependency).
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         /// Any sequence of insertions, cuts and pops keeps the ranges ascending, disjoint and
         /// apart, counts their bytes, and holds exactly the bytes a plain bitmap would; each
