@@ -1,5 +1,6 @@
-//! The receiver's out-of-order buffer and the sender's SACKed ranges live in a B-tree of ranges
-//! (`tcp::ranges::RangeSet`), so that their cost per segment is a logarithm of the holes. These
+//! The receiver's out-of-order buffer and the sender's SACKed ranges live in a ring buffer of
+//! ranges in order of start (`tcp::ranges::RangeSet`), so that their cost per segment is at most
+//! a logarithm of the holes. These
 //! properties hold them to the simplest model there is, one flag per byte, over random loss and
 //! reordering patterns in a window far larger than any run keeps.
 
@@ -34,13 +35,15 @@ fn runs(held: &[bool], from: usize) -> Vec<(u64, u64)> {
 enum Op {
     Insert(u64, u64),
     RemoveBelow(u64),
+    PopFirst,
 }
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
     prop::collection::vec(
         prop_oneof![
-            8 => (0u64..4000, 1u64..60).prop_map(|(s, l)| Op::Insert(s, s + l)),
+            8 => (0u64..4000, 0u64..60).prop_map(|(s, l)| Op::Insert(s, s + l)),
             1 => (0u64..4000).prop_map(Op::RemoveBelow),
+            1 => Just(Op::PopFirst),
         ],
         1..400,
     )
@@ -55,6 +58,12 @@ proptest! {
         let mut held = vec![false; 4100];
         for op in &ops {
             match *op {
+                Op::Insert(s, e) if s == e => {
+                    // An empty block changes nothing and comes back as it was.
+                    let before: Vec<SackBlock> = set.iter().collect();
+                    prop_assert_eq!(set.insert(SackBlock { start: s, end: e }), SackBlock { start: s, end: e });
+                    prop_assert_eq!(set.iter().collect::<Vec<_>>(), before);
+                }
                 Op::Insert(s, e) => {
                     let merged = set.insert(SackBlock { start: s, end: e });
                     for b in &mut held[s as usize..e as usize] {
@@ -72,13 +81,28 @@ proptest! {
                         *b = false;
                     }
                 }
+                Op::PopFirst => {
+                    let first = runs(&held, 0).first().copied();
+                    prop_assert_eq!(set.pop_first().map(|r| (r.start, r.end)), first);
+                    if let Some((a, b)) = first {
+                        held[a as usize..b as usize].fill(false);
+                    }
+                }
             }
+            let model = runs(&held, 0);
             let got: Vec<(u64, u64)> = set.iter().map(|r| (r.start, r.end)).collect();
-            prop_assert_eq!(&got, &runs(&held, 0));
+            prop_assert_eq!(&got, &model);
+            prop_assert_eq!(set.len(), model.len());
             prop_assert_eq!(set.bytes(), held.iter().filter(|&&b| b).count() as u64);
-            for probe in [0u64, 1, 999, 2000, 4050] {
-                let inside = runs(&held, 0).into_iter().find(|&(a, b)| a <= probe && probe < b);
-                prop_assert_eq!(set.containing(probe).map(|r| (r.start, r.end)), inside);
+            let pair = |r: Option<SackBlock>| r.map(|r| (r.start, r.end));
+            prop_assert_eq!((pair(set.first()), pair(set.last())), (model.first().copied(), model.last().copied()));
+            // Every byte's range, and the range starting next, near every range's ends.
+            let probes = model.iter().flat_map(|&(a, b)| [a.saturating_sub(1), a, b - 1, b]).chain([0, 4050]);
+            for probe in probes {
+                let inside = model.iter().copied().find(|&(a, b)| a <= probe && probe < b);
+                prop_assert_eq!(pair(set.containing(probe)), inside);
+                let next = model.iter().copied().find(|&(a, _)| a >= probe);
+                prop_assert_eq!(pair(set.starting_from(probe)), next);
             }
         }
     }
