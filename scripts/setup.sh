@@ -8,7 +8,7 @@
 TRUNK_VERSION=0.22.1
 # The tool that cuts the page's module at its split points (scripts/split.py); its version goes
 # with the `wasm_split_helpers` of web/Cargo.toml, whose markers it reads.
-WASM_SPLIT_VERSION=0.2.2
+WASM_SPLIT_VERSION=0.2.4
 WASM_TARGET=wasm32-unknown-unknown
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -109,9 +109,9 @@ need_wasm_bindgen() {
 
 need_wasm_split() {
     if cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
-        say "wasm_split_cli $WASM_SPLIT_VERSION already installed"
+        say "wasm-split-cli $WASM_SPLIT_VERSION already installed"
     else
-        say "wasm_split_cli: installing $WASM_SPLIT_VERSION from crates.io (a minute or two)"
+        say "wasm-split-cli: installing $WASM_SPLIT_VERSION from crates.io (a minute or two)"
         cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
     fi
 }

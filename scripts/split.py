@@ -7,7 +7,7 @@ step; the cut must come between cargo and wasm-bindgen, which drops the relocati
 So this hook takes cargo's own output (linked with `--emit-relocs`, web/build.rs) and does the
 rest again:
 
-1. `wasm_split_cli` cuts it into the main module, one module per split point and the chunks
+1. `wasm-split-cli` cuts it into the main module, one module per split point and the chunks
    they share, and writes `__wasm_split.js`, which fetches each when first called;
 2. `wasm-bindgen --keep-lld-exports` writes the main module's glue (the exports the split
    modules link against are kept);
@@ -77,93 +77,12 @@ def rewrite_integrity(html, name, path):
     return pattern.sub(lambda m: m.group(1) + integrity(path) + m.group(2), html)
 
 
-def leb(data, i):
-    value = shift = 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
-
-
-def encode_leb(value):
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def name_bytes(name):
-    return encode_leb(len(name)) + name
-
-
-def renamed_import(path, module, old, new):
-    """Renames the import `module`.`old` of the module at `path` to `new`; returns whether it
-    was there."""
-    with open(path, "rb") as f:
-        data = f.read()
-    out, i, found = bytearray(data[:8]), 8, False
-    while i < len(data):
-        section = data[i]
-        size, body = leb(data, i + 1)
-        end = body + size
-        if section != 2:
-            out += data[i:end]
-            i = end
-            continue
-        count, at = leb(data, body)
-        entries = bytearray(encode_leb(count))
-        for _ in range(count):
-            length, at = leb(data, at)
-            mod = data[at : at + length]
-            at += length
-            length, at = leb(data, at)
-            name = data[at : at + length]
-            at += length
-            desc_start = at
-            kind = data[at]
-            at += 1
-            if kind == 0:  # a function: its type index
-                _, at = leb(data, at)
-            elif kind == 1:  # a table: its element type and limits
-                at += 1
-                flags, at = leb(data, at)
-                _, at = leb(data, at)
-                if flags & 1:
-                    _, at = leb(data, at)
-            elif kind == 2:  # a memory: its limits
-                flags, at = leb(data, at)
-                _, at = leb(data, at)
-                if flags & 1:
-                    _, at = leb(data, at)
-            elif kind == 3:  # a global: its type and mutability
-                at += 2
-            else:
-                fail(f"{path}: an import of kind {kind} this script does not read")
-            if mod == module.encode() and name == old.encode():
-                name, found = new.encode(), True
-            entries += name_bytes(mod) + name_bytes(name) + data[desc_start:at]
-        out += bytes([2]) + encode_leb(len(entries)) + entries
-        i = end
-    with open(path, "wb") as f:
-        f.write(out)
-    return found
-
-
 # The marker wasm-bindgen's casts call (`__rt::wbg_cast`), which its CLI rewrites: a function
-# calling it must stay in the module wasm-bindgen reads. wasm_split_cli 0.2.2 keeps the callers
-# of the marker under its former name in the main module, so the marker goes by that name while
-# the module is cut, and by its own again before wasm-bindgen.
-PLACEHOLDER = "__wbindgen_placeholder__"
-CAST_MARKER = "__wbindgen_describe_generic_import"
-CAST_MARKER_AS_THE_CUT_KNOWS_IT = "__wbindgen_describe_cast"
+# calling it must stay in the module wasm-bindgen reads. wasm-split-cli 0.2.4 keeps the callers
+# of this name (0.2.2 knew only its former name, `__wbindgen_describe_cast`, and a cast cut into
+# the sweep's module then failed at run time with "function signature mismatch"), so the build
+# fails if the page's module stops importing it: wasm-bindgen would have renamed it again.
+CAST_MARKER = b"__wbindgen_describe_generic_import"
 
 
 def main():
@@ -183,13 +102,10 @@ def main():
         cut = os.path.join(tmp, "cut")
         bound = os.path.join(tmp, "bound")
         os.makedirs(cut)
-        marked = os.path.join(tmp, "linked.wasm")
-        shutil.copyfile(linked, marked)
-        if not renamed_import(marked, PLACEHOLDER, CAST_MARKER, CAST_MARKER_AS_THE_CUT_KNOWS_IT):
-            fail(f"{linked} does not import {CAST_MARKER}: has wasm-bindgen changed its casts?")
-        run("the cut at the split points", ["wasm_split_cli", marked, cut])
-        if not renamed_import(os.path.join(cut, "main.wasm"), PLACEHOLDER, CAST_MARKER_AS_THE_CUT_KNOWS_IT, CAST_MARKER):
-            fail(f"the main module lost the import {CAST_MARKER}")
+        with open(linked, "rb") as f:
+            if CAST_MARKER not in f.read():
+                fail(f"{linked} does not import {CAST_MARKER.decode()}: has wasm-bindgen changed its casts?")
+        run("the cut at the split points", ["wasm-split-cli", linked, cut])
         run(
             "wasm-bindgen on the main module",
             ["wasm-bindgen", "--target", "web", "--no-typescript", "--keep-lld-exports",

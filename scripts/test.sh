@@ -71,6 +71,20 @@ section "Release build of the page: trunk build --release (with wasm-opt)"
 trunk build --release
 elapsed
 
+# The split modules are named by their content, so a host caches them across deploys only if
+# the same code is cut into the same bytes: the cut (scripts/split.py) run twice on the page's
+# linked module must agree file for file.
+section "The cut at the split points is deterministic"
+cut_a=$(mktemp -d) cut_b=$(mktemp -d)
+wasm-split-cli target/wasm32-unknown-unknown/page/tcplab-web.wasm "$cut_a" >/dev/null
+wasm-split-cli target/wasm32-unknown-unknown/page/tcplab-web.wasm "$cut_b" >/dev/null
+if ! diff -r "$cut_a" "$cut_b" >/dev/null; then
+    echo "two cuts of the same module differ: $(diff -rq "$cut_a" "$cut_b" | head -3)" >&2
+    exit 1
+fi
+say "two cuts of the page's module agree ($(ls "$cut_a" | wc -l) files)"
+rm -rf "$cut_a" "$cut_b"
+
 section "Page size (gzip -9)"
 # Every first visit fetches the page. A first visit to the default page fetches the default
 # scenario's view beside it (default-view-*.bin, web/src/worker/shipped.rs) and not the
