@@ -483,9 +483,16 @@ pub fn Charts(props: &ChartsProps) -> Html {
     let names = bbr_flow.map(|_| ctx.flow_names()).unwrap_or_default();
     let only = props.only.clone();
     let wanted = move |kind: &str| only.as_ref().is_none_or(|o| o.contains(&kind));
-    let has_rare = (bbr_flow.is_some() && wanted("bbr"))
-        || (sharing::applies(&ctx) && wanted("sharing"))
-        || (messages::applies(&ctx) && (wanted("latency") || wanted("latency-cdf")));
+    // Which of the charts only some runs have are shown: decided here, once, for the module's
+    // fetch and for the charts themselves.
+    let bbr_shown = bbr_flow.filter(|_| wanted("bbr"));
+    let sharing_shown = sharing::applies(&ctx) && wanted("sharing");
+    let has_messages = messages::applies(&ctx);
+    let (latency_shown, cdf_shown) = (
+        has_messages && wanted("latency"),
+        has_messages && wanted("latency-cdf"),
+    );
+    let has_rare = bbr_shown.is_some() || sharing_shown || latency_shown || cdf_shown;
     let (rare_figures, retry_rare) = crate::lazy::use_rare_figures(has_rare);
     // Until their module is in, the rare charts stand behind one notice, in the first one's place.
     let rare_waiting = Cell::new(false);
@@ -532,20 +539,20 @@ pub fn Charts(props: &ChartsProps) -> Html {
                     <Plot figure={plot::figure(goodput::Goodput(ctx.clone()))} {layout} {cursor_ms} {until_ms}
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if let Some(flow) = bbr_flow.filter(|_| wanted("bbr")) {
+                if let Some(flow) = bbr_shown {
                     { rare_plot(Rare::Bbr { flow, names: names.clone() }, bbr::picker(&ctx, &names, flow, on_bbr_pick)) }
                 }
-                if sharing::applies(&ctx) && wanted("sharing") {
+                if sharing_shown {
                     { rare_plot(Rare::Sharing, None) }
                 }
                 if sequence::applies(&ctx) && wanted("sequence") {
                     <Plot figure={plot::figure(sequence::Sequence(ctx.clone()))} {layout}
                         {cursor_ms} {until_ms} on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
-                if messages::applies(&ctx) && wanted("latency") {
+                if latency_shown {
                     { rare_plot(Rare::Latency, None) }
                 }
-                if messages::applies(&ctx) && wanted("latency-cdf") {
+                if cdf_shown {
                     { rare_plot(Rare::Distribution, None) }
                 }
                 if rtt::applies(&ctx) && wanted("rtt") {
