@@ -201,19 +201,26 @@ pub fn decode_request(bytes: &[u8]) -> Result<Request, String> {
     postcard::from_bytes(bytes).map_err(|e| format!("not a request: {e}"))
 }
 
+/// The simulator's worker's answer, or a part of it ([`Sealed`]), as postcard bytes.
+pub(crate) fn write_answer<T: Serialize>(answer: &T) -> Result<Vec<u8>, String> {
+    postcard::to_allocvec(answer).map_err(|e| format!("the answer could not be written: {e}"))
+}
+
+/// The simulator's worker's answer, or a part of it, read back.
+pub(crate) fn read_answer<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("the simulator's answer is unreadable: {e}"))
+}
+
 /// A reply as the simulator's worker posts it; one that cannot be written says so instead.
 pub fn encode_reply(reply: &Reply) -> Vec<u8> {
-    postcard::to_allocvec(reply)
-        .or_else(|e| {
-            let error = Reply::error(reply.id, format!("the answer could not be written: {e}"));
-            postcard::to_allocvec(&error)
-        })
+    write_answer(reply)
+        .or_else(|e| write_answer(&Reply::error(reply.id, e)))
         .unwrap_or_default()
 }
 
 /// A reply as the page reads it.
 pub fn decode_reply(bytes: &[u8]) -> Result<Reply, String> {
-    postcard::from_bytes(bytes).map_err(|e| format!("the simulator's answer is unreadable: {e}"))
+    read_answer(bytes)
 }
 
 /// The worker's whole job, one request in and one reply out, as the page reads it: through the

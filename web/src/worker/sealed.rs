@@ -13,6 +13,8 @@ use std::marker::PhantomData;
 use serde::de::{DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
+use super::protocol::{read_answer, write_answer};
+
 /// A `T` as postcard bytes.
 pub struct Sealed<T> {
     bytes: Vec<u8>,
@@ -21,17 +23,14 @@ pub struct Sealed<T> {
 
 impl<T: Serialize> Sealed<T> {
     pub fn seal(value: &T) -> Result<Self, String> {
-        postcard::to_allocvec(value)
-            .map(Sealed::from_bytes)
-            .map_err(|e| format!("the answer could not be written: {e}"))
+        write_answer(value).map(Sealed::from_bytes)
     }
 }
 
 impl<T: DeserializeOwned> Sealed<T> {
     /// The value, read where it is used.
     pub fn open(&self) -> Result<T, String> {
-        postcard::from_bytes(&self.bytes)
-            .map_err(|e| format!("the simulator's answer is unreadable: {e}"))
+        read_answer(&self.bytes)
     }
 }
 
