@@ -220,6 +220,13 @@ pub fn serialisation_time(bytes: u64, bits_per_s: u64) -> Duration {
     if bits_per_s == 0 {
         return Duration::MAX;
     }
+    // 64 bits hold any packet's bits in nanoseconds (Linux's pacing divides a u64 the same
+    // way, `tcp_update_skb_after_send`); the 128-bit arithmetic, library calls on wasm32 (as
+    // is a checked 64-bit multiply), is only for sizes past 2 GB.
+    const FITS: u64 = u64::MAX / (8 * NANOS_PER_S);
+    if bytes <= FITS {
+        return Duration((bytes * 8 * NANOS_PER_S).div_ceil(bits_per_s));
+    }
     let bits = u128::from(bytes) * 8 * u128::from(NANOS_PER_S);
     let ns = bits.div_ceil(u128::from(bits_per_s));
     Duration(u64::try_from(ns).unwrap_or(u64::MAX))
@@ -240,6 +247,23 @@ mod tests {
         assert_eq!(serialisation_time(1, 3), Duration(2_666_666_667));
         assert_eq!(serialisation_time(1, 0), Duration::MAX);
         assert_eq!(serialisation_time(u64::MAX, 1), Duration::MAX);
+    }
+
+    #[test]
+    fn the_64_bit_division_agrees_with_128_bits_on_both_sides_of_its_edge() {
+        let edge = u64::MAX / (8 * NANOS_PER_S);
+        for bytes in [1, 1500, 65_535, edge - 1, edge, edge + 1, edge * 3] {
+            for rate in [1, 3, 999_999_937, 1_000_000_000, 10_000_000_000, u64::MAX] {
+                let exact =
+                    (u128::from(bytes) * 8 * u128::from(NANOS_PER_S)).div_ceil(u128::from(rate));
+                let want = Duration(u64::try_from(exact).unwrap_or(u64::MAX));
+                assert_eq!(
+                    serialisation_time(bytes, rate),
+                    want,
+                    "{bytes} B at {rate} bit/s"
+                );
+            }
+        }
     }
 
     #[test]
