@@ -113,15 +113,16 @@ impl World {
         }
     }
 
-    /// Keeps the trip of packet `p`, offered to the path at `now` and ending as `end`, if
+    /// Keeps the trip of packet `p`, offered to the path at `now` and ending as `end` says, if
     /// steps are being kept; its place in the record, to settle it later if it is queued at a
-    /// managed bottleneck. `repair`: it carries data sent before.
+    /// managed bottleneck. `repair`: it carries data sent before. The end is made only for a
+    /// trip kept: every packet passes here, and most runs keep no steps.
     pub(super) fn record_trip(
         &mut self,
         now: Instant,
         p: &Packet,
         repair: bool,
-        end: TripEnd,
+        end: impl FnOnce() -> TripEnd,
     ) -> Option<u32> {
         if !self.recording.keeping() {
             return None;
@@ -142,7 +143,7 @@ impl World {
             flow: p.flow,
             cargo,
             sent_ms: now.as_millis_f64(),
-            end,
+            end: end(),
         });
         u32::try_from(steps.trips.len() - 1).ok()
     }

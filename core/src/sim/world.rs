@@ -600,7 +600,7 @@ impl World {
         let fate = self
             .path
             .offer(Direction::Data, p.flow, now, p.wire_bytes, p.is_data());
-        self.record_trip(now, &p, repair, trip_end(now, fate));
+        self.record_trip(now, &p, repair, || trip_end(now, fate));
         if matches!(
             fate,
             Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)
@@ -638,19 +638,19 @@ impl World {
         self.path_changes(now);
         if self.path.staged_drop(p.is_data()) {
             let cause = DropCause::Staged;
-            self.record_trip(now, &p, repair, trip_end(now, Fate::Dropped(cause)));
+            self.record_trip(now, &p, repair, || trip_end(now, Fate::Dropped(cause)));
             self.dropped_data += 1;
             self.lost_on_data_path(now, &p, cause, None);
             return;
         }
         if !self.path.policed(now, p.wire_bytes) {
             let cause = DropCause::Policer;
-            self.record_trip(now, &p, repair, trip_end(now, Fate::Dropped(cause)));
+            self.record_trip(now, &p, repair, || trip_end(now, Fate::Dropped(cause)));
             self.policer_drops += 1;
             self.lost_on_data_path(now, &p, cause, None);
             return;
         }
-        let trip = self.record_trip(now, &p, repair, TripEnd::Queued);
+        let trip = self.record_trip(now, &p, repair, || TripEnd::Queued);
         let Some(m) = self.managed.as_mut() else {
             return;
         };
@@ -862,7 +862,7 @@ impl World {
         let fate = self
             .path
             .offer(Direction::Ack, p.flow, now, p.wire_bytes, false);
-        self.record_trip(now, &p, false, trip_end(now, fate));
+        self.record_trip(now, &p, false, || trip_end(now, fate));
         if let Fate::Dropped(_) = fate {
             self.dropped_acks += 1;
             self.datagram_lost(&p);
