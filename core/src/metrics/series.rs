@@ -112,8 +112,9 @@ impl<const N: usize> Series<N> {
     }
 
     /// Room for every row up to the cap at once, at a series' first row: growing by doubling
-    /// copied each row twice on average, a fifth of what a traced run of 8 flows spent on its
-    /// traces (docs/performance.md, "The hot path"). A series never pushed to takes nothing.
+    /// copied the rows again at every step, into fresh memory, a sixth of the instructions a
+    /// traced run of 8 flows spent on its traces and more of its time (docs/performance.md,
+    /// "The hot path"). A series never pushed to takes nothing.
     #[cold]
     fn reserve_raw(&mut self) {
         self.raw
