@@ -45,6 +45,10 @@ pub fn time_end(end_ms: f64) -> f64 {
     }
 }
 
+/// The fewest ticks an axis asks for: with three, plotters' steps of 1, 2 and 5 and
+/// [`nice_ticks_between`]'s give every span starting at 0 two labelled ticks at least.
+pub const MIN_TICKS: i32 = 3;
+
 /// Device pixels between the canvas's top and the legend.
 fn legend_top(st: &Style) -> i32 {
     st.px(4.0)
@@ -84,9 +88,10 @@ pub fn time_chart<'a>(
     let (x0, x1) = plot_edges(root, st);
     let plot_w = (x1 - x0).max(1);
     let plot_h = (h as i32 - margin_top - st.bottom_area() as i32).max(1);
-    let x_labels = (plot_w / st.px(90.0).max(1)).clamp(2, 14) as usize;
-    // Three at least: with two, a short plot may get a single tick (0) and no scale at all.
-    let y_labels = (plot_h / st.px(42.0).max(1)).clamp(3, 8) as usize;
+    // Three at least on either axis: asked for two, plotters may give a single tick (0) and no
+    // scale at all, as on a phone's time axis for a run of 4.03 s (`tests` below).
+    let x_labels = (plot_w / st.px(90.0).max(1)).clamp(MIN_TICKS, 14) as usize;
+    let y_labels = (plot_h / st.px(42.0).max(1)).clamp(MIN_TICKS, 8) as usize;
     let span = end - lo;
     let time_tick = |v: &f64| unit.tick_within(*v, span);
     let y_tick = |v: &f64| (y.tick)(*v);
@@ -252,7 +257,7 @@ fn right_axis(
         [a, b, ..] => b - a,
         _ => 1.0,
     };
-    let decimals = (-step.log10().floor()).clamp(0.0, 9.0) as usize;
+    let last = ticks.last().copied().unwrap_or(0.0);
     for v in ticks {
         let Some(y) = frame.y.y_px(v / factor) else {
             continue;
@@ -264,7 +269,7 @@ fn right_axis(
         ))
         .map_err(err)?;
         root.draw(&Text::new(
-            super::fmt::trim(v, decimals),
+            super::fmt::compact(v, step, last),
             (x + st.px(8.0), y),
             label.clone(),
         ))
@@ -299,4 +304,35 @@ pub fn plot_columns(root: &Root, st: &Style) -> f64 {
 /// The gap between a band reserved by [`time_chart`] and the plotting area.
 pub fn gap(st: &Style) -> i32 {
     st.px(4.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::coord::ranged1d::{BoldPoints, Ranged};
+    use plotters::coord::types::RangedCoordf64;
+
+    /// Spans from a millisecond to an hour, in steps of a hundredth of a decade.
+    fn spans() -> impl Iterator<Item = f64> {
+        (0..=660).map(|i| 10f64.powf(i as f64 / 100.0))
+    }
+
+    #[test]
+    fn asked_for_the_fewest_ticks_every_axis_from_0_gets_two_labels() {
+        let n = MIN_TICKS as usize;
+        for hi in spans() {
+            let axis: RangedCoordf64 = (0.0..hi).into();
+            let plotters = axis.key_points(BoldPoints(n));
+            assert!(plotters.len() >= 2, "plotters, 0 to {hi}: {plotters:?}");
+            let ours = nice_ticks_between(0.0, hi, n);
+            assert!(ours.len() >= 2, "nice_ticks_between, 0 to {hi}: {ours:?}");
+        }
+    }
+
+    #[test]
+    fn asked_for_two_plotters_may_give_one() {
+        // Why the fewest is not two: a phone's time axis for a run of 4.03 s showed only 0.
+        let axis: RangedCoordf64 = (0.0..4030.0).into();
+        assert_eq!(axis.key_points(BoldPoints(2)), vec![0.0]);
+    }
 }

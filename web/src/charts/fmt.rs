@@ -18,6 +18,32 @@ pub fn trim(v: f64, decimals: usize) -> String {
     crate::model::format::grouped(&s)
 }
 
+/// A tick label of an axis whose ticks are `step` apart and reach `top`, short enough for the
+/// narrow room beside a plot: past 9,999 in thousands (`300k`), millions (`1.5M`) or billions,
+/// so that a label stays within five characters and clear of the axis's name beside it.
+pub fn compact(v: f64, step: f64, top: f64) -> String {
+    let (unit, suffix) = if top.abs() >= 1e9 {
+        (1e9, "G")
+    } else if top.abs() >= 1e6 {
+        (1e6, "M")
+    } else if top.abs() >= 1e4 {
+        (1e3, "k")
+    } else {
+        (1.0, "")
+    };
+    let decimals = if step > 0.0 && step.is_finite() {
+        (-(step / unit).log10().floor()).clamp(0.0, 9.0) as usize
+    } else {
+        0
+    };
+    let n = trim(v / unit, decimals);
+    if n == "0" {
+        n
+    } else {
+        format!("{n}{suffix}")
+    }
+}
+
 /// Decimals enough to tell apart ticks about a sixth of `top` apart.
 pub fn decimals_for(top: f64) -> usize {
     if !(top.is_finite() && top > 0.0) {
@@ -178,4 +204,33 @@ pub fn rate(rate: tcplab::rate::MBytePerS) -> String {
 pub fn segments(bytes: f64, mss: u32, lang: Lang) -> String {
     let n = bytes / f64::from(mss.max(1));
     format!("{} {}", sig(n), lang.pick("seg", "段"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_axis_label_stays_within_five_characters() {
+        // Segments of a long run, as the time-sequence graph's right axis counts them.
+        let ticks = [0.0, 100_000.0, 200_000.0, 300_000.0];
+        let labels: Vec<String> = ticks
+            .iter()
+            .map(|v| compact(*v, 100_000.0, 300_000.0))
+            .collect();
+        assert_eq!(labels, ["0", "100k", "200k", "300k"]);
+        assert_eq!(compact(1_500_000.0, 500_000.0, 1.5e7), "1.5M");
+        assert_eq!(compact(12_000.0, 2_000.0, 12_000.0), "12k");
+        assert_eq!(compact(25_000.0, 500.0, 25_000.0), "25k");
+        assert_eq!(compact(10_500.0, 500.0, 25_000.0), "10.5k");
+        // Below ten thousand the number is written out, grouped as every other axis is.
+        assert_eq!(compact(2_000.0, 500.0, 2_000.0), "2,000");
+        assert_eq!(compact(0.25, 0.05, 0.5), "0.25");
+        for top in [
+            9_999.0, 99_000.0, 950_000.0, 9.9e6, 9.5e7, 9.9e8, 9.9e9, 9.9e11,
+        ] {
+            let label = compact(top, top / 5.0, top);
+            assert!(label.chars().count() <= 5, "{top}: {label}");
+        }
+    }
 }

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
-use super::axis::nice_ticks;
+use super::axis::{nice_ticks, MIN_TICKS};
 use super::frame::{Frame, Scale};
 use super::legend::{self, Item};
 use super::style::{Style, AXIS, GRID, INK};
@@ -102,8 +102,8 @@ pub fn frame(root: &Root, st: &Style, items: &[Item], x: &Axis, y: &Axis) -> Res
     let (top, bottom) = (frame.top() as i32, frame.bottom() as i32);
     let (left, right) = (frame.left() as i32, frame.right() as i32);
     let label = st.text(0.95, AXIS);
-    let nx = ((right - left) / st.px(70.0).max(1)).clamp(2, 12) as usize;
-    let ny = ((bottom - top) / st.px(40.0).max(1)).clamp(2, 8) as usize;
+    let nx = ((right - left) / st.px(70.0).max(1)).clamp(MIN_TICKS, 12) as usize;
+    let ny = ((bottom - top) / st.px(40.0).max(1)).clamp(MIN_TICKS, 8) as usize;
     for v in ticks(x.lo, x.hi, x.log, nx) {
         let Some(px) = frame.x.x_px(v) else { continue };
         let px = px.round() as i32;
