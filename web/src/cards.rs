@@ -93,10 +93,17 @@ fn mathis_not_applicable(lang: Lang, app: App, view: &RunView) -> Option<&'stati
             "no segment was lost at random in this run",
             "本次运行没有报文段被随机丢弃",
         ))
-    } else if app != App::Bulk {
+    } else if app == App::Msgs {
+        // A body, like a bulk flow, has all its data from the start: only messages wait on
+        // the application.
         Some(lang.pick(
             "the application, not loss, limits the sender (Mathis assumes it always has data)",
             "限制发送方的是应用而非丢包（Mathis 假设发送方总有数据）",
+        ))
+    } else if view.verdict.limit == Limit::SlowStart {
+        Some(lang.pick(
+            "the body was done in slow start, before the sawtooth the formula describes",
+            "数据在慢启动中就已传完，还没进入公式描述的锯齿阶段",
         ))
     } else if view.verdict.limit == Limit::ReceiveWindow {
         Some(lang.pick(
@@ -324,5 +331,34 @@ pub fn Headline(props: &HeadlineProps) -> Html {
                 { under_load }
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tcplab::Scenario;
+
+    fn view(query: &str) -> RunView {
+        let s = Scenario::parse(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+        tcplab_wire::page_view(&s)
+    }
+
+    /// The card and the verdict above it speak of one run: where the verdict says loss held
+    /// the window and cites the Mathis rate, the card compares with that rate too.
+    #[test]
+    fn a_lossy_body_is_compared_with_mathis_as_the_verdict_does() {
+        let v = view("rtt=50&bw=20&loss=0.5");
+        assert_eq!(v.verdict.limit, Limit::Loss);
+        assert!(v.verdict.mathis_mbps.is_some());
+        assert_eq!(mathis_not_applicable(Lang::En, App::Body, &v), None);
+    }
+
+    #[test]
+    fn messages_wait_on_the_application_so_mathis_does_not_apply() {
+        let v = view("app=msgs&rtt=50&bw=20&loss=0.5&dur=10");
+        assert!(v.summary.dropped_data > 0);
+        let why = mathis_not_applicable(Lang::En, App::Msgs, &v);
+        assert!(why.is_some_and(|w| w.contains("application")), "{why:?}");
     }
 }

@@ -342,7 +342,7 @@ pub const KNOBS: &[Knob] = &[
         ("", ""),
         (
             "Body: one transfer of a fixed size. Bulk: send without end for the duration. Messages: small writes at a fixed interval.",
-            "Body：传一次固定大小的数据。Bulk：在时长内不停发送。Messages：按固定间隔写小消息。",
+            "单次传输：传一次固定大小的数据。持续发送：在时长内不停发送。消息：按固定间隔写小消息。",
         ),
     ),
     knob(
