@@ -170,6 +170,23 @@ impl Figure for Goodput {
         self.0.flows_note(" and their sum", "及其总和")
     }
 
+    /// Goodput is what the application reads, in order: after a loss the receiver holds what
+    /// came behind the hole and hands it over at once when the retransmission fills it, so the
+    /// line can rise above the link's rate for a moment (head-of-line blocking).
+    fn tip(&self) -> Option<String> {
+        Some(
+            self.0
+                .pick(
+                    "Bytes the application read, in order. After a loss the receiver holds what \
+                     arrived behind the hole and hands it all over when the retransmission fills \
+                     it: the line can then rise above the link rate for a moment.",
+                    "应用按序读到的字节。丢包后，接收方扣住缺口之后到达的数据，等重传补上缺口时一次交付：\
+                     此时曲线会短暂高于链路速率。",
+                )
+                .to_string(),
+        )
+    }
+
     fn height(&self) -> f64 {
         280.0
     }
