@@ -32,7 +32,8 @@ pub fn prediction(s: &Scenario) -> Prediction {
             s.mss,
             s.body,
             s.rtt_ms,
-            limits.each(),
+            limits.share(),
+            s.rwnd as f64,
         ));
     }
     let per_conn = match mathis(s.mss, s.rtt_ms, s.loss_pct / 100.0) {

@@ -68,9 +68,14 @@ impl Limits {
         self.window_each * self.conns
     }
 
+    /// One connection's share of the link: the rate its segments leave at.
+    pub fn share(&self) -> MBytePerS {
+        self.link / self.conns
+    }
+
     /// What one connection can reach on an ideal path: its share of the link, or its window.
     pub fn each(&self) -> MBytePerS {
-        (self.link / self.conns).min(self.window_each)
+        self.share().min(self.window_each)
     }
 }
 

@@ -34,31 +34,60 @@ pub fn segments_for(bytes: u64, mss: u32) -> u64 {
 /// The time one body needs on an ideal path, in ms: the handshake's round trip, then ideal slow
 /// start (doubling each round from `iw`) until the window covers the path's BDP, then the rest at
 /// the link's payload rate, and the last byte's one-way trip. No loss, no delayed ACKs.
-pub fn ideal_completion_ms(iw: u32, mss: u32, body: u64, rtt_ms: f64, payload: MBytePerS) -> f64 {
+///
+/// `link` is the rate a round's segments leave at (the connection's share of the link); the
+/// receiver's window, `window_bytes`, caps what is in flight, so a window under the BDP sends
+/// that much a round trip. The cap is not a rate: a round of 443 segments under a 4 MiB window
+/// still leaves at the link's rate, not at 4 MiB per round trip.
+pub fn ideal_completion_ms(
+    iw: u32,
+    mss: u32,
+    body: u64,
+    rtt_ms: f64,
+    link: MBytePerS,
+    window_bytes: f64,
+) -> f64 {
     let segs = segments_for(body, mss);
-    let bytes_per_ms = payload.0 * 1e3;
+    let bytes_per_ms = link.0 * 1e3;
     if bytes_per_ms <= 0.0 || rtt_ms < 0.0 {
         return f64::INFINITY;
     }
-    let bdp_segs = (bytes_per_ms * rtt_ms / f64::from(mss.max(1))).max(1.0);
+    if segs == 0 {
+        return rtt_ms * 1.5;
+    }
+    let mss = f64::from(mss.max(1));
+    let bdp_segs = (bytes_per_ms * rtt_ms / mss).max(1.0);
+    // At least a segment in flight; a window too large to count is no cap.
+    let cap = if window_bytes.is_finite() && window_bytes >= 0.0 {
+        ((window_bytes / mss).floor() as u64).max(1)
+    } else {
+        u64::MAX
+    };
     let mut t = rtt_ms;
     let mut sent = 0u64;
     let mut window = u64::from(iw.max(1));
-    while sent < segs {
-        let round = window.min(segs - sent);
-        if window as f64 >= bdp_segs {
+    loop {
+        let w = window.min(cap);
+        let left = segs - sent;
+        // The body's bytes from segment `from` on: the last segment carries what is left.
+        let bytes_from = |from: u64| (body as f64 - from as f64 * mss).max(0.0);
+        if w as f64 >= bdp_segs {
             // The pipe is full: the rest streams at the link rate.
-            let rest = (segs - sent) as f64 * f64::from(mss);
-            return t + rest / bytes_per_ms + rtt_ms / 2.0;
+            return t + bytes_from(sent) / bytes_per_ms + rtt_ms / 2.0;
         }
-        sent += round;
-        if sent >= segs {
-            return t + round as f64 * f64::from(mss) / bytes_per_ms + rtt_ms / 2.0;
+        if w == cap || w >= left {
+            // The window grows no more (or need not): `w` segments a round trip to the end.
+            let rounds = left.div_ceil(w);
+            let last_from = sent + (rounds - 1) * w;
+            return t
+                + (rounds - 1) as f64 * rtt_ms
+                + bytes_from(last_from) / bytes_per_ms
+                + rtt_ms / 2.0;
         }
+        sent += w;
         t += rtt_ms;
         window = window.saturating_mul(2);
     }
-    t + rtt_ms / 2.0
 }
 
 /// Ideal slow start's sending rate over time, as steps `(start ms, rate)`: the window doubles
@@ -125,7 +154,7 @@ mod ideal_tests {
         // 1713 segments: rounds of 10..640 (1270 after 7), the 8th carries the rest; the last
         // byte lands half an RTT after it leaves. The link (120.7 MB/s) adds the 8th round's
         // 443 segments' serialisation, 5.4 ms.
-        let t = ideal_completion_ms(10, 1460, 2_499_986, 31.537, MBytePerS(120.7));
+        let t = ideal_completion_ms(10, 1460, 2_499_986, 31.537, MBytePerS(120.7), f64::INFINITY);
         let expected = 31.537 * 8.5 + 443.0 * 1460.0 / 120_700.0;
         assert!((t - expected).abs() < 0.01, "{t} vs {expected}");
     }
@@ -133,8 +162,26 @@ mod ideal_tests {
     #[test]
     fn a_long_body_streams_at_the_link_rate_once_the_pipe_is_full() {
         // 100 MB over a 1 MB BDP: the streaming time dominates.
-        let t = ideal_completion_ms(10, 1000, 100_000_000, 10.0, MBytePerS(100.0));
+        let t = ideal_completion_ms(10, 1000, 100_000_000, 10.0, MBytePerS(100.0), f64::INFINITY);
         assert!(t > 1000.0 && t < 1100.0, "{t}");
+    }
+
+    #[test]
+    fn a_window_far_above_the_last_round_does_not_slow_it() {
+        // rtt=466 at 1 Gbit/s with the 4 MiB default window: the 8th round's 443 segments leave
+        // at the link's rate (121.6 MB/s), not at 4 MiB a round trip (9 MB/s, 72 ms).
+        let t = ideal_completion_ms(10, 1460, 2_500_000, 466.0, MBytePerS(121.6), 4_194_304.0);
+        let expected = 466.0 * 8.5 + 443.0 * 1460.0 / 121_600.0;
+        assert!((t - expected).abs() < 0.01, "{t} vs {expected}");
+    }
+
+    #[test]
+    fn a_window_under_the_bdp_sends_that_much_a_round_trip() {
+        // 64 KiB: 44 segments of 1 460 B. Rounds of 10, 20, 40, then 44 a round trip; 1 000
+        // segments: 70 after three rounds, 930 more in 22 rounds (21 full, the last of 6).
+        let t = ideal_completion_ms(10, 1460, 1_460_000, 100.0, MBytePerS(100.0), 65_536.0);
+        let expected = 100.0 + 3.0 * 100.0 + 21.0 * 100.0 + 6.0 * 1460.0 / 100_000.0 + 50.0;
+        assert!((t - expected).abs() < 0.01, "{t} vs {expected}");
     }
 
     #[test]

@@ -78,7 +78,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
     let wl = limits.window_all();
     let g = MBytePerS(summary.goodput_MBps.unwrap_or(0.0));
     let ideal = (s.app == App::Body)
-        .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, limits.each()));
+        .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, limits.share(), s.rwnd as f64));
     let lossy = summary.retransmitted_segments > 0 || summary.dropped_data > 0;
     let hol_share = summary
         .msgs
@@ -147,6 +147,42 @@ mod tests {
     fn limit_of(q: &str) -> Limit {
         let s = Scenario::parse(q).unwrap_or_default();
         verdict(&s, &run(&s, &RunOptions::default()).summary).limit
+    }
+
+    /// The ideal path is a bound: on a clean path no body finishes before it, whatever the RTT,
+    /// the link and the receive window (and a window far above the last round leaves the bound
+    /// within a millisecond of the run, as the verdict's sentence puts them side by side).
+    #[test]
+    fn no_body_on_a_clean_path_beats_the_ideal_one() {
+        for rtt in ["5", "31.5", "100", "466"] {
+            for bw in ["10", "100", "1000"] {
+                for rwnd in ["65536", "4194304"] {
+                    let q = format!("rtt={rtt}&bw={bw}&rwnd={rwnd}&autotune=0&dur=60");
+                    let s = Scenario::parse(&q).unwrap_or_else(|e| panic!("{q}: {e}"));
+                    let summary = run(&s, &RunOptions::summary_only()).summary;
+                    let done = summary
+                        .completion_ms
+                        .unwrap_or_else(|| panic!("{q}: unfinished"));
+                    let ideal = verdict(&s, &summary)
+                        .ideal_completion_ms
+                        .unwrap_or_else(|| panic!("{q}: no ideal"));
+                    assert!(
+                        done >= ideal - 0.5,
+                        "{q}: done in {done} ms, ideal {ideal} ms"
+                    );
+                }
+            }
+        }
+        let s = Scenario::parse("rtt=466").unwrap_or_default();
+        let summary = run(&s, &RunOptions::summary_only()).summary;
+        let ideal = verdict(&s, &summary)
+            .ideal_completion_ms
+            .unwrap_or(f64::NAN);
+        let done = summary.completion_ms.unwrap_or(f64::NAN);
+        assert!(
+            (done - ideal).abs() < 1.0,
+            "rtt=466: done in {done} ms, ideal {ideal} ms"
+        );
     }
 
     #[test]
