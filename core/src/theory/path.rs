@@ -72,11 +72,6 @@ impl Limits {
     pub fn share(&self) -> MBytePerS {
         self.link / self.conns
     }
-
-    /// What one connection can reach on an ideal path: its share of the link, or its window.
-    pub fn each(&self) -> MBytePerS {
-        self.share().min(self.window_each)
-    }
 }
 
 /// The bottleneck's rate over the run: `bw`, or with a schedule the mean of its rates over

@@ -63,14 +63,14 @@ pub fn ideal_completion_ms(
     } else {
         u64::MAX
     };
+    // The body's bytes from segment `from` on: the last segment carries what is left.
+    let bytes_from = |from: u64| (body as f64 - from as f64 * mss).max(0.0);
     let mut t = rtt_ms;
     let mut sent = 0u64;
     let mut window = u64::from(iw.max(1));
     loop {
         let w = window.min(cap);
         let left = segs - sent;
-        // The body's bytes from segment `from` on: the last segment carries what is left.
-        let bytes_from = |from: u64| (body as f64 - from as f64 * mss).max(0.0);
         if w as f64 >= bdp_segs {
             // The pipe is full: the rest streams at the link rate.
             return t + bytes_from(sent) / bytes_per_ms + rtt_ms / 2.0;
