@@ -413,3 +413,52 @@ fn a_managed_queue_s_decisions_are_the_steps_and_the_trips() {
         }
     }
 }
+
+/// The queue chart and the player read one queue: at every step's instant, the packets the
+/// step says were waiting are the trace's count there (before that instant's changes, or after
+/// one of them: a step falls between the changes of its own instant). The trace must show
+/// the queue falling between arrivals, as each packet goes onto the link, not only its
+/// heights when packets join it.
+#[test]
+fn the_queue_chart_reads_what_each_step_says() {
+    for q in [
+        "cc=reno&sack=0&body=300000&drop=20",
+        "cc=cubic&bw=20&rtt=40&queue=30&dur=2",
+        "cc=cubic&bw=20&rtt=40&queue=100&aqm=codel&dur=2",
+        "cc=cubic&bw=20&rtt=40&queue=60&flows=2&dur=2",
+    ] {
+        let s = Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+        let r = run(
+            &s,
+            &RunOptions {
+                record_steps: Some(StepWindow::WHOLE_RUN),
+                ..RunOptions::default()
+            },
+        );
+        assert!(
+            !r.traces.queue.is_thinned(),
+            "{q}: a trace short enough to read whole"
+        );
+        let rows = r.traces.queue.rows();
+        let steps = r.steps.unwrap_or_default().steps;
+        assert!(steps.len() > 500, "{q}: {} steps", steps.len());
+        let mut fell = false;
+        for w in rows.windows(2) {
+            fell |= w[1].1[0] < w[0].1[0] && w[1].0 > w[0].0;
+        }
+        assert!(fell, "{q}: the queue never fell between two instants");
+        for st in &steps {
+            let t = tcplab::time::Instant((st.t_ms * 1e6).round() as u64);
+            let before = rows.partition_point(|r| r.0 < t);
+            let after = rows.partition_point(|r| r.0 <= t);
+            let mut seen: Vec<u32> = rows[before..after].iter().map(|r| r.1[0] as u32).collect();
+            seen.push(before.checked_sub(1).map_or(0, |i| rows[i].1[0] as u32));
+            assert!(
+                seen.contains(&st.state.queue),
+                "{q}: at {} ms the step says {} queued, the trace {seen:?}",
+                st.t_ms,
+                st.state.queue
+            );
+        }
+    }
+}

@@ -71,10 +71,18 @@ impl Bottleneck {
 
     /// Packets waiting at `now`, not counting the one being serialised.
     pub fn queued(&mut self, now: Instant) -> usize {
-        while self.waiting.front().is_some_and(|&s| s <= now) {
-            self.waiting.pop_front();
-        }
+        self.leave_until(now, |_, _| {});
         self.waiting.len()
+    }
+
+    /// Forgets the packets that went onto the link by `now`, telling `left` when each went and
+    /// how many still waited behind it: the queue falls between arrivals, though no event
+    /// marks it (the link is FIFO and work-conserving, so the times are known).
+    pub fn leave_until(&mut self, now: Instant, mut left: impl FnMut(Instant, usize)) {
+        while let Some(&s) = self.waiting.front().filter(|&&s| s <= now) {
+            self.waiting.pop_front();
+            left(s, self.waiting.len());
+        }
     }
 
     /// Packets waiting at `now`, without forgetting those that have left (for observers).
@@ -125,6 +133,21 @@ mod tests {
             b.offer(Instant(30_000), 1500),
             Enqueued::Departs(Instant(42_000))
         );
+    }
+
+    #[test]
+    fn the_queue_falls_as_each_packet_goes_onto_the_link() {
+        let mut b = Bottleneck::new(GBIT, 10);
+        for _ in 0..4 {
+            b.offer(Instant(0), 1500);
+        }
+        // Three wait behind the first; they go onto the link at 12, 24 and 36 us.
+        let mut seen = Vec::new();
+        b.leave_until(Instant(30_000), |at, left| seen.push((at.0, left)));
+        assert_eq!(seen, [(12_000, 2), (24_000, 1)]);
+        b.leave_until(Instant(100_000), |at, left| seen.push((at.0, left)));
+        assert_eq!(seen, [(12_000, 2), (24_000, 1), (36_000, 0)]);
+        assert_eq!(b.queued(Instant(100_000)), 0);
     }
 
     #[test]

@@ -254,6 +254,12 @@ impl Path {
         self.bottleneck.queued(now)
     }
 
+    /// Forgets the packets that went onto the bottleneck's link by `now`, telling `left` when
+    /// each went and how many still waited ([`super::bottleneck::Bottleneck::leave_until`]).
+    pub fn leave_until(&mut self, now: Instant, left: impl FnMut(Instant, usize)) {
+        self.bottleneck.leave_until(now, left);
+    }
+
     /// Packets waiting at `now`, for observers that must not change the state.
     pub fn waiting_at(&self, now: Instant) -> usize {
         self.bottleneck.waiting_at(now)

@@ -132,7 +132,8 @@ impl FlowTrace {
 #[derive(Debug, Clone)]
 pub struct Traces {
     pub flows: Vec<FlowTrace>,
-    /// Packets waiting at the bottleneck, at each arrival there.
+    /// Packets waiting at the bottleneck, from each change on (an arrival, a departure onto
+    /// the link, a discipline's drop): a step series keeps only its changes.
     pub queue: Series<1>,
     /// Drops: (flow, cause code).
     pub drops: Series<2>,
@@ -142,6 +143,9 @@ pub struct Traces {
     pub marks: Series<1>,
     /// The latency probe's round trips (ms), when each echo came back.
     pub probe: Series<1>,
+    /// The queue's count as last pushed: a change is known without reading the series back
+    /// (two pushes a packet, on the hot path).
+    queued_last: Option<usize>,
 }
 
 /// Milliseconds with nanosecond precision, printed without float noise.
@@ -174,6 +178,16 @@ impl Traces {
             sojourn: Series::new(cap, 0),
             marks: Series::new(cap, 0),
             probe: Series::new(cap, 0),
+            queued_last: None,
+        }
+    }
+
+    /// `packets` wait at the bottleneck from `at` on.
+    #[inline]
+    pub fn queued(&mut self, at: Instant, packets: usize) {
+        if self.queued_last != Some(packets) {
+            self.queued_last = Some(packets);
+            self.queue.push(at, [packets as f64]);
         }
     }
 

@@ -356,6 +356,13 @@ impl World {
 
     /// Runs until the work is done, the time limit, or the event budget.
     pub fn run(&mut self) -> Stop {
+        let stop = self.run_events();
+        // The packets that left the queue after the last arrival: the trace ends as it emptied.
+        self.trace_departures(self.last_event);
+        stop
+    }
+
+    fn run_events(&mut self) -> Stop {
         loop {
             // The next event is the earliest of the heap's and the two wires' heads, ties going
             // to the one scheduled first. Sequence numbers are unique, so keys never tie; an
@@ -583,6 +590,15 @@ impl World {
         new
     }
 
+    /// The drop-tail queue's departures by `now`, into the queue's trace: between two
+    /// arrivals the queue falls one packet at a time as the link takes them, though no event
+    /// marks it. (A managed bottleneck has an event for each.)
+    fn trace_departures(&mut self, now: Instant) {
+        if let (Some(tr), None) = (&mut self.traces, &self.managed) {
+            self.path.leave_until(now, |at, left| tr.queued(at, left));
+        }
+    }
+
     pub(super) fn bottleneck_waiting(&self, now: Instant) -> usize {
         match &self.managed {
             Some(m) => m.queue.len(),
@@ -597,6 +613,7 @@ impl World {
             self.send_through_managed(now, p, repair);
             return;
         }
+        self.trace_departures(now);
         let fate = self
             .path
             .offer(Direction::Data, p.flow, now, p.wire_bytes, p.is_data());
@@ -607,7 +624,7 @@ impl World {
         ) {
             // The link took the packet: the queue it joined is what the trace shows.
             if let Some(tr) = &mut self.traces {
-                tr.queue.push(now, [self.path.queued(now) as f64]);
+                tr.queued(now, self.path.queued(now));
             }
         }
         match fate {
@@ -665,7 +682,7 @@ impl World {
         let mut out = std::mem::take(&mut m.outcomes);
         m.queue.offer(now, w, &mut out);
         if let Some(tr) = &mut self.traces {
-            tr.queue.push(now, [m.queue.len() as f64]);
+            tr.queued(now, m.queue.len());
         }
         self.settle(now, &mut out);
     }
@@ -708,6 +725,10 @@ impl World {
         m.due = None;
         let mut out = std::mem::take(&mut m.outcomes);
         m.queue.run_until(now, &mut out);
+        // A packet went onto the link, or the discipline dropped some on the way out.
+        if let Some(tr) = &mut self.traces {
+            tr.queued(now, m.queue.len());
+        }
         self.settle(now, &mut out);
     }
 
