@@ -85,6 +85,13 @@ pub fn problem_zh(p: &tcplab::scenario::Problem) -> String {
         Problem::NotANumber { value, allowed } => {
             format!("{} 不是数字（{}）", q(value), allowed_zh(allowed))
         }
+        Problem::Exponent { value, allowed } => {
+            format!(
+                "{} 用了指数写法：请把数字完整写出（{}）",
+                q(value),
+                allowed_zh(allowed)
+            )
+        }
         Problem::NotWhole { value, allowed } => {
             format!("{} 不是整数（{}）", q(value), allowed_zh(allowed))
         }

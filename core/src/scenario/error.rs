@@ -33,6 +33,11 @@ pub enum Problem {
     TooLong { value: String, allowed: String },
     #[error("{} is not a number ({allowed})", quoted(value))]
     NotANumber { value: String, allowed: String },
+    #[error(
+        "{} has an exponent: write the number in full digits ({allowed})",
+        quoted(value)
+    )]
+    Exponent { value: String, allowed: String },
     #[error("{} is not a whole number ({allowed})", quoted(value))]
     NotWhole { value: String, allowed: String },
     #[error("{} has an unknown unit (units: {units})", quoted(value))]

@@ -525,6 +525,7 @@ fn number_problem(
         NumberError::TooLong => Problem::TooLong { value, allowed },
         NumberError::OutOfRange => Problem::OutOfRange { value, allowed },
         NumberError::NotWhole => Problem::NotWhole { value, allowed },
+        NumberError::Exponent => Problem::Exponent { value, allowed },
         // For a key without units, "10x" is simply not a number of the key.
         NumberError::UnknownUnit if !dim.suffixes().is_empty() => Problem::UnknownUnit {
             value,
@@ -758,7 +759,15 @@ mod tests {
         );
         assert_eq!(
             err("rtt=1e3"),
-            r#"rtt: "1e3" is not a number (allowed 0.1 to 2000 ms)"#
+            r#"rtt: "1e3" has an exponent: write the number in full digits (allowed 0.1 to 2000 ms)"#
+        );
+        assert_eq!(
+            err("seed=1E400"),
+            r#"seed: "1E400" has an exponent: write the number in full digits (allowed 0 to 18446744073709551615)"#
+        );
+        assert_eq!(
+            err("rtt=1.e3"),
+            r#"rtt: "1.e3" is not a number (allowed 0.1 to 2000 ms)"#
         );
         assert_eq!(
             err("rtt=5parsec"),

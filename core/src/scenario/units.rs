@@ -38,6 +38,8 @@ pub(crate) enum NumberError {
     Empty,
     TooLong,
     NotANumber,
+    /// Written with an exponent (`1e3`), which the contract leaves out: the digits in full.
+    Exponent,
     UnknownUnit,
     /// Has a fraction where a whole number is needed (after applying the unit).
     NotWhole,
@@ -154,6 +156,9 @@ impl<'a> Decimal<'a> {
         // `1e5` is an exponent, not a unit `e5`: say so rather than list the units.
         let exponent = suffix.starts_with(['e', 'E'])
             && suffix[1..].starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+        if well_formed && !number.ends_with('.') && exponent {
+            return Err(NumberError::Exponent);
+        }
         if !well_formed || number.ends_with('.') || exponent {
             return Err(NumberError::NotANumber);
         }
@@ -340,7 +345,7 @@ mod tests {
     #[test]
     fn only_plain_decimals() {
         for v in [
-            "ten", "inf", "NaN", "1e5", "+5", ".5", "5.", "1.2.3", "-", "--1", "ms",
+            "ten", "inf", "NaN", "+5", ".5", "5.", "1.2.3", "-", "--1", "ms", "1.e5",
         ] {
             let got = read_decimal(v, D::Millis);
             assert!(
@@ -348,6 +353,10 @@ mod tests {
                 "{v}: {got:?}"
             );
         }
+        for v in ["1e5", "2.5E-3", "1e400", "1e+2ms"] {
+            assert_eq!(read_decimal(v, D::Millis), Err(E::Exponent), "{v}");
+        }
+        assert_eq!(read_whole("1e3", D::Bytes), Err(E::Exponent));
         assert_eq!(read_decimal("", D::Millis), Err(E::Empty));
         assert_eq!(read_whole("", D::Bytes), Err(E::Empty));
         assert_eq!(read_decimal("٣", D::Millis), Err(E::NotANumber));
