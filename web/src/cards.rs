@@ -45,6 +45,19 @@ fn shown(raw: Option<f64>, unit: &'static str, digits: i32) -> Shown {
     }
 }
 
+/// A rate in MB/s, in kB/s below a tenth of one, as [`crate::model::format::mbytes_per_s`]
+/// writes it; `data-raw` keeps the MB/s.
+fn shown_rate(raw: Option<f64>) -> Shown {
+    match raw {
+        Some(r) if r > 0.0 && r < 0.1 => Shown {
+            num: number(r * 1000.0, 3),
+            unit: "kB/s",
+            raw,
+        },
+        _ => shown(raw, "MB/s", 3),
+    }
+}
+
 /// A duration in ms shown in ms or s.
 fn shown_ms(raw: Option<f64>) -> Shown {
     match raw {
@@ -204,7 +217,7 @@ pub fn Headline(props: &HeadlineProps) -> Html {
     let goodput = card(
         "card-goodput",
         lang.pick("Goodput", "有效吞吐"),
-        shown(s.goodput_MBps, "MB/s", 3),
+        shown_rate(s.goodput_MBps),
         html! {
             <>
                 { s.goodput_MBps.map(|g| bits_per_s(MBytePerS(g))).unwrap_or_default() }
@@ -334,6 +347,40 @@ pub fn Headline(props: &HeadlineProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct PeekProps {
+    pub view: Option<ViewRef>,
+    pub lang: Lang,
+    pub running: bool,
+}
+
+/// The run's verdict and its numbers in one line at the foot of the screen while the settings
+/// are in view on a narrow screen, where the results are above them: a reader moving a slider
+/// there sees what it did without scrolling up. The headline above says it in full (for screen
+/// readers too: this line repeats it, so it is hidden from them).
+#[function_component]
+pub fn Peek(props: &PeekProps) -> Html {
+    let lang = props.lang;
+    let Some(view) = &props.view else {
+        return Html::default();
+    };
+    let s = &view.summary;
+    let mut numbers = Vec::new();
+    if let Some(g) = s.goodput_MBps {
+        numbers.push(mbytes_per_s(MBytePerS(g)));
+    }
+    if let Some(ms) = s.completion_ms {
+        numbers.push(duration(ms));
+    }
+    html! {
+        <p class={classes!("run-peek", format!("limit-{}", verdict::limit_name(view.verdict.limit)))}
+            id="run-peek" aria-hidden="true" data-running={props.running.to_string()}>
+            <strong>{ verdict::title(lang, view.verdict.limit) }</strong>
+            { for numbers.into_iter().map(|n| html! { <>{ " · " }<span class="peek-num">{ n }</span></> }) }
+        </p>
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,6 +399,19 @@ mod tests {
         assert_eq!(v.verdict.limit, Limit::Loss);
         assert!(v.verdict.mathis_mbps.is_some());
         assert_eq!(mathis_not_applicable(Lang::En, App::Body, &v), None);
+    }
+
+    #[test]
+    fn a_trickle_reads_in_kilobytes_as_the_verdict_writes_it() {
+        let r = shown_rate(Some(0.00118));
+        assert_eq!((r.num.as_str(), r.unit), ("1.18", "kB/s"));
+        assert_eq!(
+            crate::model::format::mbytes_per_s(MBytePerS(0.00118)),
+            format!("{} {}", r.num, r.unit)
+        );
+        let r = shown_rate(Some(11.6));
+        assert_eq!((r.num.as_str(), r.unit), ("11.6", "MB/s"));
+        assert_eq!(shown_rate(None).unit, "");
     }
 
     #[test]

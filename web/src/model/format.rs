@@ -84,9 +84,15 @@ pub fn millis(ms: f64) -> String {
 /// A measurement to `digits` significant digits (`11.6`, `0.00997`, `1,162,631`).
 pub use tcplab::player::explain::number;
 
-/// A rate in megabytes per second, as the runner reports it: `11.6 MB/s`.
+/// A rate in megabytes per second, as the runner reports it: `11.6 MB/s`; in kilobytes below a
+/// tenth of one, where three digits after zeros are hard to read (`1.18 kB/s`, not
+/// `0.00118 MB/s`).
 pub fn mbytes_per_s(v: MBytePerS) -> String {
-    format!("{} MB/s", number(v.0, 3))
+    if v.0 > 0.0 && v.0 < 0.1 {
+        format!("{} kB/s", number(v.0 * 1000.0, 3))
+    } else {
+        format!("{} MB/s", number(v.0, 3))
+    }
 }
 
 /// A rate in bits per second: `92.8 Mbit/s`, `1.2 Gbit/s`.
@@ -168,6 +174,15 @@ mod tests {
             format::mbytes_per_s(tcplab::rate::MBytePerS(11.601129627050227)),
             "11.6 MB/s"
         );
+        assert_eq!(
+            format::mbytes_per_s(tcplab::rate::MBytePerS(0.00118)),
+            "1.18 kB/s"
+        );
+        assert_eq!(
+            format::mbytes_per_s(tcplab::rate::MBytePerS(0.1)),
+            "0.1 MB/s"
+        );
+        assert_eq!(format::mbytes_per_s(tcplab::rate::MBytePerS(0.0)), "0 MB/s");
         assert_eq!(
             format::bits_per_s(tcplab::rate::MBytePerS(11.601129627050227)),
             "92.8 Mbit/s"
