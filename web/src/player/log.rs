@@ -153,9 +153,10 @@ pub fn time(t_ms: f64) -> String {
     format!("{}.{:03} ms", format::count(us / 1000), us % 1000)
 }
 
-/// The sentence for step `i`, as the log says it.
+/// The sentence for step `i`, as the log says it: a change of a number (`cwnd 24 -> 23`) kept
+/// on one line, its arrow drawn.
 pub fn sentence(step: &Step, steps: &Steps, lang: Lang) -> String {
-    explain(step, steps, language(lang))
+    explain(step, steps, language(lang)).replace(" -> ", "\u{a0}→\u{a0}")
 }
 
 /// "flow 2: " before a step of a run with several flows.
@@ -277,5 +278,37 @@ pub fn EventLog(props: &LogProps) -> Html {
                 { for shown.into_iter().map(line) }
             </ol>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tcplab::player::StepWindow;
+    use tcplab::{run, RunOptions, Scenario};
+
+    #[test]
+    fn a_change_of_the_window_stays_on_one_line() {
+        let s = Scenario::parse("body=30000").unwrap_or_else(|e| panic!("{e}"));
+        let steps = run(
+            &s,
+            &RunOptions {
+                record_steps: Some(StepWindow::WHOLE_RUN),
+                ..RunOptions::default()
+            },
+        )
+        .steps
+        .unwrap_or_default();
+        let said: Vec<String> = steps
+            .steps
+            .iter()
+            .map(|st| sentence(st, &steps, Lang::En))
+            .collect();
+        assert!(
+            said.iter()
+                .any(|s| s.contains("cwnd 10\u{a0}→\u{a0}11 MSS")),
+            "{said:#?}"
+        );
+        assert!(said.iter().all(|s| !s.contains("->")));
     }
 }
