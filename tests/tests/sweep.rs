@@ -459,6 +459,18 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
                 .await;
             assert!(drawn.contains(":3:"), "{id} drew the three runs: {drawn}");
         }
+        // The goodput chart's title tells why its line may rise above the link, as the lab's own.
+        let tips = lab
+            .eval_string(
+                "const tip = id => document.getElementById(id).closest('figure')\
+                     .querySelector('figcaption').title;\
+                 return tip('compare-goodput') + '|' + tip('compare-cwnd');",
+            )
+            .await;
+        assert!(
+            tips.starts_with("Bytes the application read, in order.") && tips.ends_with('|'),
+            "{tips}"
+        );
         assert_eq!(
             lab.eval_string("return String(!!document.getElementById('compare-latency'));")
                 .await,

@@ -174,17 +174,7 @@ impl Figure for Goodput {
     /// came behind the hole and hands it over at once when the retransmission fills it, so the
     /// line can rise above the link's rate for a moment (head-of-line blocking).
     fn tip(&self) -> Option<String> {
-        Some(
-            self.0
-                .pick(
-                    "Bytes the application read, in order. After a loss the receiver holds what \
-                     arrived behind the hole and hands it all over when the retransmission fills \
-                     it: the line can then rise above the link rate for a moment.",
-                    "应用按序读到的字节。丢包后，接收方扣住缺口之后到达的数据，等重传补上缺口时一次交付：\
-                     此时曲线会短暂高于链路速率。",
-                )
-                .to_string(),
-        )
+        Some(tip(self.0.lang).to_string())
     }
 
     fn height(&self) -> f64 {
@@ -459,4 +449,16 @@ fn sum_line(flows: &[FlowView], end: f64, columns: f64, round_trip: f64) -> Vec<
     };
     let m = window_bins(f0, end, columns, round_trip);
     finite(smooth(&summed(flows), f0.bin_ms, m))
+}
+
+/// Why a goodput line can rise above the link's rate, for the title's tooltip: the lab's chart
+/// and the comparison's say it alike.
+pub fn tip(lang: Lang) -> &'static str {
+    lang.pick(
+        "Bytes the application read, in order. After a loss the receiver holds what \
+         arrived behind the hole and hands it all over when the retransmission fills \
+         it: the line can then rise above the link rate for a moment.",
+        "应用按序读到的字节。丢包后，接收方扣住缺口之后到达的数据，等重传补上缺口时一次交付：\
+         此时曲线会短暂高于链路速率。",
+    )
 }

@@ -77,6 +77,14 @@ impl What {
         }
     }
 
+    /// What the chart's title tells on hover, as the lab's own chart of the same quantity.
+    pub fn tip(self, lang: Lang) -> Option<&'static str> {
+        match self {
+            What::Goodput => Some(crate::charts::goodput::tip(lang)),
+            _ => None,
+        }
+    }
+
     /// CSS pixels at the default text size.
     pub fn height(self) -> f64 {
         match self {

@@ -246,7 +246,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 on_cancel={props.on_cancel.clone()} on_rerun={props.on_rerun.clone()} />
             { for charts.iter().map(|&what| html! {
                 <figure class="sweep-figure">
-                    <figcaption><strong>{ what.title(lang) }</strong></figcaption>
+                    <figcaption title={what.tip(lang)}><strong>{ what.title(lang) }</strong></figcaption>
                     <Canvas id={what.id()} label={what.title(lang)} height={what.height()}
                         stamp={stamp(what.id())}
                         drawing={Rc::new(Compared { what, views: views.clone(), labels: labels.clone(), lang }) as Rc<dyn Drawing>} />
