@@ -153,7 +153,39 @@ async fn a_phone_sees_the_verdict_before_the_controls() {
         lab.slide_to_share("loss", 0.5).await;
         let moved = lab.wait_for_search(SETTLE, |s| s.contains("loss=")).await;
         assert!(moved, "{}", lab.search().await);
+        lab.wait_for_run(SETTLE).await;
+        // With the slider in view, the run's verdict and goodput stand at the foot of the
+        // screen: the results are far above.
+        let peek = || async {
+            let json = lab
+                .eval_string(
+                    "const p = document.getElementById('run-peek');
+                     const b = p.getBoundingClientRect();
+                     return JSON.stringify({ top: b.top, bottom: b.bottom, h: innerHeight,
+                         text: p.innerText, verdict: document.querySelector('#verdict strong').innerText,
+                         goodput: document.querySelector('#card-goodput .big').innerText });",
+                )
+                .await;
+            serde_json::from_str::<serde_json::Value>(&json).expect("the peek")
+        };
+        lab.eval_string("document.getElementById('rtt').scrollIntoView({block: 'center'}); return null;")
+            .await;
+        let p = peek().await;
+        let f = |k: &str| p[k].as_f64().unwrap_or(f64::NAN);
+        assert!((f("bottom") - f("h")).abs() < 1.0 && f("top") > f("h") / 2.0, "at the foot: {p}");
+        let text = p["text"].as_str().unwrap_or_default();
+        let verdict = p["verdict"].as_str().unwrap_or("?");
+        let goodput = p["goodput"].as_str().unwrap_or("?").replace(char::is_whitespace, "");
+        assert!(text.starts_with(verdict), "the headline's verdict: {p}");
+        assert!(text.replace(char::is_whitespace, "").contains(&goodput), "the card's goodput: {p}");
         lab.screenshot("phone-390x844-settings").await;
+        // A wide screen has the results beside the controls: no line repeats them.
+        lab.set_window(1280, 720).await;
+        assert_eq!(
+            lab.eval_string("return getComputedStyle(document.getElementById('run-peek')).display;")
+                .await,
+            "none"
+        );
         lab.assert_no_console_errors().await;
     })
     .await;

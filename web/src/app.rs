@@ -9,6 +9,7 @@ use gloo_events::EventListener;
 use yew::prelude::*;
 
 use crate::banner::Banner;
+use crate::cards::Peek;
 use crate::charts::{Charts, ViewRef};
 use crate::controls::{Change, Controls};
 use crate::diagnose::Captured;
@@ -354,6 +355,9 @@ pub fn app() -> Html {
                     </button>
                     <Controls scenario={page.edited().clone()} {lang}
                         error={page.field_error.clone()} {on_change} />
+                    if page.keys.view == View::Lab && !page.lesson_pending() {
+                        <Peek view={page.view.clone().map(ViewRef)} {lang} {running} />
+                    }
                 </aside>
                 <main class="results" aria-busy={running.to_string()} data-view={page.keys.view.name()}>
                     <div class="view-bar">
