@@ -593,6 +593,7 @@ impl World {
     /// The drop-tail queue's departures by `now`, into the queue's trace: between two
     /// arrivals the queue falls one packet at a time as the link takes them, though no event
     /// marks it. (A managed bottleneck has an event for each.)
+    #[inline]
     fn trace_departures(&mut self, now: Instant) {
         if let (Some(tr), None) = (&mut self.traces, &self.managed) {
             self.path.leave_until(now, |at, left| tr.queued(at, left));
