@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::summary::Summary;
 use crate::rate::MBytePerS;
-use crate::scenario::{App, Scenario};
+use crate::scenario::{App, CcAlgo, Scenario};
 
 use super::path::{link_payload, Limits};
 use super::slow_start::ideal_completion_ms;
@@ -80,6 +80,12 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
     let ideal = (s.app == App::Body)
         .then(|| ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, limits.share(), s.rwnd as f64));
     let lossy = summary.retransmitted_segments > 0 || summary.dropped_data > 0;
+    // BBR sets its window from its model of the path, not from losses (Linux's tcp_bbr.c:
+    // `bbr_set_cwnd` takes no cut on loss, only a round of packet conservation in recovery),
+    // so Mathis's law, a window halved at every loss, holds a run only if a flow of it is
+    // Reno or CUBIC.
+    let cut_by_loss =
+        lossy && (0..s.connections().max(1)).any(|i| s.flow(i).cc != CcAlgo::Bbr);
     let hol_share = summary
         .msgs
         .as_ref()
@@ -103,9 +109,9 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
         Limit::HeadOfLine
     } else if policed {
         Limit::Policer
-    } else if s.app == App::Body && !lossy && g < link.min(wl) * NEAR {
+    } else if s.app == App::Body && !cut_by_loss && g < link.min(wl) * NEAR {
         Limit::SlowStart
-    } else if lossy && g < link.min(wl) * NEAR {
+    } else if cut_by_loss && g < link.min(wl) * NEAR {
         Limit::Loss
     } else if wl < link && g >= wl * NEAR {
         Limit::ReceiveWindow
@@ -196,6 +202,20 @@ mod tests {
         assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
         assert_eq!(limit_of("app=bulk&bw=100&rtt=20"), Limit::LinkRate);
         assert_eq!(limit_of("body=1GB&dur=0.5"), Limit::Unfinished);
+    }
+
+    #[test]
+    fn loss_holds_reno_and_cubic_but_not_bbr() {
+        // A 2.5 MB body over 80 ms with 1 % loss: CUBIC's window is cut at every loss, BBR's
+        // is not (its Startup still has the body done within a few round trips of ideal).
+        assert_eq!(limit_of("cc=cubic&loss=1&rtt=80&dur=60"), Limit::Loss);
+        assert_eq!(limit_of("cc=bbr&loss=1&rtt=80"), Limit::SlowStart);
+        // Flows of both: the CUBIC one is held by its losses.
+        assert_eq!(
+            limit_of("flows=2&cc=bbr,cubic&loss=1&rtt=80&app=bulk&dur=5&bw=1000"),
+            Limit::Loss
+        );
+        assert_eq!(limit_of("preset=random-loss-bbr"), Limit::LinkRate);
     }
 
     #[test]

@@ -55,11 +55,23 @@ pub fn detail(lang: Lang, view: &RunView) -> String {
     let v = &view.verdict;
     if let Some(q) = v.standing_queue_ms {
         let q = duration(q);
-        text.push_str(&match lang {
-            Lang::En => format!(
+        // Bufferbloat is a buffer deeper than the path needs: one that holds more than a round
+        // trip of the link's data. A shallower one can still stand partly full under a
+        // window that overshoots it; that delay is worth telling, under no such name.
+        let bloated = view.theory.full_queue_ms > view.theory.rtt_ms;
+        text.push_str(&match (lang, bloated) {
+            (Lang::En, true) => format!(
                 " Limited by the queue too: {q} of standing queue, which every packet waits behind (bufferbloat)."
             ),
-            Lang::Zh => format!("同时受限于队列：{q} 的常驻队列，每个包都要在它后面等待（缓冲膨胀）。"),
+            (Lang::Zh, true) => {
+                format!("同时受限于队列：{q} 的常驻队列，每个包都要在它后面等待（缓冲膨胀）。")
+            }
+            (Lang::En, false) => format!(
+                " Every packet also waits {q} in a standing queue, though the buffer holds less than a round trip."
+            ),
+            (Lang::Zh, false) => {
+                format!("每个包还要在常驻队列中等待 {q}，尽管缓冲区容量不到一个往返的数据量。")
+            }
         });
     }
     if v.unfinished && v.limit != Limit::Unfinished {
@@ -112,14 +124,27 @@ fn reason(lang: Lang, view: &RunView) -> String {
             let done = s.completion_ms.map_or("—".to_string(), duration);
             let rtts = s.completion_rtts.map_or("—".to_string(), |r| number(r, 3));
             let ideal = v.ideal_completion_ms.map_or("—".to_string(), duration);
-            match lang {
+            let mut text = match lang {
                 Lang::En => format!(
                     "The body was done in {done} ({rtts} RTTs of {rtt}) while the window was still doubling; ideal slow start takes {ideal}. Goodput {g} is {of_link} of the link's {link}."
                 ),
                 Lang::Zh => format!(
                     "数据在 {done}（{rtts} 个 {rtt} 的往返）内传完，窗口还在翻倍；理想慢启动需 {ideal}。有效吞吐 {g}，只有链路 {link} 的 {of_link}。"
                 ),
+            };
+            // Only BBR loses packets and is still held by its start (the verdict's rule): the
+            // losses cost their retransmissions, not a cut window.
+            let again = s.retransmitted_segments;
+            if again > 0 {
+                text.push_str(&match lang {
+                    Lang::En => format!(
+                        " {} sent again cost it time, but BBR cut no window for them.",
+                        counted(again, "segment", "segments")
+                    ),
+                    Lang::Zh => format!("重传 {again} 个报文段耗了些时间，但 BBR 没有因此降窗。"),
+                });
             }
+            text
         }
         (Limit::Loss, _) => {
             let retrans = s.retrans_bytes_pct.map_or("—".to_string(), percent);
@@ -226,6 +251,29 @@ mod tests {
     use crate::i18n::Lang;
     use crate::model::verdict;
     use crate::worker::protocol::run_view;
+
+    /// Bufferbloat is named where the buffer is deeper than a round trip of the link, not for
+    /// every standing queue.
+    #[test]
+    fn only_a_deep_buffer_is_called_bufferbloat() {
+        let deep = run_view("preset=bufferbloat&dur=5");
+        assert!(verdict::detail(Lang::En, &deep).contains("(bufferbloat)"));
+        // Half a BDP of buffer under CUBIC and BBR: a standing queue, not a bloated buffer.
+        let shallow = run_view("preset=bbr-vs-cubic&dur=5");
+        assert!(shallow.verdict.standing_queue_ms.is_some());
+        let said = verdict::detail(Lang::En, &shallow);
+        assert!(!said.contains("bufferbloat") && said.contains("standing queue"), "{said}");
+    }
+
+    /// BBR's losses cost retransmissions, not a window: its body is told as slow start, with
+    /// the segments sent again.
+    #[test]
+    fn a_lossy_bbr_body_is_held_by_its_start() {
+        let v = run_view("cc=bbr&loss=1&rtt=80");
+        assert_eq!(verdict::title(Lang::En, v.verdict.limit), "Limited by slow start");
+        let said = verdict::detail(Lang::En, &v);
+        assert!(said.contains("sent again") && !said.contains("Mathis"), "{said}");
+    }
 
     #[test]
     fn every_preset_gets_a_verdict_in_both_languages() {
