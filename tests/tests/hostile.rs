@@ -70,7 +70,7 @@ fn expected_banner(query: &str) -> String {
         .and_then(|k| k.strip_suffix(": "))
         .unwrap_or_else(|| panic!("{message:?} is not `key: problem`"));
     format!(
-        "This link's {key} is not valid: {problem}. It is ignored; the rest of the link is shown as written."
+        "This link's key {key} is not valid: {problem}. It is ignored; the rest of the link is shown as written."
     )
 }
 

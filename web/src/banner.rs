@@ -45,7 +45,7 @@ pub fn Banner(props: &BannerProps) -> Html {
                     if one.key.is_empty() {
                         { lang.pick("This link has an empty key: ", "链接中有一个空的键：") }
                     } else {
-                        { lang.pick("This link's ", "链接中的 ") }
+                        { lang.pick("This link's key ", "链接中的键 ") }
                         <code><bdi>{ one.shown_key.clone() }</bdi></code>
                         { lang.pick(" is not valid: ", " 无效：") }
                     }

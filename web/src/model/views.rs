@@ -392,7 +392,10 @@ impl PageKeys {
                 Some(view) => keys.view = view,
                 None => note(Err(BadLink::new(
                     "view",
-                    format!("unknown value \"{v}\" (allowed lab, sweep, matrix, compare)"),
+                    format!(
+                        "unknown value \"{v}\" (allowed {})",
+                        View::ALL.map(View::name).join(", ")
+                    ),
                 ))),
             }
         }
@@ -666,16 +669,25 @@ fn too_many(page_key: &str, runs: usize) -> BadLink {
 /// Reads `seeds=` for `points` points: a whole number from 1 to [`MAX_SEEDS`], and at most
 /// [`MAX_RUNS`] runs in all.
 pub fn seeds(v: &str, points: usize) -> Result<u32, BadLink> {
-    let n = v
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (1..=MAX_SEEDS).contains(n) && !v.starts_with('+'))
-        .ok_or_else(|| {
-            BadLink::new(
+    let allowed = format!("allowed 1 to {MAX_SEEDS}");
+    let n = match v.parse::<u32>() {
+        Ok(n) if (1..=MAX_SEEDS).contains(&n) && !v.starts_with('+') => n,
+        // A whole number, but not one the range has (however long): say that, not that it is
+        // not one.
+        _ if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+            let shown = tcplab::scenario::shown(v);
+            return Err(BadLink::new(
                 "seeds",
-                format!("\"{v}\" is not a whole number from 1 to {MAX_SEEDS}"),
-            )
-        })?;
+                format!("{shown} is out of range ({allowed})"),
+            ));
+        }
+        _ => {
+            return Err(BadLink::new(
+                "seeds",
+                format!("{} is not a whole number ({allowed})", super::address::quoted(v)),
+            ))
+        }
+    };
     let runs = points * n as usize;
     if runs > MAX_RUNS {
         return Err(too_many("seeds", runs));
@@ -811,7 +823,14 @@ mod tests {
     fn a_bad_page_key_is_named() {
         let (k, m) = bad("?view=graph");
         assert_eq!(k, "view");
-        assert!(m.contains("lab, sweep, matrix, compare"), "{m}");
+        assert!(m.contains("lab, sweep, matrix, compare, diagnose"), "{m}");
+        let (k, m) = bad("?view=sweep&key=loss&values=1,2&seeds=450");
+        assert_eq!(k, "seeds");
+        assert_eq!(m, "seeds: 450 is out of range (allowed 1 to 50)");
+        let (_, m) = bad("?view=sweep&key=loss&values=1,2&seeds=99999999999999999999");
+        assert_eq!(m, "seeds: 99999999999999999999 is out of range (allowed 1 to 50)");
+        let (_, m) = bad("?view=sweep&key=loss&values=1,2&seeds=2.5");
+        assert_eq!(m, "seeds: \"2.5\" is not a whole number (allowed 1 to 50)");
         let (k, m) = bad("?view=sweep&key=mtu");
         assert_eq!(k, "key");
         assert!(
