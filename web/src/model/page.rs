@@ -276,7 +276,10 @@ impl Page {
     /// The scenario the controls edit, to change.
     fn edited_mut(&mut self) -> &mut Scenario {
         match self.compared_slot() {
-            Some(n) => &mut self.keys.others[n],
+            Some(n) => {
+                self.keys.others_chosen = true;
+                &mut self.keys.others[n]
+            }
             None => &mut self.scenario,
         }
     }
@@ -445,6 +448,12 @@ impl Page {
             },
             Action::Show(view) if view != self.keys.view => {
                 let mut page = self;
+                // A comparison nobody has set up starts from the scenario as it is now, edits
+                // included, not as the page first read it.
+                if view == View::Compare && !page.keys.others_chosen {
+                    page.keys.others = vec![super::views::default_other(&page.scenario)];
+                    page.slot = 0;
+                }
                 page.keys.view = view;
                 page.field_error = None;
                 page.pushed()
@@ -464,12 +473,14 @@ impl Page {
                 let mut page = self;
                 page.slot = slot.min(others.len());
                 page.keys.others = others;
+                page.keys.others_chosen = true;
                 page.field_error = None;
                 page.pushed()
             }
             Action::CompareQueues => {
                 let mut page = self;
                 page.keys.others = super::queues::comparison(&page.scenario);
+                page.keys.others_chosen = true;
                 page.slot = 0;
                 page.keys.view = View::Compare;
                 page.field_error = None;
@@ -650,6 +661,30 @@ mod tests {
             .apply(Action::Show(View::Compare))
             .apply(Action::Others(vec![Scenario::default()], 1));
         assert_eq!(compared.run_query_after_set(Key::Rtt, "50"), None);
+    }
+
+    /// Compare's B is A with another algorithm, A as it is when the comparison opens (edits
+    /// included); a B the link or the reader chose stays.
+    #[test]
+    fn a_comparison_starts_from_the_scenario_as_edited() {
+        let p = test_page("?preset=bufferbloat").apply(Action::Set {
+            key: Key::Queue,
+            value: "27".to_string(),
+            entry: Entry::Push,
+        });
+        let p = p.apply(Action::Show(View::Compare));
+        let b = &p.keys.others[0];
+        assert_eq!((b.queue, b.cc), (27, tcplab::CcAlgo::Reno));
+        assert_eq!(b.to_query(), "preset=bufferbloat&cc=reno&queue=27");
+        // Chosen by the link: kept, whatever A becomes.
+        let p = test_page("?preset=bufferbloat&b=cc%3Dbbr")
+            .apply(Action::Set {
+                key: Key::Queue,
+                value: "27".to_string(),
+                entry: Entry::Push,
+            })
+            .apply(Action::Show(View::Compare));
+        assert_eq!(p.keys.others[0].to_query(), "cc=bbr");
     }
 
     #[test]

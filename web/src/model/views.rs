@@ -347,6 +347,9 @@ pub struct PageKeys {
     pub matrix: MatrixSpec,
     /// The scenarios compared beside the page's own (`b=`, `c=`).
     pub others: Vec<Scenario>,
+    /// Whether the others were chosen (by a link, a recipe or an edit), or are still the
+    /// default that follows the page's own scenario ([`default_other`]) until then.
+    pub others_chosen: bool,
 }
 
 impl PageKeys {
@@ -356,6 +359,7 @@ impl PageKeys {
             sweep: SweepSpec::default_for(base),
             matrix: MatrixSpec::default_for(base),
             others: vec![default_other(base)],
+            others_chosen: false,
         }
     }
 
@@ -547,6 +551,7 @@ impl PageKeys {
         }
         if !others.is_empty() {
             keys.others = others;
+            keys.others_chosen = true;
         }
         (keys, bad)
     }
