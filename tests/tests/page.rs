@@ -335,6 +335,24 @@ async fn the_language_switch_changes_the_labels_and_is_remembered() {
             })
             .await;
         assert!(shared, "share: {:?}", lab.text_of("share-status").await);
+
+        // A bad link stays in the bar as written, for its banner; Share copies what runs.
+        lab.open("?rtt=5000&loss=2&lang=en").await;
+        lab.eval_string(
+            "navigator.clipboard.writeText = t => { window.copiedLink = t; return Promise.resolve(); };
+             return null;",
+        )
+        .await;
+        lab.click(By::Id("share"), "the share button").await;
+        let copied = lab
+            .wait_until(SETTLE, || async move {
+                !lab.eval_string("return window.copiedLink || '';").await.is_empty()
+            })
+            .await;
+        assert!(copied, "nothing copied");
+        let link = lab.eval_string("return window.copiedLink;").await;
+        assert!(link.ends_with("/?loss=2&lang=en"), "{link}");
+        assert_eq!(lab.search().await, "?rtt=5000&loss=2&lang=en");
         lab.assert_no_console_errors().await;
     })
     .await;

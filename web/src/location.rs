@@ -20,13 +20,25 @@ pub fn current_search() -> Result<String, String> {
         .map_err(describe)
 }
 
-/// The page's current address, absolute: what Share copies.
+/// The page's current address, absolute, as the bar shows it.
 pub fn current_href() -> Result<String, String> {
     web_sys::window()
         .ok_or("no window")?
         .location()
         .href()
         .map_err(describe)
+}
+
+/// The page's own address with `search` in place of the current one: what Share copies, the
+/// canonical address of what is on show, even while the bar keeps a bad link as written for its
+/// banner (a link copied then would carry the values the page refused).
+pub fn href_for(search: &str) -> Result<String, String> {
+    let location = web_sys::window().ok_or("no window")?.location();
+    Ok(format!(
+        "{}{}{search}",
+        location.origin().map_err(describe)?,
+        location.pathname().map_err(describe)?
+    ))
 }
 
 /// Puts `search` in the address bar without reloading the page, keeping the path and hash.

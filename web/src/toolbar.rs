@@ -46,9 +46,10 @@ pub fn Share(props: &ShareProps) -> Html {
     }
     let onclick = {
         let copied = copied.clone();
+        let search = props.search.clone();
         Callback::from(move |_: MouseEvent| {
             let copied = copied.clone();
-            let href = location::current_href().unwrap_or_default();
+            let href = location::href_for(&search).unwrap_or_default();
             let Some(window) = web_sys::window() else {
                 copied.set(Copied::Refused(href));
                 return;
