@@ -84,8 +84,7 @@ pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
     // `bbr_set_cwnd` takes no cut on loss, only a round of packet conservation in recovery),
     // so Mathis's law, a window halved at every loss, holds a run only if a flow of it is
     // Reno or CUBIC.
-    let cut_by_loss =
-        lossy && (0..s.connections().max(1)).any(|i| s.flow(i).cc != CcAlgo::Bbr);
+    let cut_by_loss = lossy && (0..s.connections().max(1)).any(|i| s.flow(i).cc != CcAlgo::Bbr);
     let hol_share = summary
         .msgs
         .as_ref()
