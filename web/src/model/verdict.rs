@@ -262,7 +262,10 @@ mod tests {
         let shallow = run_view("preset=bbr-vs-cubic&dur=5");
         assert!(shallow.verdict.standing_queue_ms.is_some());
         let said = verdict::detail(Lang::En, &shallow);
-        assert!(!said.contains("bufferbloat") && said.contains("standing queue"), "{said}");
+        assert!(
+            !said.contains("bufferbloat") && said.contains("standing queue"),
+            "{said}"
+        );
     }
 
     /// BBR's losses cost retransmissions, not a window: its body is told as slow start, with
@@ -270,9 +273,15 @@ mod tests {
     #[test]
     fn a_lossy_bbr_body_is_held_by_its_start() {
         let v = run_view("cc=bbr&loss=1&rtt=80");
-        assert_eq!(verdict::title(Lang::En, v.verdict.limit), "Limited by slow start");
+        assert_eq!(
+            verdict::title(Lang::En, v.verdict.limit),
+            "Limited by slow start"
+        );
         let said = verdict::detail(Lang::En, &v);
-        assert!(said.contains("sent again") && !said.contains("Mathis"), "{said}");
+        assert!(
+            said.contains("sent again") && !said.contains("Mathis"),
+            "{said}"
+        );
     }
 
     #[test]

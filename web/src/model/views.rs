@@ -689,7 +689,10 @@ pub fn seeds(v: &str, points: usize) -> Result<u32, BadLink> {
         _ => {
             return Err(BadLink::new(
                 "seeds",
-                format!("{} is not a whole number ({allowed})", super::address::quoted(v)),
+                format!(
+                    "{} is not a whole number ({allowed})",
+                    super::address::quoted(v)
+                ),
             ))
         }
     };
@@ -833,7 +836,10 @@ mod tests {
         assert_eq!(k, "seeds");
         assert_eq!(m, "seeds: 450 is out of range (allowed 1 to 50)");
         let (_, m) = bad("?view=sweep&key=loss&values=1,2&seeds=99999999999999999999");
-        assert_eq!(m, "seeds: 99999999999999999999 is out of range (allowed 1 to 50)");
+        assert_eq!(
+            m,
+            "seeds: 99999999999999999999 is out of range (allowed 1 to 50)"
+        );
         let (_, m) = bad("?view=sweep&key=loss&values=1,2&seeds=2.5");
         assert_eq!(m, "seeds: \"2.5\" is not a whole number (allowed 1 to 50)");
         let (k, m) = bad("?view=sweep&key=mtu");
