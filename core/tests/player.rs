@@ -462,3 +462,40 @@ fn the_queue_chart_reads_what_each_step_says() {
         }
     }
 }
+
+/// Each step shows what was in flight when it happened: a burst counts up from what the ACK
+/// before it left, one segment a send, and a drop between two sends shows the count after the
+/// first (the sender cannot know of the drop). The steps are noted after all a sender did at
+/// one instant, so the state of that instant's end would be wrong for all but the last.
+#[test]
+fn each_step_shows_what_was_in_flight_then() {
+    let steps = record("preset=lesson-fast-retransmit").steps;
+    let mut checked = 0;
+    for w in steps.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        if a.flow != b.flow || a.t_ms != b.t_ms {
+            continue;
+        }
+        if let StepKind::Sent { len, .. } = b.kind {
+            assert_eq!(
+                a.state.in_flight + u64::from(len),
+                b.state.in_flight,
+                "{a:?} then {b:?}"
+            );
+            checked += 1;
+        }
+        if let StepKind::DataLost { .. } = b.kind {
+            assert_eq!(a.state.in_flight, b.state.in_flight, "{a:?} then {b:?}");
+        }
+    }
+    assert!(checked > 50, "{checked} sends checked");
+    let established = steps
+        .iter()
+        .find(|s| matches!(s.kind, StepKind::Established { .. }))
+        .map(|s| s.state.in_flight);
+    assert_eq!(
+        established,
+        Some(0),
+        "nothing is in flight as the handshake ends"
+    );
+}

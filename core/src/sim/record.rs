@@ -57,7 +57,10 @@ impl World {
 
     /// Records a step of flow `fi` at `now`, if steps are being kept.
     pub(super) fn record(&mut self, now: Instant, fi: usize, kind: StepKind) {
-        self.record_in_flight(now, fi, kind, None);
+        let then = self
+            .steps_in_flight
+            .and_then(|(f, v)| (f == fi).then_some(v));
+        self.record_in_flight(now, fi, kind, then);
     }
 
     /// Records a step, with the data in flight as it was when the step happened where that
@@ -190,8 +193,16 @@ impl World {
         }
     }
 
-    /// The step for one of the sender's notes. Returns whether a packet went out with it.
-    pub(super) fn record_note(&mut self, at: Instant, fi: usize, note: Note) -> bool {
+    /// The step for one of the sender's notes, with `then` the data in flight when it was
+    /// made where the note does not carry it (the sender's notes are replayed after all it sent
+    /// at once, which `now` would count). Returns whether a packet went out with it.
+    pub(super) fn record_note(
+        &mut self,
+        at: Instant,
+        fi: usize,
+        note: Note,
+        then: Option<u64>,
+    ) -> bool {
         let (kind, carries_packet) = match note {
             Note::SynSent { retry } => (StepKind::SynSent { retry }, true),
             Note::Established { rtt } => (
@@ -243,17 +254,17 @@ impl World {
             Note::Send { seq, len, .. } => (StepKind::Sent { seq, len }, true),
             Note::Retransmit { seq, len, .. } => (StepKind::Retransmitted { seq, len }, true),
         };
-        let in_flight = match note {
-            Note::Send { in_flight, .. } | Note::Retransmit { in_flight, .. } => Some(in_flight),
-            _ => None,
-        };
-        self.record_in_flight(at, fi, kind, in_flight);
+        self.record_in_flight(at, fi, kind, note.in_flight_after().or(then));
         carries_packet
     }
 
     /// The step of an ACK's arrival, from the window before and after the sender took it.
     pub(super) fn record_ack(&mut self, now: Instant, fi: usize, ack: u64, before: AckBefore) {
         let s = &self.flows[fi].sender;
+        // The sender took the ACK and sent what it then allowed before this step is noted (its
+        // notes wait, in order, for `after_sender`): the step shows what was in flight once
+        // the ACK was taken, before those sends.
+        let in_flight = s.notes().iter().find_map(|(_, n)| n.in_flight_before());
         let sacked = s.last_sacked();
         let after = s.window().cwnd_bytes();
         let kind = if ack > before.una {
@@ -289,9 +300,9 @@ impl World {
                 cwnd_after: after,
             }
         };
-        self.record(now, fi, kind);
+        self.record_in_flight(now, fi, kind, in_flight);
         if let Some(exit) = slow_start_exit(&self.flows[fi].sender, &before) {
-            self.record(now, fi, exit);
+            self.record_in_flight(now, fi, exit, in_flight);
         }
     }
 }

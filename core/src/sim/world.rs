@@ -11,7 +11,7 @@ use crate::metrics::trace::{DropCause, Traces};
 use crate::packet::{header_bytes, Ecn, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
 use crate::player::{QueueWhy, StepKind, Steps, TripEnd};
 use crate::scenario::Scenario;
-use crate::tcp::sender::ConnState;
+use crate::tcp::sender::{ConnState, Note};
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::{Duration, Instant};
 use crate::workload::probe::{ProbeLog, PROBE_BYTES};
@@ -180,6 +180,10 @@ pub(crate) struct World {
     pub(super) recording: Recording,
     /// Each flow's loss-recovery state as its latest step left it, to record its changes.
     pub(super) steps_ca: Vec<crate::player::CaLabel>,
+    /// While a sender's notes are replayed as steps (`after_sender`): the flow, and what it
+    /// had in flight as the packet being put on the path left, for the steps the path records
+    /// (a drop) between its send and the next.
+    pub(super) steps_in_flight: Option<(usize, u64)>,
     awaiting_handshakes: usize,
     /// The time of the latest event run.
     pub(super) last_event: Instant,
@@ -342,6 +346,7 @@ impl World {
                 },
             },
             steps_ca: vec![crate::player::CaLabel::Open; n],
+            steps_in_flight: None,
             capture: options.capture.map(|c| Tap::new(s, c, &ts_phases)),
             awaiting_handshakes: n,
             last_event: Instant::ZERO,
@@ -532,8 +537,18 @@ impl World {
             // comes right after the send's.
             let notes = self.flows[fi].sender.take_notes();
             let mut packets = out.drain(..);
+            // What was in flight as each note was made: before the first send among them,
+            // then after each (a probe's count is not noted: the state's own from there on).
+            let mut then = notes.iter().find_map(|(_, n)| n.in_flight_before());
             for (at, note) in notes {
-                if self.record_note(at, fi, note) {
+                let carried = self.record_note(at, fi, note, then);
+                if let Some(after) = note.in_flight_after() {
+                    then = Some(after);
+                } else if matches!(note, Note::LossProbe { .. }) {
+                    then = None;
+                }
+                if carried {
+                    self.steps_in_flight = then.map(|v| (fi, v));
                     if let Some(p) = packets.next() {
                         let step = self
                             .steps
@@ -544,6 +559,7 @@ impl World {
                     }
                 }
             }
+            self.steps_in_flight = None;
             for p in packets {
                 sent_new |= self.emit(now, fi, p);
             }

@@ -133,6 +133,26 @@ pub enum Note {
     },
 }
 
+impl Note {
+    /// The data in flight once the note's packet had left, for a note that counts it.
+    pub fn in_flight_after(&self) -> Option<u64> {
+        match *self {
+            Note::Send { in_flight, .. } | Note::Retransmit { in_flight, .. } => Some(in_flight),
+            _ => None,
+        }
+    }
+
+    /// The data in flight just before the note's packet left, for a note that counts it.
+    pub fn in_flight_before(&self) -> Option<u64> {
+        match *self {
+            Note::Send { in_flight, len, .. } | Note::Retransmit { in_flight, len, .. } => {
+                Some(in_flight.saturating_sub(u64::from(len)))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// What a window reduction answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reduction {
@@ -300,6 +320,11 @@ impl Sender {
     /// Keeps a log of what the sender did, for the step-through player, or stops keeping it.
     pub fn record_notes(&mut self, on: bool) {
         self.notes = on.then(Vec::new);
+    }
+
+    /// The notes kept since they were last taken, oldest first.
+    pub fn notes(&self) -> &[(Instant, Note)] {
+        self.notes.as_deref().unwrap_or_default()
     }
 
     pub fn take_notes(&mut self) -> Vec<(Instant, Note)> {
