@@ -12,7 +12,7 @@ use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{Item, Swatch};
 use super::plot::Figure;
-use super::series::{clip_x, finite, max_of, one_per_cell, steps, value_at};
+use super::series::{self, clip_x, finite, max_of, one_per_cell, steps, value_at};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
@@ -253,7 +253,19 @@ impl Figure for Queue {
         if let Some(l) = limit {
             draw::level(&mut chart, st, &frame, l, Pen::dashed(BDP, 1.2))?;
         }
-        draw::line(&mut chart, st, &frame, &sojourn, Pen::solid(SOJOURN, 1.0))?;
+        // A wait is known only for a packet: where none went onto the link for longer than a
+        // round trip (an idle link, a timeout's stall) the line breaks rather than ramp through
+        // time nothing waited, and a lone packet's wait is a dot. A thinned trace keeps a few
+        // rows a bin, so the gap allowed is at least two bins of the longest run.
+        let gap = v.theory.rtt_ms.max(v.end_ms / 512.0);
+        let (lone, runs): (Vec<_>, Vec<_>) = series::runs_apart(&sojourn, gap)
+            .into_iter()
+            .partition(|r| r.len() == 1);
+        for run in runs {
+            draw::line(&mut chart, st, &frame, run, Pen::solid(SOJOURN, 1.0))?;
+        }
+        let lone: Vec<(f64, f64)> = lone.into_iter().flatten().copied().collect();
+        draw::dots(&mut chart, st, &frame, &lone, 1.5, SOJOURN)?;
         if let Some((_, level)) = target {
             draw::level(&mut chart, st, &frame, level, Pen::dashed(SOJOURN, 1.2))?;
         }

@@ -266,3 +266,35 @@ pub fn within(points: &[(f64, f64)], lo: f64, hi: f64) -> &[(f64, f64)] {
     let last = points.partition_point(|p| p.0 <= hi).max(first);
     &points[first..last]
 }
+
+/// The points (in time order) as runs whose neighbours are at most `gap` apart: samples of
+/// something that exists only while packets pass (a packet's wait) are not joined across a
+/// time none passed.
+pub fn runs_apart(points: &[(f64, f64)], gap: f64) -> Vec<&[(f64, f64)]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..points.len() {
+        if points[i].0 - points[i - 1].0 > gap {
+            out.push(&points[start..i]);
+            start = i;
+        }
+    }
+    if start < points.len() {
+        out.push(&points[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod runs_apart_tests {
+    use super::runs_apart;
+
+    #[test]
+    fn a_gap_wider_than_allowed_splits_the_points() {
+        let p = [(0.0, 1.0), (1.0, 2.0), (5.0, 0.5), (9.0, 1.0), (9.5, 1.5)];
+        let runs = runs_apart(&p, 2.0);
+        assert_eq!(runs, vec![&p[..2], &p[2..3], &p[3..]]);
+        assert_eq!(runs_apart(&p, 10.0), vec![&p[..]]);
+        assert!(runs_apart(&[], 1.0).is_empty());
+    }
+}
