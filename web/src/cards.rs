@@ -58,6 +58,38 @@ fn shown_rate(raw: Option<f64>) -> Shown {
     }
 }
 
+/// The completion time in its parts, which add up to it: the handshake, the first byte's
+/// way to the receiver (the transfer is timed from its arrival), and the body; where the parts
+/// do not add up (several connections, each its own), the body and the handshake alone.
+fn parts(lang: Lang, completion: Option<f64>, handshake: Option<f64>, body: f64) -> String {
+    let Some(h) = handshake else {
+        return format!("{} {}", lang.pick("the body alone", "仅正文"), duration(body));
+    };
+    match completion.map(|c| c - h - body) {
+        Some(trip) if trip >= 0.0 => match lang {
+            Lang::En => format!(
+                "handshake {} + first byte's trip {} + the body {}",
+                duration(h),
+                duration(trip),
+                duration(body)
+            ),
+            Lang::Zh => format!(
+                "握手 {} + 首字节送达 {} + 正文 {}",
+                duration(h),
+                duration(trip),
+                duration(body)
+            ),
+        },
+        _ => format!(
+            "{} {} · {} {}",
+            lang.pick("the body alone", "仅正文"),
+            duration(body),
+            lang.pick("handshake", "握手"),
+            duration(h)
+        ),
+    }
+}
+
 /// A duration in ms shown in ms or s.
 fn shown_ms(raw: Option<f64>) -> Shown {
     match raw {
@@ -249,10 +281,7 @@ pub fn Headline(props: &HeadlineProps) -> Html {
                     if let Some(t) = s.transfer_ms {
                         <br />
                         <span class="sub-note" id="card-transfer" data-raw={t.to_string()}>
-                            { format!("{} {}", lang.pick("the body alone", "仅正文"), duration(t)) }
-                            if let Some(h) = s.handshake_ms {
-                                { format!(" · {} {}", lang.pick("handshake", "握手"), duration(h)) }
-                            }
+                            { parts(lang, s.completion_ms, s.handshake_ms, t) }
                         </span>
                     }
                 </>
@@ -399,6 +428,22 @@ mod tests {
         assert_eq!(v.verdict.limit, Limit::Loss);
         assert!(v.verdict.mathis_mbps.is_some());
         assert_eq!(mathis_not_applicable(Lang::En, App::Body, &v), None);
+    }
+
+    #[test]
+    fn the_completion_parts_add_up() {
+        let v = view("rtt=28");
+        let s = &v.summary;
+        let (c, h, t) = (
+            s.completion_ms.unwrap_or(f64::NAN),
+            s.handshake_ms.unwrap_or(f64::NAN),
+            s.transfer_ms.unwrap_or(f64::NAN),
+        );
+        let said = parts(Lang::En, s.completion_ms, s.handshake_ms, t);
+        // 28 ms of handshake, the first segment's 14 ms one way, then the body.
+        assert!((c - h - t - 14.0).abs() < 1.0, "{c} {h} {t}");
+        assert!(said.starts_with("handshake 28 ms + first byte's trip 14"), "{said}");
+        assert_eq!(parts(Lang::En, None, None, t), format!("the body alone {}", duration(t)));
     }
 
     #[test]
