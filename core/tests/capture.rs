@@ -778,3 +778,23 @@ fn a_paced_sender_reads_as_bbr_and_an_ack_clocked_one_does_not() {
         a.estimates
     );
 }
+
+/// A body's capture at the sender ends with its last byte acknowledged, as a real transfer's
+/// does: the run is done when the receiver has the byte, and the capture goes on to its ACK.
+/// The summary is the run's as it finished, with or without a capture.
+#[test]
+fn a_body_captured_at_the_sender_ends_acknowledged() {
+    for q in ["body=2500000&rtt=28", "body=300000&rtt=100&loss=1&seed=3"] {
+        let r = captured(q, at(CapturePoint::Sender));
+        let a = analysed(bytes(&r));
+        let body: u64 = Scenario::parse(q).expect("scenario").body;
+        assert_eq!(a.acked_bytes, body, "{q}: every byte acknowledged in the capture");
+        let plain = run(
+            &Scenario::parse(q).expect("scenario"),
+            &RunOptions::default(),
+        );
+        assert_eq!(r.summary.completion_ms, plain.summary.completion_ms, "{q}");
+        assert_eq!(r.summary.events, plain.summary.events, "{q}");
+        assert_eq!(r.end, plain.end, "{q}");
+    }
+}

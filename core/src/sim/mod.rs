@@ -108,12 +108,18 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
     let mut world = world::World::new(scenario, options);
     let stop = world.run();
     let summary = report::summarise(scenario, &world, stop);
+    let end = world.last_event();
+    // The run's numbers are the run's as it finished; its capture goes on to the ACKs of the
+    // last data (`World::run_until_acked`).
+    if stop == Stop::Finished && world.capture.is_some() {
+        world.run_until_acked();
+    }
     let delivered = world.flows.iter().map(|f| f.delivered).collect();
     RunResult {
         delivered,
         messages: world.messages.take(),
         steps: world.steps.take(),
-        end: world.last_event(),
+        end,
         capture: world.capture.take().map(crate::capture::Tap::finish),
         summary,
         invariants: world.invariants,

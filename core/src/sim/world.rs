@@ -168,6 +168,8 @@ pub(crate) struct World {
     /// Flows whose work is not done yet, when every flow has an end (app=body).
     unfinished: usize,
     every_flow_ends: bool,
+    /// The run goes on until every sender's data is acknowledged ([`World::run_until_acked`]).
+    until_acked: bool,
     /// The message application (app=msgs), and the connections it waits for before writing.
     pub messages: Option<MessageLog>,
     /// The latency probe (`probe=MS`), when one runs.
@@ -329,6 +331,7 @@ impl World {
             invariants: Invariants::default(),
             unfinished,
             every_flow_ends,
+            until_acked: false,
             messages,
             probe,
             steps: options.record_steps.map(|w| {
@@ -365,6 +368,15 @@ impl World {
         // The packets that left the queue after the last arrival: the trace ends as it emptied.
         self.trace_departures(self.last_event);
         stop
+    }
+
+    /// Runs on from a finished run until every sender has its data acknowledged, or a limit
+    /// stops it. A run finishes when the receiver has the last byte, with its ACKs still on
+    /// their way; a capture at the sender would end on data never acknowledged, which no
+    /// capture of a real transfer shows (Wireshark flags it).
+    pub fn run_until_acked(&mut self) -> Stop {
+        self.until_acked = true;
+        self.run()
     }
 
     fn run_events(&mut self) -> Stop {
@@ -455,6 +467,9 @@ impl World {
     }
 
     fn finished(&self) -> bool {
+        if self.until_acked {
+            return self.flows.iter().all(|f| f.sender.all_acked());
+        }
         match &self.messages {
             Some(log) => log.all_written() && log.settled(),
             None => self.every_flow_ends && self.unfinished == 0,
