@@ -4,8 +4,9 @@
 
 use std::rc::Rc;
 
-use tcplab::diagnose::{Explanation, Measured};
-use tcplab::Scenario;
+use tcplab::diagnose::{check, ExplainError, Explanation, Measured};
+use tcplab::player::Language;
+use tcplab::{App, Scenario};
 use yew::prelude::*;
 
 use crate::i18n::Lang;
@@ -25,7 +26,127 @@ enum Answer {
     None,
     Asking,
     Got(Rc<Explanation>),
-    Refused(String),
+    Refused(Refusal),
+}
+
+/// Why the page did not ask, kept apart from its wording so that the message follows the
+/// page's language.
+#[derive(Debug, Clone, PartialEq)]
+enum Refusal {
+    /// What was typed is not a number above 0.
+    NotANumber { field: Field, text: String },
+    /// The simulator's own check refused it (`tcplab::diagnose::check`).
+    Check(ExplainError),
+    /// The worker's message, as it came.
+    Worker(String),
+}
+
+/// The form's two fields: what was measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Field {
+    Goodput,
+    Time,
+}
+
+/// The field as the form's choice names it: the runner's flags (`--goodput`, `--time`) mean
+/// nothing on the page.
+fn field_name(field: Field, lang: Lang) -> &'static str {
+    match field {
+        Field::Goodput => lang.pick("The goodput you measured (MB/s)", "测得的有效吞吐（MB/s）"),
+        Field::Time => lang.pick("The time one body took (ms)", "一个请求体的耗时（ms）"),
+    }
+}
+
+/// The workload as the Workload control names it.
+fn app_label(app: App, lang: Lang) -> &'static str {
+    match app {
+        App::Body => lang.pick("Body", "单次传输"),
+        App::Bulk => lang.pick("Bulk", "持续发送"),
+        App::Msgs => lang.pick("Messages", "消息"),
+    }
+}
+
+/// The refusal in the page's words.
+fn refusal(r: &Refusal, lang: Lang) -> String {
+    match (r, lang) {
+        (Refusal::NotANumber { field, text }, Lang::En) => {
+            format!(
+                "{}: \"{text}\" is not a number above 0.",
+                field_name(*field, lang)
+            )
+        }
+        (Refusal::NotANumber { field, text }, Lang::Zh) => {
+            format!("{}：“{text}”不是大于 0 的数。", field_name(*field, lang))
+        }
+        (Refusal::Check(e), _) => checked(e, lang),
+        (Refusal::Worker(e), _) => e.clone(),
+    }
+}
+
+fn checked(e: &ExplainError, lang: Lang) -> String {
+    let (goodput, time) = (
+        field_name(Field::Goodput, lang),
+        field_name(Field::Time, lang),
+    );
+    let max_goodput = format::number(tcplab::diagnose::MAX_GOODPUT, 6);
+    let max_time = format::number(tcplab::diagnose::MAX_TIME_MS, 7);
+    match (e, lang) {
+        (ExplainError::GoodputOutOfRange(v), Lang::En) => format!(
+            "{goodput}: {} is out of range (above 0, up to {max_goodput}).",
+            format::number(*v, 6)
+        ),
+        (ExplainError::GoodputOutOfRange(v), Lang::Zh) => format!(
+            "{goodput}：{} 超出范围（须大于 0，至多 {max_goodput}）。",
+            format::number(*v, 6)
+        ),
+        (ExplainError::TimeOutOfRange(v), Lang::En) => format!(
+            "{time}: {} is out of range (above 0, up to {max_time}).",
+            format::number(*v, 7)
+        ),
+        (ExplainError::TimeOutOfRange(v), Lang::Zh) => format!(
+            "{time}：{} 超出范围（须大于 0，至多 {max_time}）。",
+            format::number(*v, 7)
+        ),
+        (ExplainError::TimeNeedsBody(app), Lang::En) => format!(
+            "{time} applies to the {} workload only, and this path's is {}: give a goodput, or choose {} under Workload.",
+            app_label(App::Body, lang),
+            app_label(*app, lang),
+            app_label(App::Body, lang)
+        ),
+        (ExplainError::TimeNeedsBody(app), Lang::Zh) => format!(
+            "{time}只适用于“{}”负载，而这条路径的负载是“{}”：请改填有效吞吐，或在“负载”中选择“{}”。",
+            app_label(App::Body, lang),
+            app_label(*app, lang),
+            app_label(App::Body, lang)
+        ),
+    }
+}
+
+/// The simulator's language for the page's.
+fn language(lang: Lang) -> Language {
+    match lang {
+        Lang::En => Language::En,
+        Lang::Zh => Language::Zh,
+    }
+}
+
+/// What to ask, from what was typed into `field`: the measurement, or why the page will not ask.
+fn measured(scenario: &Scenario, field: Field, typed: &str) -> Result<Measured, Refusal> {
+    let text = typed.trim();
+    let v = text
+        .parse::<f64>()
+        .ok()
+        .filter(|v| *v > 0.0 && v.is_finite())
+        .ok_or_else(|| Refusal::NotANumber {
+            field,
+            text: text.to_string(),
+        })?;
+    let m = match field {
+        Field::Time => Measured::Time(v),
+        Field::Goodput => Measured::Goodput(v),
+    };
+    check(scenario, m).map_err(Refusal::Check)?;
+    Ok(m)
 }
 
 #[function_component]
@@ -43,9 +164,9 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 Callback::from(move |f: Finished| match f.done {
                     Done::Explanation(e) => answer.set(match e.open() {
                         Ok(e) => Answer::Got(Rc::new(e)),
-                        Err(e) => Answer::Refused(e),
+                        Err(e) => Answer::Refused(Refusal::Worker(e)),
                     }),
-                    Done::Error(e) => answer.set(Answer::Refused(e)),
+                    Done::Error(e) => answer.set(Answer::Refused(Refusal::Worker(e))),
                     _ => {}
                 }),
             )
@@ -54,27 +175,19 @@ pub fn Explain(props: &ExplainProps) -> Html {
     let on_ask = {
         let (answer, time, value, pool) =
             (answer.clone(), time.clone(), value.clone(), pool.clone());
-        let query = props.scenario.to_query();
+        let scenario = props.scenario.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let field = if *time { "--time" } else { "--goodput" };
-            match value.trim().parse::<f64>() {
-                Ok(v) if v > 0.0 && v.is_finite() => {
-                    let measured = if *time {
-                        Measured::Time(v)
-                    } else {
-                        Measured::Goodput(v)
-                    };
+            let field = if *time { Field::Time } else { Field::Goodput };
+            match measured(&scenario, field, &value) {
+                Ok(m) => {
                     answer.set(Answer::Asking);
                     pool.run(vec![Job {
-                        query: query.clone(),
-                        want: Want::Explain(measured),
+                        query: scenario.to_query(),
+                        want: Want::Explain(m),
                     }]);
                 }
-                _ => answer.set(Answer::Refused(format!(
-                    "{field}: \"{}\" is not a number above 0",
-                    value.trim()
-                ))),
+                Err(r) => answer.set(Answer::Refused(r)),
             }
         })
     };
@@ -137,11 +250,13 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 Answer::Asking => html! {
                     <p class="busy" id="explain-busy">{ lang.pick("Simulating each cause…", "正在逐个模拟原因…") }</p>
                 },
-                Answer::Refused(e) => html! { <p class="capture-error" id="explain-error" role="alert">{ e.clone() }</p> },
+                Answer::Refused(r) => html! { <p class="capture-error" id="explain-error" role="alert">{ refusal(r, lang) }</p> },
                 Answer::Got(e) => html! {
                     <div id="explain-answer">
                         <h3>{ lang.pick("Each of these gives it on that path", "在这条路径上，以下每一个都能得到它") }</h3>
-                        if e.candidates.is_empty() {
+                        if let Some(f) = e.impossible() {
+                            <p id="explain-impossible">{ f.say(language(lang)) }</p>
+                        } else if e.candidates.is_empty() {
                             <p id="explain-none">{ lang.pick("No single cause does.", "没有单一原因能做到。") }</p>
                         }
                         <ul class="explain-candidates">
@@ -149,7 +264,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                                 let cause = serde_json::to_value(c.cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
                                 html! {
                                     <li data-cause={cause}>
-                                        <a href={format!("?{}", c.scenario)}>{ c.text.clone() }</a>
+                                        <a href={format!("?{}", c.scenario)}>{ c.finding.say(language(lang)) }</a>
                                         <code>{ format!(" {}", c.scenario) }</code>
                                     </li>
                                 }
@@ -159,12 +274,80 @@ pub fn Explain(props: &ExplainProps) -> Html {
                         <ul class="explain-ruled-out">
                             { for e.ruled_out.iter().map(|r| {
                                 let cause = serde_json::to_value(r.cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-                                html! { <li data-cause={cause}>{ r.why.clone() }</li> }
+                                html! { <li data-cause={cause}>{ r.finding.say(language(lang)) }</li> }
                             }) }
                         </ul>
                     </div>
                 },
             } }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(q: &str) -> Scenario {
+        Scenario::parse(q).unwrap_or_default()
+    }
+
+    fn refused(q: &str, field: Field, typed: &str, lang: Lang) -> String {
+        match measured(&path(q), field, typed) {
+            Err(r) => refusal(&r, lang),
+            Ok(m) => panic!("{typed} asked as {m:?}"),
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_the_page_s_fields_not_the_runner_s_flags() {
+        assert_eq!(
+            refused("", Field::Goodput, " abc ", Lang::En),
+            "The goodput you measured (MB/s): \"abc\" is not a number above 0."
+        );
+        assert_eq!(
+            refused("", Field::Time, "-3", Lang::Zh),
+            "一个请求体的耗时（ms）：“-3”不是大于 0 的数。"
+        );
+        assert_eq!(
+            refused("app=bulk", Field::Time, "100", Lang::En),
+            "The time one body took (ms) applies to the Body workload only, and this path's is \
+             Bulk: give a goodput, or choose Body under Workload."
+        );
+        assert_eq!(
+            refused("", Field::Goodput, "200000", Lang::En),
+            "The goodput you measured (MB/s): 200,000 is out of range (above 0, up to 100,000)."
+        );
+        for lang in Lang::ALL {
+            for (q, field, typed) in [
+                ("", Field::Goodput, "abc"),
+                ("app=msgs", Field::Time, "5"),
+                ("", Field::Time, "4000000"),
+            ] {
+                let text = refused(q, field, typed, lang);
+                assert!(!text.contains("--"), "{text}");
+            }
+        }
+        assert_eq!(
+            measured(&path(""), Field::Time, "6390"),
+            Ok(Measured::Time(6390.0))
+        );
+    }
+
+    #[test]
+    fn the_answer_is_said_in_the_page_s_language() {
+        let p = path("rtt=150&bw=100&loss=0.1&rwnd=65536");
+        let e = tcplab::diagnose::explain(&p, Measured::Goodput(50.0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let zh = e.impossible().map(|f| f.say(language(Lang::Zh)));
+        assert_eq!(
+            zh.as_deref(),
+            Some(
+                "50 MB/s 在这条路径上不可能：它高于链路的净荷速率 12.1 MB/s（100 Mbit/s 减去每个包的 \
+                 TCP/IP 头部），这条路径上的任何运行都不会超过它"
+            )
+        );
+        let en = e.impossible().map(|f| f.say(language(Lang::En)));
+        assert!(en.is_some_and(|t| t.starts_with("50 MB/s is impossible on this path")));
     }
 }
