@@ -258,7 +258,7 @@ fn the_loss_lessons_answers_come_from_the_run() {
         Given::Number(12.0)
     );
     // The last segment: a probe first; then the timer, with ssthresh 717/1024 of 19 MSS; then
-    // the timer doubled.
+    // the timer doubled, and doubled again.
     assert_eq!(answer_of("timeout", 1, "").0, Given::Choice(0));
     assert_eq!(answer_of("timeout", 2, "").0, Given::Number(13.0));
     let Given::Number(rto) = answer_of("timeout", 3, "").0 else {
@@ -285,7 +285,7 @@ fn the_loss_lessons_answers_come_from_the_run() {
     else {
         panic!("a number")
     };
-    assert!((rto - 2.0 * first).abs() < 1.0, "{rto} after {first}");
+    assert!((rto - 4.0 * first).abs() < 1.0, "{rto} after {first}");
     // Reno halves; CUBIC cuts to 0.7.
     assert_eq!(answer_of("mathis", 0, "").0, Given::Choice(0));
     assert_eq!(answer_of("mathis", 0, "cc=cubic").0, Given::Choice(1));
@@ -339,4 +339,190 @@ fn read_back(base: &Scenario, changes: &str) -> String {
         .with_query_lenient(changes, "")
         .scenario
         .query_against(base)
+}
+
+/// The readout beside a part (the player's card at its moment) never shows the number its
+/// question asks for: the window asked for is not the window on the card, nor the timer the
+/// timer on it. (A figure the class reasons from, as ssthresh for the window recovery ends
+/// at, is a clue; the asked quantity itself would be the answer.)
+#[test]
+fn no_question_is_answered_by_the_card_beside_it() {
+    // (lesson, part, the readout of the asked quantity)
+    let asked: [(&str, usize, &str); 5] = [
+        ("slow-start", 0, "cwnd"),
+        ("slow-start", 1, "cwnd"),
+        ("fast-retransmit", 3, "cwnd"),
+        ("timeout", 2, "ssthresh"),
+        ("timeout", 3, "rto"),
+    ];
+    for (name, part, readout) in asked {
+        for changes in ["", "cc=reno", "iw=4"] {
+            let lesson = Lesson::find(name).expect("a lesson");
+            let s = scenario(lesson, part, changes);
+            let p = lesson.part(part);
+            let (steps, summary) = evidence_of(p, &s);
+            let ev = Evidence {
+                scenario: &s,
+                steps: Some(&steps),
+                summary: Some(&summary),
+            };
+            let shown = p.show(&ev, Language::En).expect("the part");
+            let a = shown.answer.expect("an answer");
+            let card = slots::value(readout, &ev, shown.at, Language::En).expect("a readout");
+            let Given::Number(v) = a.value else {
+                panic!("a number")
+            };
+            assert_ne!(
+                number(v, 3),
+                card,
+                "{name} part {} ({changes}): the {readout} card shows the answer",
+                part + 1
+            );
+            if readout == "rto" {
+                // The timer after the next timeout: the one on the card, doubled.
+                let on_card = steps.steps[shown.at.expect("a step")].state.rto_ms;
+                assert!((v - 2.0 * on_card).abs() < 1.0, "{v} after {on_card}");
+            }
+        }
+    }
+}
+
+/// The numbers the answer box's hint gives as examples are never an answer: each is outside
+/// every numeric question's tolerance, in every lesson, with the scenario as it is and as the
+/// tests change it.
+#[test]
+fn the_hints_examples_are_no_questions_answer() {
+    use tcplab::lesson::question::{read_number, NUMBER_EXAMPLES};
+    let examples: Vec<f64> = NUMBER_EXAMPLES
+        .iter()
+        .map(|e| read_number(e, false).expect("an example reads"))
+        .collect();
+    let mut numeric = 0;
+    for lesson in LESSONS {
+        for (i, part) in lesson.parts.iter().enumerate() {
+            let Some(q) = &part.question else { continue };
+            let tcplab::lesson::Form::Number { tolerance, .. } = q.form else {
+                continue;
+            };
+            for changes in ["", "iw=4", "cc=reno", "cc=cubic"] {
+                let s = scenario(lesson, i, changes);
+                let (steps, summary) = evidence_of(part, &s);
+                let ev = Evidence {
+                    scenario: &s,
+                    steps: Some(&steps),
+                    summary: Some(&summary),
+                };
+                let Some(Given::Number(v)) = part
+                    .show(&ev, Language::En)
+                    .and_then(|sh| sh.answer)
+                    .map(|a| a.value)
+                else {
+                    panic!("{} part {}: a number", lesson.name, i + 1)
+                };
+                for e in &examples {
+                    assert!(
+                        !tolerance.admits(*e, v),
+                        "{} part {} ({changes}): the example {e} is right for {v}",
+                        lesson.name,
+                        i + 1
+                    );
+                }
+                numeric += 1;
+            }
+        }
+    }
+    assert!(numeric >= 40, "{numeric}");
+}
+
+/// The reveal writes the lab's sentence as the player's log does: `24 → 23`, held on one line.
+#[test]
+fn a_reveal_writes_a_change_as_the_player_does() {
+    for lesson in LESSONS {
+        for (i, part) in lesson.parts.iter().enumerate() {
+            if part.question.is_none() {
+                continue;
+            }
+            let s = scenario(lesson, i, "");
+            let (steps, summary) = evidence_of(part, &s);
+            let ev = Evidence {
+                scenario: &s,
+                steps: Some(&steps),
+                summary: Some(&summary),
+            };
+            for lang in LANGS {
+                let a = part
+                    .show(&ev, lang)
+                    .and_then(|sh| sh.answer)
+                    .expect("an answer");
+                assert!(
+                    !a.why.contains("->") && !a.ask.contains("->") && !a.text.contains("->"),
+                    "{} part {}: {}",
+                    lesson.name,
+                    i + 1,
+                    a.why
+                );
+            }
+        }
+    }
+    // The fast retransmit's reveal names its change of window as the log does.
+    let lesson = Lesson::find("fast-retransmit").expect("a lesson");
+    let s = scenario(lesson, 2, "");
+    let part = lesson.part(2);
+    let (steps, summary) = evidence_of(part, &s);
+    let ev = Evidence {
+        scenario: &s,
+        steps: Some(&steps),
+        summary: Some(&summary),
+    };
+    let why = part
+        .show(&ev, Language::En)
+        .and_then(|sh| sh.answer)
+        .expect("an answer")
+        .why;
+    assert!(why.contains("\u{a0}→\u{a0}"), "{why}");
+}
+
+/// What would give an answer away stays hidden while any question on the run is ahead: the
+/// parts before the first question too, and a revealed part before another question on the
+/// same run; a part whose run no later question asks about shows it all.
+#[test]
+fn the_results_stay_hidden_while_a_question_on_the_run_is_ahead() {
+    let veiled = |name: &str, part: usize, revealed: bool| {
+        Lesson::find(name).expect("a lesson").veiled(part, revealed)
+    };
+    // fast-retransmit: the loss and the first duplicate ACK come before "what does the sender
+    // do?"; its reveal before "what will cwnd be?".
+    assert!(veiled("fast-retransmit", 0, false));
+    assert!(veiled("fast-retransmit", 1, false));
+    assert!(veiled("fast-retransmit", 2, false));
+    assert!(veiled("fast-retransmit", 2, true));
+    assert!(!veiled("fast-retransmit", 3, true));
+    assert!(!veiled("fast-retransmit", 4, false));
+    // timeout: "2 timeouts" on the first part would answer the second.
+    assert!(veiled("timeout", 0, false));
+    assert!(!veiled("timeout", 4, false));
+    // slow-start's last question (round trips) is the headline's completion card.
+    assert!(veiled("slow-start", 0, true));
+    assert!(!veiled("slow-start", 3, true));
+    // Another part's keys, another run: algorithms' Reno is not CUBIC's run.
+    assert!(!veiled("algorithms", 0, true));
+    assert!(!veiled("bufferbloat", 1, false));
+    assert!(veiled("bufferbloat", 2, false));
+}
+
+/// The index is in the page's language: a lesson's title, summary and source in Chinese are
+/// Chinese (a name or a number may stay as written, not the words around it).
+#[test]
+fn every_lesson_is_named_in_both_languages() {
+    let chinese = |s: &str| s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    for lesson in LESSONS {
+        for text in [lesson.title, lesson.summary, lesson.source] {
+            assert!(
+                !text.en.is_empty() && chinese(text.zh),
+                "{}: {:?}",
+                lesson.name,
+                text
+            );
+        }
+    }
 }

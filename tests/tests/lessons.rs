@@ -58,6 +58,8 @@ struct Panel {
     ready: bool,
     pending: bool,
     question: String,
+    /// The choice pointed at, not yet checked.
+    chosen: Option<u64>,
     slots: Vec<(String, String)>,
     feedback: String,
     feedback_right: Option<bool>,
@@ -84,6 +86,8 @@ async fn panel(lab: &Lab) -> Panel {
                  ready: !!say && say.getAttribute('aria-busy') !== 'true',
                  pending: l ? l.dataset.pending === 'true' : false,
                  question: q ? q.dataset.question : '',
+                 chosen: (() => { const c = document.querySelector('#lesson-choices .choice[aria-pressed=true]');
+                                  return c ? Number(c.dataset.choice) : null; })(),
                  slots: say ? Array.from(say.querySelectorAll('[data-slot]')).map(s => [s.dataset.slot, s.textContent]) : [],
                  feedback: f ? f.textContent : '',
                  right: f ? f.classList.contains('right') : null,
@@ -101,6 +105,7 @@ async fn panel(lab: &Lab) -> Panel {
         ready: v["ready"].as_bool().unwrap_or(false),
         pending: v["pending"].as_bool().unwrap_or(false),
         question: v["question"].as_str().unwrap_or("").to_string(),
+        chosen: v["chosen"].as_u64(),
         slots: v["slots"]
             .as_array()
             .map(|a| {
@@ -191,7 +196,11 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         lab.set_window(1280, 900).await;
         lab.open("?lesson=fast-retransmit&lang=en").await;
         let p = wait_for_part(lab, 1).await;
-        assert!(!p.pending && p.question.is_empty(), "{p:?}");
+        // Nothing asked yet, but the verdict would answer the third part: it stays hidden.
+        assert!(
+            !p.pending && p.question.is_empty() && p.cards_veiled,
+            "{p:?}"
+        );
         assert_slots_are_on_screen(&p);
         assert!(p.slots.iter().any(|(s, _)| s == "cwnd"), "{p:?}");
         assert_eq!(p.player_kind, "data_lost");
@@ -210,13 +219,21 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
             "{p:?}"
         );
         assert_eq!(core_answer("fast-retransmit", 2, ""), Given::Choice(0));
+        // Choosing points at a choice; the reveal checks it.
         lab.click(By::Css("#lesson-choices [data-choice='1']"), "choice B")
             .await;
+        let p = wait_panel(lab, "chosen", |p| p.chosen == Some(1)).await;
+        assert!(
+            p.pending && p.feedback.is_empty() && p.cards_veiled,
+            "{p:?}"
+        );
+        lab.click(By::Id("lesson-next"), "Reveal").await;
         let p = wait_panel(lab, "answered", |p| !p.feedback.is_empty()).await;
         assert_eq!(p.feedback_right, Some(false), "{p:?}");
         assert!(p.feedback.starts_with("Not this time"), "{}", p.feedback);
         assert_eq!(p.answer, "0");
-        assert!(!p.cards_veiled && !p.pending);
+        // The next part asks about the same run: its results stay hidden.
+        assert!(p.cards_veiled && !p.pending, "{p:?}");
         // The reveal stands the player on the step that shows it.
         assert_eq!(p.player_kind, "fast_retransmit", "{p:?}");
 
@@ -238,6 +255,8 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         );
         assert_eq!(p.answer.parse::<f64>().ok(), Some(expected));
         assert_eq!(p.player_kind, "recovery_done");
+        // The lesson's last question on the run: its results show.
+        assert!(!p.cards_veiled, "{p:?}");
 
         press(lab, Key::PageDown).await;
         let p = wait_for_part(lab, 5).await;
@@ -421,14 +440,55 @@ async fn the_presenter_mode_fits_a_projector() {
         wait_for_part(lab, 3).await;
         press(lab, Key::Left).await;
         wait_for_part(lab, 2).await;
-        // The digits answer a choice.
+        // A digit points at a choice without revealing it; Enter reveals, checking it.
         lab.driver
             .action_chain()
             .send_keys("2")
             .perform()
             .await
             .expect("press 2");
+        let p = wait_panel(lab, "chosen", |p| p.chosen == Some(1)).await;
+        assert!(p.pending && p.feedback.is_empty(), "{p:?}");
+        press(lab, Key::Enter).await;
         wait_panel(lab, "answered", |p| !p.feedback.is_empty()).await;
+        // The reveal reads at a projector's size: in the question's type, across the panel.
+        let reveal = lab
+            .eval_string(
+                "const px = id => parseFloat(getComputedStyle(document.getElementById(id)).fontSize);
+                 const w = id => document.getElementById(id).getBoundingClientRect().width;
+                 return JSON.stringify({ ask: px('lesson-ask'), why: px('lesson-why'),
+                                         whyW: w('lesson-why'), askW: w('lesson-question') });",
+            )
+            .await;
+        let v: Value = serde_json::from_str(&reveal).unwrap_or(Value::Null);
+        let num = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+        assert!(num("why") >= 0.9 * num("ask"), "{reveal}");
+        assert!(num("whyW") >= 0.8 * num("askW"), "{reveal}");
+        // A number asked: the box has the focus, so the digits typed go to it, and a minus
+        // sign is refused with its reason.
+        press(lab, Key::Right).await;
+        wait_for_part(lab, 3).await;
+        let focused = lab
+            .eval_string("return document.activeElement ? document.activeElement.id : '';")
+            .await;
+        assert_eq!(focused, "lesson-number");
+        lab.driver
+            .action_chain()
+            .send_keys("-5")
+            .perform()
+            .await
+            .expect("type -5");
+        let refused = lab
+            .wait_until(SETTLE, || async move {
+                lab.text_of("lesson-number-problem")
+                    .await
+                    .contains("below zero")
+            })
+            .await;
+        assert!(refused, "{}", lab.text_of("lesson-number-problem").await);
+        // The clicker still reveals from the box.
+        press(lab, Key::PageDown).await;
+        wait_panel(lab, "revealed", |p| !p.pending).await;
         press(lab, Key::Escape).await;
         let left = lab
             .wait_for_search(SETTLE, |s| !s.contains("present=1"))

@@ -44,8 +44,8 @@ pub fn headline(page: &Page, lang: Lang, on_compare: Callback<()>) -> Html {
     if page.lesson_pending() {
         return html! {
             <p class="veiled-cards" id="cards-veiled">
-                { lang.pick("The run's results are hidden until the answer is revealed.",
-                    "答案揭晓之前，运行结果暂不显示。") }
+                { lang.pick("The run's results are hidden until the lesson's questions on this run are answered.",
+                    "本课关于这次运行的问题回答之前，运行结果暂不显示。") }
             </p>
         };
     }

@@ -3,7 +3,7 @@
 //! with other keys (`lesson=slow-start&iw=4`) stays true.
 
 use super::moment::{next, Find, Moment};
-use super::question::{Form, Found, Given, Question, Tolerance};
+use super::question::{Form, Found, Given, Question, Tolerance, Unit};
 use super::{Evidence, Lesson, Part, Text};
 use crate::player::{SlowStartEnd, Step, StepKind, StepTag, Steps};
 
@@ -14,11 +14,20 @@ const fn t(en: &'static str, zh: &'static str) -> Text {
 /// What the lab itself says at the reveal, after a question with a step to show.
 const THE_RUN: Text = t("What the run did:", "运行中发生的是：");
 
-const MSS_UNIT: Text = t("MSS", "MSS");
-const MS_UNIT: Text = t("ms", "ms");
-const MBIT_UNIT: Text = t("Mbit/s", "Mbit/s");
-const RTT_UNIT: Text = t("round trips", "个往返");
-const MESSAGES_UNIT: Text = t("messages", "条消息");
+/// A quantity that cannot be below zero, in this unit: every number a lesson asks for so far
+/// (a window, a time, a rate, a count).
+const fn unsigned(en: &'static str, zh: &'static str) -> Unit {
+    Unit {
+        name: t(en, zh),
+        signed: false,
+    }
+}
+
+const MSS_UNIT: Unit = unsigned("MSS", "MSS");
+const MS_UNIT: Unit = unsigned("ms", "ms");
+const MBIT_UNIT: Unit = unsigned("Mbit/s", "Mbit/s");
+const RTT_UNIT: Unit = unsigned("round trips", "个往返");
+const MESSAGES_UNIT: Unit = unsigned("messages", "条消息");
 
 fn steps<'a>(ev: &Evidence<'a>) -> Option<&'a Steps> {
     ev.steps
@@ -167,13 +176,14 @@ fn ssthresh_at_timeout(ev: &Evidence, at: Option<usize>) -> Option<Found> {
     }
 }
 
-fn next_rto(ev: &Evidence, at: Option<usize>) -> Option<Found> {
+/// The timer the sender arms when the next timeout fires and it retransmits: the timer as it
+/// stands after that timeout (the player's RTO readout there), doubled once more. Not the
+/// timer that fires, which the RTO readout at the part's moment shows already: asking for it
+/// would be reading the card.
+fn rto_after_next_timeout(ev: &Evidence, at: Option<usize>) -> Option<Found> {
     let s = steps(ev)?;
     let (i, st) = first_of(s, at? + 1, |st| st.kind.tag() == StepTag::Timeout)?;
-    match st.kind {
-        StepKind::Timeout { rto_ms, .. } => number(rto_ms, Some(i)),
-        _ => None,
-    }
+    number(st.state.rto_ms, Some(i))
 }
 
 /// What the next loss does to the window: 0 halves it, 1 a milder cut, 2 one segment.
@@ -276,7 +286,7 @@ pub const LESSONS: &[Lesson] = &[
              ends before the link is ever full.",
             "新连接如何增大窗口，以及为什么快速路径上一个 2.5 MB 的上传在链路被占满之前就结束了。",
         ),
-        source: "seed 003",
+        source: t("seed 003", "随机种子 003"),
         query: "preset=post-slow-start",
         parts: &[
             Part {
@@ -420,7 +430,7 @@ pub const LESSONS: &[Lesson] = &[
              once and cuts its window without waiting for a timeout.",
             "一个报文段在途中丢失：重复 ACK 暴露了它，发送方立即重传并降窗，无需等待超时。",
         ),
-        source: "a staged loss",
+        source: t("a staged loss", "设定的丢包"),
         query: "preset=lesson-fast-retransmit",
         parts: &[
             Part {
@@ -529,7 +539,7 @@ pub const LESSONS: &[Lesson] = &[
             "一次别无他法修复的丢包：先是尾部丢失探测，再是重传计时器，cwnd 回到一个报文段，\
              重传再丢时计时器加倍。",
         ),
-        source: "a staged loss",
+        source: t("a staged loss", "设定的丢包"),
         query: "preset=lesson-timeout",
         parts: &[
             Part {
@@ -607,20 +617,24 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "",
                 moment: Moment::Before(Find::Kind(StepTag::Timeout), 2),
                 say: t(
-                    "The retransmission was lost as well ({t} ms); cwnd is {cwnd} MSS and \
-                     nothing is acknowledged.",
-                    "重传也丢了（{t} ms）；cwnd 为 {cwnd} MSS，什么也没有被确认。",
+                    "The retransmission was lost as well ({t} ms); cwnd is {cwnd} MSS, nothing is \
+                     acknowledged, and the timer waiting for it stands at {rto} ms.",
+                    "重传也丢了（{t} ms）；cwnd 为 {cwnd} MSS，什么也没有被确认，\
+                     等待它的计时器现在是 {rto} ms。",
                 ),
+                // Not "when will this timer fire?": the RTO readout beside the question says
+                // it. The class predicts the next doubling instead, from the readout.
                 question: Some(Question {
                     ask: t(
-                        "How long after the retransmission will the timer fire again, in ms?",
-                        "重传之后，计时器要过多少 ms 才会再次到期？",
+                        "When this timer fires, the segment is sent a third time. What will the \
+                         timer waiting for that one be, in ms?",
+                        "这个计时器到期时，该报文段第三次发出。等待它的计时器会是多少 ms？",
                     ),
                     form: Form::Number {
                         unit: MS_UNIT,
                         tolerance: Tolerance::Relative(0.05),
                     },
-                    find: next_rto,
+                    find: rto_after_next_timeout,
                     because: t(
                         "{answer}: each timeout doubles the timer (RFC 6298 §5.5), so a path that \
                          keeps losing is probed ever more gently.",
@@ -650,7 +664,7 @@ pub const LESSONS: &[Lesson] = &[
              MSS / RTT × 1.22 / √p however fast the link.",
             "随机丢包下的 Reno：每次丢包窗口减半，无论链路多快，速率都稳定在 MSS / RTT × 1.22 / √p 附近。",
         ),
-        source: "seed 000",
+        source: t("seed 000", "随机种子 000"),
         query: "preset=loss-sweep",
         parts: &[
             Part {
@@ -743,7 +757,7 @@ pub const LESSONS: &[Lesson] = &[
              until its retransmission arrives.",
             "一条 TCP 连接上的小消息：一个报文段丢失，其后的每条消息都要等到它的重传到达。",
         ),
-        source: "seed 001",
+        source: t("seed 001", "随机种子 001"),
         query: "preset=hol-blocking",
         parts: &[
             Part {
@@ -807,7 +821,7 @@ pub const LESSONS: &[Lesson] = &[
              one that models the path.",
             "同一条有损路径上的三种算法：两种把丢包当作拥塞，一种为路径建模。",
         ),
-        source: "seed 002",
+        source: t("seed 002", "随机种子 002"),
         query: "preset=random-loss-bbr&dur=20",
         parts: &[
             Part {
@@ -901,7 +915,10 @@ pub const LESSONS: &[Lesson] = &[
              FQ-CoDel keeps the queue short and the ping fast.",
             "一个上传填满深深的尾部丢弃队列，旁边的 ping 只能排在后面；FQ-CoDel 让队列保持很短，ping 依然很快。",
         ),
-        source: "Gettys and Nichols, 2011; RFC 8290",
+        source: t(
+            "Gettys and Nichols, 2011; RFC 8290",
+            "Gettys 与 Nichols，2011；RFC 8290",
+        ),
         query: "preset=bufferbloat",
         parts: &[
             Part {

@@ -14,7 +14,7 @@ pub mod slots;
 
 pub use catalog::LESSONS;
 pub use moment::{Find, Moment};
-pub use question::{Answer, Feedback, Form, Given, Question, Tolerance};
+pub use question::{Answer, Feedback, Form, Given, Question, Refusal, Tolerance, Unit};
 
 use crate::player::{Language, Steps};
 use crate::scenario::{Scenario, ScenarioError};
@@ -45,8 +45,9 @@ pub struct Lesson {
     pub title: Text,
     /// One line on what it is about, for the index.
     pub summary: Text,
-    /// Where its experiment comes from ("seed 003").
-    pub source: &'static str,
+    /// Where its experiment comes from ("seed 003", "a staged loss"), in both languages: the
+    /// index says it.
+    pub source: Text,
     /// Its scenario, as a link writes it (a preset's name, and keys over it).
     pub query: &'static str,
     pub parts: &'static [Part],
@@ -129,6 +130,24 @@ impl Lesson {
                 parts: lesson.parts.len(),
             })?;
         Ok((lesson, n - 1))
+    }
+
+    /// Whether the page hides, at part `part` (0-based), what would give away an answer: the
+    /// run's results, and the charts past the player's time. They stay hidden while the part's
+    /// own question waits (`revealed` false), and while a later part still asks about the same
+    /// run (the same keys over the lesson's scenario): the verdict of the part that shows the
+    /// loss would answer the next part's "what does the sender do?", and the cards a reveal
+    /// uncovers would answer the next question on the run. A lesson's last question on a run
+    /// uncovers it; a later part that changes the scenario asks about another run.
+    pub fn veiled(&self, part: usize, revealed: bool) -> bool {
+        let here = self.part(part);
+        let waiting = here.question.is_some() && !revealed;
+        let ahead = self
+            .parts
+            .iter()
+            .skip(part + 1)
+            .any(|later| later.question.is_some() && later.keys == here.keys);
+        waiting || ahead
     }
 
     /// Part `part` (0-based), or the last.

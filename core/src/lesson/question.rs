@@ -13,7 +13,129 @@ pub enum Form {
     /// One of these; `find` names the one the run shows.
     Choice(&'static [Text]),
     /// A number in this unit, right within the tolerance.
-    Number { unit: Text, tolerance: Tolerance },
+    Number { unit: Unit, tolerance: Tolerance },
+}
+
+/// The unit of a number the class writes, and whether the quantity can be below zero (a
+/// window, a time, a rate or a count cannot, so "-5" is refused as written, not graded as
+/// far off).
+#[derive(Debug, Clone, Copy)]
+pub struct Unit {
+    pub name: Text,
+    pub signed: bool,
+}
+
+/// The numbers the page's hint gives as examples of how to write one ("such as 0.35 or
+/// 7,200"): a decimal and a number with a thousands separator. They are far from every answer
+/// of every lesson (`core/tests/lessons.rs` holds them outside each numeric question's
+/// tolerance), so an example never hands the class an answer.
+pub const NUMBER_EXAMPLES: [&str; 2] = ["0.35", "7,200"];
+
+/// How to write a number, with [`NUMBER_EXAMPLES`].
+pub fn number_hint(lang: Language) -> String {
+    let [a, b] = NUMBER_EXAMPLES;
+    match lang {
+        Language::En => format!("Write a number, such as {a} or {b}."),
+        Language::Zh => format!("请填写一个数字，例如 {a} 或 {b}。"),
+    }
+}
+
+/// Why a number the class wrote is not read as an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Nothing, or not a number ("sixteen", "inf", a wall of digits).
+    NotANumber,
+    /// Below zero, for a quantity that cannot be.
+    Negative,
+    /// Written with an exponent (`1e3`): the page's links refuse them too, so that a number
+    /// reads the same to the class as to the lab.
+    Exponent(String),
+}
+
+impl Refusal {
+    /// What the page says under the box.
+    pub fn message(&self, unit: &str, lang: Language) -> String {
+        match (self, lang) {
+            (Refusal::NotANumber, lang) => number_hint(lang),
+            (Refusal::Negative, Language::En) => format!(
+                "The answer cannot be below zero here: write 0 or more{}.",
+                if unit.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (in {unit})")
+                }
+            ),
+            (Refusal::Negative, Language::Zh) => format!(
+                "这里的答案不可能小于零：请填写 0 或更大的数{}。",
+                if unit.is_empty() {
+                    String::new()
+                } else {
+                    format!("（单位 {unit}）")
+                }
+            ),
+            (Refusal::Exponent(written), Language::En) => {
+                format!("“{written}” has an exponent: write the number in full digits.")
+            }
+            (Refusal::Exponent(written), Language::Zh) => {
+                format!("“{written}”用了指数形式：请写出完整的数字。")
+            }
+        }
+    }
+}
+
+/// Longest number read, separators left out: room for any answer a lesson has, and a pasted
+/// wall of digits is refused at once.
+const MAX_NUMBER_LEN: usize = 32;
+
+/// Reads a number as a class writes it: `16`, `8.5`, `.5`, `1,250`, `2 400`, full-width digits
+/// from a Chinese keyboard (`１６`), a leading `+`. A minus sign is refused unless `signed`,
+/// and so is an exponent (`1e3`), each with its own reason.
+pub fn read_number(text: &str, signed: bool) -> Result<f64, Refusal> {
+    let cleaned: String = text
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            // Thousands separators and spaces, as a class groups digits.
+            ',' | '，' | '_' | ' ' | '\u{a0}' | '\u{202f}' | '\u{2009}' => None,
+            // Full-width digits and point.
+            '０'..='９' => char::from_u32(u32::from(c) - u32::from('０') + u32::from('0')),
+            '．' => Some('.'),
+            // A typographic minus is a minus.
+            '\u{2212}' => Some('-'),
+            c => Some(c),
+        })
+        .collect();
+    if cleaned.is_empty() || cleaned.len() > MAX_NUMBER_LEN {
+        return Err(Refusal::NotANumber);
+    }
+    let (negative, body) = match cleaned.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, cleaned.strip_prefix('+').unwrap_or(&cleaned)),
+    };
+    let plain = |s: &str| {
+        s.bytes().any(|b| b.is_ascii_digit())
+            && s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && s.bytes().filter(|&b| b == b'.').count() <= 1
+    };
+    if !plain(body) {
+        // `1e3`, `2.5E-2`: a plain number with an exponent after it.
+        let exponent = body
+            .split_once(['e', 'E'])
+            .is_some_and(|(mantissa, power)| {
+                let power = power.strip_prefix(['+', '-']).unwrap_or(power);
+                plain(mantissa) && !power.is_empty() && power.bytes().all(|b| b.is_ascii_digit())
+            });
+        return Err(if exponent {
+            Refusal::Exponent(text.trim().to_string())
+        } else {
+            Refusal::NotANumber
+        });
+    }
+    if negative && !signed {
+        return Err(Refusal::Negative);
+    }
+    let value = body.parse::<f64>().map_err(|_| Refusal::NotANumber)?;
+    Ok(if negative { -value } else { value })
 }
 
 /// How near a number must come to the run's to be right.
@@ -74,6 +196,8 @@ pub struct Answer {
     pub choices: Vec<String>,
     /// The number's unit (empty for a choice).
     pub unit: String,
+    /// The number can be below zero.
+    pub signed: bool,
     pub value: Given,
     /// The answer as the reveal writes it.
     pub text: String,
@@ -96,18 +220,22 @@ impl Question {
     pub fn answer(&self, evidence: &Evidence, at: Option<usize>, lang: Language) -> Option<Answer> {
         let found = (self.find)(evidence, at)?;
         let ask = slots::fill(self.ask.get(lang), evidence, at, lang)?;
-        let (choices, unit, tolerance) = match self.form {
+        let (choices, unit, signed, tolerance) = match self.form {
             Form::Choice(choices) => (
                 choices
                     .iter()
                     .map(|c| slots::fill(c.get(lang), evidence, at, lang))
                     .collect::<Option<Vec<String>>>()?,
                 String::new(),
+                false,
                 None,
             ),
-            Form::Number { unit, tolerance } => {
-                (Vec::new(), unit.get(lang).to_string(), Some(tolerance))
-            }
+            Form::Number { unit, tolerance } => (
+                Vec::new(),
+                unit.name.get(lang).to_string(),
+                unit.signed,
+                Some(tolerance),
+            ),
         };
         let text = match found.value {
             Given::Choice(i) => choices.get(i)?.clone(),
@@ -121,17 +249,19 @@ impl Question {
             lang,
             &[("answer", text.clone())],
         )?;
-        // The lab's own sentence for the step that shows the answer.
+        // The lab's own sentence for the step that shows the answer, as the player's log
+        // writes it beside the reveal.
         if let (Some(steps), Some(i)) = (evidence.steps, found.show) {
             if let Some(step) = steps.steps.get(i) {
                 why.push(' ');
-                why.push_str(&explain(step, steps, lang));
+                why.push_str(&as_the_log_writes(&explain(step, steps, lang)));
             }
         }
         Some(Answer {
             ask,
             choices,
             unit,
+            signed,
             value: found.value,
             text,
             show: found.show,
@@ -139,6 +269,14 @@ impl Question {
             tolerance,
         })
     }
+}
+
+/// The lab's sentence as the page shows it: `explain` writes a change of a number as
+/// `cwnd 24 -> 23` (plain text, for the command line's trace), the player's log as `24 → 23`
+/// held on one line by no-break spaces (`web/src/player/log.rs`, `sentence`), and the reveal
+/// stands beside that log.
+pub fn as_the_log_writes(sentence: &str) -> String {
+    sentence.replace(" -> ", "\u{a0}→\u{a0}")
 }
 
 fn with_unit(n: String, unit: &str) -> String {
@@ -150,6 +288,14 @@ fn with_unit(n: String, unit: &str) -> String {
 }
 
 impl Answer {
+    /// The number the class wrote, read by this question's rules, or why it is refused (the
+    /// message under the box).
+    pub fn read(&self, text: &str, lang: Language) -> Result<Given, String> {
+        read_number(text, self.signed)
+            .map(Given::Number)
+            .map_err(|r| r.message(&self.unit, lang))
+    }
+
     /// The class answered `given`: right or not, and by how much.
     pub fn grade(&self, given: Given, lang: Language) -> Feedback {
         let zh = lang == Language::Zh;
@@ -231,6 +377,7 @@ mod tests {
             } else {
                 String::new()
             },
+            signed: false,
             value,
             text: match value {
                 Given::Choice(i) => ["a", "b"][i].into(),
@@ -265,5 +412,68 @@ mod tests {
         assert!(!f.right);
         assert_eq!(f.text, "Not this time: the run shows “b”, not “a”.");
         assert!(a.grade(Given::Choice(0), Language::Zh).text.contains("“b”"));
+    }
+
+    #[test]
+    fn a_number_is_read_as_a_class_writes_it() {
+        let read = |t: &str| read_number(t, false);
+        assert_eq!(read(" 16 "), Ok(16.0));
+        assert_eq!(read("1,250"), Ok(1250.0));
+        assert_eq!(read("8.5"), Ok(8.5));
+        assert_eq!(read(".5"), Ok(0.5));
+        assert_eq!(read("2 400"), Ok(2400.0));
+        assert_eq!(read("+7"), Ok(7.0));
+        assert_eq!(read("１６．５"), Ok(16.5));
+        assert_eq!(read("0"), Ok(0.0));
+        for bad in [
+            "", "  ", "sixteen", "inf", "NaN", "1.2.3", "-", ".", "16 MSS", "0x10",
+        ] {
+            assert_eq!(read(bad), Err(Refusal::NotANumber), "{bad:?}");
+        }
+        assert_eq!(read(&"9".repeat(400)), Err(Refusal::NotANumber));
+    }
+
+    #[test]
+    fn a_negative_or_an_exponent_is_refused_with_its_reason() {
+        // A window, a time, a rate or a count cannot be below zero.
+        for t in ["-5", "−5", " -0.5", "-0"] {
+            assert_eq!(read_number(t, false), Err(Refusal::Negative), "{t:?}");
+        }
+        assert_eq!(read_number("-5", true), Ok(-5.0));
+        // The page's links refuse exponents; so does the answer box.
+        for t in ["1e3", "1E3", "2.5e-2", "1e+3", "-1e3"] {
+            assert_eq!(
+                read_number(t, false),
+                Err(Refusal::Exponent(t.to_string())),
+                "{t:?}"
+            );
+        }
+        assert_eq!(read_number("1e", false), Err(Refusal::NotANumber));
+        assert_eq!(read_number("e3", false), Err(Refusal::NotANumber));
+        let a = answer(Given::Number(16.0), Some(Tolerance::Whole));
+        assert_eq!(
+            a.read("-5", Language::En),
+            Err("The answer cannot be below zero here: write 0 or more (in MSS).".to_string())
+        );
+        assert_eq!(
+            a.read("1e3", Language::En),
+            Err("“1e3” has an exponent: write the number in full digits.".to_string())
+        );
+        assert!(a
+            .read("-5", Language::Zh)
+            .is_err_and(|m| m.contains("小于零")));
+        assert_eq!(
+            a.read("sixteen", Language::En),
+            Err(number_hint(Language::En))
+        );
+        assert_eq!(a.read("16", Language::En), Ok(Given::Number(16.0)));
+    }
+
+    #[test]
+    fn the_labs_sentence_is_written_as_the_players_log_writes_it() {
+        assert_eq!(
+            as_the_log_writes("RTO fired after 608 ms: cwnd 1 -> 1 MSS, ssthresh 13 MSS."),
+            "RTO fired after 608 ms: cwnd 1\u{a0}→\u{a0}1 MSS, ssthresh 13 MSS."
+        );
     }
 }

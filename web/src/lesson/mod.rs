@@ -117,18 +117,33 @@ pub struct State {
     pub lesson: &'static Lesson,
     /// The part on show, 0-based.
     pub part: usize,
-    /// The class's answer to the part's question.
+    /// The class's answer to the part's question: chosen (or typed) first, checked when the
+    /// answer is revealed, so that a teacher can point at a choice, or poll the room on it,
+    /// before the reveal.
     pub given: Option<Given>,
     /// The answer is shown, with the lab's explanation.
     pub revealed: bool,
     pub present: bool,
+    /// How many times the part was reset: the panel's answer box starts empty again.
+    pub tries: u32,
 }
 
 impl PartialEq for State {
     fn eq(&self, other: &State) -> bool {
         self.lesson.name == other.lesson.name
-            && (self.part, self.given, self.revealed, self.present)
-                == (other.part, other.given, other.revealed, other.present)
+            && (
+                self.part,
+                self.given,
+                self.revealed,
+                self.present,
+                self.tries,
+            ) == (
+                other.part,
+                other.given,
+                other.revealed,
+                other.present,
+                other.tries,
+            )
     }
 }
 
@@ -137,9 +152,15 @@ impl State {
         self.lesson.part(self.part)
     }
 
-    /// The part's question waits for its answer: what would give it away stays hidden.
+    /// The part's question waits for its answer.
     pub fn pending(&self) -> bool {
         self.part().question.is_some() && !self.revealed
+    }
+
+    /// What would give away an answer stays hidden: the part's own while it waits, and a later
+    /// part's that asks about the same run ([`Lesson::veiled`]).
+    pub fn veiled(&self) -> bool {
+        self.lesson.veiled(self.part, self.revealed)
     }
 
     pub fn is_last(&self) -> bool {
@@ -157,7 +178,10 @@ pub enum Action {
     /// On: the answer if one is pending, else the next part (what a clicker's key does).
     Next,
     Back,
-    /// The class answers: the answer is revealed with its feedback.
+    /// The class's answer as it stands, not yet checked: a choice pointed at, the number in
+    /// the box (`None`: none, or one the box refuses). A reveal checks it.
+    Choose(Option<Given>),
+    /// The class answers and the answer is checked at once: revealed with its feedback.
     Answer(Given),
     /// The answer is shown, the player going to the step that shows it.
     Reveal,
@@ -177,6 +201,7 @@ impl Page {
             given: None,
             revealed: false,
             present: o.present,
+            tries: 0,
         });
     }
 
@@ -185,9 +210,12 @@ impl Page {
         self.lesson.as_ref().map(|l| l.part().moment)
     }
 
-    /// The part's question is waiting for its answer.
+    /// What would give away a lesson's answer is hidden (the run's cards, the charts past
+    /// the player's time): while the part's question waits, and while a later part still asks
+    /// about the same run ([`State::veiled`]). Not only the part's own question: the verdict of
+    /// the part that shows the loss ("1 fast retransmit") answers the next part's question.
     pub fn lesson_pending(&self) -> bool {
-        self.lesson.as_ref().is_some_and(State::pending)
+        self.lesson.as_ref().is_some_and(State::veiled)
     }
 
     /// The page's keys a lesson writes first, and the changes its link makes to the part's
@@ -234,6 +262,7 @@ impl Page {
             given: None,
             revealed: false,
             present,
+            tries: 0,
         });
         self.field_error = None;
         self.hover_ms = None;
@@ -271,6 +300,14 @@ impl Page {
                 Some(n) => self.lesson_apply(Action::Go(n)),
                 None => self,
             },
+            Action::Choose(given) if !state.revealed => {
+                let mut page = self;
+                if let Some(l) = page.lesson.as_mut() {
+                    l.given = given;
+                }
+                page
+            }
+            Action::Choose(_) => self,
             Action::Answer(given) if !state.revealed => {
                 let mut page = self;
                 if let Some(l) = page.lesson.as_mut() {
@@ -294,6 +331,7 @@ impl Page {
                 if let Some(l) = page.lesson.as_mut() {
                     l.given = None;
                     l.revealed = false;
+                    l.tries = l.tries.wrapping_add(1);
                 }
                 page.scenario.at_ms = None;
                 page.player_to_moment();
@@ -405,5 +443,70 @@ mod tests {
         let page = page.apply(crate::model::page::Action::Lesson(Action::Leave));
         assert!(page.lesson.is_none());
         assert_eq!(page.scenario.cc, tcplab::CcAlgo::Reno);
+    }
+
+    #[test]
+    fn choosing_selects_and_the_reveal_checks_what_was_chosen() {
+        use crate::model::page::Action as PageAction;
+        let page = test_page("?lesson=fast-retransmit&part=3");
+        // A choice pointed at is the class's answer, not yet checked: nothing is revealed, the
+        // results stay hidden, and another choice replaces it.
+        let page = page
+            .apply(PageAction::Lesson(Action::Choose(Some(Given::Choice(1)))))
+            .apply(PageAction::Lesson(Action::Choose(Some(Given::Choice(2)))));
+        let state = page.lesson.expect("a lesson");
+        assert_eq!(
+            (state.given, state.revealed),
+            (Some(Given::Choice(2)), false)
+        );
+        assert!(page.lesson_pending());
+        // The reveal (Reveal, Enter, PageDown) checks it.
+        let page = page.apply(PageAction::Lesson(Action::Next));
+        let state = page.lesson.expect("a lesson");
+        assert_eq!(
+            (state.given, state.revealed),
+            (Some(Given::Choice(2)), true)
+        );
+        // Once revealed, the answer stands.
+        let page = page.apply(PageAction::Lesson(Action::Choose(Some(Given::Choice(0)))));
+        assert_eq!(page.lesson.expect("a lesson").given, Some(Given::Choice(2)));
+        // A reset starts the part afresh, its answer box too.
+        let page = page.apply(PageAction::Lesson(Action::Reset));
+        let state = page.lesson.expect("a lesson");
+        assert_eq!((state.given, state.revealed, state.tries), (None, false, 1));
+        // A number typed and not yet checked is checked by the reveal too.
+        let page = test_page("?lesson=fast-retransmit&part=4")
+            .apply(PageAction::Lesson(Action::Choose(Some(Given::Number(
+                20.0,
+            )))))
+            .apply(PageAction::Lesson(Action::Choose(None)))
+            .apply(PageAction::Lesson(Action::Choose(Some(Given::Number(
+                16.0,
+            )))));
+        assert!(!page.lesson.expect("a lesson").revealed);
+        let page = page.apply(PageAction::Lesson(Action::Next));
+        let state = page.lesson.expect("a lesson");
+        assert_eq!(
+            (state.given, state.revealed),
+            (Some(Given::Number(16.0)), true)
+        );
+    }
+
+    #[test]
+    fn the_results_stay_hidden_before_the_question_they_would_answer() {
+        use crate::model::page::Action as PageAction;
+        // The loss and the first duplicate ACK ask nothing, but the verdict ("1 fast
+        // retransmit, 0 timeouts") would answer the third part's question.
+        for part in [1, 2] {
+            let page = test_page(&format!("?lesson=fast-retransmit&part={part}"));
+            let state = page.lesson.expect("a lesson");
+            assert!(!state.pending() && page.lesson_pending(), "part {part}");
+        }
+        assert!(test_page("?lesson=timeout").lesson_pending());
+        // The last question on the run revealed: everything shows.
+        let page =
+            test_page("?lesson=fast-retransmit&part=4").apply(PageAction::Lesson(Action::Reveal));
+        assert!(!page.lesson_pending());
+        assert!(!test_page("?lesson=fast-retransmit&part=5").lesson_pending());
     }
 }

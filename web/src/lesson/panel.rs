@@ -5,8 +5,9 @@
 use crate::charts::ViewRef;
 use std::rc::Rc;
 
+use tcplab::lesson::question::read_number;
 use tcplab::lesson::slots::Piece;
-use tcplab::lesson::{Form, Given, Shown};
+use tcplab::lesson::{Form, Given, Refusal, Shown};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -76,8 +77,12 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
             <>
                 <p class="lesson-say" id="lesson-say">{ for shown.say.iter().map(piece) }</p>
                 if let (Some(q), Some(answer)) = (part.question.as_ref(), shown.answer.as_ref()) {
-                    <Question form={FormKind::of(&q.form)} answer={answer.clone()} given={state.given}
-                        revealed={state.revealed} {lang} on_action={props.on_action.clone()} />
+                    // A part, or a reset, starts its question afresh: the box is emptied of
+                    // what was typed before.
+                    <Question key={format!("{}-{}-{}", lesson.name, state.part, state.tries)}
+                        form={FormKind::of(&q.form)} answer={answer.clone()} given={state.given}
+                        revealed={state.revealed} present={state.present} {lang}
+                        on_action={props.on_action.clone()} />
                 }
             </>
         },
@@ -87,11 +92,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
             </p>
         },
     };
-    let next_label = if state.pending() {
-        lang.pick("Reveal ▸", "揭晓 ▸")
-    } else {
-        lang.pick("Next ▸", "下一步 ▸")
-    };
+    let next_label = next_label(state.pending(), state.given.is_some(), lang);
     html! {
         <section class={classes!("lesson", state.present.then_some("presenting"))} id="lesson"
             data-lesson={lesson.name} data-lesson-part={(state.part + 1).to_string()}
@@ -143,6 +144,9 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                     <kbd>{ "PageDown" }</kbd>{ lang.pick(" on · ", " 前进 · ") }
                     <kbd>{ "PageUp" }</kbd>{ lang.pick(" back · ", " 后退 · ") }
                     <kbd>{ "R" }</kbd>{ lang.pick(" reset", " 重置") }
+                    if state.present && state.pending() {
+                        { " · " }<kbd>{ "Enter" }</kbd>{ lang.pick(" reveal", " 揭晓") }
+                    }
                     if state.present {
                         { " · " }<kbd>{ "Esc" }</kbd>{ lang.pick(" leave presenter mode", " 退出演示") }
                     }
@@ -184,27 +188,26 @@ impl FormKind {
     }
 }
 
+/// The footer's main button: a pending question is revealed, checking the class's answer if
+/// it has one; then the next part.
+fn next_label(pending: bool, chosen: bool, lang: Lang) -> &'static str {
+    match (pending, chosen) {
+        (true, true) => lang.pick("Check and reveal ▸", "核对并揭晓 ▸"),
+        (true, false) => lang.pick("Reveal ▸", "揭晓 ▸"),
+        (false, _) => lang.pick("Next ▸", "下一步 ▸"),
+    }
+}
+
 #[derive(Properties, PartialEq)]
 struct QuestionProps {
     form: FormKind,
     answer: tcplab::lesson::Answer,
     given: Option<Given>,
     revealed: bool,
+    /// The presenter's mode: the answer box takes the focus, so that the digits typed go to it.
+    present: bool,
     lang: Lang,
     on_action: Callback<Action>,
-}
-
-/// Reads a number as a class would write it: `16`, `8.7`, `1,250`, `2 400`.
-pub fn read_number(text: &str) -> Option<f64> {
-    let cleaned: String = text
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, ',' | ' ' | '\u{a0}' | '_'))
-        .collect();
-    if cleaned.is_empty() || cleaned.len() > 32 {
-        return None;
-    }
-    cleaned.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 #[function_component]
@@ -212,7 +215,21 @@ fn Question(props: &QuestionProps) -> Html {
     let lang = props.lang;
     let a = &props.answer;
     let input = use_node_ref();
-    let problem = use_state_eq(|| None::<&'static str>);
+    // Why the number in the box is not read, said as it is typed.
+    let problem = use_state_eq(|| None::<String>);
+    {
+        // A number asked in the presenter's mode: the box has the focus, so the digits a
+        // presenter types go to it (the clicker's keys still move on from it).
+        let input = input.clone();
+        let wants = props.present && !props.revealed && props.form == FormKind::Number;
+        use_effect_with(wants, move |wants| {
+            if *wants {
+                if let Some(i) = input.cast::<HtmlInputElement>() {
+                    let _ = i.focus();
+                }
+            }
+        });
+    }
     let feedback = props
         .given
         .filter(|_| props.revealed)
@@ -222,43 +239,74 @@ fn Question(props: &QuestionProps) -> Html {
         let right = props.revealed && a.value == Given::Choice(i);
         let wrong = props.revealed && chosen && !right;
         let on_action = props.on_action.clone();
+        // Choosing points at the choice: the reveal (its button, Enter, the clicker) checks it.
         html! {
             <li>
                 <button type="button"
                     class={classes!("choice", chosen.then_some("chosen"), right.then_some("right"), wrong.then_some("wrong"))}
                     data-choice={i.to_string()} disabled={props.revealed}
                     aria-pressed={chosen.to_string()}
-                    onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::Answer(Given::Choice(i))))}>
+                    onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::Choose(Some(Given::Choice(i)))))}>
                     <span class="choice-letter">{ LETTERS.get(i).copied().unwrap_or("·") }</span>
                     <span class="choice-text">{ text.clone() }</span>
                 </button>
             </li>
         }
     });
+    // The number as typed is the class's answer, checked at the reveal. One the box refuses is
+    // none: a minus sign or an exponent says why at once, while what is not yet a number ("",
+    // ".", "1,") waits for the Answer button to say how to write one.
+    let on_input = {
+        let (problem, on_action) = (problem.clone(), props.on_action.clone());
+        let (signed, unit) = (a.signed, a.unit.clone());
+        Callback::from(move |e: InputEvent| {
+            let Some(box_) = e.target_dyn_into::<HtmlInputElement>() else {
+                return;
+            };
+            match read_number(&box_.value(), signed) {
+                Ok(v) => {
+                    problem.set(None);
+                    on_action.emit(Action::Choose(Some(Given::Number(v))));
+                }
+                Err(why) => {
+                    problem.set(
+                        (why != Refusal::NotANumber).then(|| why.message(&unit, language(lang))),
+                    );
+                    on_action.emit(Action::Choose(None));
+                }
+            }
+        })
+    };
     let on_submit = {
-        let (input, problem, on_action) = (input.clone(), problem.clone(), props.on_action.clone());
+        let (input, problem, on_action, answer) = (
+            input.clone(),
+            problem.clone(),
+            props.on_action.clone(),
+            a.clone(),
+        );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let text = input
                 .cast::<HtmlInputElement>()
                 .map(|i| i.value())
                 .unwrap_or_default();
-            match read_number(&text) {
-                Some(v) => {
+            match answer.read(&text, language(lang)) {
+                Ok(given) => {
                     problem.set(None);
-                    on_action.emit(Action::Answer(Given::Number(v)));
+                    on_action.emit(Action::Answer(given));
                 }
-                None => problem.set(Some(lang.pick(
-                    "Write a number, such as 16 or 8.5.",
-                    "请填写一个数字，例如 16 或 8.5。",
-                ))),
+                Err(why) => problem.set(Some(why)),
             }
         })
     };
-    let given_number = match props.given {
-        Some(Given::Number(v)) => tcplab::player::explain::number(v, 4),
-        _ => String::new(),
+    // The box is the class's while the question waits (what they type stays as typed); the
+    // reveal writes the number it read.
+    let shown_number = match (props.revealed, props.given) {
+        (true, Some(Given::Number(v))) => Some(tcplab::player::explain::number(v, 4)),
+        (true, _) => Some(String::new()),
+        (false, _) => None,
     };
+    let problem_shown = (*problem).clone().filter(|_| !props.revealed);
     html! {
         <div class="question" id="lesson-question" data-question={props.form.name()}
             data-revealed={props.revealed.to_string()}>
@@ -269,15 +317,17 @@ fn Question(props: &QuestionProps) -> Html {
                 <form class="number-answer" onsubmit={on_submit}>
                     <label>
                         <span class="visually-hidden">{ lang.pick("Your answer", "你的答案") }</span>
-                        <input type="text" inputmode="decimal" id="lesson-number" ref={input}
-                            value={given_number} disabled={props.revealed} autocomplete="off"
+                        <input type="text" inputmode="decimal" id={super::keys::NUMBER_BOX} ref={input}
+                            value={shown_number} disabled={props.revealed} autocomplete="off"
+                            oninput={on_input}
+                            aria-invalid={problem_shown.is_some().to_string()}
                             aria-describedby="lesson-number-problem" />
                     </label>
                     <span class="number-unit">{ a.unit.clone() }</span>
                     <button type="submit" id="lesson-answer" disabled={props.revealed}>
                         { lang.pick("Answer", "回答") }
                     </button>
-                    if let Some(p) = *problem {
+                    if let Some(p) = problem_shown {
                         <span class="field-error" id="lesson-number-problem" role="alert">{ p }</span>
                     }
                 </form>
@@ -307,17 +357,51 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    use super::read_number;
+    use super::next_label;
+    use crate::i18n::Lang;
 
     #[test]
-    fn a_number_is_read_as_a_class_writes_it() {
-        assert_eq!(read_number(" 16 "), Some(16.0));
-        assert_eq!(read_number("1,250"), Some(1250.0));
-        assert_eq!(read_number("8.5"), Some(8.5));
-        assert_eq!(read_number("2 400"), Some(2400.0));
-        assert_eq!(read_number(""), None);
-        assert_eq!(read_number("sixteen"), None);
-        assert_eq!(read_number("inf"), None);
-        assert_eq!(read_number(&"9".repeat(400)), None);
+    fn the_footer_says_whether_the_reveal_checks_an_answer() {
+        assert_eq!(next_label(true, false, Lang::En), "Reveal ▸");
+        assert_eq!(next_label(true, true, Lang::En), "Check and reveal ▸");
+        assert_eq!(next_label(false, true, Lang::En), "Next ▸");
+    }
+
+    /// The declarations of the style sheet's rule whose selectors include `selector`.
+    fn rule<'a>(css: &'a str, selector: &str) -> Option<&'a str> {
+        css.split('}').find_map(|block| {
+            let (selectors, body) = block.split_once('{')?;
+            // A comment before the rule belongs to the block before it.
+            let selectors = selectors.rsplit("*/").next().unwrap_or(selectors);
+            selectors
+                .split(',')
+                .any(|s| s.trim() == selector)
+                .then_some(body)
+        })
+    }
+
+    fn rem(body: &str, property: &str) -> Option<f64> {
+        body.split(';').find_map(|d| {
+            let (k, v) = d.split_once(':')?;
+            (k.trim() == property).then_some(())?;
+            v.trim().strip_suffix("rem")?.parse().ok()
+        })
+    }
+
+    #[test]
+    fn the_presenters_reveal_is_in_the_questions_type_across_the_panel() {
+        let css = include_str!("../../../assets/style.css");
+        let ask = rule(css, ".page.presenting .question-ask").expect("the question's rule");
+        let why = rule(css, ".page.presenting .lesson-why").expect("the reveal's rule");
+        let (ask_size, why_size) = (
+            rem(ask, "font-size").expect("a size"),
+            rem(why, "font-size").expect("a size"),
+        );
+        assert!(
+            why_size >= 0.9 * ask_size,
+            "{why_size} rem against {ask_size}"
+        );
+        assert!(why.contains("max-width: none"), "{why}");
+        assert!(rule(css, ".page.presenting .feedback").is_some());
     }
 }

@@ -401,6 +401,8 @@ impl Page {
                             if let Some(l) = page.lesson.as_mut() {
                                 l.given = None;
                                 l.revealed = false;
+                                // A number typed and not yet checked goes with the old run.
+                                l.tries = l.tries.wrapping_add(1);
                             }
                             page.player_to_moment();
                             page = page.seek_now(entry);

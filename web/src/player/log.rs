@@ -156,7 +156,7 @@ pub fn time(t_ms: f64) -> String {
 /// The sentence for step `i`, as the log says it: a change of a number (`cwnd 24 -> 23`) kept
 /// on one line, its arrow drawn.
 pub fn sentence(step: &Step, steps: &Steps, lang: Lang) -> String {
-    explain(step, steps, language(lang)).replace(" -> ", "\u{a0}→\u{a0}")
+    tcplab::lesson::question::as_the_log_writes(&explain(step, steps, language(lang)))
 }
 
 /// "flow 2: " before a step of a run with several flows.
