@@ -788,7 +788,10 @@ fn a_body_captured_at_the_sender_ends_acknowledged() {
         let r = captured(q, at(CapturePoint::Sender));
         let a = analysed(bytes(&r));
         let body: u64 = Scenario::parse(q).expect("scenario").body;
-        assert_eq!(a.acked_bytes, body, "{q}: every byte acknowledged in the capture");
+        assert_eq!(
+            a.acked_bytes, body,
+            "{q}: every byte acknowledged in the capture"
+        );
         let plain = run(
             &Scenario::parse(q).expect("scenario"),
             &RunOptions::default(),

@@ -63,7 +63,11 @@ fn shown_rate(raw: Option<f64>) -> Shown {
 /// do not add up (several connections, each its own), the body and the handshake alone.
 fn parts(lang: Lang, completion: Option<f64>, handshake: Option<f64>, body: f64) -> String {
     let Some(h) = handshake else {
-        return format!("{} {}", lang.pick("the body alone", "仅正文"), duration(body));
+        return format!(
+            "{} {}",
+            lang.pick("the body alone", "仅正文"),
+            duration(body)
+        );
     };
     match completion.map(|c| c - h - body) {
         Some(trip) if trip >= 0.0 => match lang {
@@ -442,8 +446,14 @@ mod tests {
         let said = parts(Lang::En, s.completion_ms, s.handshake_ms, t);
         // 28 ms of handshake, the first segment's 14 ms one way, then the body.
         assert!((c - h - t - 14.0).abs() < 1.0, "{c} {h} {t}");
-        assert!(said.starts_with("handshake 28 ms + first byte's trip 14"), "{said}");
-        assert_eq!(parts(Lang::En, None, None, t), format!("the body alone {}", duration(t)));
+        assert!(
+            said.starts_with("handshake 28 ms + first byte's trip 14"),
+            "{said}"
+        );
+        assert_eq!(
+            parts(Lang::En, None, None, t),
+            format!("the body alone {}", duration(t))
+        );
     }
 
     #[test]
