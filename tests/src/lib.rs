@@ -917,6 +917,7 @@ pub fn assert_card(c: &Card, exact: Option<f64>, what: &str) {
                 "s" => (c.shown(), 1000.0, 3),
                 "ms" => (c.shown(), 1.0, 4),
                 "kB/s" => (c.shown(), 0.001, 3),
+                "µs" => (c.shown(), 0.001, 3),
                 _ => (c.shown(), 1.0, 3),
             };
             let shown = shown.unwrap_or_else(|| panic!("{what}: {c:?} is not a number"));

@@ -102,6 +102,12 @@ fn shown_ms(raw: Option<f64>) -> Shown {
             unit: "s",
             raw,
         },
+        // As `format::duration` writes it: microseconds under a hundredth of a millisecond.
+        Some(ms) if ms > 0.0 && ms < 0.01 => Shown {
+            num: number(ms * 1000.0, 3),
+            unit: "µs",
+            raw,
+        },
         Some(ms) => Shown {
             num: number(ms, 4),
             unit: "ms",

@@ -108,10 +108,13 @@ pub fn bits_per_s(rate: MBytePerS) -> String {
 }
 
 /// A duration given in milliseconds: four significant digits below a second (`243.5 ms`,
-/// `0.042 ms`), three above (`1.25 s`, `30 s`).
+/// `0.042 ms`), three above (`1.25 s`, `30 s`); in microseconds under a hundredth of a
+/// millisecond, where the zeros would hide the digits (`0.362 µs`, not `0.000362 ms`).
 pub fn duration(ms: f64) -> String {
     if ms >= 1000.0 {
         format!("{} s", number(ms / 1000.0, 3))
+    } else if ms > 0.0 && ms < 0.01 {
+        format!("{} µs", number(ms * 1000.0, 3))
     } else {
         format!("{} ms", number(ms, 4))
     }
@@ -164,6 +167,9 @@ mod tests {
         assert_eq!(format::bytes(2_500_000), "2.5 MB");
         assert_eq!(format::bytes(999), "999 B");
         assert_eq!(format::millis(224.0), "224 ms");
+        assert_eq!(format::duration(0.042), "0.042 ms");
+        assert_eq!(format::duration(0.000362), "0.362 µs");
+        assert_eq!(format::duration(0.0), "0 ms");
         assert_eq!(format::number(11.601129627050227, 3), "11.6");
         assert_eq!(format::number(0.00997340344895887, 3), "0.00997");
         assert_eq!(format::number(113.49415333511713, 3), "113");
