@@ -216,14 +216,21 @@ impl Axis {
             )));
         }
         let mut out: Vec<String> = Vec::new();
+        // Every value at fault is named, not the first alone: one fixing a list by hand
+        // fixes it in one go.
+        let mut faults: Vec<String> = Vec::new();
         for (i, v) in values.split(',').enumerate() {
             let v = v.trim();
             if v.is_empty() {
-                return Err(bad(format!("value {} is empty", i + 1)));
+                faults.push(format!("value {} is empty", i + 1));
+                continue;
             }
             let mut s = base.clone();
             s.at_ms = None;
-            s.set_for(key, flow, v).map_err(|e| bad(e.to_string()))?;
+            if let Err(e) = s.set_for(key, flow, v) {
+                faults.push(e.to_string());
+                continue;
+            }
             let text = s.value_text_for(key, flow);
             if out.contains(&text) {
                 return Err(bad(format!("{text} is given twice")));
@@ -232,6 +239,15 @@ impl Axis {
             if out.len() > MAX_VALUES {
                 return Err(bad(format!("more than {MAX_VALUES} values")));
             }
+        }
+        if !faults.is_empty() {
+            const SHOWN: usize = 3;
+            let more = faults.len().saturating_sub(SHOWN);
+            let mut said = faults[..faults.len().min(SHOWN)].join("; ");
+            if more > 0 {
+                said.push_str(&format!("; and {more} more"));
+            }
+            return Err(bad(said));
         }
         Ok(Axis {
             key,
@@ -856,6 +872,14 @@ mod tests {
         let (k, m) = bad("?view=sweep&key=loss&values=1,70");
         assert_eq!(k, "values");
         assert!(m.contains("0 to 50%"), "the scenario's own range: {m}");
+        let (_, m) = bad("?view=sweep&key=loss&values=0.1,70,abc");
+        assert_eq!(
+            m,
+            "values: loss: 70 is out of range (allowed 0 to 50%); \
+             loss: \"abc\" is not a number (allowed 0 to 50%)"
+        );
+        let (_, m) = bad("?view=sweep&key=loss&values=60,70,80,90,abc");
+        assert!(m.ends_with("; and 2 more"), "{m}");
         let (k, m) = bad("?view=sweep&key=loss&values=1,1");
         assert_eq!(k, "values");
         assert!(m.contains("twice"), "{m}");
