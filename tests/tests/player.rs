@@ -113,7 +113,7 @@ fn assert_is_step(s: &Shown, steps: &Steps, i: usize) {
     assert_eq!(s.kind, step.kind.name(), "step {i}'s kind");
     assert_eq!(
         s.sentence,
-        explain(step, steps, Language::En),
+        tcplab::lesson::question::as_the_log_writes(&explain(step, steps, Language::En)),
         "step {i}'s sentence"
     );
     let raw = |id: &str| {

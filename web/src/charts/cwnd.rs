@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use tcplab::cc::bbr::BbrMode;
-use tcplab::view::{BbrPoint, FlowView, WindowPoint};
+use tcplab::view::{BbrPoint, WindowPoint};
 
 use super::axis::{self, time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
@@ -54,31 +54,37 @@ pub fn cubic_w(k_s: f64, w_max: f64, since_s: f64) -> f64 {
     0.4 * (since_s - k_s).powi(3) + w_max
 }
 
-fn window_series(f: &FlowView, end: f64, value: impl Fn(&WindowPoint) -> f64) -> Vec<(f64, f64)> {
-    steps(&finite(f.window.iter().map(|w| (w.t, value(w)))), end)
+fn window_series(
+    window: &[WindowPoint],
+    end: f64,
+    value: impl Fn(&WindowPoint) -> f64,
+) -> Vec<(f64, f64)> {
+    steps(&finite(window.iter().map(|w| (w.t, value(w)))), end)
 }
 
 /// The advertised receive window, from the first advertisement (before the handshake the
 /// sender has heard none, and the trace says 0).
-fn rwnd_series(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
-    let from = f
-        .window
+fn rwnd_series(window: &[WindowPoint], end: f64) -> Vec<(f64, f64)> {
+    let from = window
         .iter()
         .position(|w| w.rwnd > 0.0)
-        .unwrap_or(f.window.len());
-    steps(&finite(f.window[from..].iter().map(|w| (w.t, w.rwnd))), end)
+        .unwrap_or(window.len());
+    steps(&finite(window[from..].iter().map(|w| (w.t, w.rwnd))), end)
 }
 
 /// One of BBR's traced values as steps, from its first value on.
-fn bbr_series(f: &FlowView, end: f64, value: impl Fn(&BbrPoint) -> Option<f64>) -> Vec<(f64, f64)> {
-    let from = f
-        .bbr
+fn bbr_series(
+    bbr: &[BbrPoint],
+    end: f64,
+    value: impl Fn(&BbrPoint) -> Option<f64>,
+) -> Vec<(f64, f64)> {
+    let from = bbr
         .iter()
         .position(|b| value(b).is_some())
-        .unwrap_or(f.bbr.len());
+        .unwrap_or(bbr.len());
     steps(
         &finite(
-            f.bbr[from..]
+            bbr[from..]
                 .iter()
                 .map(|b| (b.t, value(b).unwrap_or(f64::NAN))),
         ),
@@ -86,16 +92,15 @@ fn bbr_series(f: &FlowView, end: f64, value: impl Fn(&BbrPoint) -> Option<f64>) 
     )
 }
 
-fn ssthresh_series(f: &FlowView, end: f64) -> Vec<(f64, f64)> {
+fn ssthresh_series(window: &[WindowPoint], end: f64) -> Vec<(f64, f64)> {
     // Before the first loss ssthresh is unbounded: the line starts where it gets a value.
-    let from = f
-        .window
+    let from = window
         .iter()
         .position(|w| w.ssthresh.is_some())
-        .unwrap_or(f.window.len());
+        .unwrap_or(window.len());
     steps(
         &finite(
-            f.window[from..]
+            window[from..]
                 .iter()
                 .map(|w| (w.t, w.ssthresh.unwrap_or(f64::NAN))),
         ),
@@ -110,6 +115,122 @@ impl Cwnd {
 
     fn band_height(st: &Style) -> i32 {
         st.px(12.0)
+    }
+
+    /// The legend on a chart topped at `top` (`dense`: a line is drawn as its min–max band).
+    /// What it names of flow 1's (ssthresh, the largest rwnd, CUBIC's curve, BBR's target and
+    /// modes) is what is in view and known (see [`Ctx::known`]): a lesson's pending question
+    /// sees no loss, window or mode yet to come.
+    pub fn legend(&self, top: f64, dense: bool) -> Vec<Item> {
+        let ctx = &self.0;
+        let v = &ctx.view;
+        let th = &v.theory;
+        let lang = ctx.lang;
+        let end = ctx.end_ms;
+        let n = v.flows.len();
+        let span = ctx.span();
+        let view = |s: &[(f64, f64)]| clip_x(s, span.0, span.1);
+        let f0 = v.flows.first();
+        let detail = f0.filter(|_| n == 1);
+        let window = detail.map_or(&[][..], |f| ctx.known(&f.window, |w| w.t));
+        let bbr = f0.map_or(&[][..], |f| ctx.known(&f.bbr, |b| b.t));
+        let detail_bbr = if detail.is_some() { bbr } else { &[] };
+        let ssthresh = !view(&ssthresh_series(window, end)).is_empty();
+        let in_flight = !view(&window_series(window, end, |w| w.in_flight)).is_empty();
+        let rwnd_max = max_of(view(&rwnd_series(window, end)).iter().map(|p| p.1));
+        let bbr_target = !view(&bbr_series(detail_bbr, end, |b| b.target_cwnd_bytes)).is_empty();
+        let extra_seen = detail_bbr.iter().any(|b| b.extra_acked_bytes > 0.0);
+        let cubic = f0.is_some_and(|f| !ctx.known(&f.cubic, |c| c.start_ms).is_empty());
+        let fair = (n > 1).then(|| th.bdp_bytes / n as f64);
+
+        let mut items = if n == 1 {
+            vec![Item::new(Swatch::Line(flow_colour(0), 2.2), "cwnd")]
+        } else {
+            legend::flow_items(&ctx.flow_names(), lang, (2.2, 1.3))
+        };
+        if ssthresh {
+            items.push(Item::new(Swatch::Line(SSTHRESH_BAND, 5.0), "ssthresh"));
+        }
+        if in_flight {
+            items.push(Item::new(
+                Swatch::Line(IN_FLIGHT, 1.2),
+                lang.pick("in flight", "在途数据"),
+            ));
+        }
+        if let Some(r) = rwnd_max {
+            items.push(Item::new(
+                Swatch::Line(RWND, 1.2),
+                format!(
+                    "{} {}{}",
+                    lang.pick("rwnd, advertised: up to", "rwnd（通告窗口）最大"),
+                    fmt::bytes(r),
+                    above(r, top, lang)
+                ),
+            ));
+        }
+        items.push(Item::new(
+            Swatch::Dashed(BDP, 1.4),
+            format!(
+                "BDP = bw·RTT = {}{}",
+                fmt::bytes(th.bdp_bytes),
+                above(th.bdp_bytes, top, lang)
+            ),
+        ));
+        if let Some(fair) = fair {
+            items.push(Item::new(
+                Swatch::Dashed(MUTED, 1.2),
+                format!(
+                    "{} BDP/{n} = {}{}",
+                    lang.pick("fair share", "公平份额"),
+                    fmt::bytes(fair),
+                    above(fair, top, lang)
+                ),
+            ));
+        }
+        if dense {
+            items.push(Item::new(
+                Swatch::Block(RGBColor(0xd5, 0xdc, 0xe6)),
+                lang.pick("min–max band", "最小–最大值带"),
+            ));
+        }
+        if bbr_target {
+            items.push(Item::new(
+                Swatch::Dashed(BBR_TARGET, 1.4),
+                lang.pick(
+                    "BBR's target: cwnd_gain·bw·min_RTT + extra_acked",
+                    "BBR 目标窗口：cwnd_gain·bw·min_RTT + extra_acked",
+                ),
+            ));
+            if extra_seen {
+                items.push(Item::new(
+                    Swatch::Dashed(BBR_EXTRA, 1.4),
+                    lang.pick(
+                        "the same without extra_acked (ACK aggregation)",
+                        "不计 extra_acked（ACK 聚合）的目标",
+                    ),
+                ));
+            }
+        }
+        if cubic {
+            items.push(Item::new(
+                Swatch::Dashed(CUBIC, 1.6),
+                lang.pick(
+                    "CUBIC W(t) = 0.4·(t − K)³ + W_max",
+                    "CUBIC 预测 W(t) = 0.4·(t − K)³ + W_max",
+                ),
+            ));
+        }
+        let mut seen: Vec<BbrMode> = Vec::new();
+        for r in bbr_runs(bbr, end) {
+            if !seen.contains(&r.2) {
+                seen.push(r.2);
+            }
+        }
+        for m in &seen {
+            let (c, name) = bbr_mode(*m, lang);
+            items.push(Item::new(Swatch::Block(c), format!("BBR {name}")));
+        }
+        items
     }
 }
 
@@ -166,21 +287,23 @@ impl Figure for Cwnd {
         let cwnds: Vec<Vec<(f64, f64)>> = v
             .flows
             .iter()
-            .map(|f| window_series(f, end, |w| w.cwnd))
+            .map(|f| window_series(&f.window, end, |w| w.cwnd))
             .collect();
         let f0 = v.flows.first();
         // With several flows their windows are the story; flow 1's details stay in the readout.
         let detail = f0.filter(|_| n == 1);
-        let in_flight = detail.map_or_else(Vec::new, |f| window_series(f, end, |w| w.in_flight));
-        let ssthresh = detail.map_or_else(Vec::new, |f| ssthresh_series(f, end));
-        let rwnd = detail.map_or_else(Vec::new, |f| rwnd_series(f, end));
+        let in_flight =
+            detail.map_or_else(Vec::new, |f| window_series(&f.window, end, |w| w.in_flight));
+        let ssthresh = detail.map_or_else(Vec::new, |f| ssthresh_series(&f.window, end));
+        let rwnd = detail.map_or_else(Vec::new, |f| rwnd_series(&f.window, end));
         // BBR steers cwnd toward cwnd_gain BDPs of its model plus what it allows for ACKs that
         // come in bunches (`bbr_set_cwnd`); drawn with and without that allowance, so that
         // aggregation's share (`extra_acked`) shows as the gap between them.
-        let bbr_target =
-            detail.map_or_else(Vec::new, |f| bbr_series(f, end, |b| b.target_cwnd_bytes));
+        let bbr_target = detail.map_or_else(Vec::new, |f| {
+            bbr_series(&f.bbr, end, |b| b.target_cwnd_bytes)
+        });
         let bbr_model = detail.map_or_else(Vec::new, |f| {
-            bbr_series(f, end, |b| {
+            bbr_series(&f.bbr, end, |b| {
                 b.target_cwnd_bytes.map(|t| t - b.extra_acked_bytes)
             })
         });
@@ -208,100 +331,14 @@ impl Figure for Cwnd {
         lines.extend(fair);
         let top = top_of(data_max, &lines, 2.5);
 
-        let mut items = if n == 1 {
-            vec![Item::new(Swatch::Line(flow_colour(0), 2.2), "cwnd")]
-        } else {
-            legend::flow_items(&self.0.flow_names(), lang, (2.2, 1.3))
-        };
-        if !ssthresh.is_empty() {
-            items.push(Item::new(Swatch::Line(SSTHRESH_BAND, 5.0), "ssthresh"));
-        }
-        if !in_flight.is_empty() {
-            items.push(Item::new(
-                Swatch::Line(IN_FLIGHT, 1.2),
-                lang.pick("in flight", "在途数据"),
-            ));
-        }
-        if let Some(r) = rwnd_max {
-            items.push(Item::new(
-                Swatch::Line(RWND, 1.2),
-                format!(
-                    "{} {}{}",
-                    lang.pick("rwnd, advertised: up to", "rwnd（通告窗口）最大"),
-                    fmt::bytes(r),
-                    above(r, top, lang)
-                ),
-            ));
-        }
-        items.push(Item::new(
-            Swatch::Dashed(BDP, 1.4),
-            format!(
-                "BDP = bw·RTT = {}{}",
-                fmt::bytes(th.bdp_bytes),
-                above(th.bdp_bytes, top, lang)
-            ),
-        ));
-        if let Some(fair) = fair {
-            items.push(Item::new(
-                Swatch::Dashed(MUTED, 1.2),
-                format!(
-                    "{} BDP/{n} = {}{}",
-                    lang.pick("fair share", "公平份额"),
-                    fmt::bytes(fair),
-                    above(fair, top, lang)
-                ),
-            ));
-        }
         let columns = axis::plot_columns(root, st) as usize;
-        if cwnds
+        let dense = cwnds
             .iter()
             .chain([&in_flight, &rwnd])
-            .any(|c| draw::is_dense(c, columns))
-        {
-            items.push(Item::new(
-                Swatch::Block(RGBColor(0xd5, 0xdc, 0xe6)),
-                lang.pick("min–max band", "最小–最大值带"),
-            ));
-        }
-        if !bbr_target.is_empty() {
-            items.push(Item::new(
-                Swatch::Dashed(BBR_TARGET, 1.4),
-                lang.pick(
-                    "BBR's target: cwnd_gain·bw·min_RTT + extra_acked",
-                    "BBR 目标窗口：cwnd_gain·bw·min_RTT + extra_acked",
-                ),
-            ));
-            if extra_seen {
-                items.push(Item::new(
-                    Swatch::Dashed(BBR_EXTRA, 1.4),
-                    lang.pick(
-                        "the same without extra_acked (ACK aggregation)",
-                        "不计 extra_acked（ACK 聚合）的目标",
-                    ),
-                ));
-            }
-        }
+            .any(|c| draw::is_dense(c, columns));
+        let items = self.legend(top, dense);
         let cubic = f0.map_or(&[][..], |f| &f.cubic[..]);
-        if !cubic.is_empty() {
-            items.push(Item::new(
-                Swatch::Dashed(CUBIC, 1.6),
-                lang.pick(
-                    "CUBIC W(t) = 0.4·(t − K)³ + W_max",
-                    "CUBIC 预测 W(t) = 0.4·(t − K)³ + W_max",
-                ),
-            ));
-        }
         let runs = bbr_runs(self.bbr(), end);
-        let mut seen: Vec<BbrMode> = Vec::new();
-        for r in &runs {
-            if !seen.contains(&r.2) {
-                seen.push(r.2);
-            }
-        }
-        for m in &seen {
-            let (c, name) = bbr_mode(*m, lang);
-            items.push(Item::new(Swatch::Block(c), format!("BBR {name}")));
-        }
 
         // On a log scale every value goes through `yv`, from half a segment up: slow start's
         // doubling is then a straight line, and a window of 10 segments reads beside one of

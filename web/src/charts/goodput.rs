@@ -64,14 +64,15 @@ pub fn smooth(bins: &[(f64, f64)], bin_ms: f64, m: usize) -> Vec<(f64, f64)> {
 }
 
 /// A typical round trip of the run: flow 1's median smoothed RTT (queueing included), or the
-/// path's RTT before any sample.
+/// path's RTT before any sample. Of the run known (see [`Ctx::known`]): a lesson's pending
+/// question reads no round trip yet to come in the smoothing's width.
 pub fn round_trip_ms(ctx: &Ctx) -> f64 {
     let mut srtt: Vec<f64> = ctx
         .view
         .flows
         .first()
         .map(|f| {
-            f.window
+            ctx.known(&f.window, |w| w.t)
                 .iter()
                 .filter_map(|w| w.srtt_ms)
                 .filter(|v| v.is_finite())
@@ -102,10 +103,26 @@ fn window_bins(f: &FlowView, end: f64, columns: f64, round_trip: f64) -> usize {
     (for_pixels.max(for_rtt) - 1e-6).ceil().clamp(1.0, 1e6) as usize
 }
 
-/// A flow's goodput smoothed over about a round trip each way; and that span.
-fn flow_line(f: &FlowView, end: f64, columns: f64, round_trip: f64) -> (Vec<(f64, f64)>, f64) {
+/// The bins of `bins` (each `bin_ms` wide, the last cut short by the run's end) known whole:
+/// the smoothing reaches forward, and while a lesson's question waits for its answer it must
+/// not average in what came later.
+fn known_bins<'a>(ctx: &Ctx, bins: &'a [(f64, f64)], bin_ms: f64) -> &'a [(f64, f64)] {
+    let end = ctx.view.end_ms;
+    ctx.known(bins, |b| (b.0 + bin_ms).min(end))
+}
+
+/// A flow's goodput smoothed over about a round trip each way, of its bins known; and that
+/// span.
+fn flow_line(
+    ctx: &Ctx,
+    f: &FlowView,
+    end: f64,
+    columns: f64,
+    round_trip: f64,
+) -> (Vec<(f64, f64)>, f64) {
     let m = window_bins(f, end, columns, round_trip);
-    (finite(smooth(&f.goodput, f.bin_ms, m)), f.bin_ms * m as f64)
+    let bins = known_bins(ctx, &f.goodput, f.bin_ms);
+    (finite(smooth(bins, f.bin_ms, m)), f.bin_ms * m as f64)
 }
 
 /// A link of opportunities' capacity (core's `view::capacity`, in flow 1's bins), smoothed as
@@ -121,7 +138,7 @@ fn capacity_line(ctx: &Ctx, end: f64, columns: f64, round_trip: f64) -> Vec<(f64
     };
     let pts: Vec<(f64, f64)> = ctx.view.capacity.iter().map(|&(t, r)| (t, r.0)).collect();
     let m = window_bins(f, end, columns, round_trip);
-    finite(smooth(&pts, f.bin_ms, m))
+    finite(smooth(known_bins(ctx, &pts, f.bin_ms), f.bin_ms, m))
 }
 
 /// Ideal slow start's rate as steps on the run's clock, up to one RTT into the step that
@@ -199,10 +216,10 @@ impl Figure for Goodput {
         let lines: Vec<(Vec<(f64, f64)>, f64)> = v
             .flows
             .iter()
-            .map(|f| flow_line(f, width, columns, rt))
+            .map(|f| flow_line(ctx, f, width, columns, rt))
             .map(|(l, bin)| (view(&l), bin))
             .collect();
-        let total = (n > 1).then(|| view(&sum_line(&v.flows, width, columns, rt)));
+        let total = (n > 1).then(|| view(&sum_line(ctx, width, columns, rt)));
         let bbr = view(&v.flows.first().map_or_else(Vec::new, |f| bbr_line(f, end)));
         let slow = view(&slow_start_line(ctx, end));
         let fair = (n > 1).then(|| th.link_mbps / n as f64);
@@ -366,7 +383,7 @@ impl Figure for Goodput {
         let mut rows = Vec::new();
         let f0 = v.flows.first()?;
         let rt = round_trip_ms(ctx);
-        let (l0, width) = flow_line(f0, end, columns, rt);
+        let (l0, width) = flow_line(ctx, f0, end, columns, rt);
         if let Some(g) = value_at(&l0, t) {
             let label = if v.flows.len() > 1 {
                 format!("{} 1", lang.pick("flow", "流"))
@@ -385,7 +402,7 @@ impl Figure for Goodput {
             ));
         }
         if v.flows.len() > 1 {
-            let total = sum_line(&v.flows, end, columns, rt);
+            let total = sum_line(ctx, end, columns, rt);
             if let Some(g) = value_at(&total, t) {
                 rows.push(Row::new(
                     TOTAL,
@@ -443,12 +460,14 @@ pub fn summed(flows: &[FlowView]) -> Vec<(f64, f64)> {
 }
 
 /// The sum of every flow's goodput, smoothed as [`flow_line`] smooths one flow's.
-fn sum_line(flows: &[FlowView], end: f64, columns: f64, round_trip: f64) -> Vec<(f64, f64)> {
+fn sum_line(ctx: &Ctx, end: f64, columns: f64, round_trip: f64) -> Vec<(f64, f64)> {
+    let flows = &ctx.view.flows;
     let Some(f0) = flows.first() else {
         return Vec::new();
     };
     let m = window_bins(f0, end, columns, round_trip);
-    finite(smooth(&summed(flows), f0.bin_ms, m))
+    let sum = summed(flows);
+    finite(smooth(known_bins(ctx, &sum, f0.bin_ms), f0.bin_ms, m))
 }
 
 /// Why a goodput line can rise above the link's rate, for the title's tooltip: the lab's chart

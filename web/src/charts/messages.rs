@@ -28,6 +28,17 @@ fn latency(m: &MsgView) -> Option<f64> {
         .filter(|l| l.is_finite() && *l >= 0.0)
 }
 
+/// A message's latency once it is known (see [`Ctx::known`]): while a lesson's question waits
+/// for its answer, a message read later has no latency yet.
+fn known_latency(ctx: &Ctx, m: &MsgView) -> Option<f64> {
+    latency(m).filter(|_| m.read_ms.is_some_and(|r| ctx.knows(r)))
+}
+
+/// The messages written by now, in order of sending.
+fn known_messages(ctx: &Ctx) -> &[MsgView] {
+    ctx.known(&ctx.view.messages, |m| m.write_ms)
+}
+
 /// The message sent closest to `t` (messages are in order of sending).
 fn message_near(ms: &[MsgView], t: f64) -> Option<&MsgView> {
     let i = ms.partition_point(|m| m.write_ms < t);
@@ -43,8 +54,10 @@ fn message_near(ms: &[MsgView], t: f64) -> Option<&MsgView> {
     }
 }
 
-fn stall_at(hol: &[HolView], t: f64) -> Option<&HolView> {
-    hol.iter().find(|h| h.start_ms <= t && t <= h.end_ms)
+/// The stall at `t`, of those begun by now.
+fn stall_at<'a>(ctx: &Ctx, hol: &'a [HolView], t: f64) -> Option<&'a HolView> {
+    hol.iter()
+        .find(|h| ctx.knows(h.start_ms) && h.start_ms <= t && t <= h.end_ms)
 }
 
 fn one_way_ms(ctx: &Ctx) -> f64 {
@@ -70,6 +83,115 @@ fn thinned_note(ctx: &Ctx) -> Option<String> {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Latency(pub Ctx);
+
+/// The messages the latency chart draws, of those written in view and known (see
+/// [`Ctx::known`]): (time written, latency) of those read freely and of those held behind a
+/// loss, and the times written of those lost.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Points {
+    pub free: Vec<(f64, f64)>,
+    pub held: Vec<(f64, f64)>,
+    pub lost: Vec<f64>,
+}
+
+impl Latency {
+    /// The messages to draw. While a lesson's question waits for its answer, a message read
+    /// later has no latency yet, and none is lost: it may still be on its way.
+    pub fn points(&self) -> Points {
+        let ctx = &self.0;
+        let (lo, hi) = ctx.span();
+        // Zoomed, the messages written in view, and the latency axis fitted to them.
+        let shown = known_messages(ctx)
+            .iter()
+            .filter(|m| m.write_ms >= lo && m.write_ms <= hi);
+        let read = |held: bool| {
+            finite(
+                shown
+                    .clone()
+                    .filter(|m| m.held_by.is_some() == held)
+                    .filter_map(|m| Some((m.write_ms, known_latency(ctx, m)?))),
+            )
+        };
+        let lost = if ctx.knows_the_end() {
+            shown
+                .clone()
+                .filter(|m| m.read_ms.is_none() && m.write_ms.is_finite())
+                .map(|m| m.write_ms)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Points {
+            free: read(false),
+            held: read(true),
+            lost,
+        }
+    }
+
+    /// The run's 99th percentile, once the run is known to its end.
+    fn p99(&self) -> Option<f64> {
+        let ctx = &self.0;
+        let stats = ctx.view.summary.msgs.as_ref();
+        stats.and_then(|s| s.p99_ms).filter(|_| ctx.knows_the_end())
+    }
+
+    /// The legend for `points` on a chart topped at `top`: the stalls counted of those begun
+    /// by now, the lost of those known lost.
+    pub fn legend(&self, points: &Points, top: f64) -> Vec<Item> {
+        let ctx = &self.0;
+        let lang = ctx.lang;
+        let stalls = ctx
+            .view
+            .hol
+            .iter()
+            .filter(|h| ctx.knows(h.start_ms))
+            .count();
+        let one_way = one_way_ms(ctx);
+        let mut items = vec![Item::new(Swatch::Dot(MSG), lang.pick("message", "消息"))];
+        if !points.held.is_empty() || stalls > 0 {
+            items.push(Item::new(
+                Swatch::Dot(HELD),
+                lang.pick(
+                    "held behind a loss (released in a burst)",
+                    "因丢包被扣留（成批释放）",
+                ),
+            ));
+            items.push(Item::new(
+                Swatch::Block(HOL_SHADE),
+                format!(
+                    "{} ({})",
+                    lang.pick("head-of-line stall", "队头阻塞"),
+                    crate::model::format::count(stalls as u64)
+                ),
+            ));
+        }
+        if !points.lost.is_empty() {
+            items.push(Item::new(
+                Swatch::Cross(LOST),
+                format!(
+                    "{} ({})",
+                    lang.pick("lost, never read", "丢失，未被读取"),
+                    crate::model::format::count(points.lost.len() as u64)
+                ),
+            ));
+        }
+        items.push(Item::new(
+            Swatch::Dashed(BDP, 1.2),
+            format!(
+                "{} RTT/2 = {}",
+                lang.pick("one-way delay", "单向时延"),
+                fmt::ms(one_way)
+            ),
+        ));
+        if let Some(p) = self.p99() {
+            items.push(Item::new(
+                Swatch::Dashed(MATHIS, 1.2),
+                format!("p99 = {}{}", fmt::ms(p), above(p, top, lang)),
+            ));
+        }
+        items
+    }
+}
 
 impl Figure for Latency {
     fn kind(&self) -> &'static str {
@@ -98,80 +220,21 @@ impl Figure for Latency {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
-        let (lo, hi) = ctx.span();
-        let msgs = &v.messages;
-        let stats = v.summary.msgs.as_ref();
-        // Zoomed, the messages written in view, and the latency axis fitted to them.
-        let shown = |m: &&tcplab::view::MsgView| m.write_ms >= lo && m.write_ms <= hi;
-        let free: Vec<(f64, f64)> = finite(
-            msgs.iter()
-                .filter(shown)
-                .filter(|m| m.held_by.is_none())
-                .filter_map(|m| Some((m.write_ms, latency(m)?))),
-        );
-        let held: Vec<(f64, f64)> = finite(
-            msgs.iter()
-                .filter(shown)
-                .filter(|m| m.held_by.is_some())
-                .filter_map(|m| Some((m.write_ms, latency(m)?))),
-        );
-        let lost: Vec<f64> = msgs
-            .iter()
-            .filter(shown)
-            .filter(|m| m.read_ms.is_none() && m.write_ms.is_finite())
-            .map(|m| m.write_ms)
-            .collect();
+        let points = self.points();
         let one_way = one_way_ms(ctx);
-        let p99 = stats.and_then(|s| s.p99_ms);
-        let data_max = max_of(free.iter().chain(&held).map(|p| p.1));
+        let p99 = self.p99();
+        let data_max = max_of(points.free.iter().chain(&points.held).map(|p| p.1));
         let mut refs = vec![one_way];
         refs.extend(p99);
         let top = top_of(data_max, &refs, 2.5).max(1.0);
         // Lost messages have no latency: they get a row of their own above the rest.
-        let top = if lost.is_empty() { top } else { top * 1.1 };
-
-        let mut items = vec![Item::new(Swatch::Dot(MSG), lang.pick("message", "消息"))];
-        if !held.is_empty() || !v.hol.is_empty() {
-            items.push(Item::new(
-                Swatch::Dot(HELD),
-                lang.pick(
-                    "held behind a loss (released in a burst)",
-                    "因丢包被扣留（成批释放）",
-                ),
-            ));
-            items.push(Item::new(
-                Swatch::Block(HOL_SHADE),
-                format!(
-                    "{} ({})",
-                    lang.pick("head-of-line stall", "队头阻塞"),
-                    crate::model::format::count(v.hol.len() as u64)
-                ),
-            ));
-        }
-        if !lost.is_empty() {
-            items.push(Item::new(
-                Swatch::Cross(LOST),
-                format!(
-                    "{} ({})",
-                    lang.pick("lost, never read", "丢失，未被读取"),
-                    crate::model::format::count(lost.len() as u64)
-                ),
-            ));
-        }
-        items.push(Item::new(
-            Swatch::Dashed(BDP, 1.2),
-            format!(
-                "{} RTT/2 = {}",
-                lang.pick("one-way delay", "单向时延"),
-                fmt::ms(one_way)
-            ),
-        ));
-        if let Some(p) = p99 {
-            items.push(Item::new(
-                Swatch::Dashed(MATHIS, 1.2),
-                format!("p99 = {}{}", fmt::ms(p), above(p, top, lang)),
-            ));
-        }
+        let top = if points.lost.is_empty() {
+            top
+        } else {
+            top * 1.1
+        };
+        let items = self.legend(&points, top);
+        let Points { free, held, lost } = points;
 
         let tick = fmt::tick_for(top);
         let rtt = v.theory.rtt_ms;
@@ -186,7 +249,7 @@ impl Figure for Latency {
             }),
         };
         let (mut chart, frame) = time_chart(root, st, lang, ctx.span(), &y, &items, 0)?;
-        for h in &v.hol {
+        for h in v.hol.iter().filter(|h| ctx.knows(h.start_ms)) {
             draw::span(&mut chart, &frame, h.start_ms, h.end_ms, HOL_SHADE)?;
         }
         draw::level(&mut chart, st, &frame, one_way, Pen::dashed(BDP, 1.2))?;
@@ -206,9 +269,14 @@ impl Figure for Latency {
         let v = &ctx.view;
         let lang = ctx.lang;
         let mut rows = Vec::new();
-        if let Some(m) = message_near(&v.messages, t) {
-            let colour = if m.held_by.is_some() { HELD } else { MSG };
-            let text = match (latency(m), lang) {
+        if let Some(m) = message_near(known_messages(ctx), t) {
+            let latency = known_latency(ctx, m);
+            let colour = if m.held_by.is_some() && latency.is_some() {
+                HELD
+            } else {
+                MSG
+            };
+            let text = match (latency, lang) {
                 (Some(l), Lang::En) => format!(
                     "message {} sent at {}: latency {}",
                     m.id + 1,
@@ -221,15 +289,24 @@ impl Figure for Latency {
                     fmt::time(m.write_ms),
                     fmt::ms(l)
                 ),
-                (None, Lang::En) => format!("message {} lost", m.id + 1),
-                (None, Lang::Zh) => format!("消息 {} 丢失", m.id + 1),
+                (None, Lang::En) if ctx.knows_the_end() => format!("message {} lost", m.id + 1),
+                (None, Lang::Zh) if ctx.knows_the_end() => format!("消息 {} 丢失", m.id + 1),
+                (None, Lang::En) => format!("message {} not read yet", m.id + 1),
+                (None, Lang::Zh) => format!("消息 {} 尚未被读取", m.id + 1),
             };
-            rows.push(Row::new(colour, text, latency(m)));
+            rows.push(Row::new(colour, text, latency));
         }
-        if let Some(h) = stall_at(&v.hol, t) {
+        if let Some(h) = stall_at(ctx, &v.hol, t) {
             rows.push(Row::new(
                 HELD,
                 match lang {
+                    // A stall not yet over: when it ends and what it held is still to come.
+                    Lang::En if !ctx.knows(h.end_ms) => {
+                        format!("stall since {}: not released yet", fmt::time(h.start_ms))
+                    }
+                    Lang::Zh if !ctx.knows(h.end_ms) => {
+                        format!("阻塞自 {} 起：尚未释放", fmt::time(h.start_ms))
+                    }
                     Lang::En => format!(
                         "stall {}–{}: {} held, worst {}",
                         fmt::time(h.start_ms),
@@ -262,16 +339,18 @@ impl Latency {
         st: &Style,
         frame: &Frame,
     ) -> Result<(), String> {
-        let v = &self.0.view;
+        let ctx = &self.0;
+        let v = &ctx.view;
         let ring = st.px(2.6).max(2);
         let mut last_label = f64::NEG_INFINITY;
         let label_gap = st.px(30.0) as f64;
-        for h in &v.hol {
+        // Only the releases known by now.
+        for h in v.hol.iter().filter(|h| ctx.knows(h.end_ms)) {
             let lat: Vec<f64> = v
                 .messages
                 .iter()
                 .filter(|m| m.held_by == Some(h.id))
-                .filter_map(latency)
+                .filter_map(|m| known_latency(ctx, m))
                 .filter(|l| *l <= frame.y.hi)
                 .collect();
             let (Some(lo), Some(hi)) = (
@@ -368,14 +447,36 @@ fn log_ticks(root: &Root, st: &Style, frame: &Frame) -> Result<(), String> {
     Ok(())
 }
 
-/// Latencies of the messages read, sorted.
-fn sorted_latencies(ms: &[MsgView]) -> Vec<f64> {
-    let mut l: Vec<f64> = ms.iter().filter_map(latency).collect();
+/// Latencies of the messages read, of those known (see [`Ctx::known`]), sorted.
+fn sorted_latencies(ctx: &Ctx) -> Vec<f64> {
+    let mut l: Vec<f64> = known_messages(ctx)
+        .iter()
+        .filter_map(|m| known_latency(ctx, m))
+        .collect();
     l.sort_by(f64::total_cmp);
     l
 }
 
 impl Distribution {
+    /// The run's percentiles to mark: (latency, colour, label). The run's own figures, so only
+    /// once the run is known to its end: a lesson's pending question sees none.
+    pub fn marks(&self) -> Vec<(f64, RGBColor, String)> {
+        let ctx = &self.0;
+        let stats = ctx
+            .view
+            .summary
+            .msgs
+            .as_ref()
+            .filter(|_| ctx.knows_the_end());
+        [
+            (stats.and_then(|s| s.p50_ms), INK, "p50"),
+            (stats.and_then(|s| s.p99_ms), MATHIS, "p99"),
+        ]
+        .into_iter()
+        .filter_map(|(p, c, name)| Some((p?, c, format!("{name} = {}", fmt::ms(p?)))))
+        .collect()
+    }
+
     /// The latencies' span widened to round values (a digit times a power of ten).
     fn range(lat: &[f64]) -> (f64, f64) {
         let lo = lat.iter().copied().find(|l| *l > 0.0);
@@ -425,25 +526,18 @@ impl Figure for Distribution {
 
     fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String> {
         let ctx = &self.0;
-        let v = &ctx.view;
         let lang = ctx.lang;
-        let lat = sorted_latencies(&v.messages);
-        let total = v.messages.len().max(1) as f64;
+        let lat = sorted_latencies(ctx);
+        // Of the messages written by now: those not read yet are not within any latency.
+        let total = known_messages(ctx).len().max(1) as f64;
         let (lo, hi) = Self::range(&lat);
-        let stats = v.summary.msgs.as_ref();
         let one_way = one_way_ms(ctx);
 
         let mut items = vec![Item::new(
             Swatch::Line(MSG, 2.0),
             lang.pick("share read within the latency", "在此时延内读取的比例"),
         )];
-        let marks: Vec<(f64, RGBColor, String)> = [
-            (stats.and_then(|s| s.p50_ms), INK, "p50"),
-            (stats.and_then(|s| s.p99_ms), MATHIS, "p99"),
-        ]
-        .into_iter()
-        .filter_map(|(p, c, name)| Some((p?, c, format!("{name} = {}", fmt::ms(p?)))))
-        .collect();
+        let marks = self.marks();
         for (_, c, label) in &marks {
             items.push(Item::new(Swatch::Dashed(*c, 1.4), label.clone()));
         }
@@ -537,12 +631,14 @@ impl Figure for Distribution {
 
     fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let ctx = &self.0;
-        let v = &ctx.view;
         let lang = ctx.lang;
-        let m = message_near(&v.messages, t)?;
-        let l = latency(m)?;
-        let lat = sorted_latencies(&v.messages);
-        let share = lat.partition_point(|x| *x <= l) as f64 / v.messages.len().max(1) as f64;
+        // The cursor is a time (this chart's axis is latency): of the messages written by then
+        // and by now, the nearest, if its latency is known.
+        let written = known_messages(ctx);
+        let m = message_near(written, t)?;
+        let l = known_latency(ctx, m)?;
+        let lat = sorted_latencies(ctx);
+        let share = lat.partition_point(|x| *x <= l) as f64 / written.len().max(1) as f64;
         let colour = if m.held_by.is_some() { HELD } else { MSG };
         Some(Readout {
             x: Some(l),

@@ -152,6 +152,10 @@ pub struct Ctx {
     pub range: Option<(f64, f64)>,
     /// The window chart's value axis is logarithmic: slow start's doubling a straight line.
     pub window_log: bool,
+    /// While a lesson's question waits for its answer, the player's time (ms): every legend
+    /// and readout counts and names only what happened by then, since what came later would
+    /// give the answer away (the veil hides it on the chart). `None`: the whole run is known.
+    pub known_until_ms: Option<f64>,
 }
 
 impl Ctx {
@@ -163,6 +167,41 @@ impl Ctx {
             end_ms,
             range: None,
             window_log: false,
+            known_until_ms: None,
+        }
+    }
+
+    /// The same run with only what happened by `until` (ms) known, as while a lesson's question
+    /// waits for its answer; `None`: all of it.
+    pub fn known_until(mut self, until: Option<f64>) -> Ctx {
+        self.known_until_ms = until.filter(|t| !t.is_nan());
+        self
+    }
+
+    /// The part of a time-ordered series known now (see [`series::known`]), read by `time`.
+    pub fn known<'a, T>(&self, points: &'a [T], time: impl Fn(&T) -> f64) -> &'a [T] {
+        series::known(points, self.known_until_ms, time)
+    }
+
+    /// Whether an event at `t` (ms) is known now.
+    pub fn knows(&self, t: f64) -> bool {
+        series::known_at(t, self.known_until_ms)
+    }
+
+    /// Whether the run's end is known: what has not happened by now never will.
+    pub fn knows_the_end(&self) -> bool {
+        self.knows(self.view.end_ms)
+    }
+
+    /// How many of the run's `total` events are known, where its trace of them (`traced`
+    /// rows, `known` of them known) is to be counted: all of them, or the trace's known rows
+    /// when it holds every event; `None` when a thinned trace cannot say how many happened by
+    /// now.
+    pub fn known_count(&self, total: u64, traced: usize, known: usize) -> Option<u64> {
+        if self.knows_the_end() {
+            Some(total)
+        } else {
+            (traced as u64 == total).then_some(known as u64)
         }
     }
 
@@ -455,7 +494,10 @@ pub fn Charts(props: &ChartsProps) -> Html {
         let (choice, query) = (bbr_choice.clone(), props.view.query.clone());
         Callback::from(move |i: usize| choice.set(Some((query.clone(), i))))
     };
-    let mut ctx = Ctx::new(props.view.0.clone(), props.lang).zoomed(range);
+    // Veiled, the legends and readouts know the run only up to the player's time.
+    let mut ctx = Ctx::new(props.view.0.clone(), props.lang)
+        .zoomed(range)
+        .known_until(props.until_ms.filter(|_| props.veiled));
     ctx.window_log = *window_log;
     let toggle_log = {
         let window_log = window_log.clone();
@@ -567,3 +609,6 @@ pub fn Charts(props: &ChartsProps) -> Html {
         </ContextProvider<Veil>>
     }
 }
+
+#[cfg(test)]
+mod veil_tests;

@@ -104,6 +104,90 @@ impl Queue {
         let points = self.0.view.sojourn.iter().map(|&(t, ms)| (t, ms / f));
         clip_x(&finite(points), lo, hi)
     }
+
+    /// The legend on a chart topped at `top` with the queue's limit `limit`: the marks and each
+    /// kind of drop counted over what is known (see [`Ctx::known`]), so that a lesson's pending
+    /// question sees none yet to come.
+    pub fn legend(&self, top: f64, limit: Option<f64>) -> Vec<Item> {
+        let ctx = &self.0;
+        let v = &ctx.view;
+        let lang = ctx.lang;
+        let (lo, hi) = ctx.span();
+        let sojourn = self.ms_per_packet().is_some_and(|_| {
+            let known = ctx.known(&v.sojourn, |p| p.0);
+            !clip_x(&finite(known.iter().copied()), lo, hi).is_empty()
+        });
+        let target = v.theory.queue_target_ms;
+        let marks = ctx.known(&v.marks, |m| m.t);
+        let drops = ctx.known(&v.drops, |d| d.t);
+        let mut items = vec![Item::new(
+            Swatch::Line(QUEUE, 1.6),
+            lang.pick("packets queued", "排队的包"),
+        )];
+        if sojourn {
+            items.push(Item::new(
+                Swatch::Line(SOJOURN, 1.0),
+                lang.pick(
+                    "each packet's wait (sojourn, ms on the right)",
+                    "每个包的排队时间（逗留时间，右轴 ms）",
+                ),
+            ));
+        }
+        if let Some(ms) = target.filter(|_| self.ms_per_packet().is_some()) {
+            let name = crate::controls::aqm_label(v.theory.aqm);
+            items.push(Item::new(
+                Swatch::Dashed(SOJOURN, 1.2),
+                match lang {
+                    Lang::En => format!("{name} target {}", fmt::ms(ms)),
+                    Lang::Zh => format!("{name} 目标 {}", fmt::ms(ms)),
+                },
+            ));
+        }
+        if !marks.is_empty() {
+            let n = ctx
+                .known_count(v.summary.ecn_marks, v.marks.len(), marks.len())
+                .map(crate::model::format::count);
+            items.push(Item::new(
+                Swatch::Dot(MARK_CE),
+                match (lang, n) {
+                    (Lang::En, Some(n)) => format!("CE marks instead of drops ({n})"),
+                    (Lang::Zh, Some(n)) => format!("CE 标记代替丢包（{n}）"),
+                    (_, None) => lang
+                        .pick("CE marks instead of drops", "CE 标记代替丢包")
+                        .to_string(),
+                },
+            ));
+        }
+        if let Some(l) = limit {
+            let note = above(l, top, lang);
+            items.push(Item::new(
+                Swatch::Dashed(BDP, 1.2),
+                match lang {
+                    Lang::En => format!("queue limit {} packets{note}", fmt::trim(l, 0)),
+                    Lang::Zh => format!("队列上限 {} 个包{note}", fmt::trim(l, 0)),
+                },
+            ));
+        }
+        for (cause, colour, name, place) in kinds(lang) {
+            let n = drops.iter().filter(|d| d.cause == cause).count();
+            if n > 0 {
+                let swatch = if place == Place::OnQueue {
+                    Swatch::Triangle(colour)
+                } else {
+                    Swatch::Tick(colour)
+                };
+                items.push(Item::new(
+                    swatch,
+                    format!(
+                        "{name} ({}{})",
+                        crate::model::format::count(n as u64),
+                        where_marked(place, lang)
+                    ),
+                ));
+            }
+        }
+        items
+    }
 }
 
 impl Figure for Queue {
@@ -166,73 +250,7 @@ impl Figure for Queue {
         let levels: Vec<f64> = limit.into_iter().chain(target.map(|t| t.1)).collect();
         let top = top_of(data_max, &levels, 2.5).max(4.0);
 
-        let mut items = vec![Item::new(
-            Swatch::Line(QUEUE, 1.6),
-            lang.pick("packets queued", "排队的包"),
-        )];
-        if !sojourn.is_empty() {
-            items.push(Item::new(
-                Swatch::Line(SOJOURN, 1.0),
-                lang.pick(
-                    "each packet's wait (sojourn, ms on the right)",
-                    "每个包的排队时间（逗留时间，右轴 ms）",
-                ),
-            ));
-        }
-        if let Some((ms, _)) = target {
-            let name = crate::controls::aqm_label(v.theory.aqm);
-            items.push(Item::new(
-                Swatch::Dashed(SOJOURN, 1.2),
-                match lang {
-                    Lang::En => format!("{name} target {}", fmt::ms(ms)),
-                    Lang::Zh => format!("{name} 目标 {}", fmt::ms(ms)),
-                },
-            ));
-        }
-        if !v.marks.is_empty() {
-            items.push(Item::new(
-                Swatch::Dot(MARK_CE),
-                match lang {
-                    Lang::En => format!(
-                        "CE marks instead of drops ({})",
-                        crate::model::format::count(v.summary.ecn_marks)
-                    ),
-                    Lang::Zh => format!(
-                        "CE 标记代替丢包（{}）",
-                        crate::model::format::count(v.summary.ecn_marks)
-                    ),
-                },
-            ));
-        }
-        if let Some(l) = limit {
-            let note = above(l, top, lang);
-            items.push(Item::new(
-                Swatch::Dashed(BDP, 1.2),
-                match lang {
-                    Lang::En => format!("queue limit {} packets{note}", fmt::trim(l, 0)),
-                    Lang::Zh => format!("队列上限 {} 个包{note}", fmt::trim(l, 0)),
-                },
-            ));
-        }
-        let kinds = kinds(lang);
-        for (cause, colour, name, place) in kinds {
-            let n = v.drops.iter().filter(|d| d.cause == cause).count();
-            if n > 0 {
-                let swatch = if place == Place::OnQueue {
-                    Swatch::Triangle(colour)
-                } else {
-                    Swatch::Tick(colour)
-                };
-                items.push(Item::new(
-                    swatch,
-                    format!(
-                        "{name} ({}{})",
-                        crate::model::format::count(n as u64),
-                        where_marked(place, lang)
-                    ),
-                ));
-            }
-        }
+        let items = self.legend(top, limit);
 
         let tick = fmt::tick_for(top);
         let y = YAxis {
@@ -280,7 +298,7 @@ impl Figure for Queue {
 
         let r = st.px(3.5).max(2);
         let tick = st.px(7.0).max(3);
-        for (cause, colour, _, place) in kinds {
+        for (cause, colour, _, place) in kinds(lang) {
             let times = v
                 .drops
                 .iter()

@@ -51,6 +51,98 @@ impl Rtt {
             .first()
             .map_or_else(Vec::new, |f| finite(f.rtt.iter().copied()))
     }
+
+    /// The legend on a chart topped at `top`: the samples and the pings counted over what is in
+    /// view and known (see [`Ctx::known`]), and the timeout said to be above the chart only
+    /// where a known one is, so that a lesson's pending question sees none yet to come.
+    pub fn legend(&self, top: f64) -> Vec<Item> {
+        let ctx = &self.0;
+        let lang = ctx.lang;
+        let (lo, hi) = ctx.span();
+        let end = ctx.end_ms;
+        let samples = self.samples();
+        let samples = within(ctx.known(&samples, |p| p.0), lo, hi).len();
+        let rto = self.rto();
+        let rto = clip_x(&steps(ctx.known(&rto, |p| p.0), end), lo, hi);
+        let rto_max = max_of(rto.iter().map(|p| p.1)).unwrap_or(0.0);
+        let path = ctx.view.theory.rtt_ms;
+        let full = path + ctx.view.theory.full_queue_ms;
+        let probe = ctx.known(&ctx.view.probe, |p| p.0);
+        let pings = within(probe, lo, hi);
+        let mut items = vec![
+            Item::new(
+                Swatch::Dot(SAMPLE),
+                match lang {
+                    Lang::En => format!(
+                        "RTT samples ({})",
+                        crate::model::format::count(samples as u64)
+                    ),
+                    Lang::Zh => format!(
+                        "RTT 样本（{} 个）",
+                        crate::model::format::count(samples as u64)
+                    ),
+                },
+            ),
+            Item::new(
+                Swatch::Line(SRTT, 1.4),
+                lang.pick("smoothed RTT", "平滑 RTT"),
+            ),
+            Item::new(
+                Swatch::Dashed(RTO, 1.4),
+                format!(
+                    "{}{}",
+                    lang.pick("retransmission timeout (RTO)", "重传超时（RTO）"),
+                    above(rto_max, top, lang)
+                ),
+            ),
+        ];
+        if path.is_finite() && path > 0.0 {
+            items.push(Item::new(
+                Swatch::Dashed(BDP, 1.0),
+                format!(
+                    "{} {}{}",
+                    lang.pick("path RTT", "路径 RTT"),
+                    fmt::ms(path),
+                    above(path, top, lang)
+                ),
+            ));
+        }
+        if full.is_finite() && full > path {
+            items.push(Item::new(
+                Swatch::Dashed(QUEUE, 1.0),
+                format!(
+                    "{} {}{}",
+                    lang.pick(
+                        "path RTT + a full queue (queue × packet time)",
+                        "路径 RTT + 满队列（队长 × 包时间）"
+                    ),
+                    fmt::ms(full),
+                    above(full, top, lang)
+                ),
+            ));
+        }
+        // The pings answered, whatever the trace kept of them to draw.
+        if let Some(p) = ctx
+            .view
+            .summary
+            .probe
+            .as_ref()
+            .filter(|_| !pings.is_empty())
+        {
+            let n = ctx
+                .known_count(p.received, ctx.view.probe.len(), probe.len())
+                .map(crate::model::format::count);
+            items.push(Item::new(
+                Swatch::Dot(PING),
+                match (lang, n) {
+                    (Lang::En, Some(n)) => format!("ping round trips ({n})"),
+                    (Lang::Zh, Some(n)) => format!("ping 往返时间（{n} 个）"),
+                    (_, None) => lang.pick("ping round trips", "ping 往返时间").to_string(),
+                },
+            ));
+        }
+        items
+    }
 }
 
 impl Figure for Rtt {
@@ -117,75 +209,7 @@ impl Figure for Rtt {
         // rather than flatten the samples against the floor.
         let top = top_of(data_max, &[rto_max, path], 2.5);
 
-        let mut items = vec![
-            Item::new(
-                Swatch::Dot(SAMPLE),
-                match lang {
-                    Lang::En => format!(
-                        "RTT samples ({})",
-                        crate::model::format::count(samples.len() as u64)
-                    ),
-                    Lang::Zh => format!(
-                        "RTT 样本（{} 个）",
-                        crate::model::format::count(samples.len() as u64)
-                    ),
-                },
-            ),
-            Item::new(
-                Swatch::Line(SRTT, 1.4),
-                lang.pick("smoothed RTT", "平滑 RTT"),
-            ),
-            Item::new(
-                Swatch::Dashed(RTO, 1.4),
-                format!(
-                    "{}{}",
-                    lang.pick("retransmission timeout (RTO)", "重传超时（RTO）"),
-                    above(rto_max, top, lang)
-                ),
-            ),
-        ];
-        if path.is_finite() && path > 0.0 {
-            items.push(Item::new(
-                Swatch::Dashed(BDP, 1.0),
-                format!(
-                    "{} {}{}",
-                    lang.pick("path RTT", "路径 RTT"),
-                    fmt::ms(path),
-                    above(path, top, lang)
-                ),
-            ));
-        }
-        if full.is_finite() && full > path {
-            items.push(Item::new(
-                Swatch::Dashed(QUEUE, 1.0),
-                format!(
-                    "{} {}{}",
-                    lang.pick(
-                        "path RTT + a full queue (queue × packet time)",
-                        "路径 RTT + 满队列（队长 × 包时间）"
-                    ),
-                    fmt::ms(full),
-                    above(full, top, lang)
-                ),
-            ));
-        }
-        // The pings answered, whatever the trace kept of them to draw.
-        if let Some(p) = ctx
-            .view
-            .summary
-            .probe
-            .as_ref()
-            .filter(|_| !pings.is_empty())
-        {
-            let n = crate::model::format::count(p.received);
-            items.push(Item::new(
-                Swatch::Dot(PING),
-                match lang {
-                    Lang::En => format!("ping round trips ({n})"),
-                    Lang::Zh => format!("ping 往返时间（{n} 个）"),
-                },
-            ));
-        }
+        let items = self.legend(top);
 
         let tick = fmt::tick_for(top);
         let y = YAxis {

@@ -21,6 +21,60 @@ pub fn applies(ctx: &Ctx) -> bool {
     ctx.view.flows.first().is_some_and(|f| !f.sends.is_empty())
 }
 
+impl Sequence {
+    /// The legend: what is drawn, with the retransmissions counted over what is in view and
+    /// known (see [`Ctx::known`]): a lesson's pending question sees none yet to come.
+    pub fn legend(&self) -> Vec<Item> {
+        let ctx = &self.0;
+        let lang = ctx.lang;
+        let (lo, hi) = ctx.span();
+        let f = ctx.view.flows.first();
+        let shown = |s: &[(f64, f64)]| {
+            let known = ctx.known(s, |p| p.0).iter().copied();
+            within(&finite(known), lo, hi).len()
+        };
+        let rtx = f.map_or(0, |f| shown(&f.retransmits));
+        let sacks = f.map_or(0, |f| shown(&f.sacks));
+        let per_ms = ctx.view.theory.link_mbps.0 * 1000.0;
+        let mut items = vec![Item::new(
+            Swatch::Dot(SENT),
+            lang.pick("data sent (highest byte)", "发送数据（最高字节）"),
+        )];
+        if rtx > 0 {
+            items.push(Item::new(
+                Swatch::Cross(RETRANSMIT),
+                format!(
+                    "{} ({})",
+                    lang.pick("retransmission", "重传"),
+                    crate::model::format::count(rtx as u64)
+                ),
+            ));
+        }
+        items.push(Item::new(
+            Swatch::Line(ACKED, 1.6),
+            lang.pick("cumulative ACK", "累计确认 ACK"),
+        ));
+        if sacks > 0 {
+            items.push(Item::new(
+                Swatch::Dot(SACKED),
+                lang.pick("SACK (highest SACKed byte)", "SACK（最高选择确认字节）"),
+            ));
+        }
+        // The slope is drawn wherever the link has a rate (see `draw`).
+        if per_ms.is_finite() && per_ms > 0.0 {
+            items.push(Item::new(
+                Swatch::Dashed(LINK, 1.2),
+                format!(
+                    "{} {}",
+                    lang.pick("link-rate slope", "链路速率斜率"),
+                    fmt::rate(ctx.view.theory.link_mbps)
+                ),
+            ));
+        }
+        items
+    }
+}
+
 impl Figure for Sequence {
     fn kind(&self) -> &'static str {
         "sequence"
@@ -97,40 +151,7 @@ impl Figure for Sequence {
             Vec::new()
         };
 
-        let mut items = vec![Item::new(
-            Swatch::Dot(SENT),
-            lang.pick("data sent (highest byte)", "发送数据（最高字节）"),
-        )];
-        if !rtx.is_empty() {
-            items.push(Item::new(
-                Swatch::Cross(RETRANSMIT),
-                format!(
-                    "{} ({})",
-                    lang.pick("retransmission", "重传"),
-                    crate::model::format::count(rtx.len() as u64)
-                ),
-            ));
-        }
-        items.push(Item::new(
-            Swatch::Line(ACKED, 1.6),
-            lang.pick("cumulative ACK", "累计确认 ACK"),
-        ));
-        if !sacks.is_empty() {
-            items.push(Item::new(
-                Swatch::Dot(SACKED),
-                lang.pick("SACK (highest SACKed byte)", "SACK（最高选择确认字节）"),
-            ));
-        }
-        if !slope.is_empty() {
-            items.push(Item::new(
-                Swatch::Dashed(LINK, 1.2),
-                format!(
-                    "{} {}",
-                    lang.pick("link-rate slope", "链路速率斜率"),
-                    fmt::rate(v.theory.link_mbps)
-                ),
-            ));
-        }
+        let items = self.legend();
 
         let unit = ByteUnit::for_top(top);
         let tick = |v: f64| unit.tick(v);
@@ -217,7 +238,7 @@ impl Figure for Sequence {
                 None,
             ));
         }
-        rows.extend(segment_rows(f, t, y, ctx.view.theory.mss, lang));
+        rows.extend(segment_rows(ctx, f, t, y));
         Some(Readout::at(t, rows))
     }
 }
@@ -226,13 +247,11 @@ impl Figure for Sequence {
 /// left, when the cumulative ACK covered it (and after how long), whether it was sent again,
 /// and whether SACK reported it first. Hovering or tapping a point of the graph reads it: of a
 /// burst sent at one instant, the point nearest the pointer's height `y` (a byte offset).
-fn segment_rows(
-    f: &tcplab::view::FlowView,
-    t: f64,
-    y: Option<f64>,
-    mss: u32,
-    lang: Lang,
-) -> Vec<Row> {
+///
+/// Only what is known counts (see [`Ctx::known`]): while a lesson's question waits for its
+/// answer, a later SACK, retransmission or ACK of the segment is not yet known, and said so.
+fn segment_rows(ctx: &Ctx, f: &tcplab::view::FlowView, t: f64, y: Option<f64>) -> Vec<Row> {
+    let (mss, lang) = (ctx.view.theory.mss, ctx.lang);
     let Some(last) = index_at(&f.sends, t, |p| p.0) else {
         return Vec::new();
     };
@@ -268,11 +287,14 @@ fn segment_rows(
     // Every trace is in time order: each is read from the segment's sending on, not from the
     // run's start, on every pointer move.
     let after = |ts: &[(f64, f64)]| ts.partition_point(|p| p.0 < sent_at);
-    let acked = f.acks[after(&f.acks)..].iter().find(|a| a.1 >= end);
+    let acks = ctx.known(&f.acks, |a| a.0);
+    let blocks = ctx.known(&f.sack_blocks, |b| b.t_ms);
+    let retransmits = ctx.known(&f.retransmits, |r| r.0);
+    let acked = acks[after(acks)..].iter().find(|a| a.1 >= end);
     // The SACK blocks that covered the segment before the cumulative ACK did (RFC 2018): the
     // first, and how many ACKs repeated it.
-    let from = f.sack_blocks.partition_point(|b| b.t_ms < sent_at);
-    let covering: Vec<&tcplab::view::SackBlockView> = f.sack_blocks[from..]
+    let from = blocks.partition_point(|b| b.t_ms < sent_at);
+    let covering: Vec<&tcplab::view::SackBlockView> = blocks[from..]
         .iter()
         .take_while(|b| acked.is_none_or(|a| b.t_ms < a.0))
         .filter(|b| b.left <= start && b.right >= end)
@@ -315,7 +337,7 @@ fn segment_rows(
             None,
         ));
     }
-    let resent: Vec<f64> = f.retransmits[after(&f.retransmits)..]
+    let resent: Vec<f64> = retransmits[after(retransmits)..]
         .iter()
         .filter(|r| r.1 >= start && r.1 < end)
         .map(|r| r.0)
@@ -351,9 +373,10 @@ fn segment_rows(
                 fmt::time(a.0),
                 fmt::ms(a.0 - sent_at)
             ),
-            (None, _) => lang
+            (None, _) if ctx.knows_the_end() => lang
                 .pick("not ACKed by the run's end", "运行结束时仍未确认")
                 .to_string(),
+            (None, _) => lang.pick("not ACKed yet", "尚未确认").to_string(),
         },
         None,
     ));

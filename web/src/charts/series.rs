@@ -143,6 +143,19 @@ pub fn index_at<T>(points: &[T], t: f64, time: impl Fn(&T) -> f64) -> Option<usi
     points.partition_point(|p| time(p) <= t).checked_sub(1)
 }
 
+/// The part of a time-ordered series known at `until` (ms): its points at or before it, read
+/// by `time`; the whole series when nothing is hidden (`None`). While a lesson's question waits
+/// for its answer the charts count and read only this part: what came later would answer it.
+pub fn known<T>(points: &[T], until: Option<f64>, time: impl Fn(&T) -> f64) -> &[T] {
+    &points[..points.partition_point(|p| known_at(time(p), until))]
+}
+
+/// Whether an event at `t` (ms) is known at `until`: at or before it, or always when nothing is
+/// hidden. [`known`] cuts a series where this turns false.
+pub fn known_at(t: f64, until: Option<f64>) -> bool {
+    until.is_none_or(|u| t <= u)
+}
+
 /// The value of a step series at `t`: its last point at or before `t`.
 pub fn value_at(points: &[(f64, f64)], t: f64) -> Option<f64> {
     index_at(points, t, |p| p.0).map(|i| points[i].1)

@@ -27,20 +27,23 @@ pub fn applies(ctx: &Ctx) -> bool {
 }
 
 impl Sharing {
+    /// The windows known whole (see [`Ctx::known`]): a window's share counts what it delivered
+    /// to its end, and while a lesson's question waits for its answer nothing later is known.
+    fn windows(&self) -> &[tcplab::view::FairnessPoint] {
+        let w = self.0.view.fairness_window_ms;
+        self.0.known(&self.0.view.fairness, |p| p.t + w)
+    }
+
     /// Flow `i`'s share per window, as a step line from each window's start.
     fn share(&self, i: usize) -> Vec<(f64, f64)> {
-        self.0
-            .view
-            .fairness
+        self.windows()
             .iter()
             .filter_map(|p| Some((p.t, *p.shares.as_ref()?.get(i)?)))
             .collect()
     }
 
     fn jain(&self) -> Vec<(f64, f64)> {
-        self.0
-            .view
-            .fairness
+        self.windows()
             .iter()
             .filter_map(|p| Some((p.t, p.jain?)))
             .collect()
@@ -48,10 +51,9 @@ impl Sharing {
 
     /// Where the last window ends: its step holds to there.
     fn end(&self) -> f64 {
-        let v = &self.0.view;
-        v.fairness
+        self.windows()
             .last()
-            .map_or(self.0.end_ms, |p| p.t + v.fairness_window_ms)
+            .map_or(self.0.end_ms, |p| p.t + self.0.view.fairness_window_ms)
     }
 }
 
@@ -146,8 +148,8 @@ impl Figure for Sharing {
 
     fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
         let ctx = &self.0;
-        let points = &ctx.view.fairness;
-        let p = &points[index_at(points, t, |p| p.t)?];
+        let points = self.windows();
+        let p = points.get(index_at(points, t, |p| p.t)?)?;
         let mut rows = Vec::new();
         if let Some(j) = p.jain {
             rows.push(Row::new(
