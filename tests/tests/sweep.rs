@@ -272,6 +272,59 @@ async fn a_sweep_of_the_second_flow_s_rtt_gives_the_runners_table_and_its_share(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_s_unfinished_runs_count_in_its_completion_median_and_are_named() {
+    // A 1 MB body over 150 ms with a 64 KiB window and 3.5 s to finish: at 1 % loss one seed of
+    // three finishes, so the median is an unfinished run's (more than 3.5 s), not the one
+    // finished run's time; at 5 % none finishes, and the row says why.
+    let query = "rtt=150&bw=100&rwnd=65536&body=1MB&dur=3.5";
+    let expected = runner_table(query, "loss", &["1", "5"], 3);
+    with_lab(move |lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        let cell = |value: &str, col: &str| {
+            format!(
+                "const c = document.querySelector('#sweep-table tr[data-value=\"{value}\"] [data-col=\"{col}\"]');
+                 return c ? c.textContent.trim() : 'none';"
+            )
+        };
+        for (lang, finished, more, none) in [
+            ("en", "1 of 3 finished", "> 3.5 s", "none finished within dur = 3.5 s; raise dur"),
+            ("zh", "3 次中 1 次完成", "> 3.5 s", "dur = 3.5 s 内均未完成；请增大 dur"),
+        ] {
+            lab.open(&format!(
+                "?{query}&view=sweep&key=loss&values=1,5&seeds=3&metric=completion&lang={lang}"
+            ))
+            .await;
+            lab.wait_for_batch(SWEEP_TIMEOUT).await;
+            let shown = lab
+                .eval_string("return document.getElementById('sweep-view').dataset.csv;")
+                .await;
+            assert_eq!(shown, expected, "the page's table against tcplab sweep --table");
+            assert_eq!(lab.eval_string(&cell("1", "finished")).await, finished);
+            assert_eq!(
+                lab.eval_string(&cell("1", "completion_median_exceeds_ms")).await,
+                more
+            );
+            assert_eq!(
+                lab.eval_string(&cell("5", "completion_median_exceeds_ms")).await,
+                none
+            );
+        }
+        let rows = csv_rows(&expected);
+        let get = |row: &Vec<(String, String)>, k: &str| {
+            row.iter().find(|(h, _)| h == k).map(|(_, v)| v.clone()).unwrap_or_default()
+        };
+        assert_eq!(get(&rows[0], "finished"), "1");
+        assert_eq!(get(&rows[0], "completion_median_ms"), "");
+        assert_eq!(get(&rows[0], "completion_median_exceeds_ms"), "3500");
+        assert_eq!(get(&rows[1], "finished"), "0");
+        lab.screenshot("sweep-unfinished").await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_stops_every_worker_and_a_new_sweep_replaces_a_running_one() {
     let query = "app=bulk&dur=3";
     let small = runner_table(query, "rtt", &["5", "20", "50"], 2);

@@ -224,6 +224,27 @@ fn the_sweep_chart_and_the_heatmap_draw() {
         assert!(inked > 3000, "{lang:?}: {inked} pixels inked");
     }
 
+    // A body's completion where seeds ran out of time: their triangles at dur, the median's
+    // bound, the ideal path's line.
+    let body = Scenario::parse("rtt=150&bw=100&rwnd=65536&body=1MB&dur=3.5").expect("a scenario");
+    let spec = SweepSpec {
+        axis: Axis::parse(Key::Loss, "1,5", &body, "values").expect("values"),
+        seeds: 3,
+        metric: Metric::Completion,
+    };
+    let batch = ran(3, PlanKey::Sweep(body.clone(), spec.clone()));
+    let points = data::points(&body, &spec, Some(&batch));
+    assert_eq!(points[1].row.as_ref().and_then(|r| r.finished), Some(0));
+    let inked = draw(&SweepChart {
+        base: body.clone(),
+        key: Key::Loss,
+        flow: None,
+        metric: Metric::Completion,
+        points,
+        lang: Lang::Zh,
+    });
+    assert!(inked > 3000, "{inked} pixels inked");
+
     let m = MatrixSpec {
         rows: Axis::parse(Key::Flows, "1,2", &base, "values").expect("rows"),
         cols: Axis::parse(Key::Rtt, "10,50", &base, "values2").expect("cols"),
@@ -232,7 +253,7 @@ fn the_sweep_chart_and_the_heatmap_draw() {
         metric: Metric::Goodput,
     };
     let batch = ran(2, PlanKey::Matrix(base.clone(), m.clone()));
-    let cells = matrix::cells(&m, Some(&batch));
+    let cells = matrix::cells(&base, &m, Some(&batch));
     assert!(cells.iter().all(|c| c.complete && c.spread.is_some()));
     let csv = matrix::csv(&m, &cells);
     assert_eq!(

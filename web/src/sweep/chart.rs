@@ -1,6 +1,8 @@
 //! The sweep's chart: the metric against the knob on log axes, every seed's run as a faint dot,
 //! the median of each value bold and joined, the spread over the seeds as whiskers, and the
-//! theory's curve dashed and named by its formula.
+//! theory's curve dashed and named by its formula (or, where there is none, why). A completion
+//! time a run never reached (it ran out of `dur`) is an upward triangle at the time limit: the
+//! run took more than that, and so does a median that lands on it.
 
 use plotters::prelude::*;
 use tcplab::scenario::Key;
@@ -73,6 +75,40 @@ pub fn axis_desc(key: Key, flow: Option<usize>, lang: Lang) -> String {
     }
 }
 
+/// An upward triangle at `p`: "more than this".
+fn more_than(
+    root: &Root,
+    frame: &crate::charts::frame::Frame,
+    p: (f64, f64),
+    r: i32,
+    style: ShapeStyle,
+) -> Result<(), String> {
+    match xy::at(frame, p) {
+        Some(px) => root
+            .draw(&TriangleMarker::new(px, r, style))
+            .map_err(|e| e.to_string()),
+        None => Ok(()),
+    }
+}
+
+impl SweepChart {
+    /// Where a point's unfinished runs stand on a completion chart: the time they ran out of
+    /// (`None` on any other metric, where an unfinished run has its value).
+    fn limit(&self, p: &Point) -> Option<f64> {
+        (self.metric == Metric::Completion)
+            .then(|| p.row.as_ref().and_then(|r| r.time_limit_ms))
+            .flatten()
+            .filter(|_| p.unfinished.iter().any(|u| *u))
+    }
+
+    /// The median that lands on unfinished runs: more than this.
+    fn median_bound(&self, p: &Point) -> Option<f64> {
+        (self.metric == Metric::Completion)
+            .then(|| p.row.as_ref().and_then(|r| r.completion_median_exceeds_ms))
+            .flatten()
+    }
+}
+
 impl Drawing for SweepChart {
     fn draw(&self, root: &Root, st: &Style) -> Result<(), String> {
         let lang = self.lang;
@@ -92,7 +128,7 @@ impl Drawing for SweepChart {
         let ys = self
             .points
             .iter()
-            .flat_map(|p| p.seeds.iter().flatten().copied())
+            .flat_map(|p| p.seeds.iter().flatten().copied().chain(self.limit(p)))
             .chain(curve.iter().map(|c| c.1));
         let (ylo, yhi) = if self.metric.is_fraction() {
             (0.0, 1.0)
@@ -117,6 +153,27 @@ impl Drawing for SweepChart {
         let name = data::theory_name(&self.base, self.key, self.metric, lang);
         if let (Some(name), false) = (name, curve.is_empty()) {
             items.push(Item::new(Swatch::Dashed(MATHIS, 1.8), name));
+        }
+        if self.points.iter().any(|p| self.limit(p).is_some()) {
+            items.push(Item::new(
+                Swatch::Triangle(pale(ACCENT, 0.35)),
+                lang.pick(
+                    "a run unfinished at dur: it took more than this",
+                    "到 dur 仍未完成的运行：用时超过此值",
+                ),
+            ));
+        }
+        if self.points.iter().any(|p| self.median_bound(p).is_some()) {
+            items.push(Item::new(
+                Swatch::Triangle(ACCENT),
+                lang.pick(
+                    "median on unfinished runs: more than this",
+                    "中位数落在未完成的运行上：超过此值",
+                ),
+            ));
+        }
+        if let Some(why) = data::theory_note(&self.base, self.metric, self.flow, lang) {
+            items.push(Item::new(Swatch::Block(crate::charts::style::GRID), why));
         }
         let zero = self.points.iter().any(|p| p.x == Some(0.0));
         if zero {
@@ -165,17 +222,29 @@ impl Drawing for SweepChart {
             for y in p.seeds.iter().flatten() {
                 xy::dot(root, &frame, (x, *y), r_seed, faint)?;
             }
-            if let Some(s) = p.row.as_ref().and_then(|r| data::spread(r, self.metric)) {
-                if p.seeds.iter().flatten().count() > 1 {
-                    xy::whisker(
-                        root,
-                        st,
-                        &frame,
-                        x,
-                        (s.min, s.max),
-                        ACCENT.mix(0.6).stroke_width(st.stroke(1.2)),
-                    )?;
+            let limit = self.limit(p);
+            if let Some(l) = limit {
+                for _ in p.unfinished.iter().filter(|u| **u) {
+                    more_than(root, &frame, (x, l), r_seed + 1, faint)?;
                 }
+            }
+            // The spread runs up to the time limit where a run did not finish.
+            let spread = p
+                .row
+                .as_ref()
+                .and_then(|r| data::spread(r, self.metric))
+                .map(|s| (s.min, limit.map_or(s.max, |l| l.max(s.max))))
+                .or(limit.map(|l| (l, l)));
+            let shown = p.seeds.iter().flatten().count() + usize::from(limit.is_some());
+            if let (Some(range), true) = (spread, shown > 1) {
+                xy::whisker(
+                    root,
+                    st,
+                    &frame,
+                    x,
+                    range,
+                    ACCENT.mix(0.6).stroke_width(st.stroke(1.2)),
+                )?;
             }
         }
         let medians: Vec<(f64, f64)> = self
@@ -201,6 +270,11 @@ impl Drawing for SweepChart {
         let r_med = st.px(4.0).max(3);
         for m in &medians {
             xy::dot(root, &frame, *m, r_med, ACCENT.filled())?;
+        }
+        for p in &self.points {
+            if let (Some(x), Some(b)) = (p.x, self.median_bound(p)) {
+                more_than(root, &frame, (x, b), r_med + 1, ACCENT.filled())?;
+            }
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
-use tcplab::sweep::Spread;
+use tcplab::sweep::{Spread, SweepRow};
 use tcplab::Scenario;
 use yew::prelude::*;
 
@@ -24,36 +24,51 @@ use crate::i18n::Lang;
 use crate::model::format::number;
 use crate::model::plan::cell;
 use crate::model::views::{Axis, MatrixSpec, Metric};
-use crate::worker::pool::Done;
 
 /// One cell: its runs' metric over the seeds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
     pub spread: Option<Spread>,
+    /// A completion median that lands on runs unfinished at `dur`: more than this, ms.
+    pub exceeds: Option<f64>,
     pub runs: usize,
     pub complete: bool,
     pub error: Option<String>,
 }
 
 /// The cells panel by panel, row by row, column by column (the plan's order).
-pub fn cells(spec: &MatrixSpec, batch: Option<&Batch>) -> Vec<Cell> {
+pub fn cells(base: &Scenario, spec: &MatrixSpec, batch: Option<&Batch>) -> Vec<Cell> {
     let seeds = spec.seeds as usize;
+    let (nr, nc) = (spec.rows.values.len().max(1), spec.cols.values.len().max(1));
     (0..spec.cells())
         .map(|i| {
             let range = i * seeds..(i + 1) * seeds;
             let results = batch
                 .and_then(|b| b.results.get(range.clone()))
                 .unwrap_or_default();
-            let values: Vec<f64> = results
-                .iter()
-                .filter_map(|r| match r {
-                    Some(Done::Summary(s)) => spec.metric.of(s, 0),
-                    _ => None,
-                })
-                .collect();
+            let runs = batch
+                .map(|b| b.summaries(range.clone()))
+                .unwrap_or_default();
+            let (p, r, c) = (i / (nr * nc), (i / nc) % nr, i % nc);
+            let mut axes = vec![(&spec.rows, r), (&spec.cols, c)];
+            if let Some(panel) = &spec.panels {
+                axes.push((panel, p));
+            }
+            // A cell's numbers are a sweep row's, so that its medians follow the runner's rules
+            // (a run unfinished at `dur` counts as longer than every finished one).
+            let row = match (cell(base, &axes), runs.is_empty()) {
+                (Ok(s), false) => Some(SweepRow::new(spec.cols.key, &s, &runs, None)),
+                _ => None,
+            };
             Cell {
-                spread: Spread::of(values.iter().copied()),
-                runs: values.len(),
+                spread: row
+                    .as_ref()
+                    .and_then(|r| super::data::spread(r, spec.metric)),
+                exceeds: row
+                    .as_ref()
+                    .filter(|_| spec.metric == Metric::Completion)
+                    .and_then(|r| r.completion_median_exceeds_ms),
+                runs: runs.len(),
                 complete: results.len() == seeds && results.iter().all(Option::is_some),
                 error: batch.and_then(|b| b.error(range)),
             }
@@ -146,11 +161,9 @@ impl Drawing for Heatmap {
         if nr == 0 || nc == 0 {
             return Ok(());
         }
-        let medians: Vec<f64> = self
-            .cells
-            .iter()
-            .filter_map(|c| c.spread.map(|s| s.median))
-            .collect();
+        // A median known only to pass a bound is coloured as the bound.
+        let value = |c: &Cell| c.spread.map(|s| s.median).or(c.exceeds);
+        let medians: Vec<f64> = self.cells.iter().filter_map(value).collect();
         let log = spec.metric != Metric::Retrans
             && !spec.metric.is_fraction()
             && medians.iter().all(|v| *v > 0.0);
@@ -211,9 +224,7 @@ impl Drawing for Heatmap {
                     };
                     // Row 0 at the top.
                     let (cx, cy) = (x0 + c as i32 * cw, top + r as i32 * ch);
-                    let fill = cell
-                        .spread
-                        .map_or(PAPER, |s| ramp(t_of(s.median) * 0.9 + 0.05));
+                    let fill = value(cell).map_or(PAPER, |v| ramp(t_of(v) * 0.9 + 0.05));
                     root.draw(&Rectangle::new(
                         [(cx, cy), (cx + cw - 1, cy + ch - 1)],
                         fill.filled(),
@@ -224,13 +235,12 @@ impl Drawing for Heatmap {
                         RGBColor(0xdd, 0xe2, 0xe9).stroke_width(st.stroke(1.0)),
                     ))
                     .map_err(e)?;
-                    let dark = cell
-                        .spread
-                        .is_some_and(|s| t_of(s.median) * 0.9 + 0.05 > 0.55);
-                    let text = match (cell.spread, &cell.error) {
-                        (Some(s), _) => fmt::sig(s.median),
-                        (None, Some(_)) => "×".to_string(),
-                        (None, None) => "…".to_string(),
+                    let dark = value(cell).is_some_and(|v| t_of(v) * 0.9 + 0.05 > 0.55);
+                    let text = match (cell.spread, cell.exceeds, &cell.error) {
+                        (Some(s), _, _) => fmt::sig(s.median),
+                        (None, Some(b), _) => format!(">{}", fmt::sig(b)),
+                        (None, None, Some(_)) => "×".to_string(),
+                        (None, None, None) => "…".to_string(),
                     };
                     root.draw(&Text::new(
                         text,
@@ -330,9 +340,14 @@ pub fn csv(spec: &MatrixSpec, cells: &[Cell]) -> String {
     if let Some(p) = &spec.panels {
         out.push_str(&format!(",{}", p.key.name()));
     }
-    out.push_str(&format!(
-        ",runs,{metric}_median,{metric}_min,{metric}_max\n"
-    ));
+    out.push_str(&format!(",runs,{metric}_median,{metric}_min,{metric}_max"));
+    // Only a completion time can be bounded rather than known.
+    let bounded = spec.metric == Metric::Completion;
+    out.push_str(if bounded {
+        ",completion_ms_median_exceeds\n"
+    } else {
+        "\n"
+    });
     let f = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
     let (nr, nc) = (spec.rows.values.len(), spec.cols.values.len());
     for p in 0..panels(spec) {
@@ -349,12 +364,16 @@ pub fn csv(spec: &MatrixSpec, cells: &[Cell]) -> String {
                     ));
                 }
                 out.push_str(&format!(
-                    ",{},{},{},{}\n",
+                    ",{},{},{},{}",
                     cell.runs,
                     f(cell.spread.map(|s| s.median)),
                     f(cell.spread.map(|s| s.min)),
                     f(cell.spread.map(|s| s.max))
                 ));
+                if bounded {
+                    out.push_str(&format!(",{}", f(cell.exceeds)));
+                }
+                out.push('\n');
             }
         }
     }
@@ -400,7 +419,7 @@ pub struct MatrixViewProps {
 pub fn MatrixView(props: &MatrixViewProps) -> Html {
     let lang = props.lang;
     let spec = &props.spec;
-    let cells = cells(spec, props.batch.as_ref());
+    let cells = cells(&props.base, spec, props.batch.as_ref());
     let done = props.batch.as_ref().map_or(0, Batch::done);
     let taken = |except: usize| -> Vec<tcplab::scenario::Key> {
         [Some(&spec.rows), Some(&spec.cols), spec.panels.as_ref()]
@@ -535,10 +554,16 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
                                 { for (0..nc).map(|c| {
                                     let cell = cells.get((p * nr + r) * nc + c);
                                     let m = cell.and_then(|c| c.spread).map(|s| s.median);
+                                    let more = cell.and_then(|c| c.exceeds);
+                                    let shown = match (m, more) {
+                                        (Some(v), _) => number(v, 3),
+                                        (None, Some(b)) => format!("> {}", number(b, 3)),
+                                        (None, None) => "—".to_string(),
+                                    };
                                     html! {
                                         <td class="num" data-raw={m.map(|v| format!("{v}")).unwrap_or_default()}
                                             title={cell.and_then(|c| c.error.clone()).unwrap_or_default()}>
-                                            { m.map_or("—".to_string(), |v| number(v, 3)) }
+                                            { shown }
                                         </td>
                                     }
                                 }) }
@@ -548,5 +573,60 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
                 </table>
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use tcplab::scenario::Key;
+
+    use super::*;
+    use crate::model::plan::PlanKey;
+    use crate::worker::pool::Done;
+
+    #[test]
+    fn a_matrix_cell_s_completion_counts_the_seeds_that_ran_out_of_time() {
+        // A 1 MB body over 150 ms with 3.5 s to finish: one seed of three finishes at 1 %
+        // loss, none at 5 % (as `tcplab sweep --key loss --values 1,5 --seeds 3` tells).
+        let base = Scenario::parse("bw=100&rwnd=65536&body=1MB&dur=3.5").unwrap_or_default();
+        let (Ok(rows), Ok(cols)) = (
+            Axis::parse(Key::Loss, "1,5", &base, "values"),
+            Axis::parse(Key::Rtt, "150", &base, "values2"),
+        ) else {
+            panic!("the axes");
+        };
+        let spec = MatrixSpec {
+            rows,
+            cols,
+            panels: None,
+            seeds: 3,
+            metric: Metric::Completion,
+        };
+        let key = PlanKey::Matrix(base.clone(), spec.clone());
+        let plan = Rc::new(key.plan());
+        let mut batch = Batch::new(1, key, plan.clone(), 0.0, 1);
+        for (i, job) in plan.jobs.iter().enumerate() {
+            let s = Scenario::parse(&job.query).unwrap_or_default();
+            let summary = tcplab::run(&s, &tcplab::RunOptions::summary_only()).summary;
+            batch.record(i, Done::Summary(Rc::new(summary)), 1.0);
+        }
+        let cells = cells(&base, &spec, Some(&batch));
+        for c in &cells {
+            assert_eq!(
+                (c.spread, c.exceeds, c.runs),
+                (None, Some(3500.0), 3),
+                "{c:?}"
+            );
+        }
+        let csv = csv(&spec, &cells);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "loss,rtt,runs,completion_ms_median,completion_ms_min,completion_ms_max,\
+             completion_ms_median_exceeds"
+        );
+        assert_eq!(lines[1], "1,150,3,,,,3500");
     }
 }
