@@ -167,11 +167,10 @@ pub fn SweepTable(props: &TableProps) -> Html {
                                 </td>
                                 // The median's time, or the bound it passes (in the CSV's next
                                 // column), or why no run has a time.
-                                <td class={classes!("num", completion.is_none().then_some("none"))}
+                                <td class={classes!("num", completion.is_none().then_some("none"),
+                                        none_finished.then_some("why-none"))}
                                     data-col="completion_median_ms"
-                                    data-raw={raw(row.and_then(|r| r.completion_ms).map(|s| s.median))}
-                                    // A sentence (why no run has a time) wraps in its cell.
-                                    style={none_finished.then_some("white-space: normal; min-width: 12rem")}>
+                                    data-raw={raw(row.and_then(|r| r.completion_ms).map(|s| s.median))}>
                                     <span data-col="completion_median_exceeds_ms"
                                         data-raw={raw(row.and_then(|r| r.completion_median_exceeds_ms))}>
                                         { completion.unwrap_or_else(|| "—".to_string()) }
