@@ -540,6 +540,43 @@ impl World {
         self.scratch = out;
     }
 
+    /// Puts what a sender emitted on the path with the player's steps: each note that carries
+    /// a packet is followed by that packet, so a drop's step comes right after the send's. Kept
+    /// out of line: only a run that records steps takes it.
+    #[inline(never)]
+    fn emit_with_steps(&mut self, now: Instant, fi: usize, out: &mut Vec<Packet>) -> bool {
+        let mut sent_new = false;
+        let notes = self.flows[fi].sender.take_notes();
+        let mut packets = out.drain(..);
+        // What was in flight as each note was made: before the first send among them,
+        // then after each (a probe's count is not noted: the state's own from there on).
+        let mut then = notes.iter().find_map(|(_, n)| n.in_flight_before());
+        for (at, note) in notes {
+            let carried = self.record_note(at, fi, note, then);
+            if let Some(after) = note.in_flight_after() {
+                then = Some(after);
+            } else if matches!(note, Note::LossProbe { .. }) {
+                then = None;
+            }
+            if carried {
+                self.steps_in_flight = then.map(|v| (fi, v));
+                if let Some(p) = packets.next() {
+                    let step = self
+                        .steps
+                        .as_ref()
+                        .and_then(|s| s.steps.len().checked_sub(1));
+                    sent_new |= self.emit(now, fi, p);
+                    self.queue_after_send(now, step);
+                }
+            }
+        }
+        self.steps_in_flight = None;
+        for p in packets {
+            sent_new |= self.emit(now, fi, p);
+        }
+        sent_new
+    }
+
     /// Puts what a sender emitted on the path, checks the sender's windows, and re-arms
     /// the sender's timer.
     fn after_sender(&mut self, now: Instant, f: u16, out: &mut Vec<Packet>) {
@@ -548,36 +585,7 @@ impl World {
         self.sched.charge(work);
         let mut sent_new = false;
         if self.recording.keeping() {
-            // Each note that carries a packet is followed by that packet, so a drop's step
-            // comes right after the send's.
-            let notes = self.flows[fi].sender.take_notes();
-            let mut packets = out.drain(..);
-            // What was in flight as each note was made: before the first send among them,
-            // then after each (a probe's count is not noted: the state's own from there on).
-            let mut then = notes.iter().find_map(|(_, n)| n.in_flight_before());
-            for (at, note) in notes {
-                let carried = self.record_note(at, fi, note, then);
-                if let Some(after) = note.in_flight_after() {
-                    then = Some(after);
-                } else if matches!(note, Note::LossProbe { .. }) {
-                    then = None;
-                }
-                if carried {
-                    self.steps_in_flight = then.map(|v| (fi, v));
-                    if let Some(p) = packets.next() {
-                        let step = self
-                            .steps
-                            .as_ref()
-                            .and_then(|s| s.steps.len().checked_sub(1));
-                        sent_new |= self.emit(now, fi, p);
-                        self.queue_after_send(now, step);
-                    }
-                }
-            }
-            self.steps_in_flight = None;
-            for p in packets {
-                sent_new |= self.emit(now, fi, p);
-            }
+            sent_new = self.emit_with_steps(now, fi, out);
         } else {
             for &p in out.iter() {
                 sent_new |= self.emit(now, fi, p);
