@@ -165,7 +165,7 @@ fn the_classroom_sentence_of_the_fast_retransmit() {
     let en = tcplab_web::player::log::sentence(fr, &steps, Lang::En);
     assert_eq!(
         en,
-        "Loss detected (3 duplicate ACKs: the DupThresh of RFC 5681 and RFC 6675): fast retransmit of segment 20 (from byte 27,741); ssthresh = cwnd × 717/1024 (CUBIC) = 20 MSS. cwnd 29 -> 28 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
+        "Loss detected (3 duplicate ACKs: the DupThresh of RFC 5681 and RFC 6675): fast retransmit of segment 20 (from byte 27,741); ssthresh = cwnd × 717/1024 (CUBIC) = 20 MSS. cwnd 29\u{a0}→\u{a0}28 MSS: what is in flight plus the retransmission, and PRR (RFC 6937) brings it down to ssthresh over the next round trip."
     );
     assert_eq!(tcplab_web::player::log::time(fr.t_ms), "84.158 ms");
     assert_eq!(tcplab_web::player::log::time(1234.5678), "1,234.568 ms");
