@@ -57,16 +57,23 @@ fn as_the_browser_writes(query: &str) -> String {
 /// the key as the parser's own message shows it (cut, escaped), then the problem.
 fn expected_banner(query: &str) -> String {
     let e = Scenario::parse(query).expect_err("a hostile link is refused");
+    let parsed = e.problem().to_string();
+    // The page names its own keys beside the scenario's (`web/src/model/address.rs`).
+    let problem = match e.problem() {
+        tcplab::scenario::Problem::UnknownKey => format!(
+            "{}; the page's: lang, view, lesson, embed, with their settings)",
+            parsed.trim_end_matches(')')
+        ),
+        _ => parsed.clone(),
+    };
     if e.key().is_empty() {
         return format!(
-            "This link has an empty key: {}. It is ignored; the rest of the link is shown as written.",
-            e.problem()
+            "This link has an empty key: {problem}. It is ignored; the rest of the link is shown as written."
         );
     }
     let message = e.to_string();
-    let problem = e.problem().to_string();
     let key = message
-        .strip_suffix(problem.as_str())
+        .strip_suffix(parsed.as_str())
         .and_then(|k| k.strip_suffix(": "))
         .unwrap_or_else(|| panic!("{message:?} is not `key: problem`"));
     format!(
