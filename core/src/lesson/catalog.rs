@@ -647,10 +647,10 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "",
                 moment: Moment::End,
                 say: t(
-                    "The last segment gets through at {t} ms. {timeouts} timeouts took this {body_kb} kB \
-                     body from one round trip of {rtt} ms to all of this.",
-                    "最后一个报文段在 {t} ms 终于送达。{timeouts} 次超时让这个 {body_kb} kB 的数据体从\
-                     一个 {rtt} ms 的往返拖到了现在。",
+                    "The last segment gets through at {t} ms. This {body_kb} kB body needs about one \
+                     round trip of {rtt} ms; {timeouts} timeouts stretched it to {t} ms.",
+                    "最后一个报文段在 {t} ms 终于送达。这个 {body_kb} kB 的数据体本来大约只需一个 \
+                     {rtt} ms 的往返；{timeouts} 次超时把它拖到了 {t} ms。",
                 ),
                 question: None,
             },
