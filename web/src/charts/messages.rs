@@ -343,7 +343,8 @@ impl Latency {
         let v = &ctx.view;
         let ring = st.px(2.6).max(2);
         let mut last_label = f64::NEG_INFINITY;
-        let label_gap = st.px(30.0) as f64;
+        // Centred labels this far apart do not touch: "×13" beside "×12" needed more than 30 px.
+        let label_gap = st.px(40.0) as f64;
         // Only the releases known by now.
         for h in v.hol.iter().filter(|h| ctx.knows(h.end_ms)) {
             let lat: Vec<f64> = v
