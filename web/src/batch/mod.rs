@@ -97,6 +97,26 @@ impl Batch {
 }
 
 #[cfg(test)]
+impl Batch {
+    /// `key`'s batch with every run done here, one after another, as the pool's workers would
+    /// give them back: for tests of what the views make of a batch.
+    pub fn ran(key: PlanKey) -> Batch {
+        let plan = std::rc::Rc::new(key.plan());
+        let mut batch = Batch::new(1, key, plan.clone(), 0.0, 1);
+        for (i, job) in plan.jobs.iter().enumerate() {
+            let s = tcplab::Scenario::parse(&job.query).unwrap_or_default();
+            let summary = tcplab::run(&s, &tcplab::RunOptions::summary_only()).summary;
+            batch.record(
+                i,
+                crate::worker::pool::Done::Summary(std::rc::Rc::new(summary)),
+                1.0,
+            );
+        }
+        batch
+    }
+}
+
+#[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -253,8 +253,6 @@ mod tests {
         use crate::batch::Batch;
         use crate::model::plan::PlanKey;
         use crate::model::views::Axis;
-        use crate::worker::pool::Done;
-        use std::rc::Rc;
         let mut base =
             Scenario::parse("rtt=150&bw=100&rwnd=65536&body=1MB&loss=1").unwrap_or_default();
         base.dur_s = dur_s;
@@ -266,14 +264,7 @@ mod tests {
             seeds: 3,
             metric: Metric::Completion,
         };
-        let key = PlanKey::Sweep(base.clone(), spec.clone());
-        let plan = Rc::new(key.plan());
-        let mut batch = Batch::new(1, key, plan.clone(), 0.0, 1);
-        for (i, job) in plan.jobs.iter().enumerate() {
-            let s = Scenario::parse(&job.query).unwrap_or_default();
-            let summary = tcplab::run(&s, &tcplab::RunOptions::summary_only()).summary;
-            batch.record(i, Done::Summary(Rc::new(summary)), 1.0);
-        }
+        let batch = Batch::ran(PlanKey::Sweep(base.clone(), spec.clone()));
         points(&base, &spec, Some(&batch))
     }
 

@@ -578,13 +578,10 @@ pub fn MatrixView(props: &MatrixViewProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use std::rc::Rc;
-
     use tcplab::scenario::Key;
 
     use super::*;
     use crate::model::plan::PlanKey;
-    use crate::worker::pool::Done;
 
     #[test]
     fn a_matrix_cell_s_completion_counts_the_seeds_that_ran_out_of_time() {
@@ -604,14 +601,7 @@ mod tests {
             seeds: 3,
             metric: Metric::Completion,
         };
-        let key = PlanKey::Matrix(base.clone(), spec.clone());
-        let plan = Rc::new(key.plan());
-        let mut batch = Batch::new(1, key, plan.clone(), 0.0, 1);
-        for (i, job) in plan.jobs.iter().enumerate() {
-            let s = Scenario::parse(&job.query).unwrap_or_default();
-            let summary = tcplab::run(&s, &tcplab::RunOptions::summary_only()).summary;
-            batch.record(i, Done::Summary(Rc::new(summary)), 1.0);
-        }
+        let batch = Batch::ran(PlanKey::Matrix(base.clone(), spec.clone()));
         let cells = cells(&base, &spec, Some(&batch));
         for c in &cells {
             assert_eq!(
