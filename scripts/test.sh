@@ -59,8 +59,8 @@ elapsed
 
 # The page's logic without the DOM (web/src/model/, web/src/batch/) is tested on the host first:
 # quick, and a failure there is not a browser's. The same tests run again in Chromium below.
-section "Tests of the page's model and its wire, host: cargo test -p tcplab-web --lib -p tcplab-wire"
-cargo test -p tcplab-web --lib -p tcplab-wire
+section "Tests of the page's model, its wire and its first screen, host: cargo test -p tcplab-web --lib -p tcplab-wire -p tcplab-prerender"
+cargo test -p tcplab-web --lib -p tcplab-wire -p tcplab-prerender
 elapsed
 
 section "Tests of the page's code, wasm32 in headless Chromium: cargo test -p tcplab-web"
@@ -91,10 +91,14 @@ section "Page size (gzip -9)"
 # simulator's worker, which comes with the first change; a shared link's page fetches the
 # worker at once and not the view. The views' own modules (split_*, and the chunk_* they share)
 # come when a view is first opened, and the capture worker when the diagnosis is given a capture
-# file (docs/performance.md, "What the page downloads").
+# file. The default page's first screen, rendered when the page was built, is in index.html; its
+# charts are images drawn at a phone's, a laptop's and a projector's width, of which a screen
+# fetches its own (a laptop's counted here) and a shared link's page none (docs/performance.md,
+# "What the page downloads").
 shopt -s nullglob
 total=0
 view=0
+charts=0
 worker=0
 capture=0
 views=0
@@ -103,6 +107,8 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/*.html dist/*.svg dist/*.bin; do
     gz=$(gzip -9 -c "$f" | wc -c)
     case "$f" in
         dist/default-view-*) view=$((view + gz)) ;;
+        dist/chart-*-wide-*) charts=$((charts + gz)) ;;
+        dist/chart-*) ;;
         dist/tcplab-worker*|dist/worker-loader.js) worker=$((worker + gz)) ;;
         dist/tcplab-capture*|dist/capture-loader.js) capture=$((capture + gz)) ;;
         dist/split_*|dist/chunk_*) views=$((views + gz)) ;;
@@ -110,7 +116,7 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/*.html dist/*.svg dist/*.bin; do
     esac
     printf '    %-44s %8d bytes  %8d gzipped\n' "$f" "$raw" "$gz"
 done
-printf '    %-44s %8s        %8d gzipped\n' "a first visit to the default page" "" "$((total + view))"
+printf '    %-44s %8s        %8d gzipped\n' "a first visit to the default page" "" "$((total + view + charts))"
 printf '    %-44s %8s        %8d gzipped\n' "the simulator's worker, with the first change" "" "$worker"
 printf '    %-44s %8s        %8d gzipped\n' "a shared link's first visit" "" "$((total + worker))"
 printf '    %-44s %8s        %8d gzipped\n' "the views' modules, each when first opened" "" "$views"

@@ -577,7 +577,10 @@ impl Lab {
     /// The charts have drawn the run the headline shows (true while there are no charts).
     pub async fn charts_drawn(&self) -> bool {
         self.eval_string(
-            "const c = document.querySelector('.charts');
+            "// The first screen rendered when the page was built stands in until the page's
+             // module has mounted: its charts are images, not the page's.
+             if (document.getElementById('first-screen')) return 'no';
+             const c = document.querySelector('.charts');
              const h = document.getElementById('headline');
              if (!c || !h) return 'yes';
              // A chart whose module is still coming is not drawn.

@@ -984,3 +984,97 @@ async fn without_its_view_file_the_default_page_runs_the_simulator() {
     })
     .await;
 }
+
+/// The images of the first screen's charts that the browser shows and has loaded, by name.
+async fn shown_first_screen_charts(lab: &Lab) -> Vec<String> {
+    let names = lab
+        .eval_string(
+            "return JSON.stringify(Array.from(document.querySelectorAll('#first-screen img.chart-svg'))
+                 .filter(i => i.offsetWidth > 0 && i.complete && i.naturalWidth > 0)
+                 .map(i => i.getAttribute('src')));",
+        )
+        .await;
+    serde_json::from_str(&names).unwrap_or_default()
+}
+
+/// `display` of the stand-in `id` (`absent` once the page has removed it).
+async fn stand_in(lab: &Lab, id: &str) -> String {
+    lab.eval_string(&format!(
+        "const e = document.getElementById('{id}');
+         return e ? getComputedStyle(e).display : 'absent';"
+    ))
+    .await
+}
+
+/// Before the page's module has come (here never, as from a host that lacks it), a first visit
+/// to the default page shows the page itself, rendered from its own components when it was
+/// built: the verdict, the runner's cards, the sliders at the scenario's values and every chart,
+/// as images drawn at the width nearest the screen's, and only those fetched. A shared link's
+/// page shows the skeleton instead, and fetches none of the images.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn before_its_module_comes_the_default_page_shows_its_first_screen() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.server.refuse("tcplab-web-");
+        lab.set_window(1280, 960).await;
+
+        lab.driver
+            .goto(lab.server.url("?rtt=50"))
+            .await
+            .expect("load a shared link");
+        let skeleton = lab
+            .wait_until(SETTLE, || async {
+                stand_in(lab, "skeleton").await == "block"
+            })
+            .await;
+        assert!(skeleton, "a shared link shows the skeleton");
+        assert_eq!(stand_in(lab, "first-screen").await, "none");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(served_named(lab, 0, "chart-"), Vec::<String>::new());
+
+        lab.driver
+            .goto(lab.server.url("?lang=en"))
+            .await
+            .expect("load the default page");
+        let five = lab
+            .wait_until(SETTLE, || async {
+                shown_first_screen_charts(lab).await.len() == 5
+            })
+            .await;
+        assert!(five, "shown: {:?}", shown_first_screen_charts(lab).await);
+        assert_eq!(stand_in(lab, "skeleton").await, "none");
+        assert!(lab
+            .text_of("verdict")
+            .await
+            .contains("Limited by slow start"));
+        assert_eq!(lab.value_of("rtt-number").await, "28");
+        assert_cards_match_runner(lab, "").await;
+        let fetched = served_named(lab, 0, "chart-");
+        assert!(
+            fetched.iter().all(|n| n.contains("-wide-")),
+            "a laptop fetches its own width's charts only: {fetched:?}"
+        );
+        lab.screenshot("first-screen-before-the-module-1280x960")
+            .await;
+
+        // A phone's charts are far down its one column: each comes as it is scrolled near.
+        lab.set_window(390, 844).await;
+        lab.eval_string("window.scrollTo(0, document.body.scrollHeight); return '';")
+            .await;
+        let narrow = lab
+            .wait_until(SETTLE, || async {
+                let shown = shown_first_screen_charts(lab).await;
+                shown.len() == 5 && shown.iter().all(|n| n.contains("-narrow-"))
+            })
+            .await;
+        assert!(
+            narrow,
+            "a phone shows its own: {:?}",
+            shown_first_screen_charts(lab).await
+        );
+        lab.eval_string("window.scrollTo(0, 0); return '';").await;
+        lab.screenshot("first-screen-before-the-module-390x844")
+            .await;
+    })
+    .await;
+}

@@ -56,14 +56,59 @@ fn arrived() -> Address {
     address::parse_search(&location::current_search().unwrap_or_default())
 }
 
-#[function_component(App)]
-pub fn app() -> Html {
-    let page = use_reducer(|| Page::new(arrived(), prefs::default_lang(), prefs::stored_large()));
+/// What the page starts from outside a browser, where its first screen is rendered as the page
+/// is built (`src/bin/prerender.rs`): the address, the language and the run, given rather than
+/// read from the location, the stored choices and the worker.
+#[derive(Clone)]
+pub struct Start {
+    pub address: Address,
+    pub lang: Lang,
+    /// The run of the address's scenario, as the worker would send it.
+    pub view: Rc<tcplab::view::RunView>,
+}
 
-    // The charts' runs and the player's steps, each from a worker of its own.
+impl PartialEq for Start {
+    fn eq(&self, other: &Self) -> bool {
+        self.address == other.address
+            && self.lang == other.lang
+            && Rc::ptr_eq(&self.view, &other.view)
+    }
+}
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// `None` in a browser: the page reads where it is and asks the worker for its run.
+    #[prop_or_default]
+    pub start: Option<Start>,
+}
+
+/// The page as it starts: in a browser, from the location and the stored choices; given a
+/// [`Start`], from it, with its run on show as the view that came with the page.
+fn starting_page(start: Option<&Start>) -> Page {
+    let Some(start) = start else {
+        return Page::new(arrived(), prefs::default_lang(), prefs::stored_large());
+    };
+    let page = Page::new(start.address.clone(), start.lang, false);
+    let query = page.charts_query().unwrap_or_default();
+    let shown = Rc::new(page).reduce(Action::Ran {
+        query,
+        outcome: crate::worker::Outcome::Shipped(Rc::clone(&start.view)),
+    });
+    Rc::unwrap_or_clone(shown)
+}
+
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let page = {
+        let start = props.start.clone();
+        use_reducer(move || starting_page(start.as_ref()))
+    };
+
+    // The charts' runs and the player's steps, each from a worker of its own. Given its start,
+    // the page asks for nothing: it has its run.
     let clients = {
         let dispatcher = page.dispatcher();
-        let first = page.charts_query();
+        let first = props.start.is_none().then(|| page.charts_query()).flatten();
         use_memo((), move |_| PageClients::new(dispatcher, first.as_deref()))
     };
     let (client, recorder) = (clients.runs.clone(), clients.steps.clone());
@@ -115,7 +160,7 @@ pub fn app() -> Html {
         // Back and Forward show the address they land on.
         let dispatcher = page.dispatcher();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
+            let listener = crate::window().map(|w| {
                 EventListener::new(&w, "popstate", move |_| {
                     dispatcher.dispatch(Action::Arrive(arrived()))
                 })
@@ -466,7 +511,7 @@ fn Status(props: &StatusProps) -> Html {
 }
 
 fn set_document_lang(lang: Lang) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(doc) = crate::window().and_then(|w| w.document()) else {
         return;
     };
     if let Some(root) = doc.document_element() {
@@ -476,7 +521,7 @@ fn set_document_lang(lang: Lang) {
 }
 
 fn set_large_type(large: bool) {
-    let Some(root) = web_sys::window()
+    let Some(root) = crate::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     else {

@@ -45,7 +45,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 /// The page's clock: `performance.now()`, in milliseconds (0 without a window).
 pub(crate) fn now_ms() -> f64 {
-    web_sys::window()
+    crate::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
 }
@@ -58,9 +58,23 @@ pub(crate) struct Timer {
 
 impl Drop for Timer {
     fn drop(&mut self) {
-        if let Some(w) = web_sys::window() {
+        if let Some(w) = crate::window() {
             w.clear_timeout_with_handle(self.id);
         }
+    }
+}
+
+/// The browser's window; none outside one, where the page's first screen is rendered as it is
+/// built (`tcplab-prerender`): what needs a window then does without, as it does wherever a
+/// browser refuses it.
+pub fn window() -> Option<web_sys::Window> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        None
     }
 }
 
@@ -68,7 +82,7 @@ impl Drop for Timer {
 pub(crate) fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<Timer> {
     use wasm_bindgen::JsCast;
     let f = wasm_bindgen::closure::Closure::once(f);
-    let id = web_sys::window()?
+    let id = crate::window()?
         .set_timeout_with_callback_and_timeout_and_arguments_0(f.as_ref().unchecked_ref(), ms)
         .ok()?;
     Some(Timer { id, _callback: f })
@@ -85,11 +99,13 @@ pub fn start() {
     } else {
         yew::Renderer::<App>::new().render();
     }
-    // The page has its own shape now: index.html's stand-in goes.
-    if let Some(skeleton) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("skeleton"))
-    {
-        skeleton.remove();
+    // The page is drawn now: index.html's stand-ins go (the first screen rendered when the
+    // page was built, and the skeleton).
+    if let Some(doc) = crate::window().and_then(|w| w.document()) {
+        for id in ["first-screen", "skeleton"] {
+            if let Some(stand_in) = doc.get_element_by_id(id) {
+                stand_in.remove();
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ use crate::model::address::Entry;
 
 /// The page's current `location.search`.
 pub fn current_search() -> Result<String, String> {
-    web_sys::window()
+    crate::window()
         .ok_or("no window")?
         .location()
         .search()
@@ -22,7 +22,7 @@ pub fn current_search() -> Result<String, String> {
 
 /// The page's current address, absolute, as the bar shows it.
 pub fn current_href() -> Result<String, String> {
-    web_sys::window()
+    crate::window()
         .ok_or("no window")?
         .location()
         .href()
@@ -33,7 +33,7 @@ pub fn current_href() -> Result<String, String> {
 /// canonical address of what is on show, even while the bar keeps a bad link as written for its
 /// banner (a link copied then would carry the values the page refused).
 pub fn href_for(search: &str) -> Result<String, String> {
-    let location = web_sys::window().ok_or("no window")?.location();
+    let location = crate::window().ok_or("no window")?.location();
     Ok(format!(
         "{}{}{search}",
         location.origin().map_err(describe)?,
@@ -44,7 +44,7 @@ pub fn href_for(search: &str) -> Result<String, String> {
 /// Puts `search` in the address bar without reloading the page, keeping the path and hash.
 /// Writing the address that is already there adds no step to the history.
 pub fn write(search: &str, entry: Entry) -> Result<(), String> {
-    let window = web_sys::window().ok_or("no window")?;
+    let window = crate::window().ok_or("no window")?;
     let location = window.location();
     let push = entry == Entry::Push && location.search().map_err(describe)? != search;
     let url = format!(
@@ -122,7 +122,7 @@ impl Writer {
                 }
             }
         });
-        let window = web_sys::window().ok_or("no window")?;
+        let window = crate::window().ok_or("no window")?;
         window
             .set_timeout_with_callback_and_timeout_and_arguments_0(
                 fire.unchecked_ref(),

@@ -13,7 +13,7 @@ pub fn use_menu() -> (NodeRef, Callback<KeyboardEvent>) {
     {
         let menu = menu.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
+            let listener = crate::window().and_then(|w| w.document()).map(|doc| {
                 EventListener::new(&doc, "click", move |e| {
                     let Some(details) = menu.cast::<HtmlDetailsElement>() else {
                         return;

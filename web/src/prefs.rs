@@ -8,7 +8,7 @@ const LANG: &str = "tcplab.lang";
 const LARGE: &str = "tcplab.large";
 
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+    crate::window()?.local_storage().ok().flatten()
 }
 
 fn get(key: &str) -> Option<String> {
@@ -33,7 +33,7 @@ pub fn store_lang(lang: Lang) {
 
 /// The browser's preferred languages, best first.
 pub fn browser_langs() -> Vec<String> {
-    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+    let Some(navigator) = crate::window().map(|w| w.navigator()) else {
         return Vec::new();
     };
     let mut tags: Vec<String> = navigator

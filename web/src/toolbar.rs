@@ -50,7 +50,7 @@ pub fn Share(props: &ShareProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let copied = copied.clone();
             let href = location::href_for(&search).unwrap_or_default();
-            let Some(window) = web_sys::window() else {
+            let Some(window) = crate::window() else {
                 copied.set(Copied::Refused(href));
                 return;
             };

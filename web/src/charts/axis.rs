@@ -8,7 +8,6 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
-use plotters_canvas::CanvasBackend;
 
 use super::fmt::TimeUnit;
 use super::frame::{Frame, Scale};
@@ -18,7 +17,7 @@ use super::{err, Root};
 use crate::i18n::Lang;
 
 pub type Xy = Cartesian2d<RangedCoordf64, RangedCoordf64>;
-pub type TimeChart<'a> = DualCoordChartContext<'a, CanvasBackend, Xy, Xy>;
+pub type TimeChart<'a> = DualCoordChartContext<'a, super::Backend, Xy, Xy>;
 
 /// The left axis, and the right one as a multiple of it.
 pub struct YAxis<'f> {
@@ -158,7 +157,7 @@ pub fn builder<'a, 'b>(
     root: &'a Root,
     st: &Style,
     margin_top: i32,
-) -> ChartBuilder<'a, 'b, CanvasBackend> {
+) -> ChartBuilder<'a, 'b, super::Backend> {
     let mut builder = ChartBuilder::on(root);
     builder
         .margin_top(margin_top.max(0) as u32)
@@ -181,7 +180,7 @@ pub struct Ticks<'f, V> {
 
 /// The grid and the axes with their ticks and names, drawn alike on every chart of the run.
 pub fn mesh<X, Y>(
-    chart: &mut ChartContext<'_, CanvasBackend, Cartesian2d<X, Y>>,
+    chart: &mut ChartContext<'_, super::Backend, Cartesian2d<X, Y>>,
     st: &Style,
     x: Ticks<X::ValueType>,
     y: Ticks<Y::ValueType>,

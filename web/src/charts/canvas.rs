@@ -7,7 +7,6 @@ use std::rc::Rc;
 
 use gloo_events::EventListener;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -45,7 +44,7 @@ impl PartialEq for CanvasProps {
 }
 
 fn paint(canvas: &HtmlCanvasElement, props: &CanvasProps) -> Result<(), String> {
-    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let dpr = crate::window().map_or(1.0, |w| w.device_pixel_ratio());
     let st = Style::new(dpr, root_font());
     let css_w = match canvas.client_width() {
         w if w > 0 => f64::from(w),
@@ -59,9 +58,7 @@ fn paint(canvas: &HtmlCanvasElement, props: &CanvasProps) -> Result<(), String> 
     canvas.set_width((css_w * st.dpr).round().max(1.0) as u32);
     canvas.set_height((css_h * st.dpr).round().max(1.0) as u32);
     let _ = canvas.style().set_property("height", &format!("{css_h}px"));
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())
-        .ok_or("the browser gave no 2D context for the chart")?;
-    let root = backend.into_drawing_area();
+    let root = super::canvas_root(canvas)?;
     root.fill(&PAPER).map_err(|e| e.to_string())?;
     if let Err(message) = props.drawing.draw(&root, &st) {
         let _ = root.fill(&PAPER);
@@ -82,7 +79,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     {
         let resized = resized.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
+            let listener = crate::window().map(|w| {
                 EventListener::new(&w, "resize", move |_| resized.set(resized.wrapping_add(1)))
             });
             move || drop(listener)

@@ -3,7 +3,6 @@
 
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 use super::axis::TimeChart;
 use super::err;
@@ -202,7 +201,7 @@ fn markers<E>(
 ) -> Result<(), String>
 where
     for<'b> &'b E: PointCollection<'b, (f64, f64)>,
-    E: Drawable<CanvasBackend>,
+    E: Drawable<super::Backend>,
 {
     let cells = cells(frame, st, radius_css);
     let r = ((radius_css * st.dpr).round() as i32).max(1);

@@ -19,7 +19,7 @@ thread_local! {
 }
 
 fn context() -> Option<CanvasRenderingContext2d> {
-    web_sys::window()?
+    crate::window()?
         .document()?
         .create_element("canvas")
         .ok()?

@@ -29,6 +29,8 @@ pub mod sequence;
 pub mod series;
 pub mod sharing;
 pub mod style;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod svg;
 pub mod xy;
 
 use std::cell::{Cell, RefCell};
@@ -38,6 +40,7 @@ use std::rc::Rc;
 use gloo_events::EventListener;
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
+#[cfg(target_arch = "wasm32")]
 use plotters_canvas::CanvasBackend;
 use tcplab::view::RunView;
 use wasm_bindgen::closure::Closure;
@@ -50,7 +53,29 @@ use crate::lazy::Loading;
 use plot::Plot;
 use rare::Rare;
 
-pub type Root = DrawingArea<CanvasBackend, Shift>;
+/// What the figures draw on: a canvas in the browser; outside it, SVG (the first screen rendered
+/// as the page is built).
+#[cfg(target_arch = "wasm32")]
+pub type Backend = CanvasBackend;
+#[cfg(not(target_arch = "wasm32"))]
+pub type Backend = svg::Svg;
+
+pub type Root = DrawingArea<Backend, Shift>;
+
+/// A canvas to draw a figure on, as [`Root`].
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn canvas_root(canvas: &web_sys::HtmlCanvasElement) -> Result<Root, String> {
+    use plotters::prelude::IntoDrawingArea;
+    CanvasBackend::with_canvas_object(canvas.clone())
+        .map(IntoDrawingArea::into_drawing_area)
+        .ok_or_else(|| "the browser gave no 2D context for the chart".to_string())
+}
+
+/// Outside a browser there is no canvas to draw on: the figures draw as SVG ([`svg`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn canvas_root(_: &web_sys::HtmlCanvasElement) -> Result<Root, String> {
+    Err("no canvas outside a browser".to_string())
+}
 
 /// A drawing's failure, as a chart reports it.
 pub(crate) fn err(e: impl std::fmt::Display) -> String {
@@ -346,7 +371,7 @@ pub struct Layout {
 fn measure(container: Option<&Element>) -> Layout {
     Layout {
         width: container.map_or(0, Element::client_width),
-        dpr: web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()),
+        dpr: crate::window().map_or(1.0, |w| w.device_pixel_ratio()),
         root_font: style::root_font(),
     }
 }
@@ -380,7 +405,7 @@ fn use_layout(container: &NodeRef) -> Layout {
             let mutation = MutationObserver::new(on_mutation.as_ref().unchecked_ref()).ok();
             if let (Some(m), Some(html)) = (
                 &mutation,
-                web_sys::window()
+                crate::window()
                     .and_then(|w| w.document())
                     .and_then(|d| d.document_element()),
             ) {
@@ -389,7 +414,7 @@ fn use_layout(container: &NodeRef) -> Layout {
                 init.set_attribute_filter(&js_sys::Array::of2(&"class".into(), &"style".into()));
                 let _ = m.observe_with_options(&html, &init);
             }
-            let window = web_sys::window().map(|w| {
+            let window = crate::window().map(|w| {
                 let update = update.clone();
                 EventListener::new(&w, "resize", move |_| update())
             });
@@ -431,7 +456,7 @@ fn mark_drawn(container: &NodeRef, query: &str) {
         .collect();
     let drawn =
         |c: &web_sys::HtmlCanvasElement| c.get_attribute("data-drawn").as_deref() == Some(query);
-    let performance = web_sys::window().and_then(|w| w.performance());
+    let performance = crate::window().and_then(|w| w.performance());
     let at = performance.as_ref().map_or(0.0, |p| p.now());
     let mark = |what: &str| {
         if el.get_attribute(&format!("data-{what}")).as_deref() == Some(query) {

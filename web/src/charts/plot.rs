@@ -6,7 +6,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, PointerEvent, WheelEvent};
 use yew::prelude::*;
@@ -28,7 +27,7 @@ const OFF_SCREEN_MS: i32 = 100;
 
 /// Whether any of the canvas is inside the window's viewport.
 fn in_view(canvas: &HtmlCanvasElement) -> bool {
-    let Some(w) = web_sys::window() else {
+    let Some(w) = crate::window() else {
         return true;
     };
     let px = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64());
@@ -169,22 +168,30 @@ fn paint(
             c.set_height(h);
         }
     }
-    let backend = CanvasBackend::with_canvas_object(base.clone())
-        .ok_or("the browser gave no 2D context for the chart")?;
-    let root = backend.into_drawing_area();
+    let root = super::canvas_root(base)?;
+    let frame = draw_figure(&root, figure, st);
+    if frame.is_err() {
+        if let Some(layer) = super::cursor::context(over) {
+            layer.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+        }
+    }
+    root.present().map_err(|e| e.to_string())?;
+    frame
+}
+
+/// Draws `figure` on `root`, over paper, with the scenario's changes marked on a time chart;
+/// a figure that fails leaves its message where it would have been, since half a chart would
+/// be worse than none.
+fn draw_figure(root: &Root, figure: &dyn Figure, st: &Style) -> Result<Frame, String> {
     root.fill(&PAPER).map_err(|e| e.to_string())?;
-    let mut frame = figure.draw(&root, st);
+    let mut frame = figure.draw(root, st);
     if let (true, Ok(f)) = (figure.timed(), &frame) {
         let ctx = figure.ctx();
-        if let Err(e) = super::changes::mark(&root, f, st, &ctx.view.changes, ctx.lang) {
+        if let Err(e) = super::changes::mark(root, f, st, &ctx.view.changes, ctx.lang) {
             frame = Err(e);
         }
     }
     if let Err(message) = &frame {
-        if let Some(layer) = super::cursor::context(over) {
-            layer.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
-        }
-        // Half a chart would be worse than none: say what went wrong where it would have been.
         let _ = root.fill(&PAPER);
         let _ = root.draw(&Text::new(
             message.clone(),
@@ -192,8 +199,57 @@ fn paint(
             st.text(1.0, super::style::MATHIS),
         ));
     }
-    root.present().map_err(|e| e.to_string())?;
     frame
+}
+
+/// The widths in CSS pixels the first screen rendered as the page is built draws each chart at
+/// (a phone's, a laptop's and a projector's chart), each with the screens the CSS shows it on
+/// (`.chart-svg-*`), so that none scales its text far from the page's own.
+#[cfg(not(target_arch = "wasm32"))]
+const PRERENDERED: [(f64, &str); 3] = [(358.0, "narrow"), (880.0, "wide"), (1260.0, "widest")];
+
+/// The chart as the first screen rendered as the page is built shows it, in place of its
+/// canvas until the page's module replaces it: an image per width, fetched only where the CSS
+/// shows it (`loading="lazy"` leaves a hidden image alone).
+#[cfg(not(target_arch = "wasm32"))]
+fn prerendered(figure: &dyn Figure) -> Option<Html> {
+    let alt = format!(
+        "{} ({})",
+        figure.title(),
+        figure.ctx().lang.pick("chart", "图表")
+    );
+    let images = PRERENDERED.iter().map(|&(css_w, screens)| {
+        let drawing = svg(figure, css_w);
+        let (w, h) = drawing.size();
+        let name = super::svg::keep(
+            &format!("chart-{}-{screens}", figure.kind()),
+            drawing.document(&alt),
+        );
+        html! {
+            <img src={name} class={classes!("chart-svg", format!("chart-svg-{screens}"))}
+                width={w.to_string()} height={h.to_string()} alt={alt.clone()}
+                loading="lazy" decoding="async" />
+        }
+    });
+    Some(images.collect::<Html>())
+}
+
+#[cfg(target_arch = "wasm32")]
+fn prerendered(_: &dyn Figure) -> Option<Html> {
+    None
+}
+
+/// The figure drawn as SVG `css_w` CSS pixels wide (at one device pixel to a CSS pixel, the
+/// browser's default text size).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn svg(figure: &dyn Figure, css_w: f64) -> super::svg::Drawing {
+    let st = Style::new(1.0, 16.0);
+    let css_h = css_height(figure.height(), css_w, &st);
+    let (svg, drawing) = super::svg::Svg::new((css_w.round() as u32, css_h.round() as u32));
+    let root = svg.into_drawing_area();
+    let _ = draw_figure(&root, figure, &st);
+    drop(root);
+    drawing
 }
 
 /// The range two fingers show as they pinch: the instant that was under their midpoint when
@@ -660,9 +716,13 @@ pub fn Plot(props: &PlotProps) -> Html {
                 }
             </figcaption>
             <div style="position:relative">
-                <canvas ref={base} class="chart-base" role="img"
-                    aria-label={format!("{} ({})", figure.title(), lang.pick("chart", "图表"))}
-                    style={format!("display:block;width:100%;height:{height}px")} />
+                if let Some(svg) = prerendered(&**figure) {
+                    { svg }
+                } else {
+                    <canvas ref={base} class="chart-base" role="img"
+                        aria-label={format!("{} ({})", figure.title(), lang.pick("chart", "图表"))}
+                        style={format!("display:block;width:100%;height:{height}px")} />
+                }
                 <canvas ref={over} class="chart-cursor" aria-hidden="true"
                     style={format!(
                         "position:absolute;left:0;top:0;width:100%;height:100%;touch-action:pan-y;{}",

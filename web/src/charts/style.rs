@@ -104,7 +104,7 @@ pub fn css(c: RGBColor) -> String {
 /// The page's root font size in CSS pixels, 16 unless the page enlarges its text (large type):
 /// what [`Style::new`] sizes the charts' text from.
 pub fn root_font() -> f64 {
-    web_sys::window()
+    crate::window()
         .and_then(|w| {
             let html = w.document()?.document_element()?;
             let style = w.get_computed_style(&html).ok()??;

@@ -20,7 +20,7 @@ pub struct EmbedMenuProps {
 
 /// Where the page is served: its origin and path.
 fn base() -> String {
-    web_sys::window()
+    crate::window()
         .map(|w| {
             let l = w.location();
             format!(
@@ -58,7 +58,7 @@ pub fn EmbedMenu(props: &EmbedMenuProps) -> Html {
             if let Some(a) = area.cast::<HtmlTextAreaElement>() {
                 a.select();
             }
-            let Some(window) = web_sys::window() else {
+            let Some(window) = crate::window() else {
                 return;
             };
             let promise = window.navigator().clipboard().write_text(&html);

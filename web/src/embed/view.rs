@@ -22,7 +22,7 @@ use crate::worker::protocol::Want;
 
 /// The page's path, where the whole lab is served.
 fn lab_path() -> String {
-    web_sys::window()
+    crate::window()
         .and_then(|w| w.location().pathname().ok())
         .unwrap_or_else(|| "/".to_string())
 }
@@ -30,7 +30,7 @@ fn lab_path() -> String {
 /// Opens the whole lab at `search` in a new tab: the reader leaves the host page's article
 /// where it was.
 fn open_lab(search: &str) {
-    if let Some(w) = web_sys::window() {
+    if let Some(w) = crate::window() {
         let _ = w.open_with_url_and_target(&format!("{}{search}", lab_path()), "_blank");
     }
 }
@@ -71,7 +71,7 @@ pub fn Embed() -> Html {
     {
         let lang = page.lang;
         use_effect_with(lang, move |lang| {
-            if let Some(root) = web_sys::window()
+            if let Some(root) = crate::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.document_element())
             {

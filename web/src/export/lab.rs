@@ -36,7 +36,7 @@ async fn writers() -> Result<crate::lazy::JsonWriters, String> {
 
 /// Every chart on the page: its kind (`data-chart`), its title and its canvas.
 fn charts() -> Vec<(String, String, HtmlCanvasElement)> {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(doc) = crate::window().and_then(|w| w.document()) else {
         return Vec::new();
     };
     let Ok(list) = doc.query_selector_all(".charts figure[data-chart]") else {

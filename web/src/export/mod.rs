@@ -25,7 +25,7 @@ thread_local! {
 }
 
 fn link() -> Result<HtmlAnchorElement, String> {
-    let doc = web_sys::window()
+    let doc = crate::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
     if let Some(a) = doc.get_element_by_id("export-link") {
@@ -174,7 +174,7 @@ fn captioned(
     title: &str,
     lines: &[String],
 ) -> Result<HtmlCanvasElement, String> {
-    let doc = web_sys::window()
+    let doc = crate::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
     let out: HtmlCanvasElement = doc
@@ -223,7 +223,7 @@ fn captioned(
 
 /// The canvas with this id.
 pub fn canvas_by_id(id: &str) -> Option<HtmlCanvasElement> {
-    web_sys::window()?
+    crate::window()?
         .document()?
         .get_element_by_id(id)?
         .dyn_into()
@@ -284,7 +284,7 @@ pub fn Menu(props: &MenuProps) -> Html {
         let command = props.command.clone();
         let copied = copied.clone();
         Callback::from(move |_: MouseEvent| {
-            let Some(window) = web_sys::window() else {
+            let Some(window) = crate::window() else {
                 return;
             };
             let promise = window.navigator().clipboard().write_text(&command);

@@ -625,7 +625,7 @@ fn use_playback(playing: bool, speed: f64, time_ms: f64, on_action: Callback<Act
         }
         move || {
             playback.stopped.set(true);
-            if let (Some(id), Some(w)) = (playback.frame.get(), web_sys::window()) {
+            if let (Some(id), Some(w)) = (playback.frame.get(), crate::window()) {
                 let _ = w.cancel_animation_frame(id);
             }
         }
@@ -663,6 +663,6 @@ fn next_frame(p: Rc<Playback>) {
             next_frame(booked);
         }
     });
-    let id = web_sys::window().and_then(|w| w.request_animation_frame(frame.unchecked_ref()).ok());
+    let id = crate::window().and_then(|w| w.request_animation_frame(frame.unchecked_ref()).ok());
     p.frame.set(id);
 }

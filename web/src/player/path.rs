@@ -218,7 +218,7 @@ fn draw(canvas: &HtmlCanvasElement, scene: &Scene) {
         flows,
         lang,
     } = *scene;
-    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let dpr = crate::window().map_or(1.0, |w| w.device_pixel_ratio());
     let css_w = f64::from(canvas.client_width().max(1));
     let css_h = f64::from(canvas.client_height().max(1));
     canvas.set_width((css_w * dpr).round() as u32);

@@ -301,7 +301,7 @@ impl Client {
                 Client { inner }.report(failure);
             }
         });
-        let scheduled = web_sys::window()
+        let scheduled = crate::window()
             .ok_or_else(|| "no window".to_string())
             .and_then(|w| {
                 w.request_animation_frame(frame.unchecked_ref())

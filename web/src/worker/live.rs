@@ -24,7 +24,7 @@ fn count(change: i32) {
         r.set(r.get().saturating_add_signed(change));
         r.get()
     });
-    if let Some(root) = web_sys::window()
+    if let Some(root) = crate::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     {

@@ -23,7 +23,7 @@ pub use protocol::PAGE_MAX_EVENTS;
 /// `tcplab-request` (a request posted), `tcplab-reply` (its reply arrived), `tcplab-view` (read)
 /// and `tcplab-steps` (its steps unpacked); the pool's `tcplab-pool-cancel`.
 fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+    if let Some(p) = crate::window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
     }
 }

@@ -32,7 +32,7 @@ pub const MAX_WORKERS: usize = 4;
 
 /// Workers for this browser: `navigator.hardwareConcurrency`, between 1 and [`MAX_WORKERS`].
 pub fn pool_size() -> usize {
-    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    let cores = crate::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
     size_for(cores)
 }
 

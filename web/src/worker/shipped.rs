@@ -38,7 +38,7 @@ impl Shipped {
 
 /// The bytes of the file at `url`, beside the page.
 async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let window = web_sys::window().ok_or("no window")?;
+    let window = crate::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(describe)?;
