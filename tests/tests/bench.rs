@@ -549,3 +549,68 @@ async fn cold_load_to_the_first_charts_drawn() {
         );
     }
 }
+
+/// What a reader of the default page sees, and when, over a slow mobile network: Chromium's own
+/// throttling at Lighthouse's "slow 4G" (150 ms, 1.6 Mbit/s down, 750 kbit/s up), five fresh
+/// browsers at 1280 x 960. The first screen, rendered when the page was built, paints with the
+/// HTML and its charts' images; the page's own charts wait for its module, which the other
+/// benchmarks time from there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run it with --ignored --nocapture"]
+async fn the_first_screen_on_a_slow_network() {
+    use thirtyfour::cdp::domains::network::NetworkConditions;
+    let mut loads: Vec<Value> = Vec::new();
+    for _ in 0..5 {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        with_lab(|lab| async move {
+            let lab = &*lab;
+            lab.set_window(1280, 960).await;
+            let slow = NetworkConditions {
+                latency: 150,
+                download_throughput: 1_600_000 / 8,
+                upload_throughput: 750_000 / 8,
+                ..NetworkConditions::default()
+            };
+            let cdp = lab.driver.cdp();
+            cdp.network().enable().await.expect("the network domain");
+            cdp.network()
+                .emulate_network_conditions(slow)
+                .await
+                .expect("throttle the network");
+            lab.open("?lang=en").await;
+            let json = lab
+                .eval_string(
+                    "const res = performance.getEntriesByType('resource');
+                     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+                     const charts = res.filter(r => /chart-.*\\.svg$/.test(r.name));
+                     const wasm = res.find(r => /tcplab-web-.*_bg\\.wasm$/.test(r.name));
+                     return JSON.stringify({
+                         first_paint: fcp ? fcp.startTime : null,
+                         charts: charts.length ? Math.max(...charts.map(r => r.responseEnd)) : null,
+                         page_wasm: wasm ? wasm.responseEnd : null });",
+                )
+                .await;
+            let _ = tx.send(serde_json::from_str(&json).unwrap_or(Value::Null));
+        })
+        .await;
+        loads.push(rx.await.expect("the load"));
+    }
+    let m = |k: &str| {
+        median(
+            loads
+                .iter()
+                .map(|v| v[k].as_f64().unwrap_or(f64::NAN))
+                .collect(),
+        )
+        .0
+    };
+    println!(
+        "the default page on slow 4G, {} fresh browsers, medians: first paint (the verdict, the \
+         cards, the sliders) {:.0} ms, the first screen's chart images in {:.0} ms, the page's \
+         module in {:.0} ms",
+        loads.len(),
+        m("first_paint"),
+        m("charts"),
+        m("page_wasm"),
+    );
+}
