@@ -106,6 +106,15 @@ fn stroke(style: &impl BackendStyle) -> String {
     )
 }
 
+/// A shape's paint: filled with the style's colour, or its outline stroked.
+fn filled_or_stroked(style: &impl BackendStyle, fill: bool) -> String {
+    if fill {
+        paint("fill", style.color())
+    } else {
+        stroke(style)
+    }
+}
+
 /// The characters SVG text must escape.
 fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -206,11 +215,7 @@ impl DrawingBackend for Svg {
         fill: bool,
     ) -> Drawn {
         if s.color().alpha > 0.0 {
-            let look = if fill {
-                paint("fill", s.color())
-            } else {
-                stroke(s)
-            };
+            let look = filled_or_stroked(s, fill);
             let _ = write!(
                 self.body,
                 r#"<rect x="{x0}" y="{y0}" width="{}" height="{}"{look}/>"#,
@@ -255,11 +260,7 @@ impl DrawingBackend for Svg {
         fill: bool,
     ) -> Drawn {
         if s.color().alpha > 0.0 {
-            let look = if fill {
-                paint("fill", s.color())
-            } else {
-                stroke(s)
-            };
+            let look = filled_or_stroked(s, fill);
             let _ = write!(self.body, r#"<circle cx="{x}" cy="{y}" r="{r}"{look}/>"#);
         }
         Ok(())
