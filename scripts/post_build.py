@@ -7,7 +7,8 @@ index.html, so they run here in order, each seeing the page as the one before le
 1. scripts/split.py        the page's module cut at its split points
 2. scripts/default_view.py the default scenario's view beside the page
 3. scripts/prerender.py    the default page's first screen in index.html
-4. scripts/csp.py          the Content-Security-Policy, with the hashes of the final inline scripts
+4. scripts/on_intent.py    the page's module started at the reader's first gesture on that screen
+5. scripts/csp.py          the Content-Security-Policy, with the hashes of the final inline scripts
 
 Stops at the first step that fails, failing the build.
 """
@@ -17,7 +18,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-STEPS = ["split.py", "default_view.py", "prerender.py", "csp.py"]
+STEPS = ["split.py", "default_view.py", "prerender.py", "on_intent.py", "csp.py"]
 
 
 def main():

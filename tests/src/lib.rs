@@ -472,7 +472,19 @@ impl Lab {
             arrived,
             "{path_and_query} never replaced the page before it"
         );
+        self.reach().await;
         self.wait_for_run(RUN_TIMEOUT).await;
+    }
+
+    /// The reader's first gesture towards the page: on the default page, whose first screen
+    /// stands without the page's module, it brings the module (scripts/on_intent.py); elsewhere
+    /// it changes nothing. A key pressed with nothing focused.
+    pub async fn reach(&self) {
+        self.eval_string(
+            "document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Shift', bubbles: true }));
+             return '';",
+        )
+        .await;
     }
 
     /// Waits until the batch on show (a sweep, a matrix, a comparison) is done
@@ -534,6 +546,21 @@ impl Lab {
     /// Waits until the headline shows the run of the scenario on show (or its failure), and
     /// the charts, once they exist, have drawn it.
     pub async fn wait_for_run(&self, within: Duration) {
+        // The first screen rendered when the page was built shows a run too, the page's own
+        // only once it has mounted in its place.
+        let mounted = self
+            .wait_until(within, || async move {
+                self.eval_string("return String(!document.getElementById('first-screen'));")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(
+            mounted,
+            "the page did not mount within {within:?} at {}; console: {:?}",
+            self.search().await,
+            self.console().await
+        );
         let shown = self
             .wait_until(
                 within,

@@ -1078,3 +1078,94 @@ async fn before_its_module_comes_the_default_page_shows_its_first_screen() {
     })
     .await;
 }
+
+/// A first visit to the default page that only reads fetches the first screen and nothing of
+/// the page's code, no view and no worker. The reader's first gesture, here a drag of the RTT
+/// slider on the first screen, brings the page's module, which takes the dragged value and
+/// shows its run; a button pressed on the first screen is pressed again on the page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.driver
+            .goto(lab.server.url("?lang=en"))
+            .await
+            .expect("load the default page");
+        let five = lab
+            .wait_until(SETTLE, || async {
+                shown_first_screen_charts(lab).await.len() == 5
+            })
+            .await;
+        assert!(five, "shown: {:?}", shown_first_screen_charts(lab).await);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let fetched = served_named(lab, 0, "");
+        for code in [
+            "tcplab-web-",
+            "__wasm_split",
+            "default-view-",
+            "tcplab-worker",
+            "worker-loader",
+        ] {
+            assert!(
+                !fetched.iter().any(|n| n.starts_with(code)),
+                "a reader who only reads fetches no {code}: {fetched:?}"
+            );
+        }
+
+        let slider = lab
+            .driver
+            .find(By::Id("rtt"))
+            .await
+            .expect("the RTT slider");
+        lab.driver
+            .action_chain()
+            .click_and_hold_element(&slider)
+            .move_by_offset(60, 0)
+            .release()
+            .perform()
+            .await
+            .expect("drag the RTT slider");
+        let mounted = lab
+            .wait_until(SETTLE, || async {
+                stand_in(lab, "first-screen").await == "absent"
+            })
+            .await;
+        assert!(
+            mounted,
+            "the gesture brought the page: {:?}",
+            lab.console().await
+        );
+        lab.wait_for_run(SETTLE).await;
+        let rtt = lab.value_of("rtt-number").await;
+        assert_ne!(rtt, "28", "the page took the dragged RTT");
+        assert!(
+            lab.shown_query().await.contains(&format!("rtt={rtt}")),
+            "its run is shown: {} for {rtt}",
+            lab.shown_query().await
+        );
+        assert!(served_named(lab, 0, "tcplab-web-")
+            .iter()
+            .any(|n| n.ends_with("_bg.wasm")));
+
+        // A press on the first screen's Sweep tab opens the sweep once the page has come.
+        lab.driver
+            .goto(lab.server.url("?lang=en"))
+            .await
+            .expect("load the default page again");
+        assert!(
+            lab.wait_until(SETTLE, || async {
+                stand_in(lab, "first-screen").await == "block"
+            })
+            .await
+        );
+        lab.click(By::Id("view-sweep"), "the first screen's Sweep tab")
+            .await;
+        let sweep = lab
+            .wait_for_search(SETTLE, |s| s.contains("view=sweep"))
+            .await;
+        assert!(sweep, "the press was the page's: {}", lab.search().await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
