@@ -8,8 +8,8 @@ preloaded and started at once as Trunk writes it, but by a loader of this step's
 - on any page whose first screen is not the prerendered one (index.html's inline script marks
   it `linked`: a shared link, another language, large type), at once, as before;
 - on the default page, at the reader's first gesture towards it: a key, the focus, a press on
-  or a mouse over anything the page would answer (a control, a button, a chart). A touch that
-  only scrolls the text, or a mouse resting on it, does not start it.
+  a control or a button, a click or tap on a chart, a mouse over any of them. A finger that only
+  scrolls the page, on its text or its charts, does not start it.
 
 What the reader does on the first screen before the page has mounted is not lost: the controls
 changed there are given to the page's own controls once it has mounted (their values, as `input`
@@ -52,13 +52,16 @@ const note = (e) => {
 };
 addEventListener("input", note, true);
 addEventListener("change", note, true);
-// Anything on the page that answers the reader.
-const ANSWERS = "input, select, textarea, button, summary, a[href], label, [tabindex], .tl-chart, .controls";
+// Anything on the page that answers the reader: its controls, and its charts and settings.
+const CONTROLS = "input, select, textarea, button, summary, a[href], label, [tabindex]";
+const ANSWERS = CONTROLS + ", .tl-chart, .controls";
 const start = (e) => {
     if (e && e.type !== "keydown" && e.type !== "focusin") {
         const target = e.target instanceof Element ? e.target.closest(ANSWERS) : null;
         if (!target) return;
         if (e.type === "pointerover" && e.pointerType !== "mouse") return;
+        // A finger put down on a chart may only be scrolling the page: its tap comes as a click.
+        if (e.type === "pointerdown" && e.pointerType !== "mouse" && !e.target.closest(CONTROLS)) return;
         if (e.type === "pointerdown") {
             const button = e.target.closest("button[id]");
             if (button && screen() && screen().contains(button)) pressed = button.id;
@@ -75,6 +78,8 @@ const start = (e) => {
     import("%(js)s").then(async (bindings) => {
         const wasm = await bindings.default({ module_or_path: "%(wasm)s" });
         window.wasmBindings = bindings;
+        // The page removes the first screen once it has drawn itself after it.
+        while (screen()) await new Promise(requestAnimationFrame);
         document.documentElement.classList.remove("waking");
         // The page has mounted in the first screen's place: it takes what the reader did there.
         for (const [id, value] of changed) {
@@ -93,7 +98,7 @@ const start = (e) => {
     });
 };
 if (shown()) {
-    for (const type of ["pointerdown", "pointerover", "keydown", "focusin"])
+    for (const type of ["pointerdown", "pointerover", "click", "keydown", "focusin"])
         addEventListener(type, start, { capture: true, passive: true });
 } else {
     start();

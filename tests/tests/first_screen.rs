@@ -1165,6 +1165,42 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
             .wait_for_search(SETTLE, |s| s.contains("view=sweep"))
             .await;
         assert!(sweep, "the press was the page's: {}", lab.search().await);
+
+        // A reader scrolled down to the RTT chart, whose mouse then comes over it, still has it
+        // in front of them when the page takes the first screen's place.
+        lab.driver
+            .goto(lab.server.url("?lang=en"))
+            .await
+            .expect("load the default page once more");
+        let rtt_top = || async {
+            lab.eval_string(
+                "const c = document.querySelector('.tl-chart-rtt');
+                 return c ? String(Math.round(c.getBoundingClientRect().top)) : '';",
+            )
+            .await
+            .parse::<f64>()
+            .unwrap_or(f64::NAN)
+        };
+        lab.eval_string("document.querySelector('.tl-chart-rtt').scrollIntoView(); return '';")
+            .await;
+        let before = rtt_top().await;
+        let chart = lab
+            .driver
+            .find(By::Css(".tl-chart-rtt"))
+            .await
+            .expect("the first screen's RTT chart");
+        lab.driver
+            .action_chain()
+            .move_to_element_center(&chart)
+            .perform()
+            .await
+            .expect("the mouse over the chart");
+        lab.wait_for_run(SETTLE).await;
+        let after = rtt_top().await;
+        assert!(
+            (after - before).abs() < 120.0,
+            "the RTT chart stood {before} px from the top, and {after} px once the page came"
+        );
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -156,6 +156,13 @@ pub fn app(props: &AppProps) -> Html {
             move || drop(timer)
         });
     }
+    // Drawn: index.html's stand-ins go, the first screen once the page shows its run.
+    use_effect_with((), |_| crate::retire(crate::StandIn::Hidden));
+    use_effect_with(page.view.is_some() || page.failure.is_some(), |shown| {
+        if *shown {
+            crate::retire(crate::StandIn::FirstScreen);
+        }
+    });
     {
         // Back and Forward show the address they land on.
         let dispatcher = page.dispatcher();

@@ -88,24 +88,67 @@ pub(crate) fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<Timer> {
     Some(Timer { id, _callback: f })
 }
 
-/// Mounts the page on `<body>`.
+/// Mounts the page on index.html's `<div id="lab-root">`, after its stand-ins, which the page
+/// removes when it has drawn itself ([`retire`]); Yew empties the element it mounts on, so the
+/// page is not mounted on `<body>`, which holds them.
 pub fn start() {
     // With panic = "abort" a panic would otherwise reach the console only as "unreachable".
     console_error_panic_hook::set_once();
+    let root = crate::window().and_then(|w| w.document()).and_then(|d| {
+        d.get_element_by_id("lab-root")
+            .or_else(|| d.body().map(Into::into))
+    });
+    let Some(root) = root else {
+        web_sys::console::error_1(&"tcplab: the page has no <body> to mount on".into());
+        return;
+    };
     // An iframe's page (`embed=1`) is the embed alone: it loads only what it shows.
     let search = location::current_search().unwrap_or_default();
     if embed::view::is_embed(&search) {
-        yew::Renderer::<embed::view::Embed>::new().render();
+        yew::Renderer::<embed::view::Embed>::with_root(root).render();
     } else {
-        yew::Renderer::<App>::new().render();
+        yew::Renderer::<App>::with_root(root).render();
     }
-    // The page is drawn now: index.html's stand-ins go (the first screen rendered when the
-    // page was built, and the skeleton).
-    if let Some(doc) = crate::window().and_then(|w| w.document()) {
-        for id in ["first-screen", "skeleton"] {
-            if let Some(stand_in) = doc.get_element_by_id(id) {
-                stand_in.remove();
-            }
+}
+
+/// Which of index.html's stand-ins to remove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StandIn {
+    /// The skeleton, and the first screen where it is not shown (another address, language or
+    /// type size): the page shows its own state from its first drawing.
+    Hidden,
+    /// The first screen rendered when the page was built: once the page shows its run (or why
+    /// it has none), so that the page takes its place at its height and a reader scrolled down
+    /// it stays where they were.
+    FirstScreen,
+}
+
+/// Removes index.html's stand-ins `which`, from the page's effects: Yew draws after `start`
+/// returns, and the default run comes a moment after the first drawing.
+pub(crate) fn retire(which: StandIn) {
+    let Some(window) = crate::window() else {
+        return;
+    };
+    let Some(doc) = window.document() else {
+        return;
+    };
+    let linked = doc
+        .document_element()
+        .is_some_and(|html| html.class_list().contains("linked"));
+    let ids: &[&str] = match which {
+        StandIn::Hidden if linked => &["skeleton", "first-screen"],
+        StandIn::Hidden => &["skeleton"],
+        StandIn::FirstScreen => &["first-screen"],
+    };
+    let y = window.scroll_y().unwrap_or(0.0);
+    let mut removed = false;
+    for id in ids {
+        if let Some(stand_in) = doc.get_element_by_id(id) {
+            stand_in.remove();
+            removed = true;
         }
+    }
+    if removed && y > 0.0 {
+        window.scroll_to_with_x_and_y(0.0, y);
     }
 }

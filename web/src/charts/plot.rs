@@ -226,9 +226,10 @@ fn prerendered(figure: &dyn Figure) -> Option<Html> {
             drawing.document(&alt),
         );
         html! {
+            // As tall as the canvas that takes its place, so the page does not move then.
             <img src={name} class={classes!("chart-svg", format!("chart-svg-{screens}"))}
                 width={w.to_string()} height={h.to_string()} alt={alt.clone()}
-                loading="lazy" decoding="async" />
+                style={format!("height:{h}px")} loading="lazy" decoding="async" />
         }
     });
     Some(images.collect::<Html>())

@@ -37,6 +37,11 @@ fn open_lab(search: &str) {
 
 #[function_component]
 pub fn Embed() -> Html {
+    // Drawn: index.html's stand-in goes.
+    use_effect_with((), |_| {
+        crate::retire(crate::StandIn::Hidden);
+        crate::retire(crate::StandIn::FirstScreen);
+    });
     let search = location::current_search().unwrap_or_default();
     let spec = {
         let search = search.clone();
