@@ -997,6 +997,21 @@ async fn shown_first_screen_charts(lab: &Lab) -> Vec<String> {
     serde_json::from_str(&names).unwrap_or_default()
 }
 
+/// Loads the default page, makes no gesture, and waits until its first screen shows its five
+/// charts.
+async fn open_first_screen(lab: &Lab) {
+    lab.driver
+        .goto(lab.server.url("?lang=en"))
+        .await
+        .expect("load the default page");
+    let five = lab
+        .wait_until(SETTLE, || async {
+            shown_first_screen_charts(lab).await.len() == 5
+        })
+        .await;
+    assert!(five, "shown: {:?}", shown_first_screen_charts(lab).await);
+}
+
 /// `display` of the stand-in `id` (`absent` once the page has removed it).
 async fn stand_in(lab: &Lab, id: &str) -> String {
     lab.eval_string(&format!(
@@ -1032,16 +1047,7 @@ async fn before_its_module_comes_the_default_page_shows_its_first_screen() {
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert_eq!(served_named(lab, 0, "chart-"), Vec::<String>::new());
 
-        lab.driver
-            .goto(lab.server.url("?lang=en"))
-            .await
-            .expect("load the default page");
-        let five = lab
-            .wait_until(SETTLE, || async {
-                shown_first_screen_charts(lab).await.len() == 5
-            })
-            .await;
-        assert!(five, "shown: {:?}", shown_first_screen_charts(lab).await);
+        open_first_screen(lab).await;
         assert_eq!(stand_in(lab, "skeleton").await, "none");
         assert!(lab
             .text_of("verdict")
@@ -1088,16 +1094,7 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
     with_lab(|lab| async move {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
-        lab.driver
-            .goto(lab.server.url("?lang=en"))
-            .await
-            .expect("load the default page");
-        let five = lab
-            .wait_until(SETTLE, || async {
-                shown_first_screen_charts(lab).await.len() == 5
-            })
-            .await;
-        assert!(five, "shown: {:?}", shown_first_screen_charts(lab).await);
+        open_first_screen(lab).await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let fetched = served_named(lab, 0, "");
         for code in [

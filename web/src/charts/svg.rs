@@ -157,12 +157,16 @@ impl Svg {
         (svg, drawing)
     }
 
-    fn points(&mut self, path: impl IntoIterator<Item = BackendCoord>) {
+    /// A `<path>` through `points`, its data ending in `close` (`Z` for a filled polygon),
+    /// with the attributes `look`.
+    fn path(&mut self, points: impl IntoIterator<Item = BackendCoord>, close: &str, look: &str) {
+        self.body.push_str(r#"<path d=""#);
         let mut first = true;
-        for (x, y) in path {
+        for (x, y) in points {
             let _ = write!(self.body, "{}{x} {y}", if first { "M" } else { "L" });
             first = false;
         }
+        let _ = write!(self.body, r#"{close}"{look}/>"#);
     }
 }
 
@@ -232,9 +236,11 @@ impl DrawingBackend for Svg {
         s: &S,
     ) -> Drawn {
         if s.color().alpha > 0.0 {
-            self.body.push_str(r#"<path d=""#);
-            self.points(path);
-            let _ = write!(self.body, r#"" stroke-linejoin="round"{}/>"#, stroke(s));
+            self.path(
+                path,
+                "",
+                &format!(r#" stroke-linejoin="round"{}"#, stroke(s)),
+            );
         }
         Ok(())
     }
@@ -245,9 +251,7 @@ impl DrawingBackend for Svg {
         s: &S,
     ) -> Drawn {
         if s.color().alpha > 0.0 {
-            self.body.push_str(r#"<path d=""#);
-            self.points(path);
-            let _ = write!(self.body, r#"Z"{}/>"#, paint("fill", s.color()));
+            self.path(path, "Z", &paint("fill", s.color()));
         }
         Ok(())
     }
