@@ -22,9 +22,9 @@ is started. Fails the build if Trunk's loader, or either preload, is not where t
 """
 
 import json
-import os
 import re
-import sys
+
+import staged_page
 
 LOADER = re.compile(
     r'<script type="module">\s*'
@@ -50,6 +50,7 @@ const note = (e) => {
     if (!s || !s.contains(e.target) || !e.target.id) return;
     changed.set(e.target.id, e.target.type === "checkbox" ? e.target.checked : e.target.value);
 };
+const GESTURES = ["pointerdown", "pointerover", "click", "keydown", "focusin"];
 addEventListener("input", note, true);
 addEventListener("change", note, true);
 // Anything on the page that answers the reader: its controls, and its charts and settings.
@@ -80,6 +81,10 @@ const start = (e) => {
         window.wasmBindings = bindings;
         // The page removes the first screen once it has drawn itself after it.
         while (screen()) await new Promise(requestAnimationFrame);
+        // The page answers its reader itself from now on.
+        removeEventListener("input", note, true);
+        removeEventListener("change", note, true);
+        for (const type of GESTURES) removeEventListener(type, start, true);
         document.documentElement.classList.remove("waking");
         // The page has mounted in the first screen's place: it takes what the reader did there.
         for (const [id, value] of changed) {
@@ -98,8 +103,7 @@ const start = (e) => {
     });
 };
 if (shown()) {
-    for (const type of ["pointerdown", "pointerover", "click", "keydown", "focusin"])
-        addEventListener(type, start, { capture: true, passive: true });
+    for (const type of GESTURES) addEventListener(type, start, { capture: true, passive: true });
 } else {
     start();
 }
@@ -107,15 +111,11 @@ if (shown()) {
 
 
 def fail(message):
-    print(f"on_intent.py: {message}", file=sys.stderr)
-    sys.exit(1)
+    staged_page.fail("on_intent.py", message)
 
 
 def main():
-    staging = os.environ.get("TRUNK_STAGING_DIR") or fail("TRUNK_STAGING_DIR is not set")
-    path = os.path.join(staging, "index.html")
-    with open(path, encoding="utf-8") as f:
-        html = f.read()
+    path, html = staged_page.read("on_intent.py")
     loaders = list(LOADER.finditer(html))
     if len(loaders) != 1:
         fail(f"expected Trunk's one loader of the page's module, found {len(loaders)}")
@@ -136,8 +136,7 @@ def main():
     }
     html = html[: loader.start()] + script + html[loader.end() :]
     html = PRELOAD.sub("", html)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(html)
+    staged_page.write(path, html)
 
 
 if __name__ == "__main__":

@@ -15,23 +15,21 @@ renderer fails.
 
 import os
 import subprocess
-import sys
 import tempfile
+
+import staged_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARKER = "<!-- first-screen -->"
 
 
 def fail(message):
-    print(f"prerender.py: {message}", file=sys.stderr)
-    sys.exit(1)
+    staged_page.fail("prerender.py", message)
 
 
 def main():
-    staging = os.environ.get("TRUNK_STAGING_DIR") or fail("TRUNK_STAGING_DIR is not set")
-    path = os.path.join(staging, "index.html")
-    with open(path, encoding="utf-8") as f:
-        html = f.read()
+    path, html = staged_page.read("prerender.py")
+    staging = os.path.dirname(path)
     if html.count(MARKER) != 1:
         fail(f"index.html has {html.count(MARKER)} {MARKER} markers, not one")
     # Trunk's own cargo variables name the WebAssembly build; the renderer is a host program.
@@ -45,8 +43,7 @@ def main():
         with open(out, encoding="utf-8") as f:
             screen = f.read()
     html = html.replace(MARKER, f'<div id="first-screen">{screen}</div>', 1)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(html)
+    staged_page.write(path, html)
 
 
 if __name__ == "__main__":

@@ -462,11 +462,10 @@ impl Lab {
             .await
             .expect("load the page");
         let arrived = self
-            .wait_until(RUN_TIMEOUT, || async move {
-                self.eval_string("return String(window.__tcplabLeaving === true);")
-                    .await
-                    == "false"
-            })
+            .wait_for_script(
+                RUN_TIMEOUT,
+                "return String(window.__tcplabLeaving !== true);",
+            )
             .await;
         assert!(
             arrived,
@@ -474,6 +473,14 @@ impl Lab {
         );
         self.reach().await;
         self.wait_for_run(RUN_TIMEOUT).await;
+    }
+
+    /// Waits until `script` returns `"true"`; whether it did by `within`.
+    pub async fn wait_for_script(&self, within: Duration, script: &str) -> bool {
+        self.wait_until(within, || async move {
+            self.eval_string(script).await == "true"
+        })
+        .await
     }
 
     /// The reader's first gesture towards the page: on the default page, whose first screen
@@ -549,11 +556,10 @@ impl Lab {
         // The first screen rendered when the page was built shows a run too, the page's own
         // only once it has mounted in its place.
         let mounted = self
-            .wait_until(within, || async move {
-                self.eval_string("return String(!document.getElementById('first-screen'));")
-                    .await
-                    == "true"
-            })
+            .wait_for_script(
+                within,
+                "return String(!document.getElementById('first-screen'));",
+            )
             .await;
         assert!(
             mounted,
