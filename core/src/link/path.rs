@@ -150,6 +150,7 @@ impl Path {
     /// Offers a packet of `wire_bytes` (IP length, headers included) at `now`; `is_data` says
     /// whether it carries payload (a TCP segment with data, or a UDP datagram), which is what
     /// staged drops count.
+    #[inline(always)]
     pub fn offer(
         &mut self,
         dir: Direction,
@@ -198,6 +199,7 @@ impl Path {
 
     /// Applies the schedule's changes due by `now` (each once, in order); returns the queue
     /// limit the last of them set, for the bottleneck to take. Loss rates change here.
+    #[inline(always)]
     pub fn changes_until(&mut self, now: Instant) -> Option<usize> {
         let mut queue = None;
         while let Some(setting) = self.changes.due(now) {

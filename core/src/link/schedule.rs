@@ -81,6 +81,7 @@ impl Rates {
 
     /// How long `bytes` take on the link when they go onto it at `start`: on a link of
     /// opportunities, until the one that delivers their last byte.
+    #[inline(always)]
     pub fn serialisation(&mut self, start: Instant, bytes: u32) -> Duration {
         if let Some(o) = self.opportunities.as_mut() {
             return o.depart(start, bytes) - start;

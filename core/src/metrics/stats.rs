@@ -55,6 +55,7 @@ impl DelayHistogram {
         low + (1 << shift) / 2
     }
 
+    #[inline(always)]
     pub fn add(&mut self, d: Duration) {
         let i = Self::index(d.as_nanos());
         if i >= self.counts.len() {

@@ -117,6 +117,7 @@ impl World {
         }
     }
 
+    #[inline(always)]
     pub(super) fn record_goodput_window(&mut self, now: Instant, bytes: u64) {
         // Reads come in time order, so most land in the window of the one before.
         if now < self.window_until {

@@ -748,6 +748,7 @@ impl World {
 
     /// A data packet of `flow` went onto the bottleneck's link at `starts` after waiting
     /// `sojourn`.
+    #[inline(always)]
     fn waited(&mut self, flow: u16, starts: Instant, sojourn: Duration) {
         if let Some(h) = self.sojourn.get_mut(usize::from(flow)) {
             h.add(sojourn);

@@ -40,11 +40,13 @@ impl RangeSet {
     }
 
     /// How many ranges start at or before `seq`.
+    #[inline(always)]
     fn starting_by(&self, seq: u64) -> usize {
         self.ranges.partition_point(|r| r.start <= seq)
     }
 
     /// The range holding byte `seq`.
+    #[inline(always)]
     pub fn containing(&self, seq: u64) -> Option<SackBlock> {
         // Most questions are about the newest data, at or past the last range.
         let last = *self.ranges.back()?;

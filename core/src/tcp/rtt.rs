@@ -67,6 +67,7 @@ impl RttEstimator {
     /// Feeds one RTT measurement `r`, taken on an ACK that moved `snd_una` with `snd_nxt` where
     /// it is (`tcp_rtt_estimator`). A valid sample also ends any backoff, as Linux's
     /// `tcp_ack_update_rtt` does.
+    #[inline(always)]
     pub fn sample(&mut self, r: Duration, snd_una: u64, snd_nxt: u64) {
         self.latest = Some(r);
         self.samples += 1;

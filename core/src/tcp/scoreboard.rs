@@ -307,11 +307,13 @@ impl Scoreboard {
     fn track(to_retransmit: &mut BTreeSet<u64>, seg: &Seg) {
         if seg.lost && !seg.retrans && !seg.sacked {
             to_retransmit.insert(seg.seq);
-        } else {
+        } else if !to_retransmit.is_empty() {
+            // Outside recovery the set is empty, and most calls come there: no search.
             to_retransmit.remove(&seg.seq);
         }
     }
 
+    #[inline(always)]
     fn index_of(&self, seq: u64) -> Option<usize> {
         let i = self.partition_near(seq, |s| s.end() <= seq);
         (i < self.segs.len() && self.segs[i].seq <= seq).then_some(i)
@@ -320,6 +322,7 @@ impl Scoreboard {
     /// `partition_point(pred)` for a predicate that turns false near byte `seq`. A flow's
     /// segments are nearly all one size, so the index the first one's size gives is nearly
     /// always the answer, checked against its neighbours; the binary search is for the rest.
+    #[inline(always)]
     fn partition_near(&self, seq: u64, pred: impl Fn(&Seg) -> bool) -> usize {
         let n = self.segs.len();
         if let Some(first) = self.segs.front() {
@@ -343,6 +346,7 @@ impl Scoreboard {
             .map(|s| (s.sent_at, s.seq))
     }
 
+    #[inline(always)]
     pub fn get(&self, seq: u64) -> Option<&Seg> {
         self.index_of(seq).map(|i| &self.segs[i])
     }
@@ -358,7 +362,9 @@ impl Scoreboard {
             let Some(seg) = self.segs.pop_front() else {
                 break;
             };
-            self.to_retransmit.remove(&seg.seq);
+            if !self.to_retransmit.is_empty() {
+                self.to_retransmit.remove(&seg.seq);
+            }
             let len = u64::from(seg.len);
             out.bytes += len;
             out.segs += 1;
