@@ -136,31 +136,17 @@ impl<const N: usize> Series<N> {
         // as they go: one pass, each row into the newest bin or a new one, without
         // `add_to_bins`' call and check per row (the cap's worth of rows at once, 3 % of a
         // short lossy run's instructions). Merging neighbours later gives the same bins.
-        let key = self.key;
         for row in raw {
-            let index = row.0 .0 >> self.shift;
-            match self.bins.last_mut() {
-                Some(bin) if bin.index == index => bin.absorb(row, row, row, key),
-                _ => self.bins.push(Bin {
-                    index,
-                    first: row,
-                    min: row,
-                    max: row,
-                    last: row,
-                }),
-            }
+            self.bin_row(row);
         }
         while self.bins.len() > self.max_bins() {
             self.coarsen();
         }
     }
 
-    fn max_bins(&self) -> usize {
-        self.cap / 4
-    }
-
-    #[cold]
-    fn add_to_bins(&mut self, row: Row<N>) {
+    /// Puts a row into the newest bin, or a new one after it.
+    #[inline(always)]
+    fn bin_row(&mut self, row: Row<N>) {
         let index = row.0 .0 >> self.shift;
         let key = self.key;
         match self.bins.last_mut() {
@@ -173,6 +159,15 @@ impl<const N: usize> Series<N> {
                 last: row,
             }),
         }
+    }
+
+    fn max_bins(&self) -> usize {
+        self.cap / 4
+    }
+
+    #[cold]
+    fn add_to_bins(&mut self, row: Row<N>) {
+        self.bin_row(row);
         if self.bins.len() > self.max_bins() {
             self.coarsen();
         }
