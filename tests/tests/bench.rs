@@ -432,6 +432,10 @@ async fn engine_events_per_second_in_the_worker() {
                     rate(worst_ms),
                     runs.len() - 1
                 );
+                // In order, so that a spread shows its shape (a slow start, or slow runs here
+                // and there).
+                let each: Vec<String> = runs.iter().map(|r| format!("{:.1}", r.1)).collect();
+                println!("    each run in turn, ms: {}", each.join(" "));
             }
         }
         // The same budget run as a reader gets it: a link opened in a fresh page, whose own
