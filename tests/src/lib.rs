@@ -509,13 +509,24 @@ impl Lab {
                     == "yes"
             })
             .await;
-        assert!(
+        let state = self.eval_string(progress).await;
+        self.insist(
             done,
-            "the batch did not finish within {within:?}: {} at {}; console: {:?}",
-            self.eval_string(progress).await,
-            self.search().await,
-            self.console().await
-        );
+            &format!("the batch did not finish within {within:?}: {state}"),
+        )
+        .await;
+    }
+
+    /// Fails the test with `what` unless `ok`, naming the page's address and what its console
+    /// said.
+    async fn insist(&self, ok: bool, what: &str) {
+        if !ok {
+            panic!(
+                "{what} at {}; console: {:?}",
+                self.search().await,
+                self.console().await
+            );
+        }
     }
 
     /// Polls `check` until it holds or `within` has passed; says whether it held.
@@ -561,24 +572,19 @@ impl Lab {
                 "return String(!document.getElementById('first-screen'));",
             )
             .await;
-        assert!(
+        self.insist(
             mounted,
-            "the page did not mount within {within:?} at {}; console: {:?}",
-            self.search().await,
-            self.console().await
-        );
+            &format!("the page did not mount within {within:?}"),
+        )
+        .await;
         let shown = self
             .wait_until(
                 within,
                 || async move { self.run_state().await != "running" },
             )
             .await;
-        assert!(
-            shown,
-            "no run was shown within {within:?} at {}; console: {:?}",
-            self.search().await,
-            self.console().await
-        );
+        self.insist(shown, &format!("no run was shown within {within:?}"))
+            .await;
         let drawn = self
             .wait_until(within, || async move { self.charts_drawn().await })
             .await;
