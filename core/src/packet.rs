@@ -1,11 +1,69 @@
 //! What travels over the simulated path. Sequence numbers are 64-bit byte offsets from the first
 //! data byte of a connection: the lab never wraps, so no comparison needs RFC 1982 arithmetic.
+//! The one exception is the SACK option, which travels in TCP's own 32 bits (below) so that a
+//! packet fits in 64 bytes: every hop copies it, and the WebAssembly build copies anything
+//! larger with a call (docs/performance.md, "A packet in 64 bytes").
 
 /// A SACK block (RFC 2018): bytes `start..end` have been received.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SackBlock {
     pub start: u64,
     pub end: u64,
+}
+
+/// A SACK block as the option carries it (RFC 2018 §3): its two edges in TCP's 32-bit sequence
+/// space, that is modulo 2^32 (RFC 9293 §3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WireSack {
+    left: u32,
+    right: u32,
+}
+
+impl WireSack {
+    /// The block as the receiver writes it into the option.
+    pub fn of(b: SackBlock) -> Self {
+        // Truncation is the point: the option holds the edges modulo 2^32.
+        Self {
+            left: b.start as u32,
+            right: b.end as u32,
+        }
+    }
+
+    /// The block the sender reads, each edge the 64-bit offset nearest the ACK it came with:
+    /// Linux compares sequence numbers so too (`before()`, `after()`: within 2^31). Exact here,
+    /// since every block lies within a window of the ACK and a window is at most 2^30 bytes
+    /// (RFC 7323 §2.3; `rwnd`'s bound).
+    pub fn near(self, ack: u64) -> SackBlock {
+        let unwrap = |edge: u32| {
+            let offset = edge.wrapping_sub(ack as u32) as i32;
+            ack.saturating_add_signed(i64::from(offset))
+        };
+        SackBlock {
+            start: unwrap(self.left),
+            end: unwrap(self.right),
+        }
+    }
+}
+
+/// The SACK blocks of one ACK, read against its cumulative ACK ([`Packet::sack_blocks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SackBlocks {
+    blocks: [SackBlock; MAX_SACK_BLOCKS],
+    len: u8,
+}
+
+impl std::ops::Deref for SackBlocks {
+    type Target = [SackBlock];
+    fn deref(&self) -> &[SackBlock] {
+        &self.blocks[..usize::from(self.len).min(MAX_SACK_BLOCKS)]
+    }
+}
+
+/// The window field of an ACK, in bytes after scaling: at most 2^30 (RFC 7323 §2.3, a 16-bit
+/// field shifted by at most 14), so 32 bits hold it.
+pub fn window_field(bytes: u64) -> u32 {
+    debug_assert!(bytes <= 1 << 30, "a window of {bytes} bytes");
+    u32::try_from(bytes).unwrap_or(u32::MAX)
 }
 
 /// The most SACK blocks an ACK carries: four in the 40 bytes of TCP options, three beside the
@@ -120,8 +178,8 @@ pub enum Kind {
     /// echoes a congestion mark until the sender's CWR (RFC 3168 §6.1.3).
     Ack {
         ack: u64,
-        wnd: u64,
-        sack: [SackBlock; MAX_SACK_BLOCKS],
+        wnd: u32,
+        sack: [WireSack; MAX_SACK_BLOCKS],
         sack_len: u8,
         ts: TsOpt,
         ece: bool,
@@ -154,12 +212,105 @@ impl Packet {
         matches!(self.kind, Kind::Data { .. } | Kind::Datagram { .. })
     }
 
-    pub fn sack_blocks(&self) -> &[SackBlock] {
-        match &self.kind {
-            Kind::Ack { sack, sack_len, .. } => {
-                &sack[..usize::from(*sack_len).min(MAX_SACK_BLOCKS)]
+    /// The SACK blocks of an ACK, in the lab's 64-bit sequence space; none for other packets.
+    #[inline]
+    pub fn sack_blocks(&self) -> SackBlocks {
+        let mut out = SackBlocks::default();
+        if let Kind::Ack {
+            ack,
+            sack,
+            sack_len,
+            ..
+        } = &self.kind
+        {
+            let n = usize::from(*sack_len).min(MAX_SACK_BLOCKS);
+            for (o, w) in out.blocks.iter_mut().zip(&sack[..n]) {
+                *o = w.near(*ack);
             }
-            _ => &[],
+            out.len = n as u8;
         }
+        out
+    }
+}
+
+// Every hop copies a packet by value; at 64 bytes or less the WebAssembly build copies it with
+// eight loads and stores instead of a call to `memory.copy` (docs/performance.md).
+const _: () = assert!(std::mem::size_of::<Packet>() <= 64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ack_with(ack: u64, blocks: &[SackBlock]) -> Packet {
+        let mut sack = [WireSack::default(); MAX_SACK_BLOCKS];
+        for (w, &b) in sack.iter_mut().zip(blocks) {
+            *w = WireSack::of(b);
+        }
+        Packet {
+            flow: 0,
+            kind: Kind::Ack {
+                ack,
+                wnd: 0,
+                sack,
+                sack_len: blocks.len() as u8,
+                ts: TsOpt::default(),
+                ece: false,
+            },
+            wire_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn sack_blocks_come_back_as_sent_on_both_sides_of_the_ack_and_across_wraps() {
+        let window = 1u64 << 30;
+        for ack in [
+            0u64,
+            1_448,
+            (1 << 32) - 3_000,
+            1 << 32,
+            5 << 32,
+            (7 << 32) + 17,
+        ] {
+            let blocks = [
+                // RFC 2883: a D-SACK block, below the cumulative ACK.
+                SackBlock {
+                    start: ack.saturating_sub(2_896),
+                    end: ack.saturating_sub(1_448),
+                },
+                SackBlock {
+                    start: ack + 1_448,
+                    end: ack + 4_344,
+                },
+                SackBlock {
+                    start: ack + window - 2_896,
+                    end: ack + window,
+                },
+                SackBlock {
+                    start: ack.saturating_sub(window),
+                    end: ack.saturating_sub(window) + 1,
+                },
+            ];
+            let p = ack_with(ack, &blocks);
+            assert_eq!(&p.sack_blocks()[..], &blocks[..], "ack {ack}");
+        }
+    }
+
+    #[test]
+    fn only_an_ack_has_sack_blocks_and_no_more_than_it_carries() {
+        let b = SackBlock { start: 10, end: 20 };
+        assert_eq!(ack_with(5, &[b]).sack_blocks().len(), 1);
+        assert!(ack_with(5, &[]).sack_blocks().is_empty());
+        let data = Packet {
+            flow: 0,
+            kind: Kind::Datagram { id: 1 },
+            wire_bytes: 0,
+        };
+        assert!(data.sack_blocks().is_empty());
+    }
+
+    #[test]
+    fn the_window_field_holds_the_largest_window() {
+        assert_eq!(window_field(1 << 30), 1 << 30);
+        assert_eq!(window_field(65_535), 65_535);
     }
 }

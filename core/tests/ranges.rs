@@ -7,7 +7,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use tcplab::packet::{Ecn, Kind, SackBlock, TsOpt};
+use tcplab::packet::{Ecn, Kind, Packet, SackBlock, TsOpt};
 use tcplab::tcp::ranges::RangeSet;
 use tcplab::tcp::{Receiver, ReceiverConfig};
 use tcplab::time::{Duration, Instant};
@@ -140,9 +140,11 @@ proptest! {
             prop_assert_eq!(rx.rcv_nxt(), rcv_nxt);
             let above = runs(&held, rcv_nxt as usize);
             prop_assert_eq!(rx.ooo_bytes(), above.iter().map(|(a, b)| b - a).sum::<u64>());
-            if let Kind::Ack { ack, sack, sack_len, .. } = rx.make_ack(Instant::ZERO) {
+            let p = Packet { flow: 0, kind: rx.make_ack(Instant::ZERO), wire_bytes: 0 };
+            if let Kind::Ack { ack, .. } = p.kind {
                 prop_assert_eq!(ack, rcv_nxt);
-                let mut blocks = &sack[..usize::from(sack_len)];
+                let sack = p.sack_blocks();
+                let mut blocks = &sack[..];
                 if duplicate {
                     // RFC 2883: a duplicate is reported first, as the segment it repeated.
                     prop_assert_eq!(blocks.first().map(|b| (b.start, b.end)), Some((n * MSS, (n + 1) * MSS)));

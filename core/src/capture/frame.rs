@@ -348,7 +348,7 @@ impl Framer {
             Kind::Ack {
                 ack, wnd, ts, ece, ..
             } => {
-                let field = (wnd >> opts.wscale).min(MAX_FIELD) as u16;
+                let field = (u64::from(wnd) >> opts.wscale).min(MAX_FIELD) as u16;
                 let mut h = TcpHeader::new(RECEIVER_PORT, port, peer_una, field);
                 h.ack = true;
                 h.acknowledgment_number = wire_seq(ack);
@@ -439,7 +439,7 @@ fn syn_options(elems: &mut Vec<TcpOptionElement>, opts: Options, ts: TsOpt, wsca
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{SackBlock, HEADER_BYTES, MAX_SACK_BLOCKS};
+    use crate::packet::{SackBlock, WireSack, HEADER_BYTES, MAX_SACK_BLOCKS};
 
     fn framer(q: &str) -> Framer {
         let s = Scenario::parse(q).expect("scenario");
@@ -447,8 +447,10 @@ mod tests {
     }
 
     fn ack(blocks: &[SackBlock]) -> Packet {
-        let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
-        sack[..blocks.len()].copy_from_slice(blocks);
+        let mut sack = [WireSack::default(); MAX_SACK_BLOCKS];
+        for (w, &b) in sack.iter_mut().zip(blocks) {
+            *w = WireSack::of(b);
+        }
         Packet {
             flow: 0,
             kind: Kind::Ack {

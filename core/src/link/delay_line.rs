@@ -44,6 +44,18 @@ impl DelayLine {
         self.wire.front().map(|(t, s, _)| (*t, *s))
     }
 
+    /// The head packet, read in place.
+    #[inline(always)]
+    pub fn front(&self) -> Option<&Packet> {
+        self.wire.front().map(|e| &e.2)
+    }
+
+    /// Drops the head packet, once read with [`DelayLine::front`].
+    #[inline(always)]
+    pub fn discard_front(&mut self) {
+        self.wire.pop_front();
+    }
+
     /// Takes the head packet off the wire.
     pub fn pop(&mut self) -> Option<Packet> {
         self.wire.pop_front().map(|(_, _, p)| p)
@@ -121,28 +133,49 @@ impl Wires {
         self.head.and_then(|i| self.lines[i].front_key())
     }
 
-    /// Takes the next packet to arrive off its wire.
+    /// The next packet to arrive, read in place: the engine copies it from the wire and then
+    /// drops it ([`Wires::discard_front`]). Taken off as an `Option<Packet>`, a packet was copied
+    /// around its enum tag in unaligned pieces that the engine's next read of it stalled on (a
+    /// failed store-to-load forward on every arrival; docs/performance.md, "A packet in 64 bytes").
     #[inline(always)]
-    pub fn pop(&mut self) -> Option<Packet> {
-        if let [one] = &mut self.lines[..] {
-            let p = one.pop();
-            self.len -= usize::from(p.is_some());
-            return p;
+    pub fn front(&self) -> Option<&Packet> {
+        if let [one] = &self.lines[..] {
+            return one.front();
         }
-        self.pop_of_many()
+        self.lines[self.head?].front()
     }
 
-    /// Takes the head of the first lane, then finds the new first among the lanes' heads.
+    /// Drops the next packet to arrive, once read with [`Wires::front`].
+    #[inline(always)]
+    pub fn discard_front(&mut self) {
+        let many = self.lines.len() > 1;
+        let Some(i) = (if many { self.head } else { Some(0) }) else {
+            return;
+        };
+        if self.lines[i].is_empty() {
+            return;
+        }
+        self.lines[i].discard_front();
+        self.len -= 1;
+        if many {
+            self.head = self.first_lane();
+        }
+    }
+
+    /// Takes the next packet to arrive off its wire.
+    pub fn pop(&mut self) -> Option<Packet> {
+        let p = *self.front()?;
+        self.discard_front();
+        Some(p)
+    }
+
+    /// The lane whose head arrives first.
     #[inline(never)]
-    fn pop_of_many(&mut self) -> Option<Packet> {
-        let i = self.head?;
-        let p = self.lines[i].pop();
-        self.len -= usize::from(p.is_some());
-        self.head = (0..self.lines.len())
+    fn first_lane(&self) -> Option<usize> {
+        (0..self.lines.len())
             .filter_map(|i| self.lines[i].front_key().map(|k| (k, i)))
             .min()
-            .map(|(_, i)| i);
-        p
+            .map(|(_, i)| i)
     }
 
     /// Packets on all the wires.

@@ -953,9 +953,10 @@ impl World {
     }
 
     fn data_arrives(&mut self, now: Instant) {
-        let Some(p) = self.data_wire.pop() else {
+        let Some(&p) = self.data_wire.front() else {
             return;
         };
+        self.data_wire.discard_front();
         self.tap(now, CapturePoint::Receiver, &p);
         let fi = usize::from(p.flow);
         match p.kind {
@@ -1123,9 +1124,10 @@ impl World {
     }
 
     fn ack_arrives(&mut self, now: Instant) {
-        let Some(p) = self.ack_wire.pop() else {
+        let Some(&p) = self.ack_wire.front() else {
             return;
         };
+        self.ack_wire.discard_front();
         self.tap(now, CapturePoint::Sender, &p);
         if let Kind::ProbeReply { id } = p.kind {
             if let Some(rtt) = self
@@ -1163,14 +1165,16 @@ impl World {
             Kind::Ack {
                 ack, wnd, ts, ece, ..
             } => {
+                let wnd = u64::from(wnd);
+                let sack = p.sack_blocks();
                 self.watch_ack(fi, ack, wnd);
                 let flow = &mut self.flows[fi];
                 if let Some(tr) = self.traces.as_mut().map(|t| &mut t.flows[fi]) {
                     tr.acks.push(now, [ack as f64]);
-                    if let Some(high) = p.sack_blocks().iter().map(|b| b.end).max() {
+                    if let Some(high) = sack.iter().map(|b| b.end).max() {
                         tr.sacks.push(now, [high as f64]);
                     }
-                    for b in p.sack_blocks() {
+                    for b in sack.iter() {
                         tr.sack_blocks.push(now, [b.start as f64, b.end as f64]);
                     }
                 }
@@ -1180,8 +1184,7 @@ impl World {
                     .keeping()
                     .then(|| AckBefore::of(&flow.sender));
                 let samples = flow.sender.rtt().samples();
-                flow.sender
-                    .on_ack(now, ack, wnd, p.sack_blocks(), ts, ece, &mut out);
+                flow.sender.on_ack(now, ack, wnd, &sack, ts, ece, &mut out);
                 let rtt = flow.sender.rtt();
                 if let (true, Some(r), Some(tr)) =
                     (rtt.samples() != samples, rtt.latest(), &mut self.traces)

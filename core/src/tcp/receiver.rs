@@ -13,7 +13,9 @@
 //! application reads every in-order byte the moment it arrives, so only out-of-order data
 //! occupies the buffer.
 
-use crate::packet::{sack_room, ts_clock, Ecn, Kind, SackBlock, TsOpt, MAX_SACK_BLOCKS};
+use crate::packet::{
+    sack_room, ts_clock, window_field, Ecn, Kind, SackBlock, TsOpt, WireSack, MAX_SACK_BLOCKS,
+};
 use crate::scenario::Scenario;
 use crate::tcp::ranges::RangeSet;
 use crate::time::{Duration, Instant};
@@ -600,6 +602,9 @@ impl Receiver {
     }
 
     /// Builds the ACK to send now, and resets the delayed-ACK state.
+    // Inline, the ACK is built where the engine puts it on the wire: returned from a call, it was
+    // written field by field and read back whole, a stalled store-to-load forward on every ACK.
+    #[inline(always)]
     pub fn make_ack(&mut self, now: Instant) -> Kind {
         self.unacked_segments = 0;
         self.delack_deadline = None;
@@ -618,7 +623,7 @@ impl Receiver {
         self.right_edge = self
             .right_edge
             .max(self.rcv_nxt + free.min(self.rcv_ssthresh));
-        let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
+        let mut sack = [WireSack::default(); MAX_SACK_BLOCKS];
         let mut n = 0;
         let dsack = self.dsack.take();
         if self.cfg.sack {
@@ -626,18 +631,18 @@ impl Receiver {
             // A duplicate above the cumulative ACK is followed by the block that holds it.
             let mut holder = None;
             if let Some(d) = dsack {
-                sack[0] = d;
+                sack[0] = WireSack::of(d);
                 n = 1;
                 holder = self.ooo.containing(d.start);
                 if let Some(b) = holder {
-                    sack[1] = b;
+                    sack[1] = WireSack::of(b);
                     n = 2;
                 }
             }
             for &a in &self.recent {
                 if let Some(b) = self.ooo.containing(a) {
                     if n < sack_room(self.cfg.ts) && Some(b) != holder {
-                        sack[n] = b;
+                        sack[n] = WireSack::of(b);
                         n += 1;
                     }
                 }
@@ -645,7 +650,7 @@ impl Receiver {
         }
         Kind::Ack {
             ack: self.rcv_nxt,
-            wnd: self.window(),
+            wnd: window_field(self.window()),
             sack,
             sack_len: n as u8,
             ts: self.ts_option(now),
@@ -667,6 +672,7 @@ fn round_to_segments(space: u64, mss: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Packet;
 
     const MSS: u32 = 1000;
 
@@ -706,14 +712,16 @@ mod tests {
         )
     }
 
-    fn blocks(k: Kind) -> Vec<(u64, u64)> {
-        match k {
-            Kind::Ack { sack, sack_len, .. } => sack[..usize::from(sack_len)]
-                .iter()
-                .map(|b| (b.start / 1000, b.end / 1000))
-                .collect(),
-            _ => Vec::new(),
-        }
+    fn blocks(kind: Kind) -> Vec<(u64, u64)> {
+        let p = Packet {
+            flow: 0,
+            kind,
+            wire_bytes: 0,
+        };
+        p.sack_blocks()
+            .iter()
+            .map(|b| (b.start / 1000, b.end / 1000))
+            .collect()
     }
 
     #[test]
