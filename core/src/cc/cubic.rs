@@ -311,6 +311,19 @@ impl CongestionControl for Cubic {
         *self = Cubic::new(hystart);
     }
 
+    fn model_key(&self) -> Option<super::ModelKey> {
+        // The curve's inputs (`curve`): a new one only with a new epoch.
+        Some(super::ModelKey([
+            self.epoch_start.unwrap_or(u64::MAX),
+            self.k,
+            u64::from(self.origin_point),
+            0,
+            0,
+            0,
+            0,
+        ]))
+    }
+
     fn model(&self) -> super::CcModel {
         super::CcModel::Cubic(self.curve())
     }

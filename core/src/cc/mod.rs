@@ -182,8 +182,21 @@ pub struct LossEvent {
 
 /// The state an algorithm's [`CcModel`] is computed from, packed into words: two equal keys
 /// give equal models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Eq)]
 pub struct ModelKey(pub [u64; 7]);
+
+impl PartialEq for ModelKey {
+    // Every word at once: the derived comparison of the array is a call to `memcmp`, and the
+    // engine compares two keys after every traced ACK.
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .fold(0, |differ, (a, b)| differ | (a ^ b))
+            == 0
+    }
+}
 
 /// A congestion-control algorithm (Linux's `tcp_congestion_ops`). The sender owns loss
 /// recovery and, for the loss-based algorithms, the window's reduction in it (PRR, RFC 6937).
@@ -253,6 +266,19 @@ pub trait CongestionControl {
     /// models. `None`: the model is built every time.
     fn model_key(&self) -> Option<ModelKey> {
         None
+    }
+
+    /// Whether the model can differ from the one `last` keyed, which now keys this one. One
+    /// call through the vtable with `model_key` inlined into it: a key returned through the
+    /// vtable was written in pieces and read back whole, a stalled store-to-load forward on
+    /// every traced ACK (docs/performance.md, "A packet in 64 bytes").
+    fn model_changed(&self, last: &mut Option<ModelKey>) -> bool {
+        let key = self.model_key();
+        if key.is_some() && key == *last {
+            return false;
+        }
+        *last = key;
+        true
     }
 
     /// What the algorithm believes, for the charts' overlays: CUBIC's curve, BBR's model.

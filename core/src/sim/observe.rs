@@ -65,11 +65,10 @@ impl World {
 
     /// The algorithm's model for the overlays: a new CUBIC epoch, or a change in BBR's.
     fn record_model(&mut self, now: Instant, fi: usize) {
-        let key = self.flows[fi].sender.cc().model_key();
-        if key.is_some() && key == self.flows[fi].last_model {
+        let flow = &mut self.flows[fi];
+        if !flow.sender.cc().model_changed(&mut flow.last_model) {
             return;
         }
-        self.flows[fi].last_model = key;
         let Some(tr) = self.traces.as_mut().map(|t| &mut t.flows[fi]) else {
             return;
         };
