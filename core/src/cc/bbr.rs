@@ -767,6 +767,10 @@ impl CongestionControl for Bbr {
         self.pacing_rate.filter(|r| r.is_finite() && *r > 0.0)
     }
 
+    fn paces(&self) -> bool {
+        true
+    }
+
     fn model_key(&self) -> Option<super::ModelKey> {
         // Every input of `model` below (`target_cwnd` and `ack_aggregation_cwnd` included).
         Some(super::ModelKey([

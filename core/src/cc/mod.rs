@@ -249,6 +249,13 @@ pub trait CongestionControl {
         None
     }
 
+    /// Whether the algorithm ever paces (BBR, which Linux paces by `SK_PACING_NEEDED`): asked
+    /// once, so that a sender whose algorithm never does is spared a call through the vtable
+    /// for [`pacing_rate`](Self::pacing_rate) before every packet.
+    fn paces(&self) -> bool {
+        false
+    }
+
     /// A short label of the algorithm's state, for traces and the player (e.g. BBR's mode).
     /// The window comes from a model of the path (BBR's bandwidth and RTT), not from growth
     /// per ACK and a cut on loss: there is no ssthresh to leave slow start at.

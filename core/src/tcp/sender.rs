@@ -228,6 +228,8 @@ pub struct Sender {
     rtt: RttEstimator,
     rate: RateEstimator,
     cc: Box<dyn CongestionControl>,
+    /// `cc.paces()`, asked once.
+    paces: bool,
     w: Window,
     dupacks: u32,
     /// Bytes the latest ACK newly SACKed.
@@ -289,6 +291,7 @@ impl Sender {
             board: Scoreboard::new(),
             rtt: RttEstimator::new(cfg.rto_min),
             rate: RateEstimator::default(),
+            paces: cc.paces(),
             cc,
             w: Window::new(cfg.iw, cfg.mss),
             dupacks: 0,
@@ -1304,7 +1307,12 @@ impl Sender {
         let new_only = std::mem::take(&mut self.frto_new_data);
         let nxt_before = self.snd_nxt;
         loop {
-            let pacing = self.cc.pacing_rate();
+            let pacing = if self.paces {
+                self.cc.pacing_rate()
+            } else {
+                None
+            };
+            debug_assert!(self.paces || self.cc.pacing_rate().is_none());
             if pacing.is_some() && now < self.pace_next {
                 self.timers.set(Timer::Pacing, self.pace_next);
                 break;
