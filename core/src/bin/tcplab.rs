@@ -36,7 +36,7 @@ const HELP: &str = "\
 tcplab: a deterministic TCP throughput lab
 
 Usage:
-  tcplab run   'QUERY' [--max-events N]
+  tcplab run   'QUERY' [--traces] [--max-events N]
   tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--flow N] [--seeds N] [--table]
                [--jobs N] [--shard K/N] [--max-events N]
   tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
@@ -87,6 +87,9 @@ explain takes a path as known (QUERY: its rtt, bw, body...) and a number measure
 
 Options:
   --max-events N   the run's event budget (default {budget})
+  --traces         (run) keep every trace the page's charts draw, as the page's worker does
+                   for them; the summary is the same, the run slower: for timing and
+                   profiling the run the charts draw
   -h, --help       this text
 
 Keys of QUERY (docs/scenario.md has them with their units and defaults):
@@ -306,7 +309,11 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
         ..RunOptions::default()
     };
     let work = match command {
-        Command::Run => Work::Run(scenario),
+        Command::Run => {
+            // A summary reads no trace; `--traces` keeps them, to time the run the charts draw.
+            options.traces = flags.traces;
+            Work::Run(scenario)
+        }
         Command::Explain => {
             let measured = match (&flags.goodput, &flags.time) {
                 (Some(g), None) => Measured::Goodput(positive("--goodput", g)?),
@@ -472,6 +479,7 @@ struct Flags {
     max_packets: Option<String>,
     conn: Option<String>,
     list: bool,
+    traces: bool,
     goodput: Option<String>,
     time: Option<String>,
     link_trace: Option<String>,
@@ -500,6 +508,15 @@ impl Flags {
                 }
                 if std::mem::replace(&mut flags.list, true) {
                     return Err(Failure::usage("--list: given twice"));
+                }
+                continue;
+            }
+            if arg == "--traces" {
+                if command != Command::Run {
+                    return Err(Failure::usage("--traces: an option of run only"));
+                }
+                if std::mem::replace(&mut flags.traces, true) {
+                    return Err(Failure::usage("--traces: given twice"));
                 }
                 continue;
             }
@@ -646,7 +663,7 @@ fn without_traces(job: &Job) -> RunOptions {
 fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
     match &job.work {
         Work::Run(scenario) => {
-            let result = simulate(scenario, &without_traces(job))?;
+            let result = simulate(scenario, &job.options)?;
             writeln!(out, "{}", json_line(&result.summary)?).map_err(Failure::io)
         }
         Work::Sweep {
@@ -916,7 +933,14 @@ mod tests {
             panic!("a run")
         };
         assert_eq!(s.to_query(), "cc=reno&rtt=20");
-        assert_eq!(j.options, RunOptions::default());
+        assert_eq!(
+            j.options,
+            RunOptions {
+                traces: false,
+                ..RunOptions::default()
+            }
+        );
+        assert!(job(&["run", "--traces", "rtt=20"]).options.traces);
         assert_eq!(job(&["run"]).work, Work::Run(Scenario::default()));
         assert_eq!(job(&["run", ""]).work, Work::Run(Scenario::default()));
     }
@@ -1197,6 +1221,20 @@ mod tests {
         assert_eq!(
             refused(&["run", "--list"]),
             "--list: an option of analyze only"
+        );
+    }
+
+    #[test]
+    fn traces_are_kept_for_a_run_that_asks_and_for_no_other_command() {
+        assert!(!job(&["run", "rtt=20"]).options.traces);
+        assert!(job(&["run", "rtt=20", "--traces"]).options.traces);
+        assert_eq!(
+            refused(&["run", "--traces", "--traces"]),
+            "--traces: given twice"
+        );
+        assert_eq!(
+            refused(&["sweep", "--key", "rtt", "--values", "10", "--traces"]),
+            "--traces: an option of run only"
         );
     }
 
