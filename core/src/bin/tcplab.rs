@@ -502,30 +502,22 @@ impl Flags {
                 flags.query = Some(arg.clone());
                 continue;
             }
-            if arg == "--list" {
-                if command != Command::Analyze {
-                    return Err(Failure::usage("--list: an option of analyze only"));
+            // The switches: each of one command, given at most once.
+            let switch = match arg.as_str() {
+                "--list" => Some((&mut flags.list, Command::Analyze)),
+                "--table" => Some((&mut flags.table, Command::Sweep)),
+                "--traces" => Some((&mut flags.traces, Command::Run)),
+                _ => None,
+            };
+            if let Some((on, of)) = switch {
+                if command != of {
+                    return Err(Failure::usage(format!(
+                        "{arg}: an option of {} only",
+                        of.name()
+                    )));
                 }
-                if std::mem::replace(&mut flags.list, true) {
-                    return Err(Failure::usage("--list: given twice"));
-                }
-                continue;
-            }
-            if arg == "--traces" {
-                if command != Command::Run {
-                    return Err(Failure::usage("--traces: an option of run only"));
-                }
-                if std::mem::replace(&mut flags.traces, true) {
-                    return Err(Failure::usage("--traces: given twice"));
-                }
-                continue;
-            }
-            if arg == "--table" {
-                if command != Command::Sweep {
-                    return Err(Failure::usage("--table: an option of sweep only"));
-                }
-                if std::mem::replace(&mut flags.table, true) {
-                    return Err(Failure::usage("--table: given twice"));
+                if std::mem::replace(on, true) {
+                    return Err(Failure::usage(format!("{arg}: given twice")));
                 }
                 continue;
             }
