@@ -29,6 +29,15 @@ impl WireSack {
         }
     }
 
+    /// The option's blocks as a packet carries them: `blocks` in order, the rest unused.
+    pub fn option(blocks: &[SackBlock]) -> [WireSack; MAX_SACK_BLOCKS] {
+        let mut sack = [WireSack::default(); MAX_SACK_BLOCKS];
+        for (w, &b) in sack.iter_mut().zip(blocks) {
+            *w = WireSack::of(b);
+        }
+        sack
+    }
+
     /// The block the sender reads, each edge the 64-bit offset nearest the ACK it came with:
     /// Linux compares sequence numbers so too (`before()`, `after()`: within 2^31). Exact here,
     /// since every block lies within a window of the ACK and a window is at most 2^30 bytes
@@ -242,16 +251,12 @@ mod tests {
     use super::*;
 
     fn ack_with(ack: u64, blocks: &[SackBlock]) -> Packet {
-        let mut sack = [WireSack::default(); MAX_SACK_BLOCKS];
-        for (w, &b) in sack.iter_mut().zip(blocks) {
-            *w = WireSack::of(b);
-        }
         Packet {
             flow: 0,
             kind: Kind::Ack {
                 ack,
                 wnd: 0,
-                sack,
+                sack: WireSack::option(blocks),
                 sack_len: blocks.len() as u8,
                 ts: TsOpt::default(),
                 ece: false,

@@ -439,7 +439,7 @@ fn syn_options(elems: &mut Vec<TcpOptionElement>, opts: Options, ts: TsOpt, wsca
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{SackBlock, WireSack, HEADER_BYTES, MAX_SACK_BLOCKS};
+    use crate::packet::{SackBlock, WireSack, HEADER_BYTES};
 
     fn framer(q: &str) -> Framer {
         let s = Scenario::parse(q).expect("scenario");
@@ -447,16 +447,12 @@ mod tests {
     }
 
     fn ack(blocks: &[SackBlock]) -> Packet {
-        let mut sack = [WireSack::default(); MAX_SACK_BLOCKS];
-        for (w, &b) in sack.iter_mut().zip(blocks) {
-            *w = WireSack::of(b);
-        }
         Packet {
             flow: 0,
             kind: Kind::Ack {
                 ack: 2920,
                 wnd: 65_536,
-                sack,
+                sack: WireSack::option(blocks),
                 sack_len: blocks.len() as u8,
                 ts: TsOpt { val: 7, ecr: 9 },
                 ece: false,

@@ -56,9 +56,12 @@ impl DelayLine {
         self.wire.pop_front();
     }
 
-    /// Takes the head packet off the wire.
+    /// Takes the head packet off the wire: [`DelayLine::front`], then
+    /// [`DelayLine::discard_front`], as the engine does.
     pub fn pop(&mut self) -> Option<Packet> {
-        self.wire.pop_front().map(|(_, _, p)| p)
+        let p = *self.front()?;
+        self.discard_front();
+        Some(p)
     }
 
     pub fn len(&self) -> usize {
@@ -162,7 +165,8 @@ impl Wires {
         }
     }
 
-    /// Takes the next packet to arrive off its wire.
+    /// Takes the next packet to arrive off its wire: [`Wires::front`], then
+    /// [`Wires::discard_front`], as the engine does.
     pub fn pop(&mut self) -> Option<Packet> {
         let p = *self.front()?;
         self.discard_front();

@@ -13,7 +13,7 @@ pub mod sched;
 mod units;
 
 pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
-pub use keys::{table_markdown, table_text, Key, KeyDef, Value, KEYS, MAX_DROPS};
+pub use keys::{table_markdown, table_text, Key, KeyDef, Value, KEYS, MAX_DROPS, MAX_RWND};
 pub use parse::decode as decode_component;
 pub use parse::Lenient;
 pub use per_flow::PerFlow;

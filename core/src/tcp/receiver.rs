@@ -712,6 +712,18 @@ mod tests {
         )
     }
 
+    #[test]
+    fn the_largest_window_a_scenario_allows_goes_out_whole_in_the_ack_s_field() {
+        // `rwnd`'s bound, a fixed buffer: the ACK's 32-bit field must carry it unclipped.
+        let max = crate::scenario::MAX_RWND;
+        let mut r = Receiver::new(cfg(max, MSS, false));
+        let Kind::Ack { wnd, .. } = r.make_ack(Instant::ZERO) else {
+            panic!("an ACK")
+        };
+        assert_eq!(u64::from(wnd), r.window());
+        assert!(r.window() > max - u64::from(MSS), "{}", r.window());
+    }
+
     fn blocks(kind: Kind) -> Vec<(u64, u64)> {
         let p = Packet {
             flow: 0,
