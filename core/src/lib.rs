@@ -26,5 +26,6 @@ pub mod view;
 pub mod workload;
 
 pub use metrics::summary::Summary;
+pub use metrics::trace::Tracing;
 pub use scenario::{App, Aqm, CcAlgo, Scenario, ScenarioError};
 pub use sim::{run, RunOptions, RunResult};

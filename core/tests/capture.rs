@@ -10,7 +10,7 @@ use std::process::Command;
 use tcplab::capture::analyze::{AnalyzeError, CaptureFile};
 use tcplab::capture::read::ReadError;
 use tcplab::capture::{CaptureOptions, CapturePoint, FileWriter, Format};
-use tcplab::{run, RunOptions, RunResult, Scenario};
+use tcplab::{run, RunOptions, RunResult, Scenario, Tracing};
 
 fn captured(q: &str, opts: CaptureOptions) -> RunResult {
     let s = Scenario::parse(q).expect("scenario");
@@ -18,6 +18,8 @@ fn captured(q: &str, opts: CaptureOptions) -> RunResult {
         &s,
         &RunOptions {
             capture: Some(opts),
+            // Every flow's RTT samples, which the captures' are held to.
+            traces: Tracing::Full,
             ..RunOptions::default()
         },
     )

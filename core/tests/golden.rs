@@ -5,7 +5,7 @@
 //! golden`) checks it against the same file.
 
 use tcplab::metrics::trace::TraceKind;
-use tcplab::{run, RunOptions, Scenario};
+use tcplab::{run, RunOptions, Scenario, Tracing};
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -54,7 +54,12 @@ fn record() -> String {
     let mut out = String::new();
     for q in SCENARIOS {
         let s = Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
-        let r = run(&s, &RunOptions::default());
+        // Every flow's traces, as `tcplab trace` writes them.
+        let options = RunOptions {
+            traces: Tracing::Full,
+            ..RunOptions::default()
+        };
+        let r = run(&s, &options);
         let json = serde_json::to_string(&r.summary).unwrap_or_default();
         out.push_str(&json);
         out.push('\n');

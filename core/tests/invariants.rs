@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use tcplab::player::StepWindow;
 use tcplab::sim::Invariants;
-use tcplab::{run, App, RunOptions, Scenario};
+use tcplab::{run, App, RunOptions, Scenario, Tracing};
 
 /// Small but varied scenarios: every loss model, recovery flavour, algorithm and queue
 /// discipline, short enough
@@ -76,6 +76,8 @@ proptest! {
         let options = RunOptions {
             max_events: 3_000_000,
             record_steps: Some(StepWindow::WHOLE_RUN),
+            // Every flow's segments, so that the order of each one's is checked below.
+            traces: Tracing::Full,
             ..RunOptions::default()
         };
         let r = run(&s, &options);
@@ -125,7 +127,7 @@ proptest! {
         prop_assert_eq!(r.trace_csv(tcplab::metrics::trace::TraceKind::Seq), again.trace_csv(tcplab::metrics::trace::TraceKind::Seq));
 
         // A run for its summary alone keeps no traces and gives the same summary.
-        let bare = run(&s, &RunOptions { record_steps: None, traces: false, ..options });
+        let bare = run(&s, &RunOptions { record_steps: None, traces: Tracing::Off, ..options });
         let c = serde_json::to_string(&bare.summary).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(a, c);
         prop_assert_eq!(bare.traces.flows.len(), r.traces.flows.len());
@@ -149,4 +151,69 @@ fn newreno_after_timeouts_keeps_the_window() {
         assert!(r.summary.timeouts > 0, "{query} has no timeout to test");
         assert_eq!(r.invariants, Invariants::default(), "{query}");
     }
+}
+
+/// The charts' traces are the full ones less the segments, ACKs and RTT samples of every flow
+/// but the first: the same run, the same rows wherever both keep them.
+#[test]
+fn the_charts_traces_are_the_full_ones_less_the_other_flows_segments() {
+    use tcplab::metrics::series::Series;
+    // Rows by their bits: a window row's unbounded ssthresh is NaN.
+    fn bits<const N: usize>(s: &Series<N>) -> Vec<(u64, [u64; N])> {
+        s.rows()
+            .into_iter()
+            .map(|(t, v)| (t.0, v.map(f64::to_bits)))
+            .collect()
+    }
+    let s = Scenario::parse("rtt=20&bw=20&app=bulk&dur=3&flows=3&loss=0.5").expect("a scenario");
+    let with = |traces| {
+        run(
+            &s,
+            &RunOptions {
+                traces,
+                ..RunOptions::default()
+            },
+        )
+    };
+    let (full, charts) = (with(Tracing::Full), with(Tracing::Charts));
+    assert_eq!(
+        serde_json::to_string(&full.summary).ok(),
+        serde_json::to_string(&charts.summary).ok()
+    );
+    for (i, (f, c)) in full
+        .traces
+        .flows
+        .iter()
+        .zip(&charts.traces.flows)
+        .enumerate()
+    {
+        assert!(bits(&f.window) == bits(&c.window), "flow {i}'s window");
+        assert!(
+            f.delivered.bins().eq(c.delivered.bins()),
+            "flow {i}'s goodput"
+        );
+        assert!(
+            !f.sends.rows().is_empty() && !f.rtt.rows().is_empty() && !f.sacks.rows().is_empty()
+        );
+        let detail = |t: &tcplab::metrics::trace::FlowTrace| {
+            (
+                bits(&t.sends),
+                bits(&t.retransmits),
+                bits(&t.acks),
+                bits(&t.sacks),
+                bits(&t.sack_blocks),
+                bits(&t.rtt),
+            )
+        };
+        if i == 0 {
+            assert!(detail(f) == detail(c), "the first flow's segments");
+        } else {
+            assert_eq!(
+                c.sends.pushed() + c.acks.pushed() + c.rtt.pushed() + c.sacks.pushed(),
+                0
+            );
+        }
+    }
+    assert!(bits(&full.traces.queue) == bits(&charts.traces.queue));
+    assert!(bits(&full.traces.sojourn) == bits(&charts.traces.sojourn));
 }

@@ -4,14 +4,19 @@
 use tcplab::metrics::fairness;
 use tcplab::time::Duration;
 use tcplab::view::RunView;
-use tcplab::{run, RunOptions, RunResult, Scenario};
+use tcplab::{run, RunOptions, RunResult, Scenario, Tracing};
 
 fn scenario(q: &str) -> Scenario {
     Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"))
 }
 
+/// A run with every flow's traces: the tests read each flow's RTT samples and segments.
 fn result(q: &str) -> RunResult {
-    run(&scenario(q), &RunOptions::default())
+    let options = RunOptions {
+        traces: Tracing::Full,
+        ..RunOptions::default()
+    };
+    run(&scenario(q), &options)
 }
 
 fn goodputs(r: &RunResult) -> Vec<f64> {

@@ -29,7 +29,7 @@ use tcplab::metrics::trace::TraceKind;
 use tcplab::player::StepWindow;
 use tcplab::scenario::{decode_component, Key};
 use tcplab::sweep;
-use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError};
+use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError, Tracing};
 
 /// The `--help` text; `{budget}` is the default event budget.
 const HELP: &str = "\
@@ -311,7 +311,11 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
     let work = match command {
         Command::Run => {
             // A summary reads no trace; `--traces` keeps them, to time the run the charts draw.
-            options.traces = flags.traces;
+            options.traces = if flags.traces {
+                Tracing::Charts
+            } else {
+                Tracing::Off
+            };
             Work::Run(scenario)
         }
         Command::Explain => {
@@ -646,7 +650,7 @@ fn sweep_points(
 /// The job's options for a run whose output (a summary, a capture) reads no trace.
 fn without_traces(job: &Job) -> RunOptions {
     RunOptions {
-        traces: false,
+        traces: Tracing::Off,
         ..job.options
     }
 }
@@ -718,6 +722,8 @@ fn execute(job: &Job, out: &mut impl Write) -> Result<(), Failure> {
         Work::Trace(scenario, what) => {
             let options = RunOptions {
                 record_steps: (*what == TraceKind::Steps).then(|| StepWindow::from(0.0)),
+                // Every flow's: the sequence trace is each flow's, not the charts' first.
+                traces: Tracing::Full,
                 ..job.options
             };
             let result = simulate(scenario, &options)?;
@@ -928,11 +934,14 @@ mod tests {
         assert_eq!(
             j.options,
             RunOptions {
-                traces: false,
+                traces: Tracing::Off,
                 ..RunOptions::default()
             }
         );
-        assert!(job(&["run", "--traces", "rtt=20"]).options.traces);
+        assert_eq!(
+            job(&["run", "--traces", "rtt=20"]).options.traces,
+            Tracing::Charts
+        );
         assert_eq!(job(&["run"]).work, Work::Run(Scenario::default()));
         assert_eq!(job(&["run", ""]).work, Work::Run(Scenario::default()));
     }
@@ -1218,8 +1227,11 @@ mod tests {
 
     #[test]
     fn traces_are_kept_for_a_run_that_asks_and_for_no_other_command() {
-        assert!(!job(&["run", "rtt=20"]).options.traces);
-        assert!(job(&["run", "rtt=20", "--traces"]).options.traces);
+        assert_eq!(job(&["run", "rtt=20"]).options.traces, Tracing::Off);
+        assert_eq!(
+            job(&["run", "rtt=20", "--traces"]).options.traces,
+            Tracing::Charts
+        );
         assert_eq!(
             refused(&["run", "--traces", "--traces"]),
             "--traces: given twice"

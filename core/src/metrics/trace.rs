@@ -78,9 +78,27 @@ pub mod window_col {
     pub const RTO_MS: usize = 5;
 }
 
+/// Which traces a run keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tracing {
+    /// None: a run wanted for its summary (a sweep's point, the runner's `run`), which reads no
+    /// trace and runs about a fifth faster without them (docs/performance.md).
+    Off,
+    /// What the page's charts draw: every flow's window, goodput and algorithm model, the
+    /// bottleneck's queue, sojourns and drops, and the first flow's segments, ACKs, SACK blocks
+    /// and RTT samples, since the sequence and RTT charts are the first flow's. Eight flows'
+    /// segments would be a third of a run's trace rows, never drawn.
+    Charts,
+    /// Everything of every flow: `tcplab trace` and the page's trace downloads.
+    Full,
+}
+
 /// One flow's traces.
 #[derive(Debug, Clone)]
 pub struct FlowTrace {
+    /// Whether the segments, ACKs, SACKs and RTT samples below are kept ([`Tracing`]); if not,
+    /// those series stay empty.
+    pub detailed: bool,
     /// cwnd, ssthresh (NaN while unbounded), in flight and the peer's window in bytes, SRTT and
     /// RTO in ms, at each change.
     pub window: Series<6>,
@@ -112,8 +130,9 @@ pub struct FlowTrace {
 pub const MAX_CUBIC_EPOCHS: usize = 2048;
 
 impl FlowTrace {
-    pub fn new(cap: usize, initial_bin: Duration) -> Self {
+    pub fn new(cap: usize, initial_bin: Duration, detailed: bool) -> Self {
         FlowTrace {
+            detailed,
             window: Series::new(cap, window_col::CWND),
             sends: Series::new(cap, 0),
             retransmits: Series::new(cap, 0),
@@ -168,10 +187,11 @@ fn num(v: f64) -> String {
 }
 
 impl Traces {
-    pub fn new(flows: usize, cap: usize, initial_bin: Duration) -> Self {
+    /// The traces of `flows` flows, `tracing` of them kept (not [`Tracing::Off`]).
+    pub fn new(flows: usize, cap: usize, initial_bin: Duration, tracing: Tracing) -> Self {
         Traces {
             flows: (0..flows)
-                .map(|_| FlowTrace::new(cap, initial_bin))
+                .map(|f| FlowTrace::new(cap, initial_bin, f == 0 || tracing == Tracing::Full))
                 .collect(),
             queue: Series::new(cap, 0),
             drops: Series::new(cap, 1),
@@ -193,7 +213,7 @@ impl Traces {
 
     /// The traces of a run that kept none: each series of each of `flows` flows, empty.
     pub fn empty(flows: usize) -> Self {
-        Traces::new(flows.max(1), 0, Duration::from_micros(1))
+        Traces::new(flows.max(1), 0, Duration::from_micros(1), Tracing::Full)
     }
 
     pub fn drop_events(&self) -> Vec<(Instant, usize, DropCause)> {
@@ -322,7 +342,7 @@ mod tests {
 
     #[test]
     fn drops_keep_flow_and_cause() {
-        let mut t = Traces::new(2, 100, Duration(1000));
+        let mut t = Traces::new(2, 100, Duration(1000), Tracing::Full);
         t.record_drop(Instant(5), 1, DropCause::Staged);
         assert_eq!(t.drop_events(), [(Instant(5), 1, DropCause::Staged)]);
         assert!(t.csv(TraceKind::Queue).contains("0.000005,,1,staged"));

@@ -12,7 +12,7 @@ pub use report::{delay_stats, goodput_window, hol_stats, msg_stats, window_stats
 pub use world::Stop;
 
 use crate::metrics::summary::Summary;
-use crate::metrics::trace::{TraceKind, Traces};
+use crate::metrics::trace::{TraceKind, Traces, Tracing};
 use crate::player::Steps;
 use crate::scenario::Scenario;
 use crate::workload::MessageLog;
@@ -30,10 +30,9 @@ pub struct RunOptions {
     pub max_in_flight: usize,
     /// Capture the run's packets at one of its hosts, as tcpdump there would.
     pub capture: Option<crate::capture::CaptureOptions>,
-    /// Keep the traces the charts and `tcplab trace` draw. A run wanted for its summary alone
-    /// (a sweep's point, the runner's `run`) leaves them off: the summary reads none of them,
-    /// and recording them is about a seventh of a run's instructions (docs/performance.md).
-    pub traces: bool,
+    /// Which traces to keep: those the charts draw, every one (`tcplab trace`), or none for a
+    /// run wanted for its summary alone, which reads none of them.
+    pub traces: Tracing,
 }
 
 impl RunOptions {
@@ -49,7 +48,7 @@ impl RunOptions {
     /// traces.
     pub fn summary_only() -> Self {
         RunOptions {
-            traces: false,
+            traces: Tracing::Off,
             ..Self::default()
         }
     }
@@ -62,7 +61,7 @@ impl Default for RunOptions {
             record_steps: None,
             max_in_flight: Self::MAX_IN_FLIGHT,
             capture: None,
-            traces: true,
+            traces: Tracing::Charts,
         }
     }
 }

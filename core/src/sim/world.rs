@@ -7,7 +7,7 @@ use crate::link::aqm::Waiting;
 use crate::link::managed::{Discipline, Managed, Outcome, Why};
 use crate::link::{Direction, Fate, Path, Wires};
 use crate::metrics::stats::DelayHistogram;
-use crate::metrics::trace::{DropCause, Traces};
+use crate::metrics::trace::{DropCause, FlowTrace, Traces, Tracing};
 use crate::packet::{header_bytes, Ecn, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
 use crate::player::{QueueWhy, StepKind, Steps, TripEnd};
 use crate::scenario::Scenario;
@@ -316,9 +316,14 @@ impl World {
             ack_wire: Wires::new(lanes.iter().map(|l| l.1)),
             flows,
             scratch: Vec::with_capacity(64),
-            traces: options
-                .traces
-                .then(|| Traces::new(n.max(1), cap, (rtt / 4).max(Duration::from_micros(1)))),
+            traces: (options.traces != Tracing::Off).then(|| {
+                Traces::new(
+                    n.max(1),
+                    cap,
+                    (rtt / 4).max(Duration::from_micros(1)),
+                    options.traces,
+                )
+            }),
             end,
             dropped_data: 0,
             dropped_acks: 0,
@@ -624,18 +629,27 @@ impl World {
                 self.t0.get_or_insert(now);
                 self.flows[fi].seen_sent = end;
                 self.check_receive_window(fi, end);
-                if let Some(tr) = &mut self.traces {
-                    tr.flows[fi].sends.push(now, [end as f64]);
+                if let Some(tr) = self.detailed_trace(fi) {
+                    tr.sends.push(now, [end as f64]);
                 }
             } else {
                 repair = true;
-                if let Some(tr) = &mut self.traces {
-                    tr.flows[fi].retransmits.push(now, [seq as f64]);
+                if let Some(tr) = self.detailed_trace(fi) {
+                    tr.retransmits.push(now, [seq as f64]);
                 }
             }
         }
         self.send_on_data_path(now, p, repair);
         new
+    }
+
+    /// Flow `fi`'s traces, if its segments, ACKs and RTT samples are kept ([`Tracing`]).
+    #[inline(always)]
+    fn detailed_trace(&mut self, fi: usize) -> Option<&mut FlowTrace> {
+        self.traces
+            .as_mut()
+            .and_then(|t| t.flows.get_mut(fi))
+            .filter(|f| f.detailed)
     }
 
     /// The drop-tail queue's departures by `now`, into the queue's trace: between two
@@ -1168,8 +1182,7 @@ impl World {
                 let wnd = u64::from(wnd);
                 let sack = p.sack_blocks();
                 self.watch_ack(fi, ack, wnd);
-                let flow = &mut self.flows[fi];
-                if let Some(tr) = self.traces.as_mut().map(|t| &mut t.flows[fi]) {
+                if let Some(tr) = self.detailed_trace(fi) {
                     tr.acks.push(now, [ack as f64]);
                     if let Some(high) = sack.iter().map(|b| b.end).max() {
                         tr.sacks.push(now, [high as f64]);
@@ -1178,6 +1191,7 @@ impl World {
                         tr.sack_blocks.push(now, [b.start as f64, b.end as f64]);
                     }
                 }
+                let flow = &mut self.flows[fi];
                 // The player's step needs the window of before the ACK; only then is it kept.
                 let before = self
                     .recording
@@ -1186,10 +1200,10 @@ impl World {
                 let samples = flow.sender.rtt().samples();
                 flow.sender.on_ack(now, ack, wnd, &sack, ts, ece, &mut out);
                 let rtt = flow.sender.rtt();
-                if let (true, Some(r), Some(tr)) =
-                    (rtt.samples() != samples, rtt.latest(), &mut self.traces)
-                {
-                    tr.flows[fi].rtt.push(now, [r.as_millis_f64()]);
+                if let (true, Some(r)) = (rtt.samples() != samples, rtt.latest()) {
+                    if let Some(tr) = self.detailed_trace(fi) {
+                        tr.rtt.push(now, [r.as_millis_f64()]);
+                    }
                 }
                 if let Some(before) = before {
                     self.record_ack(now, fi, ack, before);

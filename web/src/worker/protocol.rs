@@ -15,7 +15,7 @@ use tcplab::diagnose::{Explanation, Measured};
 use tcplab::metrics::trace::TraceKind;
 use tcplab::player::{StepWindow, Steps};
 use tcplab::view::RunView;
-use tcplab::{RunOptions, Scenario, Summary};
+use tcplab::{RunOptions, Scenario, Summary, Tracing};
 
 use super::sealed::Sealed;
 use crate::charts::series::decimate;
@@ -459,9 +459,13 @@ fn run(id: u64, scenario: &Scenario, want: &Want, now: impl Fn() -> f64) -> Repl
             (_, Some(TraceKind::Steps)) => Some(StepWindow::from(0.0)),
             _ => None,
         },
-        // The charts' view and a trace read the traces; a summary and the player's steps do
-        // not, and run the faster without them.
-        traces: matches!((want, trace), (Want::View, _) | (_, Some(_))),
+        // The charts' view reads the traces they draw, and a trace's download every flow's; a
+        // summary and the player's steps read none, and run the faster without them.
+        traces: match (want, trace) {
+            (_, Some(_)) => Tracing::Full,
+            (Want::View, _) => Tracing::Charts,
+            _ => Tracing::Off,
+        },
         ..tcplab_wire::page_options()
     };
     let started = now();
