@@ -230,6 +230,9 @@ pub struct SackBlockView {
     pub right: f64,
 }
 
+/// One flow's series as the charts draw them. The segments, ACKs, SACKs and RTT samples are the
+/// first flow's alone in a view of the charts' traces ([`crate::Tracing::Charts`]): the
+/// sequence and RTT charts draw flow 1; every flow's come in the trace downloads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlowView {
     #[serde(with = "packed::windows")]
