@@ -1379,6 +1379,25 @@ mod tests {
     }
 
     #[test]
+    fn a_trace_has_every_flows_segments_not_the_charts_first_alone() {
+        let j = job(&[
+            "trace",
+            "rtt=20&bw=20&app=bulk&dur=0.5&flows=2",
+            "--what",
+            "seq",
+        ]);
+        let mut out = Vec::new();
+        assert!(execute(&j, &mut out).is_ok());
+        let csv = String::from_utf8_lossy(&out);
+        for flow in 0..2 {
+            for kind in ["send", "ack"] {
+                let row = format!(",{flow},{kind},");
+                assert!(csv.contains(&row), "no {row} in the seq trace");
+            }
+        }
+    }
+
+    #[test]
     fn jobs_and_shards_are_read_and_refused_by_name() {
         let j = job(&[
             "sweep", "--key", "loss", "--values", "1,2", "--jobs", "3", "--shard", "2/5",
