@@ -182,6 +182,13 @@ async fn slider_input_to_charts_drawn() {
         let (times, page) = measure(lab, 7).await;
         report("app=bulk&dur=10 (1 Gbit/s)", &times, &page);
         println!("    {}", lab.text_of("status").await);
+
+        // The heaviest preset the drag draws at nearly every other frame: where its time goes.
+        lab.open("?preset=multi-flow&lang=en").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let (times, page) = measure(lab, 11).await;
+        report("preset=multi-flow (8 flows)", &times, &page);
+        println!("    {}", lab.text_of("status").await);
     })
     .await;
 }
@@ -312,10 +319,11 @@ async fn the_js_heap_stays_flat_over_1000_slider_moves() {
 
 /// The scenarios of the simulator's own benchmark (`core/benches/engine.rs`), to compare the
 /// worker with the native build, and a run that spends the page's whole event budget.
-const ENGINE_SCENARIOS: [(&str, &str); 4] = [
+const ENGINE_SCENARIOS: [(&str, &str); 5] = [
     ("1 Gbit/s bulk flow, 1 s", "app=bulk&dur=1"),
     ("same with 0.1 % loss", "app=bulk&dur=1&loss=0.1"),
     ("8 flows sharing 1 Gbit/s, 1 s", "app=bulk&dur=1&flows=8"),
+    ("the heaviest preset the drag nearly keeps up with", "preset=multi-flow"),
     (
         "a run that spends the page's whole budget",
         "app=bulk&dur=600",
