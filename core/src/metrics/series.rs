@@ -17,21 +17,6 @@ struct Bin<const N: usize> {
 }
 
 impl<const N: usize> Bin<N> {
-    fn of(index: u64, row: Row<N>) -> Self {
-        Bin {
-            index,
-            first: row,
-            min: row,
-            max: row,
-            last: row,
-        }
-    }
-
-    /// The first instant past the bin, at bins 2^shift ns wide.
-    fn end(&self, shift: u32) -> u64 {
-        self.index.saturating_add(1).saturating_mul(1u64 << shift)
-    }
-
     /// Takes in what came later in the same bin: a row (its own lowest, highest and last) or a
     /// neighbouring bin's lowest, highest and last, judged on column `key`.
     #[inline(always)]
@@ -49,46 +34,30 @@ impl<const N: usize> Bin<N> {
 /// A time series of rows with `N` columns, thinned on column `key` once past `cap` rows.
 #[derive(Debug, Clone)]
 pub struct Series<const N: usize> {
+    cap: usize,
+    key: usize,
+    raw: Vec<Row<N>>,
+    bins: Vec<Bin<N>>,
+    /// Bins are 2^shift ns wide, so a row's bin is a shift away, not a division.
+    shift: u32,
+    thinned: bool,
+    pushed: u64,
     /// The time of the latest row: rows are never placed before it. The last row has it too,
     /// but reading it there branches on thinning for every push (2 % of a run, measured).
     latest: Instant,
-    /// Once thinned, where the newest bin ends (its first instant past it); 0 before, so that
-    /// no row takes the fast path of a push then.
-    bin_end: u64,
-    /// Once thinned, the newest bin, held here rather than at the end of `bins`: nearly every
-    /// push lands in it, and so touches this struct alone (docs/performance.md, "Trace rows").
-    newest: Bin<N>,
-    pushed: u64,
-    key: usize,
-    thinned: bool,
-    /// Bins are 2^shift ns wide, so a row's bin is a shift away, not a division.
-    shift: u32,
-    cap: usize,
-    raw: Vec<Row<N>>,
-    /// The bins before the newest, in time order.
-    bins: Vec<Bin<N>>,
 }
 
 impl<const N: usize> Series<N> {
     pub fn new(cap: usize, key: usize) -> Self {
-        let empty = (Instant::ZERO, [0.0; N]);
         Series {
-            latest: Instant::ZERO,
-            bin_end: 0,
-            newest: Bin {
-                index: 0,
-                first: empty,
-                min: empty,
-                max: empty,
-                last: empty,
-            },
-            pushed: 0,
-            key: key.min(N.saturating_sub(1)),
-            thinned: false,
-            shift: 0,
             cap: cap.max(16),
+            key: key.min(N.saturating_sub(1)),
             raw: Vec::new(),
             bins: Vec::new(),
+            shift: 0,
+            thinned: false,
+            pushed: 0,
+            latest: Instant::ZERO,
         }
     }
 
@@ -104,7 +73,7 @@ impl<const N: usize> Series<N> {
     /// The most recent row.
     pub fn last(&self) -> Option<&Row<N>> {
         if self.thinned {
-            Some(&self.newest.last)
+            self.bins.last().map(|b| &b.last)
         } else {
             self.raw.last()
         }
@@ -114,28 +83,32 @@ impl<const N: usize> Series<N> {
     /// time seen, so the series never runs backwards.
     ///
     /// Every packet pushes a row or two, so the common cases are kept short and inline: a row
-    /// in the newest bin, or one under the cap.
+    /// under the cap, or one that falls in the newest bin.
     #[inline(always)]
     pub fn push(&mut self, t: Instant, values: [f64; N]) {
         let t = t.max(self.latest);
         self.latest = t;
         self.pushed += 1;
-        let row = (t, values);
-        if t.0 < self.bin_end {
-            self.newest.absorb(row, row, row, self.key);
-            return;
-        }
         if !self.thinned {
             if self.raw.len() == self.raw.capacity() {
                 self.reserve_raw();
             }
-            self.raw.push(row);
+            self.raw.push((t, values));
             if self.raw.len() > self.cap {
                 self.start_thinning();
             }
             return;
         }
-        self.open_bin(row);
+        let key = self.key;
+        let index = t.0 >> self.shift;
+        if let Some(bin) = self.bins.last_mut() {
+            if bin.index == index {
+                let row = (t, values);
+                bin.absorb(row, row, row, key);
+                return;
+            }
+        }
+        self.add_to_bins((t, values));
     }
 
     /// Room for every row up to the cap at once, at a series' first row: growing by doubling
@@ -148,7 +121,6 @@ impl<const N: usize> Series<N> {
             .reserve_exact((self.cap + 1).saturating_sub(self.raw.len()));
     }
 
-    #[cold]
     fn start_thinning(&mut self) {
         let first = self.raw.first().map_or(0, |r| r.0 .0);
         let last = self.raw.last().map_or(0, |r| r.0 .0);
@@ -157,49 +129,47 @@ impl<const N: usize> Series<N> {
             .max(1)
             .next_power_of_two();
         self.shift = width.trailing_zeros();
+        self.thinned = true;
         let raw = std::mem::take(&mut self.raw);
         self.bins.reserve(self.max_bins() + 1);
         // The width makes about half the bins the cap allows, so the rows need no coarsening
-        // as they go: one pass, each row into the newest bin or a new one. Merging neighbours
-        // later gives the same bins.
-        let key = self.key;
+        // as they go: one pass, each row into the newest bin or a new one, without
+        // `add_to_bins`' call and check per row (the cap's worth of rows at once, 3 % of a
+        // short lossy run's instructions). Merging neighbours later gives the same bins.
         for row in raw {
-            let index = row.0 .0 >> self.shift;
-            match self.bins.last_mut() {
-                Some(bin) if bin.index == index => bin.absorb(row, row, row, key),
-                _ => self.bins.push(Bin::of(index, row)),
-            }
+            self.bin_row(row);
         }
         while self.bins.len() > self.max_bins() {
             self.coarsen();
         }
-        self.hold_newest();
-        self.thinned = true;
     }
 
-    /// Takes the newest bin out of `bins` into `newest`, and marks where it ends.
-    fn hold_newest(&mut self) {
-        if let Some(bin) = self.bins.pop() {
-            self.newest = bin;
+    /// Puts a row into the newest bin, or a new one after it.
+    #[inline(always)]
+    fn bin_row(&mut self, row: Row<N>) {
+        let index = row.0 .0 >> self.shift;
+        let key = self.key;
+        match self.bins.last_mut() {
+            Some(bin) if bin.index == index => bin.absorb(row, row, row, key),
+            _ => self.bins.push(Bin {
+                index,
+                first: row,
+                min: row,
+                max: row,
+                last: row,
+            }),
         }
-        self.bin_end = self.newest.end(self.shift);
     }
 
     fn max_bins(&self) -> usize {
         self.cap / 4
     }
 
-    /// A row past the newest bin begins the next one.
     #[cold]
-    fn open_bin(&mut self, row: Row<N>) {
-        let index = row.0 .0 >> self.shift;
-        let done = std::mem::replace(&mut self.newest, Bin::of(index, row));
-        self.bins.push(done);
-        self.bin_end = self.newest.end(self.shift);
-        if self.bins.len() + 1 > self.max_bins() {
-            self.bins.push(self.newest);
+    fn add_to_bins(&mut self, row: Row<N>) {
+        self.bin_row(row);
+        if self.bins.len() > self.max_bins() {
             self.coarsen();
-            self.hold_newest();
         }
     }
 
@@ -223,8 +193,8 @@ impl<const N: usize> Series<N> {
         if !self.thinned {
             return self.raw.clone();
         }
-        let mut out = Vec::with_capacity((self.bins.len() + 1) * 4);
-        for bin in self.bins.iter().chain([&self.newest]) {
+        let mut out = Vec::with_capacity(self.bins.len() * 4);
+        for bin in &self.bins {
             let mut four = [bin.first, bin.min, bin.max, bin.last];
             four.sort_by_key(|r| r.0);
             for row in four {
