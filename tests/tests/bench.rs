@@ -323,7 +323,10 @@ const ENGINE_SCENARIOS: [(&str, &str); 5] = [
     ("1 Gbit/s bulk flow, 1 s", "app=bulk&dur=1"),
     ("same with 0.1 % loss", "app=bulk&dur=1&loss=0.1"),
     ("8 flows sharing 1 Gbit/s, 1 s", "app=bulk&dur=1&flows=8"),
-    ("the heaviest preset the drag nearly keeps up with", "preset=multi-flow"),
+    (
+        "the heaviest preset the drag nearly keeps up with",
+        "preset=multi-flow",
+    ),
     (
         "a run that spends the page's whole budget",
         "app=bulk&dur=600",
