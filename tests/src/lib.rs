@@ -125,8 +125,13 @@ impl StaticServer {
                         served: &done,
                         refused: &refuse,
                     };
-                    if let Err(e) = serve_one(stream, &root, &log) {
-                        lock(&failed).push(format!("connection error: {e}"));
+                    match serve_one(stream, &root, &log) {
+                        // The browser hung up before the answer was written: it cancels a
+                        // request it no longer needs (a preload a navigation made moot), which
+                        // asks for nothing that is missing.
+                        Err(e) if hung_up(&e) => {}
+                        Err(e) => lock(&failed).push(format!("connection error: {e}")),
+                        Ok(()) => {}
                     }
                 });
             }
@@ -188,6 +193,16 @@ fn content_type(path: &Path) -> &'static str {
         "txt" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
+}
+
+/// Whether the client closed the connection while it was being answered.
+fn hung_up(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::BrokenPipe
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::ConnectionAborted
+    )
 }
 
 /// What the server keeps of its requests, and the paths it is to refuse.
