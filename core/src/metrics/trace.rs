@@ -187,7 +187,8 @@ fn num(v: f64) -> String {
 }
 
 impl Traces {
-    /// The traces of `flows` flows, `tracing` of them kept (not [`Tracing::Off`]).
+    /// The traces of `flows` flows, as many kept as `tracing` says (a run that keeps none,
+    /// [`Tracing::Off`], makes none).
     pub fn new(flows: usize, cap: usize, initial_bin: Duration, tracing: Tracing) -> Self {
         Traces {
             flows: (0..flows)
