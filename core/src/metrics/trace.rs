@@ -96,9 +96,6 @@ pub enum Tracing {
 /// One flow's traces.
 #[derive(Debug, Clone)]
 pub struct FlowTrace {
-    /// Whether the segments, ACKs, SACKs and RTT samples below are kept ([`Tracing`]); if not,
-    /// those series stay empty.
-    pub detailed: bool,
     /// cwnd, ssthresh (NaN while unbounded), in flight and the peer's window in bytes, SRTT and
     /// RTO in ms, at each change.
     pub window: Series<6>,
@@ -130,9 +127,8 @@ pub struct FlowTrace {
 pub const MAX_CUBIC_EPOCHS: usize = 2048;
 
 impl FlowTrace {
-    pub fn new(cap: usize, initial_bin: Duration, detailed: bool) -> Self {
+    pub fn new(cap: usize, initial_bin: Duration) -> Self {
         FlowTrace {
-            detailed,
             window: Series::new(cap, window_col::CWND),
             sends: Series::new(cap, 0),
             retransmits: Series::new(cap, 0),
@@ -165,6 +161,7 @@ pub struct Traces {
     /// The queue's count as last pushed: a change is known without reading the series back
     /// (two pushes a packet, on the hot path).
     queued_last: Option<usize>,
+    tracing: Tracing,
 }
 
 /// Milliseconds with nanosecond precision, printed without float noise.
@@ -192,7 +189,7 @@ impl Traces {
     pub fn new(flows: usize, cap: usize, initial_bin: Duration, tracing: Tracing) -> Self {
         Traces {
             flows: (0..flows)
-                .map(|f| FlowTrace::new(cap, initial_bin, f == 0 || tracing == Tracing::Full))
+                .map(|_| FlowTrace::new(cap, initial_bin))
                 .collect(),
             queue: Series::new(cap, 0),
             drops: Series::new(cap, 1),
@@ -200,7 +197,15 @@ impl Traces {
             marks: Series::new(cap, 0),
             probe: Series::new(cap, 0),
             queued_last: None,
+            tracing,
         }
+    }
+
+    /// Whether flow `flow`'s segments, retransmissions, ACKs, SACKs and RTT samples are kept
+    /// ([`Tracing`]); if not, those series of it stay empty.
+    #[inline(always)]
+    pub fn keeps_detail_of(&self, flow: usize) -> bool {
+        flow == 0 || self.tracing == Tracing::Full
     }
 
     /// `packets` wait at the bottleneck from `at` on.

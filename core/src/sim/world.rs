@@ -648,8 +648,8 @@ impl World {
     fn detailed_trace(&mut self, fi: usize) -> Option<&mut FlowTrace> {
         self.traces
             .as_mut()
+            .filter(|t| t.keeps_detail_of(fi))
             .and_then(|t| t.flows.get_mut(fi))
-            .filter(|f| f.detailed)
     }
 
     /// The drop-tail queue's departures by `now`, into the queue's trace: between two
