@@ -137,7 +137,8 @@ need_wasm_opt() {
 # The kernel twin's tests (kernel/): `ip` to configure its namespaces and routes, `ethtool` to
 # turn the TUN devices' offloads off, `mount` (in Debian's base system) for their sysfs.
 need_kernel_tools() {
-    need_debian iproute2 ethtool
+    # tcpdump: the twin's captures (`run --pcap`), which a twin test holds the lab's to.
+    need_debian iproute2 ethtool tcpdump
 }
 
 # tshark: the capture tests check the lab's pcap files against Wireshark's own analysis.

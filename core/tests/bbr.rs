@@ -158,3 +158,82 @@ fn bbr_runs_are_deterministic() {
         }
     }
 }
+
+/// The sender's data segments in its own capture from `from_s` on, in runs that left at one
+/// instant (a GSO packet's segments): each run's segments, and the time from one run to the
+/// next (us).
+fn gso_bursts(r: &RunResult, from_s: f64) -> (Vec<u32>, Vec<f64>) {
+    let bytes = &r.capture.as_ref().expect("a capture").bytes;
+    let frames = tcplab::capture::read::read_frames(bytes, &mut |_| {}).expect("the lab's file");
+    let segs: Vec<_> = frames
+        .frames
+        .iter()
+        .filter_map(|f| tcplab::capture::dissect::dissect(f).ok())
+        .collect();
+    let sender = segs.first().expect("the SYN").src;
+    let from = segs[0].ns + (from_s * 1e9) as u64;
+    let (mut sizes, mut starts): (Vec<u32>, Vec<u64>) = (Vec::new(), Vec::new());
+    for s in segs
+        .iter()
+        .filter(|s| s.src == sender && s.len > 0 && s.ns >= from)
+    {
+        if starts.last() != Some(&s.ns) {
+            sizes.push(0);
+            starts.push(s.ns);
+        }
+        if let Some(n) = sizes.last_mut() {
+            *n += 1;
+        }
+    }
+    let gaps = starts
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as f64 / 1e3)
+        .collect();
+    (sizes, gaps)
+}
+
+#[test]
+fn bbr_paces_a_gso_packet_of_a_1024th_of_a_second_at_a_time() {
+    // Linux's `tcp_tso_autosize` and `tcp_update_skb_after_send`: at 100 Mbit/s BBR's rate at
+    // the unit gain, 100e6 / 8 × 1448 / 1500 × 0.99 = 11.95 MB/s, gives GSO packets of 11 666
+    // bytes, 8 segments of 1448, leaving every 8 × 1448 / 11.95 MB/s = 970 us; ProbeBW's 1.25
+    // and 0.75 phases give 10 and 6. (The kernel twin's test holds Linux's capture to these.)
+    let q = "cc=bbr&rtt=50&bw=100&mss=1448&app=bulk&dur=4";
+    let s = Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+    let r = run(
+        &s,
+        &RunOptions {
+            capture: Some(tcplab::capture::CaptureOptions::default()),
+            ..RunOptions::summary_only()
+        },
+    );
+    let (sizes, gaps) = gso_bursts(&r, 2.0);
+    let count = |n: u32| sizes.iter().filter(|&&s| s == n).count();
+    assert_eq!(
+        count(6) + count(8) + count(10),
+        sizes.len(),
+        "every burst is one of ProbeBW's three: {sizes:?}"
+    );
+    assert!(count(8) * 10 > sizes.len() * 7, "most at the unit gain");
+    let mut unit: Vec<f64> = gaps
+        .iter()
+        .zip(&sizes)
+        .filter(|&(_, &n)| n == 8)
+        .map(|(&g, _)| g)
+        .collect();
+    unit.sort_by(f64::total_cmp);
+    let median = unit[unit.len() / 2];
+    let expected = 8.0 * 1448.0 / (100e6 / 8.0 * 1448.0 / 1500.0 * 0.99) * 1e6;
+    assert!(
+        (median - expected).abs() < 2.0,
+        "a burst of 8 every {median:.1} us, {expected:.1} expected"
+    );
+    // The connection's first ten segments leave unpaced, as one burst (the initial window).
+    let (first, _) = gso_bursts(&r, 0.0);
+    assert_eq!(
+        first.first(),
+        Some(&10),
+        "the initial window: {:?}",
+        &first[..4]
+    );
+}

@@ -377,3 +377,94 @@ fn bbr_takes_about_a_third_against_cubic_in_a_deep_buffer_in_linux_as_in_the_lab
         "BBR's share in a deep buffer: the lab {lab:.3}, Linux {linux:.3}"
     );
 }
+
+/// The sender's data segments in a capture from `from_s` seconds on, in runs that left back to
+/// back (under 30 us apart, where a segment's own time at 100 Mbit/s is 116 us): how many
+/// segments each run carried, and the time from one run's start to the next's (us).
+fn bursts(capture: &[u8], from_s: f64) -> (Vec<u32>, Vec<f64>) {
+    let frames = tcplab::capture::read::read_frames(capture, &mut |_| {})
+        .unwrap_or_else(|e| panic!("a capture: {e}"));
+    let segs: Vec<_> = frames
+        .frames
+        .iter()
+        .filter_map(|f| tcplab::capture::dissect::dissect(f).ok())
+        .collect();
+    let sender = segs.first().expect("the SYN").src;
+    let start = segs[0].ns + (from_s * 1e9) as u64;
+    let sends: Vec<u64> = segs
+        .iter()
+        .filter(|s| s.src == sender && s.len > 0 && s.ns >= start)
+        .map(|s| s.ns)
+        .collect();
+    let (mut sizes, mut starts) = (Vec::new(), Vec::new());
+    for (i, &t) in sends.iter().enumerate() {
+        if i == 0 || t - sends[i - 1] >= 30_000 {
+            sizes.push(0);
+            starts.push(t);
+        }
+        if let Some(n) = sizes.last_mut() {
+            *n += 1;
+        }
+    }
+    let gaps = starts
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as f64 / 1e3)
+        .collect();
+    (sizes, gaps)
+}
+
+#[test]
+fn linux_paces_bbr_in_gso_bursts_as_the_lab_does() {
+    let Some(_one) = exclusive() else {
+        return;
+    };
+    // Linux paces BBR a GSO packet at a time (`tcp_pacing_check`), each about a 1024th of a
+    // second at the pacing rate (`tcp_tso_autosize`): at 100 Mbit/s, eight segments back to back
+    // every 0.97 ms, ten and six in ProbeBW's up and down phases. The lab's capture at the same
+    // host shows the same bursts. (MSS 1448 in both: Linux's, with timestamps.)
+    let q = "cc=bbr&rtt=50&bw=100&mss=1448&app=bulk&dur=4";
+    let file = std::env::temp_dir().join(format!("tcplab-gso-{}.pcap", std::process::id()));
+    let opts = Options {
+        capture: Some(twin::Capture {
+            at: tcplab_kernel::host::Role::Sender,
+            file: file.clone(),
+            snaplen: 128,
+        }),
+        ..Options::default()
+    };
+    let k = twin::run(&scenario(q), &opts).unwrap_or_else(|e| panic!("{q}: {e}"));
+    assert_gone(&k.summary.kernel.namespaces);
+    let linux = std::fs::read(&file).expect("the kernel's capture");
+    let _ = std::fs::remove_file(&file);
+    let lab = tcplab::run(
+        &scenario(q),
+        &RunOptions {
+            capture: Some(tcplab::capture::CaptureOptions::default()),
+            ..RunOptions::summary_only()
+        },
+    )
+    .capture
+    .expect("the lab's capture")
+    .bytes;
+    // From 2 s on: Startup and Drain are over.
+    let (linux_sizes, linux_gaps) = bursts(&linux, 2.0);
+    let (lab_sizes, lab_gaps) = bursts(&lab, 2.0);
+    let sizes = |v: &[u32]| v.iter().map(|&n| f64::from(n)).collect::<Vec<_>>();
+    let (ls, ks) = (median(sizes(&lab_sizes)), median(sizes(&linux_sizes)));
+    assert_eq!(ks, 8.0, "Linux's bursts at 100 Mbit/s: {ks} segments");
+    assert_eq!(ls, ks, "the lab's bursts: {ls} segments, Linux's {ks}");
+    let (lg, kg) = (median(lab_gaps), median(linux_gaps));
+    assert!(
+        (lg / kg - 1.0).abs() < 0.1,
+        "from one burst to the next: the lab {lg:.0} us, Linux {kg:.0} us"
+    );
+    // The share of bursts of each size, as ProbeBW cycles its gains: most at the unit gain.
+    let share = |v: &[u32], n: u32| v.iter().filter(|&&s| s == n).count() as f64 / v.len() as f64;
+    for n in [6, 8, 10] {
+        let (l, k) = (share(&lab_sizes, n), share(&linux_sizes, n));
+        assert!(
+            (l - k).abs() < 0.1,
+            "bursts of {n}: {l:.2} of the lab's, {k:.2} of Linux's"
+        );
+    }
+}

@@ -42,6 +42,7 @@ use super::minmax::MaxFilter;
 use super::{AckEvent, CongestionControl, LossEvent, Window};
 use crate::rng::SplitMix64;
 use crate::scenario::CcAlgo;
+use crate::tcp::pacer::GSO_MAX_BYTES;
 use crate::time::{Duration, Instant};
 
 /// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
@@ -95,9 +96,6 @@ pub const BBR_EXTRA_ACKED_MAX_US: u64 = 100_000;
 pub const TCP_INIT_CWND: u32 = 10;
 /// `bbr_min_tso_rate`: below 1.2 Mbit/s the send quantum is one segment, above it two at least.
 pub const BBR_MIN_TSO_RATE_BYTES: f64 = 1_200_000.0 / 8.0;
-/// The most one send quantum carries: Linux's `GSO_LEGACY_MAX_SIZE` (64 KiB) less one and
-/// `MAX_TCP_HEADER` (320 bytes on x86-64).
-pub const GSO_MAX_BYTES: f64 = 65_536.0 - 1.0 - 320.0;
 
 /// BBR's state machine (Linux `enum bbr_mode`), written `startup`, `drain`, `probe_bw`,
 /// `probe_rtt`.
@@ -348,10 +346,9 @@ impl Bbr {
     /// out one segment smaller at most.
     fn tso_segs_goal(&self) -> u32 {
         let rate = self.pacing_rate.unwrap_or(0.0);
-        let min_segs = if rate < BBR_MIN_TSO_RATE_BYTES { 1 } else { 2 };
-        let bytes = (rate / 1024.0).min(GSO_MAX_BYTES);
+        let bytes = (rate / 1024.0).min(GSO_MAX_BYTES as f64);
         let segs = (bytes / self.mss.max(1) as f64) as u32;
-        segs.max(min_segs).min(0x7F)
+        segs.max(self.min_tso_segs()).min(0x7F)
     }
 
     /// `bbr_inflight`.
@@ -769,6 +766,15 @@ impl CongestionControl for Bbr {
 
     fn paces(&self) -> bool {
         true
+    }
+
+    /// `bbr_min_tso_segs`: one segment a GSO packet below 1.2 Mbit/s, two above.
+    fn min_tso_segs(&self) -> u32 {
+        if self.pacing_rate.unwrap_or(0.0) < BBR_MIN_TSO_RATE_BYTES {
+            1
+        } else {
+            2
+        }
     }
 
     fn model_key(&self) -> Option<super::ModelKey> {

@@ -249,6 +249,12 @@ pub trait CongestionControl {
         None
     }
 
+    /// The fewest segments a paced GSO packet is sized for: Linux's `min_tso_segs` hook, or the
+    /// `tcp_min_tso_segs` sysctl's default without one.
+    fn min_tso_segs(&self) -> u32 {
+        crate::tcp::pacer::MIN_TSO_SEGS
+    }
+
     /// Whether the algorithm ever paces (BBR, which Linux paces by `SK_PACING_NEEDED`): asked
     /// once, so that a sender whose algorithm never does is spared a call through the vtable
     /// for [`pacing_rate`](Self::pacing_rate) before every packet.

@@ -1,6 +1,7 @@
 //! The TCP endpoints: the sender with its loss recovery, the receiver, RTT estimation and the
 //! SACK scoreboard.
 
+pub mod pacer;
 pub mod rack;
 pub mod ranges;
 pub mod rate;

@@ -18,6 +18,7 @@ use crate::packet::{
 use crate::scenario::Scenario;
 use crate::time::{serialisation_time, Duration, Instant};
 
+use super::pacer::{self, Gso, Pacer};
 use super::rack::Rack;
 use super::rate::RateEstimator;
 use super::rtt::RttEstimator;
@@ -262,9 +263,9 @@ pub struct Sender {
     tlp_high_seq: Option<u64>,
     /// The probe resent the last segment rather than sending new data (`tlp_retrans`).
     tlp_retrans: bool,
-    /// Pacing: the earliest time the next packet may leave. The pacing timer is armed for it
-    /// while a packet waits.
-    pace_next: Instant,
+    /// Pacing: when the next GSO packet may leave. The pacing timer is armed for it while a
+    /// packet waits.
+    pacer: Pacer,
     /// Linux's `tcp_cwnd_validate` state: whether the window limited the latest round, and the
     /// most packets that were outstanding in it (`max_packets_out`).
     is_cwnd_limited: bool,
@@ -310,7 +311,7 @@ impl Sender {
             rack: Rack::new(),
             tlp_high_seq: None,
             tlp_retrans: false,
-            pace_next: Instant::ZERO,
+            pacer: Pacer::default(),
             is_cwnd_limited: false,
             max_out: 0,
             usage_seq: 0,
@@ -1306,15 +1307,27 @@ impl Sender {
         // go, F-RTO gives up and the retransmissions follow at once.
         let new_only = std::mem::take(&mut self.frto_new_data);
         let nxt_before = self.snd_nxt;
+        let pacing = if self.paces {
+            self.cc.pacing_rate()
+        } else {
+            None
+        };
+        debug_assert!(self.paces || self.cc.pacing_rate().is_none());
+        // A paced sender hands out GSO packets of `quantum` segments (Linux's `tcp_tso_segs`,
+        // computed once a `tcp_write_xmit`); the pacer holds back the next packet, not the next
+        // segment of this one.
+        let quantum = pacing.map_or(u32::MAX, |rate| {
+            pacer::tso_segs(
+                rate,
+                self.rtt.min_rtt(),
+                self.cfg.mss,
+                self.cc.min_tso_segs(),
+            )
+        });
+        let mut gso: Option<Gso> = None;
         loop {
-            let pacing = if self.paces {
-                self.cc.pacing_rate()
-            } else {
-                None
-            };
-            debug_assert!(self.paces || self.cc.pacing_rate().is_none());
-            if pacing.is_some() && now < self.pace_next {
-                self.timers.set(Timer::Pacing, self.pace_next);
+            if pacing.is_some() && gso.is_none() && !self.pacer.ready(now) {
+                self.timers.set(Timer::Pacing, self.pacer.next());
                 break;
             }
             let retransmit = if new_only {
@@ -1338,6 +1351,16 @@ impl Sender {
             let end = seq + u64::from(len);
             if retransmit.is_none() && end > self.peer_edge {
                 break;
+            }
+            // A segment that does not continue the GSO packet being built starts the next one,
+            // which the pacer may hold back.
+            if let Some(g) = gso.filter(|g| !g.takes(seq, retransmit.is_some(), quantum)) {
+                gso = None;
+                self.gso_sent(g);
+                if !self.pacer.ready(now) {
+                    self.timers.set(Timer::Pacing, self.pacer.next());
+                    break;
+                }
             }
             if retransmit.is_none() && self.board.is_empty() {
                 self.restart_after_idle(now);
@@ -1365,12 +1388,12 @@ impl Sender {
                 let wire_rate = rate * (mss + f64::from(header)) / mss;
                 let bits_per_s = (wire_rate * 8.0).max(1.0) as u64;
                 let wire = u64::from(len + header);
-                self.pace_next = self.pace_next.max(now) + serialisation_time(wire, bits_per_s);
-                // A packet waiting for the pacer waits for its new release time.
-                if self.timers.get(Timer::Pacing).is_some() {
-                    self.timers.set(Timer::Pacing, self.pace_next);
-                }
+                let time = serialisation_time(wire, bits_per_s);
+                Pacer::add(&mut gso, now, seq, end, retransmit.is_some(), time);
             }
+        }
+        if let Some(g) = gso {
+            self.gso_sent(g);
         }
         if new_only && self.snd_nxt == nxt_before {
             self.frto = false;
@@ -1380,6 +1403,15 @@ impl Sender {
         let limited = blocked_by_cwnd || self.packets_in_flight() >= self.w.cwnd;
         self.validate_cwnd(limited);
         self.schedule_loss_probe(now);
+    }
+
+    /// The GSO packet `g` has left: the pacer charges it, and a packet waiting for the pacer
+    /// waits for its new release time.
+    fn gso_sent(&mut self, g: Gso) {
+        self.pacer.sent(g, self.stats.data_segments);
+        if self.timers.get(Timer::Pacing).is_some() {
+            self.timers.set(Timer::Pacing, self.pacer.next());
+        }
     }
 
     /// Puts one segment on the wire and records it.
