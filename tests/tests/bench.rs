@@ -196,8 +196,10 @@ async fn slider_input_to_charts_drawn() {
 /// Drags the RTT slider (the bandwidth's where the RTT is a list per flow) one position a
 /// frame for `frames` animation frames, as a mouse drag sends its input events, and counts the
 /// frames in which the charts in view showed a run they had not shown before: 1.0 is a new run
-/// drawn every frame.
-async fn drag(lab: &Lab, frames: u32) -> (u32, u32) {
+/// drawn every frame. Also returns how long the drag took (ms): a page too busy to keep its
+/// frames at the display's rate stretches them, which flatters the count per frame, so the
+/// runs a second are reported beside it.
+async fn drag(lab: &Lab, frames: u32) -> (u32, u32, f64) {
     let script = format!(
         "const done = arguments[arguments.length - 1];
          // The RTT slider, or the bandwidth's where the RTT is a list per flow (a text field).
@@ -207,11 +209,12 @@ async fn drag(lab: &Lab, frames: u32) -> (u32, u32) {
          const c = () => document.querySelector('.charts');
          const lo = Number(s.min), hi = Number(s.max), start = Number(s.value);
          let frame = 0, fresh = 0, last = c() ? c().dataset.shown : '';
+         const began = performance.now();
          const tick = () => {{
              const now = c() ? c().dataset.shown : '';
              if (frame > 0 && now !== last) fresh += 1;
              last = now;
-             if (frame === {frames}) {{ done([frame, fresh]); return; }}
+             if (frame === {frames}) {{ done([frame, fresh, performance.now() - began]); return; }}
              frame += 1;
              // Back and forth over a few positions, so that every value is a new run.
              const v = start + ((frame % 40) < 20 ? frame % 20 : 20 - frame % 20) + 1;
@@ -228,7 +231,7 @@ async fn drag(lab: &Lab, frames: u32) -> (u32, u32) {
         .expect("the drag");
     let j = ret.json();
     let n = |k: usize| j[k].as_u64().unwrap_or(0) as u32;
-    (n(0), n(1))
+    (n(0), n(1), j[2].as_f64().unwrap_or(f64::NAN))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -249,11 +252,14 @@ async fn dragging_a_slider_draws_a_new_run_every_frame() {
                 drag(lab, 10).await;
                 lab.wait_for_run(RUN_TIMEOUT).await;
             }
-            let (frames, fresh) = drag(lab, 240).await;
+            let (frames, fresh, ms) = drag(lab, 240).await;
             println!(
-                "{:<28} {fresh} of {frames} frames showed a new run ({:.2} a frame); {}",
+                "{:<28} {fresh} of {frames} frames showed a new run ({:.2} a frame; {:.1} runs a \
+                 second, frames {:.1} ms apart); {}",
                 if query.is_empty() { "default" } else { &query },
                 f64::from(fresh) / f64::from(frames.max(1)),
+                f64::from(fresh) / ms * 1e3,
+                ms / f64::from(frames.max(1)),
                 lab.text_of("status").await
             );
         }

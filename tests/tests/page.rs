@@ -479,6 +479,90 @@ async fn a_slow_scenario_dragged_runs_on_two_workers_and_ends_on_the_last_value(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn charts_out_of_view_wait_for_a_dragged_slider_to_stop() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        // A laptop's window: the first chart in view, the others below. BBR's 30 s on a lossy
+        // path take a fifth of a second and more a run, longer than a chart out of view used
+        // to wait before it was drawn for each.
+        lab.set_window(1280, 720).await;
+        lab.open("?preset=random-loss-bbr&lang=en").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        // Two seconds of a drag, a value each frame; each chart's draws counted before and after.
+        let json = lab
+            .driver
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 const s = document.getElementById('rtt');
+                 const charts = [...document.querySelectorAll('.charts canvas.chart-base')];
+                 const draws = () => charts.map(c => Number(c.dataset.draws || 0));
+                 const before = draws(), start = Number(s.value);
+                 let frame = 0;
+                 const tick = () => {
+                     frame += 1;
+                     s.value = String(start + 1 + frame % 20);
+                     s.dispatchEvent(new Event('input', { bubbles: true }));
+                     if (frame < 120) { requestAnimationFrame(tick); return; }
+                     done(JSON.stringify({ before, after: draws(),
+                                           seen: charts.map(c => c.dataset.inView) }));
+                 };
+                 requestAnimationFrame(tick);",
+                Vec::new(),
+            )
+            .await
+            .expect("the drag");
+        let json = json.json().as_str().unwrap_or_default().to_string();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+        let counts = |k: &str| -> Vec<u64> {
+            v[k].as_array()
+                .map(|a| a.iter().map(|x| x.as_u64().unwrap_or(0)).collect())
+                .unwrap_or_default()
+        };
+        let (before, after) = (counts("before"), counts("after"));
+        let seen: Vec<&str> = v["seen"]
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_str().unwrap_or("")).collect())
+            .unwrap_or_default();
+        assert!(before.len() > 2 && before.len() == after.len(), "{json}");
+        let (mut shown, mut hidden) = (0, 0);
+        for ((b, a), s) in before.iter().zip(&after).zip(&seen) {
+            if *s == "0" {
+                hidden += 1;
+                assert_eq!(a, b, "a chart out of view was drawn during the drag: {json}");
+            } else {
+                shown += 1;
+                assert!(a >= &(b + 2), "the chart in view followed the drag: {json}");
+            }
+        }
+        assert!(shown >= 1 && hidden >= 2, "charts in and out of view: {json}");
+        // The drag stops: every chart, out of view too, is drawn for the last value's run.
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let rtt = lab.value_of("rtt-number").await;
+        let last = Scenario::parse(&format!("preset=random-loss-bbr&rtt={rtt}"))
+            .map(|s| s.to_query())
+            .unwrap_or_else(|e| panic!("rtt={rtt}: {e}"));
+        let drawn = lab
+            .wait_until(RUN_TIMEOUT, || {
+                let last = last.clone();
+                async move {
+                    lab.shown_query().await == last
+                        && lab
+                            .eval_string(&format!(
+                                "return String([...document.querySelectorAll('.charts canvas.chart-base')]
+                                     .every(c => c.dataset.drawn === {last:?}));"
+                            ))
+                            .await
+                            == "true"
+                }
+            })
+            .await;
+        assert!(drawn, "every chart drawn for {last}: {}", lab.shown_query().await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_runs_under_its_content_security_policy() {
     with_lab(|lab| async move {
         let lab = &*lab;

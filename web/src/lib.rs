@@ -78,6 +78,46 @@ pub fn window() -> Option<web_sys::Window> {
     }
 }
 
+/// Calls `f` once `settled()` holds, asking every `every_ms`, unless the timer is dropped first
+/// (`None`: no window to time on). (An interval's handle is cleared as a timeout's is: the two
+/// share one list of timers, HTML's "timer initialisation steps".)
+pub(crate) fn once_settled(
+    every_ms: i32,
+    settled: impl Fn() -> bool + 'static,
+    f: impl FnOnce() + 'static,
+) -> Option<Timer> {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use wasm_bindgen::JsCast;
+    let id = Rc::new(Cell::new(None::<i32>));
+    let f = RefCell::new(Some(f));
+    let tick = {
+        let id = Rc::clone(&id);
+        wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            if !settled() {
+                return;
+            }
+            if let (Some(w), Some(id)) = (crate::window(), id.get()) {
+                w.clear_interval_with_handle(id);
+            }
+            if let Some(f) = f.borrow_mut().take() {
+                f();
+            }
+        })
+    };
+    let handle = crate::window()?
+        .set_interval_with_callback_and_timeout_and_arguments_0(
+            tick.as_ref().unchecked_ref(),
+            every_ms,
+        )
+        .ok()?;
+    id.set(Some(handle));
+    Some(Timer {
+        id: handle,
+        _callback: tick,
+    })
+}
+
 /// Calls `f` after `ms`, unless the timer is dropped first (`None`: no window to time on).
 pub(crate) fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<Timer> {
     use wasm_bindgen::JsCast;

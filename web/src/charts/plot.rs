@@ -19,10 +19,11 @@ use crate::now_ms;
 /// How far a press must move, in CSS pixels, to be a drag that zooms rather than a click.
 const DRAG_CSS_PX: f64 = 6.0;
 
-/// How long a chart out of view waits before it is drawn for a new run. A dragged slider sends a
-/// run every frame or two; drawing only the charts on screen keeps each new run within a frame,
-/// and the others catch up once the drag pauses (or at once, the next time they are in view and
-/// a run arrives).
+/// How long the scenario must stand still before a chart out of view is drawn for a new run. A
+/// dragged slider sends a run every frame or two; drawing only the charts on screen keeps each
+/// new run within a frame and leaves the cores to the workers, and the others catch up once the
+/// drag pauses (or at once, the next time they are in view and a run arrives). Runs slower than
+/// this (a BBR preset's, 0.2 s and more) would otherwise have every chart drawn between them.
 const OFF_SCREEN_MS: i32 = 100;
 
 /// Whether any of the canvas is inside the window's viewport.
@@ -421,7 +422,10 @@ pub fn Plot(props: &PlotProps) -> Html {
                     None
                 } else {
                     let draw = draw.clone();
-                    crate::after(OFF_SCREEN_MS, move || draw())
+                    let settled = || {
+                        crate::worker::client::scenario_still_for_ms() >= f64::from(OFF_SCREEN_MS)
+                    };
+                    crate::once_settled(OFF_SCREEN_MS, settled, move || draw())
                 };
                 match later {
                     Some(timer) => *waiting.borrow_mut() = Some(timer),

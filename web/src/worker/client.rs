@@ -176,6 +176,18 @@ impl Worker {
     }
 }
 
+thread_local! {
+    /// When the charts' client was last asked for a different run (`now_ms`).
+    static CHARTS_CHANGED_AT: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
+}
+
+/// How long (ms) the charts' scenario has stood still: the time since the charts' client was
+/// last asked for another run (infinite before the first). While a slider is dragged it stays
+/// under a frame.
+pub fn scenario_still_for_ms() -> f64 {
+    crate::now_ms() - CHARTS_CHANGED_AT.with(std::cell::Cell::get)
+}
+
 /// A run slower than this (ms, about a frame) brings in the helper.
 const HELPER_AFTER_MS: f64 = 16.0;
 
@@ -247,6 +259,9 @@ impl Client {
                 return;
             }
             inner.latest += 1;
+            if inner.role == Role::Runs {
+                CHARTS_CHANGED_AT.with(|at| at.set(crate::now_ms()));
+            }
             inner.latest_query = query.to_string();
             let own = inner.own.answers(query, &want);
             inner.latest_want = want;
