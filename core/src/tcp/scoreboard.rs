@@ -629,10 +629,18 @@ impl Scoreboard {
     }
 
     /// RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted.
+    /// Asked before every segment sent, and nearly always with nothing lost: that answer is
+    /// inline, the search is not.
+    #[inline(always)]
     pub fn next_retransmit(&mut self) -> Option<(u64, u32)> {
         if self.lost.segs == 0 {
             return None;
         }
+        self.find_retransmit()
+    }
+
+    #[inline(never)]
+    fn find_retransmit(&mut self) -> Option<(u64, u32)> {
         // No candidate below the hint is looked at (the segment holding the hint included), as
         // a walk from the hint would: the hint is part of the rule's state, not only a shortcut.
         let from = self

@@ -1299,6 +1299,16 @@ impl Sender {
     }
 
     pub fn try_send(&mut self, now: Instant, out: &mut Vec<Packet>) {
+        // One loop, built twice: a sender that never paces carries none of the pacer's work.
+        if self.paces {
+            self.try_send_as::<true>(now, out);
+        } else {
+            self.try_send_as::<false>(now, out);
+        }
+    }
+
+    #[inline(always)]
+    fn try_send_as<const PACED: bool>(&mut self, now: Instant, out: &mut Vec<Packet>) {
         if self.conn != ConnState::Established {
             return;
         }
@@ -1307,11 +1317,7 @@ impl Sender {
         // go, F-RTO gives up and the retransmissions follow at once.
         let new_only = std::mem::take(&mut self.frto_new_data);
         let nxt_before = self.snd_nxt;
-        let pacing = if self.paces {
-            self.cc.pacing_rate()
-        } else {
-            None
-        };
+        let pacing = if PACED { self.cc.pacing_rate() } else { None };
         debug_assert!(self.paces || self.cc.pacing_rate().is_none());
         // A paced sender hands out GSO packets of `quantum` segments (Linux's `tcp_tso_segs`,
         // computed once a `tcp_write_xmit`); the pacer holds back the next packet, not the next
