@@ -2,6 +2,7 @@
 //! collapse, it keeps the bottleneck queue well under a BDP, and it dips to four packets every
 //! ten seconds or so to measure the propagation delay afresh.
 
+use tcplab::capture::analyze::CaptureFile;
 use tcplab::metrics::trace::TraceKind;
 use tcplab::packet::HEADER_BYTES;
 use tcplab::sim::Invariants;
@@ -159,37 +160,19 @@ fn bbr_runs_are_deterministic() {
     }
 }
 
-/// The sender's data segments in its own capture from `from_s` on, in runs that left at one
-/// instant (a GSO packet's segments): each run's segments, and the time from one run to the
-/// next (us).
+/// The sender's bursts in its own capture, from `from_s` after its first data on: each one's
+/// segments (those that left at one instant, a GSO packet's), and the time from one to the next
+/// (us).
 fn gso_bursts(r: &RunResult, from_s: f64) -> (Vec<u32>, Vec<f64>) {
     let bytes = &r.capture.as_ref().expect("a capture").bytes;
-    let frames = tcplab::capture::read::read_frames(bytes, &mut |_| {}).expect("the lab's file");
-    let segs: Vec<_> = frames
-        .frames
-        .iter()
-        .filter_map(|f| tcplab::capture::dissect::dissect(f).ok())
-        .collect();
-    let sender = segs.first().expect("the SYN").src;
-    let from = segs[0].ns + (from_s * 1e9) as u64;
-    let (mut sizes, mut starts): (Vec<u32>, Vec<u64>) = (Vec::new(), Vec::new());
-    for s in segs
-        .iter()
-        .filter(|s| s.src == sender && s.len > 0 && s.ns >= from)
-    {
-        if starts.last() != Some(&s.ns) {
-            sizes.push(0);
-            starts.push(s.ns);
-        }
-        if let Some(n) = sizes.last_mut() {
-            *n += 1;
-        }
-    }
-    let gaps = starts
+    let file = CaptureFile::read(bytes, &mut |_| {}).expect("the lab's file");
+    let all = file.bursts(1, 1).expect("one connection");
+    let from = all.first().map_or(0, |b| b.at_ns) + (from_s * 1e9) as u64;
+    let bursts: Vec<_> = all.iter().filter(|b| b.at_ns >= from).collect();
+    let gaps = bursts
         .windows(2)
-        .map(|w| (w[1] - w[0]) as f64 / 1e3)
-        .collect();
-    (sizes, gaps)
+        .map(|w| (w[1].at_ns - w[0].at_ns) as f64 / 1e3);
+    (bursts.iter().map(|b| b.segments).collect(), gaps.collect())
 }
 
 #[test]

@@ -803,3 +803,42 @@ fn a_body_captured_at_the_sender_ends_acknowledged() {
         assert_eq!(r.end, plain.end, "{q}");
     }
 }
+
+#[test]
+fn a_connections_sends_are_its_senders_data_segments_in_order() {
+    // At the sender every data segment it sent is in the file, retransmissions included; at the
+    // receiver, not those the path lost.
+    let q = "rtt=40&bw=20&loss=1&dur=3&app=bulk";
+    let r = captured(q, at(CapturePoint::Sender));
+    let file = CaptureFile::read(bytes(&r), &mut |_| {}).expect("readable");
+    let sends = file.sends(1).expect("one connection");
+    assert_eq!(sends.len() as u64, r.summary.data_segments_sent, "{q}");
+    assert!(
+        sends.windows(2).all(|w| w[0].ns <= w[1].ns),
+        "in the order captured"
+    );
+    let first = sends.first().expect("data").src;
+    assert!(sends.iter().all(|s| s.src == first && s.len > 0));
+    // The same segments in bursts, each burst's at one instant, the next at a later one.
+    let bursts = file.bursts(1, 1).expect("one connection");
+    let total: u32 = bursts.iter().map(|b| b.segments).sum();
+    assert_eq!(total as usize, sends.len());
+    assert!(bursts.windows(2).all(|w| w[0].at_ns < w[1].at_ns));
+    assert!(
+        bursts.len() < sends.len(),
+        "an ACK releases more than one segment at once"
+    );
+    let r = captured(q, at(CapturePoint::Receiver));
+    let file = CaptureFile::read(bytes(&r), &mut |_| {}).expect("readable");
+    let arrived = file.sends(1).expect("one connection").len() as u64;
+    // Less those still on the path when the run stopped.
+    let delivered = r.summary.data_segments_sent - r.summary.dropped_data;
+    assert!(
+        arrived <= delivered && arrived * 100 >= delivered * 99,
+        "{q}: {arrived} arrived of {delivered}"
+    );
+    assert!(matches!(
+        file.sends(2),
+        Err(AnalyzeError::NoSuchConnection { asked: 2, count: 1 })
+    ));
+}

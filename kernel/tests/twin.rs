@@ -378,39 +378,21 @@ fn bbr_takes_about_a_third_against_cubic_in_a_deep_buffer_in_linux_as_in_the_lab
     );
 }
 
-/// The sender's data segments in a capture from `from_s` seconds on, in runs that left back to
-/// back (under 30 us apart, where a segment's own time at 100 Mbit/s is 116 us): how many
-/// segments each run carried, and the time from one run's start to the next's (us).
+/// The sender's bursts in a capture from `from_s` seconds after its first data on, a burst's
+/// segments under 30 us apart (a segment's own time at 100 Mbit/s is 116 us): how many segments
+/// each carried, and the time from one burst's start to the next's (us).
 fn bursts(capture: &[u8], from_s: f64) -> (Vec<u32>, Vec<f64>) {
-    let frames = tcplab::capture::read::read_frames(capture, &mut |_| {})
+    let file = tcplab::capture::analyze::CaptureFile::read(capture, &mut |_| {})
         .unwrap_or_else(|e| panic!("a capture: {e}"));
-    let segs: Vec<_> = frames
-        .frames
-        .iter()
-        .filter_map(|f| tcplab::capture::dissect::dissect(f).ok())
-        .collect();
-    let sender = segs.first().expect("the SYN").src;
-    let start = segs[0].ns + (from_s * 1e9) as u64;
-    let sends: Vec<u64> = segs
-        .iter()
-        .filter(|s| s.src == sender && s.len > 0 && s.ns >= start)
-        .map(|s| s.ns)
-        .collect();
-    let (mut sizes, mut starts) = (Vec::new(), Vec::new());
-    for (i, &t) in sends.iter().enumerate() {
-        if i == 0 || t - sends[i - 1] >= 30_000 {
-            sizes.push(0);
-            starts.push(t);
-        }
-        if let Some(n) = sizes.last_mut() {
-            *n += 1;
-        }
-    }
-    let gaps = starts
+    let all = file
+        .bursts(1, 30_000)
+        .unwrap_or_else(|e| panic!("a connection: {e}"));
+    let from = all.first().map_or(0, |b| b.at_ns) + (from_s * 1e9) as u64;
+    let bursts: Vec<_> = all.iter().filter(|b| b.at_ns >= from).collect();
+    let gaps = bursts
         .windows(2)
-        .map(|w| (w[1] - w[0]) as f64 / 1e3)
-        .collect();
-    (sizes, gaps)
+        .map(|w| (w[1].at_ns - w[0].at_ns) as f64 / 1e3);
+    (bursts.iter().map(|b| b.segments).collect(), gaps.collect())
 }
 
 #[test]

@@ -312,16 +312,61 @@ impl CaptureFile {
 
     /// Connection `conn` (from 1) analysed.
     pub fn analyze(&self, conn: usize) -> Result<Analysis, AnalyzeError> {
-        let count = self.connections.len();
-        let c = conn
-            .checked_sub(1)
-            .filter(|&c| c < count)
-            .ok_or(AnalyzeError::NoSuchConnection { asked: conn, count })?;
+        let c = self.index(conn)?;
         let segs: Vec<&Segment> = self.members[c].iter().map(|&i| &self.segments[i]).collect();
         let mut a = analyze_connection(&segs, self.senders[c], &self.connections[c]);
         a.notes.extend(self.notes.iter().cloned());
         Ok(a)
     }
+
+    /// Connection `conn`'s (from 1) segments that carry data from its data sender, in the order
+    /// captured: where a sender's pacing shows, one segment at a time or in bursts.
+    pub fn sends(&self, conn: usize) -> Result<Vec<&Segment>, AnalyzeError> {
+        let c = self.index(conn)?;
+        let sender = self.senders[c];
+        Ok(self.members[c]
+            .iter()
+            .map(|&i| &self.segments[i])
+            .filter(|s| s.src == sender && s.len > 0)
+            .collect())
+    }
+
+    /// Connection `conn`'s sends (from 1) in bursts: runs of segments each less than `within_ns`
+    /// after the one before. A sender that paces GSO packets sends each one's segments back to
+    /// back (Linux's BBR: a 1024th of a second of its rate at a time), one that paces segment by
+    /// segment sends bursts of one.
+    pub fn bursts(&self, conn: usize, within_ns: u64) -> Result<Vec<Burst>, AnalyzeError> {
+        let mut out: Vec<Burst> = Vec::new();
+        let mut last = None;
+        for s in self.sends(conn)? {
+            match out.last_mut() {
+                Some(b) if last.is_some_and(|t: u64| s.ns.saturating_sub(t) < within_ns) => {
+                    b.segments += 1
+                }
+                _ => out.push(Burst {
+                    at_ns: s.ns,
+                    segments: 1,
+                }),
+            }
+            last = Some(s.ns);
+        }
+        Ok(out)
+    }
+
+    fn index(&self, conn: usize) -> Result<usize, AnalyzeError> {
+        let count = self.connections.len();
+        conn.checked_sub(1)
+            .filter(|&c| c < count)
+            .ok_or(AnalyzeError::NoSuchConnection { asked: conn, count })
+    }
+}
+
+/// A run of a sender's segments that left back to back ([`CaptureFile::bursts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Burst {
+    /// When its first segment was captured (ns, the file's clock).
+    pub at_ns: u64,
+    pub segments: u32,
 }
 
 /// A 32-bit sequence number as a 64-bit offset from a base, across wraps.
