@@ -42,7 +42,7 @@ use super::minmax::MaxFilter;
 use super::{AckEvent, CongestionControl, LossEvent, Window};
 use crate::rng::SplitMix64;
 use crate::scenario::CcAlgo;
-use crate::tcp::pacer::GSO_MAX_BYTES;
+use crate::tcp::pacer;
 use crate::time::{Duration, Instant};
 
 /// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
@@ -345,10 +345,10 @@ impl Bbr {
     /// 127. Linux's rate counts header bytes and the lab's payload only, so the quantum may come
     /// out one segment smaller at most.
     fn tso_segs_goal(&self) -> u32 {
+        // The sender's own `tcp_tso_autosize` without its min-RTT share (no RTT given).
         let rate = self.pacing_rate.unwrap_or(0.0);
-        let bytes = (rate / 1024.0).min(GSO_MAX_BYTES as f64);
-        let segs = (bytes / self.mss.max(1) as f64) as u32;
-        segs.max(self.min_tso_segs()).min(0x7F)
+        let mss = u32::try_from(self.mss).unwrap_or(u32::MAX);
+        pacer::tso_segs(rate, None, mss, self.min_tso_segs()).min(0x7F)
     }
 
     /// `bbr_inflight`.

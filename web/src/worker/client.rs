@@ -184,7 +184,7 @@ thread_local! {
 /// How long (ms) the charts' scenario has stood still: the time since the charts' client was
 /// last asked for another run (infinite before the first). While a slider is dragged it stays
 /// under a frame.
-pub fn scenario_still_for_ms() -> f64 {
+pub(crate) fn scenario_still_for_ms() -> f64 {
     crate::now_ms() - CHARTS_CHANGED_AT.with(std::cell::Cell::get)
 }
 
