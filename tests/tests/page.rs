@@ -479,6 +479,62 @@ async fn a_slow_scenario_dragged_runs_on_two_workers_and_ends_on_the_last_value(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_devices_first_drag_keeps_its_one_worker() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        // The default page comes with its run: its first move starts the worker. On a phone's
+        // CPU (a fourth of this machine's) that worker's first run outlasts a frame, and a run
+        // stopped at the next frame's value for a fresh worker left every frame of the drag
+        // starting one.
+        lab.open("?preset=default&lang=en").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let cdp = lab.driver.cdp();
+        cdp.send_raw(
+            "Emulation.setCPUThrottlingRate",
+            serde_json::json!({ "rate": 4 }),
+        )
+        .await
+        .expect("the CPU slowed");
+        let json = lab
+            .driver
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 const s = document.getElementById('rtt');
+                 const shown = () => document.querySelector('.charts').dataset.shown;
+                 const start = Number(s.value);
+                 let frame = 0, fresh = 0, last = shown();
+                 const tick = () => {
+                     if (shown() !== last) { fresh += 1; last = shown(); }
+                     frame += 1;
+                     s.value = String(start + 1 + frame % 20);
+                     s.dispatchEvent(new Event('input', { bubbles: true }));
+                     if (frame < 90) { requestAnimationFrame(tick); return; }
+                     done(JSON.stringify({ fresh,
+                         workers: document.getElementById('status').dataset.workers }));
+                 };
+                 requestAnimationFrame(tick);",
+                Vec::new(),
+            )
+            .await
+            .expect("the drag");
+        cdp.send_raw(
+            "Emulation.setCPUThrottlingRate",
+            serde_json::json!({ "rate": 1 }),
+        )
+        .await
+        .expect("the CPU as it was");
+        let json = json.json().as_str().unwrap_or_default().to_string();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(v["workers"], "1", "one worker through the drag: {json}");
+        let fresh = v["fresh"].as_u64().unwrap_or(0);
+        assert!(fresh >= 30, "the charts followed the drag: {json}");
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn charts_out_of_view_wait_for_a_dragged_slider_to_stop() {
     with_lab(|lab| async move {
         let lab = &*lab;

@@ -4,7 +4,9 @@
 //!   next animation frame, so a slider dragged across many values asks for one run a frame,
 //!   not one per event.
 //! - A run cannot be interrupted inside WebAssembly: when a newer scenario arrives while one is
-//!   running, the worker is terminated and a fresh one started for the newer scenario.
+//!   running, the run is left to finish if it is quick (the last one took under a second, or
+//!   none has finished yet) and has not yet run a second; otherwise the worker is terminated and
+//!   a fresh one started for the newer scenario.
 //! - A scenario whose runs take longer than a frame gets a second worker: while one runs, the
 //!   newest request runs on the other, so a dragged slider's runs come twice as often on two
 //!   cores.
@@ -495,17 +497,15 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
         // Taken by the helper: the first worker's run is left as it is.
         inner_rc.borrow().pending?;
     }
-    let (quick, left) = {
+    let busy_run = {
         let inner = inner_rc.borrow();
         let posted_at = inner.first.as_ref().map_or(0.0, |w| w.posted_at);
-        let left = SUPERSEDE_AFTER_MS - (crate::now_ms() - posted_at);
-        let quick = inner.last_took.is_some_and(|ms| ms <= SUPERSEDE_AFTER_MS);
-        (quick && left > 0.0, left)
+        on_busy(inner.last_took, crate::now_ms() - posted_at)
     };
-    if busy && quick && live {
+    if let (true, true, BusyRun::Finish { left_ms }) = (busy, live, busy_run) {
         // Left to finish: its reply posts the pending request, unless it runs too long.
         let weak = Rc::downgrade(inner_rc);
-        let watch = crate::after(left.ceil() as i32, move || {
+        let watch = crate::after(left_ms.ceil() as i32, move || {
             if let Some(inner) = weak.upgrade() {
                 let failure = flush(&inner);
                 Client { inner }.report(failure);
@@ -520,6 +520,30 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
         }
     }
     post(&mut inner_rc.borrow_mut(), Slot::First)
+}
+
+/// What becomes of the first worker's run when a newer request comes while it is busy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BusyRun {
+    /// Left to finish, for at most `left_ms` more.
+    Finish { left_ms: f64 },
+    /// Stopped: a fresh worker takes the newer request.
+    Stop,
+}
+
+/// Whether a busy run, `running_ms` after it was posted, is left to finish: unless the client's
+/// last run took longer than `SUPERSEDE_AFTER_MS`, or this one has run that long. A client
+/// that has not finished a run yet does not know it is slow: its first run (on a fresh worker,
+/// before V8 has optimised the simulator) is left to finish too, for a run stopped at each
+/// frame of a drag would start a worker a frame and show nothing until the drag ends.
+fn on_busy(last_took_ms: Option<f64>, running_ms: f64) -> BusyRun {
+    let left_ms = SUPERSEDE_AFTER_MS - running_ms;
+    let quick = last_took_ms.is_none_or(|ms| ms <= SUPERSEDE_AFTER_MS);
+    if quick && left_ms > 0.0 {
+        BusyRun::Finish { left_ms }
+    } else {
+        BusyRun::Stop
+    }
 }
 
 /// Posts the pending request to the worker in `slot` if it is ready and free. The first
@@ -732,4 +756,38 @@ fn failed(inner_rc: &Rc<RefCell<Inner>>, message: String) -> Option<(String, Out
             Outcome::Error(format!("the simulator failed: {message}")),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quick_clients_busy_run_is_left_to_finish_until_the_limit() {
+        assert_eq!(
+            on_busy(Some(40.0), 0.0),
+            BusyRun::Finish { left_ms: 1_000.0 }
+        );
+        assert_eq!(
+            on_busy(Some(40.0), 250.0),
+            BusyRun::Finish { left_ms: 750.0 }
+        );
+        assert_eq!(
+            on_busy(Some(1_000.0), 999.0),
+            BusyRun::Finish { left_ms: 1.0 }
+        );
+        assert_eq!(on_busy(Some(40.0), 1_000.0), BusyRun::Stop);
+    }
+
+    #[test]
+    fn a_slow_clients_busy_run_is_stopped_at_once() {
+        assert_eq!(on_busy(Some(1_000.5), 0.0), BusyRun::Stop);
+        assert_eq!(on_busy(Some(3_000.0), 16.0), BusyRun::Stop);
+    }
+
+    #[test]
+    fn a_first_run_is_left_to_finish_as_a_quick_one_is() {
+        assert_eq!(on_busy(None, 16.7), BusyRun::Finish { left_ms: 983.3 });
+        assert_eq!(on_busy(None, 1_200.0), BusyRun::Stop);
+    }
 }
