@@ -479,6 +479,64 @@ async fn a_slow_scenario_dragged_runs_on_two_workers_and_ends_on_the_last_value(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cursor_layer_holds_a_bitmap_only_while_it_shows_something() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.open("?app=bulk&dur=2&lang=en").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        // Each chart's cursor layer's bitmap against its chart's, as "WxH/WxH".
+        let sizes = || {
+            lab.eval_string(
+                "return [...document.querySelectorAll('.charts .tl-chart')].map(f => {
+                     const b = f.querySelector('canvas.chart-base'), o = f.querySelector('canvas.chart-cursor');
+                     return `${o.width}x${o.height}/${b.width}x${b.height}`;
+                 }).join(' ');",
+            )
+        };
+        let idle = sizes().await;
+        let layers: Vec<&str> = idle.split(' ').collect();
+        assert!(layers.len() >= 4, "{idle}");
+        assert!(
+            layers.iter().all(|l| l.starts_with("0x0/") && !l.ends_with("/0x0")),
+            "no cursor, no bitmap: {idle}"
+        );
+        lab.eval_string(
+            "const c = document.querySelector('.tl-chart-cwnd canvas.chart-cursor');
+             const r = c.getBoundingClientRect();
+             c.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, pointerId: 1,
+                 pointerType: 'mouse', clientX: r.left + r.width * 0.5, clientY: r.top + r.height * 0.5 }));
+             return null;",
+        )
+        .await;
+        // The first chart is the window's: its layer takes the chart's size for the cursor.
+        let shown = lab
+            .wait_until(RUN_TIMEOUT, || async {
+                let (o, b) = sizes().await.split(' ').next().unwrap_or_default().split_once('/')
+                    .map(|(o, b)| (o.to_string(), b.to_string()))
+                    .unwrap_or_default();
+                !o.is_empty() && o == b
+            })
+            .await;
+        assert!(shown, "a cursor on show, a bitmap the chart's size: {}", sizes().await);
+        lab.eval_string(
+            "const c = document.querySelector('.tl-chart-cwnd canvas.chart-cursor');
+             c.dispatchEvent(new PointerEvent('pointerleave', { bubbles: true, pointerId: 1,
+                 pointerType: 'mouse' }));
+             return null;",
+        )
+        .await;
+        let gone = lab
+            .wait_until(RUN_TIMEOUT, || async {
+                sizes().await.split(' ').all(|l| l.starts_with("0x0/"))
+            })
+            .await;
+        assert!(gone, "the cursor gone, the bitmaps too: {}", sizes().await);
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_devices_first_drag_keeps_its_one_worker() {
     with_lab(|lab| async move {
         let lab = &*lab;

@@ -55,24 +55,46 @@ pub(super) fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingConte
 }
 
 /// Clears the layer and draws on it the cover after `until` (a time) and `readout`, if any.
+/// `size` is the chart's canvas in device pixels. A layer with nothing to show holds no bitmap
+/// (0 x 0; its CSS box, which takes the pointer, stays the chart's): the browser copies every
+/// canvas's bitmap to the compositor at each frame it draws, so that an idle layer the size of
+/// its chart cost as much as the chart at every frame of a dragged slider (docs/performance.md,
+/// "The cursor layers' bitmaps").
 pub fn paint(
     canvas: &HtmlCanvasElement,
+    size: (u32, u32),
     frame: &Frame,
     st: &Style,
     readout: Option<&Readout>,
     until: Option<f64>,
     veil: bool,
 ) {
+    let cover = until.and_then(|t| cover_from(frame, t));
+    let line = readout.and_then(|r| {
+        let x = r.x.and_then(|v| frame.x.x_px(v))?;
+        frame.x.contains_px(x, 0.5).then_some((r, x))
+    });
+    let size = if cover.is_none() && line.is_none() {
+        (0, 0)
+    } else {
+        size
+    };
+    // A new size clears the bitmap; the same size is cleared below.
+    let resized = (canvas.width(), canvas.height()) != size;
+    if resized {
+        canvas.set_width(size.0);
+        canvas.set_height(size.1);
+    }
+    if size == (0, 0) {
+        return;
+    }
     let Some(ctx) = context(canvas) else {
         return;
     };
-    ctx.clear_rect(
-        0.0,
-        0.0,
-        f64::from(canvas.width()),
-        f64::from(canvas.height()),
-    );
-    if let Some(x) = until.and_then(|t| cover_from(frame, t)) {
+    if !resized {
+        ctx.clear_rect(0.0, 0.0, f64::from(size.0), f64::from(size.1));
+    }
+    if let Some(x) = cover {
         ctx.set_fill_style_str(if veil { VEIL } else { COVER });
         ctx.fill_rect(
             x,
@@ -81,15 +103,9 @@ pub fn paint(
             frame.bottom() - frame.top(),
         );
     }
-    let Some(r) = readout else {
+    let Some((r, x)) = line else {
         return;
     };
-    let Some(x) = r.x.and_then(|v| frame.x.x_px(v)) else {
-        return;
-    };
-    if !frame.x.contains_px(x, 0.5) {
-        return;
-    }
     let d = st.dpr;
     let x = x.round() + 0.5;
     ctx.set_stroke_style_str("rgba(29,36,48,0.65)");

@@ -161,20 +161,17 @@ fn paint(
     );
     // Setting a canvas's size, even to the size it has, clears it and makes the browser lay
     // the page out again before the next measurement: only a new size is set. The base is
-    // painted over whole below; the cursor layer is cleared whenever it is painted, and here
-    // when the chart fails.
-    for c in [base, over] {
-        if (c.width(), c.height()) != (w, h) {
-            c.set_width(w);
-            c.set_height(h);
-        }
+    // painted over whole below; the cursor layer takes the base's size when it paints
+    // (`cursor::paint`), and gives up its bitmap here when the chart fails.
+    if (base.width(), base.height()) != (w, h) {
+        base.set_width(w);
+        base.set_height(h);
     }
     let root = super::canvas_root(base)?;
     let frame = draw_figure(&root, figure, st);
-    if frame.is_err() {
-        if let Some(layer) = super::cursor::context(over) {
-            layer.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
-        }
+    if frame.is_err() && (over.width(), over.height()) != (0, 0) {
+        over.set_width(0);
+        over.set_height(0);
     }
     root.present().map_err(|e| e.to_string())?;
     frame
@@ -288,7 +285,8 @@ fn lift(touches: &RefCell<Vec<(i32, f64)>>, pinch: &RefCell<Option<Pinch>>, id: 
 }
 
 /// Device pixels per CSS pixel of a chart's canvas (the same across and down: both follow the
-/// device's pixel ratio).
+/// device's pixel ratio): the chart's own canvas, whose box the cursor layer shares, for the
+/// layer holds a bitmap only while it shows something.
 fn device_per_css(canvas: &HtmlCanvasElement, st: &Style) -> f64 {
     let cw = f64::from(canvas.client_width());
     if cw > 0.0 && canvas.width() > 0 {
@@ -402,7 +400,8 @@ pub fn Plot(props: &PlotProps) -> Html {
                         let (cursor, until, veil) = *cursor_now.borrow();
                         let readout =
                             cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), f, &st));
-                        cursor::paint(&o, f, &st, readout.as_ref(), until, veil);
+                        let size = (b.width(), b.height());
+                        cursor::paint(&o, size, f, &st, readout.as_ref(), until, veil);
                     }
                     *drawn.borrow_mut() = frame.map(|f| (f, st));
                     let query = figure.ctx().view.query.clone();
@@ -438,7 +437,8 @@ pub fn Plot(props: &PlotProps) -> Html {
     // Repaints the cursor layer: the cursor's line, the part after the player's time and the
     // readout, for the pointer's height on this chart if it is over it.
     let repaint = {
-        let (over, drawn, pointer_y, cursor_now) = (
+        let (base, over, drawn, pointer_y, cursor_now) = (
+            base.clone(),
             over.clone(),
             drawn.clone(),
             pointer_y.clone(),
@@ -446,14 +446,17 @@ pub fn Plot(props: &PlotProps) -> Html {
         );
         let figure = props.figure.clone();
         Rc::new(move || {
-            if let (Some(o), Some((frame, st))) =
-                (over.cast::<HtmlCanvasElement>(), drawn.borrow().as_ref())
-            {
+            if let (Some(b), Some(o), Some((frame, st))) = (
+                base.cast::<HtmlCanvasElement>(),
+                over.cast::<HtmlCanvasElement>(),
+                drawn.borrow().as_ref(),
+            ) {
                 let started = now_ms();
                 let (cursor, until, veil) = *cursor_now.borrow();
                 let readout =
                     cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), frame, st));
-                cursor::paint(&o, frame, st, readout.as_ref(), until, veil);
+                let size = (b.width(), b.height());
+                cursor::paint(&o, size, frame, st, readout.as_ref(), until, veil);
                 let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now_ms() - started));
             }
         })
@@ -471,14 +474,14 @@ pub fn Plot(props: &PlotProps) -> Html {
     let touches = use_mut_ref(Vec::<(i32, f64)>::new);
     let pinch = use_mut_ref(|| None::<Pinch>);
     let pointer = timed.then(|| {
-        let (over, drawn, last) = (over.clone(), drawn.clone(), last_emitted.clone());
+        let (base, drawn, last) = (base.clone(), drawn.clone(), last_emitted.clone());
         let (pointer_y, repaint) = (pointer_y.clone(), repaint.clone());
         let on_cursor = props.on_cursor.clone();
         let (band, dragged) = (band.clone(), dragged.clone());
         let (touches, pinch, on_zoom) = (touches.clone(), pinch.clone(), props.on_zoom.clone());
         Callback::from(move |e: PointerEvent| {
             let (Some(canvas), Some((frame, st))) =
-                (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+                (base.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
             else {
                 return;
             };
@@ -560,8 +563,8 @@ pub fn Plot(props: &PlotProps) -> Html {
         .then(|| props.on_zoom.clone())
         .flatten()
         .map(|on_zoom| {
-            let (over, drawn, band, dragged) =
-                (over.clone(), drawn.clone(), band.clone(), dragged.clone());
+            let (base, drawn, band, dragged) =
+                (base.clone(), drawn.clone(), band.clone(), dragged.clone());
             let (touches, pinch) = (touches.clone(), pinch.clone());
             Callback::from(move |e: PointerEvent| {
                 if e.pointer_type() == "touch" {
@@ -574,7 +577,7 @@ pub fn Plot(props: &PlotProps) -> Html {
                     return;
                 }
                 let (Some(canvas), Some((frame, st))) =
-                    (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+                    (base.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
                 else {
                     return;
                 };
@@ -604,7 +607,7 @@ pub fn Plot(props: &PlotProps) -> Html {
         .then(|| props.on_zoom.clone())
         .flatten()
         .map(|on_zoom| {
-            let (over, drawn) = (over.clone(), drawn.clone());
+            let (base, drawn) = (base.clone(), drawn.clone());
             Callback::from(move |e: WheelEvent| {
                 // Ctrl+wheel (and a trackpad's pinch, which the browser sends as one) zooms
                 // around the pointer, Shift+wheel pans; a plain wheel scrolls the page.
@@ -612,7 +615,7 @@ pub fn Plot(props: &PlotProps) -> Html {
                     return;
                 }
                 let (Some(canvas), Some((frame, st))) =
-                    (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+                    (base.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
                 else {
                     return;
                 };
@@ -656,14 +659,14 @@ pub fn Plot(props: &PlotProps) -> Html {
         .then(|| props.on_seek.clone())
         .flatten()
         .map(|on_seek| {
-            let (over, drawn, dragged) = (over.clone(), drawn.clone(), dragged.clone());
+            let (base, drawn, dragged) = (base.clone(), drawn.clone(), dragged.clone());
             Callback::from(move |e: MouseEvent| {
                 // The click that ends a drag zoomed; it does not move the player too.
                 if std::mem::take(&mut *dragged.borrow_mut()) {
                     return;
                 }
                 let (Some(canvas), Some((frame, st))) =
-                    (over.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+                    (base.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
                 else {
                     return;
                 };
