@@ -537,6 +537,62 @@ async fn a_cursor_layer_holds_a_bitmap_only_while_it_shows_something() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_runs_drag_starts_a_fresh_worker_once_it_pauses_not_every_frame() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        // Two minutes at 1 Gbit/s: about 11 million events, seconds a run.
+        lab.open("?app=bulk&dur=120&lang=en").await;
+        lab.wait_for_run(RUN_TIMEOUT).await;
+        let json = lab
+            .driver
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 const s = document.getElementById('rtt');
+                 const start = Number(s.value);
+                 let frame = 0;
+                 const tick = () => {
+                     frame += 1;
+                     s.value = String(start + 1 + frame % 20);
+                     s.dispatchEvent(new Event('input', { bubbles: true }));
+                     if (frame < 120) { requestAnimationFrame(tick); return; }
+                     done(JSON.stringify({
+                         workers: document.getElementById('status').dataset.workers }));
+                 };
+                 requestAnimationFrame(tick);",
+                Vec::new(),
+            )
+            .await
+            .expect("the drag");
+        let json = json.json().as_str().unwrap_or_default().to_string();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+        // The run of the drag's first value goes on (a helper takes the newest values); none
+        // is stopped while the value keeps moving.
+        assert_eq!(
+            v["workers"], "1",
+            "no worker started during the drag: {json}"
+        );
+        // The drag stops: the last value runs on a fresh worker, and is shown.
+        let rtt = lab.value_of("rtt-number").await;
+        let last = Scenario::parse(&format!("app=bulk&dur=120&rtt={rtt}"))
+            .map(|s| s.to_query())
+            .unwrap_or_else(|e| panic!("rtt={rtt}: {e}"));
+        let shown = lab
+            .wait_until(RUN_TIMEOUT, || {
+                let last = last.clone();
+                async move { lab.shown_query().await == last }
+            })
+            .await;
+        assert!(shown, "{last} shown: {}", lab.shown_query().await);
+        let workers = lab
+            .eval_string("return document.getElementById('status').dataset.workers;")
+            .await;
+        assert_eq!(workers, "2", "one fresh worker for the last value");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_devices_first_drag_keeps_its_one_worker() {
     with_lab(|lab| async move {
         let lab = &*lab;

@@ -5,8 +5,9 @@
 //!   not one per event.
 //! - A run cannot be interrupted inside WebAssembly: when a newer scenario arrives while one is
 //!   running, the run is left to finish if it is quick (the last one took under a second, or
-//!   none has finished yet) and has not yet run a second; otherwise the worker is terminated and
-//!   a fresh one started for the newer scenario.
+//!   none has finished yet) and has not yet run a second; otherwise, once the newer scenario has
+//!   stood still for a tenth of a second (a dragged slider asks for a value a frame), the worker
+//!   is terminated and a fresh one started for it.
 //! - A scenario whose runs take longer than a frame gets a second worker: while one runs, the
 //!   newest request runs on the other, so a dragged slider's runs come twice as often on two
 //!   cores.
@@ -94,6 +95,8 @@ struct Inner {
     latest: u64,
     latest_query: String,
     latest_want: Want,
+    /// When the newest request was made (`now_ms`).
+    asked_at: f64,
     /// The newest request, not yet posted.
     pending: Option<u64>,
     /// An animation frame is booked to send the pending request.
@@ -193,10 +196,11 @@ pub(crate) fn scenario_still_for_ms() -> f64 {
 /// A run slower than this (ms, about a frame) brings in the helper.
 const HELPER_AFTER_MS: f64 = 16.0;
 
-/// A run that took longer than this (ms) is stopped when a newer value supersedes it; a quicker
-/// one is left to finish and its view shown, so that the charts follow a dragged slider at the
-/// simulator's pace instead of waiting for the drag to end (docs/performance.md, "Input to
-/// charts drawn"). Stopping costs a fresh worker, some tens of ms.
+/// A run that took longer than this (ms) is stopped when a newer value supersedes it (once that
+/// value has stood still, `STILL_BEFORE_STOP_MS`); a quicker one is left to finish and its view
+/// shown, so that the charts follow a dragged slider at the simulator's pace instead of waiting
+/// for the drag to end (docs/performance.md, "Input to charts drawn"). Stopping costs a fresh
+/// worker, some tens of ms.
 const SUPERSEDE_AFTER_MS: f64 = 1_000.0;
 
 impl Client {
@@ -213,6 +217,7 @@ impl Client {
                 latest: 0,
                 latest_query: String::new(),
                 latest_want: Want::View,
+                asked_at: f64::NEG_INFINITY,
                 pending: None,
                 frame: false,
                 on_outcome,
@@ -261,6 +266,7 @@ impl Client {
                 return;
             }
             inner.latest += 1;
+            inner.asked_at = crate::now_ms();
             if inner.role == Role::Runs {
                 CHARTS_CHANGED_AT.with(|at| at.set(crate::now_ms()));
             }
@@ -500,12 +506,19 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     let busy_run = {
         let inner = inner_rc.borrow();
         let posted_at = inner.first.as_ref().map_or(0.0, |w| w.posted_at);
-        on_busy(inner.last_took, crate::now_ms() - posted_at)
+        let now = crate::now_ms();
+        on_busy(inner.last_took, now - posted_at, now - inner.asked_at)
     };
-    if let (true, true, BusyRun::Finish { left_ms }) = (busy, live, busy_run) {
-        // Left to finish: its reply posts the pending request, unless it runs too long.
+    let look_again_ms = match busy_run {
+        BusyRun::Finish { left_ms } => Some(left_ms),
+        BusyRun::StopWhenStill { in_ms } => Some(in_ms),
+        BusyRun::Stop => None,
+    };
+    if let (true, true, Some(ms)) = (busy, live, look_again_ms) {
+        // Left to run: its reply posts the pending request, unless it runs too long and the
+        // newest request then stands still.
         let weak = Rc::downgrade(inner_rc);
-        let watch = crate::after(left_ms.ceil() as i32, move || {
+        let watch = crate::after(ms.ceil() as i32, move || {
             if let Some(inner) = weak.upgrade() {
                 let failure = flush(&inner);
                 Client { inner }.report(failure);
@@ -527,20 +540,34 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
 enum BusyRun {
     /// Left to finish, for at most `left_ms` more.
     Finish { left_ms: f64 },
+    /// Stopped once the newest request has stood still for `in_ms` more.
+    StopWhenStill { in_ms: f64 },
     /// Stopped: a fresh worker takes the newer request.
     Stop,
 }
 
-/// Whether a busy run, `running_ms` after it was posted, is left to finish: unless the client's
-/// last run took longer than `SUPERSEDE_AFTER_MS`, or this one has run that long. A client
-/// that has not finished a run yet does not know it is slow: its first run (on a fresh worker,
-/// before V8 has optimised the simulator) is left to finish too, for a run stopped at each
-/// frame of a drag would start a worker a frame and show nothing until the drag ends.
-fn on_busy(last_took_ms: Option<f64>, running_ms: f64) -> BusyRun {
+/// How long (ms) the newest request must stand still before a slow run is stopped for it: a
+/// dragged slider asks for a value a frame, and a run stopped for each would start a worker a
+/// frame (its script, its module) and finish none; stopped once the drag pauses, the newest
+/// value runs on a fresh worker, and the helper shows what it can meanwhile.
+const STILL_BEFORE_STOP_MS: f64 = 100.0;
+
+/// What becomes of a busy run, `running_ms` after it was posted, with the newest request
+/// `still_ms` old. It is left to finish unless the client's last run took longer than
+/// `SUPERSEDE_AFTER_MS`, or this one has run that long. A client that has not finished a run
+/// yet does not know it is slow: its first run (on a fresh worker, before V8 has optimised the
+/// simulator) is left to finish too, for a run stopped at each frame of a drag would start a
+/// worker a frame and show nothing until the drag ends. A slow run is stopped once the newest
+/// request has stood still for `STILL_BEFORE_STOP_MS`, for the same reason.
+fn on_busy(last_took_ms: Option<f64>, running_ms: f64, still_ms: f64) -> BusyRun {
     let left_ms = SUPERSEDE_AFTER_MS - running_ms;
     let quick = last_took_ms.is_none_or(|ms| ms <= SUPERSEDE_AFTER_MS);
     if quick && left_ms > 0.0 {
         BusyRun::Finish { left_ms }
+    } else if still_ms < STILL_BEFORE_STOP_MS {
+        BusyRun::StopWhenStill {
+            in_ms: STILL_BEFORE_STOP_MS - still_ms,
+        }
     } else {
         BusyRun::Stop
     }
@@ -765,29 +792,38 @@ mod tests {
     #[test]
     fn a_quick_clients_busy_run_is_left_to_finish_until_the_limit() {
         assert_eq!(
-            on_busy(Some(40.0), 0.0),
+            on_busy(Some(40.0), 0.0, 0.0),
             BusyRun::Finish { left_ms: 1_000.0 }
         );
         assert_eq!(
-            on_busy(Some(40.0), 250.0),
+            on_busy(Some(40.0), 250.0, 0.0),
             BusyRun::Finish { left_ms: 750.0 }
         );
         assert_eq!(
-            on_busy(Some(1_000.0), 999.0),
+            on_busy(Some(1_000.0), 999.0, 500.0),
             BusyRun::Finish { left_ms: 1.0 }
         );
-        assert_eq!(on_busy(Some(40.0), 1_000.0), BusyRun::Stop);
+        assert_eq!(on_busy(Some(40.0), 1_000.0, 100.0), BusyRun::Stop);
     }
 
     #[test]
-    fn a_slow_clients_busy_run_is_stopped_at_once() {
-        assert_eq!(on_busy(Some(1_000.5), 0.0), BusyRun::Stop);
-        assert_eq!(on_busy(Some(3_000.0), 16.0), BusyRun::Stop);
+    fn a_slow_run_is_stopped_once_the_newest_request_stands_still() {
+        assert_eq!(on_busy(Some(1_000.5), 0.0, 100.0), BusyRun::Stop);
+        assert_eq!(on_busy(Some(3_000.0), 16.0, 250.0), BusyRun::Stop);
+        // A drag: a value a frame, each a few ms old when the frame sends it.
+        assert_eq!(
+            on_busy(Some(3_000.0), 16.0, 4.0),
+            BusyRun::StopWhenStill { in_ms: 96.0 }
+        );
+        assert_eq!(
+            on_busy(Some(40.0), 1_500.0, 60.0),
+            BusyRun::StopWhenStill { in_ms: 40.0 }
+        );
     }
 
     #[test]
     fn a_first_run_is_left_to_finish_as_a_quick_one_is() {
-        assert_eq!(on_busy(None, 16.7), BusyRun::Finish { left_ms: 983.3 });
-        assert_eq!(on_busy(None, 1_200.0), BusyRun::Stop);
+        assert_eq!(on_busy(None, 16.7, 0.0), BusyRun::Finish { left_ms: 983.3 });
+        assert_eq!(on_busy(None, 1_200.0, 500.0), BusyRun::Stop);
     }
 }
