@@ -439,6 +439,21 @@ fn capabilities(profile: &Path) -> WebDriverResult<thirtyfour::ChromeCapabilitie
 // ----------------------------------------------------------------------------------------------
 // A test's world
 
+/// What [`Lab::drag_slider`] saw.
+#[derive(Debug)]
+pub struct Drag {
+    pub frames: u32,
+    /// Frames in which the charts in view showed a run they had not shown before.
+    pub fresh: u32,
+    /// How long the drag took.
+    pub ms: f64,
+    /// The workers the charts' client had started by the drag's end (`data-workers`).
+    pub workers: String,
+    /// The probe read before the drag, and after it.
+    pub before: Value,
+    pub after: Value,
+}
+
 /// The served page and a browser pointed at it.
 pub struct Lab {
     pub driver: WebDriver,
@@ -752,6 +767,74 @@ impl Lab {
             .click()
             .await
             .unwrap_or_else(|e| panic!("click {what}: {e}"));
+    }
+
+    /// Drags the RTT slider (the bandwidth's where the RTT is a list per flow) one position a
+    /// frame for `frames` animation frames, back and forth over twenty positions so that every
+    /// value is a new run, as a mouse drag sends its input events. Counts the frames in which the
+    /// charts in view showed a run they had not shown before (1.0 a frame: a new run drawn every
+    /// frame) and times the drag: a page too busy to keep its frames at the display's rate
+    /// stretches them, which flatters the count per frame. `probe`, a JavaScript expression, is
+    /// read before the drag and after it.
+    pub async fn drag_slider(&self, frames: u32, probe: &str) -> Drag {
+        let script = format!(
+            "const done = arguments[arguments.length - 1];
+             const slider = id => {{ const e = document.getElementById(id);
+                                     return e && e.type === 'range' ? e : null; }};
+             const s = slider('rtt') || slider('bw');
+             const c = () => document.querySelector('.charts');
+             const probe = () => ({probe});
+             const lo = Number(s.min), hi = Number(s.max), start = Number(s.value);
+             let frame = 0, fresh = 0, last = c() ? c().dataset.shown : '';
+             const before = probe(), began = performance.now();
+             const tick = () => {{
+                 const now = c() ? c().dataset.shown : '';
+                 if (frame > 0 && now !== last) fresh += 1;
+                 last = now;
+                 if (frame === {frames}) {{
+                     done(JSON.stringify({{ frames: frame, fresh, ms: performance.now() - began,
+                         workers: document.getElementById('status').dataset.workers,
+                         before, after: probe() }}));
+                     return;
+                 }}
+                 frame += 1;
+                 const v = start + ((frame % 40) < 20 ? frame % 20 : 20 - frame % 20) + 1;
+                 s.value = String(Math.min(hi, Math.max(lo, v)));
+                 s.dispatchEvent(new Event('input', {{ bubbles: true }}));
+                 requestAnimationFrame(tick);
+             }};
+             requestAnimationFrame(tick);"
+        );
+        let ret = self
+            .driver
+            .execute_async(script, Vec::new())
+            .await
+            .expect("the drag");
+        let json = ret.json().as_str().unwrap_or_default().to_string();
+        let v: Value = serde_json::from_str(&json)
+            .unwrap_or_else(|e| panic!("the drag's result {json:?}: {e}"));
+        let count = |k: &str| v[k].as_u64().unwrap_or(0) as u32;
+        Drag {
+            frames: count("frames"),
+            fresh: count("fresh"),
+            ms: v["ms"].as_f64().unwrap_or(f64::NAN),
+            workers: v["workers"].as_str().unwrap_or_default().to_string(),
+            before: v["before"].clone(),
+            after: v["after"].clone(),
+        }
+    }
+
+    /// Moves a mouse over the time chart `kind` (its `data-chart`) to `(x, y)`, shares of its
+    /// width and height from its top left: the chart's cursor layer takes the pointer.
+    pub async fn point_at_chart(&self, kind: &str, (x, y): (f64, f64)) {
+        self.eval_string(&format!(
+            "const c = document.querySelector('.tl-chart-{kind} canvas.chart-cursor');
+             const r = c.getBoundingClientRect();
+             c.dispatchEvent(new PointerEvent('pointermove', {{ bubbles: true, pointerId: 1,
+                 pointerType: 'mouse', clientX: r.left + r.width * {x}, clientY: r.top + r.height * {y} }}));
+             return null;"
+        ))
+        .await;
     }
 
     /// Moves the range input `id` to `share` (0 to 1) of its length as a drag would: the value,

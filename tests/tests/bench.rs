@@ -193,45 +193,11 @@ async fn slider_input_to_charts_drawn() {
     .await;
 }
 
-/// Drags the RTT slider (the bandwidth's where the RTT is a list per flow) one position a
-/// frame for `frames` animation frames, as a mouse drag sends its input events, and counts the
-/// frames in which the charts in view showed a run they had not shown before: 1.0 is a new run
-/// drawn every frame. Also returns how long the drag took (ms): a page too busy to keep its
-/// frames at the display's rate stretches them, which flatters the count per frame, so the
-/// runs a second are reported beside it.
+/// A drag of `frames` frames ([`Lab::drag_slider`]): its frames, the frames that showed a new
+/// run, and how long it took (ms).
 async fn drag(lab: &Lab, frames: u32) -> (u32, u32, f64) {
-    let script = format!(
-        "const done = arguments[arguments.length - 1];
-         // The RTT slider, or the bandwidth's where the RTT is a list per flow (a text field).
-         const slider = id => {{ const e = document.getElementById(id);
-                                 return e && e.type === 'range' ? e : null; }};
-         const s = slider('rtt') || slider('bw');
-         const c = () => document.querySelector('.charts');
-         const lo = Number(s.min), hi = Number(s.max), start = Number(s.value);
-         let frame = 0, fresh = 0, last = c() ? c().dataset.shown : '';
-         const began = performance.now();
-         const tick = () => {{
-             const now = c() ? c().dataset.shown : '';
-             if (frame > 0 && now !== last) fresh += 1;
-             last = now;
-             if (frame === {frames}) {{ done([frame, fresh, performance.now() - began]); return; }}
-             frame += 1;
-             // Back and forth over a few positions, so that every value is a new run.
-             const v = start + ((frame % 40) < 20 ? frame % 20 : 20 - frame % 20) + 1;
-             s.value = String(Math.min(hi, Math.max(lo, v)));
-             s.dispatchEvent(new Event('input', {{ bubbles: true }}));
-             requestAnimationFrame(tick);
-         }};
-         requestAnimationFrame(tick);"
-    );
-    let ret = lab
-        .driver
-        .execute_async(script, Vec::new())
-        .await
-        .expect("the drag");
-    let j = ret.json();
-    let n = |k: usize| j[k].as_u64().unwrap_or(0) as u32;
-    (n(0), n(1), j[2].as_f64().unwrap_or(f64::NAN))
+    let d = lab.drag_slider(frames, "null").await;
+    (d.frames, d.fresh, d.ms)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tcplab::scenario::PRESETS;
 use tcplab::Scenario;
-use tcplab_e2e::{assert_cards_match_runner, with_lab, RUN_TIMEOUT};
+use tcplab_e2e::{assert_cards_match_runner, with_lab, Lab, RUN_TIMEOUT};
 use thirtyfour::prelude::*;
 
 const SETTLE: Duration = Duration::from_secs(5);
@@ -423,6 +423,14 @@ async fn a_newer_value_supersedes_a_long_run_and_the_budget_is_announced() {
     .await;
 }
 
+/// The run the page asks for once `base` has the RTT the page's field shows, as a query.
+async fn with_rtt_shown(lab: &Lab, base: &str) -> String {
+    let rtt = lab.value_of("rtt-number").await;
+    Scenario::parse(&format!("{base}&rtt={rtt}"))
+        .map(|s| s.to_query())
+        .unwrap_or_else(|e| panic!("{base}&rtt={rtt}: {e}"))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_scenario_dragged_runs_on_two_workers_and_ends_on_the_last_value() {
     with_lab(|lab| async move {
@@ -449,10 +457,7 @@ async fn a_slow_scenario_dragged_runs_on_two_workers_and_ends_on_the_last_value(
         .await;
         tokio::time::sleep(Duration::from_millis(400)).await;
         lab.wait_for_run(RUN_TIMEOUT).await;
-        let rtt = lab.value_of("rtt-number").await;
-        let last = Scenario::parse(&format!("app=bulk&rtt={rtt}"))
-            .map(|s| s.to_query())
-            .unwrap_or_else(|e| panic!("rtt={rtt}: {e}"));
+        let last = with_rtt_shown(lab, "app=bulk").await;
         let settled = lab
             .wait_until(RUN_TIMEOUT, || {
                 let last = last.clone();
@@ -500,14 +505,7 @@ async fn a_cursor_layer_holds_a_bitmap_only_while_it_shows_something() {
             layers.iter().all(|l| l.starts_with("0x0/") && !l.ends_with("/0x0")),
             "no cursor, no bitmap: {idle}"
         );
-        lab.eval_string(
-            "const c = document.querySelector('.tl-chart-cwnd canvas.chart-cursor');
-             const r = c.getBoundingClientRect();
-             c.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, pointerId: 1,
-                 pointerType: 'mouse', clientX: r.left + r.width * 0.5, clientY: r.top + r.height * 0.5 }));
-             return null;",
-        )
-        .await;
+        lab.point_at_chart("cwnd", (0.5, 0.5)).await;
         // The first chart is the window's: its layer takes the chart's size for the cursor.
         let shown = lab
             .wait_until(RUN_TIMEOUT, || async {
@@ -543,39 +541,12 @@ async fn a_slow_runs_drag_starts_a_fresh_worker_once_it_pauses_not_every_frame()
         // Two minutes at 1 Gbit/s: about 11 million events, seconds a run.
         lab.open("?app=bulk&dur=120&lang=en").await;
         lab.wait_for_run(RUN_TIMEOUT).await;
-        let json = lab
-            .driver
-            .execute_async(
-                "const done = arguments[arguments.length - 1];
-                 const s = document.getElementById('rtt');
-                 const start = Number(s.value);
-                 let frame = 0;
-                 const tick = () => {
-                     frame += 1;
-                     s.value = String(start + 1 + frame % 20);
-                     s.dispatchEvent(new Event('input', { bubbles: true }));
-                     if (frame < 120) { requestAnimationFrame(tick); return; }
-                     done(JSON.stringify({
-                         workers: document.getElementById('status').dataset.workers }));
-                 };
-                 requestAnimationFrame(tick);",
-                Vec::new(),
-            )
-            .await
-            .expect("the drag");
-        let json = json.json().as_str().unwrap_or_default().to_string();
-        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+        let d = lab.drag_slider(120, "null").await;
         // The run of the drag's first value goes on (a helper takes the newest values); none
         // is stopped while the value keeps moving.
-        assert_eq!(
-            v["workers"], "1",
-            "no worker started during the drag: {json}"
-        );
+        assert_eq!(d.workers, "1", "no worker started during the drag: {d:?}");
         // The drag stops: the last value runs on a fresh worker, and is shown.
-        let rtt = lab.value_of("rtt-number").await;
-        let last = Scenario::parse(&format!("app=bulk&dur=120&rtt={rtt}"))
-            .map(|s| s.to_query())
-            .unwrap_or_else(|e| panic!("rtt={rtt}: {e}"));
+        let last = with_rtt_shown(lab, "app=bulk&dur=120").await;
         let shown = lab
             .wait_until(RUN_TIMEOUT, || {
                 let last = last.clone();
@@ -609,39 +580,15 @@ async fn a_slow_devices_first_drag_keeps_its_one_worker() {
         )
         .await
         .expect("the CPU slowed");
-        let json = lab
-            .driver
-            .execute_async(
-                "const done = arguments[arguments.length - 1];
-                 const s = document.getElementById('rtt');
-                 const shown = () => document.querySelector('.charts').dataset.shown;
-                 const start = Number(s.value);
-                 let frame = 0, fresh = 0, last = shown();
-                 const tick = () => {
-                     if (shown() !== last) { fresh += 1; last = shown(); }
-                     frame += 1;
-                     s.value = String(start + 1 + frame % 20);
-                     s.dispatchEvent(new Event('input', { bubbles: true }));
-                     if (frame < 90) { requestAnimationFrame(tick); return; }
-                     done(JSON.stringify({ fresh,
-                         workers: document.getElementById('status').dataset.workers }));
-                 };
-                 requestAnimationFrame(tick);",
-                Vec::new(),
-            )
-            .await
-            .expect("the drag");
+        let d = lab.drag_slider(90, "null").await;
         cdp.send_raw(
             "Emulation.setCPUThrottlingRate",
             serde_json::json!({ "rate": 1 }),
         )
         .await
         .expect("the CPU as it was");
-        let json = json.json().as_str().unwrap_or_default().to_string();
-        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
-        assert_eq!(v["workers"], "1", "one worker through the drag: {json}");
-        let fresh = v["fresh"].as_u64().unwrap_or(0);
-        assert!(fresh >= 30, "the charts followed the drag: {json}");
+        assert_eq!(d.workers, "1", "one worker through the drag: {d:?}");
+        assert!(d.fresh >= 30, "the charts followed the drag: {d:?}");
         lab.wait_for_run(RUN_TIMEOUT).await;
         lab.assert_no_console_errors().await;
     })
@@ -659,39 +606,23 @@ async fn charts_out_of_view_wait_for_a_dragged_slider_to_stop() {
         lab.open("?preset=random-loss-bbr&lang=en").await;
         lab.wait_for_run(RUN_TIMEOUT).await;
         // Two seconds of a drag, a value each frame; each chart's draws counted before and after.
-        let json = lab
-            .driver
-            .execute_async(
-                "const done = arguments[arguments.length - 1];
-                 const s = document.getElementById('rtt');
-                 const charts = [...document.querySelectorAll('.charts canvas.chart-base')];
-                 const draws = () => charts.map(c => Number(c.dataset.draws || 0));
-                 const before = draws(), start = Number(s.value);
-                 let frame = 0;
-                 const tick = () => {
-                     frame += 1;
-                     s.value = String(start + 1 + frame % 20);
-                     s.dispatchEvent(new Event('input', { bubbles: true }));
-                     if (frame < 120) { requestAnimationFrame(tick); return; }
-                     done(JSON.stringify({ before, after: draws(),
-                                           seen: charts.map(c => c.dataset.inView) }));
-                 };
-                 requestAnimationFrame(tick);",
-                Vec::new(),
+        let d = lab
+            .drag_slider(
+                120,
+                "[...document.querySelectorAll('.charts canvas.chart-base')]
+                     .map(c => [Number(c.dataset.draws || 0), c.dataset.inView])",
             )
-            .await
-            .expect("the drag");
-        let json = json.json().as_str().unwrap_or_default().to_string();
-        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
-        let counts = |k: &str| -> Vec<u64> {
-            v[k].as_array()
-                .map(|a| a.iter().map(|x| x.as_u64().unwrap_or(0)).collect())
+            .await;
+        let json = format!("{d:?}");
+        let counts = |v: &serde_json::Value| -> Vec<u64> {
+            v.as_array()
+                .map(|a| a.iter().map(|x| x[0].as_u64().unwrap_or(0)).collect())
                 .unwrap_or_default()
         };
-        let (before, after) = (counts("before"), counts("after"));
-        let seen: Vec<&str> = v["seen"]
+        let (before, after) = (counts(&d.before), counts(&d.after));
+        let seen: Vec<&str> = d.after
             .as_array()
-            .map(|a| a.iter().map(|x| x.as_str().unwrap_or("")).collect())
+            .map(|a| a.iter().map(|x| x[1].as_str().unwrap_or("")).collect())
             .unwrap_or_default();
         assert!(before.len() > 2 && before.len() == after.len(), "{json}");
         let (mut shown, mut hidden) = (0, 0);
@@ -707,10 +638,7 @@ async fn charts_out_of_view_wait_for_a_dragged_slider_to_stop() {
         assert!(shown >= 1 && hidden >= 2, "charts in and out of view: {json}");
         // The drag stops: every chart, out of view too, is drawn for the last value's run.
         lab.wait_for_run(RUN_TIMEOUT).await;
-        let rtt = lab.value_of("rtt-number").await;
-        let last = Scenario::parse(&format!("preset=random-loss-bbr&rtt={rtt}"))
-            .map(|s| s.to_query())
-            .unwrap_or_else(|e| panic!("rtt={rtt}: {e}"));
+        let last = with_rtt_shown(lab, "preset=random-loss-bbr").await;
         let drawn = lab
             .wait_until(RUN_TIMEOUT, || {
                 let last = last.clone();

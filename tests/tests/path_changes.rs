@@ -340,14 +340,7 @@ async fn each_bbr_flow_s_model_can_be_drawn() {
         show(lab, "bbr").await;
         lab.screenshot("bbr-flow-2-1280x960").await;
         // The cursor's readout names the flow it reads, for the screenshot.
-        lab.eval_string(
-            "const c = document.querySelector('.tl-chart-bbr canvas.chart-cursor');
-             const r = c.getBoundingClientRect();
-             c.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, pointerId: 1,
-                 pointerType: 'mouse', clientX: r.left + r.width * 0.5, clientY: r.top + r.height * 0.6 }));
-             return null;",
-        )
-        .await;
+        lab.point_at_chart("bbr", (0.5, 0.6)).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         lab.screenshot("bbr-flow-2-readout-1280x960").await;
 
