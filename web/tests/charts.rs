@@ -134,7 +134,12 @@ impl Drop for Mounted {
     }
 }
 
+/// The canvas's RGBA bytes: none for a canvas without a bitmap (a cursor layer with nothing to
+/// show).
 fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
+    if canvas.width() == 0 || canvas.height() == 0 {
+        return Vec::new();
+    }
     let ctx: CanvasRenderingContext2d = canvas
         .get_context("2d")
         .expect("get_context")
@@ -258,8 +263,15 @@ async fn the_cursor_repaints_only_its_layer() {
             "{k} was redrawn"
         );
         assert!(pixels(&base) == before.1, "{k}'s chart changed");
-        let inked = ink(&m.canvas(k, "chart-cursor"));
+        let over = m.canvas(k, "chart-cursor");
+        let inked = ink(&over);
         assert!(inked > 100, "{k}: no cursor ({inked} pixels)");
+        // The cursor layer takes its chart's size to show the cursor.
+        assert_eq!(
+            (over.width(), over.height()),
+            (base.width(), base.height()),
+            "{k}: the cursor layer's bitmap"
+        );
     }
     let cursor_at_150 = pixels(&m.canvas("cwnd", "chart-cursor"));
 
@@ -270,7 +282,10 @@ async fn the_cursor_repaints_only_its_layer() {
     m.update(v.clone(), Lang::En, None);
     tick().await;
     for k in &kinds {
-        assert_eq!(ink(&m.canvas(k, "chart-cursor")), 0, "{k} kept its cursor");
+        let over = m.canvas(k, "chart-cursor");
+        assert_eq!(ink(&over), 0, "{k} kept its cursor");
+        // With nothing to show, the layer holds no bitmap for the browser to copy at each frame.
+        assert_eq!((over.width(), over.height()), (0, 0), "{k}: a bitmap kept");
     }
 }
 
