@@ -182,7 +182,8 @@ impl Worker {
 }
 
 thread_local! {
-    /// When the charts' client was last asked for a different run (`now_ms`).
+    /// When the charts' client was last asked for a different run (`now_ms`): its `asked_at`,
+    /// where the charts, which do not hold the client, can read it.
     static CHARTS_CHANGED_AT: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
 }
 
@@ -268,7 +269,7 @@ impl Client {
             inner.latest += 1;
             inner.asked_at = crate::now_ms();
             if inner.role == Role::Runs {
-                CHARTS_CHANGED_AT.with(|at| at.set(crate::now_ms()));
+                CHARTS_CHANGED_AT.with(|at| at.set(inner.asked_at));
             }
             inner.latest_query = query.to_string();
             let own = inner.own.answers(query, &want);
