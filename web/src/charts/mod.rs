@@ -439,7 +439,7 @@ fn container_element(container: &NodeRef) -> Option<Element> {
 /// Marks the container shown for `query` once every chart in view has been drawn for it
 /// (`data-shown`, and a `tcplab-shown` performance mark: what the page benchmark times), and
 /// drawn once every chart has (`data-drawn`, `tcplab-drawn`); charts out of view are drawn a
-/// little later (`plot::OFF_SCREEN_MS`).
+/// once a dragged slider pauses (`worker::client::PAUSE_MS`).
 fn mark_drawn(container: &NodeRef, query: &str) {
     let Some(el) = container_element(container) else {
         return;

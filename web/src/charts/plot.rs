@@ -19,13 +19,6 @@ use crate::now_ms;
 /// How far a press must move, in CSS pixels, to be a drag that zooms rather than a click.
 const DRAG_CSS_PX: f64 = 6.0;
 
-/// How long the scenario must stand still before a chart out of view is drawn for a new run. A
-/// dragged slider sends a run every frame or two; drawing only the charts on screen keeps each
-/// new run within a frame and leaves the cores to the workers, and the others catch up once the
-/// drag pauses (or at once, the next time they are in view and a run arrives). Runs slower than
-/// this (a BBR preset's, 0.2 s and more) would otherwise have every chart drawn between them.
-const OFF_SCREEN_MS: i32 = 100;
-
 /// Whether any of the canvas is inside the window's viewport.
 fn in_view(canvas: &HtmlCanvasElement) -> bool {
     let Some(w) = crate::window() else {
@@ -356,8 +349,12 @@ pub fn Plot(props: &PlotProps) -> Html {
     // The value under the pointer on this chart's vertical axis, while it is over the chart.
     let pointer_y: Rc<RefCell<Option<f64>>> = use_mut_ref(|| None);
 
-    // A chart out of view waits for the page to settle before it is drawn (see `OFF_SCREEN_MS`);
-    // a newer run replaces the one it was waiting to draw.
+    // A chart out of view waits until a dragged slider pauses before it is drawn
+    // (`worker::client::PAUSE_MS`): drawing only the charts on screen keeps each new run within
+    // a frame and leaves the cores to the workers, and charts drawn after each run would be
+    // drawn between every two runs slower than a pause (a BBR preset's, 0.2 s and more). The
+    // others catch up once the drag pauses, or at once, the next time they are in view and a
+    // run arrives; a newer run replaces the one a chart was waiting to draw.
     let waiting: Rc<RefCell<Option<crate::Timer>>> = use_mut_ref(|| None);
     {
         let (base, over, drawn, cursor_now, draws, pointer_y) = (
@@ -421,10 +418,8 @@ pub fn Plot(props: &PlotProps) -> Html {
                     None
                 } else {
                     let draw = draw.clone();
-                    let settled = || {
-                        crate::worker::client::scenario_still_for_ms() >= f64::from(OFF_SCREEN_MS)
-                    };
-                    crate::once_settled(OFF_SCREEN_MS, settled, move || draw())
+                    use crate::worker::client::{charts_paused, PAUSE_MS};
+                    crate::once_settled(PAUSE_MS as i32, charts_paused, move || draw())
                 };
                 match later {
                     Some(timer) => *waiting.borrow_mut() = Some(timer),

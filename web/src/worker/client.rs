@@ -187,18 +187,23 @@ thread_local! {
     static CHARTS_CHANGED_AT: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
 }
 
-/// How long (ms) the charts' scenario has stood still: the time since the charts' client was
-/// last asked for another run (infinite before the first). While a slider is dragged it stays
-/// under a frame.
-pub(crate) fn scenario_still_for_ms() -> f64 {
-    crate::now_ms() - CHARTS_CHANGED_AT.with(std::cell::Cell::get)
+/// How long (ms) a scenario must stand still for a drag to count as paused. A dragged slider
+/// asks for a value a frame: until it pauses, a chart out of view waits (`charts::plot`), and a
+/// slow run is not stopped for the newest value ([`on_busy`]), for one stopped at each frame
+/// would start a worker a frame (its script, its module) and finish none.
+pub(crate) const PAUSE_MS: f64 = 100.0;
+
+/// Whether the charts' scenario has stood still for [`PAUSE_MS`]: the charts' client was last
+/// asked for another run that long ago (or never).
+pub(crate) fn charts_paused() -> bool {
+    crate::now_ms() - CHARTS_CHANGED_AT.with(std::cell::Cell::get) >= PAUSE_MS
 }
 
 /// A run slower than this (ms, about a frame) brings in the helper.
 const HELPER_AFTER_MS: f64 = 16.0;
 
 /// A run that took longer than this (ms) is stopped when a newer value supersedes it (once that
-/// value has stood still, `STILL_BEFORE_STOP_MS`); a quicker one is left to finish and its view
+/// value has stood still, [`PAUSE_MS`]); a quicker one is left to finish and its view
 /// shown, so that the charts follow a dragged slider at the simulator's pace instead of waiting
 /// for the drag to end (docs/performance.md, "Input to charts drawn"). Stopping costs a fresh
 /// worker, some tens of ms.
@@ -506,16 +511,19 @@ fn flush(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     }
     let busy_run = {
         let inner = inner_rc.borrow();
-        let posted_at = inner.first.as_ref().map_or(0.0, |w| w.posted_at);
         let now = crate::now_ms();
-        on_busy(inner.last_took, now - posted_at, now - inner.asked_at)
+        inner
+            .first
+            .as_ref()
+            .filter(|w| w.busy.is_some())
+            .map(|w| on_busy(inner.last_took, now - w.posted_at, now - inner.asked_at))
     };
     let look_again_ms = match busy_run {
-        BusyRun::Finish { left_ms } => Some(left_ms),
-        BusyRun::StopWhenStill { in_ms } => Some(in_ms),
-        BusyRun::Stop => None,
+        Some(BusyRun::Finish { left_ms }) => Some(left_ms),
+        Some(BusyRun::StopWhenStill { in_ms }) => Some(in_ms),
+        Some(BusyRun::Stop) | None => None,
     };
-    if let (true, true, Some(ms)) = (busy, live, look_again_ms) {
+    if let Some(ms) = look_again_ms {
         // Left to run: its reply posts the pending request, unless it runs too long and the
         // newest request then stands still.
         let weak = Rc::downgrade(inner_rc);
@@ -547,27 +555,22 @@ enum BusyRun {
     Stop,
 }
 
-/// How long (ms) the newest request must stand still before a slow run is stopped for it: a
-/// dragged slider asks for a value a frame, and a run stopped for each would start a worker a
-/// frame (its script, its module) and finish none; stopped once the drag pauses, the newest
-/// value runs on a fresh worker, and the helper shows what it can meanwhile.
-const STILL_BEFORE_STOP_MS: f64 = 100.0;
-
 /// What becomes of a busy run, `running_ms` after it was posted, with the newest request
 /// `still_ms` old. It is left to finish unless the client's last run took longer than
 /// `SUPERSEDE_AFTER_MS`, or this one has run that long. A client that has not finished a run
 /// yet does not know it is slow: its first run (on a fresh worker, before V8 has optimised the
 /// simulator) is left to finish too, for a run stopped at each frame of a drag would start a
 /// worker a frame and show nothing until the drag ends. A slow run is stopped once the newest
-/// request has stood still for `STILL_BEFORE_STOP_MS`, for the same reason.
+/// request has stood still for [`PAUSE_MS`] (the drag has paused), for the same reason: the
+/// newest value then runs on a fresh worker, and the helper shows what it can meanwhile.
 fn on_busy(last_took_ms: Option<f64>, running_ms: f64, still_ms: f64) -> BusyRun {
     let left_ms = SUPERSEDE_AFTER_MS - running_ms;
     let quick = last_took_ms.is_none_or(|ms| ms <= SUPERSEDE_AFTER_MS);
     if quick && left_ms > 0.0 {
         BusyRun::Finish { left_ms }
-    } else if still_ms < STILL_BEFORE_STOP_MS {
+    } else if still_ms < PAUSE_MS {
         BusyRun::StopWhenStill {
-            in_ms: STILL_BEFORE_STOP_MS - still_ms,
+            in_ms: PAUSE_MS - still_ms,
         }
     } else {
         BusyRun::Stop
