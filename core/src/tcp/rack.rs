@@ -52,6 +52,18 @@ impl Rack {
         }
     }
 
+    /// Drops the entries of segments acknowledged since, as [`Rack::detect`] does first: on an
+    /// ACK that runs no loss detection the list still stays as long as the window.
+    pub fn forget_acked(&mut self, board: &Scoreboard) {
+        let Some(first) = board.front().map(|f| f.seq) else {
+            self.sent.clear();
+            return;
+        };
+        while self.sent.front().is_some_and(|&(_, seq)| seq < first) {
+            self.sent.pop_front();
+        }
+    }
+
     /// RFC 8985 §6.2 step 5 (`tcp_rack_detect_loss`): marks lost every segment sent before the
     /// most recently delivered one whose RTT plus `reo_wnd` has passed; returns the bytes newly
     /// marked and when the first one still waiting is lost (the reordering timer's deadline).
@@ -161,6 +173,20 @@ mod tests {
         assert!(b.head_is_lost());
         // Segments 2 and 3 were sent after the delivered one: not judged.
         assert_eq!(b.lost_bytes(), 1000);
+    }
+
+    #[test]
+    fn forgetting_the_acknowledged_keeps_the_list_as_long_as_the_window() {
+        let (mut rack, mut b) = setup(4);
+        b.ack(2000);
+        rack.forget_acked(&b);
+        assert_eq!(
+            rack.sent.iter().map(|&(_, seq)| seq).collect::<Vec<_>>(),
+            [2000, 3000]
+        );
+        b.ack(4000);
+        rack.forget_acked(&b);
+        assert!(rack.sent.is_empty());
     }
 
     #[test]

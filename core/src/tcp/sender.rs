@@ -780,7 +780,20 @@ impl Sender {
             self.rack.on_delivered(now, d, self.rtt.min_rtt());
         }
         self.process_tlp_ack(now, advanced, newly_sacked.segs > 0, dsack_tlp);
-        self.detect_losses(now);
+        // Linux `tcp_ack_is_dubious`: an ACK that finds the sender Open and moves the cumulative
+        // ACK without a SACK, a D-SACK or an echoed mark leaves loss detection alone (nothing
+        // is SACKed, so neither RFC 6675's count nor RACK can find a loss); RACK's list only
+        // forgets what is acknowledged.
+        let dubious = self.ca != CaState::Open
+            || !advanced
+            || newly_sacked.segs > 0
+            || dsack
+            || (self.cfg.ecn && ece);
+        if dubious {
+            self.detect_losses(now);
+        } else {
+            self.rack.forget_acked(&self.board);
+        }
         let cwnd_before = self.w.cwnd_bytes();
         // Linux's `FLAG_ORIG_SACK_ACKED`: data sent once only, before the timeout's `high_seq`,
         // was acknowledged or SACKed.
