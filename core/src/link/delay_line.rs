@@ -82,9 +82,19 @@ pub struct Wires {
     /// kept instead of searched for (a search over the lanes at every event was a tenth of a
     /// two-RTT run's time in WebAssembly).
     head: Option<usize>,
+    /// Each lane's head key ([`EMPTY`] for an empty lane), kept with several lanes only: the
+    /// earliest is found among them, not by reading every lane's queue again after each
+    /// arrival (a twentieth of a run of two RTTs, `preset=rtt-unfairness`).
+    heads: Vec<Key>,
     /// Packets on all the wires: read after every event (the packet budget).
     len: usize,
 }
+
+/// A packet's arrival time and the engine's sequence number: the order of arrivals.
+type Key = (Instant, u64);
+
+/// The key of an empty lane: after every packet's.
+const EMPTY: Key = (Instant::MAX, u64::MAX);
 
 impl Wires {
     /// A wire for each of `delays`, in order: lane `i` is `delays[i]`'s.
@@ -93,9 +103,15 @@ impl Wires {
         if lines.is_empty() {
             lines.push(DelayLine::new(Duration::ZERO));
         }
+        let heads = if lines.len() > 1 {
+            vec![EMPTY; lines.len()]
+        } else {
+            Vec::new()
+        };
         Wires {
             lines,
             head: None,
+            heads,
             len: 0,
         }
     }
@@ -119,9 +135,9 @@ impl Wires {
     /// that was.
     #[inline(never)]
     fn new_head_on(&mut self, i: usize) {
-        let key = self.lines[i].front_key();
-        let first = self.head.and_then(|h| self.lines[h].front_key());
-        if first.is_none() || key < first {
+        let key = self.lines[i].front_key().unwrap_or(EMPTY);
+        self.heads[i] = key;
+        if self.head.is_none_or(|h| key < self.heads[h]) {
             self.head = Some(i);
         }
     }
@@ -133,7 +149,7 @@ impl Wires {
         if let [one] = &self.lines[..] {
             return one.front_key();
         }
-        self.head.and_then(|i| self.lines[i].front_key())
+        self.head.map(|i| self.heads[i])
     }
 
     /// The next packet to arrive, read in place: the engine copies it from the wire and then
@@ -161,6 +177,7 @@ impl Wires {
         self.lines[i].discard_front();
         self.len -= 1;
         if many {
+            self.heads[i] = self.lines[i].front_key().unwrap_or(EMPTY);
             self.head = self.first_lane();
         }
     }
@@ -173,13 +190,16 @@ impl Wires {
         Some(p)
     }
 
-    /// The lane whose head arrives first.
+    /// The lane whose head arrives first, none if every lane is empty.
     #[inline(never)]
     fn first_lane(&self) -> Option<usize> {
-        (0..self.lines.len())
-            .filter_map(|i| self.lines[i].front_key().map(|k| (k, i)))
-            .min()
-            .map(|(_, i)| i)
+        let mut first = 0;
+        for (i, key) in self.heads.iter().enumerate().skip(1) {
+            if *key < self.heads[first] {
+                first = i;
+            }
+        }
+        (self.heads.get(first).is_some_and(|&k| k != EMPTY)).then_some(first)
     }
 
     /// Packets on all the wires.
