@@ -55,11 +55,7 @@ impl Rack {
     /// Drops the entries of segments acknowledged since, as [`Rack::detect`] does first: on an
     /// ACK that runs no loss detection the list still stays as long as the window.
     pub fn forget_acked(&mut self, board: &Scoreboard) {
-        let Some(first) = board.front().map(|f| f.seq) else {
-            self.sent.clear();
-            return;
-        };
-        while self.sent.front().is_some_and(|&(_, seq)| seq < first) {
+        while self.sent.front().is_some_and(|&(_, seq)| acked(board, seq)) {
             self.sent.pop_front();
         }
     }
@@ -80,7 +76,7 @@ impl Rack {
         let mut deadline = None;
         while let Some(&(t, seq)) = self.sent.front() {
             // Cheap tests first: this runs on every ACK.
-            if board.front().is_none_or(|f| seq < f.seq) {
+            if acked(board, seq) {
                 self.sent.pop_front();
                 continue;
             }
@@ -129,6 +125,13 @@ impl Rack {
         self.sent.clear();
         self.sent.extend(sent);
     }
+}
+
+/// Whether the segment that starts at `seq` is cumulatively acknowledged: below the
+/// scoreboard's first segment, or the scoreboard is empty.
+#[inline(always)]
+fn acked(board: &Scoreboard, seq: u64) -> bool {
+    board.front().is_none_or(|f| seq < f.seq)
 }
 
 #[cfg(test)]
