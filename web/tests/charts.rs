@@ -657,7 +657,7 @@ fn the_plot_width_known_before_the_layout_is_the_one_laid_out() {
             .expect("a canvas element");
         canvas.set_width(width);
         canvas.set_height(400);
-        let root = plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+        let root = tcplab_web::charts::canvas2d::Canvas2d::new(&canvas)
             .expect("a backend")
             .into_drawing_area();
         let st = Style::new(dpr, 16.0);
@@ -738,7 +738,7 @@ fn the_window_chart_draws_on_a_log_scale_from_half_a_segment_and_zoomed() {
             .expect("a canvas element");
         canvas.set_width(1000);
         canvas.set_height(300);
-        let root = plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+        let root = tcplab_web::charts::canvas2d::Canvas2d::new(&canvas)
             .expect("a backend")
             .into_drawing_area();
         Cwnd(ctx)
@@ -915,7 +915,7 @@ fn text_is_measured_as_the_document_lays_it_out() {
         .expect("a canvas")
         .dyn_into()
         .expect("a canvas element");
-    let root = plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+    let root = tcplab_web::charts::canvas2d::Canvas2d::new(&canvas)
         .expect("a backend")
         .into_drawing_area();
     for (dpr, font) in [(1.0, 16.0), (2.0, 16.0), (1.0, 24.0)] {
@@ -936,4 +936,67 @@ fn text_is_measured_as_the_document_lays_it_out() {
     }
     let style = Style::new(1.0, 16.0).text(1.0, INK);
     assert!(text_width("wider text", &style) > text_width("wide", &style));
+}
+
+/// A theory line is dashed by the canvas itself, in one stroke: its pixels along the line come
+/// in dashes and gaps of the pen's lengths, and the line drawn after it is solid again.
+#[wasm_bindgen_test]
+fn a_dashed_line_is_dashed_by_the_canvas_and_leaves_the_next_line_solid() {
+    use plotters::prelude::*;
+    use tcplab_web::charts::dash::{DashedPath, Stroke};
+
+    let canvas: HtmlCanvasElement = document()
+        .create_element("canvas")
+        .expect("a canvas")
+        .dyn_into()
+        .expect("a canvas element");
+    canvas.set_width(200);
+    canvas.set_height(40);
+    let root = tcplab_web::charts::canvas2d::Canvas2d::new(&canvas)
+        .expect("a backend")
+        .into_drawing_area();
+    root.fill(&WHITE).expect("filled");
+    let pen = BLACK.stroke_width(2);
+    root.draw(&DashedPath::new(
+        [(0, 10), (200, 10)],
+        Stroke::new(pen, 7, 5),
+    ))
+    .expect("the dashed line");
+    root.draw(&PathElement::new([(0, 30), (200, 30)], pen))
+        .expect("the solid line");
+    root.present().expect("presented");
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .expect("a context")
+        .dyn_into()
+        .expect("a 2D context");
+    let inked = |y: f64| -> Vec<bool> {
+        let data = ctx
+            .get_image_data(0.0, y, 200.0, 1.0)
+            .expect("pixels")
+            .data();
+        data.chunks(4).map(|px| px[0] < 128).collect()
+    };
+    // The rows the 2-pixel lines cover: 9 and 10 for the dashes, 29 and 30 for the solid one.
+    let dashed = inked(9.0);
+    let runs: Vec<(bool, usize)> = dashed
+        .chunk_by(|a, b| a == b)
+        .map(|r| (r[0], r.len()))
+        .collect();
+    assert!(runs.len() >= 30, "dashes and gaps along 200 px: {runs:?}");
+    // Inner runs (the ends may be cut) are 7 px of ink and 5 px of paper, to a pixel of
+    // anti-aliasing.
+    for &(ink, len) in &runs[1..runs.len() - 1] {
+        let want = if ink { 7 } else { 5 };
+        assert!(
+            len.abs_diff(want) <= 1,
+            "a run of {len} px, {ink}: {runs:?}"
+        );
+    }
+    assert!(
+        inked(29.0).iter().all(|&i| i),
+        "the solid line is not dashed"
+    );
 }

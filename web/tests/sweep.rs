@@ -7,13 +7,13 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use tcplab::metrics::trace::TraceKind;
 use tcplab::scenario::Key;
 use tcplab::sweep::{prediction, table_csv, Prediction, SweepRow};
 use tcplab::{RunOptions, Scenario};
 use tcplab_web::batch::Batch;
 use tcplab_web::charts::canvas::Drawing;
+use tcplab_web::charts::canvas2d::Canvas2d;
 use tcplab_web::charts::style::Style;
 use tcplab_web::i18n::Lang;
 use tcplab_web::model::plan::PlanKey;
@@ -168,7 +168,7 @@ fn draw(drawing: &dyn Drawing) -> usize {
         .expect("a canvas");
     canvas.set_width(900);
     canvas.set_height(400);
-    let root = CanvasBackend::with_canvas_object(canvas.clone())
+    let root = Canvas2d::new(&canvas)
         .expect("a 2D context")
         .into_drawing_area();
     root.fill(&WHITE).expect("fill");

@@ -7,6 +7,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use tcplab::scenario::Key;
 use tcplab::view::ChangeView;
 
+use super::dash::{DashedPath, Stroke};
 use super::frame::Frame;
 use super::style::{Style, MUTED};
 use super::{err, Root};
@@ -34,7 +35,8 @@ pub fn mark(
     lang: Lang,
 ) -> Result<(), String> {
     let (top, bottom) = (frame.top().round() as i32, frame.bottom().round() as i32);
-    let dash = st.px(4.0).max(1);
+    let dash = st.px(4.0).max(1).unsigned_abs();
+    let dashes = Stroke::new(st.line(MUTED, 1.0), dash, dash);
     let text = st.text(0.85, MUTED).pos(Pos::new(HPos::Left, VPos::Top));
     // Changes at one instant share a line and stack their labels.
     let mut last: Option<(i32, i32)> = None;
@@ -49,16 +51,8 @@ pub fn mark(
         let row = match last {
             Some((lx, row)) if (x - lx).abs() < st.px(2.0) => row + 1,
             _ => {
-                let mut y = top;
-                while y < bottom {
-                    let end = (y + dash).min(bottom);
-                    root.draw(&PathElement::new(
-                        vec![(x, y), (x, end)],
-                        st.line(MUTED, 1.0),
-                    ))
+                root.draw(&DashedPath::new([(x, top), (x, bottom)], dashes))
                     .map_err(err)?;
-                    y += 2 * dash;
-                }
                 0
             }
         };

@@ -5,6 +5,7 @@ use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 
 use super::axis::TimeChart;
+use super::dash::{DashedPath, Stroke};
 use super::err;
 use super::frame::Frame;
 use super::series::{clip_x, clip_y, decimate, envelope, one_per_cell};
@@ -102,12 +103,10 @@ pub fn line(
                 .map(|_| ())
                 .map_err(err)?,
             Some((on, off)) => chart
-                .draw_series(DashedLineSeries::new(
+                .draw_series(std::iter::once(DashedPath::new(
                     piece,
-                    st.stroke(on),
-                    st.stroke(off),
-                    style,
-                ))
+                    Stroke::new(style, st.stroke(on), st.stroke(off)),
+                )))
                 .map(|_| ())
                 .map_err(err)?,
         }

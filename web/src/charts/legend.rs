@@ -2,6 +2,7 @@
 
 use plotters::prelude::*;
 
+use super::dash::{DashedPath, Stroke};
 use super::style::{flow_colour, Style, INK, MANY_FLOWS, NAMED_FLOWS};
 use super::Root;
 use crate::i18n::Lang;
@@ -174,14 +175,10 @@ pub fn draw(
                 .draw(&PathElement::new(vec![(x, y), (x + sw, y)], st.line(c, w)))
                 .map_err(e)?,
             Swatch::Dashed(c, w) => {
-                let dash = st.px(5.0).max(2);
-                let mut sx = x;
-                while sx < x + sw {
-                    let ex = (sx + dash).min(x + sw);
-                    root.draw(&PathElement::new(vec![(sx, y), (ex, y)], st.line(c, w)))
-                        .map_err(e)?;
-                    sx += dash + st.px(3.0).max(2);
-                }
+                let (on, off) = (st.px(5.0).max(2), st.px(3.0).max(2));
+                let stroke = Stroke::new(st.line(c, w), on.unsigned_abs(), off.unsigned_abs());
+                root.draw(&DashedPath::new([(x, y), (x + sw, y)], stroke))
+                    .map_err(e)?
             }
             Swatch::Dot(c) => root
                 .draw(&Circle::new((x + sw / 2, y), r, c.filled()))

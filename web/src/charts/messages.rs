@@ -8,6 +8,7 @@ use tcplab::view::{HolView, MsgView};
 
 use super::axis::{self, time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
+use super::dash::{DashedPath, Stroke};
 use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{above, top_of, Frame, Scale};
@@ -597,12 +598,10 @@ impl Figure for Distribution {
             }
             let style = pen.colour.stroke_width(st.stroke(pen.width));
             chart
-                .draw_series(DashedLineSeries::new(
+                .draw_series(std::iter::once(DashedPath::new(
                     [(x, 0.0), (x, 1.0)],
-                    st.stroke(6.0),
-                    st.stroke(4.0),
-                    style,
-                ))
+                    Stroke::new(style, st.stroke(6.0), st.stroke(4.0)),
+                )))
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         };

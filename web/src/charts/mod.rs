@@ -11,9 +11,12 @@
 pub mod axis;
 pub mod bbr;
 pub mod canvas;
+#[cfg(target_arch = "wasm32")]
+pub mod canvas2d;
 pub mod changes;
 pub mod cursor;
 pub mod cwnd;
+pub mod dash;
 pub mod draw;
 pub mod fmt;
 pub mod frame;
@@ -40,8 +43,6 @@ use std::rc::Rc;
 use gloo_events::EventListener;
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
-#[cfg(target_arch = "wasm32")]
-use plotters_canvas::CanvasBackend;
 use tcplab::view::RunView;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -56,7 +57,7 @@ use rare::Rare;
 /// What the figures draw on: a canvas in the browser; outside it, SVG (the first screen rendered
 /// as the page is built).
 #[cfg(target_arch = "wasm32")]
-pub type Backend = CanvasBackend;
+pub type Backend = canvas2d::Canvas2d;
 #[cfg(not(target_arch = "wasm32"))]
 pub type Backend = svg::Svg;
 
@@ -66,7 +67,7 @@ pub type Root = DrawingArea<Backend, Shift>;
 #[cfg(target_arch = "wasm32")]
 pub(crate) fn canvas_root(canvas: &web_sys::HtmlCanvasElement) -> Result<Root, String> {
     use plotters::prelude::IntoDrawingArea;
-    CanvasBackend::with_canvas_object(canvas.clone())
+    canvas2d::Canvas2d::new(canvas)
         .map(IntoDrawingArea::into_drawing_area)
         .ok_or_else(|| "the browser gave no 2D context for the chart".to_string())
 }

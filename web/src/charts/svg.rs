@@ -10,6 +10,8 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use plotters::prelude::DrawingBackend;
+
+use super::dash::{Dashes, Stroke};
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
@@ -167,6 +169,22 @@ impl Svg {
             first = false;
         }
         let _ = write!(self.body, r#"{close}"{look}/>"#);
+    }
+}
+
+impl Dashes for Svg {
+    fn dashed_path(&mut self, path: &[BackendCoord], s: Stroke) -> Drawn {
+        if s.colour.alpha > 0.0 {
+            let look = format!(
+                r#" fill="none"{} stroke-width="{}" stroke-dasharray="{} {}""#,
+                paint("stroke", s.colour),
+                s.width,
+                s.on,
+                s.off
+            );
+            self.path(path.iter().copied(), "", &look);
+        }
+        Ok(())
     }
 }
 
