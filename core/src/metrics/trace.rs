@@ -87,7 +87,9 @@ pub enum Tracing {
     /// What the page's charts draw: every flow's window, goodput and algorithm model, the
     /// bottleneck's queue, sojourns and drops, and the first flow's segments, ACKs, SACK blocks
     /// and RTT samples, since the sequence and RTT charts are the first flow's. Eight flows'
-    /// segments would be a third of a run's trace rows, never drawn.
+    /// segments would be a third of a run's trace rows, never drawn. For the same reason a
+    /// window row of a flow after the first is written when its cwnd changes, not at every
+    /// change of its in-flight count: of those flows the charts draw cwnd alone.
     Charts,
     /// Everything of every flow: `tcplab trace` and the page's trace downloads.
     Full,

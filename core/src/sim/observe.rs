@@ -4,6 +4,8 @@
 //! are `record.rs`'s.
 
 use crate::cc::CcModel;
+#[cfg(doc)]
+use crate::metrics::trace::Tracing;
 use crate::metrics::trace::{window_col, MAX_CUBIC_EPOCHS};
 use crate::time::{Duration, Instant};
 
@@ -43,6 +45,18 @@ impl World {
     pub(super) fn record_window(&mut self, now: Instant, fi: usize) {
         let s = &self.flows[fi].sender;
         let w = s.window();
+        // A flow whose details the charts do not draw ([`Tracing::Charts`]' flows after the
+        // first) shows its cwnd alone: its row is written when cwnd changes, not at every
+        // packet its in-flight count moves by.
+        let whole = self.traces.as_ref().is_some_and(|t| t.keeps_detail_of(fi));
+        if !whole
+            && self.flows[fi]
+                .last_window
+                .is_some_and(|last| last.cwnd == w.cwnd_bytes())
+        {
+            self.record_model(now, fi);
+            return;
+        }
         let state = WindowState {
             cwnd: w.cwnd_bytes(),
             ssthresh: w
