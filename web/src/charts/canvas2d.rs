@@ -16,11 +16,11 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::dash::{Dashes, Stroke};
 
-/// A canvas to draw on: everything but dashed lines through plotters' backend, which draws
-/// on the same context at once (it keeps nothing back), so the two keep their order.
 /// The error plotters' canvas backend reports.
 type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 
+/// A canvas to draw on: everything but dashed lines through plotters' backend, which draws
+/// on the same context at once (it keeps nothing back), so the two keep their order.
 pub struct Canvas2d {
     plotters: CanvasBackend,
     context: CanvasRenderingContext2d,
@@ -69,6 +69,8 @@ impl Dashes for Canvas2d {
     }
 }
 
+/// What the canvas threw, as a drawing error: plotters' canvas error cannot be made outside its
+/// crate, so the message travels as the kind that carries any error.
 fn drawing_error(e: JsValue) -> DrawingErrorKind<CanvasError> {
     let message = e
         .as_string()
