@@ -47,31 +47,26 @@ impl World {
         let w = s.window();
         // A flow whose details the charts do not draw ([`Tracing::Charts`]' flows after the
         // first) shows its cwnd alone: its row is written when cwnd changes, not at every
-        // packet its in-flight count moves by.
+        // packet its in-flight count moves by, and its state is not even read until then.
         let whole = self.traces.as_ref().is_some_and(|t| t.keeps_detail_of(fi));
-        if !whole
-            && self.flows[fi]
-                .last_window
-                .is_some_and(|last| last.cwnd == w.cwnd_bytes())
-        {
-            self.record_model(now, fi);
-            return;
-        }
-        let state = WindowState {
-            cwnd: w.cwnd_bytes(),
-            ssthresh: w
-                .ssthresh_bytes()
-                .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
-            in_flight: s.in_flight(),
-            peer_window: s.peer_window(),
-            srtt: s.rtt().srtt(),
-            rto: s.rtt().rto(),
-        };
-        // Most ACKs change something, but not all; an unchanged row is not worth a trace row.
-        if self.flows[fi].last_window != Some(state) {
-            self.flows[fi].last_window = Some(state);
-            if let Some(tr) = &mut self.traces {
-                tr.flows[fi].window.push(now, state.row());
+        let last = &self.flows[fi].last_window;
+        if whole || last.is_none_or(|l| l.cwnd != w.cwnd_bytes()) {
+            let state = WindowState {
+                cwnd: w.cwnd_bytes(),
+                ssthresh: w
+                    .ssthresh_bytes()
+                    .unwrap_or(crate::cc::INFINITE_SSTHRESH_BYTES),
+                in_flight: s.in_flight(),
+                peer_window: s.peer_window(),
+                srtt: s.rtt().srtt(),
+                rto: s.rtt().rto(),
+            };
+            // Most ACKs change something, but not all; an unchanged row is not worth a row.
+            if self.flows[fi].last_window != Some(state) {
+                self.flows[fi].last_window = Some(state);
+                if let Some(tr) = &mut self.traces {
+                    tr.flows[fi].window.push(now, state.row());
+                }
             }
         }
         self.record_model(now, fi);

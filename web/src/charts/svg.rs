@@ -10,12 +10,12 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use plotters::prelude::DrawingBackend;
-
-use super::dash::{Dashes, Stroke};
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
+
+use super::dash::{Dashes, Stroke};
 
 /// An SVG drawing of `size` pixels, its elements in the order drawn. plotters keeps a backend
 /// to itself once it draws on it, so what was drawn reaches [`Drawing`] when it is dropped.
