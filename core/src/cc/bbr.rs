@@ -38,6 +38,8 @@
 //! - `rs->is_ack_delayed` is not reported: an expired min_rtt takes the next RTT sample even if a
 //!   delayed ACK inflated it (ProbeRTT then brings it down again).
 
+use std::cell::Cell;
+
 use super::minmax::MaxFilter;
 use super::{AckEvent, CongestionControl, LossEvent, Window};
 use crate::rng::SplitMix64;
@@ -146,6 +148,31 @@ enum CaState {
     Loss,
 }
 
+/// The last answer of a pure function of the model, kept with what it was computed from: every
+/// ACK asks for the BDP, the send quantum and the pacing rate, which change only when the
+/// bandwidth estimate, the min RTT, a gain or the pacing rate does (a few ACKs in a round). The
+/// answer is the function's own, so the runs are the same to the bit; natively each of them
+/// is a floating-point division or two and a `ceil` a call, a tenth of a BBR run's time.
+#[derive(Debug, Clone, Default)]
+struct Memo<K: Copy + PartialEq, V: Copy>(Cell<Option<(K, V)>>);
+
+impl<K: Copy + PartialEq, V: Copy> Memo<K, V> {
+    #[inline(always)]
+    fn get(&self, key: K, f: impl FnOnce() -> V) -> V {
+        match self.0.get() {
+            Some((k, v)) if k == key => v,
+            _ => {
+                let v = f();
+                self.0.set(Some((key, v)));
+                v
+            }
+        }
+    }
+}
+
+/// What the BDP is computed from: the bandwidth estimate's bits, min RTT, gain and MSS.
+type BdpKey = (u64, Option<Duration>, u32, u64);
+
 #[derive(Debug, Clone)]
 pub struct Bbr {
     rng: SplitMix64,
@@ -196,6 +223,14 @@ pub struct Bbr {
     /// connection application-limited.
     probe_rtt_app_limited: Option<(u64, u64)>,
     initialised: bool,
+    /// [`Memo`]s: the BDP at the window's gain, and at the others ProbeBW's phases ask of it;
+    /// the send quantum by the pacing rate and MSS; the pacing rate by the bandwidth and gain;
+    /// the ACK-aggregation cap by the bandwidth and MSS.
+    bdp_memo: Memo<BdpKey, u32>,
+    phase_bdp_memo: Memo<BdpKey, u32>,
+    quantum_memo: Memo<(u64, u64), u32>,
+    rate_memo: Memo<(u64, u32), f64>,
+    aggr_cap_memo: Memo<(u64, u64), u32>,
 }
 
 impl Bbr {
@@ -235,6 +270,11 @@ impl Bbr {
             last_snd_una: 0,
             probe_rtt_app_limited: None,
             initialised: false,
+            bdp_memo: Memo::default(),
+            phase_bdp_memo: Memo::default(),
+            quantum_memo: Memo::default(),
+            rate_memo: Memo::default(),
+            aggr_cap_memo: Memo::default(),
         }
     }
 
@@ -297,7 +337,9 @@ impl Bbr {
 
     /// `bbr_set_pacing_rate`: never slower during Startup, before the pipe is known full.
     fn set_pacing_rate(&mut self, w: &Window, ack: &AckEvent, bw: f64, gain: u32) {
-        let rate = Self::rate_bytes_per_sec(bw, gain);
+        let rate = self
+            .rate_memo
+            .get((bw.to_bits(), gain), || Self::rate_bytes_per_sec(bw, gain));
         if !self.has_seen_rtt && ack.srtt.is_some() {
             self.init_pacing_rate_from_rtt(w.cwnd, ack.srtt);
         }
@@ -315,8 +357,20 @@ impl Bbr {
         }
     }
 
-    /// `bbr_bdp`: ceil(bw * min_rtt * gain), in packets.
+    /// `bbr_bdp`: ceil(bw * min_rtt * gain), in packets. The window's gain and ProbeBW's
+    /// others each keep their last answer.
     fn bdp(&self, bw: f64, gain: u32) -> u32 {
+        let memo = if gain == self.cwnd_gain {
+            &self.bdp_memo
+        } else {
+            &self.phase_bdp_memo
+        };
+        memo.get((bw.to_bits(), self.min_rtt, gain, self.mss), || {
+            self.compute_bdp(bw, gain)
+        })
+    }
+
+    fn compute_bdp(&self, bw: f64, gain: u32) -> u32 {
         let Some(min_rtt) = self.min_rtt else {
             // No valid RTT sample yet: be safe, cap at the initial window.
             return TCP_INIT_CWND;
@@ -347,8 +401,10 @@ impl Bbr {
     fn tso_segs_goal(&self) -> u32 {
         // The sender's own `tcp_tso_autosize` without its min-RTT share (no RTT given).
         let rate = self.pacing_rate.unwrap_or(0.0);
-        let mss = u32::try_from(self.mss).unwrap_or(u32::MAX);
-        pacer::tso_segs(rate, None, mss, self.min_tso_segs()).min(0x7F)
+        self.quantum_memo.get((rate.to_bits(), self.mss), || {
+            let mss = u32::try_from(self.mss).unwrap_or(u32::MAX);
+            pacer::tso_segs(rate, None, mss, self.min_tso_segs()).min(0x7F)
+        })
     }
 
     /// `bbr_inflight`.
@@ -380,8 +436,10 @@ impl Bbr {
         if BBR_EXTRA_ACKED_GAIN == 0 || !self.full_bw_reached {
             return 0;
         }
-        let max_aggr =
-            (self.bw.get() * BBR_EXTRA_ACKED_MAX_US as f64 / 1e6 / self.mss as f64) as u32;
+        let bw = self.bw.get();
+        let max_aggr = self.aggr_cap_memo.get((bw.to_bits(), self.mss), || {
+            (bw * BBR_EXTRA_ACKED_MAX_US as f64 / 1e6 / self.mss as f64) as u32
+        });
         let extra = self.extra_acked[0].max(self.extra_acked[1]);
         let aggr = extra.saturating_mul(BBR_EXTRA_ACKED_GAIN) >> BBR_SCALE;
         aggr.min(max_aggr)
@@ -412,7 +470,7 @@ impl Bbr {
     /// `bbr_update_ack_aggregation`: the most data ACKed beyond what the bandwidth explains.
     fn update_ack_aggregation(&mut self, ack: &AckEvent, w: &Window) {
         let acked = ack.acked.saturating_add(ack.sacked);
-        if BBR_EXTRA_ACKED_GAIN == 0 || acked == 0 || ack.rate.is_none_or(|r| r.rate().is_none()) {
+        if BBR_EXTRA_ACKED_GAIN == 0 || acked == 0 || ack.rate.is_none_or(|r| !r.has_rate()) {
             return;
         }
         if self.round_start {

@@ -85,8 +85,13 @@ pub struct RateSample {
 impl RateSample {
     /// Bytes per second, if the interval is positive.
     pub fn rate(&self) -> Option<f64> {
-        (self.interval > Duration::ZERO)
+        self.has_rate()
             .then(|| self.delivered as f64 / self.interval.as_secs_f64())
+    }
+
+    /// Whether [`RateSample::rate`] has an answer, without its two divisions.
+    pub fn has_rate(&self) -> bool {
+        self.interval > Duration::ZERO
     }
 }
 

@@ -629,11 +629,17 @@ impl Scoreboard {
     }
 
     /// RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted.
-    /// Asked before every segment sent, and nearly always with nothing lost: that answer is
-    /// inline, the search is not.
+    /// Asked before every segment sent, and nearly always with none waiting: nothing lost, or
+    /// every lost segment retransmitted already (under random loss, most of the time). That
+    /// answer is inline, the search is not.
     #[inline(always)]
     pub fn next_retransmit(&mut self) -> Option<(u64, u32)> {
         if self.lost.segs == 0 {
+            return None;
+        }
+        if self.to_retransmit.is_empty() {
+            // What the search would conclude, without its two lookups.
+            self.retransmit_hint = self.lost_high;
             return None;
         }
         self.find_retransmit()
