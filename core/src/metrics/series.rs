@@ -61,6 +61,17 @@ impl<const N: usize> Series<N> {
         }
     }
 
+    /// The column bins are judged on: a one-column series' is known where the code is built,
+    /// so its pushes index nothing.
+    #[inline(always)]
+    fn key(&self) -> usize {
+        if N == 1 {
+            0
+        } else {
+            self.key
+        }
+    }
+
     /// Rows pushed in all, kept or not.
     pub fn pushed(&self) -> u64 {
         self.pushed
@@ -99,7 +110,7 @@ impl<const N: usize> Series<N> {
             }
             return;
         }
-        let key = self.key;
+        let key = self.key();
         let index = t.0 >> self.shift;
         if let Some(bin) = self.bins.last_mut() {
             if bin.index == index {
@@ -148,7 +159,7 @@ impl<const N: usize> Series<N> {
     #[inline(always)]
     fn bin_row(&mut self, row: Row<N>) {
         let index = row.0 .0 >> self.shift;
-        let key = self.key;
+        let key = self.key();
         match self.bins.last_mut() {
             Some(bin) if bin.index == index => bin.absorb(row, row, row, key),
             _ => self.bins.push(Bin {
@@ -176,7 +187,7 @@ impl<const N: usize> Series<N> {
     /// Doubles the bin width, merging neighbours.
     fn coarsen(&mut self) {
         self.shift = (self.shift + 1).min(63);
-        let key = self.key;
+        let key = self.key();
         let mut merged: Vec<Bin<N>> = Vec::with_capacity(self.bins.capacity());
         for mut bin in self.bins.drain(..) {
             bin.index /= 2;
