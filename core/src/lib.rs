@@ -11,6 +11,7 @@ pub mod diagnose;
 pub mod engine;
 pub mod lesson;
 pub mod link;
+mod memo;
 pub mod metrics;
 pub mod packet;
 pub mod player;

@@ -38,10 +38,9 @@
 //! - `rs->is_ack_delayed` is not reported: an expired min_rtt takes the next RTT sample even if a
 //!   delayed ACK inflated it (ProbeRTT then brings it down again).
 
-use std::cell::Cell;
-
 use super::minmax::MaxFilter;
 use super::{AckEvent, CongestionControl, LossEvent, Window};
+use crate::memo::Memo;
 use crate::rng::SplitMix64;
 use crate::scenario::CcAlgo;
 use crate::tcp::pacer;
@@ -148,28 +147,6 @@ enum CaState {
     Loss,
 }
 
-/// The last answer of a pure function of the model, kept with what it was computed from: every
-/// ACK asks for the BDP, the send quantum and the pacing rate, which change only when the
-/// bandwidth estimate, the min RTT, a gain or the pacing rate does (a few ACKs in a round). The
-/// answer is the function's own, so the runs are the same to the bit; natively each of them
-/// is a floating-point division or two and a `ceil` a call, a tenth of a BBR run's time.
-#[derive(Debug, Clone, Default)]
-struct Memo<K: Copy + PartialEq, V: Copy>(Cell<Option<(K, V)>>);
-
-impl<K: Copy + PartialEq, V: Copy> Memo<K, V> {
-    #[inline(always)]
-    fn get(&self, key: K, f: impl FnOnce() -> V) -> V {
-        match self.0.get() {
-            Some((k, v)) if k == key => v,
-            _ => {
-                let v = f();
-                self.0.set(Some((key, v)));
-                v
-            }
-        }
-    }
-}
-
 /// What the BDP is computed from: the bandwidth estimate's bits, min RTT, gain and MSS.
 type BdpKey = (u64, Option<Duration>, u32, u64);
 
@@ -223,9 +200,11 @@ pub struct Bbr {
     /// connection application-limited.
     probe_rtt_app_limited: Option<(u64, u64)>,
     initialised: bool,
-    /// [`Memo`]s: the BDP at the window's gain, and at the others ProbeBW's phases ask of it;
-    /// the send quantum by the pacing rate and MSS; the pacing rate by the bandwidth and gain;
-    /// the ACK-aggregation cap by the bandwidth and MSS.
+    /// Kept answers ([`Memo`]; every ACK asks for them, and they change only with the
+    /// bandwidth estimate, min RTT, a gain or the pacing rate, a few ACKs in a round): the BDP
+    /// at the window's gain, and at the others ProbeBW's phases ask of it; the send quantum by
+    /// the pacing rate and MSS; the pacing rate by the bandwidth and gain; the ACK-aggregation
+    /// cap by the bandwidth and MSS.
     bdp_memo: Memo<BdpKey, u32>,
     phase_bdp_memo: Memo<BdpKey, u32>,
     quantum_memo: Memo<(u64, u64), u32>,

@@ -12,6 +12,7 @@
 //! (RFC 8985), as Linux does by default.
 
 use crate::cc::{AckEvent, CongestionControl, LossEvent, Window, INFINITE_SSTHRESH_BYTES};
+use crate::memo::Memo;
 use crate::packet::{
     header_bytes, ts_clock, Ecn, Kind, Packet, SackBlock, TsOpt, SYN_OPTION_BYTES,
 };
@@ -266,6 +267,11 @@ pub struct Sender {
     /// Pacing: when the next GSO packet may leave. The pacing timer is armed for it while a
     /// packet waits.
     pacer: Pacer,
+    /// Kept answers ([`Memo`]) of what pacing derives at every send from a rate that changes a
+    /// few times a round: the GSO packet's segments, by the rate, min RTT and the algorithm's
+    /// least; a segment's time at the rate, by the rate and the segment's length.
+    quantum_memo: Memo<(u64, Option<Duration>, u32), u32>,
+    pace_memo: Memo<(u64, u32), Duration>,
     /// Linux's `tcp_cwnd_validate` state: whether the window limited the latest round, and the
     /// most packets that were outstanding in it (`max_packets_out`).
     is_cwnd_limited: bool,
@@ -293,6 +299,8 @@ impl Sender {
             rtt: RttEstimator::new(cfg.rto_min),
             rate: RateEstimator::default(),
             paces: cc.paces(),
+            quantum_memo: Memo::default(),
+            pace_memo: Memo::default(),
             cc,
             w: Window::new(cfg.iw, cfg.mss),
             dupacks: 0,
@@ -1336,12 +1344,12 @@ impl Sender {
         // computed once a `tcp_write_xmit`); the pacer holds back the next packet, not the next
         // segment of this one.
         let quantum = pacing.map_or(u32::MAX, |rate| {
-            pacer::tso_segs(
-                rate,
-                self.rtt.min_rtt(),
-                self.cfg.mss,
-                self.cc.min_tso_segs(),
-            )
+            let (min_rtt, min_segs, mss) =
+                (self.rtt.min_rtt(), self.cc.min_tso_segs(), self.cfg.mss);
+            self.quantum_memo
+                .get((rate.to_bits(), min_rtt, min_segs), || {
+                    pacer::tso_segs(rate, min_rtt, mss, min_segs)
+                })
         });
         let mut gso: Option<Gso> = None;
         loop {
@@ -1404,10 +1412,11 @@ impl Sender {
                 // full segment's wire size over its payload.
                 let header = header_bytes(self.cfg.ts);
                 let mss = f64::from(self.cfg.mss.max(1));
-                let wire_rate = rate * (mss + f64::from(header)) / mss;
-                let bits_per_s = (wire_rate * 8.0).max(1.0) as u64;
-                let wire = u64::from(len + header);
-                let time = serialisation_time(wire, bits_per_s);
+                let time = self.pace_memo.get((rate.to_bits(), len), || {
+                    let wire_rate = rate * (mss + f64::from(header)) / mss;
+                    let bits_per_s = (wire_rate * 8.0).max(1.0) as u64;
+                    serialisation_time(u64::from(len + header), bits_per_s)
+                });
                 Pacer::add(&mut gso, now, seq, end, retransmit.is_some(), time);
             }
         }
