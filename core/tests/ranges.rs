@@ -163,7 +163,6 @@ proptest! {
 enum BoardOp {
     Sack(u64, u64),
     Ack(u64),
-    IsLost,
     MarkLost(u64),
     HeadLost,
     AllLost,
@@ -175,8 +174,7 @@ fn board_ops() -> impl Strategy<Value = Vec<BoardOp>> {
         prop_oneof![
             6 => (0u64..3000, 1u64..40).prop_map(|(s, l)| BoardOp::Sack(s, s + l)),
             1 => (0u64..3000).prop_map(BoardOp::Ack),
-            3 => Just(BoardOp::IsLost),
-            2 => (0u64..3000).prop_map(BoardOp::MarkLost),
+            5 => (0u64..3000).prop_map(BoardOp::MarkLost),
             1 => Just(BoardOp::HeadLost),
             1 => Just(BoardOp::AllLost),
             4 => Just(BoardOp::Retransmit),
@@ -205,9 +203,6 @@ proptest! {
                 }
                 BoardOp::Ack(a) => {
                     b.ack(a);
-                }
-                BoardOp::IsLost => {
-                    b.mark_lost_by_sack();
                 }
                 BoardOp::MarkLost(s) => {
                     b.mark_lost(s);

@@ -12,7 +12,8 @@ use crate::tcp::ranges::RangeSet;
 use crate::packet::SackBlock;
 use crate::time::Instant;
 
-/// RFC 6675's DupThresh: the third duplicate ACK, or three segments SACKed above a hole.
+/// RFC 6675's DupThresh (Linux's initial `tp->reordering`): the third duplicate ACK, or three
+/// segments SACKed, after which RACK allows no reordering window (`tcp_rack_reo_wnd`).
 pub const DUP_THRESH: usize = 3;
 
 /// Segments a walk may visit as part of the event that asked for it, before the rest is
@@ -89,10 +90,18 @@ impl DeliveredSeg {
         }
     }
 
-    /// Keeps whichever of `self` and `seg` was sent later.
+    /// Linux's `tcp_skb_sent_after`: sent later, or at the same instant (segments of one burst)
+    /// and ending higher. RACK (`tcp_rack_advance`) and the rate sample
+    /// (`tcp_rate_skb_delivered`) each keep the delivered segment sent last in this order.
+    pub fn sent_after(&self, other: &DeliveredSeg) -> bool {
+        self.sent_at > other.sent_at || (self.sent_at == other.sent_at && self.end > other.end)
+    }
+
+    /// Keeps whichever of `slot` and `seg` was sent last ([`DeliveredSeg::sent_after`]).
     fn latest(slot: &mut Option<DeliveredSeg>, seg: &Seg) {
-        if slot.is_none_or(|d| seg.sent_at >= d.sent_at) {
-            *slot = Some(DeliveredSeg::of(seg));
+        let d = DeliveredSeg::of(seg);
+        if slot.is_none_or(|s| d.sent_after(&s)) {
+            *slot = Some(d);
         }
     }
 }
@@ -192,14 +201,12 @@ pub struct Scoreboard {
     /// Bytes and segments ever marked lost: the difference across an ACK is what it revealed.
     lost_marked: Tally,
     retrans: Tally,
-    /// Everything below has been judged by RFC 6675's IsLost.
-    lost_judged_to: u64,
     /// No segment below needs retransmission.
     retransmit_hint: u64,
     /// The end of the highest segment marked lost.
     lost_high: u64,
     /// Segments visited since the last `take_work` by the walks that may revisit segments
-    /// (IsLost's, and a timeout's over the whole window): what the engine's budget charges
+    /// (a timeout's over the whole window, an undo's): what the engine's budget charges
     /// beside its events, so that a run's time stays bounded by it whatever the losses make
     /// these walks cost. The other walks touch each segment a bounded number of times over its
     /// life (acknowledged once, SACKed once), so the events already bound them.
@@ -397,7 +404,6 @@ impl Scoreboard {
             out.last_sent_at = None;
         }
         self.sacked_ranges.remove_below(ack);
-        self.lost_judged_to = self.lost_judged_to.max(ack);
         self.retransmit_hint = self.retransmit_hint.max(ack);
         out
     }
@@ -474,64 +480,6 @@ impl Scoreboard {
         }
     }
 
-    /// RFC 6675 §4 IsLost: a segment not SACKed, with DupThresh segments SACKed above it, is
-    /// deemed lost. Segments already retransmitted are left to the timer, as Linux does without
-    /// RACK. Returns the segments newly marked.
-    pub fn mark_lost_by_sack(&mut self) -> Tally {
-        // The start of the DupThresh-th highest SACKed segment: everything below it has enough
-        // SACKed segments above.
-        let Some(high) = self.high_sacked() else {
-            return Tally::default();
-        };
-        if self.sacked.segs < DUP_THRESH as u64 {
-            return Tally::default();
-        }
-        let mut i = self.partition_near(high, |s| s.seq < high);
-        let mut found = 0;
-        let mut threshold = None;
-        let mut visited = 0u64;
-        while i > 0 {
-            i -= 1;
-            visited += 1;
-            let seg = &self.segs[i];
-            if seg.sacked {
-                found += 1;
-                if found == DUP_THRESH {
-                    threshold = Some(seg.seq);
-                    break;
-                }
-            }
-            if seg.seq < self.lost_judged_to {
-                break;
-            }
-        }
-        let Some(threshold) = threshold else {
-            self.charge(visited);
-            return Tally::default();
-        };
-        let mut marked = Tally::default();
-        let judged = self.lost_judged_to;
-        let mut i = self.partition_near(judged, |s| s.end() <= judged);
-        while let Some(seg) = self.segs.get_mut(i) {
-            if seg.seq >= threshold {
-                break;
-            }
-            i += 1;
-            visited += 1;
-            if !seg.sacked && !seg.lost && !seg.retrans {
-                seg.lost = true;
-                marked.add(seg.len);
-                self.lost_high = self.lost_high.max(seg.end());
-                Self::track(&mut self.to_retransmit, seg);
-            }
-        }
-        self.lost += marked;
-        self.lost_marked += marked;
-        self.lost_judged_to = self.lost_judged_to.max(threshold);
-        self.charge(visited);
-        marked
-    }
-
     /// Marks the segment at `seq` lost, a retransmission of it included (RACK, RFC 8985 §6.2).
     /// Returns whether it was newly marked.
     pub fn mark_lost(&mut self, seq: u64) -> bool {
@@ -587,14 +535,12 @@ impl Scoreboard {
     pub fn mark_all_lost(&mut self, spare_after: Option<Instant>) {
         self.charge(self.segs.len() as u64);
         let mut high = None;
-        let mut first_spared = None;
         for i in 0..self.segs.len() {
             let seg = &self.segs[i];
             if seg.sacked {
                 continue;
             }
             if i > 0 && spare_after.is_some_and(|t| seg.sent_at > t) {
-                first_spared.get_or_insert(seg.seq);
                 continue;
             }
             high = Some(self.deem_lost(i));
@@ -604,11 +550,6 @@ impl Scoreboard {
         }
         if let Some(high) = high {
             self.lost_high = self.lost_high.max(high);
-        }
-        // IsLost may still judge the spared segments.
-        let judged = first_spared.or(self.segs.back().map(Seg::end));
-        if let Some(judged) = judged {
-            self.lost_judged_to = self.lost_judged_to.max(judged);
         }
     }
 
@@ -624,7 +565,6 @@ impl Scoreboard {
         self.to_retransmit.clear();
         let head = self.segs.front().map_or(0, |s| s.seq);
         self.lost_high = head;
-        self.lost_judged_to = head;
         self.retransmit_hint = head;
     }
 
@@ -724,7 +664,7 @@ impl Scoreboard {
         Ok(())
     }
 
-    /// Whether the head segment is deemed lost (RFC 6675's IsLost(HighACK + 1)).
+    /// Whether the head segment is deemed lost (by RACK, a timeout or the third duplicate ACK).
     pub fn head_is_lost(&self) -> bool {
         self.segs.front().is_some_and(|s| s.lost)
     }
@@ -788,26 +728,11 @@ mod tests {
     }
 
     #[test]
-    fn three_segments_sacked_above_make_a_hole_lost() {
-        // RFC 6675 §4: segment 0 is lost once segments 1, 2, 3 are SACKed; not before.
-        let mut b = board(10);
-        b.sack(&[block(1, 3)]);
-        assert_eq!(b.mark_lost_by_sack().segs, 0);
-        b.sack(&[block(1, 4)]);
-        assert_eq!(b.mark_lost_by_sack().bytes, 1_000);
-        assert!(b.head_is_lost());
-        assert_eq!(b.pipe(), 6_000);
-        assert_eq!(b.next_retransmit(), Some((0, MSS)));
-        b.on_retransmit(0, Instant(50), TxSnapshot::default());
-        assert_eq!(b.pipe(), 7_000);
-        assert_eq!(b.next_retransmit(), None);
-    }
-
-    #[test]
     fn two_holes_are_retransmitted_lowest_first() {
         let mut b = board(10);
         b.sack(&[block(1, 2), block(3, 7)]);
-        assert_eq!(b.mark_lost_by_sack().segs, 2);
+        assert!(b.mark_lost(2_000));
+        assert!(b.mark_lost(0));
         assert_eq!(b.next_retransmit(), Some((0, MSS)));
         b.on_retransmit(0, Instant(9), TxSnapshot::default());
         assert_eq!(b.next_retransmit(), Some((2_000, MSS)));

@@ -723,7 +723,7 @@ impl Sender {
                 ca_rtt = Some(sample);
             }
             if let Some(d) = acked.latest {
-                if latest.is_none_or(|l| d.sent_at >= l.sent_at) {
+                if latest.is_none_or(|l| d.sent_after(&l)) {
                     latest = Some(d);
                 }
             }
@@ -790,8 +790,7 @@ impl Sender {
         self.process_tlp_ack(now, advanced, newly_sacked.segs > 0, dsack_tlp);
         // Linux `tcp_ack_is_dubious`: an ACK that finds the sender Open and moves the cumulative
         // ACK without a SACK, a D-SACK or an echoed mark leaves loss detection alone (nothing
-        // is SACKed, so neither RFC 6675's count nor RACK can find a loss); RACK's list only
-        // forgets what is acknowledged.
+        // is SACKed, so RACK can find no loss); RACK's list only forgets what is acknowledged.
         let dubious = self.ca != CaState::Open
             || !advanced
             || newly_sacked.segs > 0
@@ -1063,13 +1062,16 @@ impl Sender {
         self.w.cwnd = u32::try_from(in_flight + sndcnt).unwrap_or(u32::MAX);
     }
 
-    /// Marks what the evidence says is lost with SACK: RFC 6675's DupThresh rule and RACK;
-    /// without SACK the third duplicate ACK does it (in `fastretrans_alert`).
+    /// Marks what the evidence says is lost with SACK: RACK (RFC 8985 §6) alone, as Linux with
+    /// its default `tcp_recovery` (`tcp_identify_packet_loss`; `tcp_fastretrans_alert` calls
+    /// RFC 6675's `tcp_update_scoreboard` only without RACK). DupThresh lives on in RACK's
+    /// reordering window, none once three segments are SACKed, which marks every hole a later
+    /// delivery proves lost: all IsLost would. Without SACK the third duplicate ACK does it (in
+    /// `fastretrans_alert`).
     fn detect_losses(&mut self, now: Instant) {
         if !self.cfg.sack || self.conn != ConnState::Established {
             return;
         }
-        self.board.mark_lost_by_sack();
         let reo_wnd = self.reordering_window();
         match self.rack.detect(now, reo_wnd, &mut self.board) {
             (_, Some(at)) => self.timers.set(Timer::RackReorder, at),
