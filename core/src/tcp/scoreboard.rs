@@ -166,13 +166,6 @@ impl Tally {
     }
 }
 
-impl std::ops::AddAssign for Tally {
-    fn add_assign(&mut self, other: Tally) {
-        self.bytes += other.bytes;
-        self.segs += other.segs;
-    }
-}
-
 /// What SACK blocks newly covered.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Sacked {
@@ -299,11 +292,6 @@ impl Scoreboard {
     /// Segments deemed lost (Linux's `lost_out`).
     pub fn lost_segs(&self) -> u64 {
         self.lost.segs
-    }
-
-    /// The highest SACKed byte, if any.
-    pub fn high_sacked(&self) -> Option<u64> {
-        self.sacked_ranges.last().map(|b| b.end)
     }
 
     pub fn sacked_ranges(&self) -> Vec<SackBlock> {
