@@ -212,6 +212,11 @@ proptest! {
                 }
                 BoardOp::AllLost => b.mark_all_lost(None),
                 BoardOp::Retransmit => {
+                    // RFC 6675 rule 1: the lowest such segment, and none only if none is.
+                    let lowest = (0..3000u64).find(|&i| {
+                        b.get(i).is_some_and(|s| s.seq == i && s.lost && !s.retrans && !s.sacked)
+                    });
+                    prop_assert_eq!(b.next_retransmit().map(|(seq, _)| seq), lowest);
                     if let Some((seq, _)) = b.next_retransmit() {
                         let seg = b.get(seq).copied();
                         prop_assert!(

@@ -194,10 +194,6 @@ pub struct Scoreboard {
     /// Bytes and segments ever marked lost: the difference across an ACK is what it revealed.
     lost_marked: Tally,
     retrans: Tally,
-    /// No segment below needs retransmission.
-    retransmit_hint: u64,
-    /// The end of the highest segment marked lost.
-    lost_high: u64,
     /// Segments visited since the last `take_work` by the walks that may revisit segments
     /// (a timeout's over the whole window, an undo's): what the engine's budget charges
     /// beside its events, so that a run's time stays bounded by it whatever the losses make
@@ -392,7 +388,6 @@ impl Scoreboard {
             out.last_sent_at = None;
         }
         self.sacked_ranges.remove_below(ack);
-        self.retransmit_hint = self.retransmit_hint.max(ack);
         out
     }
 
@@ -478,15 +473,13 @@ impl Scoreboard {
         if seg.sacked || (seg.lost && !seg.retrans) {
             return false;
         }
-        let end = self.deem_lost(i);
-        self.lost_high = self.lost_high.max(end);
-        self.retransmit_hint = self.retransmit_hint.min(seq);
+        self.deem_lost(i);
         true
     }
 
     /// Deems the segment at index `i` lost and not (any more) retransmitted, and counts it among
-    /// those ever marked lost: the step every way of marking a loss shares. Returns its end.
-    fn deem_lost(&mut self, i: usize) -> u64 {
+    /// those ever marked lost: the step every way of marking a loss shares.
+    fn deem_lost(&mut self, i: usize) {
         let seg = &mut self.segs[i];
         if seg.retrans {
             seg.retrans = false;
@@ -498,7 +491,6 @@ impl Scoreboard {
         }
         Self::track(&mut self.to_retransmit, seg);
         self.lost_marked.add(seg.len);
-        seg.end()
     }
 
     /// Marks the first unacknowledged segment lost (fast retransmit, and NewReno's partial ACK,
@@ -510,10 +502,7 @@ impl Scoreboard {
         if seg.sacked || seg.lost {
             return false;
         }
-        let seq = seg.seq;
-        let end = self.deem_lost(0);
-        self.lost_high = self.lost_high.max(end);
-        self.retransmit_hint = self.retransmit_hint.min(seq);
+        self.deem_lost(0);
         true
     }
 
@@ -522,7 +511,6 @@ impl Scoreboard {
     /// RACK does not yet call lost a segment sent within its RTT, `tcp_rack_skb_timeout > 0`).
     pub fn mark_all_lost(&mut self, spare_after: Option<Instant>) {
         self.charge(self.segs.len() as u64);
-        let mut high = None;
         for i in 0..self.segs.len() {
             let seg = &self.segs[i];
             if seg.sacked {
@@ -531,13 +519,7 @@ impl Scoreboard {
             if i > 0 && spare_after.is_some_and(|t| seg.sent_at > t) {
                 continue;
             }
-            high = Some(self.deem_lost(i));
-        }
-        if let Some(first) = self.segs.front() {
-            self.retransmit_hint = first.seq;
-        }
-        if let Some(high) = high {
-            self.lost_high = self.lost_high.max(high);
+            self.deem_lost(i);
         }
     }
 
@@ -551,51 +533,15 @@ impl Scoreboard {
         }
         self.lost = Tally::default();
         self.to_retransmit.clear();
-        let head = self.segs.front().map_or(0, |s| s.seq);
-        self.lost_high = head;
-        self.retransmit_hint = head;
     }
 
-    /// RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted.
-    /// Asked before every segment sent, and nearly always with none waiting: nothing lost, or
-    /// every lost segment retransmitted already (under random loss, most of the time). That
-    /// answer is inline, the search is not.
+    /// RFC 6675 NextSeg() rule 1: the lowest segment deemed lost and not yet retransmitted,
+    /// the first of `to_retransmit`. Asked before every segment sent, and nearly always with
+    /// none waiting (nothing lost, or every lost segment resent already): an empty set's answer.
     #[inline(always)]
-    pub fn next_retransmit(&mut self) -> Option<(u64, u32)> {
-        if self.lost.segs == 0 {
-            return None;
-        }
-        if self.to_retransmit.is_empty() {
-            // What the search would conclude, without its two lookups.
-            self.retransmit_hint = self.lost_high;
-            return None;
-        }
-        self.find_retransmit()
-    }
-
-    #[inline(never)]
-    fn find_retransmit(&mut self) -> Option<(u64, u32)> {
-        // No candidate below the hint is looked at (the segment holding the hint included), as
-        // a walk from the hint would: the hint is part of the rule's state, not only a shortcut.
-        let from = self
-            .get(self.retransmit_hint)
-            .map_or(self.retransmit_hint, |s| s.seq);
-        let next = self
-            .to_retransmit
-            .range(from..)
-            .next()
-            .copied()
-            .filter(|&seq| seq < self.lost_high);
-        match next.and_then(|seq| self.get(seq).map(|s| (s.seq, s.len))) {
-            Some(found) => {
-                self.retransmit_hint = found.0;
-                Some(found)
-            }
-            None => {
-                self.retransmit_hint = self.lost_high;
-                None
-            }
-        }
+    pub fn next_retransmit(&self) -> Option<(u64, u32)> {
+        let &seq = self.to_retransmit.first()?;
+        self.get(seq).map(|s| (s.seq, s.len))
     }
 
     /// Records the retransmission of the segment at `seq`.
