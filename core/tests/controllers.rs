@@ -24,7 +24,7 @@ enum Event {
         in_flight: u32,
         recovering: bool,
         limited: bool,
-        rate_bytes: u64,
+        rate_pkts: u32,
     },
     EnterRecovery,
     Timeout {
@@ -43,10 +43,10 @@ fn event() -> impl Strategy<Value = Event> {
             0u32..5_000,
             any::<bool>(),
             any::<bool>(),
-            0u64..10_000_000,
+            0u32..10_000,
         )
             .prop_map(
-                |(dt_us, acked, sacked, lost, rtt_us, in_flight, recovering, limited, rate_bytes)| {
+                |(dt_us, acked, sacked, lost, rtt_us, in_flight, recovering, limited, rate_pkts)| {
                     Event::Ack {
                         dt_us,
                         acked,
@@ -56,7 +56,7 @@ fn event() -> impl Strategy<Value = Event> {
                         in_flight,
                         recovering,
                         limited,
-                        rate_bytes,
+                        rate_pkts,
                     }
                 }
             ),
@@ -92,11 +92,10 @@ proptest! {
         let (mut delivered, mut una) = (0u64, 0u64);
         for e in events {
             match e {
-                Event::Ack { dt_us, acked, sacked, lost, rtt_us, in_flight, recovering, limited, rate_bytes } => {
+                Event::Ack { dt_us, acked, sacked, lost, rtt_us, in_flight, recovering, limited, rate_pkts } => {
                     now += Duration::from_micros(dt_us);
-                    let bytes = u64::from(acked + sacked) * u64::from(mss);
                     let prior = delivered;
-                    delivered += bytes;
+                    delivered += u64::from(acked + sacked);
                     una += u64::from(acked) * u64::from(mss);
                     let rtt = rtt_us.map(Duration::from_micros);
                     let ack = AckEvent {
@@ -105,18 +104,16 @@ proptest! {
                         rtt,
                         min_rtt: rtt,
                         in_flight,
-                        in_flight_bytes: u64::from(in_flight) * u64::from(mss),
                         cwnd_limited: limited,
                         in_recovery: recovering,
                         in_cwr: false,
                         delivered,
-                        delivered_pkts: delivered / u64::from(mss),
                         snd_una: una,
                         snd_nxt: una + u64::from(in_flight) * u64::from(mss),
                         srtt: rtt,
-                        rate: rtt.map(|interval| RateSample {
-                            delivered: rate_bytes,
-                            interval,
+                        rate: rtt_us.map(|interval_us| RateSample {
+                            delivered: rate_pkts,
+                            interval_us,
                             app_limited: !limited,
                             prior_delivered: prior,
                         }),

@@ -14,10 +14,12 @@
 //! bandwidth and to yield it, and ProbeRTT dips to four packets in flight every ten seconds to
 //! measure the propagation delay afresh.
 //!
-//! The window, the targets and the counts are in packets, as Linux's; the bandwidth is kept in
-//! payload bytes per second and turned into packets of `mss` bytes where a window is made of it.
-//! Gains are kept in Linux's fixed point (`BBR_UNIT` = 256), so they are exactly Linux's values
-//! (the high gain is 739/256 = 2.8867).
+//! The model is in Linux's integer units, so that its rounding is Linux's: the window, the
+//! targets and the counts in packets; the bandwidth in packets per microsecond scaled by 2^24
+//! ([`Bw`], `BW_UNIT`), from rate samples of packets over whole microseconds; min_rtt in whole
+//! microseconds; the pacing rate in bytes per second of `mss`-byte packets
+//! (`bbr_rate_bytes_per_sec`); gains in Linux's fixed point (`BBR_UNIT` = 256), so they are
+//! exactly Linux's values (the high gain is 739/256 = 2.8867).
 //!
 //! Where this differs from Linux, and why:
 //! - The long-term ("lt") bandwidth sampling that detects token-bucket policers
@@ -35,6 +37,13 @@
 //! - There is no idle-restart event (`bbr_cwnd_event`), and no undo of spurious recoveries.
 //! - Linux initialises the pacing rate from the handshake's RTT; the algorithm hears first of the
 //!   connection with the first ACK of data, so the initial window goes out unpaced.
+//! - A new min_rtt sample must be lower than the minimum, where Linux takes an equal one too
+//!   (`rs->rtt_us <= bbr->min_rtt_us`) and restarts the filter's ten seconds with it. The lab's
+//!   delays are exact: once a ProbeRTT has measured the empty queue's RTT, the ACKs at an
+//!   empty queue equal it to the microsecond, and with Linux's test no ProbeRTT follows (one
+//!   dip in 35 s). The kernel, whose RTTs are not exact, probes every 10.4 s on a clean
+//!   100 Mbit/s, 50 ms path (the twin: dips at 10.4, 21.1 and 31.5 s of
+//!   `cc=bbr&rtt=50&bw=100&app=bulk&dur=35`), as the lab does with the strict test.
 //! - `rs->is_ack_delayed` is not reported: an expired min_rtt takes the next RTT sample even if a
 //!   delayed ACK inflated it (ProbeRTT then brings it down again).
 
@@ -49,6 +58,9 @@ use crate::time::{Duration, Instant};
 /// Linux's fixed point for gains: 1.0 is `BBR_UNIT`.
 pub const BBR_SCALE: u32 = 8;
 pub const BBR_UNIT: u32 = 1 << BBR_SCALE;
+/// Linux's fixed point for bandwidth: a packet per microsecond is `BW_UNIT`.
+pub const BW_SCALE: u32 = 24;
+pub const BW_UNIT: u64 = 1 << BW_SCALE;
 
 /// Phases in the ProbeBW gain cycle.
 pub const CYCLE_LEN: usize = 8;
@@ -96,7 +108,32 @@ pub const BBR_EXTRA_ACKED_MAX_US: u64 = 100_000;
 /// Linux's TCP_INIT_CWND: the BDP assumed before any RTT sample, in packets.
 pub const TCP_INIT_CWND: u32 = 10;
 /// `bbr_min_tso_rate`: below 1.2 Mbit/s the send quantum is one segment, above it two at least.
-pub const BBR_MIN_TSO_RATE_BYTES: f64 = 1_200_000.0 / 8.0;
+pub const BBR_MIN_TSO_RATE_BYTES: u64 = 1_200_000 / 8;
+
+/// A bandwidth in Linux's BBR units: packets per microsecond, scaled by `BW_UNIT` (2^24). A
+/// `u32`, as Linux's max filter holds it: that is 256 packets a microsecond, 3 Tbit/s of
+/// 1500-byte packets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Bw(pub u32);
+
+impl Bw {
+    /// `packets` over `interval_us` (`bbr_update_bw`, `bbr_init_pacing_rate_from_rtt`),
+    /// rounded down; Linux stores the u64 quotient in a u32, which saturates here.
+    pub fn of(packets: u64, interval_us: u64) -> Bw {
+        let bw = packets.saturating_mul(BW_UNIT) / interval_us.max(1);
+        Bw(u32::try_from(bw).unwrap_or(u32::MAX))
+    }
+
+    /// Packets delivered at this rate over `us` microseconds, rounded down.
+    fn packets_in(self, us: u64) -> u64 {
+        u64::from(self.0).saturating_mul(us) >> BW_SCALE
+    }
+
+    /// Bytes per second of `mss`-byte packets, for the charts.
+    pub fn bytes_per_sec(self, mss: u64) -> f64 {
+        f64::from(self.0) * mss as f64 * 1e6 / BW_UNIT as f64
+    }
+}
 
 /// BBR's state machine (Linux `enum bbr_mode`), written `startup`, `drain`, `probe_bw`,
 /// `probe_rtt`.
@@ -131,11 +168,15 @@ impl BbrMode {
     }
 }
 
-/// An RTT in whole microseconds, Linux's `rs->rtt_us`: a sample a few nanoseconds under the
-/// minimum (ACKs of different sizes, rounding of serialisation times) must not restart the
-/// min_rtt filter's ten seconds, as it cannot in Linux.
-fn whole_us(t: Duration) -> Duration {
-    Duration::from_nanos(t.as_nanos() / 1_000 * 1_000)
+/// A duration in whole microseconds, as Linux's `rs->rtt_us` and `tcp_min_rtt` (a u32).
+fn whole_us(t: Duration) -> u32 {
+    u32::try_from(t.as_nanos() / 1_000).unwrap_or(u32::MAX)
+}
+
+/// A time as Linux's `tcp_mstamp` and `delivered_mstamp`: whole microseconds, so that an
+/// interval is the difference of two truncated stamps (`tcp_stamp_us_delta`).
+fn stamp_us(t: Instant) -> u64 {
+    t.as_nanos() / 1_000
 }
 
 /// Linux's congestion states as BBR tells them apart (`tcp_ca_state`: Open and Disorder are one
@@ -147,22 +188,20 @@ enum CaState {
     Loss,
 }
 
-/// What the BDP is computed from: the bandwidth estimate's bits, min RTT, gain and MSS.
-type BdpKey = (u64, Option<Duration>, u32, u64);
-
 #[derive(Debug, Clone)]
 pub struct Bbr {
     rng: SplitMix64,
     mode: BbrMode,
-    /// Max recent delivery rate, payload bytes per second, timed in rounds.
+    /// Max recent delivery rate ([`Bw`]'s units), timed in rounds.
     bw: MaxFilter,
     /// Packet-timed rounds elapsed.
     rtt_cnt: u64,
     /// The delivered count that ends the current round.
     next_rtt_delivered: u64,
     round_start: bool,
-    /// Min RTT in the `BBR_MIN_RTT_WIN_SEC` window, and when it was taken.
-    min_rtt: Option<Duration>,
+    /// Min RTT in the `BBR_MIN_RTT_WIN_SEC` window in microseconds, and when it was taken
+    /// (Linux's ~0U before any sample is `None`).
+    min_rtt_us: Option<u32>,
     min_rtt_stamp: Instant,
     /// End of the 200 ms ProbeRTT hold, once in flight has come down to the minimum.
     probe_rtt_done_stamp: Option<Instant>,
@@ -172,7 +211,7 @@ pub struct Bbr {
     /// The window before loss recovery or ProbeRTT cut it, to restore after.
     prior_cwnd: u32,
     /// Startup's full-pipe detection: the bandwidth to beat by 25%, and rounds without.
-    full_bw: f64,
+    full_bw: Bw,
     full_bw_cnt: u32,
     full_bw_reached: bool,
     cycle_idx: usize,
@@ -180,8 +219,8 @@ pub struct Bbr {
     cycle_stamp: Instant,
     pacing_gain: u32,
     cwnd_gain: u32,
-    /// Payload bytes per second; none before the first ACK.
-    pacing_rate: Option<f64>,
+    /// Bytes per second of `mss`-byte packets (`sk_pacing_rate`); none before the first ACK.
+    pacing_rate: Option<u64>,
     has_seen_rtt: bool,
     mss: u64,
     /// ACK aggregation (`bbr_update_ack_aggregation`): the epoch's start and bytes ACKed in it,
@@ -200,16 +239,9 @@ pub struct Bbr {
     /// connection application-limited.
     probe_rtt_app_limited: Option<(u64, u64)>,
     initialised: bool,
-    /// Kept answers ([`Memo`]; every ACK asks for them, and they change only with the
-    /// bandwidth estimate, min RTT, a gain or the pacing rate, a few ACKs in a round): the BDP
-    /// at the window's gain, and at the others ProbeBW's phases ask of it; the send quantum by
-    /// the pacing rate and MSS; the pacing rate by the bandwidth and gain; the ACK-aggregation
-    /// cap by the bandwidth and MSS.
-    bdp_memo: Memo<BdpKey, u32>,
-    phase_bdp_memo: Memo<BdpKey, u32>,
+    /// The send quantum, kept with the pacing rate and MSS it was computed from ([`Memo`]:
+    /// every ACK asks for it, and it changes a few ACKs in a round).
     quantum_memo: Memo<(u64, u64), u32>,
-    rate_memo: Memo<(u64, u32), f64>,
-    aggr_cap_memo: Memo<(u64, u64), u32>,
 }
 
 impl Bbr {
@@ -222,14 +254,14 @@ impl Bbr {
             rtt_cnt: 0,
             next_rtt_delivered: 0,
             round_start: false,
-            min_rtt: None,
+            min_rtt_us: None,
             min_rtt_stamp: Instant::ZERO,
             probe_rtt_done_stamp: None,
             probe_rtt_round_done: false,
             prev_ca_state: CaState::Open,
             packet_conservation: false,
             prior_cwnd: 0,
-            full_bw: 0.0,
+            full_bw: Bw(0),
             full_bw_cnt: 0,
             full_bw_reached: false,
             cycle_idx: 0,
@@ -249,11 +281,7 @@ impl Bbr {
             last_snd_una: 0,
             probe_rtt_app_limited: None,
             initialised: false,
-            bdp_memo: Memo::default(),
-            phase_bdp_memo: Memo::default(),
             quantum_memo: Memo::default(),
-            rate_memo: Memo::default(),
-            aggr_cap_memo: Memo::default(),
         }
     }
 
@@ -261,14 +289,20 @@ impl Bbr {
         self.mode
     }
 
+    /// The windowed-max bottleneck bandwidth (`bbr_max_bw`).
+    fn max_bw(&self) -> Bw {
+        Bw(self.bw.get())
+    }
+
     /// The windowed-max bottleneck bandwidth, in payload bytes per second.
     pub fn bw(&self) -> Option<f64> {
-        let bw = self.bw.get();
-        (bw > 0.0).then_some(bw)
+        let bw = self.max_bw();
+        (bw.0 > 0).then(|| bw.bytes_per_sec(self.mss))
     }
 
     pub fn min_rtt(&self) -> Option<Duration> {
-        self.min_rtt
+        self.min_rtt_us
+            .map(|us| Duration::from_nanos(u64::from(us) * 1_000))
     }
 
     pub fn pacing_gain(&self) -> f64 {
@@ -291,34 +325,38 @@ impl Bbr {
 
     /// The pacing rate in payload bytes per second (`sk_pacing_rate`).
     pub fn pacing_rate_payload(&self) -> Option<f64> {
-        self.pacing_rate
+        self.pacing_rate.map(|r| r as f64)
     }
 
-    /// `bw * gain` with the pacing margin, bytes per second (`bbr_rate_bytes_per_sec`).
-    fn rate_bytes_per_sec(bw: f64, gain: u32) -> f64 {
-        bw * f64::from(gain) / f64::from(BBR_UNIT) * f64::from(100 - BBR_PACING_MARGIN_PERCENT)
-            / 100.0
+    /// `bw * gain` with the pacing margin, bytes per second (`bbr_rate_bytes_per_sec`), in
+    /// Linux's order of operations and so with its rounding; saturating where Linux's u64
+    /// would wrap (beyond 2.9 Tbit/s).
+    fn rate_bytes_per_sec(&self, bw: Bw, gain: u32) -> u64 {
+        let rate = u64::from(bw.0)
+            .saturating_mul(self.mss)
+            .saturating_mul(u64::from(gain))
+            >> BBR_SCALE;
+        let margin = 1_000_000 / 100 * u64::from(100 - BBR_PACING_MARGIN_PERCENT);
+        rate.saturating_mul(margin) >> BW_SCALE
     }
 
     /// `bbr_init_pacing_rate_from_rtt`: high_gain * cwnd / SRTT, or over a nominal 1 ms before
     /// any RTT sample.
     fn init_pacing_rate_from_rtt(&mut self, cwnd: u32, srtt: Option<Duration>) {
-        let rtt = match srtt {
+        let rtt_us = match srtt {
             Some(srtt) => {
                 self.has_seen_rtt = true;
-                srtt.max(Duration::from_nanos(1_000))
+                u64::from(whole_us(srtt)).max(1)
             }
-            None => Duration::from_millis(1),
+            None => 1_000,
         };
-        let bw = f64::from(cwnd) * self.mss as f64 / rtt.as_secs_f64();
-        self.pacing_rate = Some(Self::rate_bytes_per_sec(bw, BBR_HIGH_GAIN));
+        let bw = Bw::of(u64::from(cwnd), rtt_us);
+        self.pacing_rate = Some(self.rate_bytes_per_sec(bw, BBR_HIGH_GAIN));
     }
 
     /// `bbr_set_pacing_rate`: never slower during Startup, before the pipe is known full.
-    fn set_pacing_rate(&mut self, w: &Window, ack: &AckEvent, bw: f64, gain: u32) {
-        let rate = self
-            .rate_memo
-            .get((bw.to_bits(), gain), || Self::rate_bytes_per_sec(bw, gain));
+    fn set_pacing_rate(&mut self, w: &Window, ack: &AckEvent, bw: Bw, gain: u32) {
+        let rate = self.rate_bytes_per_sec(bw, gain);
         if !self.has_seen_rtt && ack.srtt.is_some() {
             self.init_pacing_rate_from_rtt(w.cwnd, ack.srtt);
         }
@@ -336,28 +374,16 @@ impl Bbr {
         }
     }
 
-    /// `bbr_bdp`: ceil(bw * min_rtt * gain), in packets. The window's gain and ProbeBW's
-    /// others each keep their last answer.
-    fn bdp(&self, bw: f64, gain: u32) -> u32 {
-        let memo = if gain == self.cwnd_gain {
-            &self.bdp_memo
-        } else {
-            &self.phase_bdp_memo
-        };
-        memo.get((bw.to_bits(), self.min_rtt, gain, self.mss), || {
-            self.compute_bdp(bw, gain)
-        })
-    }
-
-    fn compute_bdp(&self, bw: f64, gain: u32) -> u32 {
-        let Some(min_rtt) = self.min_rtt else {
+    /// `bbr_bdp`: ceil(bw * min_rtt * gain), in packets, rounded up after the gain is applied
+    /// and its fixed point removed, as Linux does.
+    fn bdp(&self, bw: Bw, gain: u32) -> u32 {
+        let Some(min_rtt_us) = self.min_rtt_us else {
             // No valid RTT sample yet: be safe, cap at the initial window.
             return TCP_INIT_CWND;
         };
-        let segs =
-            bw * min_rtt.as_secs_f64() * f64::from(gain) / f64::from(BBR_UNIT) / self.mss as f64;
-        // `as` saturates, and a NaN becomes zero.
-        segs.ceil() as u32
+        let w = u64::from(bw.0) * u64::from(min_rtt_us);
+        let bdp = (w.saturating_mul(u64::from(gain)) >> BBR_SCALE).div_ceil(BW_UNIT);
+        u32::try_from(bdp).unwrap_or(u32::MAX)
     }
 
     /// `bbr_quantization_budget`: room for the segments queued at both ends, rounded up to an
@@ -379,15 +405,15 @@ impl Bbr {
     /// out one segment smaller at most.
     fn tso_segs_goal(&self) -> u32 {
         // The sender's own `tcp_tso_autosize` without its min-RTT share (no RTT given).
-        let rate = self.pacing_rate.unwrap_or(0.0);
-        self.quantum_memo.get((rate.to_bits(), self.mss), || {
+        let rate = self.pacing_rate.unwrap_or(0);
+        self.quantum_memo.get((rate, self.mss), || {
             let mss = u32::try_from(self.mss).unwrap_or(u32::MAX);
-            pacer::tso_segs(rate, None, mss, self.min_tso_segs()).min(0x7F)
+            pacer::tso_segs(rate as f64, None, mss, self.min_tso_segs()).min(0x7F)
         })
     }
 
     /// `bbr_inflight`.
-    fn inflight(&self, bw: f64, gain: u32) -> u32 {
+    fn inflight(&self, bw: Bw, gain: u32) -> u32 {
         self.quantization_budget(self.bdp(bw, gain))
     }
 
@@ -405,7 +431,7 @@ impl Bbr {
     /// allowance, rounded up for the segments queued at both ends (`bbr_quantization_budget`).
     fn target_cwnd(&self) -> u32 {
         self.quantization_budget(
-            self.bdp(self.bw.get(), self.cwnd_gain)
+            self.bdp(self.max_bw(), self.cwnd_gain)
                 .saturating_add(self.ack_aggregation_cwnd()),
         )
     }
@@ -415,10 +441,8 @@ impl Bbr {
         if BBR_EXTRA_ACKED_GAIN == 0 || !self.full_bw_reached {
             return 0;
         }
-        let bw = self.bw.get();
-        let max_aggr = self.aggr_cap_memo.get((bw.to_bits(), self.mss), || {
-            (bw * BBR_EXTRA_ACKED_MAX_US as f64 / 1e6 / self.mss as f64) as u32
-        });
+        let max_aggr = self.max_bw().packets_in(BBR_EXTRA_ACKED_MAX_US);
+        let max_aggr = u32::try_from(max_aggr).unwrap_or(u32::MAX);
         let extra = self.extra_acked[0].max(self.extra_acked[1]);
         let aggr = extra.saturating_mul(BBR_EXTRA_ACKED_GAIN) >> BBR_SCALE;
         aggr.min(max_aggr)
@@ -430,9 +454,6 @@ impl Bbr {
         let Some(rs) = ack.rate else {
             return; // Not a valid observation.
         };
-        let Some(bw) = rs.rate().filter(|b| b.is_finite()) else {
-            return;
-        };
         // A round ends when a packet sent after the previous round's end is delivered.
         if rs.prior_delivered >= self.next_rtt_delivered {
             self.next_rtt_delivered = ack.delivered;
@@ -440,16 +461,18 @@ impl Bbr {
             self.round_start = true;
             self.packet_conservation = false;
         }
+        // Packets over microseconds, scaled first: the ratio is well under one for most paths.
+        let bw = Bw::of(u64::from(rs.delivered), rs.interval_us);
         // Application-limited samples understate the path: keep them only if they say more.
-        if !app_limited || bw >= self.bw.get() {
-            self.bw.update(BBR_BW_RTTS, self.rtt_cnt, bw);
+        if !app_limited || bw >= self.max_bw() {
+            self.bw.update(BBR_BW_RTTS, self.rtt_cnt, bw.0);
         }
     }
 
     /// `bbr_update_ack_aggregation`: the most data ACKed beyond what the bandwidth explains.
     fn update_ack_aggregation(&mut self, ack: &AckEvent, w: &Window) {
         let acked = ack.acked.saturating_add(ack.sacked);
-        if BBR_EXTRA_ACKED_GAIN == 0 || acked == 0 || ack.rate.is_none_or(|r| !r.has_rate()) {
+        if BBR_EXTRA_ACKED_GAIN == 0 || acked == 0 || ack.rate.is_none() {
             return;
         }
         if self.round_start {
@@ -461,11 +484,9 @@ impl Bbr {
             }
         }
         // What the bandwidth estimate would have delivered over the epoch.
-        let epoch = ack
-            .now
-            .saturating_duration_since(self.ack_epoch_stamp)
-            .as_secs_f64();
-        let mut expected = (self.bw.get() * epoch / self.mss as f64) as u32;
+        let epoch_us = stamp_us(ack.now).saturating_sub(stamp_us(self.ack_epoch_stamp));
+        let expected = self.max_bw().packets_in(epoch_us);
+        let mut expected = u32::try_from(expected).unwrap_or(u32::MAX);
         // Restart the epoch when ACKs run below the expected rate, or after very many.
         let reset_at = BBR_ACK_EPOCH_ACKED_RESET_THRESH;
         if self.ack_epoch_acked <= expected
@@ -485,9 +506,9 @@ impl Bbr {
     /// reaches 1.25 BDP (or a loss says it will not fit), the drain shorter if inflight is down
     /// to one BDP.
     fn is_next_cycle_phase(&self, ack: &AckEvent, losses: bool) -> bool {
-        let is_full_length = self
-            .min_rtt
-            .is_some_and(|m| ack.now.saturating_duration_since(self.cycle_stamp) > m);
+        let is_full_length = self.min_rtt_us.is_some_and(|m| {
+            stamp_us(ack.now).saturating_sub(stamp_us(self.cycle_stamp)) > u64::from(m)
+        });
         if self.pacing_gain == BBR_UNIT {
             return is_full_length;
         }
@@ -496,7 +517,7 @@ impl Bbr {
             .saturating_add(ack.acked)
             .saturating_add(ack.sacked);
         let inflight = self.in_net_at_edt(prior_in_flight);
-        let bw = self.bw.get();
+        let bw = self.max_bw();
         if self.pacing_gain > BBR_UNIT {
             return is_full_length && (losses || inflight >= self.inflight(bw, self.pacing_gain));
         }
@@ -531,9 +552,9 @@ impl Bbr {
         if self.full_bw_reached || !self.round_start || app_limited {
             return;
         }
-        let max_bw = self.bw.get();
-        let thresh = self.full_bw * f64::from(BBR_FULL_BW_THRESH) / f64::from(BBR_UNIT);
-        if max_bw >= thresh {
+        let max_bw = self.max_bw();
+        let thresh = (u64::from(self.full_bw.0) * u64::from(BBR_FULL_BW_THRESH)) >> BBR_SCALE;
+        if u64::from(max_bw.0) >= thresh {
             self.full_bw = max_bw;
             self.full_bw_cnt = 0;
             return;
@@ -546,10 +567,10 @@ impl Bbr {
     fn check_drain(&mut self, w: &mut Window, ack: &AckEvent) {
         if self.mode == BbrMode::Startup && self.full_bw_reached {
             self.mode = BbrMode::Drain;
-            w.ssthresh = self.inflight(self.bw.get(), BBR_UNIT);
+            w.ssthresh = self.inflight(self.max_bw(), BBR_UNIT);
         }
         if self.mode == BbrMode::Drain
-            && self.in_net_at_edt(ack.in_flight) <= self.inflight(self.bw.get(), BBR_UNIT)
+            && self.in_net_at_edt(ack.in_flight) <= self.inflight(self.max_bw(), BBR_UNIT)
         {
             self.reset_probe_bw_mode(ack.now);
         }
@@ -570,9 +591,11 @@ impl Bbr {
     fn update_min_rtt(&mut self, w: &mut Window, ack: &AckEvent) {
         let window = Duration::from_secs(BBR_MIN_RTT_WIN_SEC);
         let filter_expired = ack.now > self.min_rtt_stamp + window;
+        // Only a lower sample restarts the ten seconds, where Linux's test is `rs->rtt_us <=
+        // bbr->min_rtt_us` (see the module's notes).
         if let Some(rtt) = ack.rtt.map(whole_us) {
-            if self.min_rtt.is_none_or(|m| rtt < m) || filter_expired {
-                self.min_rtt = Some(rtt);
+            if self.min_rtt_us.is_none_or(|m| rtt < m) || filter_expired {
+                self.min_rtt_us = Some(rtt);
                 self.min_rtt_stamp = ack.now;
             }
         }
@@ -589,7 +612,10 @@ impl Bbr {
             // Ignore the low-rate samples of this mode: Linux sets `tp->app_limited` to
             // delivered + inflight on each of its ACKs, so every packet sent from the first of
             // them until delivery passes the last mark is flagged.
-            let mark = ack.delivered.saturating_add(ack.in_flight_bytes).max(1);
+            let mark = ack
+                .delivered
+                .saturating_add(u64::from(ack.in_flight))
+                .max(1);
             self.probe_rtt_app_limited = match self.probe_rtt_app_limited {
                 Some((from, until)) => Some((from, until.max(mark))),
                 None => Some((ack.delivered, mark)),
@@ -670,7 +696,7 @@ impl Bbr {
                 if self.full_bw_reached {
                     // Only cut the window once the pipe was filled.
                     cwnd = cwnd.saturating_add(acked).min(target);
-                } else if cwnd < target || ack.delivered_pkts < u64::from(TCP_INIT_CWND) {
+                } else if cwnd < target || ack.delivered < u64::from(TCP_INIT_CWND) {
                     cwnd = cwnd.saturating_add(acked);
                 }
                 cwnd = cwnd.max(BBR_CWND_MIN_TARGET);
@@ -724,7 +750,7 @@ impl CongestionControl for Bbr {
         if !self.initialised {
             // `bbr_init`: the min_rtt filter starts from the connection's lowest RTT so far.
             self.initialised = true;
-            self.min_rtt = ack.min_rtt.map(whole_us);
+            self.min_rtt_us = ack.min_rtt.map(whole_us);
             self.min_rtt_stamp = ack.now;
             self.next_rtt_delivered = 0;
             self.init_pacing_rate_from_rtt(w.cwnd, ack.srtt);
@@ -748,7 +774,7 @@ impl CongestionControl for Bbr {
         self.update_min_rtt(w, ack);
         self.update_gains();
 
-        let bw = self.bw.get();
+        let bw = self.max_bw();
         self.set_pacing_rate(w, ack, bw, self.pacing_gain);
         self.set_cwnd(w, ack, state, losses);
     }
@@ -784,7 +810,7 @@ impl CongestionControl for Bbr {
             self.save_cwnd(w);
         }
         self.prev_ca_state = CaState::Loss;
-        self.full_bw = 0.0;
+        self.full_bw = Bw(0);
         self.round_start = true;
         // The sender leaves TCP_CA_Loss once everything outstanding now is acknowledged.
         self.loss_recover = Some(self.last_snd_una.saturating_add(loss.flight_size));
@@ -793,12 +819,12 @@ impl CongestionControl for Bbr {
     /// `bbr_undo_cwnd`: the slow-down was spurious, so the full-pipe estimate it may have
     /// stalled starts over; the window stays as BBR set it.
     fn on_undo(&mut self) {
-        self.full_bw = 0.0;
+        self.full_bw = Bw(0);
         self.full_bw_cnt = 0;
     }
 
     fn pacing_rate(&self) -> Option<f64> {
-        self.pacing_rate.filter(|r| r.is_finite() && *r > 0.0)
+        self.pacing_rate.filter(|r| *r > 0).map(|r| r as f64)
     }
 
     fn paces(&self) -> bool {
@@ -807,7 +833,7 @@ impl CongestionControl for Bbr {
 
     /// `bbr_min_tso_segs`: one segment a GSO packet below 1.2 Mbit/s, two above.
     fn min_tso_segs(&self) -> u32 {
-        if self.pacing_rate.unwrap_or(0.0) < BBR_MIN_TSO_RATE_BYTES {
+        if self.pacing_rate.unwrap_or(0) < BBR_MIN_TSO_RATE_BYTES {
             1
         } else {
             2
@@ -823,9 +849,9 @@ impl CongestionControl for Bbr {
                 | u64::from(self.pacing_gain) << 32,
             u64::from(self.cwnd_gain),
             self.mss,
-            self.bw.get().to_bits(),
-            self.min_rtt.map_or(u64::MAX, |d| d.as_nanos()),
-            self.pacing_rate.map_or(u64::MAX, f64::to_bits),
+            u64::from(self.bw.get()),
+            self.min_rtt_us.map_or(u64::MAX, u64::from),
+            self.pacing_rate.unwrap_or(u64::MAX),
             u64::from(self.extra_acked[0]) | u64::from(self.extra_acked[1]) << 32,
         ]))
     }
@@ -839,7 +865,7 @@ impl CongestionControl for Bbr {
             cwnd_gain: self.cwnd_gain(),
             pacing_rate: self.pacing_rate_payload(),
             phase: (self.mode == BbrMode::ProbeBw).then_some(self.cycle_idx as u8),
-            target_cwnd: self.min_rtt.map(|_| self.target_cwnd()),
+            target_cwnd: self.min_rtt_us.map(|_| self.target_cwnd()),
             extra_acked: self.ack_aggregation_cwnd(),
         }
     }
@@ -860,11 +886,12 @@ mod tests {
     }
 
     /// A flow over a path of `RTT` as BBR sees it, one ACK at a time: each ACK delivers
-    /// `acked` bytes and carries a rate sample of `rate` bytes/s over one RTT.
+    /// `acked` packets and carries a rate sample of `rate` bytes/s over one RTT.
     struct Flow {
         bbr: Bbr,
         w: Window,
         now: Instant,
+        /// Packets delivered (`tp->delivered`).
         delivered: u64,
         in_flight: u32,
         in_recovery: bool,
@@ -884,12 +911,13 @@ mod tests {
             }
         }
 
-        /// One ACK `dt` after the last, delivering `acked` bytes that were sent when
-        /// `prior_delivered` had been delivered, at `rate` bytes/s.
+        /// One ACK `dt` after the last, delivering `acked` packets that were sent when
+        /// `prior_delivered` packets had been delivered, with a sample of `rate` bytes/s: the
+        /// packets of `MSS` bytes delivered over one `RTT` at that rate, to the nearest.
         fn ack_with(&mut self, dt: Duration, acked: u32, rate: f64, prior_delivered: u64) {
             self.now += dt;
-            self.delivered += u64::from(acked * MSS);
-            let interval = RTT;
+            self.delivered += u64::from(acked);
+            let packets = (rate * RTT.as_secs_f64() / f64::from(MSS)).round() as u32;
             let ev = AckEvent {
                 now: self.now,
                 acked,
@@ -899,18 +927,16 @@ mod tests {
                 rtt: Some(self.rtt),
                 min_rtt: Some(RTT),
                 in_flight: self.in_flight,
-                in_flight_bytes: u64::from(self.in_flight * MSS),
                 cwnd_limited: true,
                 in_recovery: self.in_recovery,
                 in_cwr: false,
                 delivered: self.delivered,
-                delivered_pkts: self.delivered / u64::from(MSS),
-                snd_una: self.delivered,
-                snd_nxt: self.delivered + u64::from(self.in_flight * MSS),
+                snd_una: self.delivered * u64::from(MSS),
+                snd_nxt: (self.delivered + u64::from(self.in_flight)) * u64::from(MSS),
                 srtt: Some(RTT),
                 rate: Some(RateSample {
-                    delivered: (rate * interval.as_secs_f64()) as u64,
-                    interval,
+                    delivered: packets,
+                    interval_us: RTT.as_nanos() / 1_000,
                     app_limited: false,
                     prior_delivered,
                 }),
@@ -1003,11 +1029,12 @@ mod tests {
         assert!(f.bbr.full_bw_reached());
         assert_eq!(f.bbr.mode(), BbrMode::Drain);
         assert_eq!(f.bbr.pacing_gain(), 88.0 / 256.0);
-        // Drain's pacing: bw / high gain, less the 1% margin (in payload bytes per second).
+        // Drain's pacing: bw / high gain, less the 1% margin (in payload bytes per second), to
+        // the rounding of Linux's units.
         let bw = plateau * 1.1;
         let expect = bw * 88.0 / 256.0 * 0.99;
         let got = f.bbr.pacing_rate_payload().unwrap_or(0.0);
-        assert!((got - expect).abs() < 1e-6 * expect, "{got} vs {expect}");
+        assert!((got - expect).abs() < 1e-4 * expect, "{got} vs {expect}");
         // ssthresh shows the BDP target, as Linux sets it on entering Drain.
         assert!(f.w.ssthresh < INFINITE_SSTHRESH);
         // Once inflight is down to a BDP, ProbeBW.
@@ -1144,7 +1171,7 @@ mod tests {
         );
         // ProbeRTT's low-rate samples were flagged application-limited: the bandwidth stands.
         let bw = f.bbr.bw().unwrap_or(0.0);
-        assert!((bw - rate).abs() < 1e-6 * rate, "{bw}");
+        assert!((bw - rate).abs() < 1e-4 * rate, "{bw}");
     }
 
     #[test]
@@ -1251,18 +1278,16 @@ mod tests {
             rtt: Some(Duration::ZERO),
             min_rtt: Some(Duration::ZERO),
             in_flight: u32::MAX,
-            in_flight_bytes: u64::MAX,
             cwnd_limited: false,
             in_recovery: false,
             in_cwr: false,
             delivered: u64::MAX,
-            delivered_pkts: u64::MAX,
             snd_una: u64::MAX,
             snd_nxt: u64::MAX,
             srtt: Some(Duration::ZERO),
             rate: Some(RateSample {
-                delivered: u64::MAX,
-                interval: Duration::from_nanos(1),
+                delivered: u32::MAX,
+                interval_us: 1,
                 app_limited: false,
                 prior_delivered: u64::MAX,
             }),
@@ -1271,7 +1296,7 @@ mod tests {
             b.on_ack(&mut w, &ev);
             ev.rate = Some(RateSample {
                 delivered: 0,
-                interval: Duration::ZERO,
+                interval_us: u64::MAX,
                 app_limited: true,
                 prior_delivered: 0,
             });
@@ -1301,15 +1326,42 @@ mod tests {
         // ceiling, 65 segments.
         let mut b = Bbr::new(0);
         b.mss = u64::from(MSS);
-        b.pacing_rate = Some(12_500_000.0);
+        b.pacing_rate = Some(12_500_000);
         assert_eq!(b.tso_segs_goal(), 12);
-        b.pacing_rate = Some(1e9);
+        b.pacing_rate = Some(1_000_000_000);
         assert_eq!(b.tso_segs_goal(), 65);
         // Slow: one or two segments.
-        b.pacing_rate = Some(100_000.0);
-        b.min_rtt = Some(Duration::from_millis(100));
+        b.pacing_rate = Some(100_000);
+        b.min_rtt_us = Some(100_000);
         assert_eq!(b.tso_segs_goal(), 1);
         assert_eq!(b.quantization_budget(10), 14);
+    }
+
+    /// The model's arithmetic is Linux's, to the unit: worked by hand from `tcp_bbr.c`.
+    #[test]
+    fn the_model_rounds_as_linux_does() {
+        // 10 packets over 100 ms: 10 * 2^24 / 100 000 = 1677.72, stored as 1677.
+        let bw = Bw::of(10, 100_000);
+        assert_eq!(bw, Bw(1677));
+        let mut b = Bbr::new(0);
+        b.mss = 1448;
+        // bbr_rate_bytes_per_sec at unit gain: 1677 * 1448 * 256 >> 8 = 2 428 296, times
+        // 990 000, >> 24: 143 290 (where 10 * 1448 / 0.1 s * 0.99 is 143 352).
+        assert_eq!(b.rate_bytes_per_sec(bw, BBR_UNIT), 143_290);
+        // At the high gain: 1677 * 1448 * 739 >> 8 = 7 009 807; * 990 000 >> 24 = 413 638.
+        assert_eq!(b.rate_bytes_per_sec(bw, BBR_HIGH_GAIN), 413_638);
+        // bbr_bdp over 100 ms: 1677 * 100 000 = 167 700 000; at gain 2 (512) that is
+        // 335 400 000 after the shift, / 2^24 = 19.99, rounded up to 20.
+        b.min_rtt_us = Some(100_000);
+        assert_eq!(b.bdp(bw, BBR_CWND_GAIN), 20);
+        // At unit gain 9.996 rounds up to 10; with no RTT sample, the initial window.
+        assert_eq!(b.bdp(bw, BBR_UNIT), 10);
+        b.min_rtt_us = None;
+        assert_eq!(b.bdp(bw, BBR_CWND_GAIN), TCP_INIT_CWND);
+        // The ACK-aggregation cap: 100 ms at the bandwidth, 1677 * 100 000 >> 24 = 9 packets.
+        assert_eq!(bw.packets_in(BBR_EXTRA_ACKED_MAX_US), 9);
+        // What the charts show: 1677 / 2^24 packets a microsecond of 1448 bytes.
+        assert!((bw.bytes_per_sec(1448) - 144_737.0).abs() < 1.0);
     }
 
     /// `bbr_undo_cwnd`: an undone reduction restarts the full-pipe estimate and leaves the
@@ -1319,10 +1371,10 @@ mod tests {
         let mut f = Flow::new(1);
         f.round(RTT, 1e6);
         f.round(RTT, 1e6);
-        assert!(f.bbr.full_bw > 0.0 && f.bbr.full_bw_cnt > 0);
+        assert!(f.bbr.full_bw > Bw(0) && f.bbr.full_bw_cnt > 0);
         let cwnd = f.w.cwnd;
         f.bbr.on_undo();
-        assert_eq!((f.bbr.full_bw, f.bbr.full_bw_cnt), (0.0, 0));
+        assert_eq!((f.bbr.full_bw, f.bbr.full_bw_cnt), (Bw(0), 0));
         assert_eq!(f.w.cwnd, cwnd);
     }
 }

@@ -1,5 +1,6 @@
 //! Kathleen Nichols' windowed min/max filter, as Linux's `lib/win_minmax.c`: BBR's bandwidth
-//! filter keeps the largest delivery rate of the last ten round trips with it.
+//! filter keeps the largest delivery rate of the last ten round trips with it, in Linux's
+//! integer units (`u32`, as `struct minmax_sample`).
 
 /// Kathleen Nichols' windowed maximum, as Linux's `lib/win_minmax.c`: the best, second-best and
 /// third-best samples of the window, spread over it, in constant space. A new maximum replaces
@@ -7,24 +8,24 @@
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct MaxFilter {
     /// (time, value), best first; times never decrease down the list.
-    s: [(u64, f64); 3],
+    s: [(u64, u32); 3],
 }
 
 impl MaxFilter {
     /// The windowed maximum (zero before any sample).
-    pub fn get(&self) -> f64 {
+    pub fn get(&self) -> u32 {
         self.s[0].1
     }
 
     /// Forgets everything but this sample (`minmax_reset`).
-    pub fn reset(&mut self, t: u64, v: f64) -> f64 {
+    pub fn reset(&mut self, t: u64, v: u32) -> u32 {
         self.s = [(t, v); 3];
         v
     }
 
     /// Adds a sample at time `t` and returns the maximum over `(t - win, t]`
     /// (`minmax_running_max`).
-    pub fn update(&mut self, win: u64, t: u64, v: f64) -> f64 {
+    pub fn update(&mut self, win: u64, t: u64, v: u32) -> u32 {
         let val = (t, v);
         if v >= self.s[0].1 || t.saturating_sub(self.s[2].0) > win {
             // A new maximum, or nothing left in the window.
@@ -40,7 +41,7 @@ impl MaxFilter {
     }
 
     /// As time advances, update the 1st, 2nd and 3rd choices (`minmax_subwin_update`).
-    fn subwin_update(&mut self, win: u64, val: (u64, f64)) -> f64 {
+    fn subwin_update(&mut self, win: u64, val: (u64, u32)) -> u32 {
         let dt = val.0.saturating_sub(self.s[0].0);
         if dt > win {
             // The whole window passed without a new maximum: the 2nd choice becomes the best,
@@ -76,16 +77,16 @@ mod tests {
     #[test]
     fn the_max_filter_keeps_the_max_for_ten_rounds_and_then_forgets_it() {
         let mut f = MaxFilter::default();
-        assert_eq!(f.update(WIN, 1, 100.0), 100.0);
+        assert_eq!(f.update(WIN, 1, 100), 100);
         for round in 2..=11 {
-            assert_eq!(f.update(WIN, round, 50.0 + round as f64), 100.0, "{round}");
+            assert_eq!(f.update(WIN, round, 50 + round as u32), 100, "{round}");
         }
         // Round 12: the 100 is eleven rounds old; the best left in the window takes over.
-        let now = f.update(WIN, 12, 50.0);
-        assert!((50.0..=62.0).contains(&now), "{now}");
+        let now = f.update(WIN, 12, 50);
+        assert!((50..=62).contains(&now), "{now}");
         // A new maximum replaces everything at once.
-        assert_eq!(f.update(WIN, 13, 70.0), 70.0);
-        assert_eq!(f.update(WIN, 14, 10.0), 70.0);
+        assert_eq!(f.update(WIN, 13, 70), 70);
+        assert_eq!(f.update(WIN, 14, 10), 70);
     }
 
     #[test]
@@ -94,9 +95,9 @@ mod tests {
         // falling rate is tracked with at most one window's lag.
         let mut f = MaxFilter::default();
         for t in 0..100u64 {
-            let v = 1000.0 - t as f64;
+            let v = 1000 - t as u32;
             let got = f.update(WIN, t, v);
-            assert!(got >= v && got <= v + 2.0 * WIN as f64, "{t}: {got}");
+            assert!(got >= v && got <= v + 2 * WIN as u32, "{t}: {got}");
         }
     }
 }

@@ -69,34 +69,25 @@ pub const INFINITE_SSTHRESH_BYTES: u64 = u64::MAX / 4;
 /// `cubictcp_recalc_ssthresh`'s floor of 2).
 pub const MIN_SSTHRESH: u32 = 2;
 
-/// A delivery-rate sample (Linux `tcp_rate.c`, draft-cheng-iccrg-delivery-rate-estimation).
+/// A delivery-rate sample (Linux `tcp_rate.c`, draft-cheng-iccrg-delivery-rate-estimation), in
+/// Linux's units: packets over whole microseconds. Only a sample with a positive interval is
+/// made (Linux marks the others `interval_us = -1`, which every user skips).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct RateSample {
-    /// Bytes delivered over the sample's interval.
-    pub delivered: u64,
-    /// The interval: the longer of the send and the ACK intervals.
-    pub interval: Duration,
+    /// Packets delivered over the sample's interval (`rs->delivered`).
+    pub delivered: u32,
+    /// The interval in microseconds: the longer of the send and the ACK intervals
+    /// (`rs->interval_us`).
+    pub interval_us: u64,
     /// The sample was taken while the sender had nothing to send, so it may understate the path.
     pub app_limited: bool,
-    /// The sender's delivered count when the sampled packet was sent (marks round trips).
+    /// The sender's delivered count, in packets, when the sampled packet was sent (marks round
+    /// trips; `rs->prior_delivered`).
     pub prior_delivered: u64,
 }
 
-impl RateSample {
-    /// Bytes per second, if the interval is positive.
-    pub fn rate(&self) -> Option<f64> {
-        self.has_rate()
-            .then(|| self.delivered as f64 / self.interval.as_secs_f64())
-    }
-
-    /// Whether [`RateSample::rate`] has an answer, without its two divisions.
-    pub fn has_rate(&self) -> bool {
-        self.interval > Duration::ZERO
-    }
-}
-
 /// What one ACK told the sender. Counts of data are in packets, as Linux's algorithms take
-/// them; the delivery-rate sample and the sequence numbers are in bytes.
+/// them; the sequence numbers are in bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AckEvent {
     pub now: Instant,
@@ -119,8 +110,6 @@ pub struct AckEvent {
     pub min_rtt: Option<Duration>,
     /// Packets in flight after this ACK was processed (`tcp_packets_in_flight`).
     pub in_flight: u32,
-    /// The same in bytes.
-    pub in_flight_bytes: u64,
     /// Whether the window, not the application or the receiver, has been the limit lately (Linux
     /// `tcp_is_cwnd_limited`): a window that is not used must not grow.
     pub cwnd_limited: bool,
@@ -129,10 +118,9 @@ pub struct AckEvent {
     pub in_recovery: bool,
     /// The reduction under way answers an ECN echo (Linux's `TCP_CA_CWR`), not a loss.
     pub in_cwr: bool,
-    /// The sender's count of bytes delivered so far (acknowledged or SACKed).
+    /// The sender's count of packets delivered so far, acknowledged or SACKed (Linux's
+    /// `tp->delivered`).
     pub delivered: u64,
-    /// The same in packets (Linux's `tp->delivered`).
-    pub delivered_pkts: u64,
     /// The cumulative ACK and the next byte to send: a round trip ends when the first passes
     /// the value the second had when the round began.
     pub snd_una: u64,
@@ -163,12 +151,10 @@ impl AckEvent {
             rtt: None,
             min_rtt: None,
             in_flight: 0,
-            in_flight_bytes: 0,
             cwnd_limited: true,
             in_recovery: false,
             in_cwr: false,
             delivered: 0,
-            delivered_pkts: 0,
             snd_una: 0,
             snd_nxt: 0,
             srtt: None,

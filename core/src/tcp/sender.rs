@@ -255,8 +255,6 @@ pub struct Sender {
     frto_new_data: bool,
     /// The next new segment carries CWR (Linux's `TCP_ECN_QUEUE_CWR`).
     queue_cwr: bool,
-    /// Packets delivered so far (acknowledged or SACKed; Linux's `tp->delivered`).
-    delivered_pkts: u64,
     /// The retransmission timer, the tail loss probe's, RACK's reordering timer and the pacer's.
     timers: TimerTable,
     rack: Rack,
@@ -314,7 +312,6 @@ impl Sender {
             queue_cwr: false,
             prr_delivered: 0,
             prr_out: 0,
-            delivered_pkts: 0,
             timers: TimerTable::default(),
             rack: Rack::new(),
             tlp_high_seq: None,
@@ -412,7 +409,7 @@ impl Sender {
 
     /// Packets delivered so far, acknowledged or SACKed (Linux's `tp->delivered`).
     pub fn delivered_packets(&self) -> u64 {
-        self.delivered_pkts
+        self.rate.delivered()
     }
 
     /// Whether the window is being reduced in fast recovery (`tcp_in_cwnd_reduction`).
@@ -777,10 +774,9 @@ impl Sender {
             self.rtt.sample(r, self.snd_una, self.snd_nxt);
         }
         let delivered_now = newly_acked + newly_sacked.bytes;
-        self.delivered_pkts += u64::from(acked_pkts + sacked_pkts);
         let rate = self.rate.on_delivered(
             now,
-            delivered_now,
+            acked_pkts + sacked_pkts,
             latest.map(|d| (d.sent_at, d.tx)),
             self.rtt.min_rtt(),
         );
@@ -833,12 +829,10 @@ impl Sender {
                 rtt: ca_rtt,
                 min_rtt: self.rtt.min_rtt(),
                 in_flight: self.packets_in_flight(),
-                in_flight_bytes: self.in_flight(),
                 cwnd_limited: self.cwnd_limited(),
                 in_recovery: self.in_cwnd_reduction(),
                 in_cwr: matches!(self.ca, CaState::Cwr { .. }),
                 delivered: self.rate.delivered(),
-                delivered_pkts: self.delivered_pkts,
                 snd_una: self.snd_una,
                 snd_nxt: self.snd_nxt,
                 srtt: self.rtt.srtt(),
@@ -1372,7 +1366,7 @@ impl Sender {
                 }
                 None => {
                     if self.packets_in_flight() < self.w.cwnd {
-                        self.rate.mark_app_limited(self.in_flight());
+                        self.rate.mark_app_limited(self.packets_in_flight());
                     }
                     break;
                 }
