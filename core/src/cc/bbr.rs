@@ -831,6 +831,10 @@ impl CongestionControl for Bbr {
         true
     }
 
+    fn samples_rate(&self) -> bool {
+        true
+    }
+
     /// `bbr_min_tso_segs`: one segment a GSO packet below 1.2 Mbit/s, two above.
     fn min_tso_segs(&self) -> u32 {
         if self.pacing_rate.unwrap_or(0) < BBR_MIN_TSO_RATE_BYTES {

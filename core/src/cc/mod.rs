@@ -253,6 +253,13 @@ pub trait CongestionControl {
         false
     }
 
+    /// Whether the algorithm reads the ACKs' delivery-rate samples (BBR). Linux computes one on
+    /// every ACK for `tcp_info` too; the lab has no reader but the algorithm, so a sender whose
+    /// algorithm does not read them (asked once) keeps only the delivered count.
+    fn samples_rate(&self) -> bool {
+        false
+    }
+
     /// A short label of the algorithm's state, for traces and the player (e.g. BBR's mode).
     /// The window comes from a model of the path (BBR's bandwidth and RTT), not from growth
     /// per ACK and a cut on loss: there is no ssthresh to leave slow start at.

@@ -51,6 +51,11 @@ impl RateEstimator {
         self.app_limited_until = (self.delivered + u64::from(in_flight)).max(1);
     }
 
+    /// An ACK delivered `newly` packets, for a sender that takes no samples: the count alone.
+    pub fn count_delivered(&mut self, newly: u32) {
+        self.delivered += u64::from(newly);
+    }
+
     /// An ACK delivered `newly` packets; `latest` is the snapshot and send time of the most
     /// recently sent of them (`tcp_rate_skb_delivered` and `tcp_rate_gen`).
     pub fn on_delivered(

@@ -23,7 +23,7 @@ use super::pacer::{self, Gso, Pacer};
 use super::rack::Rack;
 use super::rate::RateEstimator;
 use super::rtt::RttEstimator;
-use super::scoreboard::{Scoreboard, Seg, DUP_THRESH};
+use super::scoreboard::{Scoreboard, Seg, TxSnapshot, DUP_THRESH};
 use super::timer::{Timer, TimerTable};
 use super::tlp::probe_timeout;
 use super::undo::Undo;
@@ -232,6 +232,8 @@ pub struct Sender {
     cc: Box<dyn CongestionControl>,
     /// `cc.paces()`, asked once.
     paces: bool,
+    /// `cc.samples_rate()`, asked once.
+    samples_rate: bool,
     w: Window,
     dupacks: u32,
     /// Bytes the latest ACK newly SACKed.
@@ -297,6 +299,7 @@ impl Sender {
             rtt: RttEstimator::new(cfg.rto_min),
             rate: RateEstimator::default(),
             paces: cc.paces(),
+            samples_rate: cc.samples_rate(),
             quantum_memo: Memo::default(),
             pace_memo: Memo::default(),
             cc,
@@ -774,12 +777,17 @@ impl Sender {
             self.rtt.sample(r, self.snd_una, self.snd_nxt);
         }
         let delivered_now = newly_acked + newly_sacked.bytes;
-        let rate = self.rate.on_delivered(
-            now,
-            acked_pkts + sacked_pkts,
-            latest.map(|d| (d.sent_at, d.tx)),
-            self.rtt.min_rtt(),
-        );
+        let rate = if self.samples_rate {
+            self.rate.on_delivered(
+                now,
+                acked_pkts + sacked_pkts,
+                latest.map(|d| (d.sent_at, d.tx)),
+                self.rtt.min_rtt(),
+            )
+        } else {
+            self.rate.count_delivered(acked_pkts + sacked_pkts);
+            None
+        };
         if let Some(d) = latest {
             self.rack.on_delivered(now, d, self.rtt.min_rtt());
         }
@@ -1451,7 +1459,11 @@ impl Sender {
             }
         }
         self.last_send = Some(now);
-        let tx = self.rate.on_send(now, self.board.is_empty());
+        let tx = if self.samples_rate {
+            self.rate.on_send(now, self.board.is_empty())
+        } else {
+            TxSnapshot::default()
+        };
         if matches!(how, Tx::Probe { .. }) {
             self.note(now, Note::LossProbe { seq, len });
         }
