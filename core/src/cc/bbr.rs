@@ -26,11 +26,6 @@
 //!   (`bbr_lt_bw_sampling`) is left out: the lab's path has no policer, only a drop-tail queue
 //!   and random loss, so it could only misfire (random loss looks like policing to it at times).
 //! - `rs->prior_in_flight` is taken as the data in flight after the ACK plus what it delivered.
-//! - The pacer's next departure time is not visible, so `bbr_packets_in_net_at_edt` assumes it
-//!   is now.
-//! - Linux's send quantum (`bbr_tso_segs_goal`) sizes the window's allowance for segments queued
-//!   at both ends as Linux does, but the sender paces one segment at a time, where Linux's GSO
-//!   sends the quantum's segments back to back.
 //! - ProbeRTT marks the connection application-limited (`tp->app_limited`) so its low-rate
 //!   samples do not pull the bandwidth down; the rate estimator is the sender's, so BBR keeps the
 //!   span of delivered counts that mark covers and flags the samples that fall in it.
@@ -417,14 +412,23 @@ impl Bbr {
         self.quantization_budget(self.bdp(bw, gain))
     }
 
-    /// `bbr_packets_in_net_at_edt`, with the next departure taken as now: the data in flight,
-    /// plus the segment about to leave when inflight is meant to grow.
-    fn in_net_at_edt(&self, inflight_now: u32) -> u32 {
+    /// `bbr_packets_in_net_at_edt`: what will still be in the network when the pacer lets the
+    /// next GSO packet go (its earliest departure time, `tcp_wstamp_ns`): the data in flight,
+    /// plus that packet when inflight is meant to grow, less what the bandwidth estimate delivers
+    /// until then. Pacing decisions already made are "baked in".
+    fn in_net_at_edt(&self, inflight_now: u32, ack: &AckEvent) -> u32 {
+        let interval_us = ack
+            .next_departure
+            .saturating_duration_since(ack.now)
+            .as_nanos()
+            / 1_000;
+        let delivered = self.max_bw().packets_in(interval_us);
+        let mut inflight_at_edt = inflight_now;
         if self.pacing_gain > BBR_UNIT {
-            inflight_now.saturating_add(self.tso_segs_goal())
-        } else {
-            inflight_now
+            inflight_at_edt = inflight_at_edt.saturating_add(self.tso_segs_goal());
         }
+        let left = u64::from(inflight_at_edt).saturating_sub(delivered);
+        u32::try_from(left).unwrap_or(u32::MAX)
     }
 
     /// `bbr_set_cwnd`'s target: `cwnd_gain` BDPs of the model plus the ACK-aggregation
@@ -516,7 +520,7 @@ impl Bbr {
             .in_flight
             .saturating_add(ack.acked)
             .saturating_add(ack.sacked);
-        let inflight = self.in_net_at_edt(prior_in_flight);
+        let inflight = self.in_net_at_edt(prior_in_flight, ack);
         let bw = self.max_bw();
         if self.pacing_gain > BBR_UNIT {
             return is_full_length && (losses || inflight >= self.inflight(bw, self.pacing_gain));
@@ -570,7 +574,7 @@ impl Bbr {
             w.ssthresh = self.inflight(self.max_bw(), BBR_UNIT);
         }
         if self.mode == BbrMode::Drain
-            && self.in_net_at_edt(ack.in_flight) <= self.inflight(self.max_bw(), BBR_UNIT)
+            && self.in_net_at_edt(ack.in_flight, ack) <= self.inflight(self.max_bw(), BBR_UNIT)
         {
             self.reset_probe_bw_mode(ack.now);
         }
@@ -937,6 +941,7 @@ mod tests {
                 delivered: self.delivered,
                 snd_una: self.delivered * u64::from(MSS),
                 snd_nxt: (self.delivered + u64::from(self.in_flight)) * u64::from(MSS),
+                next_departure: self.now,
                 srtt: Some(RTT),
                 rate: Some(RateSample {
                     delivered: packets,
@@ -1288,6 +1293,7 @@ mod tests {
             delivered: u64::MAX,
             snd_una: u64::MAX,
             snd_nxt: u64::MAX,
+            next_departure: Instant::MAX,
             srtt: Some(Duration::ZERO),
             rate: Some(RateSample {
                 delivered: u32::MAX,
@@ -1366,6 +1372,31 @@ mod tests {
         assert_eq!(bw.packets_in(BBR_EXTRA_ACKED_MAX_US), 9);
         // What the charts show: 1677 / 2^24 packets a microsecond of 1448 bytes.
         assert!((bw.bytes_per_sec(1448) - 144_737.0).abs() < 1.0);
+    }
+
+    /// `bbr_packets_in_net_at_edt`: what the bandwidth delivers before the pacer's next
+    /// departure is not counted as in the network then.
+    #[test]
+    fn inflight_at_the_next_departure_leaves_out_what_is_delivered_until_then() {
+        let mut b = Bbr::new(0);
+        b.mss = u64::from(MSS);
+        // 100 packets over 100 ms: a packet a millisecond, 16 777 in Linux's units.
+        b.bw.update(BBR_BW_RTTS, 0, Bw::of(100, 100_000).0);
+        let mut ack = AckEvent::plain(Instant::from_millis(1_000), 1);
+        b.pacing_gain = BBR_UNIT;
+        assert_eq!(b.in_net_at_edt(50, &ack), 50);
+        // The next departure 10.5 ms away: ten packets delivered by then (10 499 us).
+        ack.next_departure = ack.now + Duration::from_nanos(10_499_999);
+        assert_eq!(b.in_net_at_edt(50, &ack), 40);
+        // Probing: the packet leaving then counts (the quantum, one segment below 1.2 Mbit/s).
+        b.pacing_gain = BBR_PACING_GAIN[0];
+        b.pacing_rate = Some(100_000);
+        assert_eq!(b.in_net_at_edt(50, &ack), 41);
+        // A departure in the past is now; more delivered than in flight is none.
+        ack.next_departure = Instant::from_millis(10);
+        assert_eq!(b.in_net_at_edt(50, &ack), 51);
+        ack.next_departure = ack.now + Duration::from_secs(1);
+        assert_eq!(b.in_net_at_edt(50, &ack), 0);
     }
 
     /// `bbr_undo_cwnd`: an undone reduction restarts the full-pipe estimate and leaves the

@@ -125,6 +125,9 @@ pub struct AckEvent {
     /// the value the second had when the round began.
     pub snd_una: u64,
     pub snd_nxt: u64,
+    /// When the pacer lets the next packet leave (Linux's `tcp_wstamp_ns`, the earliest
+    /// departure time); `now` or earlier for a sender that does not pace.
+    pub next_departure: Instant,
     pub srtt: Option<Duration>,
     pub rate: Option<RateSample>,
 }
@@ -157,6 +160,7 @@ impl AckEvent {
             delivered: 0,
             snd_una: 0,
             snd_nxt: 0,
+            next_departure: now,
             srtt: None,
             rate: None,
         }

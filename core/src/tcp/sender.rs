@@ -843,6 +843,7 @@ impl Sender {
                 delivered: self.rate.delivered(),
                 snd_una: self.snd_una,
                 snd_nxt: self.snd_nxt,
+                next_departure: self.pacer.next(),
                 srtt: self.rtt.srtt(),
                 rate,
             };
