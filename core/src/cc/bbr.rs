@@ -25,10 +25,10 @@
 //! - The long-term ("lt") bandwidth sampling that detects token-bucket policers
 //!   (`bbr_lt_bw_sampling`: two intervals of four or more rounds with a fifth of their packets
 //!   lost and rates within an eighth, then pace at their mean for 48 rounds) is not modelled
-//!   yet. It was left out when the lab's path had no policer; it has one now (`policer=`), and
-//!   there a BBR flow keeps probing past the policed rate (about 7 % of its bytes resent),
-//!   where Linux's paces at the intervals' rate if it finds two such; whether it does on the
-//!   lab's policed paths is not yet measured against the kernel.
+//!   yet. It was left out when the lab's path had no policer; it has one now (`police=`), and
+//!   there a BBR flow keeps probing past the policed rate, where Linux's paces at the
+//!   intervals' rate if it finds two such. On `preset=policer&cc=bbr` that changes little: the
+//!   kernel (the twin) resends 7.1 % of its bytes and gets 1.188 MB/s, the lab 7.5 % and 1.189.
 //! - `rs->prior_in_flight` is taken as the data in flight after the ACK plus what it delivered.
 //! - ProbeRTT marks the connection application-limited (`tp->app_limited`) so its low-rate
 //!   samples do not pull the bandwidth down; the rate estimator is the sender's, so BBR keeps the
