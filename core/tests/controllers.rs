@@ -89,18 +89,20 @@ proptest! {
         let mut cc = new_controller(algo, CcOptions { hystart, seed: 7 });
         let mut w = Window::new(iw, mss);
         let mut now = Instant::ZERO;
-        let (mut delivered, mut una) = (0u64, 0u64);
+        let (mut delivered, mut una, mut total_lost) = (0u64, 0u64, 0u64);
         for e in events {
             match e {
                 Event::Ack { dt_us, acked, sacked, lost, rtt_us, in_flight, recovering, limited, rate_pkts } => {
                     now += Duration::from_micros(dt_us);
                     let prior = delivered;
                     delivered += u64::from(acked + sacked);
+                    total_lost += u64::from(lost);
                     una += u64::from(acked) * u64::from(mss);
                     let rtt = rtt_us.map(Duration::from_micros);
                     let ack = AckEvent {
                         sacked,
                         lost,
+                        total_lost,
                         rtt,
                         min_rtt: rtt,
                         in_flight,
@@ -122,11 +124,11 @@ proptest! {
                     cc.on_ack(&mut w, &ack);
                 }
                 Event::EnterRecovery => {
-                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss) };
+                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss), total_lost };
                     cc.on_enter_recovery(&mut w, &loss);
                 }
                 Event::Timeout { first } => {
-                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss) };
+                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss), total_lost };
                     cc.on_rto(&mut w, &loss, first);
                     // As the sender does (`tcp_enter_loss`).
                     w.cwnd = 1;

@@ -394,6 +394,7 @@ mod tests {
         LossEvent {
             now: Instant::ZERO,
             flight_size: flight_packets * 1000,
+            total_lost: 1,
         }
     }
 

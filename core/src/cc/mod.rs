@@ -103,6 +103,9 @@ pub struct AckEvent {
     pub data_acked: bool,
     /// Packets newly deemed lost while this ACK was processed (Linux's `rs->losses`).
     pub lost: u32,
+    /// Packets deemed lost since the connection began, each marking counted (Linux's
+    /// `tp->lost`).
+    pub total_lost: u64,
     /// RTT sample of this ACK. None from retransmitted data: the lab applies Karn's rule
     /// (RFC 6298 §3) where Linux, with timestamps, would take one (docs/model.md).
     pub rtt: Option<Duration>,
@@ -151,6 +154,7 @@ impl AckEvent {
             sacked: 0,
             data_acked: acked > 0,
             lost: 0,
+            total_lost: 0,
             rtt: None,
             min_rtt: None,
             in_flight: 0,
@@ -173,6 +177,9 @@ pub struct LossEvent {
     pub now: Instant,
     /// Bytes in flight when the loss was detected (RFC 5681's FlightSize).
     pub flight_size: u64,
+    /// Packets deemed lost since the connection began (Linux's `tp->lost`), a timeout's own
+    /// markings included.
+    pub total_lost: u64,
 }
 
 /// The state an algorithm's [`CcModel`] is computed from, packed into words: two equal keys

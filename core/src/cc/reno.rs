@@ -144,6 +144,7 @@ mod tests {
             &LossEvent {
                 now: Instant::ZERO,
                 flight_size: 40_000,
+                total_lost: 1,
             },
         );
         assert_eq!((w.cwnd, w.ssthresh), (40, 20));

@@ -591,15 +591,18 @@ impl Sender {
                     self.begin_undo(true);
                     self.queue_cwr = self.cfg.ecn;
                 }
-                let loss = LossEvent {
-                    now,
-                    flight_size: self.snd_nxt - self.snd_una,
-                };
-                self.cc.on_rto(&mut self.w, &loss, reduce);
-                // `tcp_timeout_mark_lost`: RACK spares segments sent within its RTT.
+                // `tcp_timeout_mark_lost`: RACK spares segments sent within its RTT. Linux marks
+                // them before it tells the algorithm of the new state (`tcp_set_ca_state`), which
+                // may read the count (BBR's long-term sampling).
                 let rack_rtt = self.rack.rtt();
                 let spare_after = (rack_rtt > Duration::ZERO).then(|| now - rack_rtt);
                 self.board.mark_all_lost(spare_after);
+                let loss = LossEvent {
+                    now,
+                    flight_size: self.snd_nxt - self.snd_una,
+                    total_lost: self.board.lost_marked().segs,
+                };
+                self.cc.on_rto(&mut self.w, &loss, reduce);
                 // A timeout replaces the reordering timer (Linux arms one timer for both).
                 self.timers.stop(Timer::RackReorder);
                 self.timers.stop(Timer::Tlp);
@@ -834,6 +837,7 @@ impl Sender {
                 sacked: sacked_pkts,
                 data_acked: advanced && newly_acked > 0,
                 lost: pkts(newly_lost.segs),
+                total_lost: self.board.lost_marked().segs,
                 rtt: ca_rtt,
                 min_rtt: self.rtt.min_rtt(),
                 in_flight: self.packets_in_flight(),
@@ -1226,6 +1230,7 @@ impl Sender {
         let loss = LossEvent {
             now,
             flight_size: self.snd_nxt - self.snd_una,
+            total_lost: self.board.lost_marked().segs,
         };
         self.prior_cwnd = self.w.cwnd;
         self.prr_delivered = 0;
