@@ -1,7 +1,7 @@
 //! The last answer of a pure function, kept with the arguments it was computed from.
 //!
 //! Some of what a sender or its algorithm derives on every ACK or segment changes only when a
-//! slower quantity does: BBR's BDP and send quantum with its bandwidth estimate and gains, a
+//! slower quantity does: BBR's send quantum and the sender's GSO quantum with the pacing rate, a
 //! paced segment's time with the pacing rate and the segment's size. Each such derivation is a
 //! floating-point or 64-bit division or two, the costliest instructions on the hot path. A
 //! [`Memo`] answers with the function's own earlier result while its arguments are unchanged,
