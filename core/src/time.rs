@@ -62,6 +62,11 @@ impl Duration {
         self.0
     }
 
+    /// Whole microseconds, truncated: Linux keeps its RTTs so (`rs->rtt_us`, `tcp_min_rtt`).
+    pub const fn as_micros(self) -> u64 {
+        self.0 / 1_000
+    }
+
     pub fn as_millis_f64(self) -> f64 {
         self.0 as f64 / 1e6
     }
@@ -114,6 +119,19 @@ impl Instant {
 
     pub const fn as_nanos(self) -> u64 {
         self.0
+    }
+
+    /// Whole microseconds since the start, truncated: a stamp of Linux's microsecond clock
+    /// (`tcp_mstamp`, `tcp_skb_timestamp_us`), so that an interval is the difference of two
+    /// truncated stamps, as `tcp_stamp_us_delta` takes it.
+    pub const fn as_micros(self) -> u64 {
+        self.0 / 1_000
+    }
+
+    /// Whole milliseconds since the start, truncated (BBR's `div_u64(delivered_mstamp,
+    /// USEC_PER_MSEC)`).
+    pub const fn as_millis(self) -> u64 {
+        self.0 / 1_000_000
     }
 
     pub fn as_millis_f64(self) -> f64 {

@@ -207,13 +207,7 @@ struct Counters {
 
 /// A duration in whole microseconds, as Linux's `rs->rtt_us` and `tcp_min_rtt` (a u32).
 fn whole_us(t: Duration) -> u32 {
-    u32::try_from(t.as_nanos() / 1_000).unwrap_or(u32::MAX)
-}
-
-/// A time as Linux's `tcp_mstamp` and `delivered_mstamp`: whole microseconds, so that an
-/// interval is the difference of two truncated stamps (`tcp_stamp_us_delta`).
-fn stamp_us(t: Instant) -> u64 {
-    t.as_nanos() / 1_000
+    u32::try_from(t.as_micros()).unwrap_or(u32::MAX)
 }
 
 /// Linux's congestion states as BBR tells them apart (`tcp_ca_state`: Open and Disorder are one
@@ -353,7 +347,7 @@ impl Bbr {
 
     /// `bbr_reset_lt_bw_sampling_interval`.
     fn reset_lt_interval(&mut self, c: Counters) {
-        self.lt.last_stamp_ms = c.delivered_at.as_nanos() / 1_000_000;
+        self.lt.last_stamp_ms = c.delivered_at.as_millis();
         self.lt.last_delivered = c.delivered;
         self.lt.last_lost = c.lost;
         self.lt.rtt_cnt = 0;
@@ -434,7 +428,10 @@ impl Bbr {
         if delivered == 0 || (lost << BBR_SCALE) < BBR_LT_LOSS_THRESH * delivered {
             return;
         }
-        let t_ms = (c.delivered_at.as_nanos() / 1_000_000).saturating_sub(self.lt.last_stamp_ms);
+        let t_ms = c
+            .delivered_at
+            .as_millis()
+            .saturating_sub(self.lt.last_stamp_ms);
         if t_ms < 1 {
             return;
         }
@@ -577,8 +574,7 @@ impl Bbr {
         let interval_us = ack
             .next_departure
             .saturating_duration_since(ack.now)
-            .as_nanos()
-            / 1_000;
+            .as_micros();
         let delivered = self.model_bw().packets_in(interval_us);
         let mut inflight_at_edt = inflight_now;
         if self.pacing_gain > BBR_UNIT {
@@ -646,7 +642,10 @@ impl Bbr {
             }
         }
         // What the bandwidth estimate would have delivered over the epoch.
-        let epoch_us = stamp_us(ack.now).saturating_sub(stamp_us(self.ack_epoch_stamp));
+        let epoch_us = ack
+            .now
+            .as_micros()
+            .saturating_sub(self.ack_epoch_stamp.as_micros());
         let expected = self.model_bw().packets_in(epoch_us);
         let mut expected = u32::try_from(expected).unwrap_or(u32::MAX);
         // Restart the epoch when ACKs run below the expected rate, or after very many.
@@ -669,7 +668,10 @@ impl Bbr {
     /// to one BDP.
     fn is_next_cycle_phase(&self, ack: &AckEvent, losses: bool) -> bool {
         let is_full_length = self.min_rtt_us.is_some_and(|m| {
-            stamp_us(ack.now).saturating_sub(stamp_us(self.cycle_stamp)) > u64::from(m)
+            ack.now
+                .as_micros()
+                .saturating_sub(self.cycle_stamp.as_micros())
+                > u64::from(m)
         });
         if self.pacing_gain == BBR_UNIT {
             return is_full_length;
@@ -1124,7 +1126,7 @@ mod tests {
                 srtt: Some(RTT),
                 rate: Some(RateSample {
                     delivered: packets,
-                    interval_us: RTT.as_nanos() / 1_000,
+                    interval_us: RTT.as_micros(),
                     app_limited: false,
                     prior_delivered,
                 }),

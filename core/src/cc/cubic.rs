@@ -236,7 +236,7 @@ impl Cubic {
         {
             return;
         }
-        let delay_us = (rtt.as_nanos() / 1_000).max(1);
+        let delay_us = rtt.as_micros().max(1);
         if self.delay_min_us == 0 || self.delay_min_us > delay_us {
             self.delay_min_us = delay_us;
         }

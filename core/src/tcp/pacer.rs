@@ -33,7 +33,7 @@ pub fn tso_segs(rate: f64, min_rtt: Option<Duration>, mss: u32, min_segs: u32) -
     // `sk_pacing_rate >> sk_pacing_shift`, in whole bytes as the kernel's unsigned long.
     let mut bytes = (rate.max(0.0) as u64) >> PACING_SHIFT;
     // `tcp_min_rtt` is ~0U before any sample: no share of the GSO limit then.
-    let r = min_rtt.map_or(u64::MAX, |d| (d.as_nanos() / 1_000) >> TSO_RTT_LOG);
+    let r = min_rtt.map_or(u64::MAX, |d| d.as_micros() >> TSO_RTT_LOG);
     if r < 32 {
         bytes += GSO_MAX_BYTES >> r;
     }

@@ -18,12 +18,6 @@ pub struct RateEstimator {
     app_limited_until: u64,
 }
 
-/// A time as Linux's rate estimator holds it: whole microseconds (`tcp_mstamp`,
-/// `tcp_skb_timestamp_us`), so that an interval is the difference of two truncated stamps.
-fn stamp_us(t: Instant) -> u64 {
-    t.as_nanos() / 1_000
-}
-
 impl RateEstimator {
     /// Packets delivered so far (Linux's `tp->delivered`).
     pub fn delivered(&self) -> u64 {
@@ -73,14 +67,18 @@ impl RateEstimator {
             self.app_limited_until = 0;
         }
         let (sent_at, tx) = latest?;
-        let send_us = stamp_us(sent_at).saturating_sub(stamp_us(tx.first_tx_time));
+        let send_us = sent_at
+            .as_micros()
+            .saturating_sub(tx.first_tx_time.as_micros());
         self.first_tx_time = sent_at;
-        let ack_us = stamp_us(now).saturating_sub(stamp_us(tx.delivered_time));
+        let ack_us = now
+            .as_micros()
+            .saturating_sub(tx.delivered_time.as_micros());
         self.delivered_time = now;
         let interval_us = send_us.max(ack_us);
         // A sample over less than the minimum RTT would come from ACK compression: Linux drops
         // it (`rs->interval_us < tcp_min_rtt(tp)`), as it does one of no time at all.
-        let min_rtt_us = min_rtt.map_or(0, |m| m.as_nanos() / 1_000);
+        let min_rtt_us = min_rtt.map_or(0, Duration::as_micros);
         if interval_us == 0 || interval_us < min_rtt_us {
             return None;
         }
