@@ -550,8 +550,8 @@ impl Bbr {
     /// `bbr_tso_segs_goal`: the segments one send quantum carries, "sort of
     /// `tcp_tso_autosize`": about a millisecond of the pacing rate (`sk_pacing_shift` 10), at
     /// most a 64 KiB GSO packet less the headers' room, at least one or two segments, at most
-    /// 127. Linux's rate counts header bytes and the lab's payload only, so the quantum may come
-    /// out one segment smaller at most.
+    /// 127. The rate is Linux's to the byte (`bbr_rate_bytes_per_sec`, of `mss`-byte packets),
+    /// so the quantum is too.
     fn tso_segs_goal(&self) -> u32 {
         // The sender's own `tcp_tso_autosize` without its min-RTT share (no RTT given).
         let rate = self.pacing_rate.unwrap_or(0);
