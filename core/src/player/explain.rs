@@ -5,6 +5,7 @@
 use super::step::{CaLabel, DropCause, Growth, QueueWhy, SlowStartEnd, Step, StepKind, Steps};
 use crate::cc::INFINITE_SSTHRESH_BYTES;
 use crate::scenario::CcAlgo;
+use crate::tcp::receiver::AckTiming;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Language {
@@ -458,9 +459,9 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
                 lang_pick(
                     lang,
                     format!(
-                        "{seg} arrives out of order: it waits in the receive buffer ({held} B held behind the hole) and the receiver ACKs at once."
+                        "{seg} arrives out of order: it waits in the receive buffer ({held} B held behind the hole), and the receiver's ACK reports it in a SACK block."
                     ),
-                    format!("{seg}乱序到达：留在接收缓冲区（空洞之后共 {held} 字节在等待），接收方立即回 ACK。"),
+                    format!("{seg}乱序到达：留在接收缓冲区（空洞之后共 {held} 字节在等待），接收方的 ACK 以 SACK 块报告它。"),
                 )
             } else if delivered > u64::from(len) {
                 lang_pick(
@@ -487,11 +488,16 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             format!("Datagram {id} arrives and is read at once."),
             format!("数据报 {id} 到达并立即被读取。"),
         ),
-        StepKind::AckSent { ack, sack_blocks, delayed } => {
-            let (d_en, d_zh) = if delayed {
-                (" when the delayed-ACK timer fires", "（延迟 ACK 计时器到期）")
-            } else {
-                ("", "")
+        StepKind::AckSent { ack, sack_blocks, timing } => {
+            let (d_en, d_zh) = match timing {
+                AckTiming::Now => ("", ""),
+                AckTiming::Delayed => (" when the delayed-ACK timer fires", "（延迟 ACK 计时器到期）"),
+                AckTiming::Compressed => (
+                    ", held back to report the segments after it too (Linux's SACK compression: \
+                     after three ACKs for one hole it waits up to 1 ms, or 5 % of the RTT, for more)",
+                    "，推迟发出以一并报告其后的报文段（Linux 的 SACK 压缩：同一空洞的三个 ACK 之后，\
+                     最多等待 1 毫秒或 RTT 的 5%）",
+                ),
             };
             let (s_en, s_zh) = if sack_blocks > 0 {
                 (
@@ -503,8 +509,8 @@ pub fn explain(step: &Step, steps: &Steps, lang: Language) -> String {
             };
             lang_pick(
                 lang,
-                format!("The receiver sends ACK {}{d_en}{s_en}.", ack_no(ack)),
-                format!("接收方发送 ACK {}{d_zh}{s_zh}。", ack_no(ack)),
+                format!("The receiver sends ACK {}{s_en}{d_en}.", ack_no(ack)),
+                format!("接收方发送 ACK {}{s_zh}{d_zh}。", ack_no(ack)),
             )
         }
         StepKind::AckArrived { ack, acked, sacked, growth, cwnd_before, cwnd_after } => {

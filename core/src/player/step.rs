@@ -1,5 +1,6 @@
 //! What happened at one step, and the state it left.
 
+use crate::tcp::receiver::AckTiming;
 use serde::{Deserialize, Serialize};
 
 /// Steps kept per run; a lesson's scenario needs a few thousand.
@@ -133,7 +134,9 @@ pub enum StepKind {
     AckSent {
         ack: u64,
         sack_blocks: u8,
-        delayed: bool,
+        /// Why it went out when it did: with its segment, on the delayed-ACK timer, or held
+        /// back by SACK compression.
+        timing: AckTiming,
     },
     /// An ACK reached the sender: `acked` new bytes (of `mss`), the window from `cwnd_before`
     /// to `cwnd_after` bytes.
@@ -430,7 +433,7 @@ impl StepKind {
             StepKind::AckSent {
                 ack: 2920,
                 sack_blocks: 1,
-                delayed: false,
+                timing: AckTiming::Now,
             },
             StepKind::AckArrived {
                 ack: 29200,

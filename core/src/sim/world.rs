@@ -11,6 +11,7 @@ use crate::metrics::trace::{DropCause, FlowTrace, Traces, Tracing};
 use crate::packet::{header_bytes, Ecn, Kind, Packet, TsOpt, UDP_HEADER_BYTES};
 use crate::player::{QueueWhy, StepKind, Steps, TripEnd};
 use crate::scenario::Scenario;
+use crate::tcp::receiver::AckTiming;
 use crate::tcp::sender::{ConnState, Note};
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 use crate::time::{Duration, Instant};
@@ -1083,11 +1084,16 @@ impl World {
                 );
             }
         }
+        if arrival.early_ack {
+            if let Some(kind) = self.flows[fi].receiver.take_early_ack() {
+                self.send_ack(now, fi, kind, AckTiming::Compressed);
+            }
+        }
         let flow = &mut self.flows[fi];
         if arrival.ack_now {
             let kind = flow.receiver.make_ack(now);
-            self.send_ack(now, fi, kind, false);
-        } else if let Some(d) = flow.receiver.delack_deadline() {
+            self.send_ack(now, fi, kind, AckTiming::Now);
+        } else if let Some(d) = flow.receiver.ack_deadline() {
             // One pending event at a time: a later deadline is picked up when it fires, so a
             // receiver that ACKs every second segment costs no event per segment.
             if flow.delack_timer.arm(d) {
@@ -1096,7 +1102,7 @@ impl World {
         }
     }
 
-    fn send_ack(&mut self, now: Instant, fi: usize, kind: Kind, delayed: bool) {
+    fn send_ack(&mut self, now: Instant, fi: usize, kind: Kind, timing: AckTiming) {
         self.acks_sent += 1;
         if let Kind::Ack { ack, sack_len, .. } = kind {
             self.record(
@@ -1105,7 +1111,7 @@ impl World {
                 StepKind::AckSent {
                     ack,
                     sack_blocks: sack_len,
-                    delayed,
+                    timing,
                 },
             );
         }
@@ -1126,11 +1132,13 @@ impl World {
         let fi = usize::from(f);
         let flow = &mut self.flows[fi];
         flow.delack_timer.fired(now);
-        if flow.receiver.delack_due(now) {
-            flow.receiver.on_delack_timeout();
+        if let Some(timing) = flow.receiver.ack_due(now) {
+            if timing == AckTiming::Delayed {
+                flow.receiver.on_delack_timeout();
+            }
             let kind = flow.receiver.make_ack(now);
-            self.send_ack(now, fi, kind, true);
-        } else if let Some(d) = flow.receiver.delack_deadline() {
+            self.send_ack(now, fi, kind, timing);
+        } else if let Some(d) = flow.receiver.ack_deadline() {
             if flow.delack_timer.arm(d) {
                 self.sched.schedule(d, Event::DelAck(f));
             }

@@ -19,6 +19,7 @@ use crate::packet::{
 use crate::scenario::Scenario;
 use crate::tcp::ranges::RangeSet;
 use crate::time::{Duration, Instant};
+use serde::{Deserialize, Serialize};
 
 /// Linux's TCP_MAX_QUICKACKS: a new connection ACKs its first segments at once so that the
 /// sender's slow start is not held back by delayed ACKs.
@@ -53,6 +54,14 @@ const INIT_SPACE_SEGMENTS: u64 = 10;
 
 /// `tcp_event_data_recv` grows the window only for in-order segments of at least 128 bytes.
 const GROW_MIN_LEN: u32 = 128;
+
+/// Linux's SACK compression (`__tcp_ack_snd_check`, since 4.18): once three ACKs have reported
+/// out-of-order data at one cumulative ACK (TCP_FASTRETRANS_THRESH, what a sender counting
+/// duplicates needs), the next are held back and go out as one after `tcp_comp_sack_delay_ns`
+/// (1 ms) or 5 % of the RTT, whichever is less, or at once after `tcp_comp_sack_nr` (44) of them.
+const COMP_SACK_AFTER: u8 = 3;
+const COMP_SACK_NR: u8 = 44;
+const COMP_SACK_DELAY_NS: u64 = 1_000_000;
 
 #[derive(Debug, Clone, Copy)]
 pub struct ReceiverConfig {
@@ -99,6 +108,35 @@ pub struct Arrival {
     pub duplicate: bool,
     /// An ACK must go out now.
     pub ack_now: bool,
+    /// An ACK held back by SACK compression must go out before this arrival's: the segment
+    /// opened a fifth SACK block, which pushes the oldest of the four kept out of the list
+    /// (`tcp_sack_new_ofo_skb`, `tcp_sack_compress_send_ack`). [`Receiver::take_early_ack`].
+    pub early_ack: bool,
+}
+
+/// Linux's SACK compression state (`__tcp_ack_snd_check`).
+#[derive(Debug, Default)]
+struct SackCompression {
+    /// `compressed_ack_rcv_nxt`: the cumulative ACK the ACKs sent at once were counted at.
+    at: Option<u64>,
+    /// `dup_ack_counter`: ACKs sent at once for out-of-order data at that cumulative ACK.
+    sent: u8,
+    /// `compressed_ack`: ACKs held back since the last one went out.
+    held: u8,
+    /// When the held ACK goes out (`compressed_ack_timer`).
+    deadline: Option<Instant>,
+}
+
+/// Why an ACK went out when it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AckTiming {
+    /// With the segment that called for it.
+    Now,
+    /// When the delayed-ACK timer fired.
+    Delayed,
+    /// When SACK compression's timer fired, or ahead of a segment that would have pushed its
+    /// blocks out.
+    Compressed,
 }
 
 #[derive(Debug)]
@@ -119,6 +157,9 @@ pub struct Receiver {
     /// Full-sized segments received since the last ACK.
     unacked_segments: u32,
     delack_deadline: Option<Instant>,
+    compression: SackCompression,
+    /// The ACK [`Arrival::early_ack`] announces, built before the segment was taken in.
+    early_ack: Option<Kind>,
     quickacks: u32,
     /// A congestion mark arrived and the sender has not yet said CWR: every ACK carries ECE
     /// (Linux's `TCP_ECN_DEMAND_CWR`).
@@ -187,6 +228,8 @@ impl Receiver {
             recent: Vec::with_capacity(MAX_SACK_BLOCKS + 1),
             unacked_segments: 0,
             delack_deadline: None,
+            compression: SackCompression::default(),
+            early_ack: None,
             quickacks: 0,
             demand_cwr: false,
             ato: cfg.delack,
@@ -231,8 +274,13 @@ impl Receiver {
         self.ooo.bytes()
     }
 
-    pub fn delack_deadline(&self) -> Option<Instant> {
-        self.delack_deadline
+    /// When the next held-back ACK is due: the delayed ACK's or SACK compression's deadline,
+    /// the earlier.
+    pub fn ack_deadline(&self) -> Option<Instant> {
+        match (self.delack_deadline, self.compression.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The window to advertise from `rcv_nxt`.
@@ -530,6 +578,20 @@ impl Receiver {
             }
             self.pull_in_order();
         } else {
+            // `tcp_sack_new_ofo_skb` keeps four blocks, the most recently changed first: a
+            // segment that extends none of them pushes the oldest out, and an ACK that SACK
+            // compression holds back goes out first, so that its blocks are not lost unsent.
+            if self.compression.held > 0 && self.recent.len() >= MAX_SACK_BLOCKS {
+                let extends = self.recent.iter().any(|&a| {
+                    self.ooo
+                        .containing(a)
+                        .is_some_and(|b| seq <= b.end && b.start <= end)
+                });
+                if !extends {
+                    self.early_ack = Some(self.make_ack(now));
+                    arrival.early_ack = true;
+                }
+            }
             // `tcp_data_queue_ofo` grows the window too, whatever the segment's size.
             self.check_ce(ecn);
             self.ooo.insert(SackBlock { start: seq, end });
@@ -554,18 +616,21 @@ impl Receiver {
                 kept += 1;
             }
         }
-        self.recent.truncate(kept.min(sack_room(self.cfg.ts)));
+        // Linux's list holds four blocks whatever the option has room for (`TCP_NUM_SACKS`).
+        self.recent.truncate(kept);
 
-        // RFC 5681 §4.2: ACK at once on out-of-order data and when a hole fills; otherwise at
-        // least every second full-sized segment, or when the delayed-ACK timer fires.
+        // RFC 5681 §4.2: ACK at once when a hole fills and on out-of-order data (as far as SACK
+        // compression lets it); otherwise at least every second full-sized segment, or when the
+        // delayed-ACK timer fires (`__tcp_ack_snd_check`).
         let small = len < self.cfg.mss;
-        if had_hole
-            || !self.ooo.is_empty()
-            || self.cfg.delack == Duration::ZERO
-            || self.quickacks > 0
-            || cwr_seen
-        {
+        let filled = had_hole && self.ooo.is_empty();
+        if filled || self.cfg.delack == Duration::ZERO || self.quickacks > 0 || cwr_seen {
             arrival.ack_now = true;
+        } else if !self.ooo.is_empty() {
+            // More than a full segment newly in order (a hole partly filled) goes at once, and
+            // SACK compression does not count it.
+            arrival.ack_now =
+                self.rcv_nxt - self.rcv_wup > u64::from(self.cfg.mss) || self.sack_now_or_hold(now);
         } else if small {
             // Linux's ICSK_ACK_PUSHED: a short (pushed) segment the application reads at once
             // is ACKed at once (`tcp_cleanup_rbuf`).
@@ -586,6 +651,55 @@ impl Receiver {
         arrival
     }
 
+    /// `__tcp_ack_snd_check` with out-of-order data held: the first three ACKs at a cumulative
+    /// ACK go at once, the next are held back, up to 44, for at most 1 ms or 5 % of the RTT
+    /// (`tcp_comp_sack_delay_ns`, the receiver's RTT estimate or the handshake's if smaller, as
+    /// Linux takes them in whole microseconds; its timer's 100 us of slack is not modelled).
+    /// Returns whether the ACK goes now.
+    fn sack_now_or_hold(&mut self, now: Instant) -> bool {
+        let c = &mut self.compression;
+        if !self.cfg.sack || c.held >= COMP_SACK_NR {
+            return true;
+        }
+        if c.at != Some(self.rcv_nxt) {
+            c.at = Some(self.rcv_nxt);
+            c.sent = 0;
+        }
+        if c.sent < COMP_SACK_AFTER {
+            c.sent += 1;
+            return true;
+        }
+        c.held += 1;
+        if c.deadline.is_none() {
+            let mut rtt8_us = self.rcv_rtt8 / 1_000;
+            let srtt8_us = self.srtt.map_or(0, |s| s.as_micros() << 3);
+            if srtt8_us > 0 && srtt8_us < rtt8_us {
+                rtt8_us = srtt8_us;
+            }
+            // `rtt * (NSEC_PER_USEC >> 3) / 20`: 5 % of the RTT, in nanoseconds.
+            let delay = (rtt8_us * 125 / 20).min(COMP_SACK_DELAY_NS);
+            c.deadline = Some(now + Duration::from_nanos(delay));
+        }
+        false
+    }
+
+    /// The ACK [`Arrival::early_ack`] announced, once.
+    pub fn take_early_ack(&mut self) -> Option<Kind> {
+        self.early_ack.take()
+    }
+
+    /// Which held-back ACK is due at `now`, if one is: SACK compression's first, whose timer
+    /// is the shorter.
+    pub fn ack_due(&self, now: Instant) -> Option<AckTiming> {
+        if self.compression.deadline.is_some_and(|d| d <= now) {
+            Some(AckTiming::Compressed)
+        } else if self.delack_deadline.is_some_and(|d| d <= now) {
+            Some(AckTiming::Delayed)
+        } else {
+            None
+        }
+    }
+
     /// Moves out-of-order data that is now in order to the application.
     fn pull_in_order(&mut self) {
         while self.ooo.first().is_some_and(|r| r.start <= self.rcv_nxt) {
@@ -596,11 +710,6 @@ impl Receiver {
         // A range partly below rcv_nxt cannot remain: ranges are disjoint and above it.
     }
 
-    /// Whether the delayed-ACK timer has expired at `now`.
-    pub fn delack_due(&self, now: Instant) -> bool {
-        self.delack_deadline.is_some_and(|d| d <= now)
-    }
-
     /// Builds the ACK to send now, and resets the delayed-ACK state.
     // Inline, the ACK is built where the engine puts it on the wire: returned from a call, it was
     // written field by field and read back whole, a stalled store-to-load forward on every ACK.
@@ -608,6 +717,9 @@ impl Receiver {
     pub fn make_ack(&mut self, now: Instant) -> Kind {
         self.unacked_segments = 0;
         self.delack_deadline = None;
+        // `tcp_event_ack_sent`: whatever sends it, an ACK ends the compression's hold.
+        self.compression.held = 0;
+        self.compression.deadline = None;
         self.pushed = false;
         self.rcv_wup = self.rcv_nxt;
         // Linux `tcp_dec_quickack_mode`: leaving quick-ACK mode deflates the timeout.
@@ -740,10 +852,10 @@ mod tests {
     fn every_second_full_segment_is_acked_at_once() {
         let mut r = rx(40);
         assert!(!seg(&mut r, 0).ack_now);
-        assert_eq!(r.delack_deadline(), Some(Instant::from_millis(40)));
+        assert_eq!(r.ack_deadline(), Some(Instant::from_millis(40)));
         assert!(seg(&mut r, 1).ack_now);
         r.make_ack(Instant::ZERO);
-        assert_eq!(r.delack_deadline(), None);
+        assert_eq!(r.ack_deadline(), None);
     }
 
     #[test]
@@ -766,6 +878,129 @@ mod tests {
         let ack = r.make_ack(Instant::ZERO);
         assert_eq!(blocks(ack), [(2, 4), (5, 6)]);
         assert!(matches!(ack, Kind::Ack { ack: 1000, .. }));
+    }
+
+    /// A receiver with out-of-order data at cumulative ACK 1000 whose first three ACKs went
+    /// at once, with `rtt` as its own RTT estimate.
+    fn compressing(rtt: Option<Duration>) -> Receiver {
+        let mut r = rx(40);
+        r.rcv_rtt8 = rtt.map_or(0, |d| d.as_nanos() << 3);
+        seg(&mut r, 0);
+        for n in 2..=4 {
+            assert!(seg(&mut r, n).ack_now, "the first three go at once: {n}");
+        }
+        r
+    }
+
+    #[test]
+    fn after_three_acks_for_one_hole_sack_compression_holds_the_next_for_at_most_1_ms() {
+        // 40 ms: 5 % is 2 ms, so the 1 ms ceiling (`tcp_comp_sack_delay_ns`).
+        let mut r = compressing(Some(Duration::from_millis(40)));
+        let t = Instant::from_millis(3);
+        let held = seg_at(&mut r, t, 5);
+        assert!(!held.ack_now);
+        let due = t + Duration::from_millis(1);
+        assert_eq!(r.ack_deadline(), Some(due));
+        // More out-of-order data joins the held ACK; the deadline stays.
+        assert!(!seg_at(&mut r, t + Duration::from_micros(120), 6).ack_now);
+        assert_eq!(r.ack_deadline(), Some(due));
+        assert_eq!(r.ack_due(due - Duration::from_nanos(1)), None);
+        assert_eq!(r.ack_due(due), Some(AckTiming::Compressed));
+        // One ACK reports both, and ends the hold.
+        assert_eq!(blocks(r.make_ack(due)), [(2, 7)]);
+        assert_eq!(r.ack_deadline(), None);
+        assert_eq!(r.ack_due(due), None);
+        // Still the same hole: the next is held again.
+        assert!(!seg_at(&mut r, due, 7).ack_now);
+    }
+
+    #[test]
+    fn the_hold_is_5_percent_of_the_smaller_rtt_and_none_without_the_receiver_s_own() {
+        // 10 ms: 0.5 ms.
+        let mut r = compressing(Some(Duration::from_millis(10)));
+        assert!(!seg(&mut r, 5).ack_now);
+        assert_eq!(
+            r.ack_deadline(),
+            Some(Instant::ZERO + Duration::from_micros(500))
+        );
+        // The handshake's RTT counts when it is the smaller: 40 ms against 8 ms, 0.4 ms.
+        let mut r = compressing(Some(Duration::from_millis(40)));
+        r.srtt = Some(Duration::from_millis(8));
+        assert!(!seg(&mut r, 5).ack_now);
+        assert_eq!(
+            r.ack_deadline(),
+            Some(Instant::ZERO + Duration::from_micros(400))
+        );
+        // No estimate of its own yet: Linux's `rcv_rtt_est` is 0 and so is the hold.
+        let mut r = compressing(None);
+        r.srtt = Some(Duration::from_millis(8));
+        assert!(!seg(&mut r, 5).ack_now);
+        assert_eq!(r.ack_deadline(), Some(Instant::ZERO));
+    }
+
+    #[test]
+    fn the_45th_held_ack_goes_at_once() {
+        let mut r = compressing(Some(Duration::from_millis(40)));
+        for n in 5..49 {
+            assert!(!seg(&mut r, n).ack_now, "{n}");
+        }
+        assert!(seg(&mut r, 49).ack_now, "44 held (`tcp_comp_sack_nr`)");
+    }
+
+    #[test]
+    fn a_new_cumulative_ack_starts_the_count_again() {
+        let mut r = compressing(Some(Duration::from_millis(40)));
+        assert!(!seg(&mut r, 7).ack_now);
+        let _ = r.make_ack(Instant::ZERO);
+        assert!(!seg(&mut r, 6).ack_now);
+        // Segment 1 fills the first hole, not the one at 5: more than a segment is newly in
+        // order, and that ACK goes at once, uncounted; at the new cumulative ACK the next three
+        // out-of-order segments' go at once again.
+        assert!(seg(&mut r, 1).ack_now);
+        assert_eq!(r.rcv_nxt(), 5 * u64::from(MSS));
+        let _ = r.make_ack(Instant::ZERO);
+        for n in [9, 11, 13] {
+            assert!(seg(&mut r, n).ack_now, "{n}");
+        }
+        assert!(!seg(&mut r, 15).ack_now);
+    }
+
+    #[test]
+    fn a_fifth_block_sends_the_held_ack_first_with_the_four_it_pushes_out() {
+        let mut r = rx(40);
+        r.rcv_rtt8 = Duration::from_millis(40).as_nanos() << 3;
+        seg(&mut r, 0);
+        for n in [2, 4, 6] {
+            assert!(seg(&mut r, n).ack_now);
+        }
+        let arrival = seg(&mut r, 8);
+        assert!(!arrival.ack_now && !arrival.early_ack);
+        // Segment 10 extends none of the four blocks kept: the held ACK goes first, with the
+        // three newest (all the option has room for beside the timestamps).
+        let arrival = seg(&mut r, 10);
+        assert!(arrival.early_ack);
+        let early = r.take_early_ack().map(blocks);
+        assert_eq!(early, Some(vec![(8, 9), (6, 7), (4, 5)]));
+        assert_eq!(r.take_early_ack(), None);
+        // Segment 10's own ACK is held again.
+        assert!(!arrival.ack_now);
+        // Segment 11 extends a kept block: nothing goes early.
+        let arrival = seg(&mut r, 11);
+        assert!(!arrival.early_ack && !arrival.ack_now);
+    }
+
+    #[test]
+    fn without_sack_every_out_of_order_segment_is_acked_at_once() {
+        let mut r = Receiver::new(ReceiverConfig {
+            sack: false,
+            ..rx(40).cfg
+        });
+        r.last_arrival = Some(Instant::ZERO);
+        r.rcv_rtt8 = Duration::from_millis(40).as_nanos() << 3;
+        seg(&mut r, 0);
+        for n in 2..20 {
+            assert!(seg(&mut r, n).ack_now, "{n}");
+        }
     }
 
     #[test]
@@ -948,7 +1183,7 @@ mod tests {
         );
         assert_eq!(r.ato(), Duration::from_millis(55));
         // With no RTT known the wait is the timeout itself, within the 500 ms ceiling.
-        assert_eq!(r.delack_deadline(), Some(Instant::from_millis(40 + 55)));
+        assert_eq!(r.ack_deadline(), Some(Instant::from_millis(40 + 55)));
     }
 
     #[test]
