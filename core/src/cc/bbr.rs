@@ -22,11 +22,11 @@
 //! exactly Linux's values (the high gain is 739/256 = 2.8867).
 //!
 //! Where this differs from Linux, and why:
-//! - Long-term sampling (`bbr_lt_bw_sampling`) is Linux's, but finds a policer more often: on
-//!   `preset=policer&cc=bbr` the lab takes the policed rate each time the flow probes again
-//!   (eleven loss-free stretches of about 2 s in 30 s, 4.9 % of its bytes resent), the kernel
-//!   (the twin's capture) about one time in three (three such stretches; 6.6 and 7.1 % resent in
-//!   two runs). Why is not yet known; without the sampling the lab resent 7.5 %.
+//! - Long-term sampling (`bbr_lt_bw_sampling`) is Linux's; how often it finds a policer turns on
+//!   how a recovery's ACKs come (docs/validation.md, "A policer against a shaper"): on
+//!   `preset=policer&cc=bbr` the lab takes the policed rate three times in 30 s and resends
+//!   6.5 % of its bytes, Linux once or three times and 6.6 to 7.3 %; at some round trips (38 and
+//!   41 ms) the lab's flow still takes it at every probe, Linux's at none tried.
 //! - `rs->prior_in_flight` is taken as the data in flight after the ACK plus what it delivered.
 //! - ProbeRTT marks the connection application-limited (`tp->app_limited`) so its low-rate
 //!   samples do not pull the bandwidth down; the rate estimator is the sender's, so BBR keeps the
