@@ -3,7 +3,9 @@
 //! §4.2.3.2, RFC 5681 §4.2): quick ACKs at the start, after a long gap and after a duplicate
 //! (`tcp_incr_quickack`, `tcp_enter_quickack_mode`), an ACK for every second full segment, and
 //! a timeout (`ato`) that adapts to the gaps between arrivals from the `delack` floor up
-//! (`tcp_event_data_recv`, `tcp_send_delayed_ack`, `tcp_delack_timer_handler`).
+//! (`tcp_event_data_recv`, `tcp_send_delayed_ack`, `tcp_delack_timer_handler`); out-of-order
+//! data ACKed at once for the first three ACKs at a cumulative ACK, then held back a moment to
+//! go several in one (SACK compression, `__tcp_ack_snd_check`).
 //!
 //! The window it offers grows as Linux's does: `rcv_ssthresh` starts at the SYN's window and
 //! gains two segments for each segment that arrives (`tcp_grow_window`), up to what the buffer
@@ -869,7 +871,7 @@ mod tests {
     }
 
     #[test]
-    fn out_of_order_data_is_acked_at_once_with_sack_blocks_newest_first() {
+    fn the_first_out_of_order_segments_are_acked_at_once_with_sack_blocks_newest_first() {
         let mut r = rx(40);
         seg(&mut r, 0);
         assert!(seg(&mut r, 2).ack_now);
