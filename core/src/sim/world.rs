@@ -1084,10 +1084,8 @@ impl World {
                 );
             }
         }
-        if arrival.early_ack {
-            if let Some(kind) = self.flows[fi].receiver.take_early_ack() {
-                self.send_ack(now, fi, kind, AckTiming::Compressed);
-            }
+        if let Some(kind) = self.flows[fi].receiver.take_early_ack() {
+            self.send_ack(now, fi, kind, AckTiming::Compressed);
         }
         let flow = &mut self.flows[fi];
         if arrival.ack_now {

@@ -108,12 +108,8 @@ pub struct Arrival {
     pub delivered_to: u64,
     /// The segment repeated bytes already received.
     pub duplicate: bool,
-    /// An ACK must go out now.
+    /// An ACK must go out now (after [`Receiver::take_early_ack`]'s, if there is one).
     pub ack_now: bool,
-    /// An ACK held back by SACK compression must go out before this arrival's: the segment
-    /// opened a fifth SACK block, which pushes the oldest of the four kept out of the list
-    /// (`tcp_sack_new_ofo_skb`, `tcp_sack_compress_send_ack`). [`Receiver::take_early_ack`].
-    pub early_ack: bool,
 }
 
 /// Linux's SACK compression state (`__tcp_ack_snd_check`).
@@ -160,7 +156,10 @@ pub struct Receiver {
     unacked_segments: u32,
     delack_deadline: Option<Instant>,
     compression: SackCompression,
-    /// The ACK [`Arrival::early_ack`] announces, built before the segment was taken in.
+    /// An ACK that SACK compression held back and that must go out before the last arrival's:
+    /// the segment opened a fifth SACK block, which pushes the oldest of the four kept out of
+    /// the list (`tcp_sack_new_ofo_skb`, `tcp_sack_compress_send_ack`); built before the
+    /// segment was taken in.
     early_ack: Option<Kind>,
     quickacks: u32,
     /// A congestion mark arrived and the sender has not yet said CWR: every ACK carries ECE
@@ -591,7 +590,6 @@ impl Receiver {
                 });
                 if !extends {
                     self.early_ack = Some(self.make_ack(now));
-                    arrival.early_ack = true;
                 }
             }
             // `tcp_data_queue_ofo` grows the window too, whatever the segment's size.
@@ -685,7 +683,7 @@ impl Receiver {
         false
     }
 
-    /// The ACK [`Arrival::early_ack`] announced, once.
+    /// The held-back ACK the last arrival sent ahead of its own, once.
     pub fn take_early_ack(&mut self) -> Option<Kind> {
         self.early_ack.take()
     }
@@ -976,11 +974,10 @@ mod tests {
             assert!(seg(&mut r, n).ack_now);
         }
         let arrival = seg(&mut r, 8);
-        assert!(!arrival.ack_now && !arrival.early_ack);
+        assert!(!arrival.ack_now && r.take_early_ack().is_none());
         // Segment 10 extends none of the four blocks kept: the held ACK goes first, with the
         // three newest (all the option has room for beside the timestamps).
         let arrival = seg(&mut r, 10);
-        assert!(arrival.early_ack);
         let early = r.take_early_ack().map(blocks);
         assert_eq!(early, Some(vec![(8, 9), (6, 7), (4, 5)]));
         assert_eq!(r.take_early_ack(), None);
@@ -988,7 +985,7 @@ mod tests {
         assert!(!arrival.ack_now);
         // Segment 11 extends a kept block: nothing goes early.
         let arrival = seg(&mut r, 11);
-        assert!(!arrival.early_ack && !arrival.ack_now);
+        assert!(r.take_early_ack().is_none() && !arrival.ack_now);
     }
 
     #[test]
