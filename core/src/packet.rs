@@ -68,6 +68,40 @@ impl std::ops::Deref for SackBlocks {
     }
 }
 
+impl SackBlocks {
+    /// `block` first, then the blocks there were that it does not overlap, as many as fit: a
+    /// receiver's list once `block`, the range an arrival joined, changed (RFC 2018 §4: the
+    /// most recently changed first; a range the arrival merged into it goes).
+    pub fn put_first(&mut self, block: SackBlock) {
+        let before = *self;
+        self.blocks[0] = block;
+        let mut n = 1;
+        for &b in before.iter() {
+            if n == MAX_SACK_BLOCKS {
+                break;
+            }
+            if b.end <= block.start || block.end <= b.start {
+                self.blocks[n] = b;
+                n += 1;
+            }
+        }
+        self.len = n as u8;
+    }
+
+    /// Keeps the blocks `keep` accepts, in their order.
+    pub fn retain(&mut self, keep: impl Fn(&SackBlock) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len() {
+            let b = self.blocks[i];
+            if keep(&b) {
+                self.blocks[n] = b;
+                n += 1;
+            }
+        }
+        self.len = n as u8;
+    }
+}
+
 /// The window field of an ACK, in bytes after scaling: at most 2^30 (RFC 7323 §2.3, a 16-bit
 /// field shifted by at most 14), so 32 bits hold it.
 pub fn window_field(bytes: u64) -> u32 {
@@ -249,6 +283,30 @@ const _: () = assert!(std::mem::size_of::<Packet>() <= 64);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn blk(start: u64, end: u64) -> SackBlock {
+        SackBlock { start, end }
+    }
+
+    #[test]
+    fn a_changed_range_goes_first_and_the_ranges_it_swallowed_go() {
+        let mut list = SackBlocks::default();
+        for b in [blk(10, 20), blk(30, 40), blk(50, 60), blk(70, 80)] {
+            list.put_first(b);
+        }
+        assert_eq!(&*list, &[blk(70, 80), blk(50, 60), blk(30, 40), blk(10, 20)]);
+        // A fifth range pushes the oldest out.
+        list.put_first(blk(90, 100));
+        assert_eq!(&*list, &[blk(90, 100), blk(70, 80), blk(50, 60), blk(30, 40)]);
+        // A hole filled between two ranges: the one range they became replaces both.
+        list.put_first(blk(50, 80));
+        assert_eq!(&*list, &[blk(50, 80), blk(90, 100), blk(30, 40)]);
+        // The newest range grown: it stays first, the others keep their order.
+        list.put_first(blk(90, 110));
+        assert_eq!(&*list, &[blk(90, 110), blk(50, 80), blk(30, 40)]);
+        list.retain(|b| b.start > 40);
+        assert_eq!(&*list, &[blk(90, 110), blk(50, 80)]);
+    }
 
     fn ack_with(ack: u64, blocks: &[SackBlock]) -> Packet {
         Packet {

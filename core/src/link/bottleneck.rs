@@ -56,13 +56,15 @@ impl Bottleneck {
     }
 
     pub fn offer(&mut self, now: Instant, wire_bytes: u32) -> Enqueued {
-        let waiting = self.queued(now);
         let start = self.free_at.max(now);
-        if start > now && waiting >= self.capacity {
-            return Enqueued::Dropped;
-        }
         if start > now {
+            if self.queued(now) >= self.capacity {
+                return Enqueued::Dropped;
+            }
             self.waiting.push_back(start);
+        } else {
+            // An idle link: every packet that waited has gone onto it.
+            self.waiting.clear();
         }
         self.last = self.rates.serialisation(start, wire_bytes);
         self.free_at = start + self.last;

@@ -13,6 +13,9 @@ pub struct DelayLine {
     delay: Duration,
     /// (arrival, the engine's sequence number, packet).
     wire: VecDeque<(Instant, u64, Packet)>,
+    /// The arrival of the packet put on the wire last, kept beside the queue (read at every
+    /// push, it is a field instead of a read of the ring's tail).
+    last: Instant,
 }
 
 impl DelayLine {
@@ -20,6 +23,7 @@ impl DelayLine {
         DelayLine {
             delay,
             wire: VecDeque::with_capacity(1024),
+            last: Instant::ZERO,
         }
     }
 
@@ -29,13 +33,18 @@ impl DelayLine {
 
     /// Puts `packet` on the wire at `now`; `seq` orders it among events at the same instant.
     pub fn push(&mut self, now: Instant, seq: u64, packet: Packet) {
-        self.wire.push_back((now + self.delay, seq, packet));
+        self.push_at(now + self.delay, seq, packet);
     }
 
     /// Puts `packet` on the wire to arrive at `arrives`, or with the packet ahead of it if that
     /// arrives later: when the path's delay shrinks (a schedule's `rtt`), nothing overtakes.
     pub fn push_at(&mut self, arrives: Instant, seq: u64, packet: Packet) {
-        let arrives = self.wire.back().map_or(arrives, |b| b.0.max(arrives));
+        let arrives = if self.wire.is_empty() {
+            arrives
+        } else {
+            self.last.max(arrives)
+        };
+        self.last = arrives;
         self.wire.push_back((arrives, seq, packet));
     }
 
@@ -77,11 +86,14 @@ impl DelayLine {
 /// in order, and the earliest head among them is the direction's next arrival.
 pub struct Wires {
     lines: Vec<DelayLine>,
-    /// The lane whose head arrives first (keys never tie: sequence numbers are unique). The
-    /// engine reads it before every event; it changes only when a lane's head does, so it is
-    /// kept instead of searched for (a search over the lanes at every event was a tenth of a
+    /// The key of the packet to arrive first ([`EMPTY`] when the wires are empty). The engine
+    /// reads it before every event; it changes only when a lane's head does, so it is kept
+    /// instead of read from a lane's queue (two reads of a ring buffer's head per event were
+    /// a fortieth of a bulk flow's instructions) or searched for over the lanes (a tenth of a
     /// two-RTT run's time in WebAssembly).
-    head: Option<usize>,
+    next: Key,
+    /// The lane of `next`.
+    head: usize,
     /// Each lane's head key ([`EMPTY`] for an empty lane), kept with several lanes only: the
     /// earliest is found among them, not by reading every lane's queue again after each
     /// arrival (a twentieth of a run of two RTTs, `preset=rtt-unfairness`).
@@ -91,10 +103,10 @@ pub struct Wires {
 }
 
 /// A packet's arrival time and the engine's sequence number: the order of arrivals.
-type Key = (Instant, u64);
+pub type Key = (Instant, u64);
 
-/// The key of an empty lane: after every packet's.
-const EMPTY: Key = (Instant::MAX, u64::MAX);
+/// The key of empty wires: after every packet's.
+pub const EMPTY: Key = (Instant::MAX, u64::MAX);
 
 impl Wires {
     /// A wire for each of `delays`, in order: lane `i` is `delays[i]`'s.
@@ -110,7 +122,8 @@ impl Wires {
         };
         Wires {
             lines,
-            head: None,
+            next: EMPTY,
+            head: 0,
             heads,
             len: 0,
         }
@@ -124,32 +137,30 @@ impl Wires {
         let was_empty = self.lines[i].is_empty();
         self.lines[i].push_at(arrives, seq, packet);
         self.len += 1;
-        // Behind a packet, it changes no head; on an empty lane it is that lane's head. One
-        // lane (a single RTT) is its own head and keeps none.
-        if was_empty && self.lines.len() > 1 {
-            self.new_head_on(i);
+        // Behind a packet, it changes no head; on an empty lane it is that lane's head (and,
+        // on an empty lane, `arrives` is its arrival: nothing is ahead of it to wait for).
+        if was_empty {
+            let key = (arrives, seq);
+            if self.lines.len() > 1 {
+                self.heads[i] = key;
+            }
+            if key < self.next {
+                (self.next, self.head) = (key, i);
+            }
         }
     }
 
-    /// Lane `i`, empty until now, has a head: the first of all if it arrives before the one
-    /// that was.
-    #[inline(never)]
-    fn new_head_on(&mut self, i: usize) {
-        let key = self.lines[i].front_key().unwrap_or(EMPTY);
-        self.heads[i] = key;
-        if self.head.is_none_or(|h| key < self.heads[h]) {
-            self.head = Some(i);
-        }
-    }
-
-    /// The arrival time and sequence number of the next packet to arrive. The engine asks
-    /// before every event: the one lane of a single RTT is answered inline.
+    /// The arrival time and sequence number of the next packet to arrive.
     #[inline(always)]
-    pub fn front_key(&self) -> Option<(Instant, u64)> {
-        if let [one] = &self.lines[..] {
-            return one.front_key();
-        }
-        self.head.map(|i| self.heads[i])
+    pub fn front_key(&self) -> Option<Key> {
+        (self.next != EMPTY).then_some(self.next)
+    }
+
+    /// [`Wires::front_key`], [`EMPTY`] for none: the engine compares it with its other
+    /// sources' keys as it is.
+    #[inline(always)]
+    pub fn next_key(&self) -> Key {
+        self.next
     }
 
     /// The next packet to arrive, read in place: the engine copies it from the wire and then
@@ -158,27 +169,24 @@ impl Wires {
     /// failed store-to-load forward on every arrival; docs/performance.md, "A packet in 64 bytes").
     #[inline(always)]
     pub fn front(&self) -> Option<&Packet> {
-        if let [one] = &self.lines[..] {
-            return one.front();
-        }
-        self.lines[self.head?].front()
+        self.lines.get(self.head)?.front()
     }
 
     /// Drops the next packet to arrive, once read with [`Wires::front`].
     #[inline(always)]
     pub fn discard_front(&mut self) {
-        let many = self.lines.len() > 1;
-        let Some(i) = (if many { self.head } else { Some(0) }) else {
+        let i = self.head;
+        let Some(line) = self.lines.get_mut(i).filter(|l| !l.is_empty()) else {
             return;
         };
-        if self.lines[i].is_empty() {
-            return;
-        }
-        self.lines[i].discard_front();
+        line.discard_front();
+        let key = line.front_key().unwrap_or(EMPTY);
         self.len -= 1;
-        if many {
-            self.heads[i] = self.lines[i].front_key().unwrap_or(EMPTY);
-            self.head = self.first_lane();
+        if self.lines.len() > 1 {
+            self.heads[i] = key;
+            (self.next, self.head) = self.first_lane();
+        } else {
+            self.next = key;
         }
     }
 
@@ -190,16 +198,17 @@ impl Wires {
         Some(p)
     }
 
-    /// The lane whose head arrives first, none if every lane is empty.
+    /// The earliest head of all the lanes and its lane ([`EMPTY`] and lane 0 if every lane is
+    /// empty).
     #[inline(never)]
-    fn first_lane(&self) -> Option<usize> {
-        let mut first = 0;
-        for (i, key) in self.heads.iter().enumerate().skip(1) {
-            if *key < self.heads[first] {
-                first = i;
+    fn first_lane(&self) -> (Key, usize) {
+        let mut first = (EMPTY, 0);
+        for (i, &key) in self.heads.iter().enumerate() {
+            if key < first.0 {
+                first = (key, i);
             }
         }
-        (self.heads.get(first).is_some_and(|&k| k != EMPTY)).then_some(first)
+        first
     }
 
     /// Packets on all the wires.

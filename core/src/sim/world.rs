@@ -201,7 +201,7 @@ pub(crate) struct World {
 }
 
 /// The key of a source with nothing in it: later than any event's.
-const NO_EVENT: (Instant, u64) = (Instant::MAX, u64::MAX);
+const NO_EVENT: (Instant, u64) = crate::link::delay_line::EMPTY;
 
 /// Trace rows kept per series before thinning, shared out among the flows.
 const TRACE_ROWS: usize = 32_768;
@@ -403,8 +403,8 @@ impl World {
             // to the one scheduled first. Sequence numbers are unique, so keys never tie; an
             // empty source's key is past every real one.
             let heap = self.sched.peek_key().unwrap_or(NO_EVENT);
-            let data = self.data_wire.front_key().unwrap_or(NO_EVENT);
-            let ack = self.ack_wire.front_key().unwrap_or(NO_EVENT);
+            let data = self.data_wire.next_key();
+            let ack = self.ack_wire.next_key();
             let (mut at, mut source) = if data < heap {
                 if ack < data {
                     (ack, Source::Ack)
@@ -511,7 +511,7 @@ impl World {
                 kind: Kind::Datagram { id },
                 wire_bytes: msg + UDP_HEADER_BYTES,
             };
-            self.send_on_data_path(now, p, false);
+            self.send_on_data_path(now, &p, false);
             return;
         }
         let fi = conn as usize;
@@ -537,7 +537,7 @@ impl World {
             kind: Kind::Probe { id },
             wire_bytes: PROBE_BYTES,
         };
-        self.send_on_data_path(now, p, false);
+        self.send_on_data_path(now, &p, false);
     }
 
     fn datagram_lost(&mut self, p: &Packet) {
@@ -580,14 +580,14 @@ impl World {
                         .steps
                         .as_ref()
                         .and_then(|s| s.steps.len().checked_sub(1));
-                    sent_new |= self.emit(now, fi, p);
+                    sent_new |= self.emit(now, fi, &p);
                     self.queue_after_send(now, step);
                 }
             }
         }
         self.steps_in_flight = None;
         for p in packets {
-            sent_new |= self.emit(now, fi, p);
+            sent_new |= self.emit(now, fi, &p);
         }
         sent_new
     }
@@ -602,7 +602,7 @@ impl World {
         if self.recording.keeping() {
             sent_new = self.emit_with_steps(now, fi, out);
         } else {
-            for &p in out.iter() {
+            for p in out.iter() {
                 sent_new |= self.emit(now, fi, p);
             }
             out.clear();
@@ -620,7 +620,7 @@ impl World {
     }
 
     /// Puts one packet a sender emitted on the path; returns whether it carried new data.
-    fn emit(&mut self, now: Instant, fi: usize, p: Packet) -> bool {
+    fn emit(&mut self, now: Instant, fi: usize, p: &Packet) -> bool {
         let mut new = false;
         let mut repair = false;
         if let Kind::Data { seq, len, .. } = p.kind {
@@ -671,17 +671,17 @@ impl World {
     }
 
     /// `repair`: the packet carries data sent before.
-    fn send_on_data_path(&mut self, now: Instant, p: Packet, repair: bool) {
-        self.tap(now, CapturePoint::Sender, &p);
+    fn send_on_data_path(&mut self, now: Instant, p: &Packet, repair: bool) {
+        self.tap(now, CapturePoint::Sender, p);
         if self.managed.is_some() {
-            self.send_through_managed(now, p, repair);
+            self.send_through_managed(now, *p, repair);
             return;
         }
         self.trace_departures(now);
         let fate = self
             .path
             .offer(Direction::Data, p.flow, now, p.wire_bytes, p.is_data());
-        self.record_trip(now, &p, repair, || trip_end(now, fate));
+        self.record_trip(now, p, repair, || trip_end(now, fate));
         if matches!(
             fate,
             Fate::Delivered { .. } | Fate::Dropped(DropCause::Data)
@@ -700,7 +700,7 @@ impl World {
                 }
                 let seq = self.sched.next_seq();
                 self.data_wire
-                    .push_at(self.path.lane(p.flow), arrives, seq, p);
+                    .push_at(self.path.lane(p.flow), arrives, seq, *p);
             }
             Fate::Dropped(cause) => {
                 match cause {
@@ -708,7 +708,7 @@ impl World {
                     DropCause::Policer => self.policer_drops += 1,
                     _ => self.dropped_data += 1,
                 }
-                self.lost_on_data_path(now, &p, cause, None);
+                self.lost_on_data_path(now, p, cause, None);
             }
         }
     }

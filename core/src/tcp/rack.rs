@@ -55,7 +55,9 @@ impl Rack {
     /// Drops the entries of segments acknowledged since, as [`Rack::detect`] does first: on an
     /// ACK that runs no loss detection the list still stays as long as the window.
     pub fn forget_acked(&mut self, board: &Scoreboard) {
-        while self.sent.front().is_some_and(|&(_, seq)| acked(board, seq)) {
+        // `acked`, with the scoreboard's first byte read once.
+        let una = board.front().map_or(u64::MAX, |f| f.seq);
+        while self.sent.front().is_some_and(|&(_, seq)| seq < una) {
             self.sent.pop_front();
         }
     }

@@ -16,7 +16,8 @@
 //! occupies the buffer.
 
 use crate::packet::{
-    sack_room, ts_clock, window_field, Ecn, Kind, SackBlock, TsOpt, WireSack, MAX_SACK_BLOCKS,
+    sack_room, ts_clock, window_field, Ecn, Kind, SackBlock, SackBlocks, TsOpt, WireSack,
+    MAX_SACK_BLOCKS,
 };
 use crate::scenario::Scenario;
 use crate::tcp::ranges::RangeSet;
@@ -149,9 +150,12 @@ pub struct Receiver {
     /// costs a logarithm of the holes, not their number: a large window under random loss
     /// keeps thousands open.
     ooo: RangeSet,
-    /// A byte of each recently changed out-of-order range, newest first: the SACK blocks to
-    /// report, RFC 2018 §4's order.
-    recent: Vec<u64>,
+    /// The out-of-order ranges most recently changed, newest first, at most four (Linux's
+    /// `TCP_NUM_SACKS`, whatever the option has room for): the SACK blocks to report, RFC 2018
+    /// §4's order. A range is kept as it is in `ooo`: an arrival changes only the range it
+    /// joins (which goes first, the ranges it swallowed out), and the cumulative ACK only takes
+    /// ranges off the front, so the blocks are never looked up again.
+    recent: SackBlocks,
     /// Full-sized segments received since the last ACK.
     unacked_segments: u32,
     delack_deadline: Option<Instant>,
@@ -226,7 +230,7 @@ impl Receiver {
             right_edge: syn,
             syn_window: syn,
             ooo: RangeSet::new(),
-            recent: Vec::with_capacity(MAX_SACK_BLOCKS + 1),
+            recent: SackBlocks::default(),
             unacked_segments: 0,
             delack_deadline: None,
             compression: SackCompression::default(),
@@ -583,41 +587,25 @@ impl Receiver {
             // segment that extends none of them pushes the oldest out, and an ACK that SACK
             // compression holds back goes out first, so that its blocks are not lost unsent.
             if self.compression.held > 0 && self.recent.len() >= MAX_SACK_BLOCKS {
-                let extends = self.recent.iter().any(|&a| {
-                    self.ooo
-                        .containing(a)
-                        .is_some_and(|b| seq <= b.end && b.start <= end)
-                });
+                let extends = self.recent.iter().any(|b| seq <= b.end && b.start <= end);
                 if !extends {
                     self.early_ack = Some(self.make_ack(now));
                 }
             }
             // `tcp_data_queue_ofo` grows the window too, whatever the segment's size.
             self.check_ce(ecn);
-            self.ooo.insert(SackBlock { start: seq, end });
-            self.recent.retain(|&a| a < seq || a >= end);
-            self.recent.insert(0, seq);
+            let joined = self.ooo.insert(SackBlock { start: seq, end });
+            if joined.start < joined.end {
+                self.recent.put_first(joined);
+            }
             self.grow_window(len, 0);
         }
         arrival.delivered_to = self.rcv_nxt;
-        self.recent.retain(|&a| a >= self.rcv_nxt);
-        // Keep one anchor per range, newest first: each anchor's range looked up once.
-        let mut kept = 0;
-        let mut kept_ranges = [None; MAX_SACK_BLOCKS];
-        for i in 0..self.recent.len() {
-            if kept == kept_ranges.len() {
-                break;
-            }
-            let a = self.recent[i];
-            let range = self.ooo.containing(a);
-            if !kept_ranges[..kept].contains(&range) {
-                self.recent[kept] = a;
-                kept_ranges[kept] = range;
-                kept += 1;
-            }
+        if arrival.delivered_to > arrival.delivered_from {
+            // The ranges now in order left the buffer.
+            let rcv_nxt = self.rcv_nxt;
+            self.recent.retain(|b| b.start > rcv_nxt);
         }
-        // Linux's list holds four blocks whatever the option has room for (`TCP_NUM_SACKS`).
-        self.recent.truncate(kept);
 
         // RFC 5681 §4.2: ACK at once when a hole fills and on out-of-order data (as far as SACK
         // compression lets it); otherwise at least every second full-sized segment, or when the
@@ -751,12 +739,10 @@ impl Receiver {
                     n = 2;
                 }
             }
-            for &a in &self.recent {
-                if let Some(b) = self.ooo.containing(a) {
-                    if n < sack_room(self.cfg.ts) && Some(b) != holder {
-                        sack[n] = WireSack::of(b);
-                        n += 1;
-                    }
+            for &b in self.recent.iter() {
+                if n < sack_room(self.cfg.ts) && Some(b) != holder {
+                    sack[n] = WireSack::of(b);
+                    n += 1;
                 }
             }
         }

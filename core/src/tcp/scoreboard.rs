@@ -60,6 +60,11 @@ impl Seg {
     pub fn end(&self) -> u64 {
         self.seq + u64::from(self.len)
     }
+
+    /// [`DeliveredSeg::sent_after`], between two segments.
+    fn sent_after(&self, other: &Seg) -> bool {
+        (self.sent_at, self.end()) > (other.sent_at, other.end())
+    }
 }
 
 /// The sender's delivery counters when a segment left, for rate samples (`tcp_rate.c`).
@@ -346,13 +351,14 @@ impl Scoreboard {
     pub fn ack(&mut self, ack: u64) -> Acked {
         let mut out = Acked::default();
         let mut retrans_acked = false;
-        while let Some(front) = self.segs.front() {
-            if front.end() > ack {
-                break;
-            }
-            let Some(seg) = self.segs.pop_front() else {
-                break;
-            };
+        // The segments acknowledged are a prefix of the window: walked in place, then dropped
+        // at once (taking them off one by one copied each out of the ring).
+        let n = self.partition_near(ack, |s| s.end() <= ack);
+        // The first and last never-retransmitted segments, and the one sent last: read once the
+        // walk is over.
+        let (mut first_orig, mut last_orig, mut latest) =
+            (None::<&Seg>, None::<&Seg>, None::<&Seg>);
+        for seg in self.segs.range(..n) {
             if !self.to_retransmit.is_empty() {
                 self.to_retransmit.remove(&seg.seq);
             }
@@ -368,11 +374,12 @@ impl Scoreboard {
                 if seg.ever_retrans {
                     retrans_acked = true;
                 } else {
-                    out.first_orig_end.get_or_insert(seg.end());
-                    out.rtt_sent_at.get_or_insert(seg.sent_at);
-                    out.last_sent_at = Some(seg.sent_at);
+                    first_orig.get_or_insert(seg);
+                    last_orig = Some(seg);
                 }
-                DeliveredSeg::latest(&mut out.latest, &seg);
+                if latest.is_none_or(|l| seg.sent_after(l)) {
+                    latest = Some(seg);
+                }
             }
             if seg.lost {
                 self.lost.sub(seg.len);
@@ -381,12 +388,15 @@ impl Scoreboard {
                 self.retrans.sub(seg.len);
             }
         }
+        out.first_orig_end = first_orig.map(Seg::end);
         // Karn's rule (RFC 6298 §3): no sample from timing once a retransmitted segment is
         // covered.
-        if retrans_acked {
-            out.rtt_sent_at = None;
-            out.last_sent_at = None;
+        if !retrans_acked {
+            out.rtt_sent_at = first_orig.map(|s| s.sent_at);
+            out.last_sent_at = last_orig.map(|s| s.sent_at);
         }
+        out.latest = latest.map(DeliveredSeg::of);
+        self.segs.drain(..n);
         self.sacked_ranges.remove_below(ack);
         out
     }

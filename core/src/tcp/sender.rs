@@ -684,7 +684,7 @@ impl Sender {
             dsack_tlp = self.tlp_retrans && self.tlp_high_seq == Some(b0.end);
         }
         let lost_before = self.board.lost_marked();
-        let sacked = if self.cfg.sack {
+        let sacked = if self.cfg.sack && !sack.is_empty() {
             self.board.sack(sack)
         } else {
             Default::default()
