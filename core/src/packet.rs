@@ -73,6 +73,14 @@ impl SackBlocks {
     /// receiver's list once `block`, the range an arrival joined, changed (RFC 2018 §4: the
     /// most recently changed first; a range the arrival merged into it goes).
     pub fn put_first(&mut self, block: SackBlock) {
+        let apart = |b: &SackBlock| b.end <= block.start || block.end <= b.start;
+        // Nearly always the newest block grew, and alone: it stays first.
+        if let [first, rest @ ..] = &**self {
+            if !apart(first) && rest.iter().all(apart) {
+                self.blocks[0] = block;
+                return;
+            }
+        }
         let before = *self;
         self.blocks[0] = block;
         let mut n = 1;
@@ -80,7 +88,7 @@ impl SackBlocks {
             if n == MAX_SACK_BLOCKS {
                 break;
             }
-            if b.end <= block.start || block.end <= b.start {
+            if apart(&b) {
                 self.blocks[n] = b;
                 n += 1;
             }
@@ -294,10 +302,16 @@ mod tests {
         for b in [blk(10, 20), blk(30, 40), blk(50, 60), blk(70, 80)] {
             list.put_first(b);
         }
-        assert_eq!(&*list, &[blk(70, 80), blk(50, 60), blk(30, 40), blk(10, 20)]);
+        assert_eq!(
+            &*list,
+            &[blk(70, 80), blk(50, 60), blk(30, 40), blk(10, 20)]
+        );
         // A fifth range pushes the oldest out.
         list.put_first(blk(90, 100));
-        assert_eq!(&*list, &[blk(90, 100), blk(70, 80), blk(50, 60), blk(30, 40)]);
+        assert_eq!(
+            &*list,
+            &[blk(90, 100), blk(70, 80), blk(50, 60), blk(30, 40)]
+        );
         // A hole filled between two ranges: the one range they became replaces both.
         list.put_first(blk(50, 80));
         assert_eq!(&*list, &[blk(50, 80), blk(90, 100), blk(30, 40)]);
