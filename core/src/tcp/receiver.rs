@@ -595,6 +595,8 @@ impl Receiver {
             // `tcp_data_queue_ofo` grows the window too, whatever the segment's size.
             self.check_ce(ecn);
             let joined = self.ooo.insert(SackBlock { start: seq, end });
+            // A segment wholly past the offered window is not kept (RFC 9293 §3.10.7.4): it
+            // changes no range, so no block.
             if joined.start < joined.end {
                 self.recent.put_first(joined);
             }

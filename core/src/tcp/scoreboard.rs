@@ -61,9 +61,9 @@ impl Seg {
         self.seq + u64::from(self.len)
     }
 
-    /// [`DeliveredSeg::sent_after`], between two segments.
-    fn sent_after(&self, other: &Seg) -> bool {
-        (self.sent_at, self.end()) > (other.sent_at, other.end())
+    /// Its place in the order segments were sent ([`send_order`]).
+    fn send_order(&self) -> (Instant, u64) {
+        send_order(self.sent_at, self.end())
     }
 }
 
@@ -74,6 +74,13 @@ pub struct TxSnapshot {
     pub delivered_time: Instant,
     pub first_tx_time: Instant,
     pub app_limited: bool,
+}
+
+/// Linux's `tcp_skb_sent_after`, as a key: sent later, or at the same instant (segments of one
+/// burst) and ending higher. RACK (`tcp_rack_advance`) and the rate sample
+/// (`tcp_rate_skb_delivered`) each keep the delivered segment sent last in this order.
+fn send_order(sent_at: Instant, end: u64) -> (Instant, u64) {
+    (sent_at, end)
 }
 
 /// The most recently sent of the segments an ACK delivered: RACK's and the rate sampler's clue.
@@ -95,11 +102,9 @@ impl DeliveredSeg {
         }
     }
 
-    /// Linux's `tcp_skb_sent_after`: sent later, or at the same instant (segments of one burst)
-    /// and ending higher. RACK (`tcp_rack_advance`) and the rate sample
-    /// (`tcp_rate_skb_delivered`) each keep the delivered segment sent last in this order.
+    /// Sent after `other` ([`send_order`]).
     pub fn sent_after(&self, other: &DeliveredSeg) -> bool {
-        self.sent_at > other.sent_at || (self.sent_at == other.sent_at && self.end > other.end)
+        send_order(self.sent_at, self.end) > send_order(other.sent_at, other.end)
     }
 
     /// Keeps whichever of `slot` and `seg` was sent last ([`DeliveredSeg::sent_after`]).
@@ -377,7 +382,7 @@ impl Scoreboard {
                     first_orig.get_or_insert(seg);
                     last_orig = Some(seg);
                 }
-                if latest.is_none_or(|l| seg.sent_after(l)) {
+                if latest.is_none_or(|l| seg.send_order() > l.send_order()) {
                     latest = Some(seg);
                 }
             }
