@@ -8,6 +8,13 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use tcplab::{run, RunOptions, Scenario};
 
+/// The runner's allocator (`src/bin/tcplab.rs`): the runs measured here reuse the memory the run
+/// before freed, as the page's worker does, instead of glibc's handing a traced run's rows fresh
+/// pages from the kernel at every iteration (docs/performance.md, "The allocator").
+#[cfg(not(target_arch = "wasm32"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn scenario(q: &str) -> Scenario {
     Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"))
 }
