@@ -4,16 +4,32 @@
 //!
 //! `cargo bench -p tcplab --bench engine`
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use tcplab::{run, RunOptions, Scenario};
 
-/// The runner's allocator (`src/bin/tcplab.rs`): the runs measured here reuse the memory the run
-/// before freed, as the page's worker does, instead of glibc's handing a traced run's rows fresh
-/// pages from the kernel at every iteration (docs/performance.md, "The allocator").
-#[cfg(not(target_arch = "wasm32"))]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+/// Has glibc keep the memory a run frees for the next run, as the page's worker does (WebAssembly's
+/// memory never shrinks). By default glibc maps a block as large as a traced run's rows on its
+/// own and trims the heap's top, handing the memory back to the kernel when the run ends, so
+/// every iteration wrote its rows into pages the kernel had to fault in and zero again: a
+/// traced lossy run measured 40 % slower than the same run reusing its memory, though its
+/// instructions are the same (docs/performance.md, "The allocator").
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // glibc's largest mapping threshold (`HEAP_MAX_SIZE / 2` on 64-bit): blocks below it
+        // come from the heap, and a fixed threshold stops glibc from lowering it again.
+        const MMAP_THRESHOLD: libc::c_int = 32 << 20;
+        const TRIM_THRESHOLD: libc::c_int = 1 << 30;
+        // SAFETY: `mallopt` only sets the allocator's parameters; it is called before the
+        // benchmark allocates from other threads.
+        let set = unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
+                && libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1
+        };
+        assert!(set, "glibc refused the allocator's parameters");
+    }
+}
 
 fn scenario(q: &str) -> Scenario {
     Scenario::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"))
@@ -147,4 +163,9 @@ criterion_group!(
     queues,
     captures
 );
-criterion_main!(benches);
+// `criterion_main!`, with the allocator set first.
+fn main() {
+    keep_freed_memory();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

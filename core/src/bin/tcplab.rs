@@ -31,14 +31,6 @@ use tcplab::scenario::{decode_component, Key};
 use tcplab::sweep;
 use tcplab::{run, RunOptions, RunResult, Scenario, ScenarioError, Tracing};
 
-/// mimalloc keeps what a run frees for the next run on the same thread: a sweep's runs, each on
-/// memory the run before left, not on fresh pages from the kernel as glibc's allocator returns
-/// a traced run's rows to it (docs/performance.md, "The allocator"). The page's worker keeps its
-/// memory the same way (WebAssembly's linear memory never shrinks).
-#[cfg(not(target_arch = "wasm32"))]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The `--help` text; `{budget}` is the default event budget.
 const HELP: &str = "\
 tcplab: a deterministic TCP throughput lab
