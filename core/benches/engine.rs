@@ -12,13 +12,13 @@ use tcplab::{run, RunOptions, Scenario};
 /// memory never shrinks). By default glibc maps a block as large as a traced run's rows on its
 /// own and trims the heap's top, handing the memory back to the kernel when the run ends, so
 /// every iteration wrote its rows into pages the kernel had to fault in and zero again: a
-/// traced lossy run measured 40 % slower than the same run reusing its memory, though its
-/// instructions are the same (docs/performance.md, "The allocator").
+/// traced lossy run took 45 % longer than the same run reusing its memory, with the same
+/// instructions (docs/performance.md, "The allocator").
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         // glibc's largest mapping threshold (`HEAP_MAX_SIZE / 2` on 64-bit): blocks below it
-        // come from the heap, and a fixed threshold stops glibc from lowering it again.
+        // come from the heap, and a threshold set by hand is one glibc no longer moves.
         const MMAP_THRESHOLD: libc::c_int = 32 << 20;
         const TRIM_THRESHOLD: libc::c_int = 1 << 30;
         // SAFETY: `mallopt` only sets the allocator's parameters; it is called before the
