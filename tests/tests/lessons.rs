@@ -429,6 +429,30 @@ async fn the_presenter_mode_fits_a_projector() {
             .await;
         assert_eq!(narrow, "true");
         lab.screenshot("lesson-phone-390x844").await;
+        // The presenter's mode on a phone opens on the lesson, not on its answer box below the
+        // fold: the box takes the focus, so that digits typed go to it, without the page
+        // scrolling to it past the lesson's title.
+        lab.open("?lesson=slow-start&present=1&lang=en").await;
+        wait_for_part(lab, 1).await;
+        let focused = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return document.activeElement ? document.activeElement.id : '';")
+                    .await
+                    == "lesson-number"
+            })
+            .await;
+        assert!(focused, "the answer box never took the focus");
+        let opened = lab
+            .eval_string(
+                "const l = document.getElementById('lesson').getBoundingClientRect();
+                 return JSON.stringify({ y: window.scrollY, top: l.top, h: window.innerHeight });",
+            )
+            .await;
+        let v: Value = serde_json::from_str(&opened).unwrap_or(Value::Null);
+        let num = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+        assert_eq!(num("y"), 0.0, "{opened}");
+        assert!(num("top") >= 0.0 && num("top") < num("h"), "{opened}");
+        lab.screenshot("lesson-present-phone-390x844").await;
         lab.set_window(1280, 720).await;
         lab.open("?lesson=timeout&part=2&present=1&lang=en").await;
         wait_for_part(lab, 2).await;

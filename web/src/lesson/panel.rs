@@ -219,13 +219,17 @@ fn Question(props: &QuestionProps) -> Html {
     let problem = use_state_eq(|| None::<String>);
     {
         // A number asked in the presenter's mode: the box has the focus, so the digits a
-        // presenter types go to it (the clicker's keys still move on from it).
+        // presenter types go to it (the clicker's keys still move on from it). Without
+        // scrolling to it: on a phone the box is below the fold, and the page opened on it,
+        // past the lesson's title and its first sentences.
         let input = input.clone();
         let wants = props.present && !props.revealed && props.form == FormKind::Number;
         use_effect_with(wants, move |wants| {
             if *wants {
                 if let Some(i) = input.cast::<HtmlInputElement>() {
-                    let _ = i.focus();
+                    let options = web_sys::FocusOptions::new();
+                    options.set_prevent_scroll(true);
+                    let _ = i.focus_with_options(&options);
                 }
             }
         });
