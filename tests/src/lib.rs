@@ -746,6 +746,12 @@ impl Lab {
         .await
     }
 
+    /// The id of the element that has the focus (empty for none, or one without an id).
+    pub async fn focused_id(&self) -> String {
+        self.eval_string("return document.activeElement ? document.activeElement.id : '';")
+            .await
+    }
+
     /// `location.search` of the page, e.g. `?iw=11&lang=en`.
     pub async fn search(&self) -> String {
         self.eval_string("return location.search;").await

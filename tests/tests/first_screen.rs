@@ -234,9 +234,7 @@ async fn a_click_on_a_chart_moves_the_player_and_space_plays_from_a_button() {
             .await;
         assert!(back, "back to the previous key event: {:?}", player_step(lab).await);
         let (landmark, lost_at) = player_step(lab).await;
-        let focused = lab
-            .eval_string("return document.activeElement ? document.activeElement.id : '';")
-            .await;
+        let focused = lab.focused_id().await;
         assert_eq!(focused, "player-back-landmark");
         let width = lab
             .eval_string("return String(document.getElementById('player-play').getBoundingClientRect().width);")

@@ -436,8 +436,7 @@ async fn the_presenter_mode_fits_a_projector() {
         wait_for_part(lab, 1).await;
         let focused = lab
             .wait_until(SETTLE, || async move {
-                lab.eval_string("return document.activeElement ? document.activeElement.id : '';")
-                    .await
+                lab.focused_id().await
                     == "lesson-number"
             })
             .await;
@@ -492,9 +491,7 @@ async fn the_presenter_mode_fits_a_projector() {
         // sign is refused with its reason.
         press(lab, Key::Right).await;
         wait_for_part(lab, 3).await;
-        let focused = lab
-            .eval_string("return document.activeElement ? document.activeElement.id : '';")
-            .await;
+        let focused = lab.focused_id().await;
         assert_eq!(focused, "lesson-number");
         lab.driver
             .action_chain()
