@@ -142,10 +142,11 @@ fn plot_edges(root: &Root, st: &Style) -> (i32, i32) {
     (x0, x1)
 }
 
-/// Draws the legend's rows from the canvas's top, as wide as the plot; returns its height in
+/// Draws the legend's rows from the canvas's top ([`legend::span`]); returns its height in
 /// device pixels.
 pub fn legend_above(root: &Root, st: &Style, items: &[Item]) -> Result<i32, String> {
-    let (x0, x1) = plot_edges(root, st);
+    let (w, _) = root.dim_in_pixel();
+    let (x0, x1) = legend::span(st, w as i32, plot_edges(root, st));
     let height = legend::height(st, items, x0, x1);
     legend::draw(root, st, items, x0, x1, legend_top(st))?;
     Ok(height)

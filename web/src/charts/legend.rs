@@ -143,6 +143,21 @@ fn place(st: &Style, items: &[Item], x0: i32, x1: i32) -> Placement {
     }
 }
 
+/// The narrowest plot, in CSS pixels at the default text size, whose legend lines up with it.
+const OVER_PLOT_MIN_CSS: f64 = 420.0;
+
+/// Where a legend's rows go, for a plot from `x0` to `x1` on a canvas `w` device pixels wide:
+/// over the plot, lined up with it, unless the plot is a phone's, when they take the canvas's
+/// whole width. A 390 px phone's chart has 200 px of plot between its two axes' labels, where
+/// the cwnd chart's legend wrapped onto seven rows and left its plot 170 px.
+pub fn span(st: &Style, w: i32, (x0, x1): (i32, i32)) -> (i32, i32) {
+    if x1 - x0 >= st.px(OVER_PLOT_MIN_CSS) {
+        (x0, x1)
+    } else {
+        (st.px(12.0), w - st.px(8.0))
+    }
+}
+
 pub fn row_height(st: &Style) -> i32 {
     st.px(17.0)
 }
@@ -215,4 +230,52 @@ pub fn draw(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::charts::cwnd::Cwnd;
+    use crate::charts::Ctx;
+    use crate::worker::protocol::run_view;
+
+    /// The plot's edges on a canvas `css_w` CSS pixels wide, as the time charts lay it out.
+    fn plot_edges(st: &Style, css_w: f64) -> (i32, i32, i32) {
+        let w = st.px(css_w);
+        let x0 = (st.margin_left() + st.left_area()) as i32;
+        let x1 = w - (st.margin_right() + st.right_area()) as i32;
+        (w, x0, x1)
+    }
+
+    fn rows(st: &Style, items: &[Item], (x0, x1): (i32, i32)) -> i32 {
+        place(st, items, x0, x1).rows
+    }
+
+    #[test]
+    fn a_phones_legend_takes_the_charts_width_and_a_laptops_lines_up_with_its_plot() {
+        let st = Style::new(1.0, 16.0);
+        let view = Rc::new(run_view("cc=cubic&bw=10&rtt=40&dur=20"));
+        let items = Cwnd(Ctx::new(view, Lang::En)).legend(5e6, false);
+        assert!(items.len() >= 6, "the cwnd legend: {items:?}");
+
+        // The chart of a 390 px phone: 345 CSS px of canvas, 200 of them plot.
+        let (w, x0, x1) = plot_edges(&st, 345.0);
+        let (l0, l1) = span(&st, w, (x0, x1));
+        assert!(
+            l0 < x0 && l1 > x1,
+            "{l0}..{l1} against the plot's {x0}..{x1}"
+        );
+        assert!(l1 <= w && l0 >= 0);
+        let (over_plot, spanning) = (rows(&st, &items, (x0, x1)), rows(&st, &items, (l0, l1)));
+        assert!(
+            spanning <= 4 && spanning + 2 <= over_plot,
+            "{spanning} rows across the canvas, {over_plot} over the plot alone"
+        );
+
+        // A laptop's: the legend starts where the plot does.
+        let (w, x0, x1) = plot_edges(&st, 960.0);
+        assert_eq!(span(&st, w, (x0, x1)), (x0, x1));
+    }
 }

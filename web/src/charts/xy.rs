@@ -80,8 +80,9 @@ pub fn frame(root: &Root, st: &Style, items: &[Item], x: &Axis, y: &Axis) -> Res
     let (w, h) = root.dim_in_pixel();
     let x0 = (st.margin_left() + st.left_area()) as i32;
     let x1 = w as i32 - st.px(24.0);
-    let legend_h = legend::height(st, items, x0, x1);
-    legend::draw(root, st, items, x0, x1, st.px(4.0))?;
+    let (l0, l1) = legend::span(st, w as i32, (x0, x1));
+    let legend_h = legend::height(st, items, l0, l1);
+    legend::draw(root, st, items, l0, l1, st.px(4.0))?;
     let y0 = st.px(4.0) + legend_h + st.px(10.0);
     let y1 = h as i32 - st.bottom_area() as i32 - st.px(4.0);
     let frame = Frame {
