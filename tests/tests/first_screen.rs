@@ -954,6 +954,72 @@ async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first
     .await;
 }
 
+/// A shared link's worker is started by the HTML, beside the page's module rather than after it
+/// (started before the page's module is), and the page takes it on:
+/// one worker fetched and running, its run on the charts. A link whose first screen draws no
+/// run (a comparison) has it ended once the page has mounted, with none left running.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_links_worker_starts_with_the_html_and_the_page_takes_it_on() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?rtt=50&lang=en").await;
+        assert!(lab.wait_until(SETTLE, || lab.charts_drawn()).await);
+        let query = lab.shown_query().await;
+        assert!(query.contains("rtt=50"), "{query}");
+        assert_cards_match_runner(lab, &query).await;
+        assert_eq!(served_named(lab, 0, "worker-loader").len(), 1);
+        assert_eq!(
+            served_named(lab, 0, "tcplab-worker")
+                .iter()
+                .filter(|n| n.ends_with(".wasm"))
+                .count(),
+            1
+        );
+        let order = lab
+            .eval_string(
+                "const early = performance.getEntriesByName('tcplab-early-worker')[0];
+                 const page = performance.getEntriesByName('tcplab-page')[0];
+                 return early && page
+                     ? `${early.startTime.toFixed(1)} ${page.startTime.toFixed(1)}`
+                     : 'missing';",
+            )
+            .await;
+        let times: Vec<f64> = order.split(' ').filter_map(|t| t.parse().ok()).collect();
+        assert!(
+            times.len() == 2 && times[0] < times[1],
+            "the HTML's worker started at, and the page's module at (ms): {order}"
+        );
+        let state = lab
+            .eval_string(
+                "return `${document.documentElement.dataset.liveWorkers} ${typeof window.tcplabEarlyWorker}`;",
+            )
+            .await;
+        assert_eq!(state, "1 undefined");
+
+        // A comparison's first screen draws no run of the charts' worker: the HTML's is ended.
+        let since = lab.server.served().len();
+        lab.open("?rtt=50&view=compare&lang=en").await;
+        let mounted = lab
+            .wait_until(SETTLE, || async move {
+                lab.eval_string("return String(!document.getElementById('skeleton'));")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(mounted, "the comparison's page did not mount");
+        assert_eq!(served_named(lab, since, "worker-loader").len(), 1);
+        let state = lab
+            .eval_string(
+                "return `${document.documentElement.dataset.liveWorkers || '0'} ${typeof window.tcplabEarlyWorker}`;",
+            )
+            .await;
+        assert!(state.ends_with(" undefined"), "{state}");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}
+
 /// A host that lacks the default scenario's view (an old copy of `dist/`, a file left out) costs
 /// the reader nothing but the wait for the simulator: its worker runs the default scenario.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -134,6 +134,7 @@ pub(crate) fn after(ms: i32, f: impl FnOnce() + 'static) -> Option<Timer> {
 pub fn start() {
     // With panic = "abort" a panic would otherwise reach the console only as "unreachable".
     console_error_panic_hook::set_once();
+    worker::mark("tcplab-page");
     let root = crate::window().and_then(|w| w.document()).and_then(|d| {
         d.get_element_by_id("lab-root")
             .or_else(|| d.body().map(Into::into))

@@ -466,6 +466,8 @@ impl PageClients {
         if let Some(query) = first {
             clients.runs.request(query, Want::View);
         }
+        // The worker the HTML started for a link, if the charts' first run did not take it.
+        super::early::discard();
         clients
     }
 }
@@ -474,7 +476,12 @@ impl PageClients {
 fn start(inner_rc: &Rc<RefCell<Inner>>) -> Option<(String, Outcome)> {
     let mut inner = inner_rc.borrow_mut();
     inner.first = None;
-    match spawn(inner_rc, &inner.script, Slot::First) {
+    // The charts' first worker may already be on its way, started by the HTML for a shared
+    // link; a worker that replaces a failed or stopped one is always a fresh one.
+    let early = (inner.role == Role::Runs && inner.started == 0 && inner.script == WORKER_SCRIPT)
+        .then(super::early::take)
+        .flatten();
+    match spawn(inner_rc, &inner.script, Slot::First, early) {
         Ok(live) => {
             inner.started += 1;
             inner.first = Some(Worker::new(live));
@@ -644,15 +651,20 @@ fn request_bytes(inner: &Inner, id: u64) -> Result<Vec<u8>, String> {
     })
 }
 
-/// Starts `script` as the client's worker in `slot`: its messages and its failure come back to
-/// the client, named by the slot.
-fn spawn(inner_rc: &Rc<RefCell<Inner>>, script: &str, slot: Slot) -> Result<Live, JsValue> {
-    Live::start_for(
-        script,
-        inner_rc,
-        move |inner, data| report(inner, received(inner, data, slot)),
-        move |inner, message| report(inner, slot_failed(inner, slot, message)),
-    )
+/// Starts `script` as the client's worker in `slot`, or takes on `early`, the HTML's worker:
+/// its messages and its failure come back to the client, named by the slot.
+fn spawn(
+    inner_rc: &Rc<RefCell<Inner>>,
+    script: &str,
+    slot: Slot,
+    early: Option<super::early::Early>,
+) -> Result<Live, JsValue> {
+    let on_message = move |inner: &_, data| report(inner, received(inner, data, slot));
+    let on_error = move |inner: &_, message| report(inner, slot_failed(inner, slot, message));
+    match early {
+        Some(early) => Ok(Live::adopt_for(early, inner_rc, on_message, on_error)),
+        None => Live::start_for(script, inner_rc, on_message, on_error),
+    }
 }
 
 /// A worker failed, or sent what cannot be read.
@@ -671,7 +683,7 @@ fn slot_failed(
 /// request when it is free.
 fn start_helper(inner_rc: &Rc<RefCell<Inner>>) {
     let mut inner = inner_rc.borrow_mut();
-    if let Ok(live) = spawn(inner_rc, &inner.script, Slot::Helper) {
+    if let Ok(live) = spawn(inner_rc, &inner.script, Slot::Helper, None) {
         inner.helper = Some(Worker::new(live));
     }
 }

@@ -3,7 +3,7 @@
 //! the worker: a run cannot be interrupted inside WebAssembly, so a superseded one is stopped
 //! this way.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
@@ -34,6 +34,9 @@ fn count(change: i32) {
 
 pub struct Live {
     worker: Worker,
+    /// Cleared when the worker is ended: the messages it sent before it was taken on are then
+    /// no longer given.
+    held: Rc<Cell<bool>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -43,12 +46,42 @@ impl Live {
     /// `on_error`, in place of the browser's own report of an uncaught error.
     pub fn start(
         script: &str,
-        mut on_message: impl FnMut(JsValue) + 'static,
-        mut on_error: impl FnMut(String) + 'static,
+        on_message: impl FnMut(JsValue) + 'static,
+        on_error: impl FnMut(String) + 'static,
     ) -> Result<Live, JsValue> {
-        let worker = Worker::new(script)?;
-        let on_message =
-            Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| on_message(e.data()));
+        Ok(Live::hook(
+            Worker::new(script)?,
+            Vec::new(),
+            on_message,
+            on_error,
+        ))
+    }
+
+    /// Takes on a worker started elsewhere ([`super::early`]): the messages it sent before
+    /// (`earlier`) go to `on_message` first, in a microtask, before any message to come (each
+    /// comes as a task of its own), and only while the worker is still held.
+    fn hook(
+        worker: Worker,
+        earlier: Vec<JsValue>,
+        on_message: impl FnMut(JsValue) + 'static,
+        mut on_error: impl FnMut(String) + 'static,
+    ) -> Live {
+        let on_message = Rc::new(RefCell::new(on_message));
+        let held = Rc::new(Cell::new(true));
+        if !earlier.is_empty() {
+            let (on_message, held) = (on_message.clone(), held.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                for data in earlier {
+                    if !held.get() {
+                        break;
+                    }
+                    (on_message.borrow_mut())(data);
+                }
+            });
+        }
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            (on_message.borrow_mut())(e.data())
+        });
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
             e.prevent_default();
             on_error(e.message());
@@ -56,11 +89,12 @@ impl Live {
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         count(1);
-        Ok(Live {
+        Live {
             worker,
+            held,
             _on_message: on_message,
             _on_error: on_error,
-        })
+        }
     }
 
     /// Starts `script` for `owner`, which the worker's handlers reach only through a weak
@@ -72,10 +106,37 @@ impl Live {
         on_message: impl Fn(&Rc<T>, JsValue) + 'static,
         on_error: impl Fn(&Rc<T>, String) + 'static,
     ) -> Result<Live, JsValue> {
+        Ok(Live::hook_for(
+            Worker::new(script)?,
+            Vec::new(),
+            owner,
+            on_message,
+            on_error,
+        ))
+    }
+
+    /// As [`Live::start_for`], for the worker index.html started ([`super::early`]).
+    pub fn adopt_for<T: 'static>(
+        early: super::early::Early,
+        owner: &Rc<T>,
+        on_message: impl Fn(&Rc<T>, JsValue) + 'static,
+        on_error: impl Fn(&Rc<T>, String) + 'static,
+    ) -> Live {
+        Live::hook_for(early.worker, early.messages, owner, on_message, on_error)
+    }
+
+    fn hook_for<T: 'static>(
+        worker: Worker,
+        earlier: Vec<JsValue>,
+        owner: &Rc<T>,
+        on_message: impl Fn(&Rc<T>, JsValue) + 'static,
+        on_error: impl Fn(&Rc<T>, String) + 'static,
+    ) -> Live {
         let weak = Rc::downgrade(owner);
         let weak_too = weak.clone();
-        Live::start(
-            script,
+        Live::hook(
+            worker,
+            earlier,
             move |data| {
                 if let Some(owner) = weak.upgrade() {
                     on_message(&owner, data);
@@ -133,6 +194,7 @@ pub fn unpack_beside(reply: &mut Reply, beside: Option<js_sys::Uint8Array>) -> O
 
 impl Drop for Live {
     fn drop(&mut self) {
+        self.held.set(false);
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
