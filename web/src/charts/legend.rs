@@ -84,12 +84,33 @@ fn text_w(st: &Style, text: &str) -> i32 {
         .unwrap_or_else(|| (text.chars().count() as f64 * st.font_css * 0.55 * st.dpr) as i32)
 }
 
+/// A label's words, a number kept with the unit after it ("210 MB/s", "530 ms)"): a line
+/// that ends in a number leaves its reader to guess the unit on the next.
+fn words(label: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in label.split(' ') {
+        let unit = word
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '%');
+        match out.last_mut() {
+            Some(last) if unit && last.ends_with(|c: char| c.is_ascii_digit()) => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
 /// A label broken at its spaces into lines no wider than `room` (a word longer than that
 /// keeps its own line): a phone's narrow chart shows the whole of a long entry.
 fn lines(st: &Style, label: &str, room: i32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in label.split(' ') {
+    for word in words(label) {
+        let word = word.as_str();
         let wider = if line.is_empty() {
             word.to_string()
         } else {
@@ -273,6 +294,16 @@ mod tests {
             spanning <= 4 && spanning + 2 <= over_plot,
             "{spanning} rows across the canvas, {over_plot} over the plot alone"
         );
+
+        // Broken however narrow, no line ends in a number whose unit is on the next.
+        let label = "rwnd/RTT = 210 MB/s (above the chart), smoothed over ±530 ms";
+        for room in (40..400).step_by(10) {
+            let broken = lines(&st, label, st.px(f64::from(room)));
+            assert_eq!(broken.join(" "), label);
+            for line in &broken[..broken.len() - 1] {
+                assert!(!line.ends_with(|c: char| c.is_ascii_digit()), "{broken:?}");
+            }
+        }
 
         // A laptop's: the legend starts where the plot does.
         let (w, x0, x1) = plot_edges(&st, 960.0);
