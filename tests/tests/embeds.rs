@@ -34,6 +34,11 @@ async fn inside(lab: &Lab) -> Value {
                  sidebar: !!document.getElementById('settings'),
                  note: (document.getElementById('embed-note') || {}).textContent || '',
                  noteMarkup: document.querySelectorAll('#embed-note *').length,
+                 // Where the caption ends, and how much of the verdict's reason shows (px).
+                 noteBottom: (() => { const n = document.getElementById('embed-note');
+                                      return n ? n.getBoundingClientRect().bottom : null; })(),
+                 reason: (() => { const d = document.querySelector('.verdict-detail');
+                                  return d ? d.getBoundingClientRect().height : 0; })(),
                  open: (document.getElementById('embed-open') || {}).href || '',
              });",
         )
@@ -111,6 +116,11 @@ async fn an_embed_in_a_host_page_shows_what_it_names_and_leaves_the_host_alone()
             assert!(v["scroll"].as_f64() <= v["inner"].as_f64(), "{w}x{h} scrolls sideways: {v}");
             assert_eq!((v["masthead"].as_bool(), v["sidebar"].as_bool()), (Some(false), Some(false)));
             assert_eq!(v["note"], "Drag the RTT");
+            // The frame's first screen, a phone's included, has the verdict's reason and the
+            // caption, above the controls it speaks of.
+            assert!(v["reason"].as_f64() > Some(0.0), "{w}x{h}: no verdict's reason: {v}");
+            let fits = v["noteBottom"].as_f64().is_some_and(|b| b <= h as f64);
+            assert!(fits, "{w}x{h}: the caption is below the frame's first screen: {v}");
             lab.screenshot(&format!("embed-{w}x{h}")).await;
 
             // The slider: the chart is drawn again for the new run; the host is untouched.

@@ -134,6 +134,11 @@ pub fn Embed() -> Html {
             }
             { crate::stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
             { crate::stage::headline(&page, lang, on_compare) }
+            // The author's caption before the controls it usually speaks of ("drag the RTT"):
+            // in a phone's frame, two charts below they were out of sight.
+            if let Some(note) = &spec.note {
+                <p class="embed-note" id="embed-note">{ note.clone() }</p>
+            }
             if !spec.controls.is_empty() {
                 <Controls scenario={page.scenario.clone()} {lang} error={page.field_error.clone()}
                     {on_change} only={spec.controls.clone()} />
@@ -145,9 +150,6 @@ pub fn Embed() -> Html {
                     follow_ms={page.follow_ms()} {veiled} only={spec.charts.clone()} />
             } else {
                 <div class="charts" aria-hidden="true"></div>
-            }
-            if let Some(note) = &spec.note {
-                <p class="embed-note" id="embed-note">{ note.clone() }</p>
             }
             <p class="embed-foot">
                 <a id="embed-open" href={open_href} target="_blank" rel="noopener">
