@@ -282,6 +282,8 @@ async fn the_language_switch_changes_the_labels_and_is_remembered() {
         };
         assert_eq!(title().await, "Goodput");
         assert!(lab.text_of("group-path").await.contains("Path"));
+        // The link trace's file picker speaks the page's language, not the browser's.
+        assert!(lab.text_of("group-path").await.contains("Choose a file"));
         lab.click(By::Id("lang-zh"), "the Chinese switch").await;
         let switched = lab
             .wait_until(SETTLE, || async move { title().await == "有效吞吐" })
@@ -294,6 +296,7 @@ async fn the_language_switch_changes_the_labels_and_is_remembered() {
             "zh-CN"
         );
         assert!(lab.text_of("group-path").await.contains("路径"));
+        assert!(lab.text_of("group-path").await.contains("选择文件"));
         assert!(lab.text_of("verdict").await.contains("瓶颈"));
         lab.screenshot("lang-zh").await;
 

@@ -37,3 +37,40 @@ pub fn handlers(on_file: Callback<web_sys::File>) -> FileHandlers {
         on_drag_over: Callback::from(|e: DragEvent| e.prevent_default()),
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct PickerProps {
+    /// The input's id: the page's labels and the tests reach it by it.
+    pub id: AttrValue,
+    /// The kinds of file offered first (the input's `accept`).
+    pub accept: AttrValue,
+    pub lang: crate::i18n::Lang,
+    /// The input's `change` (see [`handlers`]).
+    pub on_change: Callback<Event>,
+    /// The input's name for a screen reader, where no label of the page names it.
+    #[prop_or_default]
+    pub name: Option<AttrValue>,
+    /// The element that says what became of the file (`aria-describedby`).
+    #[prop_or_default]
+    pub described_by: Option<AttrValue>,
+}
+
+/// A file input in the page's language. The browser's own button and its "no file chosen"
+/// speak the browser's language, which a Chinese page on an English browser showed in English;
+/// here the input stays (keyboard, screen readers and the tests reach it), visually hidden,
+/// and a label of the page's is its button. What became of the file is said beside the picker
+/// by its owner, a dropped file's as a chosen one's.
+#[function_component(FilePicker)]
+pub fn file_picker(props: &PickerProps) -> Html {
+    html! {
+        <span class="file-picker">
+            <input type="file" class="file-input" id={props.id.clone()}
+                accept={props.accept.clone()} aria-label={props.name.clone()}
+                aria-describedby={props.described_by.clone()}
+                onchange={props.on_change.clone()} />
+            <label for={props.id.clone()} class="file-button">
+                { props.lang.pick("Choose a file…", "选择文件…") }
+            </label>
+        </span>
+    }
+}

@@ -66,8 +66,8 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
             <label class="label" for="trace-file">
                 { lang.pick("Link trace (Mahimahi)", "链路轨迹（Mahimahi）") }
             </label>
-            <input type="file" id="trace-file" accept=".txt,.trace,.up,.down,text/plain"
-                aria-describedby="trace-status" onchange={on_input} />
+            <crate::file_pick::FilePicker id="trace-file" accept=".txt,.trace,.up,.down,text/plain"
+                {lang} described_by="trace-status" on_change={on_input} />
             <p class="hint" id="trace-status" aria-live="polite">{
                 match (&held, &*problem) {
                     (_, Some(p)) => html! { <span class="field-error" role="alert">{ p.clone() }</span> },

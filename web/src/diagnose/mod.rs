@@ -220,8 +220,8 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                     <p>{ lang.pick(
                         "Drop a pcap or pcapng file here (tcpdump -s 128 -w file.pcap), or choose one. It is read in this page, in WebAssembly: nothing is uploaded.",
                         "把 pcap 或 pcapng 文件拖到这里（tcpdump -s 128 -w file.pcap），或选择一个文件。文件在本页面中用 WebAssembly 读取，不会上传。") }</p>
-                    <input type="file" id="capture-file" accept=".pcap,.pcapng,.cap,.dmp"
-                        aria-label={lang.pick("Capture file", "抓包文件")} onchange={on_input} />
+                    <crate::file_pick::FilePicker id="capture-file" accept=".pcap,.pcapng,.cap,.dmp"
+                        {lang} name={lang.pick("Capture file", "抓包文件")} on_change={on_input} />
                 </div>
                 { status }
                 if let Some(c) = &props.capture {
