@@ -294,10 +294,10 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "",
                 moment: Moment::first(StepTag::Established),
                 say: t(
-                    "The SYN-ACK is back at {t} ms, one round trip of this {rtt} ms path. The \
+                    "The SYN-ACK is back at {t} ms, one round trip after the SYN. The \
                      sender may now send its initial window, {cwnd} MSS (iw={iw}), before \
                      anything is acknowledged.",
-                    "SYN-ACK 在 {t} ms 返回，正好是这条 {rtt} ms 路径的一个往返。发送方现在可以在\
+                    "SYN-ACK 在 {t} ms 返回，正好是 SYN 发出后的一个往返。发送方现在可以在\
                      收到任何确认之前发出初始窗口 {cwnd} MSS（iw={iw}）。",
                 ),
                 question: Some(Question {
