@@ -188,6 +188,13 @@ fn cwnd(view: &RunView) -> Vec<(f64, f64)> {
     steps(&pts, view.end_ms)
 }
 
+/// The first line before line `i` that it is drawn exactly over, hiding it (two scenarios that
+/// run alike: a setting that changes nothing here): its legend entry says so.
+fn same_as(lines: &[Option<Vec<(f64, f64)>>], i: usize) -> Option<usize> {
+    let line = lines.get(i)?.as_ref().filter(|l| !l.is_empty())?;
+    (0..i).find(|&j| lines[j].as_ref() == Some(line))
+}
+
 impl Drawing for Compared {
     fn draw(&self, root: &Root, st: &Style) -> Result<(), String> {
         let lang = self.lang;
@@ -215,9 +222,15 @@ impl Drawing for Compared {
             .enumerate()
             .map(|(i, v)| {
                 let name = self.labels.get(i).cloned().unwrap_or_default();
-                let label = match v {
-                    Some(_) => format!("{}: {name}", letter(i)),
-                    None => format!(
+                let label = match (v, same_as(&lines, i)) {
+                    (Some(_), Some(j)) => match lang {
+                        Lang::En => {
+                            format!("{}: {name} (the same line as {})", letter(i), letter(j))
+                        }
+                        Lang::Zh => format!("{}: {name}（与 {} 的线重合）", letter(i), letter(j)),
+                    },
+                    (Some(_), None) => format!("{}: {name}", letter(i)),
+                    (None, _) => format!(
                         "{}: {name} ({})",
                         letter(i),
                         lang.pick("running…", "运行中…")
@@ -271,5 +284,19 @@ impl Drawing for Compared {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_drawn_over_an_earlier_one_names_it() {
+        let a = Some(vec![(0.0, 1.0), (1.0, 2.0)]);
+        let b = Some(vec![(0.0, 1.0), (1.0, 2.5)]);
+        let lines = [a.clone(), b.clone(), a.clone(), None, b, Some(Vec::new())];
+        let found: Vec<Option<usize>> = (0..lines.len()).map(|i| same_as(&lines, i)).collect();
+        assert_eq!(found, [None, None, Some(0), None, Some(1), None]);
     }
 }
