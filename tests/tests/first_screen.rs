@@ -1001,11 +1001,7 @@ async fn a_shared_links_worker_starts_with_the_html_and_the_page_takes_it_on() {
         let since = lab.server.served().len();
         lab.open("?rtt=50&view=compare&lang=en").await;
         let mounted = lab
-            .wait_until(SETTLE, || async move {
-                lab.eval_string("return String(!document.getElementById('skeleton'));")
-                    .await
-                    == "true"
-            })
+            .wait_for_script(SETTLE, "return String(!document.getElementById('skeleton'));")
             .await;
         assert!(mounted, "the comparison's page did not mount");
         assert_eq!(served_named(lab, since, "worker-loader").len(), 1);
