@@ -48,6 +48,11 @@ pub fn time_end(end_ms: f64) -> f64 {
 /// [`nice_ticks_between`]'s give every span starting at 0 two labelled ticks at least.
 pub const MIN_TICKS: i32 = 3;
 
+/// The fewest ticks a time axis asks for. Its labels are short ("0", "20"), and asked for
+/// three, plotters labelled a phone's 30 s run 0 and 20 alone, its end unnamed; four name the
+/// end of a 3, 6, 15, 30, 60, 300 or 600 s run too, and of every run three did.
+pub const MIN_TIME_TICKS: i32 = 4;
+
 /// Device pixels between the canvas's top and the legend.
 fn legend_top(st: &Style) -> i32 {
     st.px(4.0)
@@ -89,7 +94,7 @@ pub fn time_chart<'a>(
     let plot_h = (h as i32 - margin_top - st.bottom_area() as i32).max(1);
     // Three at least on either axis: asked for two, plotters may give a single tick (0) and no
     // scale at all, as it did on a phone's time axis for a run of 4.03 s (0 to 4030 ms).
-    let x_labels = (plot_w / st.px(90.0).max(1)).clamp(MIN_TICKS, 14) as usize;
+    let x_labels = (plot_w / st.px(90.0).max(1)).clamp(MIN_TIME_TICKS, 14) as usize;
     let y_labels = (plot_h / st.px(42.0).max(1)).clamp(MIN_TICKS, 8) as usize;
     let span = end - lo;
     let time_tick = |v: &f64| unit.tick_within(*v, span);
@@ -315,6 +320,22 @@ mod tests {
     /// Spans from a millisecond to an hour, in steps of a hundredth of a decade.
     fn spans() -> impl Iterator<Item = f64> {
         (0..=660).map(|i| 10f64.powf(i as f64 / 100.0))
+    }
+
+    #[test]
+    fn a_phones_time_axis_names_the_end_of_more_timed_runs_and_of_none_fewer() {
+        let ends_labelled = |n: usize, s: u32| {
+            let end = f64::from(s) * 1000.0;
+            let axis: RangedCoordf64 = (0.0..end).into();
+            axis.key_points(BoldPoints(n)).last() == Some(&end)
+        };
+        let n = MIN_TIME_TICKS as usize;
+        for s in [3, 6, 15, 30, 60, 300, 600] {
+            assert!(ends_labelled(n, s) && !ends_labelled(3, s), "0 to {s} s");
+        }
+        for s in 1..=600 {
+            assert!(ends_labelled(n, s) || !ends_labelled(3, s), "0 to {s} s");
+        }
     }
 
     #[test]
