@@ -954,6 +954,15 @@ async fn the_default_page_comes_with_its_run_and_the_worker_comes_with_the_first
     .await;
 }
 
+/// The page's workers running, and whether the HTML's is still left for a client to take:
+/// "1 undefined" once the charts' client has taken it on.
+async fn early_worker_state(lab: &Lab) -> String {
+    lab.eval_string(
+        "return `${document.documentElement.dataset.liveWorkers || '0'} ${typeof window.tcplabEarlyWorker}`;",
+    )
+    .await
+}
+
 /// A shared link's worker is started by the HTML, beside the page's module rather than after it
 /// (started before the page's module is), and the page takes it on:
 /// one worker fetched and running, its run on the charts. A link whose first screen draws no
@@ -990,27 +999,21 @@ async fn a_shared_links_worker_starts_with_the_html_and_the_page_takes_it_on() {
             times.len() == 2 && times[0] < times[1],
             "the HTML's worker started at, and the page's module at (ms): {order}"
         );
-        let state = lab
-            .eval_string(
-                "return `${document.documentElement.dataset.liveWorkers} ${typeof window.tcplabEarlyWorker}`;",
-            )
-            .await;
-        assert_eq!(state, "1 undefined");
+        assert_eq!(early_worker_state(lab).await, "1 undefined");
 
         // A comparison's first screen draws no run of the charts' worker: the HTML's is ended.
         let since = lab.server.served().len();
         lab.open("?rtt=50&view=compare&lang=en").await;
         let mounted = lab
-            .wait_for_script(SETTLE, "return String(!document.getElementById('skeleton'));")
+            .wait_for_script(
+                SETTLE,
+                "return String(!document.getElementById('skeleton'));",
+            )
             .await;
         assert!(mounted, "the comparison's page did not mount");
         // The HTML's worker was started (the comparison's own pool may start more).
         assert!(!served_named(lab, since, "worker-loader").is_empty());
-        let state = lab
-            .eval_string(
-                "return `${document.documentElement.dataset.liveWorkers || '0'} ${typeof window.tcplabEarlyWorker}`;",
-            )
-            .await;
+        let state = early_worker_state(lab).await;
         assert!(state.ends_with(" undefined"), "{state}");
         lab.assert_no_console_errors().await;
     })

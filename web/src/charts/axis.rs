@@ -89,7 +89,7 @@ pub fn time_chart<'a>(
         .map_err(err)?;
 
     let unit = TimeUnit::for_span(end - lo);
-    let (x0, x1) = plot_edges(root, st);
+    let (x0, x1) = plot_edges(w as i32, st);
     let plot_w = (x1 - x0).max(1);
     let plot_h = (h as i32 - margin_top - st.bottom_area() as i32).max(1);
     // Three at least on either axis: asked for two, plotters may give a single tick (0) and no
@@ -138,12 +138,11 @@ pub fn time_chart<'a>(
     Ok((dual, frame))
 }
 
-/// The left and right edges of the plotting area in device pixels, known before the chart is
-/// laid out.
-fn plot_edges(root: &Root, st: &Style) -> (i32, i32) {
-    let (w, _) = root.dim_in_pixel();
+/// The left and right edges of the plotting area in device pixels, on a canvas `w` device
+/// pixels wide, known before the chart is laid out.
+pub(super) fn plot_edges(w: i32, st: &Style) -> (i32, i32) {
     let x0 = (st.margin_left() + st.left_area()) as i32;
-    let x1 = w as i32 - (st.margin_right() + st.right_area()) as i32;
+    let x1 = w - (st.margin_right() + st.right_area()) as i32;
     (x0, x1)
 }
 
@@ -151,7 +150,7 @@ fn plot_edges(root: &Root, st: &Style) -> (i32, i32) {
 /// device pixels.
 pub fn legend_above(root: &Root, st: &Style, items: &[Item]) -> Result<i32, String> {
     let (w, _) = root.dim_in_pixel();
-    let (x0, x1) = legend::span(st, w as i32, plot_edges(root, st));
+    let (x0, x1) = legend::span(st, w as i32, plot_edges(w as i32, st));
     let height = legend::height(st, items, x0, x1);
     legend::draw(root, st, items, x0, x1, legend_top(st))?;
     Ok(height)
@@ -329,12 +328,18 @@ mod tests {
             let axis: RangedCoordf64 = (0.0..end).into();
             axis.key_points(BoldPoints(n)).last() == Some(&end)
         };
-        let n = MIN_TIME_TICKS as usize;
+        let (n, before) = (MIN_TIME_TICKS as usize, MIN_TICKS as usize);
         for s in [3, 6, 15, 30, 60, 300, 600] {
-            assert!(ends_labelled(n, s) && !ends_labelled(3, s), "0 to {s} s");
+            assert!(
+                ends_labelled(n, s) && !ends_labelled(before, s),
+                "0 to {s} s"
+            );
         }
         for s in 1..=600 {
-            assert!(ends_labelled(n, s) || !ends_labelled(3, s), "0 to {s} s");
+            assert!(
+                ends_labelled(n, s) || !ends_labelled(before, s),
+                "0 to {s} s"
+            );
         }
     }
 

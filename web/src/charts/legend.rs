@@ -262,11 +262,10 @@ mod tests {
     use crate::charts::Ctx;
     use crate::worker::protocol::run_view;
 
-    /// The plot's edges on a canvas `css_w` CSS pixels wide, as the time charts lay it out.
+    /// A canvas `css_w` CSS pixels wide, and its plot's edges as the time charts lay it out.
     fn plot_edges(st: &Style, css_w: f64) -> (i32, i32, i32) {
         let w = st.px(css_w);
-        let x0 = (st.margin_left() + st.left_area()) as i32;
-        let x1 = w - (st.margin_right() + st.right_area()) as i32;
+        let (x0, x1) = crate::charts::axis::plot_edges(w, st);
         (w, x0, x1)
     }
 
