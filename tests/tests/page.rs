@@ -1,7 +1,8 @@
 //! The built page in headless Chromium: every preset's cards against the runner's numbers, the
 //! sliders moving the address, the cards and the charts together, a bad link's banner, Back,
 //! the language switch, a newer value superseding a long run, and a run over the page's budget.
-//! Screenshots of every preset, at 1280x960 and at a laptop's 1280x720, go to `target/e2e/`.
+//! Screenshots of every preset, at 1280x960, at a laptop's 1280x720 and at a phone's 390x844
+//! (its first chart), go to `target/e2e/`.
 
 use std::time::Duration;
 
@@ -53,6 +54,16 @@ async fn every_preset_shows_the_runners_numbers() {
             lab.screenshot(&format!("preset-{}", p.name)).await;
             lab.set_window(1280, 720).await;
             lab.screenshot(&format!("preset-{}-1280x720", p.name)).await;
+            // A phone's first chart, its time axis named to the run's end.
+            lab.set_window(390, 844).await;
+            lab.eval_string(
+                "const f = document.querySelector('figure[data-chart]');
+                 if (f) f.scrollIntoView({block: 'start'}); return '';",
+            )
+            .await;
+            // The charts redraw at the next frames after a resize; a screenshot only, no check.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            lab.screenshot(&format!("preset-{}-390x844", p.name)).await;
         }
         lab.assert_no_console_errors().await;
     })

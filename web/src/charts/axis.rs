@@ -2,8 +2,10 @@
 //! value axis on the left and the same values in a second unit on the right. The areas beside
 //! the plot have fixed widths, so the time axes of the charts line up down the page.
 
+use std::ops::Range;
+
 use plotters::chart::DualCoordChartContext;
-use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::ranged1d::{BoldPoints, KeyPointHint, NoDefaultFormatting, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -17,7 +19,44 @@ use super::{err, Root};
 use crate::i18n::Lang;
 
 pub type Xy = Cartesian2d<RangedCoordf64, RangedCoordf64>;
-pub type TimeChart<'a> = DualCoordChartContext<'a, super::Backend, Xy, Xy>;
+pub type TimeChart<'a> =
+    DualCoordChartContext<'a, super::Backend, Cartesian2d<TimeAxis, RangedCoordf64>, Xy>;
+
+/// A time axis over `[lo, end]` whose ticks are chosen before the chart is built
+/// ([`time_ticks`]), where plotters' own would leave the run's end unnamed.
+#[derive(Clone)]
+pub struct TimeAxis {
+    inner: RangedCoordf64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for TimeAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The light grid stays off (`max_light_lines(0)`): only the labelled ticks are drawn.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.inner.range()
+    }
+}
+
+impl ValueFormatter<f64> for TimeAxis {
+    fn format(value: &f64) -> String {
+        RangedCoordf64::format(value)
+    }
+}
 
 /// The left axis, and the right one as a multiple of it.
 pub struct YAxis<'f> {
@@ -53,6 +92,61 @@ pub const MIN_TICKS: i32 = 3;
 /// end of a 3, 6, 15, 30, 60, 300 or 600 s run too, and of every run three did.
 pub const MIN_TIME_TICKS: i32 = 4;
 
+/// The ticks of a time axis over `[lo, end]`, about `asked` of them: plotters' own (steps of 1,
+/// 2 or 5 times a power of ten, `asked` at most) where they name the axis's end, as they do for
+/// most runs; otherwise, for an axis from 0 to a round end, the steps that divide the end
+/// exactly: a phone's two-minute run reads 0, 30, 60, 90, 120 rather than 0, 50, 100 and
+/// leaves no reader to guess where it stops. A step of 1.5, 2.5 or 3 times a power of ten
+/// counts as one tick further from `asked` than 1, 2 or 5; of two as near, the one with more
+/// ticks; `fits` says whether a set of ticks' labels fit side by side.
+pub fn time_ticks(lo: f64, end: f64, asked: usize, fits: impl Fn(&[f64]) -> bool) -> Vec<f64> {
+    let own = RangedCoordf64::from(lo..end).key_points(BoldPoints(asked));
+    if lo != 0.0 || own.last() == Some(&end) || !(end.is_finite() && end > 0.0) {
+        return own;
+    }
+    let mag = 10f64.powf(end.log10().floor());
+    let mut best: Option<(f64, usize, Vec<f64>)> = None;
+    for scale in [mag / 100.0, mag / 10.0, mag] {
+        for (m, plain) in [
+            (1.0, true),
+            (1.5, false),
+            (2.0, true),
+            (2.5, false),
+            (3.0, false),
+            (5.0, true),
+        ] {
+            let step = m * scale;
+            let n = end / step;
+            let whole = n.round();
+            if (n - whole).abs() > 1e-9 * n || whole < 2.0 || whole > (2 * asked) as f64 {
+                continue;
+            }
+            let count = whole as usize + 1;
+            let ticks: Vec<f64> = (0..count).map(|i| i as f64 * step).collect();
+            if !fits(&ticks) {
+                continue;
+            }
+            let cost = count.abs_diff(asked) as f64 + if plain { 0.0 } else { 1.0 };
+            let better = best
+                .as_ref()
+                .is_none_or(|(c, k, _)| cost < *c || (cost == *c && count > *k));
+            if better {
+                best = Some((cost, count, ticks));
+            }
+        }
+    }
+    best.map_or(own, |(_, _, ticks)| ticks)
+}
+
+/// Whether the labels of `ticks` fit side by side on a plot `plot_w` device pixels wide.
+/// Estimated rather than measured, so that the first screen rendered when the page is built and
+/// the page's own charts choose the same ticks: a digit is about 0.55 em wide.
+fn labels_fit(ticks: &[f64], plot_w: i32, st: &Style, label: &dyn Fn(&f64) -> String) -> bool {
+    let chars = ticks.iter().map(|v| label(v).chars().count()).max();
+    let width = chars.unwrap_or(0) as f64 * 0.55 * 0.95 * st.font_css * st.dpr;
+    ticks.len() as f64 * (width + f64::from(st.px(14.0))) <= f64::from(plot_w)
+}
+
 /// Device pixels between the canvas's top and the legend.
 fn legend_top(st: &Style) -> i32 {
     st.px(4.0)
@@ -84,9 +178,6 @@ pub fn time_chart<'a>(
     let (w, h) = root.dim_in_pixel();
     let legend_h = legend_above(root, st, items)?;
     let margin_top = legend_top(st) + legend_h + st.px(8.0) + band;
-    let mut chart = builder(root, st, margin_top)
-        .build_cartesian_2d(lo..end, bottom..top)
-        .map_err(err)?;
 
     let unit = TimeUnit::for_span(end - lo);
     let (x0, x1) = plot_edges(w as i32, st);
@@ -98,6 +189,13 @@ pub fn time_chart<'a>(
     let y_labels = (plot_h / st.px(42.0).max(1)).clamp(MIN_TICKS, 8) as usize;
     let span = end - lo;
     let time_tick = |v: &f64| unit.tick_within(*v, span);
+    let x = TimeAxis {
+        inner: (lo..end).into(),
+        ticks: time_ticks(lo, end, x_labels, |t| labels_fit(t, plot_w, st, &time_tick)),
+    };
+    let mut chart = builder(root, st, margin_top)
+        .build_cartesian_2d(x, bottom..top)
+        .map_err(err)?;
     let y_tick = |v: &f64| (y.tick)(*v);
     mesh(
         &mut chart,
@@ -341,6 +439,61 @@ mod tests {
                 "0 to {s} s"
             );
         }
+    }
+
+    #[test]
+    fn a_time_axis_names_a_round_end_that_plotters_steps_leave_unnamed() {
+        // The chart of a 390 px phone: 200 CSS px of plot, asked for the fewest ticks.
+        let st = Style::new(1.0, 16.0);
+        let (plot_w, asked) = (st.px(200.0), MIN_TIME_TICKS as usize);
+        let phone = |lo: f64, end: f64| {
+            let label = |v: &f64| TimeUnit::for_span(end - lo).tick_within(*v, end - lo);
+            let ticks = time_ticks(lo, end, asked, |t| labels_fit(t, plot_w, &st, &label));
+            assert!(labels_fit(&ticks, plot_w, &st, &label), "{ticks:?}");
+            ticks
+        };
+        let plotters =
+            |lo: f64, end: f64| RangedCoordf64::from(lo..end).key_points(BoldPoints(asked));
+        let seconds = |v: &[u32]| v.iter().map(|s| f64::from(*s) * 1000.0).collect::<Vec<_>>();
+        for (s, want) in [
+            (5, seconds(&[0, 1, 2, 3, 4, 5])),
+            (8, seconds(&[0, 2, 4, 6, 8])),
+            (25, seconds(&[0, 5, 10, 15, 20, 25])),
+            (45, seconds(&[0, 15, 30, 45])),
+            (50, seconds(&[0, 10, 20, 30, 40, 50])),
+            (90, seconds(&[0, 30, 60, 90])),
+            (120, seconds(&[0, 30, 60, 90, 120])),
+        ] {
+            let end = f64::from(s) * 1000.0;
+            assert_ne!(
+                plotters(0.0, end).last(),
+                Some(&end),
+                "plotters, 0 to {s} s"
+            );
+            assert_eq!(phone(0.0, end), want, "0 to {s} s");
+        }
+        let mut named = (0, 0);
+        for s in 1..=600 {
+            let end = f64::from(s) * 1000.0;
+            let (ours, own) = (phone(0.0, end), plotters(0.0, end));
+            if own.last() == Some(&end) {
+                assert_eq!(
+                    ours, own,
+                    "0 to {s} s: plotters' ticks kept where they name the end"
+                );
+                named.0 += 1;
+            } else if ours.last() == Some(&end) {
+                assert!(ours.len() >= 3 && ours.len() <= 2 * asked + 1, "{ours:?}");
+                named.1 += 1;
+            } else {
+                assert_eq!(ours, own, "0 to {s} s");
+            }
+        }
+        // Of the whole seconds to ten minutes, plotters named 17 ends; as many again now.
+        assert_eq!(named, (17, 17), "ends named by plotters, and besides");
+        // An end no round step divides, and a zoomed axis, keep plotters' ticks.
+        assert_eq!(phone(0.0, 5_500.0), plotters(0.0, 5_500.0));
+        assert_eq!(phone(1_000.0, 9_000.0), plotters(1_000.0, 9_000.0));
     }
 
     #[test]
