@@ -398,12 +398,18 @@ async fn the_presenter_mode_fits_a_projector() {
                 .eval_string(
                     "const l = document.getElementById('lesson').getBoundingClientRect();
                      const q = document.getElementById('lesson-question').getBoundingClientRect();
+                     const size = (sel) => {
+                         const e = document.querySelector(sel);
+                         return e ? parseFloat(getComputedStyle(e).fontSize) : 0;
+                     };
                      return JSON.stringify({
                          scroll: document.documentElement.scrollWidth,
                          inner: window.innerWidth,
                          right: l.right, qBottom: q.bottom, h: window.innerHeight,
                          large: document.documentElement.classList.contains('large'),
                          sidebar: getComputedStyle(document.getElementById('settings')).display,
+                         say: size('.lesson-say'), sentence: size('.player-sentence'),
+                         readout: size('.readout-num'), log: size('.player-log'),
                      });",
                 )
                 .await;
@@ -415,7 +421,17 @@ async fn the_presenter_mode_fits_a_projector() {
             assert!(num("qBottom") <= num("h"), "{w}x{h}: {fit}");
             assert_eq!(v["large"], Value::Bool(true), "{fit}");
             assert_eq!(v["sidebar"], "none", "{fit}");
+            // The player the part steps through reads from the room's back as the part does:
+            // its sentence in the part's type, its readouts and log larger than on a desk.
+            assert!(num("sentence") >= num("say") && num("say") > 0.0, "{w}x{h}: {fit}");
+            assert!(num("readout") >= 20.0 && num("log") >= 16.0, "{w}x{h}: {fit}");
             lab.screenshot(&format!("lesson-present-{lang}-{w}x{h}"))
+                .await;
+            lab.eval_string(
+                "document.querySelector('.player').scrollIntoView({block: 'start'}); return '';",
+            )
+            .await;
+            lab.screenshot(&format!("lesson-present-{lang}-{w}x{h}-player"))
                 .await;
         }
         // On a phone the lesson reads above the player, nothing wider than the screen.

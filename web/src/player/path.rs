@@ -185,7 +185,11 @@ pub fn PathView(props: &PathProps) -> Html {
             aria-label={summary(&snap, props.queue, lang)}
             data-wire={snap.wire.len().to_string()} data-acks={snap.acks.len().to_string()}
             data-queue={props.queue.to_string()} data-lost={snap.lost.len().to_string()}
-            style={format!("display:block;width:100%;height:{:.3}rem", HEIGHT / ROOT_PX)} />
+            style={format!(
+                // `--path-zoom`: the presenter's mode draws the path larger (assets/style.css).
+                "display:block;width:100%;height:calc(var(--path-zoom, 1) * {:.3}rem)",
+                HEIGHT / ROOT_PX
+            )} />
     }
 }
 
