@@ -142,6 +142,26 @@ async fn a_reno_loss_sweep_gives_the_runners_table_and_follows_mathis() {
             assert_eq!(get("runs"), "5");
         }
 
+        // Every cell stands under its heading: the columns of each row in the headings' order.
+        let order = lab
+            .eval_string(
+                "const col = (c) => c.dataset.col
+                     || (c.querySelector('[data-col]') || {dataset: {}}).dataset.col
+                     || (c.scope === 'row' ? 'value' : '');
+                 return JSON.stringify({
+                     head: Array.from(document.querySelectorAll('#sweep-table thead th')).map(col),
+                     rows: Array.from(document.querySelectorAll('#sweep-table tbody tr')).map(tr =>
+                         Array.from(tr.children).filter(c => !c.classList.contains('row-error')).map(col)),
+                 });",
+            )
+            .await;
+        let order: serde_json::Value = serde_json::from_str(&order).expect("the table's columns");
+        let head = &order["head"];
+        assert_eq!(head.as_array().map(Vec::len), Some(12), "{order}");
+        for row in order["rows"].as_array().into_iter().flatten() {
+            assert_eq!(row, head, "a row's cells against the headings");
+        }
+
         // Every number the table shows round-trips to the CSV's.
         let cells = lab
             .eval_string(

@@ -79,32 +79,43 @@ fn raw(v: Option<f64>) -> String {
 #[function_component]
 pub fn SweepTable(props: &TableProps) -> Html {
     let lang = props.lang;
+    // Each heading names the column of the cells under it (`data-col`, the CSV's), so that a
+    // test can hold the two in the same order.
     let head = [
-        (props.key_.name().to_string(), ""),
-        (lang.pick("runs", "运行数").to_string(), ""),
-        (lang.pick("finished", "完成数").to_string(), ""),
+        (props.key_.name().to_string(), "", "value"),
+        (lang.pick("runs", "运行数").to_string(), "", "runs"),
+        (lang.pick("finished", "完成数").to_string(), "", "finished"),
         (
             lang.pick("goodput median", "有效吞吐中位数").to_string(),
             "MB/s",
+            "goodput_median_MBps",
         ),
-        (lang.pick("least – most", "最小 – 最大").to_string(), "MB/s"),
+        (
+            lang.pick("least – most", "最小 – 最大").to_string(),
+            "MB/s",
+            "goodput_min_MBps",
+        ),
         (
             lang.pick("completion median", "完成时间中位数").to_string(),
             "ms",
+            "completion_median_ms",
         ),
         (
             lang.pick("p99 latency median", "p99 时延中位数")
                 .to_string(),
             "ms",
+            "p99_median_ms",
         ),
         (
             lang.pick("retransmitted median", "重传中位数").to_string(),
             "%",
+            "retrans_median_pct",
         ),
-        (lang.pick("theory", "理论值").to_string(), ""),
+        (lang.pick("theory", "理论值").to_string(), "", "theory"),
         (
             lang.pick("measured / theory", "实测 / 理论").to_string(),
             "×",
+            "measured_over_theory",
         ),
         (
             match lang {
@@ -112,11 +123,13 @@ pub fn SweepTable(props: &TableProps) -> Html {
                 Lang::Zh => format!("流 {} 份额中位数", props.share_flow + 1),
             },
             "",
+            "share_median",
         ),
         (
             lang.pick("Jain's index median", "Jain 指数中位数")
                 .to_string(),
             "",
+            "jain_median",
         ),
     ];
     html! {
@@ -124,8 +137,8 @@ pub fn SweepTable(props: &TableProps) -> Html {
             <table class="sweep-table" id="sweep-table">
                 <thead>
                     <tr>
-                        { for head.iter().map(|(h, unit)| html! {
-                            <th scope="col">{ h.clone() }
+                        { for head.iter().map(|(h, unit, col)| html! {
+                            <th scope="col" data-col={*col}>{ h.clone() }
                                 if !unit.is_empty() { <span class="th-unit">{ format!(" ({unit})") }</span> }
                             </th>
                         }) }
@@ -151,6 +164,10 @@ pub fn SweepTable(props: &TableProps) -> Html {
                                 <td class="num" data-col="runs" data-raw={runs.to_string()}>
                                     { if p.complete { runs.to_string() } else { format!("{runs} / {}", props.seeds) } }
                                 </td>
+                                <td class="num" data-col="finished"
+                                    data-raw={row.and_then(|r| r.finished).map(|n| n.to_string()).unwrap_or_default()}>
+                                    { row.and_then(|r| finished_text(r, lang)).unwrap_or_else(|| "—".to_string()) }
+                                </td>
                                 { cell(row.and_then(|r| r.goodput_mbps).map(|s| s.median), "goodput_median_MBps") }
                                 <td class="num range">
                                     <span data-col="goodput_min_MBps" data-raw={row.and_then(|r| r.goodput_mbps).map(|s| format!("{}", s.min)).unwrap_or_default()}>
@@ -160,10 +177,6 @@ pub fn SweepTable(props: &TableProps) -> Html {
                                     <span data-col="goodput_max_MBps" data-raw={row.and_then(|r| r.goodput_mbps).map(|s| format!("{}", s.max)).unwrap_or_default()}>
                                         { row.and_then(|r| r.goodput_mbps).map_or("—".to_string(), |s| number(s.max, 3)) }
                                     </span>
-                                </td>
-                                <td class="num" data-col="finished"
-                                    data-raw={row.and_then(|r| r.finished).map(|n| n.to_string()).unwrap_or_default()}>
-                                    { row.and_then(|r| finished_text(r, lang)).unwrap_or_else(|| "—".to_string()) }
                                 </td>
                                 // The median's time, or the bound it passes (in the CSV's next
                                 // column), or why no run has a time.
