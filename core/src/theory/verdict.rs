@@ -71,6 +71,11 @@ pub const STANDING_QUEUE_MS: f64 = 5.0;
 /// A run whose goodput reaches this share of a limit is held by that limit.
 const NEAR: f64 = 0.7;
 
+/// A run held by the link whose goodput reaches this share of its payload rate kept it full;
+/// below it, the link was the limit but its window fell short of the path for part of the
+/// run (its start, or the cut after a loss), and the verdict says so.
+pub const FULL: f64 = 0.9;
+
 pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
     let limits = Limits::of(s);
     let link = limits.link;

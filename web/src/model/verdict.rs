@@ -3,7 +3,7 @@
 //! support it.
 
 use tcplab::rate::MBytePerS;
-use tcplab::theory::verdict::Limit;
+use tcplab::theory::verdict::{Limit, FULL};
 use tcplab::view::RunView;
 
 use super::format::{bits_per_s, count, counted, duration, mbytes_per_s, number, percent};
@@ -104,16 +104,31 @@ fn reason(lang: Lang, view: &RunView) -> String {
         "rwnd / RTT".to_string()
     };
     let of_link = share(v.goodput_mbps, v.link_mbps);
+    let full = v.goodput_mbps.0 >= v.link_mbps.0 * FULL;
     let rtt = duration(view.theory.rtt_ms);
     match (v.limit, lang) {
-        (Limit::LinkRate, Lang::En) => format!(
-            "Goodput {g} is {of_link} of the link's payload rate, {link} ({}): the bottleneck link is full.",
-            bits_per_s(v.link_mbps)
-        ),
-        (Limit::LinkRate, Lang::Zh) => format!(
-            "有效吞吐 {g}，达到链路净荷速率 {link}（{}）的 {of_link}：瓶颈链路已跑满。",
-            bits_per_s(v.link_mbps)
-        ),
+        (Limit::LinkRate, Lang::En) => {
+            let how = if full {
+                "the bottleneck link is full"
+            } else {
+                "the link is the limit, though not kept full: for part of the run the window was under what the path holds (its start, or after a loss)"
+            };
+            format!(
+                "Goodput {g} is {of_link} of the link's payload rate, {link} ({}): {how}.",
+                bits_per_s(v.link_mbps)
+            )
+        }
+        (Limit::LinkRate, Lang::Zh) => {
+            let how = if full {
+                "瓶颈链路已跑满"
+            } else {
+                "限制来自链路，但并未一直跑满：有一段时间窗口小于路径能容纳的量（启动阶段，或丢包之后）"
+            };
+            format!(
+                "有效吞吐 {g}，达到链路净荷速率 {link}（{}）的 {of_link}：{how}。",
+                bits_per_s(v.link_mbps)
+            )
+        }
         (Limit::ReceiveWindow, Lang::En) => format!(
             "The receive window allows {windows} = {wl}, under the link's {link}; goodput {g} sits at that cap."
         ),
@@ -266,6 +281,28 @@ mod tests {
             !said.contains("bufferbloat") && said.contains("standing queue"),
             "{said}"
         );
+    }
+
+    /// The link is called full only where the goodput nearly reaches it: a run held by the
+    /// link at three quarters of it says what the rest went to.
+    #[test]
+    fn a_link_held_run_is_called_full_only_near_the_link() {
+        let full = run_view("app=bulk&bw=100&rtt=20");
+        let said = verdict::detail(Lang::En, &full);
+        assert!(said.contains("the bottleneck link is full"), "{said}");
+        let short = run_view("cc=bbr&rtt=80&bw=20&loss=0.5&dur=30");
+        assert_eq!(
+            verdict::title(Lang::En, short.verdict.limit),
+            "Limited by the link rate"
+        );
+        let of_link = short.verdict.goodput_mbps / short.verdict.link_mbps;
+        assert!((0.7..0.9).contains(&of_link), "{of_link}");
+        let said = verdict::detail(Lang::En, &short);
+        assert!(
+            !said.contains("is full") && said.contains("not kept full"),
+            "{said}"
+        );
+        assert!(verdict::detail(Lang::Zh, &short).contains("并未一直跑满"));
     }
 
     /// BBR's losses cost retransmissions, not a window: its body is told as slow start, with
