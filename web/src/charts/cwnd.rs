@@ -108,6 +108,57 @@ fn ssthresh_series(window: &[WindowPoint], end: f64) -> Vec<(f64, f64)> {
     )
 }
 
+/// The flows' fair shares of the path as windows: the link's rate over the `n` flows times
+/// each flow's own round trip, since a flow of 100 ms needs ten times the window of one of
+/// 10 ms for the same rate (`rtt=10,100`); one value where the flows' round trips are alike,
+/// none for a single flow.
+#[derive(Debug, Clone, PartialEq)]
+enum Fair {
+    None,
+    Alike(f64),
+    /// (flow, its round trip ms, its share) for each flow.
+    Each(Vec<(usize, f64, f64)>),
+}
+
+impl Fair {
+    fn of(ctx: &Ctx) -> Fair {
+        let th = &ctx.view.theory;
+        let n = ctx.view.flows.len();
+        if n < 2 {
+            return Fair::None;
+        }
+        let rtts: Vec<f64> = match ctx.scenario() {
+            Some(s) => (0..n).map(|i| s.flow(i).rtt_ms).collect(),
+            None => vec![th.rtt_ms; n],
+        };
+        let share = |rtt: f64| {
+            if th.rtt_ms > 0.0 {
+                th.bdp_bytes * rtt / th.rtt_ms / n as f64
+            } else {
+                th.bdp_bytes / n as f64
+            }
+        };
+        if rtts.iter().all(|r| *r == rtts[0]) {
+            Fair::Alike(share(rtts[0]))
+        } else {
+            Fair::Each(
+                rtts.iter()
+                    .enumerate()
+                    .map(|(i, r)| (i, *r, share(*r)))
+                    .collect(),
+            )
+        }
+    }
+
+    fn values(&self) -> Vec<f64> {
+        match self {
+            Fair::None => Vec::new(),
+            Fair::Alike(v) => vec![*v],
+            Fair::Each(each) => each.iter().map(|e| e.2).collect(),
+        }
+    }
+}
+
 impl Cwnd {
     fn bbr(&self) -> &[BbrPoint] {
         self.0.view.flows.first().map_or(&[], |f| &f.bbr[..])
@@ -141,7 +192,7 @@ impl Cwnd {
         let bbr_target = !view(&bbr_series(detail_bbr, end, |b| b.target_cwnd_bytes)).is_empty();
         let extra_seen = detail_bbr.iter().any(|b| b.extra_acked_bytes > 0.0);
         let cubic = f0.is_some_and(|f| !ctx.known(&f.cubic, |c| c.start_ms).is_empty());
-        let fair = (n > 1).then(|| th.bdp_bytes / n as f64);
+        let fair = Fair::of(ctx);
 
         let mut items = if n == 1 {
             vec![Item::new(Swatch::Line(flow_colour(0), 2.2), "cwnd")]
@@ -168,24 +219,54 @@ impl Cwnd {
                 ),
             ));
         }
+        // Where the flows' round trips differ, the BDP is the path's at the scenario's RTT,
+        // and says which.
+        let bdp_rtt = match fair {
+            Fair::Each(_) => format!(" ({})", fmt::ms(th.rtt_ms)),
+            _ => String::new(),
+        };
         items.push(Item::new(
             Swatch::Dashed(BDP, 1.4),
             format!(
-                "BDP = bw·RTT = {}{}",
+                "BDP = bw·RTT{bdp_rtt} = {}{}",
                 fmt::bytes(th.bdp_bytes),
                 above(th.bdp_bytes, top, lang)
             ),
         ));
-        if let Some(fair) = fair {
-            items.push(Item::new(
+        match &fair {
+            Fair::None => {}
+            Fair::Alike(v) => items.push(Item::new(
                 Swatch::Dashed(MUTED, 1.2),
                 format!(
                     "{} BDP/{n} = {}{}",
                     lang.pick("fair share", "公平份额"),
-                    fmt::bytes(fair),
-                    above(fair, top, lang)
+                    fmt::bytes(*v),
+                    above(*v, top, lang)
                 ),
-            ));
+            )),
+            Fair::Each(each) => {
+                for &(i, rtt, v) in each {
+                    items.push(Item::new(
+                        Swatch::Dashed(colour_of(i, n), 1.2),
+                        match lang {
+                            Lang::En => format!(
+                                "flow {}'s fair share bw/{n}·{} = {}{}",
+                                i + 1,
+                                fmt::ms(rtt),
+                                fmt::bytes(v),
+                                above(v, top, lang)
+                            ),
+                            Lang::Zh => format!(
+                                "流 {} 的公平份额 bw/{n}·{} = {}{}",
+                                i + 1,
+                                fmt::ms(rtt),
+                                fmt::bytes(v),
+                                above(v, top, lang)
+                            ),
+                        },
+                    ));
+                }
+            }
         }
         if dense {
             items.push(Item::new(
@@ -308,7 +389,7 @@ impl Figure for Cwnd {
             })
         });
         let extra_seen = detail.is_some_and(|f| f.bbr.iter().any(|b| b.extra_acked_bytes > 0.0));
-        let fair = (n > 1).then(|| th.bdp_bytes / n as f64);
+        let fair = Fair::of(ctx);
         // Zoomed, the axes fit what is in view: slow start from 10 to 90 segments is not a
         // flat line under a 4 MB BDP.
         let span = ctx.span();
@@ -328,7 +409,7 @@ impl Figure for Cwnd {
         let rwnd_max = max_of(rwnd.iter().map(|p| p.1));
         let mut lines = vec![th.bdp_bytes];
         lines.extend(rwnd_max);
-        lines.extend(fair);
+        lines.extend(fair.values());
         let top = top_of(data_max, &lines, 2.5);
 
         let columns = axis::plot_columns(root, st) as usize;
@@ -414,8 +495,17 @@ impl Figure for Cwnd {
             yv(th.bdp_bytes),
             Pen::dashed(BDP, 1.4),
         )?;
-        if let Some(fair) = fair {
-            draw::level(&mut chart, st, &frame, yv(fair), Pen::dashed(MUTED, 1.2))?;
+        match &fair {
+            Fair::None => {}
+            Fair::Alike(v) => {
+                draw::level(&mut chart, st, &frame, yv(*v), Pen::dashed(MUTED, 1.2))?;
+            }
+            Fair::Each(each) => {
+                for &(i, _, v) in each {
+                    let pen = Pen::dashed(colour_of(i, n), 1.2).alpha(0.8);
+                    draw::level(&mut chart, st, &frame, yv(v), pen)?;
+                }
+            }
         }
         for (i, c) in cwnds.iter().enumerate().skip(1).rev() {
             draw::line(
@@ -637,5 +727,43 @@ impl Figure for Cwnd {
             }
         }
         Some(Readout::at(t, rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::worker::protocol::run_view;
+
+    fn legend(query: &str) -> Vec<String> {
+        let view = Rc::new(run_view(query));
+        Cwnd(Ctx::new(view, Lang::En))
+            .legend(1e6, false)
+            .into_iter()
+            .map(|i| i.label)
+            .collect()
+    }
+
+    /// Flows of one round trip share the path's BDP alike; flows of 10 and 100 ms each get the
+    /// link's rate over the flows times their own round trip, so that the 100 ms flow's window
+    /// is read against 62.5 kB, not against the 10 ms flow's 6.25 kB.
+    #[test]
+    fn a_fair_share_is_a_window_of_each_flows_own_round_trip() {
+        let alike = legend("cc=reno&rtt=40&bw=10&queue=50&app=bulk&dur=2&flows=2");
+        assert!(
+            alike.iter().any(|l| l == "fair share BDP/2 = 25 kB"),
+            "{alike:?}"
+        );
+        let apart = legend("cc=reno&rtt=10,100&bw=10&queue=50&app=bulk&dur=2&flows=2");
+        for want in [
+            "BDP = bw·RTT (10 ms) = 12.5 kB",
+            "flow 1's fair share bw/2·10 ms = 6.25 kB",
+            "flow 2's fair share bw/2·100 ms = 62.5 kB",
+        ] {
+            assert!(apart.iter().any(|l| l == want), "{want}: {apart:?}");
+        }
+        assert!(!apart.iter().any(|l| l.contains("BDP/2")), "{apart:?}");
     }
 }
