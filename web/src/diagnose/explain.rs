@@ -6,6 +6,8 @@ use std::rc::Rc;
 
 use tcplab::diagnose::{check, ExplainError, Explanation, Measured};
 use tcplab::player::Language;
+use tcplab::theory::path::Limits;
+use tcplab::theory::slow_start::ideal_completion_ms;
 use tcplab::{App, Scenario};
 use yew::prelude::*;
 
@@ -149,12 +151,51 @@ fn measured(scenario: &Scenario, field: Field, typed: &str) -> Result<Measured, 
     Ok(m)
 }
 
+/// A goodput to start the box with: well under what the path allows this workload (the link,
+/// the windows, and for a body slow start from its first segment), so that the example asks a
+/// question the path can answer; a fixed number was impossible on a slower path (1.8 MB/s on
+/// `preset=bufferbloat`'s 10 Mbit/s).
+fn example_goodput(s: &Scenario) -> String {
+    let limits = Limits::of(s);
+    let mut ceiling = limits.link.0.min(limits.window_all().0);
+    if s.app == App::Body {
+        let ms = ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, limits.share(), s.rwnd as f64);
+        if ms.is_finite() && ms > 0.0 {
+            ceiling = ceiling.min(s.body as f64 / ms / 1e3);
+        }
+    }
+    // Two significant digits, written as the box reads them back (no thousands' commas).
+    let v = ceiling * EXAMPLE_SHARE;
+    if !(v.is_finite() && v > 0.0) {
+        return String::new();
+    }
+    let magnitude = v.log10().floor() as i32;
+    if magnitude >= 1 {
+        let unit = 10f64.powi(magnitude - 1);
+        return format!("{}", ((v / unit).round() * unit) as u64);
+    }
+    let decimals = (1 - magnitude).clamp(0, 12) as usize;
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// The share of the path's ceiling the box's example asks about.
+const EXAMPLE_SHARE: f64 = 0.15;
+
 #[function_component]
 pub fn Explain(props: &ExplainProps) -> Html {
     let lang = props.lang;
     let answer = use_state_eq(|| Answer::None);
     let time = use_state_eq(|| false);
-    let value = use_state_eq(|| "1.8".to_string());
+    // What the reader typed; until then, an example for the path in the controls.
+    let typed = use_state_eq(|| None::<String>);
+    let value = (*typed)
+        .clone()
+        .unwrap_or_else(|| example_goodput(&props.scenario));
     let pool = {
         let answer = answer.clone();
         use_memo((), move |_| {
@@ -201,11 +242,11 @@ pub fn Explain(props: &ExplainProps) -> Html {
         })
     };
     let on_value = {
-        let value = value.clone();
+        let typed = typed.clone();
         Callback::from(move |e: InputEvent| {
             let input: Option<web_sys::HtmlInputElement> = e.target_dyn_into();
             if let Some(i) = input {
-                value.set(i.value());
+                typed.set(Some(i.value()));
             }
         })
     };
@@ -241,7 +282,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                         <option value="time" selected={*time}>{ lang.pick("one body taking (ms)", "一个请求体耗时（ms）") }</option>
                     </select>
                 </label>
-                <input id="explain-value" type="text" inputmode="decimal" value={(*value).clone()}
+                <input id="explain-value" type="text" inputmode="decimal" value={value.clone()}
                     aria-label={lang.pick("What was measured", "测得的值")} oninput={on_value} />
                 <button type="submit" id="explain-ask">{ lang.pick("Explain", "解读") }</button>
             </form>
@@ -296,6 +337,29 @@ mod tests {
         match measured(&path(q), field, typed) {
             Err(r) => refusal(&r, lang),
             Ok(m) => panic!("{typed} asked as {m:?}"),
+        }
+    }
+
+    /// The box's example is a goodput each path can give its workload, not one number for all:
+    /// 1.8 MB/s was impossible on a 10 Mbit/s path.
+    #[test]
+    fn the_example_goodput_is_one_the_path_can_give() {
+        for (q, want) in [
+            ("", "1.5"),
+            ("preset=bufferbloat", "0.18"),
+            ("app=bulk&bw=100000&rtt=10", "63"),
+            ("app=bulk&bw=100000&rtt=10&rwnd=1073741824", "1800"),
+            ("app=bulk&bw=0.1&rtt=10", "0.0018"),
+        ] {
+            let s = path(q);
+            let example = example_goodput(&s);
+            assert_eq!(example, want, "{q}");
+            let m = measured(&s, Field::Goodput, &example);
+            assert!(m.is_ok(), "{q}: {example} refused");
+            assert!(
+                example.parse::<f64>().unwrap_or(f64::INFINITY) < Limits::of(&s).link.0,
+                "{q}: {example}"
+            );
         }
     }
 
