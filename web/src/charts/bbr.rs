@@ -25,6 +25,7 @@ use super::series::{clip_x, finite, index_at, max_of, steps};
 use super::style::*;
 use super::{Ctx, Root};
 use crate::i18n::Lang;
+use tcplab::cc::bbr::BbrMode;
 
 /// BBR's model of one flow of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +81,54 @@ impl Bbr {
     pub fn new(ctx: Ctx, flow: usize, names: &[String]) -> Bbr {
         let name = (ctx.view.flows.len() > 1).then(|| name_of(&ctx, names, flow));
         Bbr { ctx, flow, name }
+    }
+
+    /// The legend: the lines, then the band's colours.
+    fn legend(&self, (lo, hi): (f64, f64)) -> Vec<Item> {
+        let ctx = &self.ctx;
+        let lang = ctx.lang;
+        let mut items = vec![
+            Item::new(
+                Swatch::Line(BBR_BW, 2.0),
+                lang.pick("bandwidth estimate (max filter)", "带宽估计（最大值滤波）"),
+            ),
+            Item::new(
+                Swatch::Dashed(PACING, 1.4),
+                lang.pick("pacing rate", "发送节奏速率"),
+            ),
+            Item::new(
+                Swatch::Line(MIN_RTT, 1.4),
+                lang.pick("min RTT estimate (right axis)", "最小 RTT 估计（右轴）"),
+            ),
+            Item::new(
+                Swatch::Dashed(LINK, 1.2),
+                format!(
+                    "{} {}",
+                    lang.pick("link rate", "链路速率"),
+                    fmt::rate(ctx.view.theory.link_mbps)
+                ),
+            ),
+        ];
+        // The band's colours: the modes other than ProbeBW that it shows in view (Startup,
+        // Drain, ProbeRTT), then ProbeBW's phases.
+        let runs = bbr_runs(self.points(), self.ctx.end_ms);
+        for mode in [BbrMode::Startup, BbrMode::Drain, BbrMode::ProbeRtt] {
+            if runs.iter().any(|r| r.2 == mode && r.1 >= lo && r.0 <= hi) {
+                let (c, name) = bbr_mode(mode, lang);
+                items.push(Item::new(Swatch::Block(c), name));
+            }
+        }
+        for (c, name) in [
+            (
+                PROBE_UP,
+                lang.pick("ProbeBW probe ×1.25", "ProbeBW 探测 ×1.25"),
+            ),
+            (PROBE_DRAIN, lang.pick("drain ×0.75", "排空 ×0.75")),
+            (CRUISE, lang.pick("cruise ×1", "巡航 ×1")),
+        ] {
+            items.push(Item::new(Swatch::Block(c), name));
+        }
+        items
     }
 
     fn points(&self) -> &[BbrPoint] {
@@ -168,38 +217,8 @@ impl Figure for Bbr {
             .map(|(t, v)| (t, v / factor))
             .collect();
 
-        let mut items = vec![
-            Item::new(
-                Swatch::Line(BBR_BW, 2.0),
-                lang.pick("bandwidth estimate (max filter)", "带宽估计（最大值滤波）"),
-            ),
-            Item::new(
-                Swatch::Dashed(PACING, 1.4),
-                lang.pick("pacing rate", "发送节奏速率"),
-            ),
-            Item::new(
-                Swatch::Line(MIN_RTT, 1.4),
-                lang.pick("min RTT estimate (right axis)", "最小 RTT 估计（右轴）"),
-            ),
-            Item::new(
-                Swatch::Dashed(LINK, 1.2),
-                format!(
-                    "{} {}",
-                    lang.pick("link rate", "链路速率"),
-                    fmt::rate(ctx.view.theory.link_mbps)
-                ),
-            ),
-        ];
-        for (c, name) in [
-            (
-                PROBE_UP,
-                lang.pick("ProbeBW probe ×1.25", "ProbeBW 探测 ×1.25"),
-            ),
-            (PROBE_DRAIN, lang.pick("drain ×0.75", "排空 ×0.75")),
-            (CRUISE, lang.pick("cruise ×1", "巡航 ×1")),
-        ] {
-            items.push(Item::new(Swatch::Block(c), name));
-        }
+        let items = self.legend((lo, hi));
+        let runs = bbr_runs(self.points(), end);
         let tick = fmt::tick_for(top);
         let y = YAxis {
             bottom: 0.0,
@@ -216,9 +235,9 @@ impl Figure for Bbr {
             time_chart(root, st, lang, (lo, hi), &y, &items, band + axis::gap(st))?;
         // The band above the plot: the mode, and in ProbeBW each phase by its gain.
         let points = self.points();
-        let mut spans: Vec<(f64, f64, RGBColor)> = bbr_runs(points, end)
+        let mut spans: Vec<(f64, f64, RGBColor)> = runs
             .into_iter()
-            .filter(|r| r.2 != tcplab::cc::bbr::BbrMode::ProbeBw)
+            .filter(|r| r.2 != BbrMode::ProbeBw)
             .map(|(a, b, m)| (a, b, bbr_mode(m, lang).0))
             .collect();
         for (i, p) in points.iter().enumerate() {
@@ -355,6 +374,36 @@ fn name_of(ctx: &Ctx, names: &[String], i: usize) -> String {
 mod tests {
     use super::*;
     use crate::worker::protocol::run_view;
+
+    /// Every colour of the band above the plot is named: BBR's modes other than ProbeBW where
+    /// the band shows them (Startup and Drain at the start of a run, not in a window after
+    /// it), and ProbeBW's phases.
+    #[test]
+    fn the_legend_names_the_bands_modes_in_view() {
+        let ctx = Ctx::new(
+            std::rc::Rc::new(run_view("cc=bbr&app=bulk&dur=3")),
+            Lang::En,
+        );
+        let end = ctx.end_ms;
+        let bbr = Bbr::new(ctx, 0, &[]);
+        let names =
+            |span| -> Vec<String> { bbr.legend(span).into_iter().map(|i| i.label).collect() };
+        let whole = names((0.0, end));
+        for want in [
+            "Startup",
+            "Drain",
+            "ProbeBW probe ×1.25",
+            "drain ×0.75",
+            "cruise ×1",
+        ] {
+            assert!(whole.iter().any(|l| l == want), "{want}: {whole:?}");
+        }
+        let late = names((end - 500.0, end));
+        assert!(
+            !late.iter().any(|l| l == "Startup" || l == "Drain"),
+            "{late:?}"
+        );
+    }
 
     #[test]
     fn the_bbr_flows_are_those_with_bbr_s_variables() {
