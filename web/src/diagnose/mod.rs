@@ -217,9 +217,14 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
             <section class="capture-import" aria-labelledby="capture-title">
                 <h2 id="capture-title">{ lang.pick("Your capture, explained", "你的抓包，解读") }</h2>
                 <div class="capture-drop" id="capture-drop" ondrop={on_drop} ondragover={on_drag_over}>
-                    <p>{ lang.pick(
-                        "Drop a pcap or pcapng file here (tcpdump -s 128 -w file.pcap), or choose one. It is read in this page, in WebAssembly: nothing is uploaded.",
-                        "把 pcap 或 pcapng 文件拖到这里（tcpdump -s 128 -w file.pcap），或选择一个文件。文件在本页面中用 WebAssembly 读取，不会上传。") }</p>
+                    // The command kept on one line: broken at its hyphen, it reads "-" and "s 128".
+                    <p>
+                        { lang.pick("Drop a pcap or pcapng file here (", "把 pcap 或 pcapng 文件拖到这里（") }
+                        <code class="command">{ "tcpdump -s 128 -w file.pcap" }</code>
+                        { lang.pick(
+                            "), or choose one. It is read in this page, in WebAssembly: nothing is uploaded.",
+                            "），或选择一个文件。文件在本页面中用 WebAssembly 读取，不会上传。") }
+                    </p>
                     <crate::file_pick::FilePicker id="capture-file" accept=".pcap,.pcapng,.cap,.dmp"
                         {lang} name={lang.pick("Capture file", "抓包文件")} on_change={on_input} />
                 </div>
