@@ -12,6 +12,7 @@ use yew::prelude::*;
 
 use crate::i18n::Lang;
 use crate::model::format::{bits_per_s, count, duration, mbytes_per_s, number, percent};
+use crate::model::path_words;
 use crate::model::verdict;
 use crate::worker::PAGE_MAX_EVENTS;
 
@@ -351,9 +352,19 @@ pub fn Headline(props: &HeadlineProps) -> Html {
     let under_load = latency_under_load(lang, view, props.on_compare.clone());
 
     let command = format!("tcplab run '{}'", view.query);
+    let scenario = crate::model::link_trace::scenario_of(&view.query);
     html! {
         <section class={classes!("headline", props.running.then_some("stale"))} id="headline"
             data-state={state} data-query={view.query.clone()} aria-busy={props.running.to_string()}>
+            if let Some(s) = &scenario {
+                <p class="scenario-line" id="scenario-line">
+                    if let Some(p) = path_words::preset_shown(s, &view.query) {
+                        <span class="preset-said"><strong>{ p.name }</strong>{ ": " }{ lang.pick(p.en, p.zh) }</span>
+                        { " " }
+                    }
+                    <span class="path-words">{ path_words::path_words(s, lang) }</span>
+                </p>
+            }
             <p class={classes!("verdict", format!("limit-{limit}"))} id="verdict" data-limit={limit}>
                 <strong>{ verdict::title(lang, v.limit) }</strong>
                 { " " }

@@ -280,10 +280,7 @@ impl Ctx {
 
     /// The run's scenario, read back from its canonical query.
     pub fn scenario(&self) -> Option<tcplab::Scenario> {
-        // A run over a trace reads the one the tab holds.
-        let held = crate::model::link_trace::held().map(|h| h.trace);
-        let read = tcplab::Scenario::parse_lenient_with_trace(&self.view.query, held);
-        read.errors.is_empty().then_some(read.scenario)
+        crate::model::link_trace::scenario_of(&self.view.query)
     }
 
     /// Flow 1's time of its first data byte: ideal slow start's clock starts there.

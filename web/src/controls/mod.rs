@@ -300,7 +300,8 @@ pub(crate) fn cc_label(cc: CcAlgo) -> &'static str {
     }
 }
 
-fn app_label(app: App, lang: Lang) -> &'static str {
+/// A workload's name as the Workload control writes it.
+pub(crate) fn app_label(app: App, lang: Lang) -> &'static str {
     match app {
         App::Body => lang.pick("Body", "单次传输"),
         App::Bulk => lang.pick("Bulk", "持续发送"),

@@ -11,6 +11,7 @@ use tcplab::theory::slow_start::ideal_completion_ms;
 use tcplab::{App, Scenario};
 use yew::prelude::*;
 
+use crate::controls::app_label;
 use crate::i18n::Lang;
 use crate::model::format;
 use crate::worker::client::WORKER_SCRIPT;
@@ -56,15 +57,6 @@ fn field_name(field: Field, lang: Lang) -> &'static str {
     match field {
         Field::Goodput => lang.pick("The goodput you measured (MB/s)", "测得的有效吞吐（MB/s）"),
         Field::Time => lang.pick("The time one body took (ms)", "一个请求体的耗时（ms）"),
-    }
-}
-
-/// The workload as the Workload control names it.
-fn app_label(app: App, lang: Lang) -> &'static str {
-    match app {
-        App::Body => lang.pick("Body", "单次传输"),
-        App::Bulk => lang.pick("Bulk", "持续发送"),
-        App::Msgs => lang.pick("Messages", "消息"),
     }
 }
 

@@ -41,6 +41,13 @@ pub fn held() -> Option<Held> {
     HELD.with(|h| h.borrow().clone())
 }
 
+/// A run's scenario read back from its canonical `query`; a run over a trace reads the one the
+/// tab holds.
+pub fn scenario_of(query: &str) -> Option<tcplab::Scenario> {
+    let read = tcplab::Scenario::parse_lenient_with_trace(query, held().map(|h| h.trace));
+    read.errors.is_empty().then_some(read.scenario)
+}
+
 /// The trace to send with a request for `query`: the held one's text, where the query's link
 /// is a trace.
 pub fn for_query(query: &str) -> Option<String> {

@@ -13,6 +13,7 @@ pub mod format;
 pub mod knobs;
 pub mod link_trace;
 pub mod page;
+pub mod path_words;
 pub mod plan;
 pub mod queues;
 pub mod scale;
