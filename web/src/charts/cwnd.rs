@@ -500,12 +500,8 @@ impl Figure for Cwnd {
             Fair::Alike(v) => {
                 draw::level(&mut chart, st, &frame, yv(*v), Pen::dashed(MUTED, 1.2))?;
             }
-            Fair::Each(each) => {
-                for &(i, _, v) in each {
-                    let pen = Pen::dashed(colour_of(i, n), 1.2).alpha(0.8);
-                    draw::level(&mut chart, st, &frame, yv(v), pen)?;
-                }
-            }
+            // Drawn over the windows (below), where a flow's share runs through another's.
+            Fair::Each(_) => {}
         }
         for (i, c) in cwnds.iter().enumerate().skip(1).rev() {
             draw::line(
@@ -527,6 +523,12 @@ impl Figure for Cwnd {
         )?;
         if let Some(c) = cwnds.first() {
             draw::line(&mut chart, st, &frame, c, Pen::solid(ACCENT, 2.2))?;
+        }
+        if let Fair::Each(each) = &fair {
+            for &(i, _, v) in each {
+                let pen = Pen::dashed(colour_of(i, n), 1.6);
+                draw::level(&mut chart, st, &frame, yv(v), pen)?;
+            }
         }
         // BBR's target over cwnd, as CUBIC's prediction is: in ProbeBW cwnd sits on it.
         if extra_seen {
