@@ -34,6 +34,12 @@ async fn every_preset_shows_the_runners_numbers() {
                 assert_eq!(lab.search().await, format!("?{query}&lang=en"));
             }
             assert_eq!(lab.text_of("banner").await, "", "no banner for {query}");
+            // The headline says which preset this is and what was run.
+            let said = lab.text_of("scenario-line").await;
+            assert!(
+                said.starts_with(&format!("{}: {}", p.name, p.en)) && said.contains(" · RTT "),
+                "{query}: {said}"
+            );
             assert_cards_match_runner(lab, &query).await;
             // The preset's own values are in the controls.
             let s = Scenario::parse(&query).expect("a preset");
