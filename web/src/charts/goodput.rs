@@ -20,6 +20,10 @@ use crate::i18n::Lang;
 /// rate rather than as noise.
 const MIN_BIN_CSS: f64 = 3.0;
 
+/// How far above the link's rate a smoothed line must rise to be a release of held data rather
+/// than the smoothing's rounding.
+const RELEASE_ABOVE: f64 = 1.05;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Goodput(pub Ctx);
 
@@ -248,17 +252,35 @@ impl Figure for Goodput {
             Lang::En => format!("smoothed over ±{}", fmt::ms(bin)),
             Lang::Zh => format!("±{} 平滑", fmt::ms(bin)),
         };
+        // Over a constant link, a measured line above the link's rate is data held behind a
+        // hole and read at once when the retransmission fills it (the chart's tip): the legend
+        // says so where it happens, lest the reader take it for the link's speed.
+        let measured = match &total {
+            Some(t) => max_of(t.iter().map(|p| p.1)),
+            None => max_of(lines.iter().flat_map(|l| l.0.iter()).map(|p| p.1)),
+        };
+        let released = v.capacity.is_empty()
+            && v.changes.is_empty()
+            && measured.is_some_and(|m| m > link * RELEASE_ABOVE);
+        let note = if released {
+            lang.pick(
+                "; above the link rate where a repaired hole releases the data held behind it",
+                "；高出链路速率处：补上空洞后，积压在其后的数据一次交付",
+            )
+        } else {
+            ""
+        };
         let mut items = Vec::new();
         if n == 1 {
             items.push(Item::new(
                 Swatch::Line(ACCENT, 1.8),
-                format!("{} ({bins})", lang.pick("goodput", "有效吞吐量")),
+                format!("{} ({bins}{note})", lang.pick("goodput", "有效吞吐量")),
             ));
         } else {
             items.extend(legend::flow_items(&ctx.flow_names(), lang, (2.0, 1.2)));
             items.push(Item::new(
                 Swatch::Line(TOTAL, 1.6),
-                format!("{} ({bins})", lang.pick("sum of flows", "各流之和")),
+                format!("{} ({bins}{note})", lang.pick("sum of flows", "各流之和")),
             ));
         }
         items.push(Item::new(
@@ -480,4 +502,26 @@ pub fn tip(lang: Lang) -> &'static str {
         "应用按序读到的字节。丢包后，接收方扣住缺口之后到达的数据，等重传补上缺口时一次交付：\
          此时曲线会短暂高于链路速率。",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::worker::protocol::run_view;
+
+    /// The chart drawn as the page's first screen draws it, as SVG text.
+    fn drawn(query: &str) -> String {
+        let ctx = Ctx::new(Rc::new(run_view(query)), Lang::En);
+        crate::charts::plot::svg(&Goodput(ctx), 1200.0).document("goodput")
+    }
+
+    /// A lossy BBR body whose held data comes out at once above the link's 2.41 MB/s: the
+    /// legend says what that is; a clean flow's does not.
+    #[test]
+    fn a_line_above_the_link_is_named_as_held_data_released() {
+        assert!(drawn("cc=bbr&rtt=80&bw=20&loss=0.5&dur=30").contains("repaired"));
+        assert!(!drawn("app=bulk&bw=20&rtt=80&dur=3").contains("repaired"));
+    }
 }
