@@ -269,7 +269,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                         <tr>
                             <th scope="row">{ lang.pick("limited by", "限制因素") }</th>
                             { for views.iter().map(|v| html! {
-                                <td>{ v.as_ref().map_or("—".to_string(), |v| verdict::title(lang, v.verdict.limit).to_string()) }</td>
+                                <td class="verdict-cell">{ v.as_ref().map_or("—".to_string(), |v| verdict::title(lang, v.verdict.limit).to_string()) }</td>
                             }) }
                         </tr>
                         { row(lang.pick("goodput", "有效吞吐"), &|v| v.summary.goodput_MBps, 3, "MB/s") }

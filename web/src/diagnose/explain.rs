@@ -14,6 +14,7 @@ use yew::prelude::*;
 use crate::controls::app_label;
 use crate::i18n::Lang;
 use crate::model::format;
+use crate::model::path_words::path_words;
 use crate::worker::client::WORKER_SCRIPT;
 use crate::worker::pool::{Done, Finished, Job, Pool};
 use crate::worker::protocol::Want;
@@ -242,25 +243,14 @@ pub fn Explain(props: &ExplainProps) -> Html {
             }
         })
     };
-    let s = &props.scenario;
     let path = match lang {
         Lang::En => format!(
-            "On the path the controls describe: RTT {} ms, {} Mbit/s, {}.",
-            format::number(s.rtt_ms, 3),
-            format::number(s.bw_mbps, 4),
-            match s.app {
-                tcplab::App::Body => format!("a body of {}", format::bytes(s.body)),
-                other => format!("app={}", other.name()),
-            }
+            "On the path the controls describe: {}.",
+            path_words(&props.scenario, lang)
         ),
         Lang::Zh => format!(
-            "在控件描述的路径上：RTT {} ms，{} Mbit/s，{}。",
-            format::number(s.rtt_ms, 3),
-            format::number(s.bw_mbps, 4),
-            match s.app {
-                tcplab::App::Body => format!("一个 {} 的请求体", format::bytes(s.body)),
-                other => format!("app={}", other.name()),
-            }
+            "在控件描述的路径上：{}。",
+            path_words(&props.scenario, lang)
         ),
     };
     html! {
