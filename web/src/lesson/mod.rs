@@ -445,6 +445,34 @@ mod tests {
         assert_eq!(page.scenario.cc, tcplab::CcAlgo::Reno);
     }
 
+    /// A part whose moment is an instant (the Mathis lesson's second, `Moment::At(3000.0)`)
+    /// stands the player on the step at or before it, at that step's time, whether the part is
+    /// opened by its link or entered by Next over a record already in; by Next the player stood
+    /// at 3,000 ms, between steps, while the part's sentence named the step's 2,991 ms.
+    #[test]
+    fn a_part_at_an_instant_stands_on_its_step_by_next_as_by_its_link() {
+        use crate::model::page::Action as PageAction;
+        use crate::worker::Outcome;
+        let by_link = |page: crate::model::page::Page| {
+            let query = page.run_query();
+            let steps = std::rc::Rc::new(crate::worker::protocol::run_steps(&query, 0.0));
+            page.apply(PageAction::Recorded {
+                query,
+                outcome: Outcome::Steps(steps),
+            })
+        };
+        let linked = by_link(test_page("?lesson=mathis&part=2"));
+        let at = linked.scenario.at_ms.expect("a cursor");
+        assert!(at < 3000.0 && at > 2900.0, "{at}");
+        let first = by_link(test_page("?lesson=mathis"));
+        let next = first
+            .apply(PageAction::Lesson(Action::Next))
+            .apply(PageAction::Lesson(Action::Next));
+        assert_eq!(next.lesson.map(|l| l.part), Some(1));
+        assert_eq!(next.scenario.at_ms, Some(at));
+        assert_eq!(next.search(), linked.search());
+    }
+
     #[test]
     fn choosing_selects_and_the_reveal_checks_what_was_chosen() {
         use crate::model::page::Action as PageAction;

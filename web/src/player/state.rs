@@ -459,11 +459,13 @@ impl Page {
     pub(crate) fn with_steps(mut self, query: String, steps: Rc<Steps>) -> Page {
         self.player.trouble = None;
         self.player.recorded = Some(Recorded { query, steps });
-        self = self.settle_cursor();
         self.seek_now(Entry::Replace)
     }
 
-    /// Stands the cursor on the moment the player seeks, if the record on show holds it.
+    /// Stands the cursor on the moment the player seeks, if the record on show holds it; a
+    /// cursor at an instant (a lesson's moment of time, `Moment::At`) stands on its step there
+    /// as one arriving with the record does, so that a part entered by Next reads the step's
+    /// time (2,991.378 ms) as the part's link does, not the instant (3,000 ms).
     pub(crate) fn seek_now(mut self, entry: Entry) -> Page {
         if let (Some(moment), Some(steps)) = (self.player.seek, self.steps()) {
             let first = moment.find(steps);
@@ -472,19 +474,22 @@ impl Page {
                 self = self.put(i, entry);
             }
         }
+        if self.player.seek.is_none() {
+            self = self.settle_cursor(entry);
+        }
         self
     }
 
     /// Puts the address's cursor on the step it resolved to, where the link named none exactly
     /// (a time between steps, a rank past the last at that time).
-    fn settle_cursor(self) -> Page {
+    fn settle_cursor(self, entry: Entry) -> Page {
         if self.scenario.at_ms.is_none() || !self.player.open {
             return self;
         }
         let Some(i) = self.step_index() else {
             return self;
         };
-        self.put(i, Entry::Replace)
+        self.put(i, entry)
     }
 
     /// Stands the cursor on step `i`.

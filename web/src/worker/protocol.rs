@@ -366,6 +366,20 @@ pub(crate) fn run_view(query: &str) -> RunView {
     reply.view.expect("a view")
 }
 
+/// The steps the worker records for `query` from `from_ms`, as the player asks for them: the
+/// unit tests' record.
+#[cfg(test)]
+pub(crate) fn run_steps(query: &str, from_ms: f64) -> Steps {
+    let request = encode_request(&Request {
+        id: 8,
+        query: query.to_string(),
+        want: Want::Steps(StepWindow::from(from_ms)),
+        trace: None,
+    })
+    .expect("a request");
+    answer(&request, || 0.0).steps.expect("steps")
+}
+
 pub use tcplab_wire::{decode_steps, decode_view, encode_steps};
 
 /// The request's scenario: its query, over the trace it brings for `link=trace`.
