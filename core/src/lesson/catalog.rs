@@ -512,7 +512,11 @@ pub const LESSONS: &[Lesson] = &[
                         tolerance: Tolerance::Whole,
                     },
                     find: cwnd_when_recovery_ends,
-                    because: t("{answer} at {t} ms.", "{t} ms 时为 {answer}。"),
+                    because: t(
+                        "Recovery ends at {t} ms, once everything sent before the loss is \
+                         acknowledged.",
+                        "恢复在 {t} ms 结束：丢包前发出的数据已全部确认。",
+                    ),
                 }),
             },
             Part {

@@ -327,12 +327,30 @@ impl Answer {
                 } else {
                     0.0
                 };
+                // Off by a factor of two or more, a percentage reads oddly ("3 ms is 100 % too
+                // low" of 1,216 ms): the factor says it.
+                let factor = if g > a { g / a } else { a / g };
+                let far = g > 0.0 && a > 0.0 && factor >= 2.0;
+                let times = number(factor, 2);
                 let text = match (right, zh, g > a) {
                     (true, false, _) => {
                         format!("Right: the run gives {}; you said {said}.", self.text)
                     }
                     (true, true, _) => {
                         format!("答对了：运行给出 {}；你的答案是 {said}。", self.text)
+                    }
+                    (false, false, true) if far => format!(
+                        "The run gives {}: your {said} is {times} times that.",
+                        self.text
+                    ),
+                    (false, false, false) if far => {
+                        format!("The run gives {}, {times} times your {said}.", self.text)
+                    }
+                    (false, true, true) if far => {
+                        format!("运行给出 {}：你的 {said} 是它的 {times} 倍。", self.text)
+                    }
+                    (false, true, false) if far => {
+                        format!("运行给出 {}，是你的 {said} 的 {times} 倍。", self.text)
                     }
                     (false, false, high) => format!(
                         "The run gives {}: {said} is {} too {}.",
@@ -396,6 +414,11 @@ mod tests {
         let f = a.grade(Given::Number(20.0), Language::En);
         assert!(!f.right);
         assert_eq!(f.text, "The run gives 16 MSS: 20 MSS is 25 % too high.");
+        // Off by a factor, the factor: not "3 MSS is 81 % too low".
+        let f = a.grade(Given::Number(3.0), Language::En);
+        assert_eq!(f.text, "The run gives 16 MSS, 5.3 times your 3 MSS.");
+        let f = a.grade(Given::Number(40.0), Language::Zh);
+        assert_eq!(f.text, "运行给出 16 MSS：你的 40 MSS 是它的 2.5 倍。");
         assert!(!a.grade(Given::Number(f64::NAN), Language::En).right);
         let r = answer(Given::Number(100.0), Some(Tolerance::Relative(0.25)));
         assert!(r.grade(Given::Number(125.0), Language::En).right);

@@ -27,7 +27,8 @@ pub fn mss(bytes: u64, mss: u32) -> String {
 /// A duration in ms: one decimal below 100 ms, whole above (an RTO of seconds fits its box).
 pub fn ms(v: f64) -> String {
     if v >= 100.0 {
-        format!("{v:.0}")
+        // Grouped as the player's clock and log write it ("9,991"), for the class to match.
+        group_digits(&format!("{v:.0}"))
     } else {
         format!("{v:.1}")
     }
