@@ -1168,7 +1168,16 @@ impl World {
                 self.watch_syn_ack(fi, wnd);
                 let flow = &mut self.flows[fi];
                 let was_up = flow.sender.conn_state() == ConnState::Established;
+                let samples = flow.sender.rtt().samples();
                 flow.sender.on_syn_ack(now, wnd, ts, &mut out);
+                // The handshake's sample is the first the estimator takes (Linux's
+                // `tcp_synack_rtt_meas`): the trace has it as the player's step says it.
+                let rtt = flow.sender.rtt();
+                if let (true, Some(r)) = (rtt.samples() != samples, rtt.latest()) {
+                    if let Some(tr) = self.detailed_trace(fi) {
+                        tr.rtt.push(now, [r.as_millis_f64()]);
+                    }
+                }
                 // The message application starts once every connection is up, after its
                 // think time; the others each write after theirs.
                 if !was_up {
