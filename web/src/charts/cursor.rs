@@ -66,9 +66,13 @@ pub fn paint(
     frame: &Frame,
     st: &Style,
     readout: Option<&Readout>,
-    until: Option<f64>,
-    veil: bool,
+    look: Look,
 ) {
+    let Look {
+        until,
+        veil,
+        pointed,
+    } = look;
     let cover = until.and_then(|t| cover_from(frame, t));
     let line = readout.and_then(|r| {
         let x = r.x.and_then(|v| frame.x.x_px(v))?;
@@ -131,7 +135,21 @@ pub fn paint(
         ctx.stroke();
     }
 
-    label(&ctx, frame, st, x, r);
+    // A phone's chart is too narrow for the box beside the line without hiding most of the
+    // plot: there the box is drawn on the chart the finger (or pointer) is on, and the others
+    // show the line and its dots, as the player's cursor moves them all.
+    if pointed || !st.narrow_plot(frame.right() - frame.left()) {
+        label(&ctx, frame, st, x, r);
+    }
+}
+
+/// How the cursor layer is painted beyond the cursor: the player's time (the chart greyed
+/// after it), the lesson's veil over it, and whether the pointer is on this chart.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Look {
+    pub until: Option<f64>,
+    pub veil: bool,
+    pub pointed: bool,
 }
 
 /// The wash over what has not happened yet: the whole run stays readable (a lesson link opens

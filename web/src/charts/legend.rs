@@ -164,15 +164,12 @@ fn place(st: &Style, items: &[Item], x0: i32, x1: i32) -> Placement {
     }
 }
 
-/// The narrowest plot, in CSS pixels at the default text size, whose legend lines up with it.
-const OVER_PLOT_MIN_CSS: f64 = 420.0;
-
 /// Where a legend's rows go, for a plot from `x0` to `x1` on a canvas `w` device pixels wide:
 /// over the plot, lined up with it, unless the plot is a phone's, when they take the canvas's
 /// whole width. A 390 px phone's chart has 200 px of plot between its two axes' labels, where
 /// the cwnd chart's legend wrapped onto seven rows and left its plot 170 px.
 pub fn span(st: &Style, w: i32, (x0, x1): (i32, i32)) -> (i32, i32) {
-    if x1 - x0 >= st.px(OVER_PLOT_MIN_CSS) {
+    if !st.narrow_plot(f64::from(x1 - x0)) {
         (x0, x1)
     } else {
         (st.px(12.0), w - st.px(8.0))

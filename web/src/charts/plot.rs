@@ -348,6 +348,9 @@ pub fn Plot(props: &PlotProps) -> Html {
     let last: Rc<RefCell<Option<(FigureRef, Style, i32)>>> = use_mut_ref(|| None);
     // The value under the pointer on this chart's vertical axis, while it is over the chart.
     let pointer_y: Rc<RefCell<Option<f64>>> = use_mut_ref(|| None);
+    // Whether the pointer (or the last tap) is on this chart: a phone's narrow chart shows the
+    // readout's box only there (`cursor::paint`).
+    let pointed: Rc<RefCell<bool>> = use_mut_ref(|| false);
 
     // A chart out of view waits until a dragged slider pauses before it is drawn
     // (`worker::client::PAUSE_MS`): drawing only the charts on screen keeps each new run within
@@ -357,13 +360,14 @@ pub fn Plot(props: &PlotProps) -> Html {
     // run arrives; a newer run replaces the one a chart was waiting to draw.
     let waiting: Rc<RefCell<Option<crate::Timer>>> = use_mut_ref(|| None);
     {
-        let (base, over, drawn, cursor_now, draws, pointer_y) = (
+        let (base, over, drawn, cursor_now, draws, pointer_y, pointed) = (
             base.clone(),
             over.clone(),
             drawn.clone(),
             cursor_now.clone(),
             draws.clone(),
             pointer_y.clone(),
+            pointed.clone(),
         );
         let on_drawn = props.on_drawn.clone();
         let waiting = waiting.clone();
@@ -398,7 +402,13 @@ pub fn Plot(props: &PlotProps) -> Html {
                         let readout =
                             cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), f, &st));
                         let size = (b.width(), b.height());
-                        cursor::paint(&o, size, f, &st, readout.as_ref(), until, veil);
+                        let pointed = *pointed.borrow();
+                        let look = cursor::Look {
+                            until,
+                            veil,
+                            pointed,
+                        };
+                        cursor::paint(&o, size, f, &st, readout.as_ref(), look);
                     }
                     *drawn.borrow_mut() = frame.map(|f| (f, st));
                     let query = figure.ctx().view.query.clone();
@@ -432,12 +442,13 @@ pub fn Plot(props: &PlotProps) -> Html {
     // Repaints the cursor layer: the cursor's line, the part after the player's time and the
     // readout, for the pointer's height on this chart if it is over it.
     let repaint = {
-        let (base, over, drawn, pointer_y, cursor_now) = (
+        let (base, over, drawn, pointer_y, cursor_now, pointed) = (
             base.clone(),
             over.clone(),
             drawn.clone(),
             pointer_y.clone(),
             cursor_now.clone(),
+            pointed.clone(),
         );
         let figure = props.figure.clone();
         Rc::new(move || {
@@ -451,7 +462,13 @@ pub fn Plot(props: &PlotProps) -> Html {
                 let readout =
                     cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), frame, st));
                 let size = (b.width(), b.height());
-                cursor::paint(&o, size, frame, st, readout.as_ref(), until, veil);
+                let pointed = *pointed.borrow();
+                let look = cursor::Look {
+                    until,
+                    veil,
+                    pointed,
+                };
+                cursor::paint(&o, size, frame, st, readout.as_ref(), look);
                 let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now_ms() - started));
             }
         })
@@ -471,6 +488,7 @@ pub fn Plot(props: &PlotProps) -> Html {
     let pointer = timed.then(|| {
         let (base, drawn, last) = (base.clone(), drawn.clone(), last_emitted.clone());
         let (pointer_y, repaint) = (pointer_y.clone(), repaint.clone());
+        let pointed = pointed.clone();
         let on_cursor = props.on_cursor.clone();
         let (band, dragged) = (band.clone(), dragged.clone());
         let (touches, pinch, on_zoom) = (touches.clone(), pinch.clone(), props.on_zoom.clone());
@@ -510,6 +528,7 @@ pub fn Plot(props: &PlotProps) -> Html {
             let y = value_at_y(&frame, &st, &canvas, f64::from(e.offset_y()));
             let moved_up_or_down = *pointer_y.borrow() != y;
             *pointer_y.borrow_mut() = y;
+            *pointed.borrow_mut() = true;
             if *last.borrow() != t {
                 *last.borrow_mut() = t;
                 on_cursor.emit(t);
@@ -637,7 +656,7 @@ pub fn Plot(props: &PlotProps) -> Html {
     let leave = timed.then(|| {
         let last = last_emitted.clone();
         let on_cursor = props.on_cursor.clone();
-        let pointer_y = pointer_y.clone();
+        let (pointer_y, pointed) = (pointer_y.clone(), pointed.clone());
         Callback::from(move |e: PointerEvent| {
             // A finger lifts off the screen as it taps: the readout it asked for stays until the
             // next tap, as a hover's stays while the mouse rests.
@@ -645,6 +664,7 @@ pub fn Plot(props: &PlotProps) -> Html {
                 return;
             }
             *pointer_y.borrow_mut() = None;
+            *pointed.borrow_mut() = false;
             if last.borrow_mut().take().is_some() {
                 on_cursor.emit(None);
             }

@@ -115,6 +115,9 @@ pub fn root_font() -> f64 {
         .unwrap_or(16.0)
 }
 
+/// The narrowest plot, in CSS pixels at the default text size, that is not a phone's.
+const NARROW_PLOT_CSS: f64 = 420.0;
+
 /// How big one CSS pixel and one line of text are on this canvas.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Style {
@@ -151,6 +154,13 @@ impl Style {
     /// Device pixels for `css` CSS pixels at the default text size.
     pub fn px(&self, css: f64) -> i32 {
         (css * self.zoom() * self.dpr).round() as i32
+    }
+
+    /// Whether a plot `width` device pixels wide is a phone's: too narrow for a legend lined up
+    /// over it (`legend::span`) or a readout's box beside the cursor on every chart at once
+    /// (`cursor::paint`). A 390 px phone's chart has 200 px of plot.
+    pub fn narrow_plot(&self, width: f64) -> bool {
+        width < f64::from(self.px(NARROW_PLOT_CSS))
     }
 
     pub fn upx(&self, css: f64) -> u32 {
