@@ -2,6 +2,7 @@
 //! RTT, Mathis' loss formula and ideal slow start; BBR's own estimate of the bandwidth.
 
 use tcplab::rate::MBytePerS;
+use tcplab::scenario::sched::Setting;
 use tcplab::view::FlowView;
 
 use super::axis::{self, time_chart, Right, YAxis};
@@ -259,9 +260,14 @@ impl Figure for Goodput {
             Some(t) => max_of(t.iter().map(|p| p.1)),
             None => max_of(lines.iter().flat_map(|l| l.0.iter()).map(|p| p.1)),
         };
-        let released = v.capacity.is_empty()
-            && v.changes.is_empty()
-            && measured.is_some_and(|m| m > link * RELEASE_ABOVE);
+        // A schedule that raises the rate lets the line rise for another reason.
+        let raised = ctx.scenario().is_some_and(|s| {
+            s.sched
+                .iter()
+                .any(|c| matches!(c.setting, Setting::Bw(bw) if bw > s.bw_mbps))
+        });
+        let released =
+            v.capacity.is_empty() && !raised && measured.is_some_and(|m| m > link * RELEASE_ABOVE);
         let note = if released {
             lang.pick(
                 "; above the link rate where a repaired hole releases the data held behind it",
