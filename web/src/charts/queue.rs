@@ -271,12 +271,13 @@ impl Figure for Queue {
         if let Some(l) = limit {
             draw::level(&mut chart, st, &frame, l, Pen::dashed(BDP, 1.2))?;
         }
-        // A wait is known only for a packet: where none went onto the link for longer than a
-        // round trip (an idle link, a timeout's stall) the line breaks rather than ramp through
-        // time nothing waited, and a lone packet's wait is a dot. A thinned trace keeps a few
-        // rows a bin, so the gap allowed is at least two bins of the longest run.
+        // A wait is known only for a packet: where the queue emptied, or none went onto the
+        // link for longer than a round trip (an idle link, a timeout's stall), the line breaks
+        // rather than ramp through time nothing waited, and a lone packet's wait is a dot. A
+        // thinned trace keeps a few rows a bin, so the gap allowed is at least two bins of the
+        // longest run.
         let gap = v.theory.rtt_ms.max(v.end_ms / 512.0);
-        let (lone, runs): (Vec<_>, Vec<_>) = series::runs_apart(&sojourn, gap)
+        let (lone, runs): (Vec<_>, Vec<_>) = series::runs_apart_or_empty(&sojourn, gap, &v.queue)
             .into_iter()
             .partition(|r| r.len() == 1);
         for run in runs {

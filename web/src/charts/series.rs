@@ -284,10 +284,29 @@ pub fn within(points: &[(f64, f64)], lo: f64, hi: f64) -> &[(f64, f64)] {
 /// something that exists only while packets pass (a packet's wait) are not joined across a
 /// time none passed.
 pub fn runs_apart(points: &[(f64, f64)], gap: f64) -> Vec<&[(f64, f64)]> {
+    runs_apart_or_empty(points, gap, &[])
+}
+
+/// [`runs_apart`], split also where `level` (a step series in time order, such as the queue's
+/// length) stood at 0 from one point's time to before the next's: a packet's wait is not drawn
+/// through a time the queue held nothing, however short.
+pub fn runs_apart_or_empty<'a>(
+    points: &'a [(f64, f64)],
+    gap: f64,
+    level: &[(f64, f64)],
+) -> Vec<&'a [(f64, f64)]> {
+    let emptied = |from: f64, to: f64| {
+        let first = level.partition_point(|p| p.0 < from);
+        level[first..]
+            .iter()
+            .take_while(|p| p.0 < to)
+            .any(|p| p.1 <= 0.0)
+    };
     let mut out = Vec::new();
     let mut start = 0;
     for i in 1..points.len() {
-        if points[i].0 - points[i - 1].0 > gap {
+        let (a, b) = (points[i - 1].0, points[i].0);
+        if b - a > gap || emptied(a, b) {
             out.push(&points[start..i]);
             start = i;
         }
@@ -309,5 +328,16 @@ mod runs_apart_tests {
         assert_eq!(runs, vec![&p[..2], &p[2..3], &p[3..]]);
         assert_eq!(runs_apart(&p, 10.0), vec![&p[..]]);
         assert!(runs_apart(&[], 1.0).is_empty());
+    }
+
+    #[test]
+    fn a_level_at_zero_between_two_points_splits_them() {
+        use super::runs_apart_or_empty;
+        let p = [(0.0, 1.0), (1.0, 2.0), (1.5, 0.5), (3.0, 1.0)];
+        // The level falls to 0 at 1.0 (as the packet of that point leaves) and rises at 1.2.
+        let level = [(0.0, 3.0), (1.0, 0.0), (1.2, 2.0), (2.0, 1.0)];
+        let runs = runs_apart_or_empty(&p, 10.0, &level);
+        assert_eq!(runs, vec![&p[..2], &p[2..]]);
+        assert_eq!(runs_apart_or_empty(&p, 10.0, &[]), vec![&p[..]]);
     }
 }
