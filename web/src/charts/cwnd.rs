@@ -246,24 +246,18 @@ impl Cwnd {
             )),
             Fair::Each(each) => {
                 for &(i, rtt, v) in each {
+                    let whose = match lang {
+                        Lang::En => format!("flow {}'s fair share", i + 1),
+                        Lang::Zh => format!("流 {} 的公平份额", i + 1),
+                    };
                     items.push(Item::new(
                         Swatch::Dashed(colour_of(i, n), 1.2),
-                        match lang {
-                            Lang::En => format!(
-                                "flow {}'s fair share bw/{n}·{} = {}{}",
-                                i + 1,
-                                fmt::ms(rtt),
-                                fmt::bytes(v),
-                                above(v, top, lang)
-                            ),
-                            Lang::Zh => format!(
-                                "流 {} 的公平份额 bw/{n}·{} = {}{}",
-                                i + 1,
-                                fmt::ms(rtt),
-                                fmt::bytes(v),
-                                above(v, top, lang)
-                            ),
-                        },
+                        format!(
+                            "{whose} bw/{n}·{} = {}{}",
+                            fmt::ms(rtt),
+                            fmt::bytes(v),
+                            above(v, top, lang)
+                        ),
                     ));
                 }
             }
