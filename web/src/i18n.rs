@@ -34,6 +34,15 @@ impl Lang {
 }
 
 impl Lang {
+    /// The simulator's language for the page's: what its explanations, lessons and sources
+    /// are written in.
+    pub fn language(self) -> tcplab::player::Language {
+        match self {
+            Lang::En => tcplab::player::Language::En,
+            Lang::Zh => tcplab::player::Language::Zh,
+        }
+    }
+
     /// The value of `<html lang>`: what screen readers and fonts go by.
     pub fn html_lang(self) -> &'static str {
         match self {

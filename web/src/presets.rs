@@ -41,7 +41,7 @@ pub fn Presets(props: &PresetsProps) -> Html {
                     aria-current={current.then_some("true")}>
                     <span class="preset-name">{ p.name }</span>
                     <span class="preset-what">{ lang.pick(p.en, p.zh) }</span>
-                    <span class="preset-source">{ format!("{}: {}", lang.pick("Source", "来源"), p.source) }</span>
+                    <span class="preset-source">{ format!("{}: {}", lang.pick("Source", "来源"), p.source.words(lang.language())) }</span>
                 </button>
             </li>
         }

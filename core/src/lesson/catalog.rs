@@ -6,6 +6,7 @@ use super::moment::{next, Find, Moment};
 use super::question::{Form, Found, Given, Question, Tolerance, Unit};
 use super::{Evidence, Lesson, Part, Text};
 use crate::player::{SlowStartEnd, Step, StepKind, StepTag, Steps};
+use crate::scenario::{Post, Source};
 
 const fn t(en: &'static str, zh: &'static str) -> Text {
     Text { en, zh }
@@ -280,13 +281,13 @@ fn ping_scale(ev: &Evidence, _: Option<usize>) -> Option<Found> {
 pub const LESSONS: &[Lesson] = &[
     Lesson {
         name: "slow-start",
-        title: t("Slow start: a 20 Mb POST", "慢启动：一个 20 Mb 的 POST"),
+        title: t("Slow start: a 2.5 MB POST", "慢启动：一个 2.5 MB 的 POST"),
         summary: t(
             "How a new connection grows its window, and why a 2.5 MB upload on a fast path \
              ends before the link is ever full.",
             "新连接如何增大窗口，以及为什么快速路径上一个 2.5 MB 的上传在链路被占满之前就结束了。",
         ),
-        source: t("seed 003", "随机种子 003"),
+        source: Source::Post(Post::SlowPost),
         query: "preset=post-slow-start",
         parts: &[
             Part {
@@ -430,7 +431,10 @@ pub const LESSONS: &[Lesson] = &[
              once and cuts its window without waiting for a timeout.",
             "一个报文段在途中丢失：重复 ACK 暴露了它，发送方立即重传并降窗，无需等待超时。",
         ),
-        source: t("a staged loss", "设定的丢包"),
+        source: Source::Other {
+            en: "a staged loss",
+            zh: "设定的丢包",
+        },
         query: "preset=lesson-fast-retransmit",
         parts: &[
             Part {
@@ -543,7 +547,10 @@ pub const LESSONS: &[Lesson] = &[
             "一次别无他法修复的丢包：先是尾部丢失探测，再是重传计时器，cwnd 回到一个报文段，\
              重传再丢时计时器加倍。",
         ),
-        source: t("a staged loss", "设定的丢包"),
+        source: Source::Other {
+            en: "a staged loss",
+            zh: "设定的丢包",
+        },
         query: "preset=lesson-timeout",
         parts: &[
             Part {
@@ -668,7 +675,7 @@ pub const LESSONS: &[Lesson] = &[
              MSS / RTT × 1.22 / √p however fast the link.",
             "随机丢包下的 Reno：每次丢包窗口减半，无论链路多快，速率都稳定在 MSS / RTT × 1.22 / √p 附近。",
         ),
-        source: t("seed 000", "随机种子 000"),
+        source: Source::Post(Post::LossRate),
         query: "preset=loss-sweep",
         parts: &[
             Part {
@@ -761,7 +768,7 @@ pub const LESSONS: &[Lesson] = &[
              until its retransmission arrives.",
             "一条 TCP 连接上的小消息：一个报文段丢失，其后的每条消息都要等到它的重传到达。",
         ),
-        source: t("seed 001", "随机种子 001"),
+        source: Source::Post(Post::HeadOfLine),
         query: "preset=hol-blocking",
         parts: &[
             Part {
@@ -825,7 +832,7 @@ pub const LESSONS: &[Lesson] = &[
              one that models the path.",
             "同一条有损路径上的三种算法：两种把丢包当作拥塞，一种为路径建模。",
         ),
-        source: t("seed 002", "随机种子 002"),
+        source: Source::Post(Post::Algorithms),
         query: "preset=random-loss-bbr&dur=20",
         parts: &[
             Part {
@@ -919,10 +926,10 @@ pub const LESSONS: &[Lesson] = &[
              FQ-CoDel keeps the queue short and the ping fast.",
             "一个上传填满深深的尾部丢弃队列，旁边的 ping 只能排在后面；FQ-CoDel 让队列保持很短，ping 依然很快。",
         ),
-        source: t(
-            "Gettys and Nichols, 2011; RFC 8290",
-            "Gettys 与 Nichols，2011；RFC 8290",
-        ),
+        source: Source::Other {
+            en: "Gettys and Nichols, 2011; RFC 8290",
+            zh: "Gettys 与 Nichols，2011；RFC 8290",
+        },
         query: "preset=bufferbloat",
         parts: &[
             Part {

@@ -17,7 +17,7 @@ pub use moment::{Find, Moment};
 pub use question::{Answer, Feedback, Form, Given, Question, Refusal, Tolerance, Unit};
 
 use crate::player::{Language, Steps};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{Scenario, ScenarioError, Source};
 use crate::Summary;
 
 /// A sentence in both of the lab's languages; `{name}` marks a figure read from the run
@@ -45,9 +45,8 @@ pub struct Lesson {
     pub title: Text,
     /// One line on what it is about, for the index.
     pub summary: Text,
-    /// Where its experiment comes from ("seed 003", "a staged loss"), in both languages: the
-    /// index says it.
-    pub source: Text,
+    /// Where its experiment comes from (a post, "a staged loss"): the index says it.
+    pub source: Source,
     /// Its scenario, as a link writes it (a preset's name, and keys over it).
     pub query: &'static str,
     pub parts: &'static [Part],

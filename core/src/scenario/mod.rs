@@ -10,6 +10,7 @@ pub mod per_flow;
 mod presets;
 mod print;
 pub mod sched;
+mod source;
 mod units;
 
 pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
@@ -19,6 +20,7 @@ pub use parse::Lenient;
 pub use per_flow::PerFlow;
 pub use presets::{Preset, PRESETS};
 pub use print::fmt_decimal;
+pub use source::{Post, Source};
 
 /// Congestion-control algorithm (`cc`), written `reno`, `cubic`, `bbr`.
 #[derive(

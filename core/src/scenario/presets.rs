@@ -3,6 +3,7 @@
 //! A preset is a query applied over the defaults by the one parser, so a preset can hold
 //! nothing a link could not, and `preset=NAME` in a link is the same run as its query.
 
+use super::source::{Post, Source};
 use super::{Scenario, ScenarioError};
 use crate::player::StepTag;
 
@@ -11,8 +12,8 @@ use crate::player::StepTag;
 pub struct Preset {
     /// The value of `preset=` that selects it.
     pub name: &'static str,
-    /// The seed document it reproduces, e.g. "seed 003".
-    pub source: &'static str,
+    /// Where its experiment comes from: one of the five posts, or a paper it follows.
+    pub source: Source,
     /// Keys applied over the defaults, in the order of the key table. It states every key the
     /// experiment depends on, even one equal to today's default, so that changing a default
     /// never changes a preset.
@@ -32,7 +33,7 @@ pub struct Preset {
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "post-slow-start",
-        source: "seed 003",
+        source: Source::Post(Post::SlowPost),
         // 2873 packets of 1460 bytes are the router's 4 MiB FIFO.
         query: "cc=cubic&rtt=31.537&bw=1000&queue=2873&mss=1460&iw=10&app=body&body=2499986",
         en: "A 2.5 MB POST (20 Mb) over a 31.5 ms, 1 Gbit/s path finishes inside slow start, \
@@ -44,7 +45,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "loss-sweep",
-        source: "seed 000",
+        source: Source::Post(Post::LossRate),
         // The seed ran on macOS loopback: MSS 16332, loss on both directions, 5.5 s runs.
         query: "cc=reno&rtt=20&bw=10000&loss=1&ackloss=1&mss=16332&app=bulk&dur=5.5",
         en: "Reno's throughput under random loss, beside the Mathis formula: sweep the loss \
@@ -55,7 +56,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "hol-blocking",
-        source: "seed 001",
+        source: Source::Post(Post::HeadOfLine),
         // 50 ms each way, 3 % loss both ways, a 100-byte message every 10 ms, 3 runs of 500.
         query: "rtt=100&loss=3&ackloss=3&app=msgs&dur=20&msg=100&every=10&count=1500",
         en: "One lost segment holds every later message in the receive buffer until its \
@@ -66,7 +67,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "cubic-vs-reno",
-        source: "seed 002",
+        source: Source::Post(Post::Algorithms),
         query: "rtt=100&bw=10000&loss=0.1&ackloss=0.1&mss=16332&app=bulk&dur=10",
         en: "On a long path with little loss, CUBIC's cubic regrowth of the window beats \
              Reno's Mathis rate.",
@@ -76,7 +77,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "random-loss-bbr",
-        source: "seed 002",
+        source: Source::Post(Post::Algorithms),
         query: "cc=bbr&rtt=50&bw=100&loss=1&app=bulk&dur=30",
         en: "A model-based algorithm, BBR, keeps the link full under random loss, where \
              loss-based ones collapse.",
@@ -86,7 +87,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "multi-flow",
-        source: "seed 004",
+        source: Source::Post(Post::Simulator),
         query: "rtt=20&bw=100&app=bulk&dur=20&flows=8",
         en: "Eight flows share one bottleneck: watch fairness and synchronised back-off.",
         zh: "八条流共享同一个瓶颈：观察公平性与同步退让。",
@@ -95,7 +96,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bufferbloat",
-        source: "not from a seed: the classic big queue (Gettys and Nichols, 2011)",
+        source: Source::Other {
+            en: "the classic big queue (Gettys and Nichols, 2011)",
+            zh: "经典的大队列（Gettys 与 Nichols，2011）",
+        },
         // A 10 Mbit/s uplink with a 2 000-packet FIFO, 2.4 s of queue; a ping every 20 ms.
         query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=fifo&ecn=0&app=bulk&dur=20&flows=1&probe=20",
         en: "One upload fills a huge drop-tail queue: the link stays busy, and a ping beside it \
@@ -107,7 +111,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bufferbloat-fq-codel",
-        source: "not from a seed: RFC 8290's cure for bufferbloat",
+        source: Source::Other {
+            en: "RFC 8290's cure for bufferbloat",
+            zh: "RFC 8290 对缓冲膨胀的解药",
+        },
         query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=fq_codel&ecn=0&app=bulk&dur=20&flows=1&probe=20",
         en: "The same upload under FQ-CoDel: each flow's queue is held near 5 ms and the ping, a \
              sparse flow, goes first: its round trip stays at the path's 40 ms.",
@@ -118,7 +125,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "codel-ecn",
-        source: "not from a seed: RFC 8289 with RFC 3168",
+        source: Source::Other {
+            en: "RFC 8289 with RFC 3168",
+            zh: "RFC 8289 与 RFC 3168",
+        },
         query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=codel&ecn=1&app=bulk&dur=20&flows=1&probe=20",
         en: "CoDel marks instead of dropping: the sender cuts its window for an echoed mark as \
              for a loss, the queue stays short, and nothing is retransmitted.",
@@ -128,7 +138,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bandwidth-drop",
-        source: "not from a seed: a path that changes under a transfer",
+        source: Source::Other {
+            en: "a path that changes under a transfer",
+            zh: "传输途中改变的路径",
+        },
         // A queue of 500 packets is 60 ms at 100 Mbit/s, and 600 ms once the rate is 10.
         query: "cc=cubic&rtt=40&bw=100&sched=10:bw:10&queue=500&app=bulk&dur=20&flows=1",
         en: "The bottleneck falls from 100 to 10 Mbit/s at 10 s: the queue the window built \
@@ -141,7 +154,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bbr-vs-cubic",
-        source: "not from a seed: Ware et al., IMC 2019, BBR against a loss-based flow",
+        source: Source::Other {
+            en: "Ware et al., IMC 2019: BBR against a loss-based flow",
+            zh: "Ware 等，IMC 2019：BBR 与基于丢包的流",
+        },
         // Half a BDP of buffer: 100 Mbit/s over 40 ms is 333 full-size packets. The receivers'
         // 16 MiB leave the window out of it, as Ware et al.'s model does: with 4 MiB a deep
         // queue's recovery fills CUBIC's receive buffer with out-of-order data (docs/validation.md).
@@ -156,7 +172,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bbr-vs-cubic-deep",
-        source: "not from a seed: Ware et al., IMC 2019, BBR against a loss-based flow",
+        source: Source::Other {
+            en: "Ware et al., IMC 2019: BBR against a loss-based flow",
+            zh: "Ware 等，IMC 2019：BBR 与基于丢包的流",
+        },
         // Five BDPs of buffer.
         query: "cc=bbr,cubic&rtt=40&bw=100&queue=1666&rwnd=16777216&app=bulk&dur=60&flows=2",
         en: "One BBR and one CUBIC flow through five BDPs of buffer: CUBIC fills the queue, and \
@@ -170,7 +189,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "rtt-unfairness",
-        source: "not from a seed: Floyd and Jacobson 1991, Lakshman and Madhow 1997",
+        source: Source::Other {
+            en: "Floyd and Jacobson 1991, Lakshman and Madhow 1997",
+            zh: "Floyd 与 Jacobson 1991，Lakshman 与 Madhow 1997",
+        },
         // 50 packets are 60 ms at 10 Mbit/s.
         query: "cc=reno&rtt=10,100&bw=10&queue=50&app=bulk&dur=120&flows=2",
         en: "Two Reno flows through one queue, 10 and 100 ms away: the shorter round trip grows \
@@ -182,7 +204,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "policer",
-        source: "not from a seed: Flach et al., SIGCOMM 2016, traffic policing",
+        source: Source::Other {
+            en: "Flach et al., SIGCOMM 2016: traffic policing",
+            zh: "Flach 等，SIGCOMM 2016：流量限速",
+        },
         // The shaper at the same rate is `bw=10&police=0&queue=50`.
         query: "cc=cubic&rtt=40&bw=100&police=10&queue=500&app=bulk&dur=30&flows=1",
         en: "A 10 Mbit/s policer on a 100 Mbit/s path drops every packet its token bucket cannot \
@@ -195,7 +220,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "cellular",
-        source: "not from a seed: Sprout's model of an LTE link (Winstein et al., NSDI 2013)",
+        source: Source::Other {
+            en: "Sprout's model of an LTE link (Winstein et al., NSDI 2013)",
+            zh: "Sprout 的 LTE 链路模型（Winstein 等，NSDI 2013）",
+        },
         // A cellular base station's deep per-user buffer.
         query: "cc=cubic&rtt=60&bw=10&link=lte&queue=1000&app=bulk&dur=30&flows=1",
         en: "An LTE link whose rate wanders between nothing and twice its 10 Mbit/s mean: CUBIC \
@@ -208,7 +236,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "lesson-fast-retransmit",
-        source: "a lesson: one segment lost in mid-flight",
+        source: Source::Other {
+            en: "a lesson: one segment lost in mid-flight",
+            zh: "课程：一个报文段在途中丢失",
+        },
         // Segment 15 of a 100-segment body: later segments arrive and are SACKed.
         query: "rtt=100&bw=20&drop=15&mss=1460&iw=10&app=body&body=146000",
         en: "One segment is lost in mid-flight; the segments after it arrive, their SACKs show \
@@ -220,7 +251,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "lesson-tail-loss-probe",
-        source: "a lesson: the last segment lost",
+        source: Source::Other {
+            en: "a lesson: the last segment lost",
+            zh: "课程：最后一个报文段丢失",
+        },
         // The tenth and last segment of the first flight.
         query: "rtt=100&bw=20&drop=10&mss=1460&iw=10&app=body&body=14600",
         en: "The last segment is lost, so no later segment can reveal it: after about two round \
@@ -232,7 +266,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "lesson-timeout",
-        source: "a lesson: a loss nothing else can repair",
+        source: Source::Other {
+            en: "a lesson: a loss nothing else can repair",
+            zh: "课程：只有超时能修复的丢失",
+        },
         // The last segment, its probe and the first retransmission are all lost.
         query: "rtt=100&bw=20&drop=10,11,12&mss=1460&iw=10&app=body&body=14600",
         en: "The last segment and its probe are both lost: the retransmission timer fires, the \
@@ -265,6 +302,7 @@ impl Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::Language;
     use crate::scenario::{App, CcAlgo, Key};
 
     #[test]
@@ -272,8 +310,18 @@ mod tests {
         for p in PRESETS {
             let s = p.scenario();
             assert!(s.is_ok(), "{}: {s:?}", p.name);
-            assert!(!p.source.is_empty() && !p.en.is_empty() && !p.zh.is_empty());
+            for lang in [Language::En, Language::Zh] {
+                assert!(!p.source.words(lang).is_empty(), "{}", p.name);
+            }
+            assert!(!p.en.is_empty() && !p.zh.is_empty());
             assert_eq!(Preset::find(p.name), Some(p));
+        }
+        for post in Post::ALL {
+            assert!(
+                PRESETS.iter().any(|p| p.source.post() == Some(post)),
+                "seed {:03} has a preset",
+                post.seed()
+            );
         }
         assert_eq!(Preset::find("Post-Slow-Start"), None);
     }
@@ -353,7 +401,10 @@ mod tests {
     fn a_preset_cannot_name_a_preset() {
         let looped = Preset {
             name: "looped",
-            source: "test",
+            source: Source::Other {
+                en: "test",
+                zh: "test",
+            },
             query: "preset=bufferbloat",
             en: "",
             zh: "",

@@ -269,7 +269,7 @@ impl Ctx {
     /// settings differ (core's `Scenario::flow_name`), else "flow 2".
     pub fn flow_names(&self) -> Vec<String> {
         let scenario = self.scenario();
-        let language = crate::player::log::language(self.lang);
+        let language = self.lang.language();
         (0..self.view.flows.len())
             .map(|i| match &scenario {
                 Some(s) => s.flow_name(i, language),

@@ -277,7 +277,7 @@ fn segment_rows(ctx: &Ctx, f: &tcplab::view::FlowView, t: f64, y: Option<f64>) -
         start as u64,
         u32::try_from((end - start) as u64).ok(),
         mss,
-        crate::player::log::language(lang),
+        lang.language(),
     );
     let bytes = match lang {
         Lang::En => format!("{name} sent at {}", fmt::time(sent_at)),
@@ -303,7 +303,7 @@ fn segment_rows(ctx: &Ctx, f: &tcplab::view::FlowView, t: f64, y: Option<f64>) -
         let block = tcplab::player::explain::byte_range(
             first.left as u64,
             first.right as u64,
-            crate::player::log::language(lang),
+            lang.language(),
         );
         let more = covering.len() - 1;
         rows.push(Row::new(

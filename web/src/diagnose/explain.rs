@@ -5,7 +5,6 @@
 use std::rc::Rc;
 
 use tcplab::diagnose::{check, ExplainError, Explanation, Measured};
-use tcplab::player::Language;
 use tcplab::theory::path::Limits;
 use tcplab::theory::slow_start::ideal_completion_ms;
 use tcplab::{App, Scenario};
@@ -116,15 +115,6 @@ fn checked(e: &ExplainError, lang: Lang) -> String {
         ),
     }
 }
-
-/// The simulator's language for the page's.
-fn language(lang: Lang) -> Language {
-    match lang {
-        Lang::En => Language::En,
-        Lang::Zh => Language::Zh,
-    }
-}
-
 /// What to ask, from what was typed into `field`: the measurement, or why the page will not ask.
 fn measured(scenario: &Scenario, field: Field, typed: &str) -> Result<Measured, Refusal> {
     let text = typed.trim();
@@ -278,7 +268,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                     <div id="explain-answer">
                         <h3>{ lang.pick("Each of these gives it on that path", "在这条路径上，以下每一个都能得到它") }</h3>
                         if let Some(f) = e.impossible() {
-                            <p id="explain-impossible">{ f.say(language(lang)) }</p>
+                            <p id="explain-impossible">{ f.say(lang.language()) }</p>
                         } else if e.candidates.is_empty() {
                             <p id="explain-none">{ lang.pick("No single cause does.", "没有单一原因能做到。") }</p>
                         }
@@ -287,7 +277,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                                 let cause = serde_json::to_value(c.cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
                                 html! {
                                     <li data-cause={cause}>
-                                        <a href={format!("?{}", c.scenario)}>{ c.finding.say(language(lang)) }</a>
+                                        <a href={format!("?{}", c.scenario)}>{ c.finding.say(lang.language()) }</a>
                                         <code>{ format!(" {}", c.scenario) }</code>
                                     </li>
                                 }
@@ -297,7 +287,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                         <ul class="explain-ruled-out">
                             { for e.ruled_out.iter().map(|r| {
                                 let cause = serde_json::to_value(r.cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-                                html! { <li data-cause={cause}>{ r.finding.say(language(lang)) }</li> }
+                                html! { <li data-cause={cause}>{ r.finding.say(lang.language()) }</li> }
                             }) }
                         </ul>
                     </div>
@@ -385,7 +375,7 @@ mod tests {
         let p = path("rtt=150&bw=100&loss=0.1&rwnd=65536");
         let e = tcplab::diagnose::explain(&p, Measured::Goodput(50.0))
             .unwrap_or_else(|e| panic!("{e}"));
-        let zh = e.impossible().map(|f| f.say(language(Lang::Zh)));
+        let zh = e.impossible().map(|f| f.say(Lang::Zh.language()));
         assert_eq!(
             zh.as_deref(),
             Some(
@@ -393,7 +383,7 @@ mod tests {
                  TCP/IP 头部），这条路径上的任何运行都不会超过它"
             )
         );
-        let en = e.impossible().map(|f| f.say(language(Lang::En)));
+        let en = e.impossible().map(|f| f.say(Lang::En.language()));
         assert!(en.is_some_and(|t| t.starts_with("50 MB/s is impossible on this path")));
     }
 }

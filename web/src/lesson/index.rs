@@ -19,7 +19,7 @@ pub struct LessonsProps {
 /// from, all in the page's language.
 fn source_line(l: &tcplab::lesson::Lesson, lang: Lang) -> String {
     let parts = l.parts.len();
-    let source = lang.pick(l.source.en, l.source.zh);
+    let source = l.source.words(lang.language());
     match lang {
         Lang::En => format!("{parts} parts · lesson={} · {source}", l.name),
         Lang::Zh => format!("{parts} 个部分 · lesson={} · {source}", l.name),
@@ -72,6 +72,12 @@ mod tests {
         assert_eq!(
             source_line(fast, Lang::En),
             "5 parts · lesson=fast-retransmit · a staged loss"
+        );
+        let slow = tcplab::lesson::Lesson::find("slow-start").expect("a lesson");
+        assert_eq!(
+            source_line(slow, Lang::En),
+            "5 parts · lesson=slow-start · the post “Ping is 28 ms: why does a single TCP \
+             POST reach only 1.8 MB/s?”"
         );
         for l in LESSONS {
             let zh = source_line(l, Lang::Zh);

@@ -13,7 +13,6 @@ use yew::prelude::*;
 
 use super::{Action, State};
 use crate::i18n::Lang;
-use crate::player::log::language;
 use crate::player::StepsRef;
 
 #[derive(Properties, PartialEq, Clone)]
@@ -52,7 +51,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                 steps: Some(&steps.0),
                 summary: view.as_ref().map(|v| &v.summary),
             };
-            state.part().show(&evidence, language(*lang))
+            state.part().show(&evidence, lang.language())
         },
     );
     let emit = |a: Action| {
@@ -237,7 +236,7 @@ fn Question(props: &QuestionProps) -> Html {
     let feedback = props
         .given
         .filter(|_| props.revealed)
-        .map(|g| a.grade(g, language(lang)));
+        .map(|g| a.grade(g, lang.language()));
     let choices = a.choices.iter().enumerate().map(|(i, text)| {
         let chosen = props.given == Some(Given::Choice(i));
         let right = props.revealed && a.value == Given::Choice(i);
@@ -274,7 +273,7 @@ fn Question(props: &QuestionProps) -> Html {
                 }
                 Err(why) => {
                     problem.set(
-                        (why != Refusal::NotANumber).then(|| why.message(&unit, language(lang))),
+                        (why != Refusal::NotANumber).then(|| why.message(&unit, lang.language())),
                     );
                     on_action.emit(Action::Choose(None));
                 }
@@ -294,7 +293,7 @@ fn Question(props: &QuestionProps) -> Html {
                 .cast::<HtmlInputElement>()
                 .map(|i| i.value())
                 .unwrap_or_default();
-            match answer.read(&text, language(lang)) {
+            match answer.read(&text, lang.language()) {
                 Ok(given) => {
                     problem.set(None);
                     on_action.emit(Action::Answer(given));

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use tcplab::player::{explain, Language, Step, StepKind, Steps};
+use tcplab::player::{explain, Step, StepKind, Steps};
 use yew::prelude::*;
 
 use super::state::Action;
@@ -13,13 +13,6 @@ use crate::model::format;
 
 /// Lines of the log: the step on show and the ones before it.
 pub const LINES: usize = 7;
-
-pub fn language(lang: Lang) -> Language {
-    match lang {
-        Lang::En => Language::En,
-        Lang::Zh => Language::Zh,
-    }
-}
 
 /// What kind of thing a step is, for its colour in the log and on the scrubber
 /// (`assets/style.css`'s `.tone-*`), and for hiding the many of a round trip from the log.
@@ -156,7 +149,7 @@ pub fn time(t_ms: f64) -> String {
 /// The sentence for step `i`, as the log says it: a change of a number (`cwnd 24 -> 23`) kept
 /// on one line, its arrow drawn.
 pub fn sentence(step: &Step, steps: &Steps, lang: Lang) -> String {
-    tcplab::lesson::question::as_the_log_writes(&explain(step, steps, language(lang)))
+    tcplab::lesson::question::as_the_log_writes(&explain(step, steps, lang.language()))
 }
 
 /// "flow 2: " before a step of a run with several flows.

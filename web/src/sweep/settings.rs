@@ -119,7 +119,7 @@ pub fn AxisField(props: &AxisFieldProps) -> Html {
                     { for (0..flows).map(|f| html! {
                         <option value={(f + 1).to_string()}
                             selected={props.axis.as_ref().is_some_and(|a| a.flow == Some(f))}>
-                            { props.base.flow_name(f, crate::player::log::language(lang)) }
+                            { props.base.flow_name(f, lang.language()) }
                         </option>
                     }) }
                 </select>
