@@ -441,9 +441,10 @@ async fn cancel_stops_every_worker_and_a_new_sweep_replaces_a_running_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
     let trace_query = "rtt=50&loss=1";
-    let trace = {
+    let (trace, rtt) = {
         let s = Scenario::parse(trace_query).expect("a scenario");
-        tcplab::run(&s, &RunOptions::default()).trace_csv(TraceKind::Cwnd)
+        let r = tcplab::run(&s, &RunOptions::default());
+        (r.trace_csv(TraceKind::Cwnd), r.trace_csv(TraceKind::Rtt))
     };
     with_lab(move |lab| async move {
         let lab = &*lab;
@@ -572,6 +573,18 @@ async fn the_matrix_the_comparison_a_trace_and_a_bad_page_key() {
         let (name, csv) = lab.export("export-trace-cwnd", false).await;
         assert_eq!(name, "tcplab-rtt50-loss1-cwnd.csv");
         assert_eq!(csv, trace, "the page's trace against tcplab trace --what cwnd");
+        let (name, csv) = lab.export("export-trace-rtt", false).await;
+        assert_eq!(name, "tcplab-rtt50-loss1-rtt.csv");
+        assert!(csv.starts_with("t_ms,flow,rtt_ms\n") && csv.lines().count() > 100, "{csv}");
+        assert_eq!(csv, rtt, "the page's RTT samples against tcplab trace --what rtt");
+        let command = lab.text_of("export-command").await;
+        for line in [
+            "tcplab trace 'rtt=50&loss=1' --what rtt",
+            "tcplab pcap 'rtt=50&loss=1' --out tcplab-rtt50-loss1-sender.pcap --at sender",
+            "tcplab pcap 'rtt=50&loss=1' --out tcplab-rtt50-loss1-receiver.pcap --at receiver",
+        ] {
+            assert!(command.lines().any(|l| l == line), "{line} in {command}");
+        }
         let (_, summary) = lab.export("export-summary-json", false).await;
         let summary: serde_json::Value = serde_json::from_str(&summary).expect("the summary parses");
         assert_eq!(summary["scenario"], trace_query);

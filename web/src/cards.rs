@@ -11,7 +11,7 @@ use tcplab::App;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
-use crate::model::format::{bits_per_s, count, duration, mbytes_per_s, number, percent};
+use crate::model::format::{bits_per_s, count, duration, mbytes_per_s, number, percent, unbroken};
 use crate::model::path_words;
 use crate::model::verdict;
 use crate::worker::PAGE_MAX_EVENTS;
@@ -226,7 +226,7 @@ fn latency_under_load(lang: Lang, view: &RunView, on_compare: Callback<()>) -> H
             }
             <br />
             <button type="button" class="mini" id="compare-queues" {onclick}>
-                { lang.pick("Compare FIFO · CoDel · FQ-CoDel", "对比 FIFO · CoDel · FQ-CoDel") }
+                { unbroken(lang.pick("Compare FIFO · CoDel · FQ-CoDel", "对比 FIFO · CoDel · FQ-CoDel")) }
             </button>
         </>
     };
@@ -359,16 +359,16 @@ pub fn Headline(props: &HeadlineProps) -> Html {
             if let Some(s) = &scenario {
                 <p class="scenario-line" id="scenario-line">
                     if let Some(p) = path_words::preset_shown(s, &view.query) {
-                        <span class="preset-said"><strong>{ p.name }</strong>{ ": " }{ lang.pick(p.en, p.zh) }</span>
+                        <span class="preset-said"><strong>{ p.name }</strong>{ ": " }{ unbroken(lang.pick(p.en, p.zh)) }</span>
                         { " " }
                     }
-                    <span class="path-words">{ path_words::path_words(s, lang) }</span>
+                    <span class="path-words">{ unbroken(&path_words::path_words(s, lang)) }</span>
                 </p>
             }
             <p class={classes!("verdict", format!("limit-{limit}"))} id="verdict" data-limit={limit}>
                 <strong>{ verdict::title(lang, v.limit) }</strong>
                 { " " }
-                <span class="verdict-detail">{ verdict::detail(lang, view) }</span>
+                <span class="verdict-detail">{ unbroken(&verdict::detail(lang, view)) }</span>
             </p>
             if s.budget_exhausted {
                 <p class="notice" id="budget" role="alert">

@@ -4,7 +4,7 @@
 //! tcplab run   'QUERY'                                   one JSON object
 //! tcplab sweep 'QUERY' --key K --values v1,v2 [--seeds N] [--table] [--jobs N] [--shard K/N]
 //!                                                                       JSON lines, or a CSV table
-//! tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps   CSV
+//! tcplab trace 'QUERY' --what cwnd|throughput|seq|rtt|msgs|queue|steps   CSV
 //! tcplab pcap  'QUERY' --out FILE [--at sender|receiver]    a capture file, and one JSON line
 //! tcplab analyze FILE [--conn N|all] [--list]                JSON lines, one per connection
 //! tcplab explain 'QUERY' --goodput MBps | --time MS          one JSON object
@@ -39,7 +39,7 @@ Usage:
   tcplab run   'QUERY' [--traces] [--max-events N]
   tcplab sweep 'QUERY' --key KEY --values V1,V2,... [--flow N] [--seeds N] [--table]
                [--jobs N] [--shard K/N] [--max-events N]
-  tcplab trace 'QUERY' --what cwnd|throughput|seq|msgs|queue|steps [--max-events N]
+  tcplab trace 'QUERY' --what cwnd|throughput|seq|rtt|msgs|queue|steps [--max-events N]
   tcplab pcap  'QUERY' --out FILE [--at sender|receiver] [--format pcap|pcapng]
                [--snaplen N] [--max-packets N] [--max-events N]
   tcplab analyze FILE [--conn N|all] [--list]
@@ -349,9 +349,10 @@ fn parse_args(args: Vec<OsString>) -> Result<Request, Failure> {
         }
         Command::Trace => {
             let what = flags.what.as_deref().ok_or_else(|| {
-                Failure::usage(
-                    "--what: required by trace (cwnd, throughput, seq, msgs, queue, steps)",
-                )
+                Failure::usage(format!(
+                    "--what: required by trace ({})",
+                    TraceKind::names(", ")
+                ))
             })?;
             let what: TraceKind = what.parse().map_err(Failure::Usage)?;
             // Only the message workload writes messages: an empty table would say nothing.
@@ -1116,7 +1117,12 @@ mod tests {
             refused(&["trace", "app=bulk", "--what", "msgs"]),
             "--what: msgs applies to app=msgs only (this scenario has app=bulk)"
         );
-        assert!(refused(&["trace", "--what", "rtt"]).starts_with("--what: unknown trace"));
+        assert_eq!(
+            refused(&["trace", "--what", "rtts"]),
+            "--what: unknown trace \"rtts\" (allowed cwnd, throughput, seq, rtt, msgs, queue, steps)"
+        );
+        // The help names them all, in the same order.
+        assert!(help().contains(&format!("--what {} ", TraceKind::names("|"))));
         assert!(refused(&["trace"]).starts_with("--what: required by trace"));
     }
 

@@ -208,7 +208,11 @@ impl<const N: usize> Series<N> {
         // their bits, as a column that is NaN (ssthresh while unbounded, SRTT before a sample)
         // is never `==` itself: by value a bin of one row came out four times.
         let same = |a: &Row<N>, b: &Row<N>| {
-            a.0 == b.0 && a.1.iter().zip(&b.1).all(|(x, y)| x.to_bits() == y.to_bits())
+            a.0 == b.0
+                && a.1
+                    .iter()
+                    .zip(&b.1)
+                    .all(|(x, y)| x.to_bits() == y.to_bits())
         };
         let mut out = Vec::with_capacity(self.bins.len() * 4);
         for bin in &self.bins {

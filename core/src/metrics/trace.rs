@@ -13,6 +13,8 @@ pub enum TraceKind {
     Cwnd,
     Throughput,
     Seq,
+    /// Each RTT sample the sender took (RFC 6298's R), as the page's RTT chart draws them.
+    Rtt,
     Msgs,
     Queue,
     /// Every step of the run with its explanation (the player's log).
@@ -20,20 +22,27 @@ pub enum TraceKind {
 }
 
 impl TraceKind {
-    pub const ALL: [TraceKind; 6] = [
+    pub const ALL: [TraceKind; 7] = [
         TraceKind::Cwnd,
         TraceKind::Throughput,
         TraceKind::Seq,
+        TraceKind::Rtt,
         TraceKind::Msgs,
         TraceKind::Queue,
         TraceKind::Steps,
     ];
+
+    /// Every trace's name, as `--what` and its messages list them: "cwnd, throughput, …".
+    pub fn names(separator: &str) -> String {
+        TraceKind::ALL.map(TraceKind::name).join(separator)
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             TraceKind::Cwnd => "cwnd",
             TraceKind::Throughput => "throughput",
             TraceKind::Seq => "seq",
+            TraceKind::Rtt => "rtt",
             TraceKind::Msgs => "msgs",
             TraceKind::Queue => "queue",
             TraceKind::Steps => "steps",
@@ -56,7 +65,8 @@ impl FromStr for TraceKind {
             .find(|k| k.name() == s)
             .ok_or_else(|| {
                 format!(
-                    "--what: unknown trace \"{s}\" (allowed cwnd, throughput, seq, msgs, queue, steps)"
+                    "--what: unknown trace \"{s}\" (allowed {})",
+                    TraceKind::names(", ")
                 )
             })
     }
@@ -295,6 +305,14 @@ impl Traces {
                 rows.sort_by_key(|r| (r.0, r.1));
                 for (t, f, name, v) in rows {
                     let _ = writeln!(out, "{},{f},{name},{}", ms(t.as_nanos()), num(v));
+                }
+            }
+            TraceKind::Rtt => {
+                out.push_str("t_ms,flow,rtt_ms\n");
+                for (f, tr) in self.flows.iter().enumerate() {
+                    for (t, [rtt]) in tr.rtt.rows() {
+                        let _ = writeln!(out, "{},{f},{}", ms(t.as_nanos()), num(rtt));
+                    }
                 }
             }
             TraceKind::Msgs => {

@@ -211,8 +211,11 @@ pub fn LabExport(props: &LabExportProps) -> Html {
     for kind in traces(&view) {
         command.push_str(&format!("tcplab trace {q} --what {}\n", kind.name()));
     }
-    command.push_str(&format!(
-        "tcplab pcap {q} --out {name}-sender.pcap --at sender\n"
-    ));
+    for at in [CapturePoint::Sender, CapturePoint::Receiver] {
+        let at = at.name();
+        command.push_str(&format!(
+            "tcplab pcap {q} --out {name}-{at}.pcap --at {at}\n"
+        ));
+    }
     html! { <Menu {lang} {items} {command} {on_open} /> }
 }

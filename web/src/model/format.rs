@@ -151,12 +151,42 @@ pub fn percent(v: f64) -> String {
     format!("{} %", number(v, 3))
 }
 
+/// A sentence with no line break between a number and the word after it (`28 ms`, `9.61 %`,
+/// `8.7 round trips`) nor before a `·` separator: each such space becomes a no-break space. A
+/// phone's narrow column, Chinese above all, where a line may end at any space, otherwise left
+/// `ms` or `%` alone at the start of a line.
+pub fn unbroken(sentence: &str) -> String {
+    let mut out = String::with_capacity(sentence.len() + 8);
+    let mut before = None;
+    let mut chars = sentence.chars().peekable();
+    while let Some(c) = chars.next() {
+        let glue = c == ' '
+            && (before.is_some_and(|b: char| b.is_ascii_digit()) || chars.peek() == Some(&'·'));
+        out.push(if glue { '\u{a0}' } else { c });
+        before = Some(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use crate::model::format;
+
+    #[test]
+    fn a_number_keeps_its_unit_and_a_separator_its_word() {
+        assert_eq!(
+            format::unbroken("在 243.6 ms（8.7 个 28 ms 的往返）· 9.61 %"),
+            "在 243.6\u{a0}ms（8.7\u{a0}个 28\u{a0}ms 的往返）· 9.61\u{a0}%"
+        );
+        assert_eq!(
+            format::unbroken("CUBIC · RTT 28 ms"),
+            "CUBIC\u{a0}· RTT 28\u{a0}ms"
+        );
+        assert_eq!(format::unbroken("no numbers here"), "no numbers here");
+    }
 
     #[test]
     fn numbers_read_as_people_write_them() {
