@@ -206,10 +206,19 @@ async fn dragging_a_slider_draws_a_new_run_every_frame() {
     with_lab(|lab| async move {
         let lab = &*lab;
         allow_scripts(lab, 60).await;
+        // TCPLAB_DRAG_PRESETS=multi-flow,rtt-unfairness drags those presets alone (no default
+        // page), to compare two builds on the pages a change is for.
+        let only = std::env::var("TCPLAB_DRAG_PRESETS").ok();
+        let chosen = |name: &str| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|n| n == name))
+        };
         let presets = tcplab::scenario::PRESETS
             .iter()
+            .filter(|p| chosen(p.name))
             .map(|p| format!("preset={}", p.name));
-        for query in std::iter::once(String::new()).chain(presets) {
+        let default = only.is_none().then(String::new);
+        for query in default.into_iter().chain(presets) {
             lab.open(&format!("?{query}&lang=en")).await;
             lab.wait_for_run(RUN_TIMEOUT).await;
             if query.is_empty() {
