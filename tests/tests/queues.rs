@@ -97,7 +97,7 @@ async fn the_latency_card_shows_the_ping_and_compares_the_disciplines() {
         );
         assert_eq!(card.unit, "s");
         let summary = lab.text_of("probe-summary").await;
-        assert!(summary.contains("base RTT 40 ms"), "{summary:?}");
+        assert!(summary.contains("base RTT 40\u{a0}ms"), "{summary:?}");
 
         lab.click(By::Id("compare-queues"), "compare the disciplines")
             .await;

@@ -196,22 +196,22 @@ fn latency_under_load(lang: Lang, view: &RunView, on_compare: Callback<()>) -> H
             if let Some(p) = probe {
                 <span id="probe-summary" data-p50={p.p50_ms.map(|v| v.to_string()).unwrap_or_default()}
                     data-lost={p.lost.to_string()}>
-                    { match lang {
+                    { unbroken(&match lang {
                         Lang::En => format!("ping p50 {} · jitter {} · {} lost, base RTT {}",
                             ms(p.p50_ms), ms(p.jitter_ms), count(p.lost), duration(view.theory.rtt_ms)),
                         Lang::Zh => format!("ping p50 {} · 抖动 {} · 丢失 {}，基础 RTT {}",
                             ms(p.p50_ms), ms(p.jitter_ms), count(p.lost), duration(view.theory.rtt_ms)),
-                    } }
+                    }) }
                 </span>
                 <br />
             }
             <span id="queue-summary">
-                { match lang {
+                { unbroken(&match lang {
                     Lang::En => format!("{aqm}: queue wait p50 {} · p99 {}",
                         ms(queue.map(|q| q.p50)), ms(queue.map(|q| q.p99))),
                     Lang::Zh => format!("{aqm}：排队时延 p50 {} · p99 {}",
                         ms(queue.map(|q| q.p50)), ms(queue.map(|q| q.p99))),
-                } }
+                }) }
                 if s.aqm_drops > 0 || s.ecn_marks > 0 {
                     { match lang {
                         Lang::En => format!(" · {} dropped early · {} marked CE", count(s.aqm_drops), count(s.ecn_marks)),
@@ -263,12 +263,12 @@ pub fn Headline(props: &HeadlineProps) -> Html {
         shown_rate(s.goodput_MBps),
         html! {
             <>
-                { s.goodput_MBps.map(|g| bits_per_s(MBytePerS(g))).unwrap_or_default() }
+                { s.goodput_MBps.map(|g| unbroken(&bits_per_s(MBytePerS(g)))).unwrap_or_default() }
                 if let Some(g) = s.goodput_MBps {
-                    { match lang {
+                    { unbroken(&match lang {
                         Lang::En => format!(" · {} of link", percent(100.0 * (MBytePerS(g) / v.link_mbps))),
                         Lang::Zh => format!(" · 占链路 {}", percent(100.0 * (MBytePerS(g) / v.link_mbps))),
-                    } }
+                    }) }
                 }
                 if let Some(j) = s.jain_fairness {
                     <br />
@@ -292,7 +292,7 @@ pub fn Headline(props: &HeadlineProps) -> Html {
                     if let Some(t) = s.transfer_ms {
                         <br />
                         <span class="sub-note" id="card-transfer" data-raw={t.to_string()}>
-                            { parts(lang, s.completion_ms, s.handshake_ms, t) }
+                            { unbroken(&parts(lang, s.completion_ms, s.handshake_ms, t)) }
                         </span>
                     }
                 </>
