@@ -128,9 +128,9 @@ fn bad_arguments_exit_2_naming_the_option() {
     );
     refused(
         &["trace"],
-        "tcplab: --what: required by trace (cwnd, throughput, seq, msgs, queue, steps)",
+        "tcplab: --what: required by trace (cwnd, throughput, seq, rtt, msgs, queue, steps)",
     );
-    let out = tcplab(&["trace", "--what", "rtt"]);
+    let out = tcplab(&["trace", "--what", "rtts"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with("tcplab: --what: unknown trace"));
     // An unquoted `&` splits the query in the shell; the runner then sees two queries.
@@ -223,7 +223,7 @@ fn runs_are_deterministic_apart_from_the_wall_clock() {
 
 #[test]
 fn trace_prints_csv_with_a_header() {
-    for what in ["cwnd", "throughput", "seq", "msgs", "queue"] {
+    for what in ["cwnd", "throughput", "seq", "rtt", "msgs", "queue"] {
         let out = tcplab(&["trace", "app=msgs&count=20&dur=1", "--what", what]);
         assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
         let text = stdout(&out);
