@@ -112,7 +112,7 @@ fn the_worker_prints_traces_as_the_runner_does() {
         })
         .expect("a request")
     };
-    let reply: Reply = answer(&request(4, "", Want::Trace("rtt".into())), || 0.0);
+    let reply: Reply = answer(&request(4, "", Want::Trace("rtts".into())), || 0.0);
     assert!(reply.error.expect("refused").contains("allowed cwnd"));
     let reply: Reply = answer(&request(5, "rtt=50", Want::Summary), || 0.0);
     let summary = reply.summary.expect("a summary");
