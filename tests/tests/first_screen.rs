@@ -1020,6 +1020,40 @@ async fn a_shared_links_worker_starts_with_the_html_and_the_page_takes_it_on() {
     .await;
 }
 
+/// A host that cannot give the simulator's module (a file left out, a deploy half done, the
+/// network gone) is named on the page: the worker's loader turns the failed start into the
+/// worker's error event, which the page reports, where it once waited for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_simulators_module_a_shared_link_says_so() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.server.refuse("tcplab-worker_bg");
+        lab.set_window(1280, 960).await;
+        // No run can come, so not `open`, which waits for one.
+        lab.driver
+            .goto(lab.server.url("?rtt=50&lang=en"))
+            .await
+            .expect("load the page");
+        let said = lab
+            .wait_for_script(
+                SETTLE,
+                "const f = document.querySelector('#headline .run-failure');
+                 return String(!!f && f.innerText.includes('could not be fetched or started'));",
+            )
+            .await;
+        assert!(said, "{}", lab.text_of("headline").await);
+        let headline = lab.text_of("headline").await;
+        assert!(headline.starts_with("No run to show."), "{headline}");
+        assert!(headline.contains("reload the page"), "{headline}");
+        let failures = lab.server.failures();
+        assert!(
+            failures.iter().any(|f| f.contains("tcplab-worker_bg")),
+            "{failures:?}"
+        );
+    })
+    .await;
+}
+
 /// A host that lacks the default scenario's view (an old copy of `dist/`, a file left out) costs
 /// the reader nothing but the wait for the simulator: its worker runs the default scenario.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

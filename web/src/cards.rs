@@ -246,7 +246,11 @@ pub fn Headline(props: &HeadlineProps) -> Html {
     let Some(view) = &props.view else {
         return html! {
             <section class="headline" id="headline" data-state={state} aria-busy="true">
-                <p class="verdict pending">{ lang.pick("The first run is on its way.", "第一次运行正在进行。") }</p>
+                <p class="verdict pending">{ if props.failure.is_some() {
+                    lang.pick("No run to show.", "没有可显示的运行。")
+                } else {
+                    lang.pick("The first run is on its way.", "第一次运行正在进行。")
+                } }</p>
                 if let Some(f) = &props.failure {
                     <p class="run-failure" role="alert">{ f.clone() }</p>
                 }
