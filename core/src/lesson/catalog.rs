@@ -431,10 +431,10 @@ pub const LESSONS: &[Lesson] = &[
              once and cuts its window without waiting for a timeout.",
             "一个报文段在途中丢失：重复 ACK 暴露了它，发送方立即重传并降窗，无需等待超时。",
         ),
-        source: Source::Other {
-            en: "a staged loss",
-            zh: "设定的丢包",
-        },
+        source: Source::Other(Text::new(
+            "a staged loss",
+            "设定的丢包",
+        )),
         query: "preset=lesson-fast-retransmit",
         parts: &[
             Part {
@@ -547,10 +547,10 @@ pub const LESSONS: &[Lesson] = &[
             "一次别无他法修复的丢包：先是尾部丢失探测，再是重传计时器，cwnd 回到一个报文段，\
              重传再丢时计时器加倍。",
         ),
-        source: Source::Other {
-            en: "a staged loss",
-            zh: "设定的丢包",
-        },
+        source: Source::Other(Text::new(
+            "a staged loss",
+            "设定的丢包",
+        )),
         query: "preset=lesson-timeout",
         parts: &[
             Part {
@@ -926,10 +926,10 @@ pub const LESSONS: &[Lesson] = &[
              FQ-CoDel keeps the queue short and the ping fast.",
             "一个上传填满深深的尾部丢弃队列，旁边的 ping 只能排在后面；FQ-CoDel 让队列保持很短，ping 依然很快。",
         ),
-        source: Source::Other {
-            en: "Gettys and Nichols, 2011; RFC 8290",
-            zh: "Gettys 与 Nichols，2011；RFC 8290",
-        },
+        source: Source::Other(Text::new(
+            "Gettys and Nichols, 2011; RFC 8290",
+            "Gettys 与 Nichols，2011；RFC 8290",
+        )),
         query: "preset=bufferbloat",
         parts: &[
             Part {

@@ -16,26 +16,10 @@ pub use catalog::LESSONS;
 pub use moment::{Find, Moment};
 pub use question::{Answer, Feedback, Form, Given, Question, Refusal, Tolerance, Unit};
 
+pub use crate::player::explain::Text;
 use crate::player::{Language, Steps};
 use crate::scenario::{Scenario, ScenarioError, Source};
 use crate::Summary;
-
-/// A sentence in both of the lab's languages; `{name}` marks a figure read from the run
-/// ([`slots`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Text {
-    pub en: &'static str,
-    pub zh: &'static str,
-}
-
-impl Text {
-    pub fn get(self, lang: Language) -> &'static str {
-        match lang {
-            Language::En => self.en,
-            Language::Zh => self.zh,
-        }
-    }
-}
 
 /// One lesson.
 #[derive(Debug)]

@@ -13,6 +13,27 @@ pub enum Language {
     Zh,
 }
 
+/// Words in both of the lab's languages: a lesson's sentence (where `{name}` marks a figure
+/// read from the run, `lesson::slots`), a source's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text {
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+impl Text {
+    pub const fn new(en: &'static str, zh: &'static str) -> Text {
+        Text { en, zh }
+    }
+
+    pub fn get(self, lang: Language) -> &'static str {
+        match lang {
+            Language::En => self.en,
+            Language::Zh => self.zh,
+        }
+    }
+}
+
 /// A window in MSS as the explanations and the player's readouts write it: whole where it is
 /// whole, else one decimal.
 pub fn mss(bytes: u64, mss: u32) -> String {

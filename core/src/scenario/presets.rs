@@ -5,6 +5,7 @@
 
 use super::source::{Post, Source};
 use super::{Scenario, ScenarioError};
+use crate::player::explain::Text;
 use crate::player::StepTag;
 
 /// A named scenario and what it shows.
@@ -96,10 +97,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bufferbloat",
-        source: Source::Other {
-            en: "the classic big queue (Gettys and Nichols, 2011)",
-            zh: "经典的大队列（Gettys 与 Nichols，2011）",
-        },
+        source: Source::Other(Text::new(
+            "the classic big queue (Gettys and Nichols, 2011)",
+            "经典的大队列（Gettys 与 Nichols，2011）",
+        )),
         // A 10 Mbit/s uplink with a 2 000-packet FIFO, 2.4 s of queue; a ping every 20 ms.
         query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=fifo&ecn=0&app=bulk&dur=20&flows=1&probe=20",
         en: "One upload fills a huge drop-tail queue: the link stays busy, and a ping beside it \
@@ -111,10 +112,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bufferbloat-fq-codel",
-        source: Source::Other {
-            en: "RFC 8290's cure for bufferbloat",
-            zh: "RFC 8290 对缓冲膨胀的解药",
-        },
+        source: Source::Other(Text::new(
+            "RFC 8290's cure for bufferbloat",
+            "RFC 8290 对缓冲膨胀的解药",
+        )),
         query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=fq_codel&ecn=0&app=bulk&dur=20&flows=1&probe=20",
         en: "The same upload under FQ-CoDel: each flow's queue is held near 5 ms and the ping, a \
              sparse flow, goes first: its round trip stays at the path's 40 ms.",
@@ -125,10 +126,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "codel-ecn",
-        source: Source::Other {
-            en: "RFC 8289 with RFC 3168",
-            zh: "RFC 8289 与 RFC 3168",
-        },
+        source: Source::Other(Text::new(
+            "RFC 8289 with RFC 3168",
+            "RFC 8289 与 RFC 3168",
+        )),
         query: "cc=cubic&rtt=40&bw=10&queue=2000&aqm=codel&ecn=1&app=bulk&dur=20&flows=1&probe=20",
         en: "CoDel marks instead of dropping: the sender cuts its window for an echoed mark as \
              for a loss, the queue stays short, and nothing is retransmitted.",
@@ -138,10 +139,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bandwidth-drop",
-        source: Source::Other {
-            en: "a path that changes under a transfer",
-            zh: "传输途中改变的路径",
-        },
+        source: Source::Other(Text::new(
+            "a path that changes under a transfer",
+            "传输途中改变的路径",
+        )),
         // A queue of 500 packets is 60 ms at 100 Mbit/s, and 600 ms once the rate is 10.
         query: "cc=cubic&rtt=40&bw=100&sched=10:bw:10&queue=500&app=bulk&dur=20&flows=1",
         en: "The bottleneck falls from 100 to 10 Mbit/s at 10 s: the queue the window built \
@@ -154,10 +155,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bbr-vs-cubic",
-        source: Source::Other {
-            en: "Ware et al., IMC 2019: BBR against a loss-based flow",
-            zh: "Ware 等，IMC 2019：BBR 与基于丢包的流",
-        },
+        source: Source::Other(Text::new(
+            "Ware et al., IMC 2019: BBR against a loss-based flow",
+            "Ware 等，IMC 2019：BBR 与基于丢包的流",
+        )),
         // Half a BDP of buffer: 100 Mbit/s over 40 ms is 333 full-size packets. The receivers'
         // 16 MiB leave the window out of it, as Ware et al.'s model does: with 4 MiB a deep
         // queue's recovery fills CUBIC's receive buffer with out-of-order data (docs/validation.md).
@@ -172,10 +173,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "bbr-vs-cubic-deep",
-        source: Source::Other {
-            en: "Ware et al., IMC 2019: BBR against a loss-based flow",
-            zh: "Ware 等，IMC 2019：BBR 与基于丢包的流",
-        },
+        source: Source::Other(Text::new(
+            "Ware et al., IMC 2019: BBR against a loss-based flow",
+            "Ware 等，IMC 2019：BBR 与基于丢包的流",
+        )),
         // Five BDPs of buffer.
         query: "cc=bbr,cubic&rtt=40&bw=100&queue=1666&rwnd=16777216&app=bulk&dur=60&flows=2",
         en: "One BBR and one CUBIC flow through five BDPs of buffer: CUBIC fills the queue, and \
@@ -189,10 +190,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "rtt-unfairness",
-        source: Source::Other {
-            en: "Floyd and Jacobson 1991, Lakshman and Madhow 1997",
-            zh: "Floyd 与 Jacobson 1991，Lakshman 与 Madhow 1997",
-        },
+        source: Source::Other(Text::new(
+            "Floyd and Jacobson 1991, Lakshman and Madhow 1997",
+            "Floyd 与 Jacobson 1991，Lakshman 与 Madhow 1997",
+        )),
         // 50 packets are 60 ms at 10 Mbit/s.
         query: "cc=reno&rtt=10,100&bw=10&queue=50&app=bulk&dur=120&flows=2",
         en: "Two Reno flows through one queue, 10 and 100 ms away: the shorter round trip grows \
@@ -204,10 +205,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "policer",
-        source: Source::Other {
-            en: "Flach et al., SIGCOMM 2016: traffic policing",
-            zh: "Flach 等，SIGCOMM 2016：流量限速",
-        },
+        source: Source::Other(Text::new(
+            "Flach et al., SIGCOMM 2016: traffic policing",
+            "Flach 等，SIGCOMM 2016：流量限速",
+        )),
         // The shaper at the same rate is `bw=10&police=0&queue=50`.
         query: "cc=cubic&rtt=40&bw=100&police=10&queue=500&app=bulk&dur=30&flows=1",
         en: "A 10 Mbit/s policer on a 100 Mbit/s path drops every packet its token bucket cannot \
@@ -220,10 +221,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "cellular",
-        source: Source::Other {
-            en: "Sprout's model of an LTE link (Winstein et al., NSDI 2013)",
-            zh: "Sprout 的 LTE 链路模型（Winstein 等，NSDI 2013）",
-        },
+        source: Source::Other(Text::new(
+            "Sprout's model of an LTE link (Winstein et al., NSDI 2013)",
+            "Sprout 的 LTE 链路模型（Winstein 等，NSDI 2013）",
+        )),
         // A cellular base station's deep per-user buffer.
         query: "cc=cubic&rtt=60&bw=10&link=lte&queue=1000&app=bulk&dur=30&flows=1",
         en: "An LTE link whose rate wanders between nothing and twice its 10 Mbit/s mean: CUBIC \
@@ -236,10 +237,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "lesson-fast-retransmit",
-        source: Source::Other {
-            en: "a lesson: one segment lost in mid-flight",
-            zh: "课程：一个报文段在途中丢失",
-        },
+        source: Source::Other(Text::new(
+            "a lesson: one segment lost in mid-flight",
+            "课程：一个报文段在途中丢失",
+        )),
         // Segment 15 of a 100-segment body: later segments arrive and are SACKed.
         query: "rtt=100&bw=20&drop=15&mss=1460&iw=10&app=body&body=146000",
         en: "One segment is lost in mid-flight; the segments after it arrive, their SACKs show \
@@ -251,10 +252,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "lesson-tail-loss-probe",
-        source: Source::Other {
-            en: "a lesson: the last segment lost",
-            zh: "课程：最后一个报文段丢失",
-        },
+        source: Source::Other(Text::new(
+            "a lesson: the last segment lost",
+            "课程：最后一个报文段丢失",
+        )),
         // The tenth and last segment of the first flight.
         query: "rtt=100&bw=20&drop=10&mss=1460&iw=10&app=body&body=14600",
         en: "The last segment is lost, so no later segment can reveal it: after about two round \
@@ -266,10 +267,10 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "lesson-timeout",
-        source: Source::Other {
-            en: "a lesson: a loss nothing else can repair",
-            zh: "课程：只有超时能修复的丢失",
-        },
+        source: Source::Other(Text::new(
+            "a lesson: a loss nothing else can repair",
+            "课程：只有超时能修复的丢失",
+        )),
         // The last segment, its probe and the first retransmission are all lost.
         query: "rtt=100&bw=20&drop=10,11,12&mss=1460&iw=10&app=body&body=14600",
         en: "The last segment and its probe are both lost: the retransmission timer fires, the \
@@ -401,10 +402,7 @@ mod tests {
     fn a_preset_cannot_name_a_preset() {
         let looped = Preset {
             name: "looped",
-            source: Source::Other {
-                en: "test",
-                zh: "test",
-            },
+            source: Source::Other(Text::new("test", "test")),
             query: "preset=bufferbloat",
             en: "",
             zh: "",

@@ -2,6 +2,7 @@
 //! source line names the post it reproduces by that post's own title, or the paper or RFC it
 //! follows, never the docs' shorthand ("seed 003") that a reader of the page cannot look up.
 
+use crate::player::explain::Text;
 use crate::player::Language;
 
 /// One of the five posts the lab's experiments reproduce (the docs' seeds 000 to 004, in that
@@ -35,38 +36,32 @@ impl Post {
         self as u8
     }
 
-    /// The post named for the page: by its title, in the page's language (the posts are in
-    /// Chinese; the English is their title translated). The fifth has no title line of its own
-    /// and is named by its subject.
-    pub fn words(self, lang: Language) -> &'static str {
-        match (self, lang) {
-            (Post::LossRate, Language::En) => {
+    /// The post named for the page, by its title (the posts are in Chinese; the English is
+    /// their title translated). The fifth has no title line of its own and is named by its
+    /// subject.
+    pub const fn title(self) -> Text {
+        match self {
+            Post::LossRate => Text::new(
                 "the post “How loss rate affects TCP throughput, measured with injected delay \
-                 and loss”"
-            }
-            (Post::LossRate, Language::Zh) => {
-                "文章《丢包率对 TCP 吞吐的影响：用延迟与丢包注入实测》"
-            }
-            (Post::HeadOfLine, Language::En) => {
-                "the post “TCP head-of-line blocking: one packet lost, and all later data waits”"
-            }
-            (Post::HeadOfLine, Language::Zh) => {
-                "文章《TCP 队头阻塞：一个包丢了，后面的数据都在等》"
-            }
-            (Post::Algorithms, Language::En) => {
-                "the post “Congestion control 2: how Reno, CUBIC and BBR behave differently”"
-            }
-            (Post::Algorithms, Language::Zh) => "文章《拥塞控制 2：Reno、CUBIC、BBR 的行为差异》",
-            (Post::SlowPost, Language::En) => {
-                "the post “Ping is 28 ms: why does a single TCP POST reach only 1.8 MB/s?”"
-            }
-            (Post::SlowPost, Language::Zh) => {
-                "文章《Ping 28 ms，为什么单 TCP POST 只有 1.8 MB/s？》"
-            }
-            (Post::Simulator, Language::En) => {
-                "a post on evaluating and tuning a TCP/IP stack simulator"
-            }
-            (Post::Simulator, Language::Zh) => "一篇关于 TCP/IP 协议栈仿真性能评估与优化的文章",
+                 and loss”",
+                "文章《丢包率对 TCP 吞吐的影响：用延迟与丢包注入实测》",
+            ),
+            Post::HeadOfLine => Text::new(
+                "the post “TCP head-of-line blocking: one packet lost, and all later data waits”",
+                "文章《TCP 队头阻塞：一个包丢了，后面的数据都在等》",
+            ),
+            Post::Algorithms => Text::new(
+                "the post “Congestion control 2: how Reno, CUBIC and BBR behave differently”",
+                "文章《拥塞控制 2：Reno、CUBIC、BBR 的行为差异》",
+            ),
+            Post::SlowPost => Text::new(
+                "the post “Ping is 28 ms: why does a single TCP POST reach only 1.8 MB/s?”",
+                "文章《Ping 28 ms，为什么单 TCP POST 只有 1.8 MB/s？》",
+            ),
+            Post::Simulator => Text::new(
+                "a post on evaluating and tuning a TCP/IP stack simulator",
+                "一篇关于 TCP/IP 协议栈仿真性能评估与优化的文章",
+            ),
         }
     }
 }
@@ -76,25 +71,25 @@ impl Post {
 pub enum Source {
     /// One of the five posts, reproduced.
     Post(Post),
-    /// A paper, an RFC or the lab's own staging, said in both languages.
-    Other { en: &'static str, zh: &'static str },
+    /// A paper, an RFC or the lab's own staging.
+    Other(Text),
 }
 
 impl Source {
     /// The source as the page writes it after "Source:".
     pub fn words(self, lang: Language) -> &'static str {
-        match (self, lang) {
-            (Source::Post(post), _) => post.words(lang),
-            (Source::Other { en, .. }, Language::En) => en,
-            (Source::Other { zh, .. }, Language::Zh) => zh,
+        match self {
+            Source::Post(post) => post.title(),
+            Source::Other(text) => text,
         }
+        .get(lang)
     }
 
     /// The post it reproduces, if it is one of the five.
     pub fn post(self) -> Option<Post> {
         match self {
             Source::Post(post) => Some(post),
-            Source::Other { .. } => None,
+            Source::Other(_) => None,
         }
     }
 }
@@ -108,13 +103,16 @@ mod tests {
         for (i, post) in Post::ALL.into_iter().enumerate() {
             assert_eq!(usize::from(post.seed()), i);
             for lang in [Language::En, Language::Zh] {
-                let words = post.words(lang);
+                let words = post.title().get(lang);
                 assert!(!words.is_empty());
                 assert!(
                     !words.contains("seed") && !words.contains("种子"),
                     "{words}: a reader cannot look up the docs' seeds"
                 );
-                let others = Post::ALL.iter().filter(|p| p.words(lang) == words).count();
+                let others = Post::ALL
+                    .iter()
+                    .filter(|p| p.title().get(lang) == words)
+                    .count();
                 assert_eq!(others, 1, "{words} names one post");
             }
         }
