@@ -1,11 +1,16 @@
-// Starts the simulator's Web Worker: wasm-bindgen's no-modules glue, then its module.
-// Trunk builds both from the `tcplab-worker` binary (index.html); the page starts this file.
+// Starts one of the lab's Web Workers: wasm-bindgen's no-modules glue, then its module, both of
+// what Trunk builds from a binary (index.html). `?module=tcplab-capture` starts the capture
+// analysis's; without it, the simulator's (`tcplab-worker`).
+//
 // The module's fetch starts before the glue's, so the two come in one round trip rather than
 // one after the other (a phone opening a shared link waits a round trip less for its first
 // run). Its failure is handled where the glue awaits it, not reported as unhandled meanwhile.
-var fetched = fetch("./tcplab-worker_bg.wasm");
+var name = new URL(self.location.href).searchParams.get("module") === "tcplab-capture"
+    ? "tcplab-capture"
+    : "tcplab-worker";
+var fetched = fetch("./" + name + "_bg.wasm");
 fetched.catch(function () {});
-importScripts("./tcplab-worker.js");
+importScripts("./" + name + ".js");
 wasm_bindgen({ module_or_path: fetched }).catch(function (e) {
     // Thrown from a task of its own, the failure reaches the page as the worker's error event,
     // which it reports; a rejected promise alone would leave the page waiting for ever.

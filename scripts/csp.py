@@ -8,8 +8,8 @@ that script by its SHA-256 and no other inline script. What each directive is fo
   default-src 'self'        nothing from any other origin
   script-src 'self' 'sha256-…' 'wasm-unsafe-eval'
                             the page's own scripts, Trunk's loader, and compiling WebAssembly
-  worker-src 'self'         the simulator's Web Workers (assets/worker-loader.js) and the
-                            capture analysis's (assets/capture-loader.js)
+  worker-src 'self'         the simulator's Web Workers and the capture analysis's, both
+                            started through assets/worker-loader.js
   style-src-elem 'self'     style sheets from the page's origin only
   style-src-attr 'unsafe-inline'
                             the style attributes Yew writes (chart heights, colours)

@@ -112,7 +112,7 @@ for f in dist/*.wasm dist/*.js dist/*.css dist/*.html dist/*.svg dist/*.bin; do
         dist/chart-*-wide-*) charts=$((charts + gz)) ;;
         dist/chart-*) ;;
         dist/tcplab-worker*|dist/worker-loader.js) worker=$((worker + gz)) ;;
-        dist/tcplab-capture*|dist/capture-loader.js) capture=$((capture + gz)) ;;
+        dist/tcplab-capture*) capture=$((capture + gz)) ;;
         dist/split_*|dist/chunk_*) views=$((views + gz)) ;;
         dist/tcplab-web-*|dist/__wasm_split*) module=$((module + gz)) ;;
         *) screen=$((screen + gz)) ;;

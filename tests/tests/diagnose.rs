@@ -296,7 +296,7 @@ async fn a_capture_of_two_connections_shows_either_and_brings_its_worker_with_it
             lab.console().await
         );
         // The worker's own fetches (its glue and module) are in its own timeline.
-        assert_eq!(fetched().await, "capture-loader.js");
+        assert_eq!(fetched().await, "worker-loader.js?module=tcplab-capture");
         let options = lab
             .eval_string("return String(document.querySelectorAll('#capture-conn option').length);")
             .await;

@@ -39,9 +39,9 @@ use crate::location::describe;
 /// `tcplab-worker` binary).
 pub const WORKER_SCRIPT: &str = "./worker-loader.js";
 
-/// The capture worker's script (assets/capture-loader.js, which loads what Trunk builds from the
+/// The capture worker's script (the same loader, asked for what Trunk builds from the
 /// `tcplab-capture` binary): started by the diagnosis for a capture file, and only then fetched.
-pub const CAPTURE_SCRIPT: &str = "./capture-loader.js";
+pub const CAPTURE_SCRIPT: &str = "./worker-loader.js?module=tcplab-capture";
 
 /// The end of one request.
 #[derive(Debug, Clone, PartialEq)]
