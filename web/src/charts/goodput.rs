@@ -260,14 +260,20 @@ impl Figure for Goodput {
             Some(t) => max_of(t.iter().map(|p| p.1)),
             None => max_of(lines.iter().flat_map(|l| l.0.iter()).map(|p| p.1)),
         };
-        // A schedule that raises the rate lets the line rise for another reason.
-        let raised = ctx.scenario().is_some_and(|s| {
-            s.sched
-                .iter()
-                .any(|c| matches!(c.setting, Setting::Bw(bw) if bw > s.bw_mbps))
-        });
+        // Judged against the fastest the link runs in the run: a schedule may raise its rate,
+        // and a line up to that is the link's.
+        let fastest = link
+            * ctx.scenario().map_or(1.0, |s| {
+                s.sched
+                    .iter()
+                    .filter_map(|c| match c.setting {
+                        Setting::Bw(bw) if s.bw_mbps > 0.0 => Some(bw / s.bw_mbps),
+                        _ => None,
+                    })
+                    .fold(1.0, f64::max)
+            });
         let released =
-            v.capacity.is_empty() && !raised && measured.is_some_and(|m| m > link * RELEASE_ABOVE);
+            v.capacity.is_empty() && measured.is_some_and(|m| m > fastest * RELEASE_ABOVE);
         let note = if released {
             lang.pick(
                 "; above the link rate where a repaired hole releases the data held behind it",
@@ -530,5 +536,7 @@ mod tests {
     fn a_line_above_the_link_is_named_as_held_data_released() {
         assert!(drawn("cc=bbr&rtt=80&bw=20&loss=0.5&dur=30").contains("repaired"));
         assert!(!drawn("app=bulk&bw=20&rtt=80&dur=3").contains("repaired"));
+        // A link whose schedule doubles its rate carries the line above the first rate itself.
+        assert!(!drawn("app=bulk&bw=20&rtt=80&dur=6&sched=3:bw:40").contains("repaired"));
     }
 }
