@@ -287,13 +287,21 @@ impl Page {
         self.recorded().filter(|r| r.covers(t)).map(|r| &r.steps)
     }
 
-    /// Where the player stands: the playhead, or the cursor, or the run's start.
+    /// Where the player stands: the playhead, or the cursor, or the run's start; never past
+    /// the end of the run on show, so that a link's `at=` beyond it stands on the last step
+    /// (a record asked for after the end would hold none).
     fn cursor_t(&self) -> f64 {
-        self.player
+        let t = self
+            .player
             .play_ms
             .or(self.scenario.at_ms)
             .filter(|t| t.is_finite())
-            .unwrap_or(0.0)
+            .unwrap_or(0.0);
+        let query = self.run_query();
+        match self.view.as_ref().filter(|v| v.query == query) {
+            Some(view) => t.min(view.end_ms),
+            None => t,
+        }
     }
 
     /// The index of the player's step in [`Page::steps`].
@@ -641,5 +649,50 @@ impl Page {
                 self
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use std::rc::Rc;
+
+    use crate::model::page::{test_page, Action};
+    use crate::worker::protocol::{run_steps, run_view};
+    use crate::worker::Outcome;
+
+    #[test]
+    fn a_link_past_the_runs_end_stands_on_its_last_step() {
+        // The default body is done in a quarter of a second: `at=5000` is long after it.
+        let page = test_page("?at=5000");
+        assert!(page.player.open);
+        let query = page.run_query();
+        let view = Rc::new(run_view(&query));
+        let end = view.end_ms;
+        assert!(end < 1000.0, "{end}");
+        let page = page.apply(Action::Ran {
+            query: query.clone(),
+            outcome: Outcome::View(view),
+        });
+        let window = page.wants_steps().expect("a record to ask for");
+        assert!(
+            window.from_ms < end,
+            "{} after the end, {end}",
+            window.from_ms
+        );
+        let steps = Rc::new(run_steps(&query, window.from_ms));
+        let last = steps
+            .steps
+            .len()
+            .checked_sub(1)
+            .expect("steps before the end");
+        let page = page.apply(Action::Recorded {
+            query,
+            outcome: Outcome::Steps(steps),
+        });
+        assert_eq!(page.step_index(), Some(last));
+        assert_eq!(page.wants_steps(), None, "asked again");
     }
 }
