@@ -150,7 +150,8 @@ async fn assert_refused(lab: &Lab, c: &Case) {
         c.name
     );
 
-    // The bad key is ignored and the rest runs: the defaults, or the first of a repeated key.
+    // The bad key is ignored and the rest runs: the preset's or the default value, a repeated
+    // key's too.
     let kept = Scenario::parse_lenient(&c.query).scenario.to_query();
     assert_eq!(
         lab.shown_query().await,

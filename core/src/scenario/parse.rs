@@ -443,6 +443,14 @@ fn resolve(query: &str) -> (Vec<(Key, String)>, Vec<ScenarioError>) {
         seen[index] = true;
         pairs.push((key, decode(value)));
     }
+    // A key written twice is ignored whole, as the page's own keys are: which of its values
+    // the link meant is not for the reader to guess, and the banner says it is ignored.
+    let repeated: Vec<&str> = errors
+        .iter()
+        .filter(|e| matches!(e.problem(), Problem::RepeatedKey))
+        .map(ScenarioError::key)
+        .collect();
+    pairs.retain(|(key, _)| !repeated.contains(&key.name()));
     (pairs, errors)
 }
 
@@ -803,11 +811,18 @@ mod tests {
         assert_eq!(errors[1].to_string(), "rtt: repeated key");
         let d = Scenario::default();
         assert_eq!(
-            (scenario.rtt_ms, scenario.bw_mbps, scenario.cc),
-            (50.0, 20.0, CcAlgo::Bbr),
+            (scenario.bw_mbps, scenario.cc),
+            (20.0, CcAlgo::Bbr),
             "the good keys are kept"
         );
-        assert_eq!((scenario.loss_pct, scenario.mss), (d.loss_pct, d.mss));
+        // The repeated key is ignored whole, neither of its values taken.
+        assert_eq!(
+            (scenario.rtt_ms, scenario.loss_pct, scenario.mss),
+            (d.rtt_ms, d.loss_pct, d.mss)
+        );
+        let again = Scenario::parse_lenient("preset=bufferbloat&rtt=80&rtt=90&rtt=100");
+        assert_eq!(again.errors.len(), 2);
+        assert_eq!(again.scenario.rtt_ms, parsed("preset=bufferbloat").rtt_ms);
         // The strict reading fails on the first of them, with the same message.
         assert_eq!(err(q), errors[0].to_string());
         assert_eq!(Scenario::parse_lenient("rtt=50").errors, vec![]);
