@@ -199,6 +199,16 @@ async fn my_number_is_explained_by_runs_one_click_away() {
         lab.set_window(1280, 960).await;
         // Seed 003's path: 28 ms, 1 Gbit/s, a 20 Mb body.
         lab.open("?view=diagnose&lang=en").await;
+        // The box's example is its placeholder, not a value a reader's typing is added to.
+        assert_eq!(
+            lab.eval_string(
+                "const b = document.getElementById('explain-value');
+                 return b.value === '' && Number(b.placeholder) > 0
+                     ? 'an example' : JSON.stringify([b.value, b.placeholder]);"
+            )
+            .await,
+            "an example"
+        );
         lab.type_into("explain-value", "1.8").await;
         assert!(
             lab.wait_until(ANALYSIS, || async move {

@@ -174,11 +174,15 @@ pub fn Explain(props: &ExplainProps) -> Html {
     let lang = props.lang;
     let answer = use_state_eq(|| Answer::None);
     let time = use_state_eq(|| false);
-    // What the reader typed; until then, an example for the path in the controls.
+    // What the reader typed. Until then the box is empty, its placeholder an example for the
+    // path in the controls, which Explain asks about: an example written in as the box's value
+    // had the reader's typing added to it ("0.270.3").
     let typed = use_state_eq(|| None::<String>);
+    let example = example_goodput(&props.scenario);
     let value = (*typed)
         .clone()
-        .unwrap_or_else(|| example_goodput(&props.scenario));
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| example.clone());
     let pool = {
         let answer = answer.clone();
         use_memo((), move |_| {
@@ -254,7 +258,8 @@ pub fn Explain(props: &ExplainProps) -> Html {
                         <option value="time" selected={*time}>{ lang.pick("one body taking (ms)", "一个请求体耗时（ms）") }</option>
                     </select>
                 </label>
-                <input id="explain-value" type="text" inputmode="decimal" value={value.clone()}
+                <input id="explain-value" type="text" inputmode="decimal"
+                    value={(*typed).clone().unwrap_or_default()} placeholder={example}
                     aria-label={lang.pick("What was measured", "测得的值")} oninput={on_value} />
                 <button type="submit" id="explain-ask">{ lang.pick("Explain", "解读") }</button>
             </form>
