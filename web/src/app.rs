@@ -431,7 +431,7 @@ pub fn app(props: &AppProps) -> Html {
                                 <Status view={page.view.clone().map(ViewRef)} shipped={page.view_shipped} {lang} {running} workers={client.workers_started()} />
                                 if let Some(view) = &page.view {
                                     <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
-                                        until_ms={page.player_ms()} {on_cursor}
+                                        until_ms={page.player_ms()} cursor_step={page.cursor_step()} {on_cursor}
                                         on_seek={page.player.open.then(|| on_seek.clone())}
                                         follow_ms={page.follow_ms()} {veiled} />
                                 } else {

@@ -70,6 +70,7 @@ impl Mounted {
             follow_ms: None,
             veiled: false,
             only: None,
+            cursor_step: None,
         }
     }
 

@@ -62,6 +62,7 @@ fn gallery() {
         follow_ms: None,
         veiled: false,
         only: None,
+        cursor_step: None,
     };
     let app = yew::Renderer::<Charts>::with_root_and_props(root, props).render();
     // Left mounted for the screenshot.

@@ -4,6 +4,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use tcplab::cc::bbr::BbrMode;
+use tcplab::player::Step;
 use tcplab::view::{BbrPoint, WindowPoint};
 
 use super::axis::{self, time_chart, Right, YAxis};
@@ -599,6 +600,25 @@ impl Figure for Cwnd {
     }
 
     fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+        self.read(t, None)
+    }
+
+    fn readout_at_step(
+        &self,
+        t: f64,
+        _: Option<f64>,
+        step: &Step,
+        _: &Frame,
+        _: &Style,
+    ) -> Option<Readout> {
+        self.read(t, Some(step))
+    }
+}
+
+impl Cwnd {
+    /// The readout at `t`; the first flow's window as the player's `step` left it, when the
+    /// player stands on one of that flow's steps at `t`.
+    fn read(&self, t: f64, step: Option<&Step>) -> Option<Readout> {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
@@ -615,7 +635,16 @@ impl Figure for Cwnd {
         };
         let mut rows = Vec::new();
         if let Some(i) = index_at(&f0.window, t, |w| w.t) {
-            let w = &f0.window[i];
+            let mut w = f0.window[i].clone();
+            if let Some(s) = step.filter(|s| s.flow == 0) {
+                let f = &s.state;
+                (w.cwnd, w.ssthresh, w.in_flight) = (
+                    f.cwnd as f64,
+                    f.ssthresh.map(|b| b as f64),
+                    f.in_flight as f64,
+                );
+                (w.srtt_ms, w.rto_ms) = (f.srtt_ms, f.rto_ms);
+            }
             let seg = |b: f64| fmt::segments(b, mss, lang);
             rows.push(Row::new(
                 ACCENT,
@@ -732,6 +761,45 @@ mod tests {
 
     use super::*;
     use crate::worker::protocol::run_view;
+
+    /// At an instant of several events (the default run's first flight, ten segments sent as
+    /// the handshake completes), the player's first step there has nothing in flight; the
+    /// series, and the readout away from the player, hold the instant's end: ten in flight.
+    #[test]
+    fn at_the_players_step_the_readout_is_the_steps_state() {
+        let query = "";
+        let view = Rc::new(run_view(query));
+        let steps = crate::worker::protocol::run_steps(query, 0.0);
+        let first = steps
+            .steps
+            .iter()
+            .find(|s| s.kind.name() == "established")
+            .copied()
+            .expect("the handshake's step");
+        let at = steps.steps.iter().filter(|s| s.t_ms == first.t_ms).count();
+        assert!(at > 2, "{at} steps at {}", first.t_ms);
+        let cwnd = Cwnd(Ctx::new(view, Lang::En));
+        let texts = |r: Option<Readout>| -> Vec<String> {
+            r.map(|r| r.rows.into_iter().map(|row| row.text).collect())
+                .unwrap_or_default()
+        };
+        let after = texts(cwnd.read(first.t_ms, None));
+        let stepped = texts(cwnd.read(first.t_ms, Some(&first)));
+        assert!(
+            after.iter().any(|r| r.starts_with("in flight 14.6 kB (10")),
+            "{after:?}"
+        );
+        assert!(
+            stepped.iter().any(|r| r == "in flight 0 B (0 seg)"),
+            "{stepped:?}"
+        );
+        let last = steps
+            .steps
+            .iter()
+            .rfind(|s| s.t_ms == first.t_ms)
+            .expect("a step");
+        assert_eq!(texts(cwnd.read(first.t_ms, Some(last))), after);
+    }
 
     fn legend(query: &str) -> Vec<String> {
         let view = Rc::new(run_view(query));

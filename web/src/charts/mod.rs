@@ -105,6 +105,9 @@ pub struct ChartsProps {
     /// only dimmed.
     #[prop_or_default]
     pub veiled: bool,
+    /// The player's step, while the player is open ([`AtStep`]).
+    #[prop_or_default]
+    pub cursor_step: Option<tcplab::player::Step>,
     /// Only these charts ([`KINDS`]), in an embed; `None`: every chart the run has.
     #[prop_or_default]
     pub only: Option<Vec<&'static str>>,
@@ -148,6 +151,13 @@ pub fn kinds(view: Rc<RunView>, lang: Lang) -> Vec<&'static str> {
 /// plot under them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Veil(pub bool);
+
+/// The player's step, for every plot under the charts: at its instant a readout shows the state
+/// after that step, as the player's own readouts do, where the series hold the state after the
+/// instant's last event (ten segments sent at one instant: the player's first step shows one
+/// in flight, the series ten).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AtStep(pub Option<tcplab::player::Step>);
 
 /// A run's view, compared by identity: a new run is a new `Rc`, and comparing the points
 /// themselves on every render would cost more than drawing.
@@ -572,6 +582,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
     };
     html! {
         <ContextProvider<Veil> context={Veil(props.veiled)}>
+        <ContextProvider<AtStep> context={AtStep(props.cursor_step)}>
             <div class="charts" ref={container} lang={props.lang.code()}
                 data-range={ctx.range.map(|(a, b)| format!("{a},{b}")).unwrap_or_default()}>
                 <p class="zoom-bar" id="zoom-bar">
@@ -629,6 +640,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
                         on_cursor={on_cursor.clone()} on_seek={on_seek.clone()} on_zoom={on_zoom.clone()} on_drawn={on_drawn.clone()} />
                 }
             </div>
+        </ContextProvider<AtStep>>
         </ContextProvider<Veil>>
     }
 }

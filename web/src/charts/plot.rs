@@ -10,6 +10,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, PointerEvent, WheelEvent};
 use yew::prelude::*;
 
+use tcplab::player::Step;
+
 use super::cursor::{self, Readout};
 use super::frame::Frame;
 use super::style::{Style, PAPER};
@@ -81,6 +83,33 @@ pub trait Figure: SameFigure + 'static {
     /// `y` is the value under the pointer on this chart's vertical axis, when the pointer is
     /// over it (the other charts show the same time without one).
     fn readout(&self, t_ms: f64, y: Option<f64>, frame: &Frame, st: &Style) -> Option<Readout>;
+    /// [`Figure::readout`] with the player standing on `step` at `t_ms` ([`super::AtStep`]):
+    /// a chart of what a step carries (the window, the queue) reads it from the step.
+    fn readout_at_step(
+        &self,
+        t_ms: f64,
+        y: Option<f64>,
+        _step: &Step,
+        frame: &Frame,
+        st: &Style,
+    ) -> Option<Readout> {
+        self.readout(t_ms, y, frame, st)
+    }
+}
+
+/// What the cursor shows at `t_ms`: read at the player's step when it stands at that instant.
+fn read_at(
+    figure: &dyn Figure,
+    t_ms: f64,
+    y: Option<f64>,
+    step: Option<&Step>,
+    frame: &Frame,
+    st: &Style,
+) -> Option<Readout> {
+    match step.filter(|s| s.t_ms == t_ms) {
+        Some(s) => figure.readout_at_step(t_ms, y, s, frame, st),
+        None => figure.readout(t_ms, y, frame, st),
+    }
 }
 
 /// A figure as [`Plot`] takes it: shared, and compared by what it draws.
@@ -339,8 +368,9 @@ pub fn Plot(props: &PlotProps) -> Html {
         (c, _) => c,
     };
     let veil = use_context::<super::Veil>().unwrap_or_default().0;
-    let cursor_now = use_mut_ref(|| (None::<f64>, None::<f64>, false));
-    *cursor_now.borrow_mut() = (cursor_ms, until, veil);
+    let step = use_context::<super::AtStep>().unwrap_or_default().0;
+    let cursor_now = use_mut_ref(|| (None::<f64>, None::<f64>, false, None::<Step>));
+    *cursor_now.borrow_mut() = (cursor_ms, until, veil, step);
     let last_emitted = use_mut_ref(|| None::<f64>);
     let draws = use_mut_ref(|| 0u32);
     // What the chart was last drawn for: a layout change that leaves this chart's width, pixel
@@ -398,9 +428,10 @@ pub fn Plot(props: &PlotProps) -> Html {
                     let took = now_ms() - started;
                     let frame = result.ok();
                     if let Some(f) = &frame {
-                        let (cursor, until, veil) = *cursor_now.borrow();
+                        let (cursor, until, veil, step) = *cursor_now.borrow();
+                        let y = *pointer_y.borrow();
                         let readout =
-                            cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), f, &st));
+                            cursor.and_then(|t| read_at(&*figure, t, y, step.as_ref(), f, &st));
                         let size = (b.width(), b.height());
                         let pointed = *pointed.borrow();
                         let look = cursor::Look {
@@ -458,9 +489,10 @@ pub fn Plot(props: &PlotProps) -> Html {
                 drawn.borrow().as_ref(),
             ) {
                 let started = now_ms();
-                let (cursor, until, veil) = *cursor_now.borrow();
+                let (cursor, until, veil, step) = *cursor_now.borrow();
+                let y = *pointer_y.borrow();
                 let readout =
-                    cursor.and_then(|t| figure.readout(t, *pointer_y.borrow(), frame, st));
+                    cursor.and_then(|t| read_at(&*figure, t, y, step.as_ref(), frame, st));
                 let size = (b.width(), b.height());
                 let pointed = *pointed.borrow();
                 let look = cursor::Look {
@@ -475,7 +507,7 @@ pub fn Plot(props: &PlotProps) -> Html {
     };
     {
         let repaint = repaint.clone();
-        use_effect_with((cursor_ms, until, veil), move |_| repaint());
+        use_effect_with((cursor_ms, until, veil, step), move |_| repaint());
     }
 
     // A drag across a time chart selects the range to zoom to: where it began (CSS px, and

@@ -4,6 +4,7 @@
 
 use plotters::prelude::*;
 use tcplab::link::DropCause;
+use tcplab::player::Step;
 
 use super::axis::{time_chart, Right, YAxis};
 use super::cursor::{Readout, Row};
@@ -339,11 +340,31 @@ impl Figure for Queue {
     }
 
     fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+        self.read(t, None)
+    }
+
+    fn readout_at_step(
+        &self,
+        t: f64,
+        _: Option<f64>,
+        step: &Step,
+        _: &Frame,
+        _: &Style,
+    ) -> Option<Readout> {
+        self.read(t, Some(step))
+    }
+}
+
+impl Queue {
+    /// The readout at `t`; the queue as the player's `step` left it, when the player stands on
+    /// a step at `t` (the series holds the queue after the instant's last event).
+    fn read(&self, t: f64, step: Option<&Step>) -> Option<Readout> {
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
         let mut rows = Vec::new();
-        if let Some(q) = value_at(&v.queue, t) {
+        let queued = value_at(&v.queue, t).map(|q| step.map_or(q, |s| f64::from(s.state.queue)));
+        if let Some(q) = queued {
             let delay = self
                 .ms_per_packet()
                 .map(|f| format!(" ≈ {}", fmt::ms(q * f)))
@@ -412,5 +433,47 @@ impl Figure for Queue {
             }
         }
         Some(Readout::at(t, rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::worker::protocol::{run_steps, run_view};
+
+    /// Each step of the default run's first flight puts one more segment in the queue; at each
+    /// the readout says what the player says, and away from the player the instant's end.
+    #[test]
+    fn at_the_players_step_the_queue_is_the_steps() {
+        let view = Rc::new(run_view(""));
+        let steps = run_steps("", 0.0);
+        let t = steps
+            .steps
+            .iter()
+            .find(|s| s.kind.name() == "established")
+            .map(|s| s.t_ms)
+            .expect("the handshake's step");
+        let queue = Queue(Ctx::new(view, Lang::En));
+        let first_row = |step: Option<&Step>| {
+            queue
+                .read(t, step)
+                .and_then(|r| r.rows.into_iter().next())
+                .map(|row| row.text)
+                .unwrap_or_default()
+        };
+        let at: Vec<&Step> = steps.steps.iter().filter(|s| s.t_ms == t).collect();
+        assert!(at.len() > 2);
+        for s in &at {
+            let n = s.state.queue;
+            let says = first_row(Some(s));
+            assert!(
+                says.starts_with(&format!("{n} packets queued")),
+                "{n}: {says}"
+            );
+        }
+        let end = at.last().map_or(0, |s| s.state.queue);
+        assert!(first_row(None).starts_with(&format!("{end} packets queued")));
     }
 }

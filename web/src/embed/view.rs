@@ -145,7 +145,7 @@ pub fn Embed() -> Html {
             }
             if let Some(view) = &page.view {
                 <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
-                    until_ms={page.player_ms()} {on_cursor}
+                    until_ms={page.player_ms()} cursor_step={page.cursor_step()} {on_cursor}
                     on_seek={page.player.open.then(|| on_seek.clone())}
                     follow_ms={page.follow_ms()} {veiled} only={spec.charts.clone()} />
             } else {

@@ -304,6 +304,16 @@ impl Page {
         }
     }
 
+    /// The step the player stands on, while it is open: the charts' readouts at its instant
+    /// show the state after it, as the player does, rather than after the instant's last event.
+    pub fn cursor_step(&self) -> Option<tcplab::player::Step> {
+        if !self.player.open {
+            return None;
+        }
+        let i = self.step_index()?;
+        self.steps()?.steps.get(i).copied()
+    }
+
     /// The index of the player's step in [`Page::steps`].
     pub fn step_index(&self) -> Option<usize> {
         let steps = self.steps()?;
