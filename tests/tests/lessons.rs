@@ -410,6 +410,8 @@ async fn the_presenter_mode_fits_a_projector() {
                          sidebar: getComputedStyle(document.getElementById('settings')).display,
                          say: size('.lesson-say'), sentence: size('.player-sentence'),
                          readout: size('.readout-num'), log: size('.player-log'),
+                         chart: Math.min(...[...document.querySelectorAll('.charts canvas[data-font-px]')]
+                             .map(c => parseFloat(c.dataset.fontPx))),
                      });",
                 )
                 .await;
@@ -425,6 +427,12 @@ async fn the_presenter_mode_fits_a_projector() {
             // its sentence in the part's type, its readouts and log larger than on a desk.
             assert!(num("sentence") >= num("say") && num("say") > 0.0, "{w}x{h}: {fit}");
             assert!(num("readout") >= 20.0 && num("log") >= 16.0, "{w}x{h}: {fit}");
+            // And the charts' text: axes, legends and readouts a size up from a desk's 12 px,
+            // and from large type's 15.
+            assert!(
+                num("chart") >= 18.0 && num("chart").is_finite(),
+                "{w}x{h}: {fit}"
+            );
             lab.screenshot(&format!("lesson-present-{lang}-{w}x{h}"))
                 .await;
             lab.eval_string(

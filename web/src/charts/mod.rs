@@ -372,15 +372,19 @@ pub struct Layout {
     /// The container's CSS width; 0 until measured.
     pub width: i32,
     pub dpr: f64,
-    /// The root element's font size in CSS pixels (16 unless the page enlarges its text).
-    pub root_font: f64,
+    /// The charts' font size in CSS pixels, as their container inherits it: the root's (16
+    /// unless large type enlarges the page), more in the presenter's mode, where the room
+    /// reads the charts from afar (`.presenting .charts`).
+    pub text_px: f64,
 }
 
 fn measure(container: Option<&Element>) -> Layout {
     Layout {
         width: container.map_or(0, Element::client_width),
         dpr: crate::window().map_or(1.0, |w| w.device_pixel_ratio()),
-        root_font: style::root_font(),
+        text_px: container
+            .and_then(style::font_px)
+            .unwrap_or_else(style::root_font),
     }
 }
 

@@ -405,7 +405,7 @@ pub fn Plot(props: &PlotProps) -> Html {
             (props.figure.clone(), props.layout),
             move |(figure, layout)| {
                 waiting.borrow_mut().take();
-                let st = Style::new(layout.dpr, layout.root_font);
+                let st = Style::new(layout.dpr, layout.text_px);
                 let (Some(b), Some(o)) = (
                     base.cast::<HtmlCanvasElement>(),
                     over.cast::<HtmlCanvasElement>(),
@@ -451,6 +451,8 @@ pub fn Plot(props: &PlotProps) -> Html {
                     };
                     let _ = b.set_attribute("data-draws", &n.to_string());
                     let _ = b.set_attribute("data-draw-ms", &format!("{took:.2}"));
+                    // The text size drawn at, in CSS pixels (the presenter's mode reads it).
+                    let _ = b.set_attribute("data-font-px", &format!("{:.1}", st.font_css));
                     let _ = b.set_attribute("data-drawn", &query);
                     on_drawn.emit(());
                 };
@@ -748,7 +750,7 @@ pub fn Plot(props: &PlotProps) -> Html {
         });
     }
     let figure = &props.figure;
-    let st = Style::new(props.layout.dpr, props.layout.root_font);
+    let st = Style::new(props.layout.dpr, props.layout.text_px);
     let css_w = match props.layout.width {
         w if w > 0 => f64::from(w),
         _ => FALLBACK_WIDTH,

@@ -105,14 +105,20 @@ pub fn css(c: RGBColor) -> String {
 /// what [`Style::new`] sizes the charts' text from.
 pub fn root_font() -> f64 {
     crate::window()
-        .and_then(|w| {
-            let html = w.document()?.document_element()?;
-            let style = w.get_computed_style(&html).ok()??;
-            style.get_property_value("font-size").ok()
-        })
-        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
-        .filter(|v| v.is_finite() && *v > 0.0)
+        .and_then(|w| w.document()?.document_element())
+        .and_then(|html| font_px(&html))
         .unwrap_or(16.0)
+}
+
+/// An element's computed font size in CSS pixels.
+pub fn font_px(el: &web_sys::Element) -> Option<f64> {
+    let style = crate::window()?.get_computed_style(el).ok()??;
+    let v = style.get_property_value("font-size").ok()?;
+    v.trim()
+        .trim_end_matches("px")
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0)
 }
 
 /// The narrowest plot, in CSS pixels at the default text size, that is not a phone's.
