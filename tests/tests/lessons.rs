@@ -543,3 +543,66 @@ async fn the_presenter_mode_fits_a_projector() {
     })
     .await;
 }
+
+/// What the player and the charts' readouts say at a part's moment: the player's in-flight
+/// and queue figures, and the window and queue charts' readouts as they draw them.
+async fn figures_at_the_moment(lab: &Lab) -> Value {
+    let json = lab
+        .eval_string(
+            "const num = id => { const e = document.querySelector('#' + id + ' .readout-num');
+                                 return e ? e.textContent : null; };
+             const said = k => { const c = document.querySelector(
+                                     'figure[data-chart=' + k + '] canvas.chart-cursor');
+                                 return c && c.dataset.readout ? c.dataset.readout : null; };
+             return JSON.stringify({ in_flight: num('player-inflight'), queue: num('player-queue'),
+                                     cwnd: said('cwnd'), queued: said('queue') });",
+        )
+        .await;
+    serde_json::from_str(&json).unwrap_or(Value::Null)
+}
+
+/// The number after `after` in the line of a readout that holds `has` (at the line's start
+/// when `after` is empty).
+fn number_in(readout: &Value, has: &str, after: &str) -> Option<String> {
+    let line = readout.as_str()?.lines().find(|l| l.contains(has))?;
+    let rest = &line[line.find(after)? + after.len()..];
+    let n: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    (!n.is_empty()).then_some(n)
+}
+
+/// At an instant of several events (ten segments sent as the handshake completes) the player
+/// stands on one step; the charts' readouts there say what the player says, not the state
+/// after the instant's last event (the player said 0 in flight, the window chart 10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_charts_readouts_at_a_parts_moment_are_the_players() {
+    with_lab(|lab| async move {
+        let lab: &Lab = &lab;
+        lab.set_window(1366, 768).await;
+        for part in 1..=3 {
+            lab.open(&format!("?lesson=slow-start&part={part}&lang=en"))
+                .await;
+            wait_for_part(lab, part).await;
+            let read = lab
+                .wait_until(SETTLE, || async move {
+                    let v = figures_at_the_moment(lab).await;
+                    v["cwnd"].is_string() && v["queued"].is_string()
+                })
+                .await;
+            let v = figures_at_the_moment(lab).await;
+            assert!(read, "part {part}: no readout on the charts: {v}");
+            let in_flight = number_in(&v["cwnd"], "in flight ", "(");
+            assert_eq!(
+                in_flight.as_deref(),
+                v["in_flight"].as_str(),
+                "part {part}: {v}"
+            );
+            let queued = number_in(&v["queued"], "packets queued", "");
+            assert_eq!(queued.as_deref(), v["queue"].as_str(), "part {part}: {v}");
+        }
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

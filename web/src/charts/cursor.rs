@@ -78,6 +78,18 @@ pub fn paint(
         let x = r.x.and_then(|v| frame.x.x_px(v))?;
         frame.x.contains_px(x, 0.5).then_some((r, x))
     });
+    // What the readout says, as text beside its drawing, for what reads the page without
+    // seeing it (the end-to-end tests hold it to the player's readouts).
+    let said = line.map(|(r, _)| {
+        std::iter::once(r.head.as_str())
+            .chain(r.rows.iter().map(|row| row.text.as_str()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    let _ = match said {
+        Some(text) => canvas.set_attribute("data-readout", &text),
+        None => canvas.remove_attribute("data-readout"),
+    };
     let size = if cover.is_none() && line.is_none() {
         (0, 0)
     } else {
