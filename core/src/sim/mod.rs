@@ -107,10 +107,15 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
     let mut world = world::World::new(scenario, options);
     let stop = world.run();
     let summary = report::summarise(scenario, &world, stop);
-    let end = world.last_event();
-    // The run's numbers are the run's as it finished; its capture goes on to the ACKs of the
-    // last data (`World::run_until_acked`).
-    if stop == Stop::Finished && world.capture.is_some() {
+    let mut end = world.last_event();
+    // The run's numbers are the run's as it finished; its capture, its traces and its steps go
+    // on to the ACKs of the last data (`World::run_until_acked`), as a real transfer's do: the
+    // sequence chart's ACK line reaches the body's end.
+    if stop == Stop::Finished && (world.traces.is_some() || world.steps.is_some()) {
+        world.run_until_acked();
+        // The time axis the traces are drawn on ends with them.
+        end = world.last_event();
+    } else if stop == Stop::Finished && world.capture.is_some() {
         world.run_until_acked();
     }
     let delivered = world.flows.iter().map(|f| f.delivered).collect();
