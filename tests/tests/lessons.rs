@@ -410,8 +410,6 @@ async fn the_presenter_mode_fits_a_projector() {
                          sidebar: getComputedStyle(document.getElementById('settings')).display,
                          say: size('.lesson-say'), sentence: size('.player-sentence'),
                          readout: size('.readout-num'), log: size('.player-log'),
-                         chart: Math.min(...[...document.querySelectorAll('.charts canvas[data-font-px]')]
-                             .map(c => parseFloat(c.dataset.fontPx))),
                      });",
                 )
                 .await;
@@ -428,11 +426,17 @@ async fn the_presenter_mode_fits_a_projector() {
             assert!(num("sentence") >= num("say") && num("say") > 0.0, "{w}x{h}: {fit}");
             assert!(num("readout") >= 20.0 && num("log") >= 16.0, "{w}x{h}: {fit}");
             // And the charts' text: axes, legends and readouts a size up from a desk's 12 px,
-            // and from large type's 15.
-            assert!(
-                num("chart") >= 18.0 && num("chart").is_finite(),
-                "{w}x{h}: {fit}"
-            );
+            // and from large type's 15, once every chart is drawn at the mode's size (those out
+            // of view are drawn again when the page has settled).
+            let chart_px = "const px = [...document.querySelectorAll('.charts canvas[data-font-px]')]
+                                .map(c => parseFloat(c.dataset.fontPx));
+                            return String(px.length ? Math.min(...px) : 0);";
+            let large = lab
+                .wait_until(SETTLE, || async move {
+                    lab.eval_string(chart_px).await.parse::<f64>().unwrap_or(0.0) >= 18.0
+                })
+                .await;
+            assert!(large, "{w}x{h}: the charts' text {}", lab.eval_string(chart_px).await);
             lab.screenshot(&format!("lesson-present-{lang}-{w}x{h}"))
                 .await;
             lab.eval_string(
