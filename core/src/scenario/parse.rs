@@ -424,6 +424,7 @@ fn find_preset(name: &str) -> Result<&'static Preset, ScenarioError> {
 fn resolve(query: &str) -> (Vec<(Key, String)>, Vec<ScenarioError>) {
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut seen = [false; Key::ALL.len()];
+    let mut twice = [false; Key::ALL.len()];
     let mut pairs = Vec::new();
     let mut errors = Vec::new();
     // Empty segments (`a=1&&b=2`, a trailing `&`) are nothing, as in URLSearchParams.
@@ -438,6 +439,7 @@ fn resolve(query: &str) -> (Vec<(Key, String)>, Vec<ScenarioError>) {
         let index = key as usize;
         if seen[index] {
             errors.push(ScenarioError::new(key.name(), Problem::RepeatedKey));
+            twice[index] = true;
             continue;
         }
         seen[index] = true;
@@ -445,12 +447,7 @@ fn resolve(query: &str) -> (Vec<(Key, String)>, Vec<ScenarioError>) {
     }
     // A key written twice is ignored whole, as the page's own keys are: which of its values
     // the link meant is not for the reader to guess, and the banner says it is ignored.
-    let repeated: Vec<&str> = errors
-        .iter()
-        .filter(|e| matches!(e.problem(), Problem::RepeatedKey))
-        .map(ScenarioError::key)
-        .collect();
-    pairs.retain(|(key, _)| !repeated.contains(&key.name()));
+    pairs.retain(|(key, _)| !twice[*key as usize]);
     (pairs, errors)
 }
 
