@@ -111,12 +111,13 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
     // The run's numbers are the run's as it finished; its capture, its traces and its steps go
     // on to the ACKs of the last data (`World::run_until_acked`), as a real transfer's do: the
     // sequence chart's ACK line reaches the body's end.
-    if stop == Stop::Finished && (world.traces.is_some() || world.steps.is_some()) {
+    let drawn = world.traces.is_some() || world.steps.is_some();
+    if stop == Stop::Finished && (drawn || world.capture.is_some()) {
         world.run_until_acked();
-        // The time axis the traces are drawn on ends with them.
-        end = world.last_event();
-    } else if stop == Stop::Finished && world.capture.is_some() {
-        world.run_until_acked();
+        if drawn {
+            // The time axis the traces and steps are drawn on ends with them.
+            end = world.last_event();
+        }
     }
     let delivered = world.flows.iter().map(|f| f.delivered).collect();
     RunResult {
