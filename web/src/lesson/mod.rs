@@ -363,8 +363,7 @@ impl Page {
     fn lesson_answer_step(&self) -> Option<usize> {
         let state = self.lesson?;
         let steps = self.steps()?;
-        let query = self.run_query();
-        let view = self.view.as_ref().filter(|v| v.query == query);
+        let view = self.shown_view();
         let evidence = tcplab::lesson::Evidence {
             scenario: &self.scenario,
             steps: Some(steps),

@@ -297,11 +297,7 @@ impl Page {
             .or(self.scenario.at_ms)
             .filter(|t| t.is_finite())
             .unwrap_or(0.0);
-        let query = self.run_query();
-        match self.view.as_ref().filter(|v| v.query == query) {
-            Some(view) => t.min(view.end_ms),
-            None => t,
-        }
+        self.shown_view().map_or(t, |v| t.min(v.end_ms))
     }
 
     /// The step the player stands on, while it is open: the charts' readouts at its instant
@@ -357,13 +353,15 @@ impl Page {
         (w.is_finite() && w > 0.0 && w < end).then_some(w)
     }
 
+    /// The view of the run on show, once it is in (the view held may be an older run's).
+    pub(crate) fn shown_view(&self) -> Option<&tcplab::view::RunView> {
+        let query = self.run_query();
+        self.view.as_deref().filter(|v| v.query == query)
+    }
+
     /// The end of the run on show, ms, once its view is in (0 before).
     pub fn shown_end_ms(&self) -> f64 {
-        let query = self.run_query();
-        self.view
-            .as_ref()
-            .filter(|v| v.query == query)
-            .map_or(0.0, |v| v.end_ms)
+        self.shown_view().map_or(0.0, |v| v.end_ms)
     }
 
     /// The connections of the scenario on show: its flows, or the connections its messages go
@@ -401,8 +399,7 @@ impl Page {
     /// About how long a full record of the run on show lasts, from its view: a step for each
     /// data segment sent and each that arrived, and one for each ACK.
     fn record_span_ms(&self) -> Option<f64> {
-        let query = self.run_query();
-        let view = self.view.as_ref().filter(|v| v.query == query)?;
+        let view = self.shown_view()?;
         let s = &view.summary;
         let steps = 2.0 * s.data_segments_sent as f64 + s.acks_sent as f64;
         let per_ms = steps / view.end_ms;
