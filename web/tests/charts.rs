@@ -764,7 +764,7 @@ fn the_window_chart_draws_on_a_log_scale_from_half_a_segment_and_zoomed() {
 
 #[wasm_bindgen_test]
 fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
-    use tcplab_web::charts::plot::Figure;
+    use tcplab_web::charts::plot::{At, Figure};
     use tcplab_web::charts::sequence::Sequence;
     use tcplab_web::charts::style::Style;
     use tcplab_web::charts::Ctx;
@@ -794,7 +794,7 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
         size: (1, 1),
     };
     let r = Sequence(ctx)
-        .readout(sent_at, None, &frame, &Style::new(1.0, 16.0))
+        .readout(At::new(sent_at, None, None), &frame, &Style::new(1.0, 16.0))
         .expect("a readout");
     let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
     assert!(
@@ -822,7 +822,7 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
         .expect("segment 22 was sent");
     let seq = Sequence(Ctx::new(v, Lang::En));
     let r = seq
-        .readout(next_at, None, &frame, &Style::new(1.0, 16.0))
+        .readout(At::new(next_at, None, None), &frame, &Style::new(1.0, 16.0))
         .expect("a readout");
     let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
     let sacked = text
@@ -843,7 +843,11 @@ fn a_point_of_the_time_sequence_graph_reads_as_its_segment() {
     // The pointer at the lower point of the two reads segment 21, and the block that first
     // covered it alone.
     let r = seq
-        .readout(next_at, Some(30_500.0), &frame, &Style::new(1.0, 16.0))
+        .readout(
+            At::new(next_at, Some(30_500.0), None),
+            &frame,
+            &Style::new(1.0, 16.0),
+        )
         .expect("a readout");
     let text: Vec<&str> = r.rows.iter().map(|row| row.text.as_str()).collect();
     assert!(

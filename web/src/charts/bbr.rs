@@ -20,7 +20,7 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{top_of, Frame};
 use super::legend::{Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{clip_x, finite, index_at, max_of, steps};
 use super::style::*;
 use super::{Ctx, Root};
@@ -280,7 +280,8 @@ impl Figure for Bbr {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        let t = at.t_ms;
         let lang = self.ctx.lang;
         let points = self.points();
         let b = points.get(index_at(points, t, |b| b.t)?)?;

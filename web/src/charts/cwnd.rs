@@ -13,7 +13,7 @@ use super::draw::{self, Pen};
 use super::fmt::{self, ByteUnit};
 use super::frame::{above, top_of, Frame};
 use super::legend::{self, Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{clip_x, finite, index_at, max_of, steps};
 use super::style::*;
 use super::{Ctx, Root};
@@ -599,19 +599,8 @@ impl Figure for Cwnd {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
-        self.read(t, None)
-    }
-
-    fn readout_at_step(
-        &self,
-        t: f64,
-        _: Option<f64>,
-        step: &Step,
-        _: &Frame,
-        _: &Style,
-    ) -> Option<Readout> {
-        self.read(t, Some(step))
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        self.read(at.t_ms, at.step)
     }
 }
 

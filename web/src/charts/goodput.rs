@@ -11,7 +11,7 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{self, Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{clip_x, finite, index_at, max_of, steps, value_at};
 use super::style::*;
 use super::{Ctx, Root};
@@ -405,7 +405,8 @@ impl Figure for Goodput {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, frame: &Frame, st: &Style) -> Option<Readout> {
+    fn readout(&self, at: At, frame: &Frame, st: &Style) -> Option<Readout> {
+        let t = at.t_ms;
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;

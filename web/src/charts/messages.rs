@@ -13,7 +13,7 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{above, top_of, Frame, Scale};
 use super::legend::{Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{finite, max_of};
 use super::style::*;
 use super::{err, Ctx, Root};
@@ -265,7 +265,8 @@ impl Figure for Latency {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        let t = at.t_ms;
         let ctx = &self.0;
         let v = &ctx.view;
         let lang = ctx.lang;
@@ -629,7 +630,8 @@ impl Figure for Distribution {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        let t = at.t_ms;
         let ctx = &self.0;
         let lang = ctx.lang;
         // The cursor is a time (this chart's axis is latency): of the messages written by then

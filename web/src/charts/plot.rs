@@ -79,25 +79,34 @@ pub trait Figure: SameFigure + 'static {
     fn height(&self) -> f64;
     /// Draws the chart on a cleared canvas and says where its plotting area landed.
     fn draw(&self, root: &Root, st: &Style) -> Result<Frame, String>;
-    /// What the cursor shows at `t_ms` on the chart as drawn in `frame`.
-    /// `y` is the value under the pointer on this chart's vertical axis, when the pointer is
-    /// over it (the other charts show the same time without one).
-    fn readout(&self, t_ms: f64, y: Option<f64>, frame: &Frame, st: &Style) -> Option<Readout>;
-    /// [`Figure::readout`] with the player standing on `step` at `t_ms` ([`super::AtStep`]):
-    /// a chart of what a step carries (the window, the queue) reads it from the step.
-    fn readout_at_step(
-        &self,
-        t_ms: f64,
-        y: Option<f64>,
-        _step: &Step,
-        frame: &Frame,
-        st: &Style,
-    ) -> Option<Readout> {
-        self.readout(t_ms, y, frame, st)
+    /// What the cursor shows `at` its instant on the chart as drawn in `frame`.
+    fn readout(&self, at: At, frame: &Frame, st: &Style) -> Option<Readout>;
+}
+
+/// Where the cursor reads a chart.
+#[derive(Debug, Clone, Copy)]
+pub struct At<'a> {
+    pub t_ms: f64,
+    /// The value under the pointer on this chart's vertical axis, when the pointer is over it
+    /// (the other charts show the same time without one).
+    pub y: Option<f64>,
+    /// The player's step, when it stands at `t_ms` ([`super::AtStep`]): a chart of what a step
+    /// carries (the window, the queue) reads it from the step, not the instant's end.
+    pub step: Option<&'a Step>,
+}
+
+impl<'a> At<'a> {
+    /// The cursor at `t_ms`, with the player's `step` if it stands at that instant.
+    pub fn new(t_ms: f64, y: Option<f64>, step: Option<&'a Step>) -> At<'a> {
+        At {
+            t_ms,
+            y,
+            step: step.filter(|s| s.t_ms == t_ms),
+        }
     }
 }
 
-/// What the cursor shows at `t_ms`: read at the player's step when it stands at that instant.
+/// What the cursor shows at `t_ms` on `figure`.
 fn read_at(
     figure: &dyn Figure,
     t_ms: f64,
@@ -106,10 +115,7 @@ fn read_at(
     frame: &Frame,
     st: &Style,
 ) -> Option<Readout> {
-    match step.filter(|s| s.t_ms == t_ms) {
-        Some(s) => figure.readout_at_step(t_ms, y, s, frame, st),
-        None => figure.readout(t_ms, y, frame, st),
-    }
+    figure.readout(At::new(t_ms, y, step), frame, st)
 }
 
 /// A figure as [`Plot`] takes it: shared, and compared by what it draws.

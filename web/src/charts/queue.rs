@@ -12,7 +12,7 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{self, clip_x, finite, max_of, one_per_cell, steps, value_at};
 use super::style::*;
 use super::{Ctx, Root};
@@ -339,19 +339,8 @@ impl Figure for Queue {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
-        self.read(t, None)
-    }
-
-    fn readout_at_step(
-        &self,
-        t: f64,
-        _: Option<f64>,
-        step: &Step,
-        _: &Frame,
-        _: &Style,
-    ) -> Option<Readout> {
-        self.read(t, Some(step))
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        self.read(at.t_ms, at.step)
     }
 }
 

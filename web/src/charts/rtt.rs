@@ -10,7 +10,7 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{above, top_of, Frame};
 use super::legend::{Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{clip_x, finite, index_at, max_of, one_per_cell, steps, within};
 use super::style::*;
 use super::{Ctx, Root};
@@ -245,7 +245,8 @@ impl Figure for Rtt {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        let t = at.t_ms;
         let lang = self.0.lang;
         let f = self.0.view.flows.first()?;
         let mut rows = Vec::new();

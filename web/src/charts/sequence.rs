@@ -8,7 +8,7 @@ use super::draw::{self, Pen};
 use super::fmt::{self, ByteUnit};
 use super::frame::{top_of, Frame};
 use super::legend::{Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{clip_x, finite, index_at, max_of, steps, value_at, within};
 use super::style::*;
 use super::{Ctx, Root};
@@ -181,7 +181,9 @@ impl Figure for Sequence {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, y: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        let t = at.t_ms;
+        let y = at.y;
         let ctx = &self.0;
         let lang = ctx.lang;
         let f = ctx.view.flows.first()?;

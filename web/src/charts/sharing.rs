@@ -10,7 +10,7 @@ use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::Frame;
 use super::legend::{self, Item, Swatch};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::series::{clip_x, index_at, steps};
 use super::style::*;
 use super::{Ctx, Root};
@@ -146,7 +146,8 @@ impl Figure for Sharing {
         Ok(frame)
     }
 
-    fn readout(&self, t: f64, _: Option<f64>, _: &Frame, _: &Style) -> Option<Readout> {
+    fn readout(&self, at: At, _: &Frame, _: &Style) -> Option<Readout> {
+        let t = at.t_ms;
         let ctx = &self.0;
         let points = self.windows();
         let p = points.get(index_at(points, t, |p| p.t)?)?;

@@ -13,7 +13,7 @@ use super::frame::{Frame, Scale};
 use super::goodput::Goodput;
 use super::legend::Item;
 use super::messages::{Distribution, Latency};
-use super::plot::Figure;
+use super::plot::{At, Figure};
 use super::queue::Queue;
 use super::rtt::Rtt;
 use super::sequence::Sequence;
@@ -128,14 +128,14 @@ fn the_time_sequence_graph_counts_and_reads_no_retransmission_to_come() {
         (k, last.1, &["SACKed at", "ACKed at"][..]),
         (lost.0, lost.1, &["retransmitted at", "ACKed at"][..]),
     ] {
-        let whole_rows = rows(whole.readout(t, Some(y), &fr, &st));
+        let whole_rows = rows(whole.readout(At::new(t, Some(y), None), &fr, &st));
         for s in whole_says {
             assert!(
                 whole_rows.iter().any(|r| r.contains(s)),
                 "{s}: {whole_rows:?}"
             );
         }
-        let veiled_rows = rows(veiled.readout(t, Some(y), &fr, &st));
+        let veiled_rows = rows(veiled.readout(At::new(t, Some(y), None), &fr, &st));
         for r in &veiled_rows {
             assert!(
                 instants(r).iter().all(|&at| at <= k + ROUNDING),
@@ -208,7 +208,9 @@ fn the_goodput_read_by_the_player_s_time_owes_nothing_to_what_follows() {
     }
     let other = Rc::new(other);
     let (fr, st) = (frame(&v), style());
-    let read = |v: &Rc<RunView>, until| rows(Goodput(ctx(v, until)).readout(k, None, &fr, &st));
+    let read = |v: &Rc<RunView>, until| {
+        rows(Goodput(ctx(v, until)).readout(At::new(k, None, None), &fr, &st))
+    };
     assert_ne!(
         read(&v, None),
         read(&other, None),
@@ -238,7 +240,7 @@ fn the_message_charts_give_no_latency_stall_or_loss_to_come() {
     );
     assert!(!said.iter().any(|l| l.starts_with("p99")), "{said:?}");
     let (fr, st) = (frame(&v), style());
-    let read = rows(veiled.readout(k, None, &fr, &st));
+    let read = rows(veiled.readout(At::new(k, None, None), &fr, &st));
     assert!(
         read.iter().any(|r| r.ends_with("not released yet")),
         "{read:?}"
@@ -254,7 +256,7 @@ fn the_message_charts_give_no_latency_stall_or_loss_to_come() {
         "{all:?}"
     );
     assert!(all.iter().any(|l| l.starts_with("p99")), "{all:?}");
-    let read = rows(whole.readout(k, None, &fr, &st));
+    let read = rows(whole.readout(At::new(k, None, None), &fr, &st));
     assert!(read.iter().any(|r| r.starts_with("stall ")), "{read:?}");
 
     // The distribution marks the run's percentiles only once the run is over.
@@ -303,7 +305,11 @@ fn veiled_after_the_end_the_charts_read_the_whole_run() {
             ),
         ];
         for (a, b) in figures {
-            assert_eq!(a.readout(t, y, &fr, &st), b.readout(t, y, &fr, &st), "{t}");
+            assert_eq!(
+                a.readout(At::new(t, y, None), &fr, &st),
+                b.readout(At::new(t, y, None), &fr, &st),
+                "{t}"
+            );
         }
     }
 }
