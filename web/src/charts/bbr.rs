@@ -192,7 +192,7 @@ impl Figure for Bbr {
         let ctx = &self.ctx;
         let lang = ctx.lang;
         let end = ctx.end_ms;
-        let (lo, hi) = ctx.span();
+        let (lo, hi) = ctx.drawn_span();
         let bw = clip_x(
             &steps(&self.series(|b| b.bw_mbps.map(|r| r.0)), end),
             lo,
@@ -203,7 +203,7 @@ impl Figure for Bbr {
             lo,
             hi,
         );
-        let rtt = steps(&self.series(|b| b.min_rtt_ms), end);
+        let rtt = clip_x(&steps(&self.series(|b| b.min_rtt_ms), end), lo, hi);
         let link = ctx.view.theory.link_mbps.0;
         let data_max = max_of(bw.iter().chain(pacing.iter()).map(|p| p.1));
         let top = top_of(data_max, &[link], 2.5);
@@ -212,12 +212,9 @@ impl Figure for Bbr {
             .map_or(1.0, |m| m * 1.25)
             .max(0.001);
         let factor = rtt_top / top;
-        let rtt_scaled: Vec<(f64, f64)> = clip_x(&rtt, lo, hi)
-            .into_iter()
-            .map(|(t, v)| (t, v / factor))
-            .collect();
+        let rtt_scaled: Vec<(f64, f64)> = rtt.into_iter().map(|(t, v)| (t, v / factor)).collect();
 
-        let items = self.legend((lo, hi));
+        let items = self.legend(ctx.span());
         let runs = bbr_runs(self.points(), end);
         let tick = fmt::tick_for(top);
         let y = YAxis {
@@ -232,7 +229,7 @@ impl Figure for Bbr {
         };
         let band = st.px(12.0);
         let (mut chart, frame) =
-            time_chart(root, st, lang, (lo, hi), &y, &items, band + axis::gap(st))?;
+            time_chart(root, st, lang, ctx.span(), &y, &items, band + axis::gap(st))?;
         // The band above the plot: the mode, and in ProbeBW each phase by its gain.
         let points = self.points();
         let mut spans: Vec<(f64, f64, RGBColor)> = runs
@@ -248,13 +245,15 @@ impl Figure for Bbr {
         }
         let y1 = frame.top() as i32 - axis::gap(st);
         let y0 = y1 - band;
+        // The band is outside the plotting area the veil covers: it stops at what is drawn.
+        let shown = (frame.x.lo, hi.min(frame.x.hi));
         for (from, to, c) in spans {
-            if to < frame.x.lo || from > frame.x.hi {
+            if to < shown.0 || from > shown.1 {
                 continue;
             }
             let (Some(a), Some(b)) = (
-                frame.x.x_px(from.clamp(frame.x.lo, frame.x.hi)),
-                frame.x.x_px(to.clamp(frame.x.lo, frame.x.hi)),
+                frame.x.x_px(from.clamp(shown.0, shown.1)),
+                frame.x.x_px(to.clamp(shown.0, shown.1)),
             ) else {
                 continue;
             };

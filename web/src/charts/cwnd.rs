@@ -388,7 +388,8 @@ impl Figure for Cwnd {
         // Zoomed, the axes fit what is in view: slow start from 10 to 90 segments is not a
         // flat line under a 4 MB BDP.
         let span = ctx.span();
-        let view = |s: &[(f64, f64)]| clip_x(s, span.0, span.1);
+        let drawn = ctx.drawn_span();
+        let view = |s: &[(f64, f64)]| clip_x(s, drawn.0, drawn.1);
         let cwnds: Vec<Vec<(f64, f64)>> = cwnds.iter().map(|c| view(c)).collect();
         let (in_flight, ssthresh, rwnd) = (view(&in_flight), view(&ssthresh), view(&rwnd));
         let (bbr_target, bbr_model) = (view(&bbr_target), view(&bbr_model));
@@ -546,7 +547,7 @@ impl Figure for Cwnd {
         let cols = draw::columns(&frame, st) as f64;
         for (i, e) in cubic.iter().enumerate() {
             let from = e.start_ms.max(span.0);
-            let to = cubic.get(i + 1).map_or(end, |n| n.start_ms).min(span.1);
+            let to = cubic.get(i + 1).map_or(end, |n| n.start_ms).min(drawn.1);
             if !(from.is_finite() && to.is_finite() && to > from) {
                 continue;
             }
@@ -572,10 +573,15 @@ impl Figure for Cwnd {
         if !runs.is_empty() {
             let y1 = frame.top() as i32 - axis::gap(st);
             let y0 = y1 - Self::band_height(st);
+            // Outside the plotting area the veil covers: the band stops at what is drawn.
+            let shown = (frame.x.lo, drawn.1.min(frame.x.hi));
             for (from, to, mode) in &runs {
+                if *to < shown.0 || *from > shown.1 {
+                    continue;
+                }
                 let (Some(a), Some(b)) = (
-                    frame.x.x_px(from.clamp(frame.x.lo, frame.x.hi)),
-                    frame.x.x_px(to.clamp(frame.x.lo, frame.x.hi)),
+                    frame.x.x_px(from.clamp(shown.0, shown.1)),
+                    frame.x.x_px(to.clamp(shown.0, shown.1)),
                 ) else {
                     continue;
                 };

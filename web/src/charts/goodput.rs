@@ -217,7 +217,8 @@ impl Figure for Goodput {
         // axis fits what is shown.
         let span = ctx.span();
         let width = span.1 - span.0;
-        let view = |s: &[(f64, f64)]| clip_x(s, span.0, span.1);
+        let drawn = ctx.drawn_span();
+        let view = |s: &[(f64, f64)]| clip_x(s, drawn.0, drawn.1);
         let lines: Vec<(Vec<(f64, f64)>, f64)> = v
             .flows
             .iter()

@@ -238,7 +238,7 @@ impl Figure for Queue {
         let v = &ctx.view;
         let lang = ctx.lang;
         let end = ctx.end_ms;
-        let (lo, hi) = ctx.span();
+        let (lo, hi) = ctx.drawn_span();
         let queue = clip_x(&steps(&finite(v.queue.iter().copied()), end), lo, hi);
         let limit = ctx.scenario().map(|s| f64::from(s.queue));
         let sojourn = self.sojourn(lo, hi);

@@ -189,7 +189,7 @@ impl Figure for Rtt {
         let ctx = &self.0;
         let lang = ctx.lang;
         let end = ctx.end_ms;
-        let (lo, hi) = ctx.span();
+        let (lo, hi) = ctx.drawn_span();
         let samples = within(&self.samples(), lo, hi).to_vec();
         let srtt = clip_x(&steps(&self.srtt(), end), lo, hi);
         let rto = clip_x(&steps(&self.rto(), end), lo, hi);

@@ -119,10 +119,11 @@ impl Figure for Sequence {
         // Zoomed, only what is in view, and the sequence axis fitted to it: a late round trip's
         // segments read one by one instead of as a line near the top.
         let span = ctx.span();
-        let sends = within(&finite(sends.iter().copied()), span.0, span.1).to_vec();
-        let rtx = within(&finite(rtx.iter().copied()), span.0, span.1).to_vec();
-        let acks = clip_x(&steps(&finite(acks.iter().copied()), end), span.0, span.1);
-        let sacks = within(&finite(sacks.iter().copied()), span.0, span.1).to_vec();
+        let (lo, hi) = ctx.drawn_span();
+        let sends = within(&finite(sends.iter().copied()), lo, hi).to_vec();
+        let rtx = within(&finite(rtx.iter().copied()), lo, hi).to_vec();
+        let acks = clip_x(&steps(&finite(acks.iter().copied()), end), lo, hi);
+        let sacks = within(&finite(sacks.iter().copied()), lo, hi).to_vec();
         let in_view = || {
             sends
                 .iter()

@@ -313,3 +313,61 @@ fn veiled_after_the_end_the_charts_read_the_whole_run() {
         }
     }
 }
+
+/// The top of the value axis `figure` draws, 1200 pixels wide.
+fn drawn_top(figure: &dyn Figure) -> f64 {
+    let st = style();
+    let (svg, _drawing) = super::svg::Svg::new((1200, 400));
+    let root = plotters::drawing::IntoDrawingArea::into_drawing_area(svg);
+    let frame = figure.draw(&root, &st).expect("the chart draws");
+    frame.y.hi
+}
+
+#[test]
+fn veiled_the_value_axes_fit_what_is_shown_not_what_is_hidden() {
+    // The slow-start lesson's run: its window reaches megabytes, its second part looks at the
+    // first 20 segments.
+    let v = Rc::new(run_view("preset=post-slow-start"));
+    let f = &v.flows[0];
+    let mss = f64::from(v.theory.mss);
+    let k = f
+        .window
+        .iter()
+        .find(|w| w.cwnd >= 20.0 * mss)
+        .expect("cwnd reaches 20 segments")
+        .t;
+    let window_max = f.window.iter().map(|w| w.cwnd).fold(0.0, f64::max);
+    assert!(window_max > 50.0 * 20.0 * mss, "{window_max}");
+    // The window and the data in flight by then (the receive window, over two and a half
+    // times that, is named above the chart as the BDP is).
+    let shown_window = f
+        .window
+        .iter()
+        .filter(|w| w.t <= k)
+        .flat_map(|w| [w.cwnd, w.in_flight])
+        .fold(0.0, f64::max);
+
+    let whole = drawn_top(&Cwnd(ctx(&v, None)));
+    let veiled = drawn_top(&Cwnd(ctx(&v, Some(k))));
+    assert!(whole >= window_max, "whole: {whole} for {window_max}");
+    assert!(
+        veiled >= shown_window && veiled <= 1.1 * shown_window,
+        "veiled at {k} ms: {veiled} for {shown_window} shown"
+    );
+
+    let sent = |until: f64| {
+        f.sends
+            .iter()
+            .filter(|s| s.0 <= until)
+            .map(|s| s.1)
+            .fold(0.0, f64::max)
+    };
+    let whole = drawn_top(&Sequence(ctx(&v, None)));
+    let veiled = drawn_top(&Sequence(ctx(&v, Some(k))));
+    assert!(whole >= sent(v.end_ms), "whole: {whole}");
+    assert!(
+        veiled >= sent(k) && veiled <= 1.1 * sent(k),
+        "veiled at {k} ms: {veiled} for {} sent",
+        sent(k)
+    );
+}
