@@ -314,7 +314,9 @@ fn veiled_after_the_end_the_charts_read_the_whole_run() {
     }
 }
 
-/// The top of the value axis `figure` draws, 1200 pixels wide.
+/// The top of the value axis `figure` draws, 1200 pixels wide (on the SVG backend, which the
+/// page's module does not build).
+#[cfg(not(target_arch = "wasm32"))]
 fn drawn_top(figure: &dyn Figure) -> f64 {
     let st = style();
     let (svg, _drawing) = super::svg::Svg::new((1200, 400));
@@ -323,6 +325,7 @@ fn drawn_top(figure: &dyn Figure) -> f64 {
     frame.y.hi
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn veiled_the_value_axes_fit_what_is_shown_not_what_is_hidden() {
     // The slow-start lesson's run: its window reaches megabytes, its second part looks at the
