@@ -249,6 +249,34 @@ fn slow_starts_answers_follow_the_initial_window() {
 }
 
 #[test]
+fn slow_starts_last_part_times_the_last_byte_at_the_server_and_its_ack_apart() {
+    // The run goes on to the last byte's ACK, 15.8 ms after the byte reaches the server: the
+    // part stands on that ACK and must not give its time as the byte's.
+    let lesson = Lesson::find("slow-start").expect("the lesson");
+    let last = lesson.parts.len() - 1;
+    let part = &lesson.parts[last];
+    let s = scenario(lesson, last, "");
+    let (steps, summary) = evidence_of(part, &s);
+    let ev = Evidence {
+        scenario: &s,
+        steps: Some(&steps),
+        summary: Some(&summary),
+    };
+    let say = part
+        .show(&ev, Language::En)
+        .expect("the part shows")
+        .say_text();
+    let byte = summary.completion_ms.expect("the body is delivered");
+    let ack = steps.steps.last().expect("steps").t_ms;
+    assert!(ack > byte + 10.0, "{byte} {ack}");
+    assert!(
+        say.contains(&format!("reaches the server at {} ms", ms(byte))),
+        "{say}"
+    );
+    assert!(say.contains(&format!("back at {} ms", ms(ack))), "{say}");
+}
+
+#[test]
 fn the_loss_lessons_answers_come_from_the_run() {
     // CUBIC keeps 717/1024 of 24 MSS: ssthresh 16, where recovery ends; Reno keeps half: 12.
     assert_eq!(answer_of("fast-retransmit", 2, "").0, Given::Choice(0));

@@ -412,12 +412,13 @@ pub const LESSONS: &[Lesson] = &[
                 keys: "",
                 moment: Moment::End,
                 say: t(
-                    "The last byte reaches the server at {t} ms: {rtts} round trips of {rtt} ms, at \
-                     {goodput} Mbit/s on a {bw} Mbit/s link. Round trips, not the link, set this \
-                     transfer's time; a larger initial window (try iw=40) saves some of them.",
-                    "最后一个字节在 {t} ms 到达服务器：{rtts} 个 {rtt} ms 的往返，速率 {goodput} Mbit/s，\
-                     而链路有 {bw} Mbit/s。决定这次传输时间的是往返次数，而不是链路；\
-                     更大的初始窗口（试试 iw=40）能省掉几个往返。",
+                    "The last byte reaches the server at {completion} ms: {rtts} round trips of \
+                     {rtt} ms from the SYN, at {goodput} Mbit/s on a {bw} Mbit/s link; its ACK is \
+                     back at {t} ms. Round trips, not the link, set this transfer's time; a larger \
+                     initial window (try iw=40) saves some of them.",
+                    "最后一个字节在 {completion} ms 到达服务器：从 SYN 起 {rtts} 个 {rtt} ms 的往返，\
+                     速率 {goodput} Mbit/s，而链路有 {bw} Mbit/s；它的 ACK 在 {t} ms 回到发送方。\
+                     决定这次传输时间的是往返次数，而不是链路；更大的初始窗口（试试 iw=40）能省掉几个往返。",
                 ),
                 question: None,
             },

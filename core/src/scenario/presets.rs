@@ -38,9 +38,9 @@ pub const PRESETS: &[Preset] = &[
         // 2873 packets of 1460 bytes are the router's 4 MiB FIFO.
         query: "cc=cubic&rtt=31.537&bw=1000&queue=2873&mss=1460&iw=10&app=body&body=2499986",
         en: "A 2.5 MB POST (20 Mb) over a 31.5 ms, 1 Gbit/s path finishes inside slow start, \
-             in about 7 to 8 round trips, far below the link rate.",
+             about 7 to 8 round trips after the handshake, far below the link rate.",
         zh: "一个 2.5 MB（20 Mb）的 POST 在 31.5 ms、1 Gbit/s 的路径上还没走出慢启动就传完了，\
-             约需 7 到 8 个往返，远远达不到链路速率。",
+             握手之后约需 7 到 8 个往返，远远达不到链路速率。",
         lesson: true,
         moment: None,
     },
