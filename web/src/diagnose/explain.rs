@@ -5,6 +5,8 @@
 use std::rc::Rc;
 
 use tcplab::diagnose::{check, ExplainError, Explanation, Measured};
+use tcplab::lesson::question::read_number;
+use tcplab::lesson::Refusal as LessonRefusal;
 use tcplab::theory::path::Limits;
 use tcplab::theory::slow_start::ideal_completion_ms;
 use tcplab::{App, Scenario};
@@ -38,6 +40,9 @@ enum Answer {
 enum Refusal {
     /// What was typed is not a number above 0.
     NotANumber { field: Field, text: String },
+    /// Written with an exponent (`1e99`), which the page's links and a lesson's answers refuse
+    /// too: a number reads the same everywhere in the lab.
+    Exponent { field: Field, text: String },
     /// The simulator's own check refused it (`tcplab::diagnose::check`).
     Check(ExplainError),
     /// The worker's message, as it came.
@@ -72,8 +77,30 @@ fn refusal(r: &Refusal, lang: Lang) -> String {
         (Refusal::NotANumber { field, text }, Lang::Zh) => {
             format!("{}：“{text}”不是大于 0 的数。", field_name(*field, lang))
         }
+        (Refusal::Exponent { field, text }, Lang::En) => format!(
+            "{}: \"{text}\" has an exponent: write the number in full digits ({}).",
+            field_name(*field, lang),
+            range(*field, lang)
+        ),
+        (Refusal::Exponent { field, text }, Lang::Zh) => format!(
+            "{}：“{text}”用了指数形式：请写出完整的数字（{}）。",
+            field_name(*field, lang),
+            range(*field, lang)
+        ),
         (Refusal::Check(e), _) => checked(e, lang),
         (Refusal::Worker(e), _) => e.clone(),
+    }
+}
+
+/// The values `field` takes, in the page's words.
+fn range(field: Field, lang: Lang) -> String {
+    let max = match field {
+        Field::Goodput => format::number(tcplab::diagnose::MAX_GOODPUT, 6),
+        Field::Time => format::number(tcplab::diagnose::MAX_TIME_MS, 7),
+    };
+    match lang {
+        Lang::En => format!("above 0, up to {max}"),
+        Lang::Zh => format!("须大于 0，至多 {max}"),
     }
 }
 
@@ -82,23 +109,22 @@ fn checked(e: &ExplainError, lang: Lang) -> String {
         field_name(Field::Goodput, lang),
         field_name(Field::Time, lang),
     );
-    let max_goodput = format::number(tcplab::diagnose::MAX_GOODPUT, 6);
-    let max_time = format::number(tcplab::diagnose::MAX_TIME_MS, 7);
+    let (goodput_range, time_range) = (range(Field::Goodput, lang), range(Field::Time, lang));
     match (e, lang) {
         (ExplainError::GoodputOutOfRange(v), Lang::En) => format!(
-            "{goodput}: {} is out of range (above 0, up to {max_goodput}).",
+            "{goodput}: {} is out of range ({goodput_range}).",
             format::number(*v, 6)
         ),
         (ExplainError::GoodputOutOfRange(v), Lang::Zh) => format!(
-            "{goodput}：{} 超出范围（须大于 0，至多 {max_goodput}）。",
+            "{goodput}：{} 超出范围（{goodput_range}）。",
             format::number(*v, 6)
         ),
         (ExplainError::TimeOutOfRange(v), Lang::En) => format!(
-            "{time}: {} is out of range (above 0, up to {max_time}).",
+            "{time}: {} is out of range ({time_range}).",
             format::number(*v, 7)
         ),
         (ExplainError::TimeOutOfRange(v), Lang::Zh) => format!(
-            "{time}：{} 超出范围（须大于 0，至多 {max_time}）。",
+            "{time}：{} 超出范围（{time_range}）。",
             format::number(*v, 7)
         ),
         (ExplainError::TimeNeedsBody(app), Lang::En) => format!(
@@ -118,14 +144,23 @@ fn checked(e: &ExplainError, lang: Lang) -> String {
 /// What to ask, from what was typed into `field`: the measurement, or why the page will not ask.
 fn measured(scenario: &Scenario, field: Field, typed: &str) -> Result<Measured, Refusal> {
     let text = typed.trim();
-    let v = text
-        .parse::<f64>()
-        .ok()
-        .filter(|v| *v > 0.0 && v.is_finite())
-        .ok_or_else(|| Refusal::NotANumber {
-            field,
-            text: text.to_string(),
-        })?;
+    // Read as a lesson's answer is (`1,250`, full-width digits), so a wall of digits or an
+    // exponent is refused here, not echoed back as a hundred digits out of range.
+    let v = match read_number(text, true) {
+        Ok(v) if v > 0.0 && v.is_finite() => v,
+        Err(LessonRefusal::Exponent(_)) => {
+            return Err(Refusal::Exponent {
+                field,
+                text: text.to_string(),
+            })
+        }
+        _ => {
+            return Err(Refusal::NotANumber {
+                field,
+                text: text.to_string(),
+            })
+        }
+    };
     let m = match field {
         Field::Time => Measured::Time(v),
         Field::Goodput => Measured::Goodput(v),
@@ -358,6 +393,26 @@ mod tests {
         assert_eq!(
             refused("", Field::Goodput, "200000", Lang::En),
             "The goodput you measured (MB/s): 200,000 is out of range (above 0, up to 100,000)."
+        );
+        // An exponent is refused as the links refuse it, not read and echoed back as a
+        // hundred digits; so is a wall of digits.
+        assert_eq!(
+            refused("", Field::Goodput, "1e99", Lang::En),
+            "The goodput you measured (MB/s): \"1e99\" has an exponent: write the number in \
+             full digits (above 0, up to 100,000)."
+        );
+        assert_eq!(
+            refused("", Field::Time, "2E3", Lang::Zh),
+            "一个请求体的耗时（ms）：“2E3”用了指数形式：请写出完整的数字（须大于 0，至多 3,600,000）。"
+        );
+        let wall = "9".repeat(100);
+        assert_eq!(
+            refused("", Field::Goodput, &wall, Lang::En),
+            format!("The goodput you measured (MB/s): \"{wall}\" is not a number above 0.")
+        );
+        assert_eq!(
+            measured(&path(""), Field::Time, "1,250"),
+            Ok(Measured::Time(1250.0))
         );
         for lang in Lang::ALL {
             for (q, field, typed) in [
