@@ -84,7 +84,9 @@ async fn an_embed_in_a_host_page_shows_what_it_names_and_leaves_the_host_alone()
         let src = lab.server.url(
             "?rtt=40&bw=100&embed=1&charts=cwnd,goodput&controls=rtt,iw,body&note=Drag+the+RTT&lang=en",
         );
-        for (w, h) in [(360, 640), (800, 450)] {
+        // A phone, a column of an article (two controls a row, where the longest label and a
+        // box's reading aid once pushed the row past the frame's edge) and the widest frame.
+        for (w, h) in [(360, 640), (520, 700), (800, 450)] {
             // The host: an article on a site of its own (another origin) with the lab in an
             // iframe.
             let dir = std::env::temp_dir().join(format!("tcplab-host-{}-{w}", std::process::id()));
