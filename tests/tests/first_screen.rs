@@ -1261,6 +1261,32 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
             .await;
         assert!(sweep, "the press was the page's: {}", lab.search().await);
 
+        // A reader who went into the first screen's RTT box is still in it once the page has
+        // taken the first screen's place: a Tab goes on to the bandwidth's box, not from the
+        // top of the page.
+        lab.driver
+            .goto(lab.server.url("?lang=en"))
+            .await
+            .expect("load the default page again");
+        assert!(
+            lab.wait_until(SETTLE, || async {
+                stand_in(lab, "first-screen").await == "block"
+            })
+            .await
+        );
+        lab.click(By::Id("rtt-number"), "the first screen's RTT box")
+            .await;
+        assert!(
+            lab.wait_until(SETTLE, || async {
+                stand_in(lab, "first-screen").await == "absent"
+            })
+            .await
+        );
+        let active = lab
+            .eval_string("return document.activeElement ? document.activeElement.id : '';")
+            .await;
+        assert_eq!(active, "rtt-number", "the focus after the page came");
+
         // A reader scrolled down to the RTT chart, whose mouse then comes over it, still has it
         // in front of them when the page takes the first screen's place.
         lab.driver

@@ -183,13 +183,62 @@ pub(crate) fn retire(which: StandIn) {
     };
     let y = window.scroll_y().unwrap_or(0.0);
     let mut removed = false;
+    let mut focused = None;
     for id in ids {
         if let Some(stand_in) = doc.get_element_by_id(id) {
+            focused = focused.or_else(|| Focus::inside(&doc, &stand_in));
             stand_in.remove();
             removed = true;
         }
     }
     if removed && y > 0.0 {
         window.scroll_to_with_x_and_y(0.0, y);
+    }
+    if let Some(f) = focused {
+        f.restore(&doc);
+    }
+}
+
+/// The control a reader was in on a stand-in, by the id the page's own control shares with it,
+/// and the text selected in it: removed with the stand-in, the focus would fall to the body,
+/// and the reader's next Tab would start from the top of the page.
+struct Focus {
+    id: String,
+    selection: Option<(u32, u32)>,
+}
+
+impl Focus {
+    fn inside(doc: &web_sys::Document, stand_in: &web_sys::Element) -> Option<Focus> {
+        use wasm_bindgen::JsCast;
+        let active = doc.active_element()?;
+        if !stand_in.contains(Some(&active)) || active.id().is_empty() {
+            return None;
+        }
+        let selection = active
+            .dyn_ref::<web_sys::HtmlInputElement>()
+            .and_then(|i| Some((i.selection_start().ok()??, i.selection_end().ok()??)));
+        Some(Focus {
+            id: active.id(),
+            selection,
+        })
+    }
+
+    fn restore(self, doc: &web_sys::Document) {
+        use wasm_bindgen::JsCast;
+        let Some(control) = doc
+            .get_element_by_id(&self.id)
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = control.focus_with_options(&options);
+        if let (Some((a, b)), Some(input)) = (
+            self.selection,
+            control.dyn_ref::<web_sys::HtmlInputElement>(),
+        ) {
+            let _ = input.set_selection_range(a, b);
+        }
     }
 }
