@@ -428,12 +428,12 @@ pub fn app(props: &AppProps) -> Html {
                             <>
                                 { stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
                                 { stage::headline(&page, lang, on_compare) }
-                                <Status view={page.view.clone().map(ViewRef)} shipped={page.view_shipped} {lang} {running} workers={client.workers_started()} />
+                                <Status view={page.view.clone().map(ViewRef)} shipped={page.view_shipped} {lang} {running} workers={client.workers_started()} {veiled} />
                                 if let Some(view) = &page.view {
                                     <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
                                         until_ms={page.player_ms()} cursor_step={page.cursor_step()} {on_cursor}
                                         on_seek={page.player.open.then(|| on_seek.clone())}
-                                        follow_ms={page.follow_ms()} {veiled} />
+                                        follow_ms={page.follow_ms()} {veiled} horizon_ms={page.horizon_ms()} />
                                 } else {
                                     <div class="charts" aria-hidden="true"></div>
                                 }
@@ -474,6 +474,9 @@ struct StatusProps {
     lang: Lang,
     running: bool,
     workers: u32,
+    /// A lesson's question waits for its answer: the run's length in simulated time is not
+    /// said, since it gives away how many round trips the transfer takes.
+    veiled: bool,
 }
 
 /// One line under the cards: the simulation's size and time, or that a run is going.
@@ -483,6 +486,10 @@ fn Status(props: &StatusProps) -> Html {
     let done = props.view.as_ref().map(|v| {
         let s = &v.summary;
         match (lang, props.shipped) {
+            _ if props.veiled => match lang {
+                Lang::En => format!("{} events simulated", format::count(s.events)),
+                Lang::Zh => format!("模拟了 {} 个事件", format::count(s.events)),
+            },
             (Lang::En, true) => format!(
                 "{} events, simulated when this page was built ({} of simulated time)",
                 format::count(s.events),

@@ -29,7 +29,8 @@ pub fn lesson_and_player(
             if page.player.open {
                 <LazyPlayer state={page.player.clone()} {steps}
                     index={page.step_index()} time_ms={page.player_ms()}
-                    end_ms={page.shown_end_ms()} rtt_ms={page.scenario.rtt_ms}
+                    end_ms={page.shown_end_ms()} horizon_ms={page.horizon_ms()}
+                    rtt_ms={page.scenario.rtt_ms}
                     queue_limit={page.scenario.queue} flows={page.flows()}
                     trouble={page.steps_trouble()}
                     failed={page.current_failure().is_some()} {lang} on_action={on_player.clone()} />

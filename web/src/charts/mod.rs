@@ -105,6 +105,9 @@ pub struct ChartsProps {
     /// only dimmed.
     #[prop_or_default]
     pub veiled: bool,
+    /// Veiled, the time axis ends here rather than at the run's end (`Page::horizon_ms`).
+    #[prop_or_default]
+    pub horizon_ms: Option<f64>,
     /// The player's step, while the player is open ([`AtStep`]).
     #[prop_or_default]
     pub cursor_step: Option<tcplab::player::Step>,
@@ -186,6 +189,9 @@ pub struct Ctx {
     pub end_ms: f64,
     /// The time range every time chart shows, when zoomed (ms); `None`: the whole run.
     pub range: Option<(f64, f64)>,
+    /// Where the time axis ends when not zoomed, while a lesson's question waits: not at the
+    /// run's end, which would tell how long the transfer takes. `None`: the run's end.
+    pub horizon_ms: Option<f64>,
     /// The window chart's value axis is logarithmic: slow start's doubling a straight line.
     pub window_log: bool,
     /// While a lesson's question waits for its answer, the player's time (ms): every legend
@@ -202,6 +208,7 @@ impl Ctx {
             lang,
             end_ms,
             range: None,
+            horizon_ms: None,
             window_log: false,
             known_until_ms: None,
         }
@@ -247,9 +254,23 @@ impl Ctx {
         self
     }
 
-    /// The time axis's span: the zoomed range, else the whole run from 0.
+    /// The time axis's span: the zoomed range, else the whole run from 0 (to the horizon,
+    /// veiled).
     pub fn span(&self) -> (f64, f64) {
-        self.range.unwrap_or((0.0, axis::time_end(self.end_ms)))
+        self.range.unwrap_or_else(|| {
+            let end = self
+                .horizon_ms
+                .filter(|h| h.is_finite() && *h > 0.0)
+                .unwrap_or_else(|| axis::time_end(self.end_ms));
+            (0.0, end)
+        })
+    }
+
+    /// The same run with its time axis ending at `horizon` (ms) unless zoomed; `None`: at the
+    /// run's end.
+    pub fn horizon(mut self, horizon: Option<f64>) -> Ctx {
+        self.horizon_ms = horizon;
+        self
     }
 
     /// The part of the span whose data is drawn and fits the value axes: all of it, or up to
@@ -546,7 +567,8 @@ pub fn Charts(props: &ChartsProps) -> Html {
     // Veiled, the legends and readouts know the run only up to the player's time.
     let mut ctx = Ctx::new(props.view.0.clone(), props.lang)
         .zoomed(range)
-        .known_until(props.until_ms.filter(|_| props.veiled));
+        .known_until(props.until_ms.filter(|_| props.veiled))
+        .horizon(props.horizon_ms.filter(|_| props.veiled));
     ctx.window_log = *window_log;
     let toggle_log = {
         let window_log = window_log.clone();

@@ -365,6 +365,10 @@ fn veiled_the_value_axes_fit_what_is_shown_not_what_is_hidden() {
             .map(|s| s.1)
             .fold(0.0, f64::max)
     };
+    // Veiled, the time axis runs to the player's horizon, the run's end unsaid.
+    let horizon = ctx(&v, Some(k)).horizon(Some(500.0));
+    assert_eq!(horizon.span(), (0.0, 500.0));
+    assert_eq!(horizon.drawn_span(), (0.0, k));
     let whole = drawn_top(&Sequence(ctx(&v, None)));
     let veiled = drawn_top(&Sequence(ctx(&v, Some(k))));
     assert!(whole >= sent(v.end_ms), "whole: {whole}");

@@ -147,7 +147,8 @@ pub fn Embed() -> Html {
                 <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
                     until_ms={page.player_ms()} cursor_step={page.cursor_step()} {on_cursor}
                     on_seek={page.player.open.then(|| on_seek.clone())}
-                    follow_ms={page.follow_ms()} {veiled} only={spec.charts.clone()} />
+                    follow_ms={page.follow_ms()} {veiled} horizon_ms={page.horizon_ms()}
+                    only={spec.charts.clone()} />
             } else {
                 <div class="charts" aria-hidden="true"></div>
             }

@@ -59,13 +59,24 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
         Callback::from(move |_: MouseEvent| on_action.emit(a))
     };
     let n = lesson.parts.len();
+    let veiled = state.veiled();
     let dots = lesson.parts.iter().enumerate().map(|(i, p)| {
         let current = i == state.part;
+        // A later part's title would answer the question pending ("Recovery done" names what
+        // the third duplicate ACK sets off): while the run is veiled it is only its number.
+        let title = if veiled && i > state.part {
+            match lang {
+                Lang::En => format!("Part {}", i + 1),
+                Lang::Zh => format!("第 {} 部分", i + 1),
+            }
+        } else {
+            lang.pick(p.title.en, p.title.zh).to_string()
+        };
         html! {
             <li>
                 <button type="button" class={classes!("lesson-dot", current.then_some("current"))}
                     id={format!("lesson-go-{}", i + 1)} aria-current={current.then_some("step")}
-                    title={lang.pick(p.title.en, p.title.zh)} onclick={emit(Action::Go(i))}>
+                    {title} onclick={emit(Action::Go(i))}>
                     { (i + 1).to_string() }
                 </button>
             </li>

@@ -58,6 +58,10 @@ pub struct PlayerProps {
     pub time_ms: Option<f64>,
     /// The end of the run, ms: the scrubber's span.
     pub end_ms: f64,
+    /// While a lesson's question waits: the scrubber's span instead of the run's, and its marks
+    /// only those of what has happened by the player's time (`Page::horizon_ms`).
+    #[prop_or_default]
+    pub horizon_ms: Option<f64>,
     /// The path's round trip without queueing, ms.
     pub rtt_ms: f64,
     /// The bottleneck's queue limit, packets.
@@ -113,7 +117,8 @@ pub fn Player(props: &PlayerProps) -> Html {
     let body = match (&props.steps, props.index) {
         (Some(steps), Some(index)) => html! {
             <Stage steps={steps.clone()} {index} time_ms={props.time_ms.unwrap_or(0.0)}
-                state={props.state.clone()} end_ms={props.end_ms} rtt_ms={props.rtt_ms}
+                state={props.state.clone()} end_ms={props.end_ms} horizon_ms={props.horizon_ms}
+                rtt_ms={props.rtt_ms}
                 queue_limit={props.queue_limit} flows={props.flows} {lang}
                 on_action={props.on_action.clone()} />
         },
@@ -200,6 +205,7 @@ struct StageProps {
     time_ms: f64,
     state: State,
     end_ms: f64,
+    horizon_ms: Option<f64>,
     rtt_ms: f64,
     queue_limit: u32,
     flows: usize,
@@ -225,16 +231,17 @@ fn Stage(props: &StageProps) -> Html {
     let Some(step) = steps.steps.get(props.index) else {
         return Html::default();
     };
-    // The scrubber spans the whole run; a part of it is recorded.
+    // The scrubber spans the whole run (to the horizon, veiled); a part of it is recorded.
     let last = steps.steps.last().map_or(0.0, |s| s.t_ms);
-    let end_ms = props.end_ms.max(last);
+    let end_ms = props.horizon_ms.unwrap_or_else(|| props.end_ms.max(last));
+    let known_until = props.horizon_ms.map(|_| props.time_ms);
     html! {
         <>
             <Transport steps={steps.clone()} index={props.index} time_ms={props.time_ms}
                 playing={props.state.playing} speed={props.state.speed} follow={props.state.follow}
                 rtt_ms={props.rtt_ms}
                 {lang} on_action={props.on_action.clone()} />
-            <Scrubber steps={steps.clone()} time_ms={props.time_ms} {end_ms} {lang}
+            <Scrubber steps={steps.clone()} time_ms={props.time_ms} {end_ms} {known_until} {lang}
                 on_action={props.on_action.clone()} />
             <div class="player-body">
                 <div class="player-main">
@@ -417,6 +424,8 @@ struct ScrubberProps {
     steps: StepsRef,
     time_ms: f64,
     end_ms: f64,
+    /// Veiled: only the landmarks by this time are marked.
+    known_until: Option<f64>,
     lang: Lang,
     on_action: Callback<Action>,
 }
@@ -433,20 +442,28 @@ fn Scrubber(props: &ScrubberProps) -> Html {
     let end = props.end_ms.max(1e-9);
     // The marks change with the record, not with the cursor: drawn once per record, as the
     // player plays across them.
-    let marks = use_memo((props.steps.clone(), end.to_bits()), move |(s, _)| {
-        let all: Vec<&tcplab::player::Step> =
-            s.steps.iter().filter(|st| st.kind.is_landmark()).collect();
-        let every = all.len().div_ceil(MARKS).max(1);
-        html! {
-            { for all.into_iter().step_by(every).map(|st| {
-                let pct = (st.t_ms / end * 100.0).clamp(0.0, 100.0);
-                html! {
-                    <span class={classes!("scrub-mark", log::Tone::of(&st.kind).class())}
-                        data-kind={st.kind.name()} style={format!("left:{pct:.3}%")}></span>
-                }
-            }) }
-        }
-    });
+    let until = props.known_until.map(f64::to_bits);
+    let marks = use_memo(
+        (props.steps.clone(), end.to_bits(), until),
+        move |(s, _, until)| {
+            let until = until.map_or(f64::INFINITY, f64::from_bits);
+            let all: Vec<&tcplab::player::Step> = s
+                .steps
+                .iter()
+                .filter(|st| st.kind.is_landmark() && st.t_ms <= until)
+                .collect();
+            let every = all.len().div_ceil(MARKS).max(1);
+            html! {
+                { for all.into_iter().step_by(every).map(|st| {
+                    let pct = (st.t_ms / end * 100.0).clamp(0.0, 100.0);
+                    html! {
+                        <span class={classes!("scrub-mark", log::Tone::of(&st.kind).class())}
+                            data-kind={st.kind.name()} style={format!("left:{pct:.3}%")}></span>
+                    }
+                }) }
+            }
+        },
+    );
     let on_input = {
         let on_action = props.on_action.clone();
         Callback::from(move |e: InputEvent| {

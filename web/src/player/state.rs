@@ -163,6 +163,23 @@ pub const FOLLOW: [(Option<u32>, &str, &str); 5] = [
 /// A run longer than this many round trips is followed ten at a time by default.
 pub const FOLLOW_PAST_RTTS: f64 = 40.0;
 
+/// Where a veiled run's time axis and scrubber end, from the player's time alone: that time and
+/// as much again (four round trips at least), rounded up to 1, 2, 2.5 or 5 times a power of
+/// ten, so that the span stands still over a part's steps and grows by steps as the player goes
+/// on, and says nothing of when the run ends.
+pub fn veiled_horizon(until_ms: f64, rtt_ms: f64) -> f64 {
+    let raw = until_ms + until_ms.max(4.0 * rtt_ms);
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let decade = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|v| *v >= raw * (1.0 - 1e-12))
+        .unwrap_or(10.0 * decade)
+}
+
 impl Default for State {
     fn default() -> State {
         State {
@@ -362,6 +379,17 @@ impl Page {
     /// The end of the run on show, ms, once its view is in (0 before).
     pub fn shown_end_ms(&self) -> f64 {
         self.shown_view().map_or(0.0, |v| v.end_ms)
+    }
+
+    /// How far the charts' time axis and the player's scrubber run while a lesson's question
+    /// waits for its answer and the player stands before the run's end ([`veiled_horizon`]):
+    /// the run's end would give away how long the transfer takes. `None`: to the run's end.
+    pub fn horizon_ms(&self) -> Option<f64> {
+        if !self.lesson_pending() {
+            return None;
+        }
+        let t = self.player_ms()?;
+        (t < self.shown_end_ms()).then(|| veiled_horizon(t, self.rtt_ms()))
     }
 
     /// The connections of the scenario on show: its flows, or the connections its messages go
@@ -701,5 +729,60 @@ mod tests {
         });
         assert_eq!(page.step_index(), Some(last));
         assert_eq!(page.wants_steps(), None, "asked again");
+    }
+
+    /// The slow-start lesson's page at its fourth part ("how many round trips does the POST
+    /// take?"), with its run and steps in, for a body of `body` bytes.
+    fn counting_round_trips(body: &str) -> crate::model::page::Page {
+        let page = test_page(&format!("?lesson=slow-start&part=4&body={body}"));
+        let query = page.run_query();
+        let view = Rc::new(run_view(&query));
+        let page = page.apply(Action::Ran {
+            query: query.clone(),
+            outcome: Outcome::View(view),
+        });
+        let window = page.wants_steps().expect("a record to ask for");
+        let steps = Rc::new(run_steps(&query, window.from_ms));
+        page.apply(Action::Recorded {
+            query,
+            outcome: Outcome::Steps(steps),
+        })
+    }
+
+    #[test]
+    fn a_veiled_runs_axis_and_scrubber_end_where_the_players_time_says_not_the_run() {
+        // Two bodies whose runs agree up to the part's moment and end a round trip apart: the
+        // horizon is the same, past the player's time, and tells neither end.
+        let (a, b) = (
+            counting_round_trips("2499986"),
+            counting_round_trips("4000000"),
+        );
+        assert!(a.lesson_pending() && b.lesson_pending());
+        let (t, end_a, end_b) = (
+            a.player_ms().expect("the player's time"),
+            a.shown_end_ms(),
+            b.shown_end_ms(),
+        );
+        assert_eq!(b.player_ms(), Some(t));
+        assert!(end_b > end_a + 20.0, "{end_a} {end_b}");
+        let h = a.horizon_ms().expect("a horizon while veiled");
+        assert_eq!(b.horizon_ms(), Some(h));
+        assert!(h > t && h != end_a && h != end_b, "{t} {h} {end_a} {end_b}");
+        // Unveiled, the whole run.
+        assert_eq!(test_page("?preset=post-slow-start&at=60").horizon_ms(), None);
+    }
+
+    #[test]
+    fn the_veiled_horizon_is_the_players_time_and_as_much_again_rounded_up() {
+        use super::veiled_horizon;
+        // Four round trips ahead at least, then twice the time; 1, 2, 2.5 or 5 a decade.
+        assert_eq!(veiled_horizon(31.5, 31.5), 200.0);
+        assert_eq!(veiled_horizon(63.0, 31.5), 200.0);
+        assert_eq!(veiled_horizon(100.0, 25.0), 200.0);
+        assert_eq!(veiled_horizon(110.0, 25.0), 250.0);
+        assert_eq!(veiled_horizon(160.0, 31.5), 500.0);
+        assert_eq!(veiled_horizon(304.0, 100.0), 1000.0);
+        assert_eq!(veiled_horizon(3000.0, 40.0), 10000.0);
+        assert_eq!(veiled_horizon(f64::NAN, 40.0), 1.0);
     }
 }
