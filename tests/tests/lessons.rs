@@ -189,6 +189,26 @@ fn as_number(g: Given) -> f64 {
     }
 }
 
+/// What the page says of the run's length and of what is ahead, beside a lesson: the status
+/// line, whether a landmark is marked past the scrubber's thumb, the later parts' buttons'
+/// titles.
+async fn ahead(lab: &Lab) -> Value {
+    let text = lab
+        .eval_string(
+            "const scrub = document.getElementById('player-scrub');
+             const at = scrub ? Number(scrub.value) / Number(scrub.max) * 100 : -1;
+             const past = [...document.querySelectorAll('.scrub-mark')]
+                 .filter(m => parseFloat(m.style.left) > at + 0.01).map(m => m.dataset.kind);
+             const titles = [...document.querySelectorAll('.lesson-dot')].map(b => b.title);
+             return JSON.stringify({
+                 status: document.getElementById('status')?.textContent ?? '',
+                 past, titles,
+             });",
+        )
+        .await;
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
     with_lab(|lab| async move {
@@ -219,6 +239,17 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
             "{p:?}"
         );
         assert_eq!(core_answer("fast-retransmit", 2, ""), Given::Choice(0));
+        // Nothing says what is ahead: no landmark past the thumb (the fast retransmit, the
+        // recovery's end), no title of a later part ("Recovery done"), no length of the run.
+        let a = ahead(lab).await;
+        assert_eq!(a["past"], serde_json::json!([]), "{a}");
+        assert_eq!(a["titles"][3], "Part 4", "{a}");
+        assert_eq!(a["titles"][4], "Part 5", "{a}");
+        let status = a["status"].as_str().unwrap_or("");
+        assert!(
+            status.contains("events simulated") && !status.contains("simulated time"),
+            "{a}"
+        );
         // Choosing points at a choice; the reveal checks it.
         lab.click(By::Css("#lesson-choices [data-choice='1']"), "choice B")
             .await;
@@ -255,8 +286,17 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         );
         assert_eq!(p.answer.parse::<f64>().ok(), Some(expected));
         assert_eq!(p.player_kind, "recovery_done");
-        // The lesson's last question on the run: its results show.
+        // The lesson's last question on the run: its results show, and what is ahead.
         assert!(!p.cards_veiled, "{p:?}");
+        let a = ahead(lab).await;
+        assert_eq!(a["titles"][4], "Recovery done", "{a}");
+        assert!(
+            a["status"]
+                .as_str()
+                .unwrap_or("")
+                .contains("simulated time"),
+            "{a}"
+        );
 
         press(lab, Key::PageDown).await;
         let p = wait_for_part(lab, 5).await;

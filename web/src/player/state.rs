@@ -769,7 +769,10 @@ mod tests {
         assert_eq!(b.horizon_ms(), Some(h));
         assert!(h > t && h != end_a && h != end_b, "{t} {h} {end_a} {end_b}");
         // Unveiled, the whole run.
-        assert_eq!(test_page("?preset=post-slow-start&at=60").horizon_ms(), None);
+        assert_eq!(
+            test_page("?preset=post-slow-start&at=60").horizon_ms(),
+            None
+        );
     }
 
     #[test]
