@@ -356,6 +356,18 @@ async fn a_staged_loss_is_stepped_to_its_fast_retransmit_and_back() {
             })
             .await;
         assert!(paused, "space did not pause");
+
+        // The scrubber focused, its arrows step the player, as the key guide says, rather than
+        // move its thumb by a ten-thousandth of the run.
+        let at = shown(lab).await.index.expect("a step on show");
+        lab.eval_string("document.getElementById('player-scrub').focus(); return null;")
+            .await;
+        press_key(lab, Key::Right, false).await;
+        assert!(
+            wait_for_step(lab, at + 1).await,
+            "→ on the scrubber from step {at}: {:?}",
+            shown(lab).await.index
+        );
         lab.assert_no_console_errors().await;
     })
     .await;

@@ -433,6 +433,9 @@ struct ScrubberProps {
 /// Positions of the scrubber: fine enough for a step of a few microseconds in a short run.
 const SCRUB: f64 = 10_000.0;
 
+/// The scrubber's element id: its arrow keys are the player's ([`focus_of`]).
+const SCRUB_ID: &str = "player-scrub";
+
 /// Marks on the scrubber at most: past this, a long run's landmarks would be a smear.
 const MARKS: usize = 400;
 
@@ -488,7 +491,7 @@ fn Scrubber(props: &ScrubberProps) -> Html {
     });
     html! {
         <div class="player-scrub">
-            <input type="range" id="player-scrub" min="0" max={SCRUB.to_string()} step="1"
+            <input type="range" id={SCRUB_ID} min="0" max={SCRUB.to_string()} step="1"
                 value={position.to_string()} oninput={on_input}
                 aria-label={lang.pick("Simulated time", "模拟时间")}
                 aria-valuetext={log::time(props.time_ms)} />
@@ -574,6 +577,9 @@ pub fn focus_of(e: &KeyboardEvent) -> Focus {
         .to_ascii_lowercase();
     match tag.as_str() {
         _ if editable => Focus::Field,
+        // The player's own scrubber: its arrows step the player, as the key guide says,
+        // rather than move the thumb by a ten-thousandth of the run.
+        "INPUT" if input_type == "range" && target.id() == SCRUB_ID => Focus::Other,
         "INPUT" if input_type == "range" => Focus::Slider,
         "INPUT" if matches!(input_type.as_str(), "checkbox" | "radio" | "button") => Focus::Control,
         "INPUT" | "TEXTAREA" | "SELECT" => Focus::Field,

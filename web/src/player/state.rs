@@ -599,15 +599,32 @@ impl Page {
                     self.player.play_ms = Some(0.0);
                     return self.stand_at(0.0);
                 }
-                let t = self.steps().and_then(|s| s.steps.get(i)).map(|s| s.t_ms);
+                // From where a pause left the playhead, between this step and the next, or from
+                // the step.
+                let step_t = self.steps().and_then(|s| s.steps.get(i)).map(|s| s.t_ms);
+                let paused = self
+                    .scenario
+                    .at_ms
+                    .filter(|&a| step_t.is_some_and(|s| a > s));
                 self = self.put(i, Entry::Refine);
-                self.player.play_ms = t;
+                self.player.play_ms = paused.or(step_t);
                 self
             }
             Action::Pause => {
+                // The playhead stays where it was, between steps if it was: a pause in a quiet
+                // stretch does not throw back the time played since the last step.
+                let at = self.player.play_ms.take();
                 self.player.playing = false;
-                self.player.play_ms = None;
-                self
+                match at.filter(|t| t.is_finite()) {
+                    Some(t) if self.scenario.at_ms != Some(t) => {
+                        // No step is at a time between steps: the address names the time.
+                        self.scenario.at_ms = Some(t);
+                        self.player.within = 0;
+                        self.revise(Entry::Refine);
+                        self
+                    }
+                    _ => self,
+                }
             }
             // The run's start, whether this record holds it or not.
             Action::Go(Move::Start) => {
@@ -734,7 +751,12 @@ mod tests {
     /// The slow-start lesson's page at its fourth part ("how many round trips does the POST
     /// take?"), with its run and steps in, for a body of `body` bytes.
     fn counting_round_trips(body: &str) -> crate::model::page::Page {
-        let page = test_page(&format!("?lesson=slow-start&part=4&body={body}"));
+        recorded(&format!("?lesson=slow-start&part=4&body={body}"))
+    }
+
+    /// The page of `search` with its run and its steps in.
+    fn recorded(search: &str) -> crate::model::page::Page {
+        let page = test_page(search);
         let query = page.run_query();
         let view = Rc::new(run_view(&query));
         let page = page.apply(Action::Ran {
@@ -787,5 +809,38 @@ mod tests {
         assert_eq!(veiled_horizon(304.0, 100.0), 1000.0);
         assert_eq!(veiled_horizon(3000.0, 40.0), 10000.0);
         assert_eq!(veiled_horizon(f64::NAN, 40.0), 1.0);
+    }
+
+    #[test]
+    fn a_pause_keeps_the_playhead_where_it_was_and_play_goes_on_from_there() {
+        use super::Action as Player;
+        // The staged loss's run: a quiet stretch of a round trip after the duplicate ACKs.
+        let page = recorded("?preset=lesson-fast-retransmit&at=0");
+        let steps = page.steps().cloned().expect("steps");
+        let (a, b) = steps
+            .steps
+            .windows(2)
+            .map(|w| (w[0].t_ms, w[1].t_ms))
+            .find(|(a, b)| b - a > 10.0)
+            .expect("a quiet stretch");
+        let mid = (a + b) / 2.0;
+        let page = page
+            .apply(Action::Player(Player::Play))
+            .apply(Action::Player(Player::Tick(mid)))
+            .apply(Action::Player(Player::Pause));
+        assert!(!page.player.playing);
+        assert_eq!(page.player_ms(), Some(mid));
+        let i = page.step_index().expect("a step");
+        assert_eq!(steps.steps[i].t_ms, a, "the step before the playhead");
+        // Play goes on from the playhead, not from the step before it.
+        let page = page.apply(Action::Player(Player::Play));
+        assert_eq!(page.player.play_ms, Some(mid));
+        // A step moves on from the step, and stands on a step's time again.
+        let page = page
+            .apply(Action::Player(Player::Pause))
+            .apply(Action::Player(Player::Go(crate::player::nav::Move::Step(
+                crate::player::nav::Dir::Forward,
+            ))));
+        assert_eq!(page.player_ms(), Some(b));
     }
 }
