@@ -94,25 +94,6 @@ pub fn ticks(lo: f64, hi: f64, log: bool, n: usize) -> Vec<f64> {
     t
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{range, ticks};
-
-    #[test]
-    fn a_log_axis_over_close_values_is_labelled_and_spans_a_factor_of_one_and_a_half() {
-        // A sweep's goodput from 9.24 to 12.1 MB/s: four labels, not one.
-        let (lo, hi) = range([9.24, 11.9, 12.1], true);
-        assert!(hi / lo >= 1.5 - 1e-9 && lo < 9.24 && hi > 12.1, "{lo} {hi}");
-        assert_eq!(ticks(lo, hi, true, 5), vec![9.0, 10.0, 11.0, 12.0]);
-        // Medians 1 % apart: drawn nearly flat, with labels.
-        let (lo, hi) = range([12.0, 12.1], true);
-        assert!((hi / lo - 1.5).abs() < 1e-9, "{lo} {hi}");
-        assert!(ticks(lo, hi, true, 5).len() >= 3, "{:?}", ticks(lo, hi, true, 5));
-        // Decades keep their 1, 2 and 5.
-        let (lo, hi) = range([5.0, 200.0], true);
-        assert_eq!(ticks(lo, hi, true, 6), vec![5.0, 10.0, 20.0, 50.0, 100.0, 200.0]);
-    }
-}
 
 /// Lays out the legend, the frame, ticks and names; returns where the plot landed.
 pub fn frame(root: &Root, st: &Style, items: &[Item], x: &Axis, y: &Axis) -> Result<Frame, String> {
@@ -311,4 +292,24 @@ pub fn whisker(
         .map_err(err)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{range, ticks};
+
+    #[test]
+    fn a_log_axis_over_close_values_is_labelled_and_spans_a_factor_of_one_and_a_half() {
+        // A sweep's goodput from 9.24 to 12.1 MB/s: four labels, not one.
+        let (lo, hi) = range([9.24, 11.9, 12.1], true);
+        assert!(hi / lo >= 1.5 - 1e-9 && lo < 9.24 && hi > 12.1, "{lo} {hi}");
+        assert_eq!(ticks(lo, hi, true, 5), vec![9.0, 10.0, 11.0, 12.0]);
+        // Medians 1 % apart: drawn nearly flat, with labels.
+        let (lo, hi) = range([12.0, 12.1], true);
+        assert!((hi / lo - 1.5).abs() < 1e-9, "{lo} {hi}");
+        assert!(ticks(lo, hi, true, 5).len() >= 3, "{:?}", ticks(lo, hi, true, 5));
+        // Decades keep their 1, 2 and 5.
+        let (lo, hi) = range([5.0, 200.0], true);
+        assert_eq!(ticks(lo, hi, true, 6), vec![5.0, 10.0, 20.0, 50.0, 100.0, 200.0]);
+    }
 }
