@@ -129,9 +129,14 @@ impl Rtt {
             .as_ref()
             .filter(|_| !pings.is_empty())
         {
-            let n = ctx
-                .known_count(p.received, ctx.view.probe.len(), probe.len())
-                .map(crate::model::format::count);
+            // Zoomed, those in view, as the samples are counted, where the trace holds them all.
+            let whole = ctx.view.probe.len() as u64 == p.received;
+            let n = if ctx.range.is_some() && whole {
+                Some(pings.len() as u64)
+            } else {
+                ctx.known_count(p.received, ctx.view.probe.len(), probe.len())
+            }
+            .map(crate::model::format::count);
             items.push(Item::new(
                 Swatch::Dot(PING),
                 match (lang, n) {
@@ -226,8 +231,6 @@ impl Figure for Rtt {
         if full.is_finite() && full > path && full <= top {
             draw::level(&mut chart, st, &frame, full, Pen::dashed(QUEUE, 1.0))?;
         }
-        let pings: Vec<(f64, f64)> = pings.into_iter().filter(|p| p.1 <= top).collect();
-        draw::dots(&mut chart, st, &frame, &pings, 2.0, PING)?;
         draw::line(&mut chart, st, &frame, &srtt, Pen::solid(SRTT, 1.4))?;
         draw::line(&mut chart, st, &frame, &rto, Pen::dashed(RTO, 1.4))?;
         // One dot per cell: a million samples draw as the cloud they make, not a million dots;
@@ -242,6 +245,10 @@ impl Figure for Rtt {
                     .map(|p| Circle::new(p, r, SAMPLE.mix(0.6).filled())),
             )
             .map_err(|e| e.to_string())?;
+        // The pings last: a ping waits behind the same queue as the flow's segments, so its
+        // round trips fall on the samples' cloud, which drawn over them hid every one.
+        let pings: Vec<(f64, f64)> = pings.into_iter().filter(|p| p.1 <= top).collect();
+        draw::dots(&mut chart, st, &frame, &pings, 2.0, PING)?;
         Ok(frame)
     }
 
@@ -272,5 +279,37 @@ impl Figure for Rtt {
             rows.push(Row::new(RTO, format!("RTO {}", fmt::ms(o)), Some(o)));
         }
         Some(Readout::at(t, rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::Rtt;
+    use crate::charts::Ctx;
+    use crate::i18n::Lang;
+    use crate::worker::protocol::run_view;
+
+    #[test]
+    fn zoomed_the_pings_are_counted_in_view_as_the_samples_are() {
+        let v = Rc::new(run_view("preset=bufferbloat&dur=4"));
+        let all = v.probe.len();
+        assert!(all > 100, "{all}");
+        let label = |ctx: Ctx| {
+            Rtt(ctx)
+                .legend(1e6)
+                .into_iter()
+                .map(|i| i.label)
+                .find(|l| l.starts_with("ping round trips"))
+                .unwrap_or_default()
+        };
+        let whole = Ctx::new(v.clone(), Lang::En);
+        assert_eq!(label(whole), format!("ping round trips ({all})"));
+        let zoomed = Ctx::new(v.clone(), Lang::En).zoomed(Some((1000.0, 2000.0)));
+        let (lo, hi) = zoomed.span();
+        let in_view = v.probe.iter().filter(|p| p.0 >= lo && p.0 <= hi).count();
+        assert!(in_view > 0 && in_view < all, "{in_view} of {all}");
+        assert_eq!(label(zoomed), format!("ping round trips ({in_view})"));
     }
 }

@@ -94,7 +94,6 @@ pub fn ticks(lo: f64, hi: f64, log: bool, n: usize) -> Vec<f64> {
     t
 }
 
-
 /// Lays out the legend, the frame, ticks and names; returns where the plot landed.
 pub fn frame(root: &Root, st: &Style, items: &[Item], x: &Axis, y: &Axis) -> Result<Frame, String> {
     let (w, h) = root.dim_in_pixel();
@@ -307,9 +306,16 @@ mod tests {
         // Medians 1 % apart: drawn nearly flat, with labels.
         let (lo, hi) = range([12.0, 12.1], true);
         assert!((hi / lo - 1.5).abs() < 1e-9, "{lo} {hi}");
-        assert!(ticks(lo, hi, true, 5).len() >= 3, "{:?}", ticks(lo, hi, true, 5));
+        assert!(
+            ticks(lo, hi, true, 5).len() >= 3,
+            "{:?}",
+            ticks(lo, hi, true, 5)
+        );
         // Decades keep their 1, 2 and 5.
         let (lo, hi) = range([5.0, 200.0], true);
-        assert_eq!(ticks(lo, hi, true, 6), vec![5.0, 10.0, 20.0, 50.0, 100.0, 200.0]);
+        assert_eq!(
+            ticks(lo, hi, true, 6),
+            vec![5.0, 10.0, 20.0, 50.0, 100.0, 200.0]
+        );
     }
 }
