@@ -135,7 +135,29 @@ pub fn time_ticks(lo: f64, end: f64, asked: usize, fits: impl Fn(&[f64]) -> bool
             }
         }
     }
-    best.map_or(own, |(_, _, ticks)| ticks)
+    match best {
+        Some((_, _, ticks)) => ticks,
+        None => nearer_the_end(end, asked, own, &fits),
+    }
+}
+
+/// Where no round step divides the run's end (805 ms): plotters' ticks, or, where they leave
+/// more than a quarter of the axis unlabelled after the last (0 and 500 alone on a phone), the
+/// fewest more of its steps that come within a quarter of the end and fit (0, 200, ... 800).
+fn nearer_the_end(
+    end: f64,
+    asked: usize,
+    own: Vec<f64>,
+    fits: &impl Fn(&[f64]) -> bool,
+) -> Vec<f64> {
+    let tail = |t: &[f64]| end - t.last().copied().unwrap_or(0.0);
+    if tail(&own) <= 0.25 * end {
+        return own;
+    }
+    (asked + 1..=2 * asked)
+        .map(|k| RangedCoordf64::from(0.0..end).key_points(BoldPoints(k)))
+        .find(|t| tail(t) <= 0.25 * end && fits(t))
+        .unwrap_or(own)
 }
 
 /// Whether the labels of `ticks` fit side by side on a plot `plot_w` device pixels wide.
@@ -472,7 +494,7 @@ mod tests {
             );
             assert_eq!(phone(0.0, end), want, "0 to {s} s");
         }
-        let mut named = (0, 0);
+        let mut named = (0, 0, 0);
         for s in 1..=600 {
             let end = f64::from(s) * 1000.0;
             let (ours, own) = (phone(0.0, end), plotters(0.0, end));
@@ -486,13 +508,33 @@ mod tests {
                 assert!(ours.len() >= 3 && ours.len() <= 2 * asked + 1, "{ours:?}");
                 named.1 += 1;
             } else {
-                assert_eq!(ours, own, "0 to {s} s");
+                // No round step divides the end: plotters' ticks, made denser where they
+                // left more than a quarter of the axis unlabelled.
+                let tail = |t: &[f64]| end - t.last().copied().unwrap_or(0.0);
+                if tail(&own) > 0.25 * end && ours != own {
+                    assert!(
+                        tail(&ours) <= 0.25 * end && ours.len() <= 2 * asked + 1,
+                        "0 to {s} s: {ours:?}"
+                    );
+                    named.2 += 1;
+                } else {
+                    assert_eq!(ours, own, "0 to {s} s");
+                }
             }
         }
-        // Of the whole seconds to ten minutes, plotters named 17 ends; as many again now.
-        assert_eq!(named, (17, 17), "ends named by plotters, and besides");
-        // An end no round step divides, and a zoomed axis, keep plotters' ticks.
-        assert_eq!(phone(0.0, 5_500.0), plotters(0.0, 5_500.0));
+        // Of the whole seconds to ten minutes, plotters named 17 ends; as many again now; and
+        // where none is named, the ticks come within a quarter of the end on more axes.
+        assert_eq!(
+            (named.0, named.1),
+            (17, 17),
+            "ends named by plotters, and besides"
+        );
+        assert!(named.2 > 0, "{named:?}");
+        // An end no round step divides: plotters' ticks if they come near it, else denser
+        // ones; a zoomed axis keeps plotters' ticks.
+        assert_eq!(phone(0.0, 4_700.0), plotters(0.0, 4_700.0));
+        assert_eq!(phone(0.0, 5_500.0), seconds(&[0, 1, 2, 3, 4, 5]));
+        assert_eq!(phone(0.0, 805.3), vec![0.0, 200.0, 400.0, 600.0, 800.0]);
         assert_eq!(phone(1_000.0, 9_000.0), plotters(1_000.0, 9_000.0));
     }
 
