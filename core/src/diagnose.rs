@@ -837,7 +837,9 @@ fn close(a: f64, b: f64) -> bool {
     b != 0.0 && ((a - b) / b).abs() <= TOLERANCE
 }
 
-/// Three significant digits, at least whole units, without trailing zeros: 0.437, 11.6, 6386.
+/// Three significant digits, at least whole units, without trailing zeros: 0.437, 11.6, 6386;
+/// as many decimals as the smallest number a measurement can be written with (32 characters)
+/// needs, so that no figure above 0 reads as 0.
 fn fmt(x: f64) -> String {
     if !x.is_finite() {
         // Never reached by a figure (`Got` says an unfinished body in words): a last guard.
@@ -846,7 +848,7 @@ fn fmt(x: f64) -> String {
     let decimals = if x == 0.0 {
         0
     } else {
-        (2 - x.abs().log10().floor() as i32).clamp(0, 6) as usize
+        (2 - x.abs().log10().floor() as i32).clamp(0, 40) as usize
     };
     let text = format!("{x:.decimals$}");
     if text.contains('.') {
@@ -1187,6 +1189,16 @@ fn median_seed(runs: &[(f64, u64)]) -> u64 {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_figure_keeps_three_significant_digits_and_none_above_0_reads_as_0() {
+        assert_eq!(fmt(0.437_2), "0.437");
+        assert_eq!(fmt(11.63), "11.6");
+        assert_eq!(fmt(6386.2), "6386");
+        assert_eq!(fmt(0.0), "0");
+        assert_eq!(fmt(0.000_000_1), "0.0000001");
+        assert_eq!(fmt(1.234e-20), "0.0000000000000000000123");
+    }
 
     /// The QA report's path: 150 ms, 100 Mbit/s, 0.1 % loss, a 64 KiB window, the default body.
     const P: &str = "rtt=150&bw=100&loss=0.1&rwnd=65536";
