@@ -209,6 +209,19 @@ async fn my_number_is_explained_by_runs_one_click_away() {
             .await,
             "an example"
         );
+        // Asked with the box empty, the example is explained, and the box shows it.
+        lab.click(By::Id("explain-ask"), "Explain").await;
+        let shown = lab
+            .wait_until(RUN_TIMEOUT, || async move {
+                lab.eval_string(
+                    "const b = document.getElementById('explain-value');
+                     return String(b.value !== '' && b.value === b.placeholder);",
+                )
+                .await
+                    == "true"
+            })
+            .await;
+        assert!(shown, "the box stayed empty above the example's answer");
         lab.type_into("explain-value", "1.8").await;
         assert!(
             lab.wait_until(ANALYSIS, || async move {

@@ -236,11 +236,21 @@ pub fn Explain(props: &ExplainProps) -> Html {
         })
     };
     let on_ask = {
-        let (answer, time, value, pool) =
-            (answer.clone(), time.clone(), value.clone(), pool.clone());
+        let (answer, time, value, pool, typed) = (
+            answer.clone(),
+            time.clone(),
+            value.clone(),
+            pool.clone(),
+            typed.clone(),
+        );
         let scenario = props.scenario.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            // Asked with the box empty, the example is what is explained: the box then shows
+            // it, rather than stay empty above an answer about a number nobody typed.
+            if typed.as_ref().is_none_or(|t| t.trim().is_empty()) {
+                typed.set(Some(value.clone()));
+            }
             let field = if *time { Field::Time } else { Field::Goodput };
             match measured(&scenario, field, &value) {
                 Ok(m) => {
