@@ -463,6 +463,21 @@ async fn a_mahimahi_trace_chosen_on_the_page_is_the_link() {
             .await;
         assert!(said, "{:?}", lab.text_of("trace-status").await);
         assert!(lab.search().await.contains("link=trace"));
+        // And says which trace the link keeps; a binary file is said to be one.
+        let status = lab.text_of("trace-status").await;
+        assert!(status.contains("The link keeps steps.trace."), "{status:?}");
+        let binary = dir.join("image.trace");
+        std::fs::write(&binary, [b'1', b'\n', 0x89, b'P', b'N', b'G', 0, 7, 0xff])
+            .expect("the binary file");
+        lab.choose_file("trace-file", &binary).await;
+        let said = lab
+            .wait_until(Duration::from_secs(10), || async move {
+                lab.text_of("trace-status")
+                    .await
+                    .contains("line 2 is not text")
+            })
+            .await;
+        assert!(said, "{:?}", lab.text_of("trace-status").await);
         // A reload cannot bring the file back: the link says so, the rest of it runs.
         lab.open("?cc=cubic&rtt=40&link=trace&app=bulk&dur=2&lang=en")
             .await;

@@ -34,8 +34,19 @@ pub struct LinkTrace {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TraceError {
     Empty,
-    NotANumber { line: usize, text: String },
-    Descending { line: usize, ms: u64, before: u64 },
+    NotANumber {
+        line: usize,
+        text: String,
+    },
+    /// A line holds what no text file does (a NUL, a byte that is not UTF-8): a binary file.
+    NotText {
+        line: usize,
+    },
+    Descending {
+        line: usize,
+        ms: u64,
+        before: u64,
+    },
     ZeroPeriod,
     TooLong,
 }
@@ -48,6 +59,10 @@ impl fmt::Display for TraceError {
                 f,
                 "line {line}: {} is not a whole number of milliseconds",
                 crate::scenario::shown(text)
+            ),
+            TraceError::NotText { line } => write!(
+                f,
+                "line {line} is not text: a trace is a plain text file, a millisecond a line"
             ),
             TraceError::Descending { line, ms, before } => write!(
                 f,
@@ -76,6 +91,14 @@ impl LinkTrace {
             let line = line.trim();
             if line.is_empty() {
                 continue;
+            }
+            // A binary file, read as text, is replacement characters and control bytes: said
+            // so, rather than quoted back.
+            if line
+                .chars()
+                .any(|c| c == char::REPLACEMENT_CHARACTER || (c.is_control() && c != '\t'))
+            {
+                return Err(TraceError::NotText { line: i + 1 });
             }
             let v: u64 = line.parse().map_err(|_| TraceError::NotANumber {
                 line: i + 1,
@@ -476,6 +499,17 @@ mod tests {
         );
         assert!(err("-1").starts_with("line 1:"));
         assert!(err("0\n0").contains("period of at least 1 ms"));
+        // A binary file is said to be one, not quoted back.
+        let binary = String::from_utf8_lossy(&[b'1', b'\n', 0x89, b'P', b'N', b'G', 0, 7]);
+        assert_eq!(
+            err(&binary),
+            "line 2 is not text: a trace is a plain text file, a millisecond a line"
+        );
+        // A tab and Windows' line ends are text.
+        assert_eq!(
+            LinkTrace::parse("1\n2\t\r\n3\r\n").map(|t| t.opportunities()),
+            Ok(3)
+        );
     }
 
     #[test]

@@ -70,7 +70,15 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
                 {lang} described_by="trace-status" on_change={on_input} />
             <p class="hint" id="trace-status" aria-live="polite">{
                 match (&held, &*problem) {
-                    (_, Some(p)) => html! { <span class="field-error" role="alert">{ p.clone() }</span> },
+                    // The file refused, the link keeps the trace it had, and says which.
+                    (Some(h), Some(p)) => html! { <>
+                        <span class="field-error" role="alert">{ p.clone() }</span>
+                        { match lang {
+                            Lang::En => format!(" The link keeps {}.", h.name),
+                            Lang::Zh => format!("链路仍使用 {}。", h.name),
+                        } }
+                    </> },
+                    (None, Some(p)) => html! { <span class="field-error" role="alert">{ p.clone() }</span> },
                     (Some(h), None) => html! { { match lang {
                         Lang::En => format!("{}: {} opportunities over {}, {} on average; it repeats",
                             h.name, format::count(h.trace.opportunities() as u64),
