@@ -47,45 +47,48 @@ impl Opened {
     }
 }
 
-/// Reads `lesson=`, `part=` and `present=` from the page's own keys.
-pub fn read(pairs: &[(String, String)]) -> Result<Option<Opened>, BadLink> {
-    let one = |key: &str| -> Result<Option<&str>, BadLink> {
+/// Reads `lesson=`, `part=` and `present=` from the page's own keys: the lesson the link opens,
+/// and what in them is wrong. Only a lesson that cannot be told (none, an unknown name, the key
+/// repeated) opens none: a bad `part=` opens the lesson at its first part, a bad `present=`
+/// without the presenter's mode, each named in the banner, as a bad scenario key is.
+pub fn read(pairs: &[(String, String)]) -> (Option<Opened>, Vec<BadLink>) {
+    let mut bad = Vec::new();
+    let mut one = |key: &str| -> Option<&str> {
         let mut values = pairs
             .iter()
             .filter(|(k, _)| k == key)
             .map(|(_, v)| v.as_str());
         let first = values.next();
         if values.next().is_some() {
-            return Err(BadLink::new_in(
+            bad.push(BadLink::new_in(
                 key,
                 "repeated key".to_string(),
                 "键重复".to_string(),
             ));
+            return None;
         }
-        Ok(first)
+        first
     };
-    let (name, part, present) = (one(LESSON_KEY)?, one(PART_KEY)?, one(PRESENT_KEY)?);
-    let needs = |key: &str| {
-        BadLink::new_in(
-            key,
-            "needs lesson= (it names a lesson's part or mode)".to_string(),
-            "需要 lesson=（它指课程的部分或模式）".to_string(),
-        )
-    };
+    let (name, part, present) = (one(LESSON_KEY), one(PART_KEY), one(PRESENT_KEY));
+    let named = pairs.iter().any(|(k, _)| k == LESSON_KEY);
     let Some(name) = name else {
-        if part.is_some() {
-            return Err(needs(PART_KEY));
+        // Without lesson= (or with it repeated) there is no lesson for these to name.
+        for (key, given) in [(PART_KEY, part.is_some()), (PRESENT_KEY, present.is_some())] {
+            if given && !named {
+                bad.push(BadLink::new_in(
+                    key,
+                    "needs lesson= (it names a lesson's part or mode)".to_string(),
+                    "需要 lesson=（它指课程的部分或模式）".to_string(),
+                ));
+            }
         }
-        if present.is_some() {
-            return Err(needs(PRESENT_KEY));
-        }
-        return Ok(None);
+        return (None, bad);
     };
     let present = match present {
         None => false,
         Some("1") => true,
         Some(other) => {
-            return Err(BadLink::new_in(
+            bad.push(BadLink::new_in(
                 PRESENT_KEY,
                 format!(
                     "unknown value {} (allowed 1: the presenter's mode)",
@@ -95,20 +98,27 @@ pub fn read(pairs: &[(String, String)]) -> Result<Option<Opened>, BadLink> {
                     "未知的值 {}（允许 1：演示模式）",
                     crate::model::address::quoted(other)
                 ),
-            ))
+            ));
+            false
         }
     };
-    match Lesson::read(name, part) {
-        Ok((lesson, part)) => Ok(Some(Opened {
-            lesson,
-            part,
-            present,
-        })),
+    let opened = match Lesson::read(name, part) {
+        Ok((lesson, part)) => Some((lesson, part)),
         Err(e @ tcplab::lesson::LessonError::Unknown { .. }) => {
-            Err(BadLink::new(LESSON_KEY, e.to_string()))
+            bad.push(BadLink::new(LESSON_KEY, e.to_string()));
+            None
         }
-        Err(e) => Err(BadLink::new(PART_KEY, e.to_string())),
-    }
+        Err(e) => {
+            bad.push(BadLink::new(PART_KEY, e.to_string()));
+            Lesson::read(name, None).ok()
+        }
+    };
+    let opened = opened.map(|(lesson, part)| Opened {
+        lesson,
+        part,
+        present,
+    });
+    (opened, bad)
 }
 
 /// A lesson under way.
@@ -406,6 +416,7 @@ mod tests {
             "{}",
             page.banner[0].message
         );
+        // A bad part is named, and the lesson opens at its first part; a bad mode, without it.
         let page = test_page("?lesson=timeout&part=9");
         assert_eq!(page.banner[0].key, "part");
         assert!(
@@ -413,10 +424,24 @@ mod tests {
             "{}",
             page.banner[0].message
         );
+        let opened = page.lesson.as_ref().expect("the lesson opens");
+        assert_eq!((opened.lesson.name, opened.part), ("timeout", 0));
+        assert_eq!(
+            page.scenario.to_query(),
+            test_page("?lesson=timeout").scenario.to_query()
+        );
+        let page = test_page("?lesson=slow-start&part=2&part=3");
+        assert_eq!(page.banner[0].key, "part");
+        assert_eq!(page.lesson.map(|l| l.part), Some(0));
         let page = test_page("?part=2");
         assert_eq!(page.banner[0].key, "part");
+        assert!(page.lesson.is_none());
         let page = test_page("?lesson=timeout&present=yes");
         assert_eq!(page.banner[0].key, "present");
+        assert!(page.lesson.is_some_and(|l| !l.present));
+        let page = test_page("?lesson=timeout&lesson=mathis&part=2");
+        assert_eq!(page.banner[0].key, "lesson");
+        assert!(page.lesson.is_none());
         let page = test_page("?lesson=timeout&preset=bufferbloat");
         assert_eq!(page.banner[0].key, "preset");
         assert!(page.lesson.is_some());

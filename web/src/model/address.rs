@@ -122,8 +122,8 @@ pub struct Address {
     /// The page's own keys other than `lang`, decoded, as written ([`PAGE_KEYS`]).
     pub page: Vec<(String, String)>,
     /// The lesson the link opens (`lesson=`, `part=`), whose part's scenario the link's
-    /// scenario keys change; `Ok(None)` without one.
-    pub lesson: Result<Option<crate::lesson::Opened>, BadLink>,
+    /// scenario keys change (`None` without one), and what is wrong in its keys.
+    pub lesson: (Option<crate::lesson::Opened>, Vec<BadLink>),
 }
 
 /// Reads a `location.search` value (with or without its leading `?`).
@@ -136,9 +136,9 @@ pub fn parse_search(search: &str) -> Address {
         .collect();
     page.retain(|(k, _)| k != LANG_KEY);
     let lesson = crate::lesson::read(&page);
-    let read = match &lesson {
+    let read = match &lesson.0 {
         // A lesson's keys change its part's scenario, not the defaults.
-        Ok(Some(opened)) => opened.scenario_with(&query),
+        Some(opened) => opened.scenario_with(&query),
         // A link over a trace reads the one this tab holds, if any (`super::link_trace`).
         _ => {
             let held = super::link_trace::held().map(|h| h.trace);

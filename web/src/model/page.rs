@@ -198,13 +198,9 @@ impl Page {
         self.keys = keys;
         self.slot = self.slot.min(self.keys.others.len());
         banner.extend(bad);
-        match address.lesson {
-            Ok(opened) => self.lesson_arrive(opened),
-            Err(bad) => {
-                self.lesson_arrive(None);
-                banner.push(bad);
-            }
-        }
+        let (opened, bad) = address.lesson;
+        self.lesson_arrive(opened);
+        banner.extend(bad);
         // An embed's keys are read by the embed (`crate::embed`); here only what is wrong.
         banner.extend(crate::embed::Spec::read(&address.page).1);
         let within = crate::player::state::read_within(&address.page, self.scenario.at_ms);
