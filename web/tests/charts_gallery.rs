@@ -61,6 +61,7 @@ fn gallery() {
         on_seek: None,
         follow_ms: None,
         veiled: false,
+        horizon_ms: None,
         only: None,
         cursor_step: None,
     };
