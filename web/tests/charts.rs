@@ -69,6 +69,7 @@ impl Mounted {
             on_seek: None,
             follow_ms: None,
             veiled: false,
+            horizon_ms: None,
             only: None,
             cursor_step: None,
         }
