@@ -32,6 +32,33 @@ fn key_and_problem(bad: &BadLink, lang: Lang) -> Html {
     }
 }
 
+/// The most bad keys the banner lists: a link of thousands (`&x&x&x…`) is a line and a count,
+/// not a megabyte of messages pushing the page down.
+const MAX_LISTED: usize = 8;
+
+/// The bad keys, each problem once with how many times it was written, in the order first met:
+/// the first [`MAX_LISTED`] of them.
+fn listed(bad: &[BadLink]) -> Vec<(&BadLink, usize)> {
+    let mut out: Vec<(&BadLink, usize)> = Vec::new();
+    for b in bad {
+        let same = |o: &BadLink| o.key == b.key && o.problem_in(Lang::En) == b.problem_in(Lang::En);
+        if let Some(i) = out.iter().position(|(o, _)| same(o)) {
+            out[i].1 += 1;
+        } else if out.len() < MAX_LISTED {
+            out.push((b, 1));
+        }
+    }
+    out
+}
+
+/// How many different problems `bad` holds.
+fn distinct(bad: &[BadLink]) -> usize {
+    bad.iter()
+        .map(|b| (b.key.as_str(), b.problem_in(Lang::En)))
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+}
+
 #[function_component]
 pub fn Banner(props: &BannerProps) -> Html {
     let lang = props.lang;
@@ -66,7 +93,23 @@ pub fn Banner(props: &BannerProps) -> Html {
                         "已忽略这些键，链接的其余部分照常显示：") }
                 </p>
                 <ul class="banner-list">
-                    { for many.iter().map(|b| html! { <li data-key={b.key.clone()}>{ key_and_problem(b, lang) }</li> }) }
+                    { for listed(many).iter().map(|(b, times)| html! {
+                        <li data-key={b.key.clone()}>
+                            { key_and_problem(b, lang) }
+                            if *times > 1 {
+                                { match lang {
+                                    Lang::En => format!(" ({times} times)"),
+                                    Lang::Zh => format!("（{times} 次）"),
+                                } }
+                            }
+                        </li>
+                    }) }
+                    if distinct(many) > MAX_LISTED {
+                        <li class="banner-more">{ match lang {
+                            Lang::En => format!("and {} more.", distinct(many) - MAX_LISTED),
+                            Lang::Zh => format!("另有 {} 项。", distinct(many) - MAX_LISTED),
+                        } }</li>
+                    }
                 </ul>
             </div>
         },
@@ -129,4 +172,31 @@ pub fn quoted_parts(message: &str) -> Vec<(String, bool)> {
         parts.push((current, inside));
     }
     parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{distinct, listed, MAX_LISTED};
+    use crate::model::address::BadLink;
+
+    #[test]
+    fn thousands_of_bad_keys_are_listed_each_problem_once_and_at_most_eight() {
+        // `&x` written 3 000 times, then twelve different unknown keys.
+        let mut bad: Vec<BadLink> = (0..3000)
+            .map(|_| BadLink::new("x", "unknown key".to_string()))
+            .collect();
+        bad.extend((0..12).map(|i| BadLink::new(&format!("k{i}"), "unknown key".to_string())));
+        let shown = listed(&bad);
+        assert_eq!(shown.len(), MAX_LISTED);
+        assert_eq!((shown[0].0.key.as_str(), shown[0].1), ("x", 3000));
+        assert_eq!((shown[1].0.key.as_str(), shown[1].1), ("k0", 1));
+        assert_eq!(distinct(&bad), 13);
+        // A few keys, each its own line.
+        let few = [
+            BadLink::new("rtt", "out of range".to_string()),
+            BadLink::new("bw", "out of range".to_string()),
+        ];
+        assert_eq!(listed(&few).len(), 2);
+        assert_eq!(distinct(&few), 2);
+    }
 }
