@@ -10,7 +10,7 @@
 use tcplab::scenario::{shown, Key};
 use tcplab::Scenario;
 
-use super::address::BadLink;
+use super::address::{quoted, BadLink};
 use crate::i18n::Lang;
 
 /// The page's views.
@@ -410,11 +410,17 @@ impl PageKeys {
         if let Some(v) = get("view") {
             match View::from_name(v) {
                 Some(view) => keys.view = view,
-                None => note(Err(BadLink::new(
+                None => note(Err(BadLink::new_in(
                     "view",
                     format!(
-                        "unknown value \"{v}\" (allowed {})",
+                        "unknown value {} (allowed {})",
+                        quoted(v),
                         View::ALL.map(View::name).join(", ")
+                    ),
+                    format!(
+                        "未知的值 {}（允许 {}）",
+                        quoted(v),
+                        View::ALL.map(View::name).join("、")
                     ),
                 ))),
             }
@@ -423,9 +429,10 @@ impl PageKeys {
             None => Ok(Metric::Goodput),
             Some(v) => Metric::from_name(v).ok_or_else(|| {
                 let known: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
-                BadLink::new(
+                BadLink::new_in(
                     "metric",
-                    format!("unknown value \"{v}\" (allowed {})", known.join(", ")),
+                    format!("unknown value {} (allowed {})", quoted(v), known.join(", ")),
+                    format!("未知的值 {}（允许 {}）", quoted(v), known.join("、")),
                 )
             }),
         };
@@ -438,7 +445,11 @@ impl PageKeys {
                 (None, Some(d)) => d,
                 (None, None) => {
                     if get(values_name).is_some() {
-                        return Err(BadLink::new(values_name, format!("needs {key_name}=")));
+                        return Err(BadLink::new_in(
+                            values_name,
+                            format!("needs {key_name}="),
+                            format!("需要 {key_name}="),
+                        ));
                     }
                     return Ok(None);
                 }
@@ -559,11 +570,24 @@ impl PageKeys {
             let Some(q) = get(k) else { continue };
             match Scenario::parse(q) {
                 Ok(s) => others.push(s),
-                Err(e) => note(Err(BadLink::new(k, e.to_string()))),
+                // The other scenario's own error, in the page's language as the page's is.
+                Err(e) => note(Err(BadLink::new_in(
+                    k,
+                    e.to_string(),
+                    format!(
+                        "{}：{}",
+                        tcplab::scenario::shown(e.key()),
+                        crate::i18n::problem_zh(e.problem())
+                    ),
+                ))),
             }
         }
         if get("c").is_some() && get("b").is_none() {
-            note(Err(BadLink::new("c", "needs b=".to_string())));
+            note(Err(BadLink::new_in(
+                "c",
+                "needs b=".to_string(),
+                "需要 b=".to_string(),
+            )));
         }
         if !others.is_empty() {
             keys.others = others;
@@ -893,6 +917,24 @@ mod tests {
         let (k, m) = bad("?view=compare&b=rtt%3Dabc");
         assert_eq!(k, "b");
         assert!(m.contains("rtt") && m.contains("0.1 to 2000 ms"), "{m}");
+        // In Chinese, as the page's own scenario's error is.
+        let zh = |search: &str| {
+            test_page(search)
+                .banner
+                .into_iter()
+                .next()
+                .map(|b| b.problem_in(crate::i18n::Lang::Zh).to_string())
+                .unwrap_or_default()
+        };
+        let own = zh("?rtt=5000");
+        let other = zh("?view=compare&b=rtt%3D5000");
+        assert!(!own.is_empty() && own != "rtt: 5000 is out of range (allowed 0.1 to 2000 ms)");
+        assert_eq!(other, format!("rtt：{own}"));
+        assert_eq!(
+            zh("?view=graph"),
+            "未知的值 \"graph\"（允许 lab、sweep、matrix、compare、diagnose）"
+        );
+        assert_eq!(zh("?view=compare&c=rtt%3D5"), "需要 b=");
         let (k, _) = bad("?view=compare&c=rtt%3D5");
         assert_eq!(k, "c");
         let (k, m) = bad("?view=sweep&seeds=2&seeds=3");
