@@ -11,7 +11,9 @@ use tcplab::App;
 use yew::prelude::*;
 
 use crate::i18n::Lang;
-use crate::model::format::{bits_per_s, count, duration, mbytes_per_s, number, percent, unbroken};
+use crate::model::format::{
+    bits_per_s, count, duration, mbytes_per_s, number, percent, unbroken, MICROSECONDS_UNDER_MS,
+};
 use crate::model::path_words;
 use crate::model::verdict;
 use crate::worker::PAGE_MAX_EVENTS;
@@ -103,8 +105,8 @@ fn shown_ms(raw: Option<f64>) -> Shown {
             unit: "s",
             raw,
         },
-        // As `format::duration` writes it: microseconds under a hundredth of a millisecond.
-        Some(ms) if ms > 0.0 && ms < 0.01 => Shown {
+        // As `format::duration` writes it.
+        Some(ms) if ms > 0.0 && ms < MICROSECONDS_UNDER_MS => Shown {
             num: number(ms * 1000.0, 3),
             unit: "µs",
             raw,

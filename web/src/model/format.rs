@@ -107,13 +107,17 @@ pub fn bits_per_s(rate: MBytePerS) -> String {
     }
 }
 
+/// Under this many milliseconds a duration is written in microseconds: a queue's wait of
+/// 37.6 µs reads beside a median of 2.54 µs in one unit, not as `0.03763 ms`.
+pub const MICROSECONDS_UNDER_MS: f64 = 0.1;
+
 /// A duration given in milliseconds: four significant digits below a second (`243.5 ms`,
-/// `0.042 ms`), three above (`1.25 s`, `30 s`); in microseconds under a hundredth of a
-/// millisecond, where the zeros would hide the digits (`0.362 µs`, not `0.000362 ms`).
+/// `0.142 ms`), three above (`1.25 s`, `30 s`); in microseconds under a tenth of a millisecond,
+/// where the zeros would hide the digits (`0.362 µs`, not `0.000362 ms`).
 pub fn duration(ms: f64) -> String {
     if ms >= 1000.0 {
         format!("{} s", number(ms / 1000.0, 3))
-    } else if ms > 0.0 && ms < 0.01 {
+    } else if ms > 0.0 && ms < MICROSECONDS_UNDER_MS {
         format!("{} µs", number(ms * 1000.0, 3))
     } else {
         format!("{} ms", number(ms, 4))
@@ -197,7 +201,9 @@ mod tests {
         assert_eq!(format::bytes(2_500_000), "2.5 MB");
         assert_eq!(format::bytes(999), "999 B");
         assert_eq!(format::millis(224.0), "224 ms");
-        assert_eq!(format::duration(0.042), "0.042 ms");
+        assert_eq!(format::duration(0.042), "42 µs");
+        assert_eq!(format::duration(0.03763), "37.6 µs");
+        assert_eq!(format::duration(0.142), "0.142 ms");
         assert_eq!(format::duration(0.000362), "0.362 µs");
         assert_eq!(format::duration(0.0), "0 ms");
         assert_eq!(format::number(11.601129627050227, 3), "11.6");
