@@ -199,6 +199,15 @@ async fn my_number_is_explained_by_runs_one_click_away() {
         lab.set_window(1280, 960).await;
         // Seed 003's path: 28 ms, 1 Gbit/s, a 20 Mb body.
         lab.open("?view=diagnose&lang=en").await;
+        // The view's module comes when it is first opened: its box once it has.
+        let boxed = lab
+            .wait_until(RUN_TIMEOUT, || async move {
+                lab.eval_string("return String(!!document.getElementById('explain-value'));")
+                    .await
+                    == "true"
+            })
+            .await;
+        assert!(boxed, "no box: {:?}", lab.console().await);
         // The box's example is its placeholder, not a value a reader's typing is added to.
         assert_eq!(
             lab.eval_string(
