@@ -1110,6 +1110,21 @@ async fn open_first_screen(lab: &Lab) {
     assert!(five, "shown: {:?}", shown_first_screen_charts(lab).await);
 }
 
+/// Loads the default page again and waits for its first screen, before the page's module.
+async fn reload_first_screen(lab: &Lab) {
+    lab.driver
+        .goto(lab.server.url("?lang=en"))
+        .await
+        .expect("load the default page again");
+    assert!(
+        lab.wait_until(SETTLE, || async {
+            stand_in(lab, "first-screen").await == "block"
+        })
+        .await,
+        "the first screen"
+    );
+}
+
 /// `display` of the stand-in `id` (`absent` once the page has removed it).
 async fn stand_in(lab: &Lab, id: &str) -> String {
     lab.eval_string(&format!(
@@ -1244,16 +1259,7 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
             .any(|n| n.ends_with("_bg.wasm")));
 
         // A press on the first screen's Sweep tab opens the sweep once the page has come.
-        lab.driver
-            .goto(lab.server.url("?lang=en"))
-            .await
-            .expect("load the default page again");
-        assert!(
-            lab.wait_until(SETTLE, || async {
-                stand_in(lab, "first-screen").await == "block"
-            })
-            .await
-        );
+        reload_first_screen(lab).await;
         lab.click(By::Id("view-sweep"), "the first screen's Sweep tab")
             .await;
         let sweep = lab
@@ -1264,16 +1270,7 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
         // A reader who went into the first screen's RTT box is still in it once the page has
         // taken the first screen's place: a Tab goes on to the bandwidth's box, not from the
         // top of the page.
-        lab.driver
-            .goto(lab.server.url("?lang=en"))
-            .await
-            .expect("load the default page again");
-        assert!(
-            lab.wait_until(SETTLE, || async {
-                stand_in(lab, "first-screen").await == "block"
-            })
-            .await
-        );
+        reload_first_screen(lab).await;
         lab.click(By::Id("rtt-number"), "the first screen's RTT box")
             .await;
         assert!(
