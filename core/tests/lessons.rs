@@ -364,7 +364,7 @@ fn a_lessons_link_reads_over_its_part_and_refuses_what_it_cannot_show() {
 
 fn read_back(base: &Scenario, changes: &str) -> String {
     base.clone()
-        .with_query_lenient(changes, "")
+        .with_query_lenient(changes, tcplab::scenario::Conflict::PresetInLesson)
         .scenario
         .query_against(base)
 }

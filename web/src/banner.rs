@@ -183,9 +183,12 @@ mod tests {
     fn thousands_of_bad_keys_are_listed_each_problem_once_and_at_most_eight() {
         // `&x` written 3 000 times, then twelve different unknown keys.
         let mut bad: Vec<BadLink> = (0..3000)
-            .map(|_| BadLink::new("x", "unknown key".to_string()))
+            .map(|_| BadLink::new("x", "unknown key".to_string(), String::new()))
             .collect();
-        bad.extend((0..12).map(|i| BadLink::new(&format!("k{i}"), "unknown key".to_string())));
+        bad.extend(
+            (0..12)
+                .map(|i| BadLink::new(&format!("k{i}"), "unknown key".to_string(), String::new())),
+        );
         let shown = listed(&bad);
         assert_eq!(shown.len(), MAX_LISTED);
         assert_eq!((shown[0].0.key.as_str(), shown[0].1), ("x", 3000));
@@ -193,8 +196,8 @@ mod tests {
         assert_eq!(distinct(&bad), 13);
         // A few keys, each its own line.
         let few = [
-            BadLink::new("rtt", "out of range".to_string()),
-            BadLink::new("bw", "out of range".to_string()),
+            BadLink::new("rtt", "out of range".to_string(), String::new()),
+            BadLink::new("bw", "out of range".to_string(), String::new()),
         ];
         assert_eq!(listed(&few).len(), 2);
         assert_eq!(distinct(&few), 2);

@@ -127,7 +127,77 @@ pub fn problem_zh(p: &tcplab::scenario::Problem) -> String {
         Problem::PresetNotSettable => {
             "不能单独设置：它会重置其他所有键（请把它写在查询的开头）".to_string()
         }
+        Problem::TooManyChanges { count } => {
+            format!("{count} 项（最多 {} 项）", tcplab::scenario::sched::MAX_CHANGES)
+        }
+        Problem::BadChange { entry, why } => format!("第 {} 项：{}", q(entry), change_zh(why)),
+        Problem::PerFlowCount {
+            given,
+            count,
+            connections,
+        } => {
+            let (noun, each) = if *connections {
+                ("个连接", "每个连接")
+            } else {
+                ("条流", "每条流")
+            };
+            format!("{count} {noun}给了 {given} 个值（请为{each}给一个值，或只给一个）")
+        }
+        Problem::NeedsTrace => {
+            "trace 需要一个 Mahimahi 轨迹文件（运行器的 --link-trace FILE，或在页面上选择或拖入的文件）"
+                .to_string()
+        }
+        Problem::Conflict(c) => conflict_zh(c),
         other => other.to_string(),
+    }
+}
+
+/// A [`Conflict`](tcplab::scenario::Conflict) in Chinese.
+fn conflict_zh(c: &tcplab::scenario::Conflict) -> String {
+    use tcplab::scenario::Conflict;
+    match c {
+        Conflict::TraceIsTheLink { link } => {
+            format!("轨迹文件就是链路：请从查询中去掉 link={link}")
+        }
+        Conflict::PresetInLesson => {
+            "课程有自己的场景：请修改它的键，或去掉 lesson= 再打开预设".to_string()
+        }
+        Conflict::BwNeedsFixedLink { link } => {
+            format!("bw 的变化需要 link=fixed（link={link} 自己决定速率）")
+        }
+        Conflict::OneValueForEveryFlow { flow } => format!(
+            "所有流共用一个值（可为每条流各设一个的键是 {}），不能单设流 {flow} 的",
+            tcplab::scenario::per_flow_names("、")
+        ),
+        Conflict::NoSuchFlow { flow, flows } => format!("{flows} 条流中没有流 {flow}"),
+        Conflict::OneFlowNotAList { flow } => format!("流 {flow} 只有一个值，不能是列表"),
+    }
+}
+
+/// What is wrong with one entry of `sched=`, in Chinese.
+fn change_zh(why: &tcplab::scenario::ChangeProblem) -> String {
+    use tcplab::scenario::ChangeProblem;
+    let q = |v: &str| crate::model::address::quoted(v);
+    let schedulable = || {
+        tcplab::scenario::sched::SCHEDULABLE
+            .map(|k| k.name())
+            .join("、")
+    };
+    match why {
+        ChangeProblem::Shape => format!(
+            "不是 T:KEY:VALUE 的形式（允许用逗号分隔的 T:KEY:VALUE，T 为 0 至 600 秒且递增，KEY 为 {} 之一，最多 {} 项）",
+            schedulable(),
+            tcplab::scenario::sched::MAX_CHANGES
+        ),
+        ChangeProblem::Time { time } => format!("时间 {} 不在 0 至 600 秒之间", q(time)),
+        ChangeProblem::UnknownKey { key } => {
+            format!("未知的键 {}（允许 {}）", q(key), schedulable())
+        }
+        ChangeProblem::NotSchedulable { key } => {
+            format!("{key} 不能排入日程（允许 {}）", schedulable())
+        }
+        ChangeProblem::Value { key, problem } => format!("{key}：{}", problem_zh(problem)),
+        ChangeProblem::NotAscending => "排在前一项之前（时间须递增）".to_string(),
     }
 }
 

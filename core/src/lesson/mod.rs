@@ -159,13 +159,9 @@ impl Lesson {
         changes: &str,
     ) -> Result<crate::scenario::Lenient, ScenarioError> {
         let base = self.scenario(part)?;
-        Ok(base.with_query_lenient(changes, NO_PRESET))
+        Ok(base.with_query_lenient(changes, crate::scenario::Conflict::PresetInLesson))
     }
 }
-
-/// Why a lesson's link cannot name a preset.
-pub const NO_PRESET: &str =
-    "a lesson sets its own scenario; change its keys, or open the preset without lesson=";
 
 /// A part as the class sees it at its moment: where the player stands, what it says, and the
 /// question with its answer found in the run.

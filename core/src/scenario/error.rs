@@ -55,7 +55,7 @@ pub enum Problem {
     #[error("{count} entries (allowed up to {})", super::sched::MAX_CHANGES)]
     TooManyChanges { count: usize },
     #[error("entry {}: {why}", quoted(entry))]
-    BadChange { entry: String, why: String },
+    BadChange { entry: String, why: ChangeProblem },
     #[error("{given} values for {count} {} (give one value for every flow, or one for each)", noun(*count, *connections))]
     PerFlowCount {
         given: usize,
@@ -65,12 +65,79 @@ pub enum Problem {
     },
     #[error("trace needs a Mahimahi trace file (the runner's --link-trace FILE, or a file picked or dropped on the page)")]
     NeedsTrace,
-    #[error("{why}")]
-    Conflict { why: String },
+    #[error("{0}")]
+    Conflict(Conflict),
     #[error("entries must be ascending without repeats")]
     DropNotAscending,
     #[error("cannot be set on its own: it resets every other key (start the query with it)")]
     PresetNotSettable,
+}
+
+/// A value that is good on its own but not beside the rest of the scenario, or not where it was
+/// written. Each is a variant, not a sentence, so that the page can say it in its reader's
+/// language.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Conflict {
+    /// A link read from a trace file, with `link=` naming another model.
+    #[error("the trace file is the link; leave link={link} out of the query")]
+    TraceIsTheLink { link: &'static str },
+    /// `preset=` in a lesson's link: the lesson has chosen its scenario.
+    #[error("a lesson sets its own scenario; change its keys, or open the preset without lesson=")]
+    PresetInLesson,
+    /// A scheduled `bw` change on a link model that sets its own rate.
+    #[error("a bw change needs link=fixed (link={link} sets the rate itself)")]
+    BwNeedsFixedLink { link: &'static str },
+    /// A per-flow value (`KEY.N`, 1-based) of a key that has one value for every flow.
+    #[error(
+        "one value for every flow (the keys with one for each are {}), not flow {flow}'s",
+        per_flow_names(" and ")
+    )]
+    OneValueForEveryFlow { flow: usize },
+    /// A per-flow value for a flow the scenario does not have.
+    #[error("there is no flow {flow} of {flows}")]
+    NoSuchFlow { flow: usize, flows: usize },
+    /// A list where one flow's value was asked.
+    #[error("one value for flow {flow}, not a list")]
+    OneFlowNotAList { flow: usize },
+}
+
+/// What is wrong with one entry of a schedule (`sched=T:KEY:VALUE,...`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ChangeProblem {
+    #[error("is not T:KEY:VALUE ({})", super::sched::allowed())]
+    Shape,
+    #[error("time {} is not 0 to 600 s", quoted(time))]
+    Time { time: String },
+    #[error(
+        "unknown key {} (allowed {})",
+        quoted(key),
+        super::sched::schedulable_names()
+    )]
+    UnknownKey { key: String },
+    #[error(
+        "{key} cannot be scheduled (allowed {})",
+        super::sched::schedulable_names()
+    )]
+    NotSchedulable { key: Key },
+    /// The value, read as the key itself reads it.
+    #[error("{key}: {problem}")]
+    Value { key: Key, problem: Box<Problem> },
+    #[error("comes before the entry ahead of it (times ascend)")]
+    NotAscending,
+}
+
+/// The keys that take a value for each flow, as a list ending in `last` ("cc, rtt, iw and
+/// start").
+pub fn per_flow_names(last: &str) -> String {
+    let names: Vec<&str> = Key::ALL
+        .iter()
+        .filter(|k| k.per_flow())
+        .map(|k| k.name())
+        .collect();
+    match names.split_last() {
+        Some((end, rest)) if !rest.is_empty() => format!("{}{last}{end}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }
 
 fn noun(count: usize, connections: bool) -> &'static str {

@@ -13,7 +13,9 @@ pub mod sched;
 mod source;
 mod units;
 
-pub use error::{escaped, is_unshowable, shown, Problem, ScenarioError};
+pub use error::{
+    escaped, is_unshowable, per_flow_names, shown, ChangeProblem, Conflict, Problem, ScenarioError,
+};
 pub use keys::{table_markdown, table_text, Key, KeyDef, Value, KEYS, MAX_DROPS, MAX_RWND};
 pub use parse::decode as decode_component;
 pub use parse::Lenient;

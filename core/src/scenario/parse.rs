@@ -7,7 +7,7 @@
 
 use std::str::FromStr;
 
-use super::error::{Problem, ScenarioError};
+use super::error::{Conflict, Problem, ScenarioError};
 use super::keys::{Bounds, Key, Kind, Value, MAX_DROPS};
 use super::presets::Preset;
 use super::print::fmt_decimal;
@@ -69,12 +69,9 @@ impl Scenario {
         if s.link != super::LinkKind::Fixed {
             return Err(ScenarioError::new(
                 "link",
-                Problem::Conflict {
-                    why: format!(
-                        "the trace file is the link; leave link={} out of the query",
-                        s.link.name()
-                    ),
-                },
+                Problem::Conflict(Conflict::TraceIsTheLink {
+                    link: s.link.name(),
+                }),
             ));
         }
         let s = s.with_link_trace(trace);
@@ -104,14 +101,12 @@ impl Scenario {
     /// over the defaults: how a lesson's link changes the lesson's own scenario
     /// (`lesson=slow-start&iw=4`). `preset` is refused here, with the reason: the scenario
     /// under the keys is already chosen.
-    pub fn with_query_lenient(self, query: &str, why_no_preset: &str) -> Lenient {
+    pub fn with_query_lenient(self, query: &str, why_no_preset: Conflict) -> Lenient {
         let (pairs, mut errors) = resolve(query);
         if pairs.iter().any(|(key, _)| *key == Key::Preset) {
             errors.push(ScenarioError::new(
                 "preset",
-                Problem::Conflict {
-                    why: why_no_preset.to_string(),
-                },
+                Problem::Conflict(why_no_preset),
             ));
         }
         let scenario = self.with_pairs_lenient(&pairs, &mut errors);
@@ -230,12 +225,9 @@ impl Scenario {
         {
             return Err(ScenarioError::new(
                 "sched",
-                Problem::Conflict {
-                    why: format!(
-                        "a bw change needs link=fixed (link={} sets the rate itself)",
-                        self.link.name()
-                    ),
-                },
+                Problem::Conflict(Conflict::BwNeedsFixedLink {
+                    link: self.link.name(),
+                }),
             ));
         }
         Ok(())

@@ -6,7 +6,7 @@
 //! [`PerFlow`] only where the flows differ; the plain field is then flow 1's value, so code
 //! that asks about "the" RTT (the theory lines, the goodput windows) reads flow 1's.
 
-use super::error::{Problem, ScenarioError};
+use super::error::{Conflict, Problem, ScenarioError};
 use super::keys::{Key, Value};
 use super::{CcAlgo, Scenario};
 use crate::player::Language;
@@ -133,19 +133,19 @@ impl Scenario {
     /// Sets one flow's value of a per-flow key (`flow` 0-based), the others keeping theirs: how
     /// a sweep varies the second flow's RTT alone. Checked as [`Scenario::set`] checks.
     pub fn set_flow(&mut self, key: Key, flow: usize, value: &str) -> Result<(), ScenarioError> {
-        let fail = |why: String| Err(ScenarioError::new(key.name(), Problem::Conflict { why }));
+        let fail = |c: Conflict| Err(ScenarioError::new(key.name(), Problem::Conflict(c)));
         if !key.per_flow() {
-            return fail(format!(
-                "one value for every flow (the keys with one for each are cc, rtt, iw and start), not flow {}'s",
-                flow + 1
-            ));
+            return fail(Conflict::OneValueForEveryFlow { flow: flow + 1 });
         }
         let n = self.connections();
         if flow >= n {
-            return fail(format!("there is no flow {} of {n}", flow + 1));
+            return fail(Conflict::NoSuchFlow {
+                flow: flow + 1,
+                flows: n,
+            });
         }
         if value.contains(',') {
-            return fail(format!("one value for flow {}, not a list", flow + 1));
+            return fail(Conflict::OneFlowNotAList { flow: flow + 1 });
         }
         let mut texts: Vec<String> = match self.value(key) {
             Value::Each(values) => values.iter().filter_map(Value::text).collect(),
@@ -286,7 +286,11 @@ mod tests {
             err(s.set_flow(Key::Rtt, 3, "10")),
             "rtt: there is no flow 4 of 3"
         );
-        assert!(err(s.set_flow(Key::Bw, 0, "10")).starts_with("bw: one value for every flow"));
+        assert_eq!(
+            err(s.set_flow(Key::Bw, 0, "10")),
+            "bw: one value for every flow (the keys with one for each are cc, rtt, iw and \
+             start), not flow 1's"
+        );
         assert!(err(s.set_flow(Key::Rtt, 0, "0")).starts_with("rtt: 0 is out of range"));
         assert!(err(s.set_flow(Key::Rtt, 0, "1,2")).starts_with("rtt: one value for flow 1"));
     }

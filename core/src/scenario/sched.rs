@@ -3,7 +3,7 @@
 //! modulation. Each entry is `T:KEY:VALUE`, `T` in seconds from the start of the run; the
 //! value is read exactly as the key itself is, with its units and its range.
 
-use super::error::{quoted, Problem};
+use super::error::{ChangeProblem, Problem};
 use super::keys::{Key, Value};
 use super::print::fmt_decimal;
 use super::units::{read_decimal, Dimension};
@@ -59,15 +59,15 @@ impl Setting {
     }
 
     /// The setting `key=raw` would make, checked as the key itself is checked.
-    fn read(key: Key, raw: &str) -> Result<Setting, String> {
+    fn read(key: Key, raw: &str) -> Result<Setting, ChangeProblem> {
         if !SCHEDULABLE.contains(&key) {
-            return Err(format!(
-                "{key} cannot be scheduled (allowed {})",
-                schedulable_names()
-            ));
+            return Err(ChangeProblem::NotSchedulable { key });
         }
         let mut s = Scenario::default();
-        s.set(key, raw).map_err(|e| e.to_string())?;
+        s.set(key, raw).map_err(|e| ChangeProblem::Value {
+            key,
+            problem: Box::new(e.problem().clone()),
+        })?;
         Ok(match s.value(key) {
             Value::Real(x) => match key {
                 Key::Bw => Setting::Bw(x),
@@ -76,12 +76,12 @@ impl Setting {
                 _ => Setting::Rtt(x),
             },
             Value::Whole(n) => Setting::Queue(u32::try_from(n).unwrap_or(u32::MAX)),
-            _ => return Err(format!("{key} cannot be scheduled")),
+            _ => return Err(ChangeProblem::NotSchedulable { key }),
         })
     }
 }
 
-fn schedulable_names() -> String {
+pub(crate) fn schedulable_names() -> String {
     SCHEDULABLE.map(Key::name).join(", ")
 }
 
@@ -105,30 +105,26 @@ pub(crate) fn read(raw: &str) -> Result<Vec<Change>, Problem> {
     }
     let mut out: Vec<Change> = Vec::with_capacity(count);
     for entry in raw.split(',') {
-        let bad = |why: String| Problem::BadChange {
+        let bad = |why: ChangeProblem| Problem::BadChange {
             entry: entry.to_owned(),
             why,
         };
         let mut parts = entry.splitn(3, ':');
         let (Some(t), Some(key), Some(value)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(bad(format!("is not T:KEY:VALUE ({})", allowed())));
+            return Err(bad(ChangeProblem::Shape));
         };
         let at_s = read_decimal(t, Dimension::Seconds)
             .ok()
             .filter(|t| (0.0..=600.0).contains(t))
-            .ok_or_else(|| bad(format!("time {} is not 0 to 600 s", quoted(t))))?;
+            .ok_or_else(|| bad(ChangeProblem::Time { time: t.to_owned() }))?;
         let key = Key::from_name(key).ok_or_else(|| {
-            bad(format!(
-                "unknown key {} (allowed {})",
-                quoted(key),
-                schedulable_names()
-            ))
+            bad(ChangeProblem::UnknownKey {
+                key: key.to_owned(),
+            })
         })?;
         let setting = Setting::read(key, value).map_err(bad)?;
         if out.last().is_some_and(|c| c.at_s > at_s) {
-            return Err(bad(
-                "comes before the entry ahead of it (times ascend)".into()
-            ));
+            return Err(bad(ChangeProblem::NotAscending));
         }
         out.push(Change { at_s, setting });
     }

@@ -72,6 +72,7 @@ fn read_list<T: Copy + PartialEq>(
         return Err(BadLink::new(
             key,
             format!("empty value (allowed {allowed})"),
+            format!("值为空（允许 {allowed}）"),
         ));
     }
     for name in value.split(',') {
@@ -79,12 +80,14 @@ fn read_list<T: Copy + PartialEq>(
             BadLink::new(
                 key,
                 format!("unknown value {} (allowed {allowed})", quoted(name)),
+                format!("未知的值 {}（允许 {allowed}）", quoted(name)),
             )
         })?;
         if out.contains(&item) {
             return Err(BadLink::new(
                 key,
                 format!("{} is named twice", quoted(name)),
+                format!("{} 出现了两次", quoted(name)),
             ));
         }
         out.push(item);
@@ -106,7 +109,7 @@ impl Spec {
                 .map(|(_, v)| v)
                 .collect();
             if values.len() > 1 {
-                bad.push(BadLink::new_in(
+                bad.push(BadLink::new(
                     key,
                     "repeated key".to_string(),
                     "键重复".to_string(),
@@ -120,6 +123,7 @@ impl Spec {
                 bad.push(BadLink::new(
                     key,
                     "needs embed=1 (it says what an embed shows)".to_string(),
+                    "需要 embed=1（它说明嵌入显示什么）".to_string(),
                 ));
                 continue;
             }
@@ -127,6 +131,7 @@ impl Spec {
                 EMBED_KEY if value.as_str() != "1" => bad.push(BadLink::new(
                     key,
                     format!("unknown value {} (allowed 1)", quoted(value)),
+                    format!("未知的值 {}（允许 1）", quoted(value)),
                 )),
                 CHARTS_KEY => {
                     let allowed = KINDS.join(", ");
@@ -151,6 +156,7 @@ impl Spec {
                         bad.push(BadLink::new(
                             key,
                             format!("{n} characters is too long (allowed at most {NOTE_MAX})"),
+                            format!("{n} 个字符太长（最多 {NOTE_MAX} 个）"),
                         ));
                     } else if !value.trim().is_empty() {
                         spec.note = Some(value.trim().to_string());

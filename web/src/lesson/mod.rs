@@ -60,7 +60,7 @@ pub fn read(pairs: &[(String, String)]) -> (Option<Opened>, Vec<BadLink>) {
             .map(|(_, v)| v.as_str());
         let first = values.next();
         if values.next().is_some() {
-            bad.push(BadLink::new_in(
+            bad.push(BadLink::new(
                 key,
                 "repeated key".to_string(),
                 "键重复".to_string(),
@@ -75,7 +75,7 @@ pub fn read(pairs: &[(String, String)]) -> (Option<Opened>, Vec<BadLink>) {
         // Without lesson= (or with it repeated) there is no lesson for these to name.
         for (key, given) in [(PART_KEY, part.is_some()), (PRESENT_KEY, present.is_some())] {
             if given && !named {
-                bad.push(BadLink::new_in(
+                bad.push(BadLink::new(
                     key,
                     "needs lesson= (it names a lesson's part or mode)".to_string(),
                     "需要 lesson=（它指课程的部分或模式）".to_string(),
@@ -88,7 +88,7 @@ pub fn read(pairs: &[(String, String)]) -> (Option<Opened>, Vec<BadLink>) {
         None => false,
         Some("1") => true,
         Some(other) => {
-            bad.push(BadLink::new_in(
+            bad.push(BadLink::new(
                 PRESENT_KEY,
                 format!(
                     "unknown value {} (allowed 1: the presenter's mode)",
@@ -105,11 +105,11 @@ pub fn read(pairs: &[(String, String)]) -> (Option<Opened>, Vec<BadLink>) {
     let opened = match Lesson::read(name, part) {
         Ok((lesson, part)) => Some((lesson, part)),
         Err(e @ tcplab::lesson::LessonError::Unknown { .. }) => {
-            bad.push(BadLink::new(LESSON_KEY, e.to_string()));
+            bad.push(BadLink::new(LESSON_KEY, e.to_string(), lesson_error_zh(&e)));
             None
         }
         Err(e) => {
-            bad.push(BadLink::new(PART_KEY, e.to_string()));
+            bad.push(BadLink::new(PART_KEY, e.to_string(), lesson_error_zh(&e)));
             Lesson::read(name, None).ok()
         }
     };
@@ -119,6 +119,22 @@ pub fn read(pairs: &[(String, String)]) -> (Option<Opened>, Vec<BadLink>) {
         present,
     });
     (opened, bad)
+}
+
+/// A lesson link's error in Chinese.
+fn lesson_error_zh(e: &tcplab::lesson::LessonError) -> String {
+    use tcplab::lesson::LessonError;
+    match e {
+        LessonError::Unknown { name } => format!(
+            "未知的课程 \"{}\"（允许 {}）",
+            tcplab::scenario::shown(name),
+            tcplab::lesson::names()
+        ),
+        LessonError::PartOutOfRange { part, parts } => format!(
+            "{} 不是本课程的一部分（允许 1 至 {parts}）",
+            tcplab::scenario::shown(part)
+        ),
+    }
 }
 
 /// A lesson under way.

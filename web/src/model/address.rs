@@ -53,11 +53,13 @@ pub struct BadLink {
     pub shown_key: String,
     pub message: String,
     pub problem: String,
-    pub problem_zh: Option<String>,
+    pub problem_zh: String,
 }
 
 impl BadLink {
-    pub fn new(key: &str, problem: String) -> BadLink {
+    /// A problem with the page's key `key`, in English and in Chinese: every message the page
+    /// shows has both, so a Chinese page never falls back to an English sentence.
+    pub fn new(key: &str, problem: String, problem_zh: String) -> BadLink {
         let shown_key = tcplab::scenario::shown(key).into_owned();
         let in_message = if key.is_empty() { "\"\"" } else { &shown_key };
         BadLink {
@@ -65,15 +67,7 @@ impl BadLink {
             message: format!("{in_message}: {problem}"),
             shown_key,
             problem,
-            problem_zh: None,
-        }
-    }
-
-    /// The same with its Chinese wording.
-    pub fn new_in(key: &str, problem: String, problem_zh: String) -> BadLink {
-        BadLink {
-            problem_zh: Some(problem_zh),
-            ..BadLink::new(key, problem)
+            problem_zh,
         }
     }
 
@@ -90,22 +84,22 @@ impl BadLink {
                 problem.trim_end_matches(')')
             );
             let zh = format!("{}；页面的键：{page} 及其设置）", zh.trim_end_matches('）'));
-            return BadLink::new_in(e.key(), en, zh);
+            return BadLink::new(e.key(), en, zh);
         }
         BadLink {
             key: e.key().to_string(),
             shown_key: tcplab::scenario::shown(e.key()).into_owned(),
             message: e.to_string(),
             problem,
-            problem_zh: Some(zh),
+            problem_zh: zh,
         }
     }
 
-    /// The problem in `lang`, English where no other wording exists.
+    /// The problem in `lang`.
     pub fn problem_in(&self, lang: Lang) -> &str {
-        match (lang, &self.problem_zh) {
-            (Lang::Zh, Some(zh)) => zh,
-            _ => &self.problem,
+        match lang {
+            Lang::Zh => &self.problem_zh,
+            Lang::En => &self.problem,
         }
     }
 }
@@ -149,13 +143,13 @@ pub fn parse_search(search: &str) -> Address {
     let lang = match langs.as_slice() {
         [] => Ok(None),
         [one] => Lang::from_code(one).map(Some).ok_or_else(|| {
-            BadLink::new_in(
+            BadLink::new(
                 LANG_KEY,
                 format!("unknown value \"{}\" (allowed en, zh)", shown(one)),
                 format!("未知的值 \"{}\"（允许 en、zh）", shown(one)),
             )
         }),
-        _ => Err(BadLink::new_in(
+        _ => Err(BadLink::new(
             LANG_KEY,
             "repeated key".to_string(),
             "键重复".to_string(),

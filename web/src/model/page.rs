@@ -1078,4 +1078,65 @@ mod tests {
         let p = p.apply(Action::Show(View::Lab));
         assert_eq!(p.edited(), &p.scenario);
     }
+
+    /// Under `lang=zh` every problem the banner names is said in Chinese, whichever of the
+    /// page's keys or the scenario's it comes from: none falls back to an English sentence.
+    #[test]
+    fn every_bad_key_is_explained_in_chinese() {
+        let links = [
+            // The scenario's keys, and the problems whose reason is a variant of its own.
+            "rtt=5000",
+            "flows=2&rtt=1,2,3",
+            "sched=abc",
+            "sched=700:bw:10",
+            "sched=1:zzz:1",
+            "sched=1:cc:bbr",
+            "sched=1:bw:abc",
+            "sched=5:bw:10,1:bw:20",
+            "link=lte&sched=1:bw:10",
+            "link=trace",
+            // A sweep's and a matrix's keys.
+            "view=sweep&seeds=0",
+            "view=sweep&seeds=x",
+            "view=sweep&key=loss&values=",
+            "view=sweep&key=loss&values=1,1",
+            "view=sweep&key=loss&values=abc,-1",
+            "view=sweep&key=zzz",
+            "view=sweep&key=loss&values=0.1,0.2,0.5,1,2,5,10,20,30&seeds=50",
+            "view=sweep&flows=2&key=bw&flow=2",
+            "view=sweep&flows=2&key=rtt&flow=9",
+            "view=sweep&app=msgs&conns=0&key=rtt&flow=1",
+            "view=matrix&key=rtt&key2=rtt",
+            "view=matrix&flow=1",
+            // The player's, a lesson's and an embed's keys.
+            "at=10&step=x",
+            "at=10&step=",
+            "at=10&step=99999999",
+            "step=1",
+            "lesson=nope",
+            "lesson=slow-start&part=9",
+            "lesson=slow-start&preset=policer",
+            "embed=2",
+            "charts=cwnd",
+            "embed=1&charts=",
+            "embed=1&charts=zzz",
+            "embed=1&charts=cwnd,cwnd",
+            "embed=1&controls=drop",
+        ];
+        let han = |t: &str| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        let mut faults = Vec::new();
+        for link in links {
+            let page = test_page(&format!("?{link}&lang=zh"));
+            if page.banner.is_empty() {
+                faults.push(format!("{link}: no banner"));
+            }
+            for bad in &page.banner {
+                let zh = bad.problem_in(Lang::Zh);
+                if !han(zh) || zh == bad.problem {
+                    faults.push(format!("{link}: {} is not said in Chinese: {zh}", bad.key));
+                }
+            }
+        }
+        assert!(faults.is_empty(), "{faults:#?}");
+    }
 }

@@ -208,46 +208,77 @@ impl Axis {
         base: &Scenario,
         values_key: &str,
     ) -> Result<Axis, BadLink> {
-        let bad = |problem: String| BadLink::new(values_key, problem);
+        let bad = |problem: String, zh: String| BadLink::new(values_key, problem, zh);
         if values.trim().is_empty() {
-            return Err(bad(format!(
-                "empty value (allowed values of {}, comma-separated)",
-                key.name()
-            )));
+            return Err(bad(
+                format!(
+                    "empty value (allowed values of {}, comma-separated)",
+                    key.name()
+                ),
+                format!("值为空（允许 {} 的值，以逗号分隔）", key.name()),
+            ));
         }
         let mut out: Vec<String> = Vec::new();
         // Every value at fault is named, not the first alone: one fixing a list by hand
         // fixes it in one go.
-        let mut faults: Vec<String> = Vec::new();
+        // Each fault in English and in Chinese.
+        let mut faults: Vec<(String, String)> = Vec::new();
         for (i, v) in values.split(',').enumerate() {
             let v = v.trim();
             if v.is_empty() {
-                faults.push(format!("value {} is empty", i + 1));
+                faults.push((
+                    format!("value {} is empty", i + 1),
+                    format!("第 {} 个值为空", i + 1),
+                ));
                 continue;
             }
             let mut s = base.clone();
             s.at_ms = None;
             if let Err(e) = s.set_for(key, flow, v) {
-                faults.push(e.to_string());
+                faults.push((
+                    e.to_string(),
+                    format!(
+                        "{}：{}",
+                        tcplab::scenario::shown(e.key()),
+                        crate::i18n::problem_zh(e.problem())
+                    ),
+                ));
                 continue;
             }
             let text = s.value_text_for(key, flow);
             if out.contains(&text) {
-                return Err(bad(format!("{text} is given twice")));
+                return Err(bad(
+                    format!("{text} is given twice"),
+                    format!("{text} 出现了两次"),
+                ));
             }
             out.push(text);
             if out.len() > MAX_VALUES {
-                return Err(bad(format!("more than {MAX_VALUES} values")));
+                return Err(bad(
+                    format!("more than {MAX_VALUES} values"),
+                    format!("超过 {MAX_VALUES} 个值"),
+                ));
             }
         }
         if !faults.is_empty() {
             const SHOWN: usize = 3;
             let more = faults.len().saturating_sub(SHOWN);
-            let mut said = faults[..faults.len().min(SHOWN)].join("; ");
+            let shown = &faults[..faults.len().min(SHOWN)];
+            let mut said = shown
+                .iter()
+                .map(|f| f.0.as_str())
+                .collect::<Vec<_>>()
+                .join("; ");
+            let mut said_zh = shown
+                .iter()
+                .map(|f| f.1.as_str())
+                .collect::<Vec<_>>()
+                .join("；");
             if more > 0 {
                 said.push_str(&format!("; and {more} more"));
+                said_zh.push_str(&format!("；另有 {more} 个"));
             }
-            return Err(bad(said));
+            return Err(bad(said, said_zh));
         }
         Ok(Axis {
             key,
@@ -387,7 +418,7 @@ impl PageKeys {
         let mut seen: Vec<&str> = Vec::new();
         for (k, _) in pairs {
             if seen.contains(&k.as_str()) {
-                let repeated = BadLink::new_in(k, "repeated key".to_string(), "键重复".to_string());
+                let repeated = BadLink::new(k, "repeated key".to_string(), "键重复".to_string());
                 return (keys, vec![repeated]);
             }
             seen.push(k);
@@ -410,7 +441,7 @@ impl PageKeys {
         if let Some(v) = get("view") {
             match View::from_name(v) {
                 Some(view) => keys.view = view,
-                None => note(Err(BadLink::new_in(
+                None => note(Err(BadLink::new(
                     "view",
                     format!(
                         "unknown value {} (allowed {})",
@@ -429,7 +460,7 @@ impl PageKeys {
             None => Ok(Metric::Goodput),
             Some(v) => Metric::from_name(v).ok_or_else(|| {
                 let known: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
-                BadLink::new_in(
+                BadLink::new(
                     "metric",
                     format!("unknown value {} (allowed {})", quoted(v), known.join(", ")),
                     format!("未知的值 {}（允许 {}）", quoted(v), known.join("、")),
@@ -445,7 +476,7 @@ impl PageKeys {
                 (None, Some(d)) => d,
                 (None, None) => {
                     if get(values_name).is_some() {
-                        return Err(BadLink::new_in(
+                        return Err(BadLink::new(
                             values_name,
                             format!("needs {key_name}="),
                             format!("需要 {key_name}="),
@@ -465,6 +496,7 @@ impl PageKeys {
                 note(Err(BadLink::new(
                     "flow",
                     "a matrix sets every flow's value (allowed with view=sweep)".to_string(),
+                    "矩阵设置的是所有流的值（可与 view=sweep 一起使用）".to_string(),
                 )));
             }
             let d = MatrixSpec::default_for(base);
@@ -504,6 +536,7 @@ impl PageKeys {
                         note(Err(BadLink::new(
                             "key2",
                             "the matrix's knobs must differ".to_string(),
+                            "矩阵的两个旋钮必须不同".to_string(),
                         )));
                     }
                 }
@@ -571,7 +604,7 @@ impl PageKeys {
             match Scenario::parse(q) {
                 Ok(s) => others.push(s),
                 // The other scenario's own error, in the page's language as the page's is.
-                Err(e) => note(Err(BadLink::new_in(
+                Err(e) => note(Err(BadLink::new(
                     k,
                     e.to_string(),
                     format!(
@@ -583,7 +616,7 @@ impl PageKeys {
             }
         }
         if get("c").is_some() && get("b").is_none() {
-            note(Err(BadLink::new_in(
+            note(Err(BadLink::new(
                 "c",
                 "needs b=".to_string(),
                 "需要 b=".to_string(),
@@ -657,6 +690,7 @@ fn sweep_flow(text: &str, axis: &Axis, base: &Scenario) -> Result<Axis, BadLink>
         return Err(BadLink::new(
             "flow",
             "datagrams have no connections to tell apart (allowed with a TCP workload)".to_string(),
+            "数据报没有可区分的连接（可用于 TCP 负载）".to_string(),
         ));
     }
     if !axis.key.per_flow() {
@@ -672,6 +706,11 @@ fn sweep_flow(text: &str, axis: &Axis, base: &Scenario) -> Result<Axis, BadLink>
                 axis.key.name(),
                 each.join(" or ")
             ),
+            format!(
+                "{} 对所有流只有一个值（可与 key={} 一起使用）",
+                axis.key.name(),
+                each.join(" 或 ")
+            ),
         ));
     }
     let flow = text
@@ -686,10 +725,11 @@ fn sweep_flow(text: &str, axis: &Axis, base: &Scenario) -> Result<Axis, BadLink>
                     "\"{}\" is not a flow of this scenario (allowed 1 to {n})",
                     shown(text)
                 ),
+                format!("\"{}\" 不是本场景的流（允许 1 至 {n}）", shown(text)),
             )
         })?;
     axis.for_flow(Some(flow - 1), base)
-        .map_err(|e| BadLink::new("flow", e.problem))
+        .map_err(|e| BadLink::new("flow", e.problem, e.problem_zh))
 }
 
 fn sweep_key(page_key: &str, name: &str) -> Result<Key, BadLink> {
@@ -700,6 +740,7 @@ fn sweep_key(page_key: &str, name: &str) -> Result<Key, BadLink> {
             BadLink::new(
                 page_key,
                 format!("unknown value \"{name}\" (allowed {})", known.join(", ")),
+                format!("未知的值 \"{name}\"（允许 {}）", known.join("、")),
             )
         })
 }
@@ -708,13 +749,13 @@ fn too_many(page_key: &str, runs: usize) -> BadLink {
     BadLink::new(
         page_key,
         format!("{runs} runs is too many (at most {MAX_RUNS} values × seeds)"),
+        format!("{runs} 次运行太多（值 × 种子最多 {MAX_RUNS} 次）"),
     )
 }
 
 /// Reads `seeds=` for `points` points: a whole number from 1 to [`MAX_SEEDS`], and at most
 /// [`MAX_RUNS`] runs in all.
 pub fn seeds(v: &str, points: usize) -> Result<u32, BadLink> {
-    let allowed = format!("allowed 1 to {MAX_SEEDS}");
     let n = match v.parse::<u32>() {
         Ok(n) if (1..=MAX_SEEDS).contains(&n) && !v.starts_with('+') => n,
         // A whole number, but not one the range has (however long): say that, not that it is
@@ -723,14 +764,19 @@ pub fn seeds(v: &str, points: usize) -> Result<u32, BadLink> {
             let shown = tcplab::scenario::shown(v);
             return Err(BadLink::new(
                 "seeds",
-                format!("{shown} is out of range ({allowed})"),
+                format!("{shown} is out of range (allowed 1 to {MAX_SEEDS})"),
+                format!("{shown} 超出范围（允许 1 至 {MAX_SEEDS}）"),
             ));
         }
         _ => {
             return Err(BadLink::new(
                 "seeds",
                 format!(
-                    "{} is not a whole number ({allowed})",
+                    "{} is not a whole number (allowed 1 to {MAX_SEEDS})",
+                    super::address::quoted(v)
+                ),
+                format!(
+                    "{} 不是整数（允许 1 至 {MAX_SEEDS}）",
                     super::address::quoted(v)
                 ),
             ))

@@ -31,7 +31,7 @@ pub fn read_closed(pairs: &[(String, String)]) -> Result<bool, BadLink> {
         return Ok(false);
     };
     if values.next().is_some() {
-        return Err(BadLink::new_in(
+        return Err(BadLink::new(
             PLAYER_KEY,
             "repeated key".to_string(),
             "键重复".to_string(),
@@ -40,7 +40,7 @@ pub fn read_closed(pairs: &[(String, String)]) -> Result<bool, BadLink> {
     if value == "0" {
         return Ok(true);
     }
-    Err(BadLink::new_in(
+    Err(BadLink::new(
         PLAYER_KEY,
         format!(
             "unknown value {} (allowed 0: a lesson opens with its player closed)",
@@ -246,19 +246,27 @@ pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32
         return Ok(0);
     };
     if values.next().is_some() {
-        return Err(BadLink::new(STEP_KEY, "repeated key".to_string()));
-    }
-    let range = format!("(allowed 0 to {MAX_WITHIN}, the rank among the steps at the time of at=)");
-    if value.is_empty() {
-        return Err(BadLink::new(STEP_KEY, format!("empty value {range}")));
-    }
-    if !value.bytes().all(|b| b.is_ascii_digit()) {
         return Err(BadLink::new(
             STEP_KEY,
-            format!(
-                "{} is not a whole number {range}",
-                crate::model::address::quoted(value)
-            ),
+            "repeated key".to_string(),
+            "键重复".to_string(),
+        ));
+    }
+    let range = format!("(allowed 0 to {MAX_WITHIN}, the rank among the steps at the time of at=)");
+    let range_zh = format!("（允许 0 至 {MAX_WITHIN}，即 at= 那一刻各步中的序号）");
+    if value.is_empty() {
+        return Err(BadLink::new(
+            STEP_KEY,
+            format!("empty value {range}"),
+            format!("值为空{range_zh}"),
+        ));
+    }
+    if !value.bytes().all(|b| b.is_ascii_digit()) {
+        let quoted = crate::model::address::quoted(value);
+        return Err(BadLink::new(
+            STEP_KEY,
+            format!("{quoted} is not a whole number {range}"),
+            format!("{quoted} 不是整数{range_zh}"),
         ));
     }
     let within = value
@@ -267,15 +275,18 @@ pub fn read_within(pairs: &[(String, String)], at_ms: Option<f64>) -> Result<u32
         .filter(|v| *v <= u64::from(MAX_WITHIN))
         .and_then(|v| u32::try_from(v).ok());
     let Some(within) = within else {
+        let shown = tcplab::scenario::shown(value);
         return Err(BadLink::new(
             STEP_KEY,
-            format!("{} is out of range {range}", tcplab::scenario::shown(value)),
+            format!("{shown} is out of range {range}"),
+            format!("{shown} 超出范围{range_zh}"),
         ));
     };
     if at_ms.is_none() {
         return Err(BadLink::new(
             STEP_KEY,
             "needs at= (it counts the steps at that time)".to_string(),
+            "需要 at=（它数的是那一刻的各步）".to_string(),
         ));
     }
     Ok(within)
