@@ -729,16 +729,41 @@ fn the_keys_move_the_player_but_not_a_field() {
         assert_eq!(pressed(&field, " ", false), None, "{tag}");
         field.remove();
     }
-    // Space plays wherever the focus is, a button included (a teacher who clicked Step and
-    // presses Space means Play); the arrows still step.
+    // Space presses a button and ticks a box, as the browser would, but plays or pauses on the
+    // player's own transport (a teacher who clicked Step and presses Space means Play); the
+    // arrows step from a button, not from a radio group, which they move along.
     let button = doc.create_element("button").expect("a button");
     body.append_child(&button).expect("mount");
-    assert_eq!(pressed(&button, " ", false), Some(Action::Toggle));
+    assert_eq!(pressed(&button, " ", false), None);
     assert_eq!(
         pressed(&button, "ArrowLeft", false),
         Some(Action::Go(Move::Step(Dir::Back)))
     );
     button.remove();
+    let transport = doc.create_element("div").expect("a toolbar");
+    transport.set_class_name("player-transport");
+    let step = doc.create_element("button").expect("a button");
+    transport.append_child(&step).expect("mount");
+    body.append_child(&transport).expect("mount");
+    assert_eq!(pressed(&step, " ", false), Some(Action::Toggle));
+    assert_eq!(
+        pressed(&step, "ArrowRight", false),
+        Some(Action::Go(Move::Step(Dir::Forward)))
+    );
+    transport.remove();
+    for kind in ["checkbox", "radio"] {
+        let choice = doc.create_element("input").expect("an input");
+        choice.set_attribute("type", kind).expect("a choice");
+        body.append_child(&choice).expect("mount");
+        assert_eq!(pressed(&choice, " ", false), None, "{kind}");
+        assert_eq!(pressed(&choice, "ArrowRight", false), None, "{kind}");
+        assert_eq!(
+            pressed(&choice, "n", false),
+            Some(Action::Go(Move::Landmark(Dir::Forward))),
+            "{kind}"
+        );
+        choice.remove();
+    }
     // On a slider the arrows are the slider's; Space is the player's.
     let slider = doc.create_element("input").expect("an input");
     slider.set_attribute("type", "range").expect("a range");

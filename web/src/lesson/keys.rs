@@ -54,7 +54,8 @@ pub fn action_for(key: &str, target: Target, keys: Keys) -> Option<Action> {
         Target::Other(Focus::Field) => return None,
         Target::Other(focus) => focus,
     };
-    let arrows = keys.present && focus != Focus::Slider;
+    // A slider's arrows move it, and a radio group's move along it.
+    let arrows = keys.present && !matches!(focus, Focus::Slider | Focus::Choice);
     // Enter checks a chosen answer where it would not press a button of its own: on a choice
     // (which it would choose again), or on nothing in the presenter's mode.
     let enter =

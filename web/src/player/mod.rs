@@ -507,9 +507,10 @@ fn Scrubber(props: &ScrubberProps) -> Html {
 }
 
 /// The player's keys on the whole page while it is open: space, the arrows (with shift for a
-/// round trip), N and P, Home and End. A key typed into a field, or an arrow on a slider, stays
-/// there; Space plays or pauses wherever the focus is, a button included (the button is not
-/// pressed again: a teacher who clicked Step and then presses Space means Play).
+/// round trip), N and P, Home and End. A key typed into a field, an arrow on a slider, Space or
+/// an arrow on a check box or a radio button, and Space on a button stay there, as the browser
+/// would have them: only on the player's own transport does Space play or pause instead of
+/// pressing the button again (a teacher who clicked Step and then presses Space means Play).
 #[hook]
 fn use_keys(active: bool, on_action: Callback<Action>) {
     let latest = use_mut_ref(|| on_action.clone());
@@ -539,7 +540,7 @@ fn use_keys(active: bool, on_action: Callback<Action>) {
                 EventListenerOptions::enable_prevent_default(),
                 move |e| {
                     if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
-                        if is_space(e) && focus_of(e) == Focus::Control {
+                        if is_space(e) && focus_of(e) == Focus::Transport {
                             e.prevent_default();
                         }
                     }
@@ -558,8 +559,12 @@ pub enum Focus {
     Field,
     /// A slider: the arrows and Home and End are its own, Space is not.
     Slider,
-    /// A button, a link, a disclosure: Space and Enter would press it.
+    /// A check box or a radio button: Space ticks it, the arrows move along its group.
+    Choice,
+    /// A button, a link, a disclosure: Space and Enter press it.
     Control,
+    /// A button of the player's transport: Space plays or pauses rather than press it again.
+    Transport,
     Other,
 }
 
@@ -581,9 +586,17 @@ pub fn focus_of(e: &KeyboardEvent) -> Focus {
         // rather than move the thumb by a ten-thousandth of the run.
         "INPUT" if input_type == "range" && target.id() == SCRUB_ID => Focus::Other,
         "INPUT" if input_type == "range" => Focus::Slider,
-        "INPUT" if matches!(input_type.as_str(), "checkbox" | "radio" | "button") => Focus::Control,
-        "INPUT" | "TEXTAREA" | "SELECT" => Focus::Field,
-        "BUTTON" | "SUMMARY" | "A" => Focus::Control,
+        "INPUT" if matches!(input_type.as_str(), "checkbox" | "radio") => Focus::Choice,
+        "INPUT" if input_type != "button" => Focus::Field,
+        "TEXTAREA" | "SELECT" => Focus::Field,
+        "INPUT" | "BUTTON" | "SUMMARY" | "A" => {
+            let transport = target.closest(".player-transport").ok().flatten().is_some();
+            if transport {
+                Focus::Transport
+            } else {
+                Focus::Control
+            }
+        }
         _ => Focus::Other,
     }
 }
@@ -602,10 +615,14 @@ pub fn key_action(e: &KeyboardEvent) -> Option<Action> {
         return None;
     }
     if is_space(e) {
+        if matches!(focus, Focus::Choice | Focus::Control) {
+            return None;
+        }
         // A held key repeats; one press is one toggle.
         return (!e.repeat()).then_some(Action::Toggle);
     }
-    if focus == Focus::Slider {
+    let arrow = e.key().starts_with("Arrow");
+    if focus == Focus::Slider || (focus == Focus::Choice && arrow) {
         return None;
     }
     let dir = |shift: bool, d: Dir| {
