@@ -53,6 +53,19 @@ const note = (e) => {
 const GESTURES = ["pointerdown", "pointerover", "click", "keydown", "focusin"];
 addEventListener("input", note, true);
 addEventListener("change", note, true);
+// A file dropped on the first screen (a capture, for the diagnosis) would have the browser open
+// it in the page's place: it is kept and dropped again on the page once it has mounted.
+let dropped = null;
+const files = (e) => !!e.dataTransfer && Array.from(e.dataTransfer.types).includes("Files");
+const over = (e) => { if (files(e)) e.preventDefault(); };
+const drop = (e) => {
+    if (!files(e)) return;
+    e.preventDefault();
+    dropped = e.dataTransfer.files[0] || null;
+    start();
+};
+addEventListener("dragover", over);
+addEventListener("drop", drop);
 // Anything on the page that answers the reader: its controls, and its charts and settings.
 const CONTROLS = "input, select, textarea, button, summary, a[href], label, [tabindex]";
 const ANSWERS = CONTROLS + ", .tl-chart, .controls";
@@ -84,6 +97,8 @@ const start = (e) => {
         // The page answers its reader itself from now on.
         removeEventListener("input", note, true);
         removeEventListener("change", note, true);
+        removeEventListener("dragover", over);
+        removeEventListener("drop", drop);
         for (const type of GESTURES) removeEventListener(type, start, true);
         document.documentElement.classList.remove("waking");
         // The page has mounted in the first screen's place: it takes what the reader did there.
@@ -95,6 +110,11 @@ const start = (e) => {
             control.dispatchEvent(new Event("change", { bubbles: true }));
         }
         if (pressed) document.getElementById(pressed)?.click();
+        if (dropped) {
+            const dt = new DataTransfer();
+            dt.items.add(dropped);
+            document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+        }
         dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));
     }, (err) => {
         // The first screen stays: it is the default page, if one that does not answer.

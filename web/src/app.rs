@@ -6,13 +6,14 @@
 use std::rc::Rc;
 
 use gloo_events::EventListener;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::banner::Banner;
 use crate::cards::Peek;
 use crate::charts::{Charts, ViewRef};
 use crate::controls::{Change, Controls};
-use crate::diagnose::Captured;
+use crate::diagnose::{Captured, Dropped};
 use crate::embed::menu::EmbedMenu;
 use crate::export::LabExport;
 use crate::i18n::Lang;
@@ -346,6 +347,45 @@ pub fn app(props: &AppProps) -> Html {
     });
     // The capture on show in the diagnosis, kept while other views are looked at.
     let capture = use_state(|| None::<Rc<Captured>>);
+    // A file dropped outside the page's drop zones is a capture for the diagnosis: without this
+    // the browser would open it in place of the page, and the reader's lab would be gone.
+    let dropped = use_state(|| None::<Dropped>);
+    {
+        let (dropped, dispatcher) = (dropped.clone(), page.dispatcher());
+        use_effect_with((), move |_| {
+            let listeners = crate::window().map(|w| {
+                let options = gloo_events::EventListenerOptions::enable_prevent_default();
+                let over = EventListener::new_with_options(&w, "dragover", options, |e| {
+                    if carries_files(e) {
+                        e.prevent_default();
+                    }
+                });
+                let drop = EventListener::new_with_options(&w, "drop", options, move |e| {
+                    // A drop zone of the page's took it already.
+                    if e.default_prevented() || !carries_files(e) {
+                        return;
+                    }
+                    e.prevent_default();
+                    let file = e
+                        .dyn_ref::<web_sys::DragEvent>()
+                        .and_then(|d| d.data_transfer())
+                        .and_then(|d| d.files())
+                        .and_then(|l| l.get(0));
+                    if let Some(file) = file {
+                        let serial = dropped.as_ref().map_or(0, |d: &Dropped| d.serial + 1);
+                        dropped.set(Some(Dropped { serial, file }));
+                        dispatcher.dispatch(Action::Show(View::Diagnose));
+                    }
+                });
+                (over, drop)
+            });
+            move || drop(listeners)
+        });
+    }
+    let on_taken = {
+        let dropped = dropped.clone();
+        Callback::from(move |()| dropped.set(None))
+    };
     let on_capture = {
         let capture = capture.clone();
         Callback::from(move |c: Option<Rc<Captured>>| capture.set(c))
@@ -452,7 +492,8 @@ pub fn app(props: &AppProps) -> Html {
                         View::Diagnose => html! {
                             <LazyDiagnose {lang} scenario={page.scenario.clone()}
                                 view={page.view.clone()} capture={(*capture).clone()}
-                                on_capture={on_capture.clone()} on_load={on_load.clone()} />
+                                on_capture={on_capture.clone()} on_load={on_load.clone()}
+                                dropped={(*dropped).clone()} {on_taken} />
                         },
                         View::Compare => html! {
                             <LazyCompare {lang} scenarios={page.compared()} slot={page.slot}
@@ -464,6 +505,13 @@ pub fn app(props: &AppProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// Whether a drag carries files (text or a link dragged over the page is left to the browser).
+fn carries_files(e: &web_sys::Event) -> bool {
+    e.dyn_ref::<web_sys::DragEvent>()
+        .and_then(|d| d.data_transfer())
+        .is_some_and(|d| d.types().includes(&"Files".into(), 0))
 }
 
 #[derive(Properties, PartialEq)]

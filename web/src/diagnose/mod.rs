@@ -56,6 +56,21 @@ pub struct DiagnoseProps {
     pub capture: Option<Rc<Captured>>,
     pub on_capture: Callback<Option<Rc<Captured>>>,
     pub on_load: Callback<Scenario>,
+    /// A file dropped elsewhere on the page, which opened this view to read it.
+    #[prop_or_default]
+    pub dropped: Option<Dropped>,
+    /// The dropped file is being read: the page forgets it, so that coming back to this view
+    /// does not read it again.
+    #[prop_or_default]
+    pub on_taken: Callback<()>,
+}
+
+/// A file dropped on the page outside its drop zones: the README's "drop a capture on the page"
+/// holds wherever it lands. `serial` tells one drop from the next of the same file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dropped {
+    pub serial: u32,
+    pub file: web_sys::File,
 }
 
 /// Where the reading of a capture stands.
@@ -183,6 +198,15 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
             });
         })
     };
+    {
+        let (on_file, on_taken) = (on_file.clone(), props.on_taken.clone());
+        use_effect_with(props.dropped.clone(), move |dropped| {
+            if let Some(d) = dropped {
+                on_file.emit(d.file.clone());
+                on_taken.emit(());
+            }
+        });
+    }
     let crate::file_pick::FileHandlers {
         on_input,
         on_drop,
