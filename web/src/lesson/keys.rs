@@ -31,8 +31,9 @@ pub enum Target {
     /// presenter's mode puts the focus there for a number), and so do the presenter's arrows
     /// while it is `empty` (there is no caret to move).
     NumberBox { empty: bool },
-    /// One of the question's choices: Enter reveals rather than choosing it again.
-    Choice,
+    /// One of the question's choices: Enter on the one chosen reveals rather than choosing it
+    /// again; on another, Enter presses it, choosing it (a keyboard's way to answer).
+    Choice { chosen: bool },
     /// Anything else, by what it takes (the player's reading of the focus).
     Other(Focus),
 }
@@ -50,7 +51,8 @@ pub fn action_for(key: &str, target: Target, keys: Keys) -> Option<Action> {
                 _ => None,
             }
         }
-        Target::Choice => Focus::Control,
+        Target::Choice { chosen: false } if key == "Enter" => return None,
+        Target::Choice { .. } => Focus::Control,
         Target::Other(Focus::Field) => return None,
         Target::Other(focus) => focus,
     };
@@ -58,8 +60,8 @@ pub fn action_for(key: &str, target: Target, keys: Keys) -> Option<Action> {
     let arrows = keys.present && !matches!(focus, Focus::Slider | Focus::Choice);
     // Enter checks a chosen answer where it would not press a button of its own: on a choice
     // (which it would choose again), or on nothing in the presenter's mode.
-    let enter =
-        keys.choices > 0 && (target == Target::Choice || (keys.present && focus == Focus::Other));
+    let enter = keys.choices > 0
+        && (matches!(target, Target::Choice { .. }) || (keys.present && focus == Focus::Other));
     Some(match key {
         "PageDown" => Action::Next,
         "PageUp" => Action::Back,
@@ -90,15 +92,12 @@ pub fn key_action(e: &KeyboardEvent, keys: Keys) -> Option<Action> {
                 .dyn_ref::<web_sys::HtmlInputElement>()
                 .is_none_or(|i| i.value().is_empty()),
         },
-        Some(el)
-            if el
-                .closest("#lesson-choices .choice")
-                .ok()
-                .flatten()
-                .is_some() =>
-        {
-            Target::Choice
-        }
+        Some(el) => match el.closest("#lesson-choices .choice").ok().flatten() {
+            Some(choice) => Target::Choice {
+                chosen: choice.get_attribute("aria-pressed").as_deref() == Some("true"),
+            },
+            None => Target::Other(focus_of(e)),
+        },
         _ => Target::Other(focus_of(e)),
     };
     action_for(&e.key(), target, keys)
@@ -152,18 +151,16 @@ mod tests {
         assert_eq!(action_for("4", nothing, PRESENTING), None);
         // Enter reveals (checking what was chosen), on nothing or on a choice.
         assert_eq!(action_for("Enter", nothing, PRESENTING), Some(Action::Next));
-        assert_eq!(
-            action_for("Enter", Target::Choice, PRESENTING),
-            Some(Action::Next)
-        );
+        let chosen = Target::Choice { chosen: true };
+        assert_eq!(action_for("Enter", chosen, PRESENTING), Some(Action::Next));
+        // On a choice not yet chosen, Enter presses it: the keyboard's way to choose.
+        let other = Target::Choice { chosen: false };
+        assert_eq!(action_for("Enter", other, PRESENTING), None);
         let reading = Keys {
             present: false,
             ..PRESENTING
         };
-        assert_eq!(
-            action_for("Enter", Target::Choice, reading),
-            Some(Action::Next)
-        );
+        assert_eq!(action_for("Enter", chosen, reading), Some(Action::Next));
         // Enter on another button presses it; with nothing pending, Enter is no lesson key.
         assert_eq!(
             action_for("Enter", Target::Other(Focus::Control), PRESENTING),
