@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::player::Language;
 use crate::rate::{MBytePerS, MbitPerS};
 use crate::scenario::{App, Scenario};
-use crate::sim::{run, RunOptions};
+use crate::sim::{run, RunOptions, RunResult};
 use crate::theory::path::{mean_rate_mbps, Limits};
 use crate::theory::slow_start::ideal_completion_ms;
 use crate::theory::verdict::{verdict, Limit};
@@ -231,8 +231,8 @@ pub enum Held {
 }
 
 impl Held {
-    fn of(s: &Scenario, summary: &Summary) -> Held {
-        let v = verdict(s, summary);
+    fn of(s: &Scenario, r: &RunResult) -> Held {
+        let v = verdict(s, r);
         match v.limit {
             Limit::SlowStart => Held::SlowStart,
             Limit::ReceiveWindow => Held::ReceiveWindow {
@@ -975,7 +975,7 @@ impl Trial<'_> {
         let (result, seed) = own.copied().unwrap_or((baseline, median_seed(runs)));
         let mut shown = self.base.clone();
         shown.seed = seed;
-        let held = Held::of(&shown, &Self::summary(&shown));
+        let held = Held::of(&shown, &run(&shown, &RunOptions::summary_only()));
         let median = (lossy(&shown) && !close(baseline, result)).then(|| self.got(baseline));
         let finding = Finding::PathGives {
             held,
@@ -1001,7 +1001,7 @@ impl Trial<'_> {
         if let Some(bound) = beyond_bound(self.base, self.measured) {
             return Finding::Impossible { bound, measured };
         }
-        let held = Held::of(self.base, &Self::summary(self.base));
+        let held = Held::of(self.base, &run(self.base, &RunOptions::summary_only()));
         let (gives, median_of_seeds) = (self.got(baseline), lossy(self.base));
         if self.measured.worse(self.measured.value(), baseline) {
             Finding::PathFaster {
@@ -1231,9 +1231,9 @@ mod tests {
         );
         // The run its link reopens gives the figure, and the lab's verdict of it agrees.
         let s = Scenario::parse(&c.scenario).unwrap_or_default();
-        let summary = run(&s, &RunOptions::summary_only()).summary;
-        assert_eq!(summary.goodput_MBps, Some(c.result));
-        assert_eq!(verdict(&s, &summary).limit, Limit::ReceiveWindow);
+        let r = run(&s, &RunOptions::summary_only());
+        assert_eq!(r.summary.goodput_MBps, Some(c.result));
+        assert_eq!(verdict(&s, &r).limit, Limit::ReceiveWindow);
         assert_eq!(
             why(&e, Cause::ReceiveWindow),
             "A smaller receive window: not needed, the path as known gives the number already"

@@ -446,7 +446,7 @@ impl RunView {
         };
         RunView {
             query: s.to_query(),
-            verdict: verdict(s, &r.summary),
+            verdict: verdict(s, r),
             summary: r.summary.clone(),
             theory,
             flows,

@@ -106,3 +106,62 @@ fn the_models_carry_their_mean_and_a_query_cannot_name_a_trace() {
         "sched: a bw change needs link=fixed (link=lte sets the rate itself)"
     );
 }
+
+/// The verdict holds a run to what its link could carry while the goodput was measured: a body
+/// that finished in a trace's fast first second is not "142 % of the link's rate" against the
+/// trace's slower ten-second mean, and over any link of opportunities the goodput stays within
+/// what the link offered over the same span (every byte delivered took an opportunity in it).
+#[test]
+fn the_verdict_compares_the_goodput_with_the_link_while_it_was_measured() {
+    use tcplab::theory::verdict::{verdict, Limit};
+    // 1 s of 4 opportunities a millisecond (48 Mbit/s), then 9 s of one every 2 ms (6 Mbit/s).
+    let mut text = String::new();
+    for ms in 1..=1000 {
+        text.push_str(&format!("{ms}\n{ms}\n{ms}\n{ms}\n"));
+    }
+    for ms in (1002..=10_000).step_by(2) {
+        text.push_str(&format!("{ms}\n"));
+    }
+    let s = Scenario::parse_with_trace("app=body&body=1000000&rtt=20&queue=200", trace(&text))
+        .expect("a scenario");
+    let r = run(&s, &RunOptions::summary_only());
+    let g = r.summary.goodput_MBps.expect("a goodput");
+    let offered = r.link_offered.expect("a link of opportunities").0;
+    let v = verdict(&s, &r);
+    assert!(
+        r.summary.completion_ms.is_some_and(|c| c < 1000.0),
+        "{:?}",
+        r.summary.completion_ms
+    );
+    // The fast second's payload rate, not the trace's mean (about 1 MB/s).
+    let fast = 4.0 * f64::from(OPPORTUNITY_BYTES) * 1000.0 * 1448.0 / 1500.0 / 1e6;
+    assert!(
+        (offered / fast - 1.0).abs() < 0.02,
+        "{offered} against {fast} MB/s"
+    );
+    assert_eq!(v.link_mbps.0, offered);
+    assert!(
+        g <= offered,
+        "{g} above the {offered} MB/s the link offered"
+    );
+    assert!(v.limit != Limit::LinkRate || g / offered <= 1.0, "{v:?}");
+    // Over the seeded links, each seed's walk: never above what the link offered.
+    for q in [
+        "preset=cellular",
+        "link=lte&bw=20&app=bulk&dur=10&seed=3",
+        "link=wifi&bw=20&app=bulk&dur=10&seed=5",
+    ] {
+        let s = Scenario::parse(q).expect("a scenario");
+        let r = run(&s, &RunOptions::summary_only());
+        let g = r.summary.goodput_MBps.expect("a goodput");
+        let offered = r.link_offered.expect("a link of opportunities").0;
+        assert!(g <= offered * 1.000_001, "{q}: {g} above {offered} MB/s");
+        assert_eq!(verdict(&s, &r).link_mbps.0, offered, "{q}");
+    }
+    // A fixed rate keeps its own.
+    let fixed = run(
+        &Scenario::parse("bw=10").expect("a scenario"),
+        &RunOptions::summary_only(),
+    );
+    assert_eq!(fixed.link_offered, None);
+}

@@ -1025,7 +1025,7 @@ pub fn runner(query: &str) -> (Value, String) {
         ..RunOptions::default()
     };
     let result = tcplab::run(&s, &options);
-    let limit = tcplab::theory::verdict::verdict(&s, &result.summary).limit;
+    let limit = tcplab::theory::verdict::verdict(&s, &result).limit;
     let limit = serde_json::to_value(limit)
         .ok()
         .and_then(|v| v.as_str().map(|l| l.replace('_', "-")))

@@ -13,6 +13,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::rate::MBytePerS;
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
 
@@ -387,6 +388,37 @@ impl LinkModel {
             }
         }
     }
+}
+
+/// What `model` could carry between `from` and `to`, MB/s of payload: every opportunity in that
+/// span used, each worth its 1504 bytes less the headers' share of a packet of `payload` bytes
+/// in `wire` bytes (as the goodput chart's shading of the link, `view::capacity`).
+pub fn payload_between(
+    model: &LinkModel,
+    from: Instant,
+    to: Instant,
+    (payload, wire): (u32, u32),
+) -> MBytePerS {
+    let span = to.saturating_duration_since(from).as_secs_f64();
+    if span <= 0.0 {
+        return MBytePerS(0.0);
+    }
+    let mut o = Opportunities::new(model);
+    let (mut t, mut count) = (Instant::ZERO, 0u64);
+    loop {
+        // Each call takes the next opportunity: the run itself went through these.
+        let next = o.depart(t, OPPORTUNITY_BYTES);
+        if next > to {
+            break;
+        }
+        if next > from {
+            count += 1;
+        }
+        t = next;
+    }
+    let bytes =
+        count as f64 * f64::from(OPPORTUNITY_BYTES) * f64::from(payload) / f64::from(wire.max(1));
+    MBytePerS(bytes / span / 1e6)
 }
 
 /// A link's opportunities in order, and the bytes the last one left over.

@@ -87,6 +87,9 @@ pub struct RunResult {
     pub end: crate::time::Instant,
     /// The run's packets as captured, if asked for.
     pub capture: Option<crate::capture::Capture>,
+    /// A link of opportunities: the payload it could carry while the goodput was measured
+    /// (`report::link_offered`), which the verdict holds the goodput to.
+    pub link_offered: Option<crate::rate::MBytePerS>,
 }
 
 impl RunResult {
@@ -107,6 +110,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
     let mut world = world::World::new(scenario, options);
     let stop = world.run();
     let summary = report::summarise(scenario, &world, stop);
+    let link_offered = report::link_offered(scenario, &world);
     let mut end = world.last_event();
     // The run's numbers are the run's as it finished; its capture, its traces and its steps go
     // on to the ACKs of the last data (`World::run_until_acked`), as a real transfer's do: the
@@ -127,6 +131,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> RunResult {
         end,
         capture: world.capture.take().map(crate::capture::Tap::finish),
         summary,
+        link_offered,
         invariants: world.invariants,
         work: world.work(),
         traces: world

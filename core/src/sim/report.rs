@@ -2,14 +2,43 @@
 
 use crate::metrics::stats::{jain, quantile, DelayHistogram};
 use crate::metrics::summary::{DelayStats, HolStats, MsgStats, ProbeStats, Summary, WindowStats};
-use crate::rate::MbitPerS;
+use crate::rate::{MBytePerS, MbitPerS};
 use crate::scenario::Scenario;
 use crate::theory::path::{bdp_bytes, mathis, window_limit};
-use crate::time::Duration;
+use crate::time::{Duration, Instant};
 use crate::workload::probe::{Jitter, ProbeLog};
 use crate::workload::MessageLog;
 
 use super::world::{Stop, World};
+
+/// When the first data left: the start of the span the goodput is measured on. UDP datagrams
+/// have no sender state: the first one's time is the run's t0.
+fn first_data(w: &World) -> Option<Instant> {
+    w.flows
+        .iter()
+        .filter_map(|f| f.sender.stats().first_data_at)
+        .min()
+        .or(if w.flows.is_empty() { w.t0 } else { None })
+}
+
+/// When the application read its last byte: the end of the goodput's span.
+fn last_read(w: &World) -> Option<Instant> {
+    w.flows
+        .iter()
+        .filter_map(|f| f.last_read)
+        .chain(w.udp_last_read)
+        .max()
+}
+
+/// A link of opportunities (`link=lte`, `wifi`, a trace): the payload it could carry over the
+/// span the goodput is measured on, which the verdict holds the goodput to (a walk or a trace's
+/// stretch may be well above or below the link's long-run mean).
+pub(crate) fn link_offered(s: &Scenario, w: &World) -> Option<MBytePerS> {
+    let model = s.link_model()?;
+    let (a, b) = (first_data(w)?, last_read(w)?);
+    let wire = s.mss + crate::packet::header_bytes(s.ts);
+    (b > a).then(|| crate::link::opportunity::payload_between(&model, a, b, (s.mss, wire)))
+}
 
 pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
     let rtt_ms = s.rtt_ms;
@@ -19,18 +48,8 @@ pub(crate) fn summarise(s: &Scenario, w: &World, stop: Stop) -> Summary {
         .iter()
         .filter_map(|f| f.sender.stats().syn_sent_at)
         .min();
-    // UDP datagrams have no sender state: the first one's time is the run's t0.
-    let first_data = flows
-        .iter()
-        .filter_map(|f| f.sender.stats().first_data_at)
-        .min()
-        .or(if flows.is_empty() { w.t0 } else { None });
+    let (first_data, last_read) = (first_data(w), last_read(w));
     let first_arrival = flows.iter().filter_map(|f| f.first_arrival).min();
-    let last_read = flows
-        .iter()
-        .filter_map(|f| f.last_read)
-        .chain(w.udp_last_read)
-        .max();
     let all_done = !flows.is_empty()
         && flows
             .iter()

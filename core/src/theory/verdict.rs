@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::metrics::summary::Summary;
 use crate::rate::MBytePerS;
 use crate::scenario::{App, CcAlgo, Scenario};
+use crate::sim::RunResult;
 
 use super::path::{link_payload, Limits};
 use super::slow_start::ideal_completion_ms;
@@ -76,9 +76,12 @@ const NEAR: f64 = 0.7;
 /// run (its start, or the cut after a loss), and the verdict says so.
 pub const FULL: f64 = 0.9;
 
-pub fn verdict(s: &Scenario, summary: &Summary) -> Verdict {
+/// What held the run `r` of `s`.
+pub fn verdict(s: &Scenario, r: &RunResult) -> Verdict {
+    let summary = &r.summary;
     let limits = Limits::of(s);
-    let link = limits.link;
+    // A link of opportunities is held to what it could carry while the goodput was measured.
+    let link = r.link_offered.unwrap_or(limits.link);
     // The goodput is all the connections' together, so it meets all their windows together.
     let wl = limits.window_all();
     let g = MBytePerS(summary.goodput_MBps.unwrap_or(0.0));
@@ -156,7 +159,7 @@ mod tests {
 
     fn limit_of(q: &str) -> Limit {
         let s = Scenario::parse(q).unwrap_or_default();
-        verdict(&s, &run(&s, &RunOptions::default()).summary).limit
+        verdict(&s, &run(&s, &RunOptions::default())).limit
     }
 
     /// The ideal path is a bound: on a clean path no body finishes before it, whatever the RTT,
@@ -169,11 +172,12 @@ mod tests {
                 for rwnd in ["65536", "4194304"] {
                     let q = format!("rtt={rtt}&bw={bw}&rwnd={rwnd}&autotune=0&dur=60");
                     let s = Scenario::parse(&q).unwrap_or_else(|e| panic!("{q}: {e}"));
-                    let summary = run(&s, &RunOptions::summary_only()).summary;
-                    let done = summary
+                    let r = run(&s, &RunOptions::summary_only());
+                    let done = r
+                        .summary
                         .completion_ms
                         .unwrap_or_else(|| panic!("{q}: unfinished"));
-                    let ideal = verdict(&s, &summary)
+                    let ideal = verdict(&s, &r)
                         .ideal_completion_ms
                         .unwrap_or_else(|| panic!("{q}: no ideal"));
                     assert!(
@@ -184,11 +188,9 @@ mod tests {
             }
         }
         let s = Scenario::parse("rtt=466").unwrap_or_default();
-        let summary = run(&s, &RunOptions::summary_only()).summary;
-        let ideal = verdict(&s, &summary)
-            .ideal_completion_ms
-            .unwrap_or(f64::NAN);
-        let done = summary.completion_ms.unwrap_or(f64::NAN);
+        let r = run(&s, &RunOptions::summary_only());
+        let ideal = verdict(&s, &r).ideal_completion_ms.unwrap_or(f64::NAN);
+        let done = r.summary.completion_ms.unwrap_or(f64::NAN);
         assert!(
             (done - ideal).abs() < 1.0,
             "rtt=466: done in {done} ms, ideal {ideal} ms"
@@ -246,7 +248,7 @@ mod tests {
     fn a_standing_queue_is_named_whatever_the_limit() {
         let standing = |q: &str| {
             let s = Scenario::parse(q).unwrap_or_default();
-            verdict(&s, &run(&s, &RunOptions::default()).summary).standing_queue_ms
+            verdict(&s, &run(&s, &RunOptions::default())).standing_queue_ms
         };
         // 2.4 s of FIFO under one upload: the link is full, and so is the queue.
         let bloat = standing("preset=bufferbloat&dur=10");
@@ -265,7 +267,7 @@ mod tests {
         };
         let r = run(&s, &options);
         assert!(r.summary.budget_exhausted);
-        let v = verdict(&s, &r.summary);
+        let v = verdict(&s, &r);
         assert_eq!(v.limit, Limit::LinkRate);
         assert!(v.unfinished);
         // Still in slow start when the budget ran out: nothing can be said yet.
@@ -274,7 +276,7 @@ mod tests {
             max_events: 2_000,
             ..RunOptions::default()
         };
-        let v = verdict(&s, &run(&s, &options).summary);
+        let v = verdict(&s, &run(&s, &options));
         assert_eq!((v.limit, v.unfinished), (Limit::Unfinished, true));
     }
 
