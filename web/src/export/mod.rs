@@ -270,6 +270,7 @@ pub struct MenuProps {
 #[function_component]
 pub fn Menu(props: &MenuProps) -> Html {
     let lang = props.lang;
+    let (menu, on_key) = crate::menu::use_menu();
     let on_open = props.on_open.clone();
     let ontoggle = Callback::from(move |e: Event| {
         let open = e
@@ -295,7 +296,7 @@ pub fn Menu(props: &MenuProps) -> Html {
         })
     };
     html! {
-        <details class="export" id="export" {ontoggle}>
+        <details class="export" id="export" ref={menu} onkeydown={on_key} {ontoggle}>
             <summary>{ lang.pick("Export", "导出") }</summary>
             <div class="export-panel">
                 <ul class="export-list">

@@ -83,16 +83,42 @@ pub struct PlayerButtonProps {
     pub on_action: Callback<Action>,
 }
 
+thread_local! {
+    /// The element to give the focus to once it is drawn: the button a reader pressed to open
+    /// or close the player is replaced by what it opened or closed, and the focus would be
+    /// left on nothing (the next Tab starting again from the top of the page).
+    static HAND_FOCUS_TO: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+}
+
+/// Gives the focus to the element `id`, if the focus is handed to it.
+fn take_focus(id: &'static str) {
+    if HAND_FOCUS_TO.with(|h| h.get()) != Some(id) {
+        return;
+    }
+    HAND_FOCUS_TO.with(|h| h.set(None));
+    let element = crate::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(e) = element {
+        let _ = e.focus();
+    }
+}
+
 /// Opens the player.
 #[function_component]
 pub fn PlayerButton(props: &PlayerButtonProps) -> Html {
     let on_action = props.on_action.clone();
     let lang = props.lang;
+    use_effect_with((), |_| take_focus("player-open"));
     html! {
         <button type="button" class="player-open" id="player-open"
             title={lang.pick("Step through the run, event by event, each explained",
                 "逐个事件单步播放这次运行，每一步都有解释")}
-            onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::Open))}>
+            onclick={Callback::from(move |_: MouseEvent| {
+                HAND_FOCUS_TO.with(|h| h.set(Some("player")));
+                on_action.emit(Action::Open);
+            })}>
             { lang.pick("▶ Step through", "▶ 单步播放") }
         </button>
     }
@@ -107,12 +133,20 @@ pub fn Player(props: &PlayerProps) -> Html {
         props.state.open && props.steps.is_some(),
         props.on_action.clone(),
     );
+    use_effect_with(props.state.open, |open| {
+        if *open {
+            take_focus("player");
+        }
+    });
     if !props.state.open {
         return Html::default();
     }
     let close = {
         let on_action = props.on_action.clone();
-        Callback::from(move |_: MouseEvent| on_action.emit(Action::Close))
+        Callback::from(move |_: MouseEvent| {
+            HAND_FOCUS_TO.with(|h| h.set(Some("player-open")));
+            on_action.emit(Action::Close);
+        })
     };
     let body = match (&props.steps, props.index) {
         (Some(steps), Some(index)) => html! {
@@ -141,7 +175,7 @@ pub fn Player(props: &PlayerProps) -> Html {
     };
     let recorded = props.steps.as_ref().map(|s| recorded_text(s, lang));
     html! {
-        <section class="player" id="player" aria-label={lang.pick("Step-through player", "单步播放器")}
+        <section class="player" id="player" tabindex="-1" aria-label={lang.pick("Step-through player", "单步播放器")}
             data-steps={props.steps.as_ref().map(|s| s.steps.len().to_string()).unwrap_or_default()}>
             <header class="player-head">
                 <h2>{ lang.pick("Step through the run", "单步播放") }</h2>
