@@ -906,6 +906,10 @@ fn clocked_writes(ns: &[u64], len: &[u32]) -> Option<Writes> {
 impl Facts {
     fn verdict(&self) -> (crate::theory::verdict::Limit, String) {
         use crate::theory::verdict::Limit;
+        // Figures as the page writes them beside the verdict: three significant digits, whole
+        // parts grouped (`2,125 MB/s`, `0.000965 %`, `500,000 bytes`).
+        let n = |v: f64| crate::player::explain::number(v, 3);
+        let b = |v: u64| crate::player::explain::number(v as f64, 3);
         let rtt = self.rtt_ms.unwrap_or(0.0);
         let g = self.goodput.unwrap_or(0.0);
         let rtts = if rtt > 0.0 {
@@ -921,7 +925,7 @@ impl Facts {
                 format!(
                     "; {} segments were lost and resent, each holding the messages behind it \
                      (head-of-line) for a round trip or more",
-                    self.retrans
+                    b(self.retrans)
                 )
             } else {
                 String::new()
@@ -929,9 +933,11 @@ impl Facts {
             return (
                 Limit::Application,
                 format!(
-                    "Limited by the application: it wrote {} bytes every {:.1} ms, and TCP sent \
+                    "Limited by the application: it wrote {} bytes every {} ms, and TCP sent \
                      each as it came, never more than {} bytes in flight{held}.",
-                    w.msg, w.every_ms, self.in_flight_max
+                    b(u64::from(w.msg)),
+                    n(w.every_ms),
+                    b(self.in_flight_max)
                 ),
             );
         }
@@ -939,9 +945,10 @@ impl Facts {
             return (
                 Limit::Application,
                 format!(
-                    "Limited by the application: for {:.0} ms of {:.0} nothing was in flight, \
+                    "Limited by the application: for {} ms of {} nothing was in flight, \
                      so the sender had nothing to send.",
-                    self.app_limited_ms, self.duration_ms
+                    n(self.app_limited_ms),
+                    n(self.duration_ms)
                 ),
             );
         }
@@ -951,14 +958,14 @@ impl Facts {
                 Limit::ReceiveWindow,
                 format!(
                     "Limited by the receive window: {} bytes in flight filled the {} bytes the \
-                     receiver offered; window / RTT = {:.2} MB/s{}.",
-                    self.in_flight_max,
-                    w,
-                    if rtt > 0.0 { w as f64 / rtt / 1e3 } else { 0.0 },
+                     receiver offered; window / RTT = {} MB/s{}.",
+                    b(self.in_flight_max),
+                    b(w),
+                    n(if rtt > 0.0 { w as f64 / rtt / 1e3 } else { 0.0 }),
                     if self.zero_window_ms > 0.0 {
                         format!(
-                            ", and the window was shut for {:.0} ms",
-                            self.zero_window_ms
+                            ", and the window was shut for {} ms",
+                            n(self.zero_window_ms)
                         )
                     } else {
                         String::new()
@@ -976,10 +983,12 @@ impl Facts {
             return (
                 Limit::Loss,
                 format!(
-                    "Limited by the congestion window under loss: {:.2} % of segments were \
-                     lost and resent; Mathis's MSS/RTT × √(3/2p) gives {:.2} MB/s, and the \
-                     connection made {:.2} MB/s.",
-                    self.loss_pct, mathis, g
+                    "Limited by the congestion window under loss: {} % of segments were \
+                     lost and resent; Mathis's MSS/RTT × √(3/2p) gives {} MB/s, and the \
+                     connection made {} MB/s.",
+                    n(self.loss_pct),
+                    n(mathis),
+                    n(g)
                 ),
             );
         }
@@ -987,9 +996,10 @@ impl Facts {
             return (
                 Limit::SlowStart,
                 format!(
-                    "Limited by slow start: the transfer of {} bytes ended within {:.0} round \
+                    "Limited by slow start: the transfer of {} bytes ended within {} round \
                      trips, while the window was still growing.",
-                    self.acked_bytes, rtts
+                    b(self.acked_bytes),
+                    rtts.ceil().max(1.0)
                 ),
             );
         }
@@ -997,11 +1007,11 @@ impl Facts {
         (
             Limit::LinkRate,
             format!(
-                "Limited by the link: {:.2} MB/s, {:.0} % of the delivery rate's peak of \
-                 {:.2} MB/s, with no loss.",
-                g,
-                if peak > 0.0 { g / peak * 100.0 } else { 0.0 },
-                peak
+                "Limited by the link: {} MB/s, {} % of the delivery rate's peak of \
+                 {} MB/s, with no loss.",
+                n(g),
+                n(if peak > 0.0 { g / peak * 100.0 } else { 0.0 }),
+                n(peak)
             ),
         )
     }
