@@ -302,6 +302,36 @@ async fn a_capture_dropped_on_the_page_is_read_as_one_chosen() {
     .await;
 }
 
+/// Drops a file of `bytes` on the page's body, as the browser makes a drop, and asserts that
+/// the page took it (both the drag-over and the drop prevented, so the browser does not open
+/// the file) and read it in the diagnosis.
+async fn drop_opens_the_diagnosis(lab: &Lab, bytes: &[u8]) {
+    let taken = lab
+        .driver
+        .execute(
+            "const f = new File([new Uint8Array(arguments[0])], 'window.pcap');
+             const dt = new DataTransfer(); dt.items.add(f);
+             const over = new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true });
+             document.body.dispatchEvent(over);
+             const drop = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
+             document.body.dispatchEvent(drop);
+             return String(over.defaultPrevented && drop.defaultPrevented);",
+            vec![serde_json::json!(bytes)],
+        )
+        .await
+        .expect("drop the file")
+        .json()
+        == &serde_json::json!("true");
+    assert!(taken, "the browser would open the file");
+    assert!(
+        analysed(lab).await,
+        "no analysis: {:?}",
+        lab.console().await
+    );
+    let search = lab.search().await;
+    assert!(search.contains("view=diagnose"), "{search}");
+}
+
 /// A capture dropped anywhere on the page, even on the default page's first screen before the
 /// page's module has come, opens the diagnosis with it: the browser never opens the file in the
 /// page's place.
@@ -311,13 +341,6 @@ async fn a_capture_dropped_anywhere_opens_the_diagnosis_with_it() {
     with_lab(|lab| async move {
         let lab = &*lab;
         lab.set_window(1280, 960).await;
-        let drop_on_body = "const f = new File([new Uint8Array(arguments[0])], 'window.pcap');
-             const dt = new DataTransfer(); dt.items.add(f);
-             const over = new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true });
-             document.body.dispatchEvent(over);
-             const drop = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
-             document.body.dispatchEvent(drop);
-             return String(over.defaultPrevented && drop.defaultPrevented);";
         // The default page's first screen, its module not started: no gesture yet.
         lab.driver
             .goto(lab.server.url("?lang=en"))
@@ -331,32 +354,14 @@ async fn a_capture_dropped_anywhere_opens_the_diagnosis_with_it() {
             )
             .await;
         assert!(first_screen, "the first screen");
-        let taken = lab
-            .driver
-            .execute(drop_on_body, vec![serde_json::json!(bytes)])
-            .await
-            .expect("drop the file")
-            .json()
-            .clone();
-        assert_eq!(taken, serde_json::json!("true"), "the browser would open the file");
-        assert!(analysed(lab).await, "no analysis: {:?}", lab.console().await);
+        drop_opens_the_diagnosis(lab, &bytes).await;
         let verdict = lab
             .eval_string("return document.getElementById('capture-analysis').dataset.verdict;")
             .await;
         assert_eq!(verdict, "receive_window");
-        assert!(lab.search().await.contains("view=diagnose"), "{}", lab.search().await);
         // Once the page runs, a drop on another view opens the diagnosis again.
         lab.open("?rtt=50&lang=en").await;
-        let taken = lab
-            .driver
-            .execute(drop_on_body, vec![serde_json::json!(bytes)])
-            .await
-            .expect("drop the file")
-            .json()
-            .clone();
-        assert_eq!(taken, serde_json::json!("true"));
-        assert!(analysed(lab).await, "no analysis: {:?}", lab.console().await);
-        assert!(lab.search().await.contains("view=diagnose"), "{}", lab.search().await);
+        drop_opens_the_diagnosis(lab, &bytes).await;
         lab.assert_no_console_errors().await;
     })
     .await;
