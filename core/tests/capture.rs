@@ -241,6 +241,26 @@ fn broken_files_say_what_is_wrong() {
         err(&good[..30]),
         "the file ends inside its first packet: it was cut short"
     );
+    // Cut inside the second packet: the one before it is read, and said so in the singular.
+    let first_len = u32::from_le_bytes([good[32], good[33], good[34], good[35]]) as usize;
+    let second = 24 + 16 + first_len;
+    let text = CaptureFile::read(&good[..second + 20], &mut |_| {})
+        .map(|c| format!("{:?}", c.analyze(1).map(|a| a.notes)))
+        .unwrap_or_else(|e| e.to_string());
+    assert!(
+        text.contains(
+            "the file ends inside packet 2: it was cut short, and the packet before it is read"
+        ),
+        "{text}"
+    );
+    let one = tcplab::capture::analyze::AnalyzeError::NoTcp {
+        frames: 1,
+        why: "it is UDP".into(),
+    };
+    assert_eq!(
+        one.to_string(),
+        "no TCP segment could be read in the one frame: it is UDP"
+    );
     // Cut inside a later packet: the packets before it are read, and the analysis says so.
     let cut = &good[..good.len() - 7];
     let a = analysed(cut);

@@ -99,7 +99,10 @@ async fn a_broken_file_says_what_is_wrong_and_the_page_goes_on() {
         lab.choose_file("capture-file", &text).await;
         assert!(analysed(lab).await);
         let e = lab.text_of("capture-error").await;
-        assert!(e.starts_with("not a capture file: it begins with 47 45 54 20"), "{e}");
+        assert!(
+            e.starts_with("notes.pcap: not a capture file: it begins with 47 45 54 20"),
+            "{e}"
+        );
         // A capture cut short inside a packet is read up to the cut, and says so.
         let whole = std::fs::read(repo_root().join("tests/captures/body.pcap")).expect("a capture");
         let cut = scratch("cut.pcap");

@@ -144,6 +144,12 @@ impl std::fmt::Display for AnalyzeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AnalyzeError::Read(e) => e.fmt(f),
+            AnalyzeError::NoTcp { frames: 0, why } => {
+                write!(f, "no TCP segment could be read: {why}")
+            }
+            AnalyzeError::NoTcp { frames: 1, why } => {
+                write!(f, "no TCP segment could be read in the one frame: {why}")
+            }
             AnalyzeError::NoTcp { frames, why } => {
                 write!(
                     f,

@@ -50,6 +50,10 @@ impl std::fmt::Display for ReadError {
             ReadError::TruncatedPacket { at: 1 } => {
                 write!(f, "the file ends inside its first packet: it was cut short")
             }
+            ReadError::TruncatedPacket { at: 2 } => write!(
+                f,
+                "the file ends inside packet 2: it was cut short, and the packet before it is read"
+            ),
             ReadError::TruncatedPacket { at } => write!(
                 f,
                 "the file ends inside packet {at}: it was cut short, and the {} packets before \

@@ -150,7 +150,8 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                                 })));
                                 reading.set(Reading::Idle);
                             }
-                            (None, Some(e)) => reading.set(Reading::Failed(e)),
+                            // Named: it stands above the analysis of the file read before.
+                            (None, Some(e)) => reading.set(Reading::Failed(format!("{name}: {e}"))),
                             (None, None) => reading.set(Reading::Failed("no analysis came".into())),
                         }
                     }
