@@ -118,10 +118,8 @@ fn draw_capacity(
             None => break,
         }
     }
-    let per = f64::from(OPPORTUNITY_BYTES) * f64::from(payload)
-        / f64::from(wire.max(1))
-        / bin.as_secs_f64()
-        / 1e6;
+    let per =
+        crate::link::opportunity::opportunity_payload(payload, wire) / bin.as_secs_f64() / 1e6;
     count
         .iter()
         .enumerate()

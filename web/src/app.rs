@@ -360,6 +360,9 @@ pub fn app(props: &AppProps) -> Html {
                         e.prevent_default();
                     }
                 });
+                // Each drop is told from the one before, even of the same file: the listener
+                // outlives the render it was made in, so it counts its own drops.
+                let drops = std::cell::Cell::new(0u32);
                 let drop = EventListener::new_with_options(&w, "drop", options, move |e| {
                     // A drop zone of the page's took it already.
                     if e.default_prevented() || !carries_files(e) {
@@ -372,7 +375,8 @@ pub fn app(props: &AppProps) -> Html {
                         .and_then(|d| d.files())
                         .and_then(|l| l.get(0));
                     if let Some(file) = file {
-                        let serial = dropped.as_ref().map_or(0, |d: &Dropped| d.serial + 1);
+                        let serial = drops.get().wrapping_add(1);
+                        drops.set(serial);
                         dropped.set(Some(Dropped { serial, file }));
                         dispatcher.dispatch(Action::Show(View::Diagnose));
                     }

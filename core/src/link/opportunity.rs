@@ -416,9 +416,13 @@ pub fn payload_between(
         }
         t = next;
     }
-    let bytes =
-        count as f64 * f64::from(OPPORTUNITY_BYTES) * f64::from(payload) / f64::from(wire.max(1));
-    MBytePerS(bytes / span / 1e6)
+    MBytePerS(count as f64 * opportunity_payload(payload, wire) / span / 1e6)
+}
+
+/// The payload bytes one opportunity carries for packets of `payload` bytes in `wire` bytes:
+/// its 1504 bytes less the headers' share.
+pub fn opportunity_payload(payload: u32, wire: u32) -> f64 {
+    f64::from(OPPORTUNITY_BYTES) * f64::from(payload) / f64::from(wire.max(1))
 }
 
 /// A link's opportunities in order, and the bytes the last one left over.
