@@ -244,9 +244,15 @@ fn broken_files_say_what_is_wrong() {
     // Cut inside the second packet: the one before it is read, and said so in the singular.
     let first_len = u32::from_le_bytes([good[32], good[33], good[34], good[35]]) as usize;
     let second = 24 + 16 + first_len;
+    // The one packet read is the SYN: nothing was delivered, which the cut may explain.
     let text = CaptureFile::read(&good[..second + 20], &mut |_| {})
-        .map(|c| format!("{:?}", c.analyze(1).map(|a| a.notes)))
+        .and_then(|c| c.analyze(1))
+        .map(|a| format!("{a:?}"))
         .unwrap_or_else(|e| e.to_string());
+    assert!(
+        text.starts_with("connection 1 carried no data: its one packet carries no payload"),
+        "{text}"
+    );
     assert!(
         text.contains(
             "the file ends inside packet 2: it was cut short, and the packet before it is read"
@@ -255,11 +261,12 @@ fn broken_files_say_what_is_wrong() {
     );
     let one = tcplab::capture::analyze::AnalyzeError::NoTcp {
         frames: 1,
-        why: "it is UDP".into(),
+        why: tcplab::capture::analyze::NoTcpWhy::NotTcp { frames: 1 },
     };
     assert_eq!(
         one.to_string(),
-        "no TCP segment could be read in the one frame: it is UDP"
+        "no TCP segment could be read in the one frame: it is not TCP (UDP, ICMP, ARP or \
+         another protocol)"
     );
     // Cut inside a later packet: the packets before it are read, and the analysis says so.
     let cut = &good[..good.len() - 7];
@@ -874,4 +881,144 @@ fn a_connections_sends_are_its_senders_data_segments_in_order() {
         file.sends(2),
         Err(AnalyzeError::NoSuchConnection { asked: 2, count: 1 })
     ));
+}
+
+/// A transfer of one flight (handshake, three segments, their ACKs) is over before a round trip
+/// of deliveries could show the link's rate: slow start held it, the fitted scenario is the
+/// same body on the lab's default link, and its goodput is the run's wherever it was captured.
+#[test]
+fn a_transfer_of_one_flight_reads_as_slow_start_with_the_run_s_goodput() {
+    let q = "app=body&body=4000&rtt=20";
+    for point in [CapturePoint::Sender, CapturePoint::Receiver] {
+        let r = captured(q, at(point));
+        let a = analysed(bytes(&r));
+        let ctx = format!("{q} at the {}", point.name());
+        assert_eq!(
+            a.verdict,
+            tcplab::theory::verdict::Limit::SlowStart,
+            "{ctx}"
+        );
+        assert_eq!(a.bottleneck_MBps, None, "{ctx}");
+        let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
+        assert_eq!(fitted.app, tcplab::App::Body, "{ctx}: {}", a.scenario);
+        assert_eq!(fitted.body, 4000, "{ctx}");
+        let bw = a.estimates.iter().find(|e| e.key == "bw").expect("bw said");
+        assert!(bw.how.starts_with("the lab's default"), "{ctx}: {bw:?}");
+        // The lab's goodput runs from the first byte sent to the last received: half a round
+        // trip from either capture point's view of it.
+        let (g, lab) = (
+            a.goodput_MBps.expect("goodput"),
+            r.summary.goodput_MBps.expect("goodput"),
+        );
+        assert!((g / lab - 1.0).abs() < 0.02, "{ctx}: {g} against {lab}");
+    }
+}
+
+/// The fitted scenario of a long body gives the run the time to finish it, past the default
+/// ten seconds: the capture's length, three times over.
+#[test]
+fn a_long_body_s_fitted_scenario_has_the_time_to_finish_it() {
+    let r = captured(
+        "app=body&body=2MB&bw=1&rtt=100&dur=60",
+        at(CapturePoint::Sender),
+    );
+    let a = analysed(bytes(&r));
+    let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
+    assert_eq!(fitted.app, tcplab::App::Body, "{}", a.scenario);
+    assert!(a.duration_ms > 15_000.0, "{}", a.duration_ms);
+    assert_eq!(fitted.dur_s, (a.duration_ms / 1e3 * 3.0 + 1.0).ceil());
+    let again = run(&fitted, &RunOptions::summary_only());
+    assert!(
+        again.summary.completion_ms.is_some(),
+        "{}: {:?}",
+        a.scenario,
+        again.summary.stopped_by
+    );
+}
+
+/// A capture of a handshake alone, or of data never acknowledged, delivered nothing: there is
+/// no transfer to explain, and no scenario is fitted to it.
+#[test]
+fn a_connection_that_delivered_nothing_is_refused_with_its_reason() {
+    let r = captured("app=body&body=4000&rtt=20", at(CapturePoint::Sender));
+    let all = bytes(&r);
+    for (keep, data_segments) in [(2, 0), (4, 1)] {
+        let cut = rewrite(all, 0, Some(keep));
+        let file = CaptureFile::read(&cut, &mut |_| {}).expect("readable");
+        let err = file.analyze(1).expect_err("nothing delivered");
+        assert_eq!(
+            err,
+            AnalyzeError::NoDelivery {
+                conn: 1,
+                packets: keep as u64,
+                data_segments,
+                cut: None
+            }
+        );
+        let text = err.to_string();
+        let zh = err.say(tcplab::player::Language::Zh);
+        if data_segments == 0 {
+            assert_eq!(
+                text,
+                "connection 1 carried no data: its 2 packets carry no payload (a handshake or \
+                 ACKs alone), so there is no transfer to explain"
+            );
+        } else {
+            assert_eq!(
+                text,
+                "connection 1 has no data acknowledged: 1 data segment was sent, and no ACK in \
+                 the capture covers it; a longer capture shows the transfer"
+            );
+        }
+        assert!(zh.starts_with("连接 1 没有"), "{zh}");
+    }
+}
+
+/// `bytes`, a pcapng file, without its Interface Description Blocks (type 1).
+fn without_interfaces(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 8 <= bytes.len() {
+        let kind = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let len = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().expect("4 bytes")) as usize;
+        if kind != 1 {
+            out.extend_from_slice(&bytes[at..at + len]);
+        }
+        at += len;
+    }
+    out
+}
+
+/// A pcapng file whose packets name an interface it never describes cannot place them: the
+/// message says so rather than that the file holds no packets.
+#[test]
+fn pcapng_packets_without_their_interface_are_named() {
+    let r = captured(
+        "app=body&body=4000&rtt=20",
+        CaptureOptions {
+            format: Format::Pcapng,
+            ..CaptureOptions::default()
+        },
+    );
+    let bare = without_interfaces(bytes(&r));
+    assert!(
+        bare.len() < bytes(&r).len(),
+        "an interface block was taken out"
+    );
+    let err = CaptureFile::read(&bare, &mut |_| {}).expect_err("nothing placed");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "no TCP segment could be read: {} packets name an interface the file never \
+             describes (no Interface Description Block comes before them), so neither their \
+             link type nor their clock is known",
+            r.capture.as_ref().expect("a capture").packets
+        )
+    );
+    assert!(
+        err.say(tcplab::player::Language::Zh)
+            .contains("个数据包指向文件从未描述的接口"),
+        "{}",
+        err.say(tcplab::player::Language::Zh)
+    );
 }

@@ -197,3 +197,70 @@ fn the_broken_files_say_what_is_wrong() {
     let fitted = Scenario::parse(&a.scenario).expect("parses");
     assert!((fitted.rtt_ms - 40.0).abs() < 2.0, "{}", a.scenario);
 }
+
+/// The figures a sentence states, in order: what both languages must say alike.
+fn figures(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .map(|t| t.trim_matches(|c| c == '.' || c == ','))
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The page shows the analysis in Chinese too: each sentence in Chinese, with the English's
+/// figures, for every real capture.
+#[test]
+fn each_analysis_says_the_same_figures_in_chinese() {
+    let chinese = |t: &str| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    for name in [
+        "body.pcap",
+        "lossy-bulk.pcap",
+        "window.pcap",
+        "hol-messages.pcap",
+        "two-connections.pcap",
+        "broken/mid-connection.pcap",
+        "broken/truncated.pcap",
+    ] {
+        let file = read(name).expect("readable");
+        let both = file.analyze_in_both(file.largest()).expect("analysable");
+        let (en, zh) = (&both.analysis, &both.zh);
+        let mut verdict = figures(&en.verdict_text);
+        let mut verdict_zh = figures(&zh.verdict_text);
+        // A sentence may order its figures differently in each language.
+        verdict.sort();
+        verdict_zh.sort();
+        assert_eq!(
+            verdict, verdict_zh,
+            "{name}: {} / {}",
+            en.verdict_text, zh.verdict_text
+        );
+        assert!(chinese(&zh.verdict_text), "{name}: {}", zh.verdict_text);
+        assert!(chinese(&zh.capture_point_why), "{name}");
+        assert_eq!(en.estimates.len(), zh.estimates.len(), "{name}");
+        for (e, z) in en.estimates.iter().zip(&zh.estimates) {
+            assert_eq!(e.key, z.key, "{name}");
+            assert_eq!(
+                figures(&e.value),
+                figures(&z.value),
+                "{name}: {e:?} / {z:?}"
+            );
+            assert!(chinese(&z.how), "{name}: {z:?}");
+        }
+        assert_eq!(en.notes.len(), zh.notes.len(), "{name}");
+        for (e, z) in en.notes.iter().zip(&zh.notes) {
+            assert_eq!(figures(e), figures(z), "{name}: {e} / {z}");
+            assert!(chinese(z), "{name}: {z}");
+        }
+    }
+}
+
+/// The goodput chart of a capture has points, however short the capture: a body over within
+/// ten round trips is drawn in windows of a round trip.
+#[test]
+fn each_capture_s_goodput_is_charted() {
+    for m in &MADE {
+        let a = analysed(m.file);
+        let points = a.curves.goodput.len();
+        assert!(points >= 5, "{}: {points} goodput windows", m.file);
+    }
+}

@@ -296,13 +296,55 @@ async fn a_capture_dropped_on_the_page_is_read_as_one_chosen() {
             .eval_string("return document.getElementById('capture-analysis').dataset.verdict;")
             .await;
         assert_eq!(verdict, "receive_window");
-        // Taken at the receiver, as it was; said in Chinese.
+        // Taken at the receiver, as it was; said in Chinese, the verdict's figures and how
+        // each fitted value was found as much as the labels.
         let point = lab.text_of("capture-point").await;
         assert!(point.contains("接收端"), "{point}");
+        let said = lab.text_of("capture-verdict").await;
+        assert!(said.starts_with("瓶颈：接收窗口。") && said.contains("接收端提供的"), "{said}");
+        let fit = lab.text_of("capture-fit").await;
+        assert!(fit.contains("接收端提供的") || fit.contains("受接收窗口限制"), "{fit}");
+        assert!(!fit.contains("the least round trip"), "{fit}");
         lab.screenshot("diagnose-dropped-zh").await;
+        // A capture of a handshake alone has no transfer to explain: refused in Chinese, and
+        // the scenario fitted to the capture before stays the page's.
+        let search = lab.search().await;
+        let handshake = handshake_only();
+        lab.choose_file("capture-file", &handshake).await;
+        assert!(
+            lab.wait_until(ANALYSIS, || async move {
+                lab.eval_string("const e = document.getElementById('capture-error'); return e ? e.textContent : '';")
+                    .await
+                    .contains("没有传输数据")
+            })
+            .await,
+            "no refusal: {:?}",
+            lab.console().await
+        );
+        let e = lab.text_of("capture-error").await;
+        assert!(e.starts_with("handshake.pcap：连接 1 没有传输数据"), "{e}");
+        assert_eq!(lab.search().await, search);
         lab.assert_no_console_errors().await;
     })
     .await;
+}
+
+/// A capture of a connection's handshake alone (its first two packets), on disk.
+fn handshake_only() -> PathBuf {
+    let s = Scenario::parse("app=body&body=4000&rtt=20").expect("a scenario");
+    let r = run(
+        &s,
+        &RunOptions {
+            capture: Some(CaptureOptions {
+                max_packets: 2,
+                ..CaptureOptions::default()
+            }),
+            ..RunOptions::default()
+        },
+    );
+    let path = scratch("handshake.pcap");
+    std::fs::write(&path, &r.capture.expect("a capture").bytes).expect("written");
+    path
 }
 
 /// Drops a file of `bytes` on the page's body, as the browser makes a drop, and asserts that

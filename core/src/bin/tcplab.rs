@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
+use tcplab::capture::analyze::{AnalyzeError, CaptureFile};
 use tcplab::capture::{CaptureOptions, CapturePoint, Format};
 use tcplab::diagnose::Measured;
 use tcplab::metrics::trace::TraceKind;
@@ -772,7 +773,7 @@ fn analyze(
 ) -> Result<(), Failure> {
     let bytes = std::fs::read(file)
         .map_err(|e| Failure::Input(format!("{}: cannot read it: {e}", file.display())))?;
-    let capture = tcplab::capture::analyze::CaptureFile::read(&bytes, &mut |_| {})
+    let capture = CaptureFile::read(&bytes, &mut |_| {})
         .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     if list {
         for c in &capture.connections {
@@ -785,11 +786,30 @@ fn analyze(
         Conn::One(n) => vec![n],
         Conn::All => capture.connections.iter().map(|c| c.conn).collect(),
     };
+    let several = conns.len() > 1;
+    let mut analysed = 0;
     for n in conns {
-        let a = capture
-            .analyze(n)
-            .map_err(|e| Failure::Input(format!("--{e}")))?;
+        let a = match capture.analyze(n) {
+            Ok(a) => a,
+            // `--conn all` leaves out a connection with no transfer (a lone handshake, a
+            // probe) and says so; asked for by number, it is the answer.
+            Err(e @ AnalyzeError::NoDelivery { .. }) if several => {
+                eprintln!("tcplab: {}: {e}: left out", file.display());
+                continue;
+            }
+            Err(e @ AnalyzeError::NoSuchConnection { .. }) => {
+                return Err(Failure::Input(format!("--{e}")))
+            }
+            Err(e) => return Err(Failure::Input(format!("{}: {e}", file.display()))),
+        };
+        analysed += 1;
         writeln!(out, "{}", json_line(&a)?).map_err(Failure::io)?;
+    }
+    if several && analysed == 0 {
+        return Err(Failure::Input(format!(
+            "{}: no connection delivered any data",
+            file.display()
+        )));
     }
     Ok(())
 }

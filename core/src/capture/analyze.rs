@@ -17,8 +17,10 @@ use crate::packet::SackBlock;
 use crate::tcp::ranges::RangeSet;
 
 use super::dissect::{dissect, Endpoint, Segment, Skip};
-use super::read::{read_frames, Frames, ReadError};
+use super::read::{read_frames, Frames, ReadError, Unplaced};
+use super::said::{counted, Said};
 use super::CapturePoint;
+use crate::player::Language;
 
 /// A connection of a capture, as listed before one is analysed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,43 +126,221 @@ pub struct Analysis {
     pub curves: Curves,
 }
 
+/// An analysis's sentences in Chinese, field for field beside the English of [`Analysis`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Wording {
+    pub capture_point_why: String,
+    pub verdict_text: String,
+    pub estimates: Vec<Estimate>,
+    pub notes: Vec<String>,
+}
+
+/// A connection analysed, with its sentences in Chinese beside the analysis's English.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analyzed {
+    pub analysis: Analysis,
+    pub zh: Wording,
+}
+
 /// Why a capture could not be analysed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnalyzeError {
     Read(ReadError),
-    /// No TCP segment could be read; `why` says what the frames held.
+    /// No TCP segment could be read in the file's `frames` frames.
     NoTcp {
         frames: usize,
-        why: String,
+        why: NoTcpWhy,
     },
     /// `--conn N` names no connection.
     NoSuchConnection {
         asked: usize,
         count: usize,
     },
+    /// The connection delivered nothing: no transfer to explain.
+    NoDelivery {
+        conn: usize,
+        packets: u64,
+        /// Its data segments, none of them acknowledged in the capture.
+        data_segments: u64,
+        /// The file was cut short: maybe why.
+        cut: Option<ReadError>,
+    },
+}
+
+/// What a file's frames held, when none was a TCP segment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoTcpWhy {
+    /// No packet at all.
+    NoPackets,
+    /// Packets, none of which can be placed in time or read ([`Unplaced`]).
+    Unplaced(Unplaced),
+    /// Link types the lab does not read.
+    Links(Vec<i32>),
+    /// `frames` frames cut before the end of their TCP header; the snap length kept `keeps`
+    /// bytes.
+    Cut { frames: usize, keeps: usize },
+    /// `frames` packets of other protocols.
+    NotTcp { frames: usize },
+}
+
+impl NoTcpWhy {
+    fn say(&self, lang: Language) -> String {
+        match (self, lang) {
+            (NoTcpWhy::NoPackets, Language::En) => "the file holds no packets".into(),
+            (NoTcpWhy::NoPackets, Language::Zh) => "文件中没有数据包".into(),
+            (NoTcpWhy::Unplaced(u), lang) => u.say(lang).join(match lang {
+                Language::En => "; ",
+                Language::Zh => "；",
+            }),
+            (NoTcpWhy::Links(links), lang) => {
+                let links = links
+                    .iter()
+                    .map(i32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                match lang {
+                    Language::En => format!(
+                        "its link type ({links}) is not one the lab reads (Ethernet 1, raw IP \
+                         101, Linux cooked SLL 113 and SLL2 276, IPv4 228, IPv6 229, BSD \
+                         loopback 0)"
+                    ),
+                    Language::Zh => format!(
+                        "它的链路类型（{links}）不是实验室能读的类型（以太网 1、原始 IP 101、\
+                         Linux cooked SLL 113 和 SLL2 276、IPv4 228、IPv6 229、BSD 环回 0）"
+                    ),
+                }
+            }
+            (NoTcpWhy::Cut { frames, keeps }, Language::En) => format!(
+                "{} cut before the end of {} TCP header (the snap length keeps {keeps} bytes; \
+                 capture with tcpdump -s 128 or more)",
+                if *frames == 1 {
+                    "it is".to_string()
+                } else {
+                    format!("{frames} frames are")
+                },
+                if *frames == 1 { "its" } else { "their" },
+            ),
+            (NoTcpWhy::Cut { frames, keeps }, Language::Zh) => format!(
+                "{frames} 个帧在 TCP 头结束前被截断（快照长度只保留 {keeps} 字节；\
+                 请用 tcpdump -s 128 或更大的值抓包）"
+            ),
+            (NoTcpWhy::NotTcp { frames: 1 }, Language::En) => {
+                "it is not TCP (UDP, ICMP, ARP or another protocol)".into()
+            }
+            (NoTcpWhy::NotTcp { frames }, Language::En) => {
+                format!("its {frames} packets are not TCP (UDP, ICMP, ARP or another protocol)")
+            }
+            (NoTcpWhy::NotTcp { frames }, Language::Zh) => {
+                format!("它的 {frames} 个数据包都不是 TCP（而是 UDP、ICMP、ARP 或其他协议）")
+            }
+        }
+    }
+}
+
+impl AnalyzeError {
+    /// What is wrong, in `lang`; for a connection that delivered nothing, with the file's
+    /// cut tail, which may be why.
+    pub fn say(&self, lang: Language) -> String {
+        let said = self.say_alone(lang);
+        match (self, lang) {
+            (AnalyzeError::NoDelivery { cut: Some(c), .. }, Language::En) => {
+                format!("{said} ({})", c.say(lang))
+            }
+            (AnalyzeError::NoDelivery { cut: Some(c), .. }, Language::Zh) => {
+                format!("{said}（{}）", c.say(lang))
+            }
+            _ => said,
+        }
+    }
+
+    fn say_alone(&self, lang: Language) -> String {
+        match (self, lang) {
+            (AnalyzeError::Read(e), lang) => e.say(lang),
+            (AnalyzeError::NoTcp { frames, why }, Language::En) => {
+                let why = why.say(lang);
+                match frames {
+                    0 => format!("no TCP segment could be read: {why}"),
+                    1 => format!("no TCP segment could be read in the one frame: {why}"),
+                    n => format!("no TCP segment could be read in the {n} frames: {why}"),
+                }
+            }
+            (AnalyzeError::NoTcp { frames, why }, Language::Zh) => {
+                let why = why.say(lang);
+                match frames {
+                    0 => format!("读不出任何 TCP 报文段：{why}"),
+                    n => format!("{n} 个帧中读不出任何 TCP 报文段：{why}"),
+                }
+            }
+            (AnalyzeError::NoSuchConnection { asked, count }, Language::En) => {
+                format!("conn: no connection {asked}: the capture has {count} (1 to {count})")
+            }
+            (AnalyzeError::NoSuchConnection { asked, count }, Language::Zh) => {
+                format!("conn：没有连接 {asked}：抓包中有 {count} 个连接（1 到 {count}）")
+            }
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    packets,
+                    data_segments: 0,
+                    ..
+                },
+                Language::En,
+            ) => format!(
+                "connection {conn} carried no data: {} no payload (a handshake or ACKs \
+                 alone), so there is no transfer to explain",
+                if *packets == 1 {
+                    "its one packet carries".to_string()
+                } else {
+                    format!("its {packets} packets carry")
+                }
+            ),
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    packets,
+                    data_segments: 0,
+                    ..
+                },
+                Language::Zh,
+            ) => format!(
+                "连接 {conn} 没有传输数据：它的 {packets} 个数据包都不带载荷（只有握手或 ACK），\
+                 没有可解读的传输"
+            ),
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    data_segments,
+                    ..
+                },
+                Language::En,
+            ) => format!(
+                "connection {conn} has no data acknowledged: {} sent, and no ACK in the \
+                 capture covers {}; a longer capture shows the transfer",
+                counted(*data_segments, "data segment was", "data segments were"),
+                if *data_segments == 1 {
+                    "it"
+                } else {
+                    "any of them"
+                }
+            ),
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    data_segments,
+                    ..
+                },
+                Language::Zh,
+            ) => format!(
+                "连接 {conn} 没有被确认的数据：发送了 {data_segments} 个数据报文段，抓包中没有 \
+                 ACK 确认其中任何一个；抓得更久一些就能看到传输"
+            ),
+        }
+    }
 }
 
 impl std::fmt::Display for AnalyzeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AnalyzeError::Read(e) => e.fmt(f),
-            AnalyzeError::NoTcp { frames: 0, why } => {
-                write!(f, "no TCP segment could be read: {why}")
-            }
-            AnalyzeError::NoTcp { frames: 1, why } => {
-                write!(f, "no TCP segment could be read in the one frame: {why}")
-            }
-            AnalyzeError::NoTcp { frames, why } => {
-                write!(
-                    f,
-                    "no TCP segment could be read in the {frames} frames: {why}"
-                )
-            }
-            AnalyzeError::NoSuchConnection { asked, count } => write!(
-                f,
-                "conn: no connection {asked}: the capture has {count} (1 to {count})"
-            ),
-        }
+        f.write_str(&self.say(Language::En))
     }
 }
 
@@ -173,7 +353,10 @@ pub struct CaptureFile {
     members: Vec<Vec<usize>>,
     /// Each connection's data sender.
     senders: Vec<Endpoint>,
-    pub notes: Vec<String>,
+    /// What made the whole file's figures less certain: a cut tail, frames left out.
+    pub notes: Vec<Said>,
+    /// The file's cut or garbled tail.
+    damage: Option<ReadError>,
 }
 
 impl CaptureFile {
@@ -189,7 +372,7 @@ impl CaptureFile {
     fn of(frames: Frames) -> Result<CaptureFile, AnalyzeError> {
         let mut notes = Vec::new();
         if let Some(d) = &frames.damage {
-            notes.push(d.to_string());
+            notes.push(Said::new(d.say(Language::En), d.say(Language::Zh)));
         }
         let mut segments = Vec::with_capacity(frames.frames.len());
         let (mut cut, mut other, mut fragments) = (0usize, 0usize, 0usize);
@@ -216,36 +399,53 @@ impl CaptureFile {
             if let (true, Some(d)) = (frames.frames.is_empty(), &frames.damage) {
                 return Err(AnalyzeError::Read(d.clone()));
             }
-            let why = if n == 0 {
-                "the file holds no packets".to_string()
+            let why = if n == 0 && frames.unplaced.any() {
+                NoTcpWhy::Unplaced(frames.unplaced)
+            } else if n == 0 {
+                NoTcpWhy::NoPackets
             } else if !links.is_empty() {
-                format!(
-                    "its link type ({}) is not one the lab reads (Ethernet 1, raw IP 101, \
-                     Linux cooked SLL 113 and SLL2 276, IPv4 228, IPv6 229, BSD loopback 0)",
-                    links
-                        .iter()
-                        .map(i32::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                NoTcpWhy::Links(links)
             } else if cut > 0 {
-                format!(
-                    "{cut} frames are cut before the end of their TCP header (the snap length \
-                     keeps {shortest_cut} bytes; capture with tcpdump -s 128 or more)"
-                )
+                NoTcpWhy::Cut {
+                    frames: cut,
+                    keeps: shortest_cut,
+                }
             } else {
-                format!("its {other} packets are not TCP (UDP, ICMP, ARP or another protocol)")
+                NoTcpWhy::NotTcp { frames: other }
             };
             return Err(AnalyzeError::NoTcp { frames: n, why });
         }
+        for (en, zh) in frames
+            .unplaced
+            .say(Language::En)
+            .into_iter()
+            .zip(frames.unplaced.say(Language::Zh))
+        {
+            notes.push(Said::new(
+                format!("{en}: left out"),
+                format!("{zh}：已略去"),
+            ));
+        }
         if cut > 0 {
-            notes.push(format!(
-                "{cut} frames cut before the end of their TCP header were left out (snap \
-                 length {shortest_cut} bytes)"
+            notes.push(Said::new(
+                format!(
+                    "{} before the end of {} TCP header {} left out (snap length \
+                     {shortest_cut} bytes)",
+                    counted(cut as u64, "frame cut", "frames cut"),
+                    if cut == 1 { "its" } else { "their" },
+                    if cut == 1 { "was" } else { "were" },
+                ),
+                format!("{cut} 个在 TCP 头结束前被截断的帧已略去（快照长度 {shortest_cut} 字节）"),
             ));
         }
         if fragments > 0 {
-            notes.push(format!("{fragments} IP fragments were left out"));
+            notes.push(Said::new(
+                format!(
+                    "{} left out",
+                    counted(fragments as u64, "IP fragment was", "IP fragments were")
+                ),
+                format!("{fragments} 个 IP 分片已略去"),
+            ));
         }
         segments.sort_by_key(|s| s.ns);
         // A connection is its two endpoints, whichever way a segment goes.
@@ -305,6 +505,7 @@ impl CaptureFile {
             members,
             senders,
             notes,
+            damage: frames.damage,
         })
     }
 
@@ -316,13 +517,33 @@ impl CaptureFile {
             .map_or(1, |c| c.conn)
     }
 
-    /// Connection `conn` (from 1) analysed.
+    /// Connection `conn` (from 1) analysed: `tcplab analyze`'s, in English.
     pub fn analyze(&self, conn: usize) -> Result<Analysis, AnalyzeError> {
+        self.analyze_in_both(conn).map(|a| a.analysis)
+    }
+
+    /// Connection `conn` (from 1) analysed, its sentences in both of the page's languages.
+    /// A connection that delivered nothing has no transfer to explain, and no scenario fits it.
+    pub fn analyze_in_both(&self, conn: usize) -> Result<Analyzed, AnalyzeError> {
         let c = self.index(conn)?;
         let segs: Vec<&Segment> = self.members[c].iter().map(|&i| &self.segments[i]).collect();
-        let mut a = analyze_connection(&segs, self.senders[c], &self.connections[c]);
-        a.notes.extend(self.notes.iter().cloned());
-        Ok(a)
+        let Analyzed {
+            mut analysis,
+            mut zh,
+        } = analyze_connection(&segs, self.senders[c], &self.connections[c]);
+        if analysis.acked_bytes == 0 {
+            return Err(AnalyzeError::NoDelivery {
+                conn,
+                packets: self.connections[c].packets,
+                data_segments: analysis.data_segments_sent,
+                cut: self.damage.clone(),
+            });
+        }
+        analysis
+            .notes
+            .extend(self.notes.iter().map(|n| n.en.clone()));
+        zh.notes.extend(self.notes.iter().map(|n| n.zh.clone()));
+        Ok(Analyzed { analysis, zh })
     }
 
     /// Connection `conn`'s (from 1) segments that carry data from its data sender, in the order
@@ -426,7 +647,7 @@ fn min_of(v: &[(u64, f64)]) -> Option<f64> {
     v.iter().map(|&(_, d)| d).reduce(f64::min)
 }
 
-fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) -> Analysis {
+fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) -> Analyzed {
     let t0 = segs.first().map_or(0, |s| s.ns);
     let ms = |ns: u64| (ns.saturating_sub(t0)) as f64 / 1e6;
     let mut notes = Vec::new();
@@ -442,11 +663,11 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         (None, None) => segs.first().map_or(0, |s| s.seq),
     };
     if syn_s.is_none() {
-        notes.push(
+        notes.push(Said::new(
             "the capture starts after the handshake: sequence numbers count from its first \
-             data byte, and the window scale is estimated"
-                .into(),
-        );
+             data byte, and the window scale is estimated",
+            "抓包开始于握手之后：序号从它的第一个数据字节算起，窗口缩放因子为估计值",
+        ));
     }
     // RFC 7323 §2.2: scaling applies only when both SYNs carried the option.
     let wscale = match (syn_s.and_then(|s| s.wscale), syn_r.and_then(|s| s.wscale)) {
@@ -683,11 +904,11 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
     }
     let far_min = min_of(&far);
     let near_min = min_of(&near).unwrap_or_else(|| {
-        notes.push(
+        notes.push(Said::new(
             "neither timestamps nor the handshake show the delay between the capture and the \
-             sender: it is taken as 0"
-                .into(),
-        );
+             sender: it is taken as 0",
+            "时间戳和握手都看不出抓包点与发送端之间的时延：按 0 计",
+        ));
         0.0
     });
     let rtt_ms = far_min.map(|f| f + near_min);
@@ -697,19 +918,36 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
     let (point, point_why) = match far_min {
         Some(f) if near_min > f => (
             CapturePoint::Receiver,
-            format!(
-                "an ACK left {f:.2} ms after the data it covers at least, and data came {near_min:.2} ms after the ACK it answers: the capture was near the receiver"
+            Said::new(
+                format!(
+                    "an ACK left {f:.2} ms after the data it covers at least, and data came \
+                     {near_min:.2} ms after the ACK it answers: the capture was near the receiver"
+                ),
+                format!(
+                    "ACK 至少在它确认的数据之后 {f:.2} ms 发出，而数据在它回应的 ACK 之后 \
+                     {near_min:.2} ms 到达：抓包点靠近接收端"
+                ),
             ),
         ),
         Some(f) => (
             CapturePoint::Sender,
-            format!(
-                "data left {near_min:.2} ms after the ACK it answers at least, and the ACK came {f:.2} ms after the data it covers: the capture was near the sender"
+            Said::new(
+                format!(
+                    "data left {near_min:.2} ms after the ACK it answers at least, and the ACK \
+                     came {f:.2} ms after the data it covers: the capture was near the sender"
+                ),
+                format!(
+                    "数据至少在它回应的 ACK 之后 {near_min:.2} ms 发出，而 ACK 在它确认的数据之后 \
+                     {f:.2} ms 到达：抓包点靠近发送端"
+                ),
             ),
         ),
         None => (
             CapturePoint::Sender,
-            "no data was acknowledged: taken as near the sender".into(),
+            Said::new(
+                "no round trip could be timed: taken as near the sender",
+                "测不出任何往返时间：按靠近发送端处理",
+            ),
         ),
     };
     let spurious = match point {
@@ -728,9 +966,19 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         0.0
     };
     let acked_bytes = fin_at.map_or(una, |f| una.min(f));
+    // The lab's goodput runs from the first byte leaving the sender to the last reaching the
+    // receiver (`sim/report.rs`). At the sender the last arrival shows half a round trip
+    // later, on its ACK; at the receiver the first byte shows half a round trip after it
+    // left. Without that half the span of a transfer of one flight would be a round trip at
+    // the sender, and none at all at the receiver.
+    let half_rtt_ns = rtt_ms.map_or(0.0, |r| r * 1e6 / 2.0);
     let goodput = match (first_data_ns, last_ack_ns) {
         (Some(a), Some(b)) if b > a && acked_bytes > 0 => {
-            Some(acked_bytes as f64 / ((b - a) as f64 / 1e9) / 1e6)
+            let span_ns = match point {
+                CapturePoint::Sender => ((b - a) as f64 - half_rtt_ns).max((b - a) as f64 / 2.0),
+                CapturePoint::Receiver => (b - a) as f64 + half_rtt_ns,
+            };
+            Some(acked_bytes as f64 / (span_ns / 1e9) / 1e6)
         }
         _ => None,
     };
@@ -750,8 +998,15 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
             peak = Some(peak.map_or(r, |p: f64| p.max(r)));
         }
     }
-    // Goodput per window of about ten round trips, for the chart.
-    let gw = (window_ns * 10).max(100_000_000);
+    // Goodput per window of about ten round trips for the chart, shorter (down to one round
+    // trip) in a capture too short to hold ten such windows.
+    let acks_span = match (acks.first(), acks.last()) {
+        (Some(a), Some(b)) => b.0 - a.0,
+        _ => 0,
+    };
+    let gw = (window_ns * 10)
+        .max(100_000_000)
+        .min((acks_span / 10).max(window_ns));
     let mut prev = (acks.first().map_or(t0, |a| a.0), 0u64);
     for &(t, d) in &acks {
         if t - prev.0 >= gw {
@@ -776,11 +1031,11 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         (max_window_field > 0).then_some(field << scale)
     });
     if wscale.is_none() && max_window_field > 0 {
-        notes.push(
+        notes.push(Said::new(
             "the window scale is not in the capture: the receiver's window is estimated as \
-             the smallest that held the bytes in flight"
-                .into(),
-        );
+             the smallest that held the bytes in flight",
+            "抓包中没有窗口缩放因子：接收窗口估计为能容纳在途字节的最小窗口",
+        ));
     }
     // The initial window: the data sent before the first ACK could have released more, which
     // the capture sees until that ACK's answer would have reached it (at once at the sender,
@@ -807,7 +1062,13 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         peak,
         mss,
         iw,
-        fin: fin_at.is_some(),
+        end: if fin_at.is_some() {
+            End::Fin
+        } else if idle_from.is_some() {
+            End::Idle
+        } else {
+            End::Open
+        },
         // Full segments at an even pace are a bulk flow behind its bottleneck, not messages.
         // Only at the sender does a segment's time say what sent it.
         paced: (point == CapturePoint::Sender && new_data_ns.len() >= 100)
@@ -817,13 +1078,29 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         ts: ts_on,
     };
     let (verdict, verdict_text) = facts.verdict();
-    let (scenario, estimates) = facts.scenario(verdict);
-    Analysis {
+    let (scenario, fitted) = facts.scenario(verdict);
+    let estimates = |lang: Language| {
+        fitted
+            .iter()
+            .map(|(key, value, how)| Estimate {
+                key: (*key).to_string(),
+                value: value.get(lang).to_string(),
+                how: how.get(lang).to_string(),
+            })
+            .collect()
+    };
+    let zh = Wording {
+        capture_point_why: point_why.zh.clone(),
+        verdict_text: verdict_text.zh.clone(),
+        estimates: estimates(Language::Zh),
+        notes: notes.iter().map(|n| n.zh.clone()).collect(),
+    };
+    let analysis = Analysis {
         conn: conn.conn,
         sender: conn.sender.clone(),
         receiver: conn.receiver.clone(),
         capture_point: point,
-        capture_point_why: point_why,
+        capture_point_why: point_why.en,
         handshake: syn_s.is_some(),
         duration_ms,
         acked_bytes,
@@ -846,12 +1123,13 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         app_limited_ms: app_limited_ns as f64 / 1e6,
         bottleneck_MBps: peak,
         verdict,
-        verdict_text,
+        verdict_text: verdict_text.en,
         scenario,
-        estimates,
-        notes,
+        estimates: estimates(Language::En),
+        notes: notes.into_iter().map(|n| n.en).collect(),
         curves,
-    }
+    };
+    Analyzed { analysis, zh }
 }
 
 /// What the verdict and the fitted scenario are read from.
@@ -869,7 +1147,7 @@ struct Facts {
     peak: Option<f64>,
     mss: Option<u32>,
     iw: Option<u64>,
-    fin: bool,
+    end: End,
     /// Timestamps were on: 12 more header bytes a segment.
     ts: bool,
     /// The sender wrote on a clock: one segment of about the same size at about the same
@@ -877,6 +1155,18 @@ struct Facts {
     writes: Option<Writes>,
     /// At the sender: whether most new segments left between ACKs rather than on them.
     paced: Option<bool>,
+}
+
+/// How the sender's data ended in the capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// With its FIN: the transfer was whole.
+    Fin,
+    /// Every byte sent acknowledged and nothing sent after: a transfer done, its connection
+    /// kept open (HTTP's keep-alive) or closed past the capture.
+    Idle,
+    /// Data still unacknowledged at the capture's end: a transfer cut by the capture.
+    Open,
 }
 
 /// Messages written on a clock, as a capture shows them.
@@ -910,7 +1200,7 @@ fn clocked_writes(ns: &[u64], len: &[u32]) -> Option<Writes> {
 }
 
 impl Facts {
-    fn verdict(&self) -> (crate::theory::verdict::Limit, String) {
+    fn verdict(&self) -> (crate::theory::verdict::Limit, Said) {
         use crate::theory::verdict::Limit;
         // Figures as the page writes them beside the verdict: three significant digits, whole
         // parts grouped (`2,125 MB/s`, `0.000965 %`, `500,000 bytes`).
@@ -927,55 +1217,76 @@ impl Facts {
             .rwnd_max_bytes
             .is_some_and(|w| self.in_flight_max as f64 >= 0.85 * w as f64);
         if let Some(w) = self.writes {
+            let (msg, every, most) = (b(u64::from(w.msg)), n(w.every_ms), b(self.in_flight_max));
             let held = if self.retrans > 0 {
-                format!(
-                    "; {} segments were lost and resent, each holding the messages behind it \
-                     (head-of-line) for a round trip or more",
-                    b(self.retrans)
+                let r = b(self.retrans);
+                Said::new(
+                    format!(
+                        "; {r} segments were lost and resent, each holding the messages behind \
+                         it (head-of-line) for a round trip or more"
+                    ),
+                    format!("；{r} 个报文段丢失后重传，每一个都让排在它后面的消息等待一个往返或更久（队头阻塞）"),
                 )
             } else {
-                String::new()
+                Said::default()
             };
             return (
                 Limit::Application,
-                format!(
-                    "Limited by the application: it wrote {} bytes every {} ms, and TCP sent \
-                     each as it came, never more than {} bytes in flight{held}.",
-                    b(u64::from(w.msg)),
-                    n(w.every_ms),
-                    b(self.in_flight_max)
+                Said::new(
+                    format!(
+                        "Limited by the application: it wrote {msg} bytes every {every} ms, and \
+                         TCP sent each as it came, never more than {most} bytes in flight{}.",
+                        held.en
+                    ),
+                    format!(
+                        "瓶颈：应用程序。它每 {every} ms 写入 {msg} 字节，TCP 随到随发，在途数据从未\
+                         超过 {most} 字节{}。",
+                        held.zh
+                    ),
                 ),
             );
         }
         if self.app_limited_ms > 0.3 * self.duration_ms {
+            let (idle, of) = (n(self.app_limited_ms), n(self.duration_ms));
             return (
                 Limit::Application,
-                format!(
-                    "Limited by the application: for {} ms of {} nothing was in flight, \
-                     so the sender had nothing to send.",
-                    n(self.app_limited_ms),
-                    n(self.duration_ms)
+                Said::new(
+                    format!(
+                        "Limited by the application: for {idle} ms of {of} nothing was in \
+                         flight, so the sender had nothing to send."
+                    ),
+                    format!(
+                        "瓶颈：应用程序。{of} ms 中有 {idle} ms 没有在途数据：发送端无数据可发。"
+                    ),
                 ),
             );
         }
         if self.zero_window_ms > 0.0 || (window_bound && self.retrans == 0) {
             let w = self.rwnd_max_bytes.unwrap_or(0);
+            let (most, offered) = (b(self.in_flight_max), b(w));
+            let limit = n(if rtt > 0.0 { w as f64 / rtt / 1e3 } else { 0.0 });
+            let shut = if self.zero_window_ms > 0.0 {
+                let z = n(self.zero_window_ms);
+                Said::new(
+                    format!(", and the window was shut for {z} ms"),
+                    format!("，窗口关闭了 {z} ms"),
+                )
+            } else {
+                Said::default()
+            };
             return (
                 Limit::ReceiveWindow,
-                format!(
-                    "Limited by the receive window: {} bytes in flight filled the {} bytes the \
-                     receiver offered; window / RTT = {} MB/s{}.",
-                    b(self.in_flight_max),
-                    b(w),
-                    n(if rtt > 0.0 { w as f64 / rtt / 1e3 } else { 0.0 }),
-                    if self.zero_window_ms > 0.0 {
-                        format!(
-                            ", and the window was shut for {} ms",
-                            n(self.zero_window_ms)
-                        )
-                    } else {
-                        String::new()
-                    }
+                Said::new(
+                    format!(
+                        "Limited by the receive window: {most} bytes in flight filled the \
+                         {offered} bytes the receiver offered; window / RTT = {limit} MB/s{}.",
+                        shut.en
+                    ),
+                    format!(
+                        "瓶颈：接收窗口。{most} 字节的在途数据占满了接收端提供的 {offered} 字节；\
+                         窗口 / RTT = {limit} MB/s{}。",
+                        shut.zh
+                    ),
                 ),
             );
         }
@@ -986,54 +1297,88 @@ impl Facts {
             } else {
                 0.0
             };
+            let (p, m, g) = (n(self.loss_pct), n(mathis), n(g));
             return (
                 Limit::Loss,
-                format!(
-                    "Limited by the congestion window under loss: {} % of segments were \
-                     lost and resent; Mathis's MSS/RTT × √(3/2p) gives {} MB/s, and the \
-                     connection made {} MB/s.",
-                    n(self.loss_pct),
-                    n(mathis),
-                    n(g)
+                Said::new(
+                    format!(
+                        "Limited by the congestion window under loss: {p} % of segments were \
+                         lost and resent; Mathis's MSS/RTT × √(3/2p) gives {m} MB/s, and the \
+                         connection made {g} MB/s."
+                    ),
+                    format!(
+                        "瓶颈：丢包下的拥塞窗口。{p} % 的报文段丢失并重传；Mathis 公式 \
+                         MSS/RTT × √(3/2p) 给出 {m} MB/s，连接实际达到 {g} MB/s。"
+                    ),
                 ),
             );
         }
-        if self.fin && rtts < 30.0 {
+        let rounds = rtts.ceil().max(1.0);
+        if self.end != End::Open && (rtts < 30.0 || self.peak.is_none()) {
+            let bytes = b(self.acked_bytes);
             return (
                 Limit::SlowStart,
-                format!(
-                    "Limited by slow start: the transfer of {} bytes ended within {} round \
-                     trips, while the window was still growing.",
-                    b(self.acked_bytes),
-                    rtts.ceil().max(1.0)
+                Said::new(
+                    format!(
+                        "Limited by slow start: the transfer of {bytes} bytes ended within \
+                         {rounds} round trips, while the window was still growing."
+                    ),
+                    format!("瓶颈：慢启动。{bytes} 字节的传输在 {rounds} 个往返内就结束了，当时窗口仍在增长。"),
                 ),
             );
         }
-        let peak = self.peak.unwrap_or(0.0);
+        let Some(peak) = self.peak else {
+            // Not one round trip of deliveries: the window was still opening when the capture
+            // ended, and nothing yet shows the link's rate.
+            return (
+                Limit::SlowStart,
+                Said::new(
+                    format!(
+                        "Limited by slow start: the capture holds {rounds} round trips of the \
+                         transfer, too few to measure a delivery rate over one, and the window \
+                         was still growing."
+                    ),
+                    format!(
+                        "瓶颈：慢启动。抓包只含传输的 {rounds} 个往返，不够在一个往返上测出交付速率，\
+                         当时窗口仍在增长。"
+                    ),
+                ),
+            );
+        };
+        let (g, share, peak) = (
+            n(g),
+            n(if peak > 0.0 {
+                self.goodput.unwrap_or(0.0) / peak * 100.0
+            } else {
+                0.0
+            }),
+            n(peak),
+        );
         (
             Limit::LinkRate,
-            format!(
-                "Limited by the link: {} MB/s, {} % of the delivery rate's peak of \
-                 {} MB/s, with no loss.",
-                n(g),
-                n(if peak > 0.0 { g / peak * 100.0 } else { 0.0 }),
-                n(peak)
+            Said::new(
+                format!(
+                    "Limited by the link: {g} MB/s, {share} % of the delivery rate's peak of \
+                     {peak} MB/s, with no loss."
+                ),
+                format!(
+                    "瓶颈：链路。{g} MB/s，是交付速率峰值 {peak} MB/s 的 {share} %，没有丢包。"
+                ),
             ),
         )
     }
 
-    /// The scenario that fits, and how each of its values was found.
-    fn scenario(&self, limit: crate::theory::verdict::Limit) -> (String, Vec<Estimate>) {
+    /// The scenario that fits, and how each of its values was found: (key, value, how).
+    fn scenario(
+        &self,
+        limit: crate::theory::verdict::Limit,
+    ) -> (String, Vec<(&'static str, Said, Said)>) {
         use crate::theory::verdict::Limit;
         let mut sc = crate::Scenario::default();
         let mut est = Vec::new();
-        let mut how = |key: &'static str, value: String, how: &str| {
-            est.push(Estimate {
-                key: key.to_string(),
-                value,
-                how: how.into(),
-            });
-        };
+        let mut how = |key: &'static str, value: Said, how: Said| est.push((key, value, how));
+        // The same value in both languages, as a figure with a unit written alike in both.
+        let alike = |v: String| Said::new(v.clone(), v);
         // A flow that filled its link delivered less than its bytes in flight over the least
         // round trip would carry (a queue stretched its round trips): its delivery peak is the
         // link's rate. One that did not (held by its window, or by the application) delivered
@@ -1045,21 +1390,38 @@ impl Facts {
             }
             _ => false,
         };
-        if let (Some(p), false) = (self.peak, limit == Limit::Application) {
-            // The link carries the headers too: payload rate × (MSS + headers) / MSS.
-            let mss = f64::from(self.mss.unwrap_or(1448).max(1));
-            let wire = (mss + f64::from(crate::packet::header_bytes(self.ts))) / mss;
-            let mbit = p * wire * 8.0 * if filled { 1.0 } else { 2.0 };
-            sc.bw_mbps = round(mbit.clamp(0.01, 100_000.0), 2);
-            how(
+        match (self.peak, limit == Limit::Application) {
+            (Some(p), false) => {
+                // The link carries the headers too: payload rate × (MSS + headers) / MSS.
+                let mss = f64::from(self.mss.unwrap_or(1448).max(1));
+                let wire = (mss + f64::from(crate::packet::header_bytes(self.ts))) / mss;
+                let mbit = p * wire * 8.0 * if filled { 1.0 } else { 2.0 };
+                sc.bw_mbps = round(mbit.clamp(0.01, 100_000.0), 2);
+                how(
+                    "bw",
+                    alike(format!("{} Mbit/s", sc.bw_mbps)),
+                    if filled {
+                        Said::new(
+                            "the delivery rate's peak over a round trip, with each segment's headers",
+                            "一个往返内交付速率的峰值，计入每个报文段的头部",
+                        )
+                    } else {
+                        Said::new(
+                            "twice the delivery rate's peak with headers: the flow never filled the link, so it was at least that fast",
+                            "交付速率峰值（计入头部）的两倍：这条流从未占满链路，链路至少有这么快",
+                        )
+                    },
+                );
+            }
+            (None, false) => how(
                 "bw",
-                format!("{} Mbit/s", sc.bw_mbps),
-                if filled {
-                    "the delivery rate's peak over a round trip, with each segment's headers"
-                } else {
-                    "twice the delivery rate's peak with headers: the flow never filled the link, so it was at least that fast"
-                },
-            );
+                alike(format!("{} Mbit/s", sc.bw_mbps)),
+                Said::new(
+                    "the lab's default: the capture holds no round trip of deliveries to measure the link's rate over",
+                    "实验室的默认值：抓包中没有一个完整往返的交付可用来测量链路速率",
+                ),
+            ),
+            (_, true) => {}
         }
         if let Some(r) = self.rtt_ms {
             // The lab's rtt is the propagation delay alone: the least round trip less the
@@ -1071,26 +1433,35 @@ impl Facts {
             sc.rtt_ms = round(prop.clamp(0.1, 2000.0), 2);
             how(
                 "rtt",
-                format!("{} ms", sc.rtt_ms),
+                alike(format!("{} ms", sc.rtt_ms)),
                 if filled {
-                    "the least round trip measured, less a segment's and an ACK's time on the link"
+                    Said::new(
+                        "the least round trip measured, less a segment's and an ACK's time on the link",
+                        "测得的最小往返时间，减去一个报文段和一个 ACK 在链路上的传输时间",
+                    )
                 } else {
-                    "the least round trip measured"
+                    Said::new("the least round trip measured", "测得的最小往返时间")
                 },
             );
         }
         sc.loss_pct = round(self.loss_pct.clamp(0.0, 50.0), 3);
         how(
             "loss",
-            format!("{} %", sc.loss_pct),
-            "needed retransmissions over segments sent, as random loss",
+            alike(format!("{} %", sc.loss_pct)),
+            Said::new(
+                "needed retransmissions over segments sent, as random loss",
+                "必要的重传数除以发送的报文段数，当作随机丢包",
+            ),
         );
         if let Some(m) = self.mss {
             sc.mss = m.clamp(64, 65_000);
             how(
                 "mss",
-                format!("{} bytes", sc.mss),
-                "the handshake's MSS options, less the timestamp option",
+                Said::new(format!("{} bytes", sc.mss), format!("{} 字节", sc.mss)),
+                Said::new(
+                    "the handshake's MSS options, less the timestamp option",
+                    "握手中的 MSS 选项，减去时间戳选项",
+                ),
             );
         }
         if let Some(w) = self.rwnd_max_bytes {
@@ -1102,11 +1473,17 @@ impl Facts {
             sc.autotune = false;
             how(
                 "rwnd",
-                format!("{} bytes", sc.rwnd),
+                Said::new(format!("{} bytes", sc.rwnd), format!("{} 字节", sc.rwnd)),
                 if held {
-                    "the most bytes in flight, which the receiver's window held, fixed (autotune=0)"
+                    Said::new(
+                        "the most bytes in flight, which the receiver's window held, fixed (autotune=0)",
+                        "受接收窗口限制时的最大在途字节数，固定不变（autotune=0）",
+                    )
                 } else {
-                    "the largest window the receiver offered, held fixed (autotune=0)"
+                    Said::new(
+                        "the largest window the receiver offered, held fixed (autotune=0)",
+                        "接收端提供的最大窗口，固定不变（autotune=0）",
+                    )
                 },
             );
         }
@@ -1114,8 +1491,11 @@ impl Facts {
             sc.iw = (iw as u32).clamp(1, 1000);
             how(
                 "iw",
-                format!("{} segments", sc.iw),
-                "data segments sent before the first ACK",
+                Said::new(format!("{} segments", sc.iw), format!("{} 个报文段", sc.iw)),
+                Said::new(
+                    "data segments sent before the first ACK",
+                    "第一个 ACK 之前发送的数据报文段",
+                ),
             );
         }
         if let (Some(w), Limit::Application) = (self.writes, limit) {
@@ -1129,27 +1509,62 @@ impl Facts {
             sc.dur_s = round((self.duration_ms / 1e3 + 1.0).clamp(0.001, 600.0), 3);
             how(
                 "app",
-                format!(
-                    "msgs: {} messages of {} bytes every {} ms",
-                    sc.count, sc.msg, sc.every_ms
+                Said::new(
+                    format!(
+                        "msgs: {} messages of {} bytes every {} ms",
+                        sc.count, sc.msg, sc.every_ms
+                    ),
+                    format!(
+                        "msgs：{} 条 {} 字节的消息，每 {} ms 一条",
+                        sc.count, sc.msg, sc.every_ms
+                    ),
                 ),
-                "the sender's new data: one segment of the same size at the same interval",
+                Said::new(
+                    "the sender's new data: one segment of the same size at the same interval",
+                    "发送端的新数据：以相同的间隔发出大小相同的报文段",
+                ),
             );
-        } else if self.fin {
+        } else if self.end != End::Open {
             sc.app = crate::App::Body;
             sc.body = self.acked_bytes.clamp(1, 10_000_000_000);
             how(
                 "body",
-                format!("{} bytes", sc.body),
-                "the bytes acknowledged before the sender's FIN",
+                Said::new(format!("{} bytes", sc.body), format!("{} 字节", sc.body)),
+                if self.end == End::Fin {
+                    Said::new(
+                        "the bytes acknowledged before the sender's FIN",
+                        "发送端 FIN 之前被确认的字节",
+                    )
+                } else {
+                    Said::new(
+                        "the bytes acknowledged, after which the sender sent no more",
+                        "被确认的字节，此后发送端再没有发送",
+                    )
+                },
             );
+            // Time for the fitted run to finish the body, which a slower what-if needs more of.
+            let need = (self.duration_ms / 1e3 * 3.0 + 1.0).ceil().min(600.0);
+            if need > sc.dur_s {
+                sc.dur_s = need;
+                how(
+                    "dur",
+                    alike(format!("{} s", sc.dur_s)),
+                    Said::new(
+                        "three times the capture's length: time for the run to finish the body",
+                        "抓包时长的三倍：留给运行完成请求体的时间",
+                    ),
+                );
+            }
         } else {
             sc.app = crate::App::Bulk;
             sc.dur_s = round((self.duration_ms / 1e3).clamp(0.001, 600.0), 3);
             how(
                 "dur",
-                format!("{} s", sc.dur_s),
-                "the capture's length, the sender sending throughout",
+                alike(format!("{} s", sc.dur_s)),
+                Said::new(
+                    "the capture's length, the sender sending throughout",
+                    "抓包的时长，发送端全程都在发送",
+                ),
             );
         }
         let cc_how = match self.paced {
@@ -1157,12 +1572,21 @@ impl Facts {
             // `tcp_needs_internal_pacing`); CUBIC's and Reno's segments follow their ACKs.
             Some(true) => {
                 sc.cc = crate::CcAlgo::Bbr;
-                "the sender paced its segments: most left between ACKs rather than on one, as Linux paces BBR alone"
+                Said::new(
+                    "the sender paced its segments: most left between ACKs rather than on one, as Linux paces BBR alone",
+                    "发送端对报文段做了 pacing：多数报文段在两个 ACK 之间发出，而不是随 ACK 发出，Linux 只对 BBR 这样做",
+                )
             }
-            Some(false) => "its segments followed their ACKs (no pacing, not BBR): Linux's default, as one connection's capture rarely tells CUBIC from Reno",
-            None => "Linux's default: a capture away from the sender does not show its pacing",
+            Some(false) => Said::new(
+                "its segments followed their ACKs (no pacing, not BBR): Linux's default, as one connection's capture rarely tells CUBIC from Reno",
+                "它的报文段紧随 ACK 发出（没有 pacing，不是 BBR）：取 Linux 的默认值，因为单个连接的抓包很难区分 CUBIC 和 Reno",
+            ),
+            None => Said::new(
+                "Linux's default: a capture away from the sender does not show its pacing",
+                "Linux 的默认值：远离发送端的抓包看不出它的 pacing",
+            ),
         };
-        how("cc", sc.cc.name().into(), cc_how);
+        how("cc", alike(sc.cc.name().into()), cc_how);
         (sc.to_query(), est)
     }
 }

@@ -11,6 +11,7 @@ pub mod dissect;
 pub mod file;
 pub mod frame;
 pub mod read;
+pub mod said;
 
 use crate::packet::Packet;
 use crate::scenario::Scenario;

@@ -5,6 +5,9 @@
 use pcap_parser::pcap::{parse_pcap_frame, parse_pcap_frame_be, parse_pcap_header};
 use pcap_parser::{Block, Linktype, PcapBlockOwned, PcapNGSlice};
 
+use super::said::counted;
+use crate::player::Language;
+
 /// One captured frame, borrowed from the file.
 #[derive(Debug, Clone, Copy)]
 pub struct Frame<'a> {
@@ -33,34 +36,61 @@ pub enum ReadError {
     },
 }
 
-impl std::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReadError::Empty => write!(f, "the file is empty"),
-            ReadError::NotACapture { magic } => write!(
-                f,
-                "not a capture file: it begins with {:02x} {:02x} {:02x} {:02x}, where a pcap \
-                 file begins with d4 c3 b2 a1 (or a1 b2 c3 d4, or 4d 3c b2 a1 for nanoseconds) \
-                 and a pcapng file with 0a 0d 0d 0a",
-                magic[0], magic[1], magic[2], magic[3]
-            ),
-            ReadError::TruncatedHeader => {
-                write!(f, "the file ends inside its header: it was cut short")
+impl ReadError {
+    /// What is wrong, in `lang`.
+    pub fn say(&self, lang: Language) -> String {
+        match (self, lang) {
+            (ReadError::Empty, Language::En) => "the file is empty".into(),
+            (ReadError::Empty, Language::Zh) => "文件是空的".into(),
+            (ReadError::NotACapture { magic }, lang) => {
+                let m = format!(
+                    "{:02x} {:02x} {:02x} {:02x}",
+                    magic[0], magic[1], magic[2], magic[3]
+                );
+                match lang {
+                    Language::En => format!(
+                        "not a capture file: it begins with {m}, where a pcap file begins with \
+                         d4 c3 b2 a1 (or a1 b2 c3 d4, or 4d 3c b2 a1 for nanoseconds) and a pcapng \
+                         file with 0a 0d 0d 0a"
+                    ),
+                    Language::Zh => format!(
+                        "不是抓包文件：它以 {m} 开头，而 pcap 文件以 d4 c3 b2 a1（或 a1 b2 c3 d4，\
+                         纳秒精度为 4d 3c b2 a1）开头，pcapng 文件以 0a 0d 0d 0a 开头"
+                    ),
+                }
             }
-            ReadError::TruncatedPacket { at: 1 } => {
-                write!(f, "the file ends inside its first packet: it was cut short")
+            (ReadError::TruncatedHeader, Language::En) => {
+                "the file ends inside its header: it was cut short".into()
             }
-            ReadError::TruncatedPacket { at: 2 } => write!(
-                f,
+            (ReadError::TruncatedHeader, Language::Zh) => {
+                "文件在文件头内就结束了：它被截短了".into()
+            }
+            (ReadError::TruncatedPacket { at: 1 }, Language::En) => {
+                "the file ends inside its first packet: it was cut short".into()
+            }
+            (ReadError::TruncatedPacket { at: 1 }, Language::Zh) => {
+                "文件在第一个数据包内就结束了：它被截短了".into()
+            }
+            (ReadError::TruncatedPacket { at: 2 }, Language::En) => {
                 "the file ends inside packet 2: it was cut short, and the packet before it is read"
-            ),
-            ReadError::TruncatedPacket { at } => write!(
-                f,
+                    .into()
+            }
+            (ReadError::TruncatedPacket { at }, Language::En) => format!(
                 "the file ends inside packet {at}: it was cut short, and the {} packets before \
                  it are read",
                 at - 1
             ),
+            (ReadError::TruncatedPacket { at }, Language::Zh) => format!(
+                "文件在第 {at} 个数据包内结束：它被截短了，之前的 {} 个数据包已读取",
+                at - 1
+            ),
         }
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.say(Language::En))
     }
 }
 
@@ -71,6 +101,58 @@ pub struct Frames<'a> {
     /// A cut or garbled tail: the frames before it were read.
     pub damage: Option<ReadError>,
     pub format: super::Format,
+    /// Packets read but left out, as nothing places them in time or says how to read them.
+    pub unplaced: Unplaced,
+}
+
+/// A pcapng file's packets that cannot be read as frames (pcapng, section 4).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unplaced {
+    /// Enhanced packets naming an interface no Interface Description Block before them
+    /// describes: neither their link type nor their clock is known.
+    pub no_interface: u64,
+    /// Simple packets, which carry no timestamp.
+    pub no_time: u64,
+}
+
+impl Unplaced {
+    pub fn any(&self) -> bool {
+        self.no_interface + self.no_time > 0
+    }
+
+    /// Which packets were left out and why, in `lang`; empty if none were.
+    pub fn say(&self, lang: Language) -> Vec<String> {
+        let mut said = Vec::new();
+        if self.no_interface > 0 {
+            let n = self.no_interface;
+            said.push(match lang {
+                Language::En => format!(
+                    "{} an interface the file never describes (no Interface Description Block \
+                     comes before {}), so neither {} link type nor {} clock is known",
+                    counted(n, "packet names", "packets name"),
+                    if n == 1 { "it" } else { "them" },
+                    if n == 1 { "its" } else { "their" },
+                    if n == 1 { "its" } else { "their" },
+                ),
+                Language::Zh => format!(
+                    "{n} 个数据包指向文件从未描述的接口（之前没有接口描述块），链路类型和时钟都无从得知"
+                ),
+            });
+        }
+        if self.no_time > 0 {
+            let n = self.no_time;
+            said.push(match lang {
+                Language::En => format!(
+                    "{} simple packet {}, which {} no timestamp",
+                    counted(n, "packet is a", "packets are"),
+                    if n == 1 { "block" } else { "blocks" },
+                    if n == 1 { "carries" } else { "carry" },
+                ),
+                Language::Zh => format!("{n} 个数据包是简单数据包块，不带时间戳"),
+            });
+        }
+        said
+    }
 }
 
 const PCAPNG_MAGIC: [u8; 4] = [0x0a, 0x0d, 0x0d, 0x0a];
@@ -150,6 +232,7 @@ fn read_pcap<'a>(
         frames,
         damage,
         format: super::Format::Pcap,
+        unplaced: Unplaced::default(),
     })
 }
 
@@ -173,6 +256,7 @@ fn read_pcapng<'a>(
     let mut frames = Vec::new();
     let mut damage = None;
     let mut packets = 0u64;
+    let mut unplaced = Unplaced::default();
     // Bytes read, counted by the packets' blocks (the rest are small).
     let mut read = 0usize;
     for (i, block) in slice.enumerate() {
@@ -198,6 +282,7 @@ fn read_pcapng<'a>(
                 packets += 1;
                 read += epb.block_len1 as usize;
                 let Some(ifc) = interfaces.get(epb.if_id as usize) else {
+                    unplaced.no_interface += 1;
                     continue;
                 };
                 let ts = (u128::from(epb.ts_high) << 32) | u128::from(epb.ts_low);
@@ -211,10 +296,9 @@ fn read_pcapng<'a>(
                     orig_len: epb.origlen,
                 });
             }
-            Block::SimplePacket(spb) => {
+            Block::SimplePacket(_) => {
                 packets += 1;
-                // A simple packet has no timestamp: it cannot be placed in time.
-                let _ = spb;
+                unplaced.no_time += 1;
             }
             _ => {}
         }
@@ -223,5 +307,6 @@ fn read_pcapng<'a>(
         frames,
         damage,
         format: super::Format::Pcapng,
+        unplaced,
     })
 }

@@ -82,7 +82,8 @@ enum Reading {
         name: String,
         share: f64,
     },
-    Failed(String),
+    /// Why, in English and in Chinese.
+    Failed(String, String),
 }
 
 #[function_component]
@@ -115,7 +116,10 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                     move |data: wasm_bindgen::JsValue| {
                         let text = data.as_string().unwrap_or_default();
                         let Ok(reply) = serde_json::from_str::<FileReply>(&text) else {
-                            reading.set(Reading::Failed("the analysis is unreadable".into()));
+                            reading.set(Reading::Failed(
+                                "the analysis is unreadable".into(),
+                                "分析结果无法读取".into(),
+                            ));
                             return;
                         };
                         // The worker takes requests once it says it is ready; a copy of the file
@@ -127,7 +131,8 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                                 .as_ref()
                                 .map(|live| live.post_with_file(&request, &bytes));
                             if let Some(Err(e)) = posted {
-                                reading.set(Reading::Failed(crate::location::describe(e)));
+                                let e = crate::location::describe(e);
+                                reading.set(Reading::Failed(e.clone(), e));
                             }
                             return;
                         }
@@ -151,20 +156,35 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                                 reading.set(Reading::Idle);
                             }
                             // Named: it stands above the analysis of the file read before.
-                            (None, Some(e)) => reading.set(Reading::Failed(format!("{name}: {e}"))),
-                            (None, None) => reading.set(Reading::Failed("no analysis came".into())),
+                            (None, Some(e)) => {
+                                let zh = reply.error_zh.unwrap_or_else(|| e.clone());
+                                reading.set(Reading::Failed(
+                                    format!("{name}: {e}"),
+                                    format!("{name}：{zh}"),
+                                ))
+                            }
+                            (None, None) => reading.set(Reading::Failed(
+                                "no analysis came".into(),
+                                "没有收到分析结果".into(),
+                            )),
                         }
                     }
                 };
                 let on_error = {
                     let reading = reading.clone();
                     move |m: String| {
-                        reading.set(Reading::Failed(format!("the analysis failed: {m}")))
+                        reading.set(Reading::Failed(
+                            format!("the analysis failed: {m}"),
+                            format!("分析失败：{m}"),
+                        ))
                     }
                 };
                 match Live::start(CAPTURE_SCRIPT, on_message, on_error) {
                     Ok(live) => *worker.borrow_mut() = Some(live),
-                    Err(e) => reading.set(Reading::Failed(crate::location::describe(e))),
+                    Err(e) => {
+                        let e = crate::location::describe(e);
+                        reading.set(Reading::Failed(e.clone(), e))
+                    }
                 }
             },
         )
@@ -174,11 +194,17 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
         Callback::from(move |file: web_sys::File| {
             let name = file.name();
             if file.size() > MAX_FILE_BYTES {
-                reading.set(Reading::Failed(format!(
-                    "{name}: {} is larger than the page reads ({}); `tcplab analyze` reads it",
+                let (size, most) = (
                     format::bytes(file.size() as u64),
-                    format::bytes(MAX_FILE_BYTES as u64)
-                )));
+                    format::bytes(MAX_FILE_BYTES as u64),
+                );
+                reading.set(Reading::Failed(
+                    format!(
+                        "{name}: {size} is larger than the page reads ({most}); `tcplab analyze` \
+                         reads it"
+                    ),
+                    format!("{name}：{size} 超过了页面能读取的大小（{most}）；`tcplab analyze` 可以读取它"),
+                ));
                 return;
             }
             let (analyse, reading) = (analyse.clone(), reading.clone());
@@ -191,10 +217,13 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                     Ok(buf) => {
                         analyse.emit((name, Rc::new(js_sys::Uint8Array::new(&buf)), None));
                     }
-                    Err(e) => reading.set(Reading::Failed(format!(
-                        "{name}: could not be read: {}",
-                        crate::location::describe(e)
-                    ))),
+                    Err(e) => {
+                        let e = crate::location::describe(e);
+                        reading.set(Reading::Failed(
+                            format!("{name}: could not be read: {e}"),
+                            format!("{name}：无法读取：{e}"),
+                        ))
+                    }
                 }
             });
         })
@@ -233,8 +262,8 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                 { format!(" {} {name}: {:.0} %", lang.pick("Reading", "正在读取"), share * 100.0) }
             </p>
         },
-        Reading::Failed(e) => html! {
-            <p class="capture-error" id="capture-error" role="alert">{ e.clone() }</p>
+        Reading::Failed(en, zh) => html! {
+            <p class="capture-error" id="capture-error" role="alert">{ match lang { Lang::En => en.clone(), Lang::Zh => zh.clone() } }</p>
         },
     };
     html! {
@@ -279,6 +308,15 @@ fn Analysed(props: &AnalysedProps) -> Html {
     let lang = props.lang;
     let c = &props.capture;
     let a = &c.reply.analysis;
+    // The analysis's sentences in the page's language.
+    let (verdict_text, estimates, notes) = match lang {
+        Lang::En => (&a.verdict_text, &a.estimates, &a.notes),
+        Lang::Zh => (
+            &c.reply.zh.verdict_text,
+            &c.reply.zh.estimates,
+            &c.reply.zh.notes,
+        ),
+    };
     let rate = |v: Option<f64>| {
         v.map_or("—".to_string(), |g| {
             format!("{} MB/s", format::number(g, 3))
@@ -347,8 +385,9 @@ fn Analysed(props: &AnalysedProps) -> Html {
                     <select id="capture-conn" onchange={props.on_conn.clone()}>
                         { for c.reply.connections.iter().map(|k| html! {
                             <option value={k.conn.to_string()} selected={k.conn == a.conn}>
-                                { format!("{}: {} → {}, {}, {} packets", k.conn, k.sender, k.receiver,
-                                    format::bytes(k.data_bytes), format::count(k.packets)) }
+                                { format!("{}: {} → {}, {}, {} {}", k.conn, k.sender, k.receiver,
+                                    format::bytes(k.data_bytes), format::count(k.packets),
+                                    lang.pick("packets", "个数据包")) }
                             </option>
                         }) }
                     </select>
@@ -356,14 +395,7 @@ fn Analysed(props: &AnalysedProps) -> Html {
             } else {
                 <p class="capture-conns">{ format!("{}: {} → {}", c.name, a.sender, a.receiver) }</p>
             }
-            <p class="capture-verdict" id="capture-verdict">
-                // The analysis speaks English; the verdict's name is the page's own.
-                if lang == Lang::Zh {
-                    <strong>{ format!("{}。", crate::model::verdict::title(lang, a.verdict)) }</strong>
-                    { " " }
-                }
-                { a.verdict_text.clone() }
-            </p>
+            <p class="capture-verdict" id="capture-verdict">{ verdict_text.clone() }</p>
             <dl class="capture-figures">
                 { for figures.into_iter().map(|(id, k, v)| html! {
                     <div id={id}><dt>{ k }</dt><dd>{ v }</dd></div>
@@ -377,13 +409,13 @@ fn Analysed(props: &AnalysedProps) -> Html {
                     }
                 </p>
                 <ul>
-                    { for a.estimates.iter().map(|e| html! {
-                        <li><strong>{ format!("{} = {}", e.key, e.value) }</strong>{ format!(": {}", e.how) }</li>
+                    { for estimates.iter().map(|e| html! {
+                        <li><strong>{ format!("{} = {}", e.key, e.value) }</strong>{ format!("{}{}", lang.pick(": ", "："), e.how) }</li>
                     }) }
                 </ul>
-                if !a.notes.is_empty() {
+                if !notes.is_empty() {
                     <ul class="capture-notes">
-                        { for a.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
+                        { for notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
                     </ul>
                 }
             </details>

@@ -9,11 +9,11 @@
 //! worker, which only the diagnosis starts, still speaks JSON ([`answer_file`], [`FileReply`]).
 
 use serde::{Deserialize, Serialize};
-use tcplab::capture::analyze::{Analysis, CaptureFile, Connection, Curves};
+use tcplab::capture::analyze::{Analysis, AnalyzeError, CaptureFile, Connection, Curves, Wording};
 use tcplab::capture::{CaptureOptions, CapturePoint};
 use tcplab::diagnose::{Explanation, Measured};
 use tcplab::metrics::trace::TraceKind;
-use tcplab::player::{StepWindow, Steps};
+use tcplab::player::{Language, StepWindow, Steps};
 use tcplab::view::RunView;
 use tcplab::{RunOptions, Scenario, Summary, Tracing};
 
@@ -137,6 +137,9 @@ pub struct FileReply {
     pub progress: Option<f64>,
     #[serde(default)]
     pub error: Option<String>,
+    /// The same, in Chinese, where the analysis says why it could not read the file.
+    #[serde(default)]
+    pub error_zh: Option<String>,
 }
 
 impl FileReply {
@@ -151,6 +154,16 @@ impl FileReply {
         FileReply {
             id,
             error: Some(error),
+            ..FileReply::default()
+        }
+    }
+
+    /// The analysis refused the file: why, in both languages.
+    pub fn refused(id: u64, e: &AnalyzeError) -> FileReply {
+        FileReply {
+            id: Some(id),
+            error: Some(e.say(Language::En)),
+            error_zh: Some(e.say(Language::Zh)),
             ..FileReply::default()
         }
     }
@@ -179,6 +192,8 @@ pub struct PcapInfo {
 pub struct CaptureReply {
     pub connections: Vec<Connection>,
     pub analysis: Analysis,
+    /// The analysis's sentences in Chinese.
+    pub zh: Wording,
     /// Thinned for the charts ([`CURVE_COLUMNS`]): a capture of a million packets has a
     /// million points a series, which would cost the page's thread seconds to read.
     pub curves: Curves,
@@ -298,7 +313,7 @@ pub fn answer_file(request: &str, file: &[u8], post: &mut dyn FnMut(&str)) -> St
                 capture: Some(Box::new(c)),
                 ..FileReply::default()
             },
-            Err(e) => FileReply::error(Some(id), e),
+            Err(e) => FileReply::refused(id, &e),
         },
         Ok(Request { id, .. }) => FileReply::error(
             Some(id),
@@ -322,12 +337,11 @@ fn analyze(
     file: &[u8],
     conn: Option<usize>,
     progress: &mut dyn FnMut(f64),
-) -> Result<CaptureReply, String> {
+) -> Result<CaptureReply, AnalyzeError> {
     let len = file.len().max(1) as f64;
-    let read = CaptureFile::read(file, &mut |bytes| progress(bytes as f64 / len))
-        .map_err(|e| e.to_string())?;
+    let read = CaptureFile::read(file, &mut |bytes| progress(bytes as f64 / len))?;
     let n = conn.unwrap_or_else(|| read.largest());
-    let analysis = read.analyze(n).map_err(|e| e.to_string())?;
+    let tcplab::capture::analyze::Analyzed { analysis, zh } = read.analyze_in_both(n)?;
     progress(1.0);
     let c = &analysis.curves;
     let end = [&c.sent, &c.acked, &c.in_flight, &c.rwnd]
@@ -347,6 +361,7 @@ fn analyze(
     Ok(CaptureReply {
         connections: read.connections.clone(),
         curves,
+        zh,
         analysis,
     })
 }
