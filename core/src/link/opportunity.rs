@@ -13,6 +13,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::player::Language;
 use crate::rate::MBytePerS;
 use crate::rng::SimRng;
 use crate::time::{Duration, Instant};
@@ -52,32 +53,53 @@ pub enum TraceError {
     TooLong,
 }
 
-impl fmt::Display for TraceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TraceError::Empty => write!(f, "the trace has no opportunities (one millisecond a line)"),
-            TraceError::NotANumber { line, text } => write!(
-                f,
+impl TraceError {
+    /// What is wrong, in `lang`.
+    pub fn say(&self, lang: Language) -> String {
+        match (self, lang) {
+            (TraceError::Empty, Language::En) => {
+                "the trace has no opportunities (one millisecond a line)".into()
+            }
+            (TraceError::Empty, Language::Zh) => "轨迹中没有传输机会（应每行一个毫秒数）".into(),
+            (TraceError::NotANumber { line, text }, Language::En) => format!(
                 "line {line}: {} is not a whole number of milliseconds",
                 crate::scenario::shown(text)
             ),
-            TraceError::NotText { line } => write!(
-                f,
+            (TraceError::NotANumber { line, text }, Language::Zh) => format!(
+                "第 {line} 行：{} 不是整数毫秒",
+                crate::scenario::shown(text)
+            ),
+            (TraceError::NotText { line }, Language::En) => format!(
                 "line {line} is not text: a trace is a plain text file, a millisecond a line"
             ),
-            TraceError::Descending { line, ms, before } => write!(
-                f,
+            (TraceError::NotText { line }, Language::Zh) => {
+                format!("第 {line} 行不是文本：轨迹是纯文本文件，每行一个毫秒数")
+            }
+            (TraceError::Descending { line, ms, before }, Language::En) => format!(
                 "line {line}: {ms} ms comes after {before} ms (the milliseconds must not go back)"
             ),
-            TraceError::ZeroPeriod => write!(
-                f,
-                "the trace's last millisecond is 0: a trace that repeats needs a period of at least 1 ms"
-            ),
-            TraceError::TooLong => write!(
-                f,
-                "the trace has more than {MAX_OPPORTUNITIES} opportunities"
-            ),
+            (TraceError::Descending { line, ms, before }, Language::Zh) => {
+                format!("第 {line} 行：{ms} ms 排在 {before} ms 之后（毫秒数不能倒退）")
+            }
+            (TraceError::ZeroPeriod, Language::En) => "the trace's last millisecond is 0: a trace \
+                that repeats needs a period of at least 1 ms"
+                .into(),
+            (TraceError::ZeroPeriod, Language::Zh) => {
+                "轨迹的最后一个毫秒数是 0：循环使用的轨迹周期至少要 1 ms".into()
+            }
+            (TraceError::TooLong, Language::En) => {
+                format!("the trace has more than {MAX_OPPORTUNITIES} opportunities")
+            }
+            (TraceError::TooLong, Language::Zh) => {
+                format!("轨迹的传输机会超过了 {MAX_OPPORTUNITIES} 个")
+            }
         }
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.say(Language::En))
     }
 }
 

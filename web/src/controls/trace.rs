@@ -21,16 +21,26 @@ pub struct TraceFileProps {
 #[function_component]
 pub fn TraceFile(props: &TraceFileProps) -> Html {
     let lang = props.lang;
-    let problem = use_state(|| None::<String>);
+    // Why the file was refused, in English and in Chinese.
+    let problem = use_state(|| None::<(String, String)>);
     let on_file = {
         let (problem, on_change) = (problem.clone(), props.on_change.clone());
         Callback::from(move |file: web_sys::File| {
             let name = file.name();
             if file.size() > MAX_TRACE_BYTES {
-                problem.set(Some(format!(
-                    "{name}: {} is larger than the page reads ({}); `tcplab run QUERY --link-trace FILE` reads it",
+                let (size, most) = (
                     format::bytes(file.size() as u64),
-                    format::bytes(MAX_TRACE_BYTES as u64)
+                    format::bytes(MAX_TRACE_BYTES as u64),
+                );
+                problem.set(Some((
+                    format!(
+                        "{name}: {size} is larger than the page reads ({most}); `tcplab run QUERY \
+                         --link-trace FILE` reads it"
+                    ),
+                    format!(
+                        "{name}：{size} 超过了页面能读取的大小（{most}）；\
+                         `tcplab run QUERY --link-trace FILE` 可以读取它"
+                    ),
                 )));
                 return;
             }
@@ -39,7 +49,10 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
                 let read = match text.ok().and_then(|t| t.as_string()) {
                     Some(text) => link_trace::hold(&name, &text),
-                    None => Err(format!("{name}: could not be read as text")),
+                    None => Err((
+                        format!("{name}: could not be read as text"),
+                        format!("{name}：无法作为文本读取"),
+                    )),
                 };
                 match read {
                     Ok(_) => {
@@ -61,6 +74,10 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
         on_drag_over,
     } = crate::file_pick::handlers(on_file);
     let held = link_trace::held().filter(|_| props.active);
+    let problem = problem.as_ref().map(|(en, zh)| match lang {
+        Lang::En => en.clone(),
+        Lang::Zh => zh.clone(),
+    });
     html! {
         <div class="knob trace-file" id="trace-drop" ondrop={on_drop} ondragover={on_drag_over}>
             <label class="label" for="trace-file">
@@ -69,7 +86,7 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
             <crate::file_pick::FilePicker id="trace-file" accept=".txt,.trace,.up,.down,text/plain"
                 {lang} described_by="trace-status" on_change={on_input} />
             <p class="hint" id="trace-status" aria-live="polite">{
-                match (&held, &*problem) {
+                match (&held, &problem) {
                     // The file refused, the link keeps the trace it had, and says which.
                     (Some(h), Some(p)) => html! { <>
                         <span class="field-error" role="alert">{ p.clone() }</span>

@@ -153,7 +153,10 @@ pub fn LabExport(props: &LabExportProps) -> Html {
         let file = format!("{name}-{}.csv", kind.name());
         items.push(Item::new(
             format!("export-trace-{}", kind.name()),
-            format!("{} {} (CSV)", lang.pick("Trace", "轨迹"), kind.name()),
+            match lang {
+                Lang::En => format!("Trace {} (CSV)", kind.name()),
+                Lang::Zh => format!("轨迹：{}（{}，CSV）", trace_name_zh(kind), kind.name()),
+            },
             Callback::from(move |()| {
                 let batch = pool.run(vec![Job {
                     query: query.clone(),
@@ -218,4 +221,17 @@ pub fn LabExport(props: &LabExportProps) -> Html {
         ));
     }
     html! { <Menu {lang} {items} {command} {on_open} /> }
+}
+
+/// What a trace holds, in Chinese: beside its file name, which stays the runner's.
+fn trace_name_zh(kind: TraceKind) -> &'static str {
+    match kind {
+        TraceKind::Cwnd => "拥塞窗口",
+        TraceKind::Throughput => "吞吐量",
+        TraceKind::Seq => "序号",
+        TraceKind::Rtt => "往返时间",
+        TraceKind::Msgs => "消息",
+        TraceKind::Queue => "队列",
+        TraceKind::Steps => "步骤",
+    }
 }

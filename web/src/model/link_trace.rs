@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use tcplab::link::opportunity::LinkTrace;
+use tcplab::player::Language;
 
 /// The largest trace file the page reads (a day of an LTE trace is a few MB).
 pub const MAX_TRACE_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
@@ -24,9 +25,15 @@ thread_local! {
     static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
 }
 
-/// Reads `text` as a Mahimahi trace and holds it; the message names the file and the line.
-pub fn hold(name: &str, text: &str) -> Result<Held, String> {
-    let trace = LinkTrace::parse(text).map_err(|e| format!("{name}: {e}"))?;
+/// Reads `text` as a Mahimahi trace and holds it; the message names the file and the line, in
+/// English and in Chinese.
+pub fn hold(name: &str, text: &str) -> Result<Held, (String, String)> {
+    let trace = LinkTrace::parse(text).map_err(|e| {
+        (
+            format!("{name}: {}", e.say(Language::En)),
+            format!("{name}：{}", e.say(Language::Zh)),
+        )
+    })?;
     let held = Held {
         name: name.to_string(),
         text: Rc::from(text),
@@ -74,8 +81,13 @@ mod tests {
 
     #[test]
     fn a_trace_is_held_and_sent_where_the_link_asks_for_it() {
-        assert!(hold("bad.txt", "1\nx\n")
-            .is_err_and(|e| e == "bad.txt: line 2: x is not a whole number of milliseconds"));
+        assert_eq!(
+            hold("bad.txt", "1\nx\n").err(),
+            Some((
+                "bad.txt: line 2: x is not a whole number of milliseconds".to_string(),
+                "bad.txt：第 2 行：x 不是整数毫秒".to_string()
+            ))
+        );
         let h = hold("lte.up", "1\n2\n3\n").expect("a trace");
         assert_eq!((h.name.as_str(), h.trace.opportunities()), ("lte.up", 3));
         assert_eq!(for_query("rtt=20&link=trace").as_deref(), Some("1\n2\n3\n"));
