@@ -1323,3 +1323,140 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
     })
     .await;
 }
+
+/// Presses `key` on whatever has the focus.
+async fn press(lab: &Lab, key: Key) {
+    lab.driver
+        .action_chain()
+        .send_keys(key)
+        .perform()
+        .await
+        .expect("press a key");
+}
+
+/// The controls on show smaller than a fingertip's 24 CSS px (WCAG 2.2, 2.5.8), each named with
+/// its size; a link inside a sentence is exempt, as the criterion exempts it.
+async fn small_targets(lab: &Lab) -> Vec<String> {
+    let list = lab
+        .eval_string(
+            "const out = [];
+             for (const e of document.querySelectorAll('button, a[href], input, select, summary, [tabindex=\"0\"]')) {
+                 const r = e.getBoundingClientRect();
+                 const st = getComputedStyle(e);
+                 // Folded away, or a radio drawn as its label (the label is the target).
+                 if (r.width <= 1 || r.height <= 1 || st.visibility === 'hidden' || st.opacity === '0') continue;
+                 if (e.tagName === 'A' && e.closest('p, li')) continue;
+                 if (r.width < 24 || r.height < 24)
+                     out.push((e.id || e.tagName) + ' ' + r.width.toFixed(1) + 'x' + r.height.toFixed(1));
+             }
+             return out.join('\\n');",
+        )
+        .await;
+    list.lines().map(str::to_string).collect()
+}
+
+/// What a keyboard or a fingertip needs of the page: the first Tab stop leads past the header and
+/// the controls to the results; Escape hides a tip on show without moving the focus (WCAG 2.2,
+/// 1.4.13); a button whose face is a glyph or a digit has a name that says what it does; and on
+/// a touch screen every control on show, in each view, the player and a lesson, is 24 CSS px at
+/// least (2.5.8).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_keyboard_and_a_fingertip_reach_every_control() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?lang=en").await;
+        lab.wait_for_run(SETTLE).await;
+        let first = lab
+            .eval_string(
+                "return document.querySelector('a[href], button, input, select, summary, [tabindex=\"0\"]').id;",
+            )
+            .await;
+        assert_eq!(first, "skip-link", "the first Tab stop");
+        lab.eval_string("document.getElementById('skip-link').focus(); return null;").await;
+        let shown = lab
+            .eval_string("return String(document.getElementById('skip-link').getBoundingClientRect().top >= 0);")
+            .await;
+        assert_eq!(shown, "true", "the skip link shows when focused");
+        press(lab, Key::Enter).await;
+        assert_eq!(lab.eval_string("return document.activeElement.id;").await, "results");
+        assert!(!lab.search().await.contains('#'), "{}", lab.search().await);
+        // A tip on show, hidden by Escape with the focus where it was, back on the next tip.
+        let tip = "const a = getComputedStyle(document.getElementById(arguments_id), '::after');
+                   return a.display === 'none' ? 'none' : a.content;";
+        let tip_of = |id: &str| tip.replace("arguments_id", &format!("'{id}'"));
+        lab.eval_string("document.getElementById('rtt-tip').focus(); return null;").await;
+        assert_ne!(lab.eval_string(&tip_of("rtt-tip")).await, "none", "the tip shows on focus");
+        press(lab, Key::Escape).await;
+        assert_eq!(lab.eval_string(&tip_of("rtt-tip")).await, "none", "Escape hides it");
+        assert_eq!(lab.eval_string("return document.activeElement.id;").await, "rtt-tip");
+        lab.eval_string("document.getElementById('bw-tip').focus(); return null;").await;
+        assert_ne!(lab.eval_string(&tip_of("bw-tip")).await, "none", "the next tip shows");
+        // Names that say what a glyph or a digit does.
+        let name = |id: &str| format!("return document.getElementById('{id}').getAttribute('aria-label') || '';");
+        assert_eq!(lab.eval_string(&name("large-type")).await, "Large type");
+        lab.open("?lesson=slow-start&lang=en").await;
+        assert!(
+            lab.wait_until(SETTLE, || async move {
+                lab.eval_string("return String(!!document.getElementById('lesson-go-1'));").await == "true"
+            })
+            .await
+        );
+        let part = lab.eval_string(&name("lesson-go-1")).await;
+        assert!(part.starts_with("Part 1: ") && part.len() > 10, "{part}");
+        // A phone, touched: every control on show in each view.
+        let cdp = lab.driver.cdp();
+        cdp.send_raw(
+            "Emulation.setTouchEmulationEnabled",
+            serde_json::json!({ "enabled": true, "maxTouchPoints": 5 }),
+        )
+        .await
+        .expect("touch");
+        lab.set_window(390, 844).await;
+        for (query, open, shows) in [
+            ("lang=en", Some("settings-toggle"), "ecn"),
+            ("lang=zh", Some("settings-toggle"), "hystart"),
+            ("lang=en", Some("player-open"), "player-scrub"),
+            ("lang=en&lesson=slow-start", None, "lesson-go-1"),
+            ("lang=en&view=sweep", None, "sweep-key"),
+            ("lang=en&view=matrix", None, "matrix-rows-key"),
+            ("lang=en&view=compare", None, "compare-add"),
+            ("lang=en&view=diagnose", None, "explain-kind"),
+        ] {
+            lab.open(&format!("?{query}")).await;
+            if let Some(button) = open {
+                assert!(
+                    lab.wait_until(SETTLE, || async move {
+                        lab.eval_string(&format!("return String(!!document.getElementById('{button}'));"))
+                            .await
+                            == "true"
+                    })
+                    .await
+                );
+                lab.click(By::Id(button), button).await;
+            }
+            let there = lab
+                .wait_until(SETTLE, || async move {
+                    lab.eval_string(&format!(
+                        "const e = document.getElementById('{shows}'); return String(!!e && e.getBoundingClientRect().width > 1);"
+                    ))
+                    .await
+                        == "true"
+                })
+                .await;
+            assert!(there, "{query}: no {shows}");
+            let small = small_targets(lab).await;
+            let name = format!("phone-touch-{query}-{}", open.unwrap_or("view"));
+            lab.screenshot(&name.replace(['=', '&'], "-")).await;
+            assert!(small.is_empty(), "{query} after {open:?}: {small:#?}");
+        }
+        cdp.send_raw(
+            "Emulation.setTouchEmulationEnabled",
+            serde_json::json!({ "enabled": false }),
+        )
+        .await
+        .expect("no touch");
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

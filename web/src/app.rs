@@ -415,8 +415,24 @@ pub fn app(props: &AppProps) -> Html {
     // past the cursor) stays hidden until it is revealed.
     let veiled = page.lesson_pending();
     let running = page.running();
+    crate::tip::use_escape_hides_tips();
+    // The skip link moves the focus itself: a `#results` in the address would be one more
+    // change of the page's history for the reader's Back to undo.
+    let skip_to_results = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let main = crate::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("results"))
+            .and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(main) = main {
+            let _ = main.focus();
+        }
+    });
     html! {
         <div class={classes!("page", presenting.then_some("presenting"))}>
+            <a class="skip-link" id="skip-link" href="#results" onclick={skip_to_results}>
+                { lang.pick("Skip to the results", "跳到结果") }
+            </a>
             <header class="masthead">
                 <h1>{ "tcplab" }</h1>
                 <p class="tagline">{ lang.pick("TCP throughput lab", "TCP 吞吐量实验室") }</p>
@@ -455,7 +471,7 @@ pub fn app(props: &AppProps) -> Html {
                         <Peek view={page.view.clone().map(ViewRef)} {lang} {running} />
                     }
                 </aside>
-                <main class="results" aria-busy={running.to_string()} data-view={page.keys.view.name()}>
+                <main class="results" id="results" tabindex="-1" aria-busy={running.to_string()} data-view={page.keys.view.name()}>
                     <div class="view-bar">
                         <ViewTabs {lang} view={page.keys.view} {on_view} />
                         if page.keys.view == View::Lab {

@@ -34,6 +34,7 @@ pub mod prefs;
 pub mod presets;
 pub mod stage;
 pub mod sweep;
+pub mod tip;
 pub mod toolbar;
 pub mod worker;
 

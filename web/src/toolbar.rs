@@ -128,6 +128,7 @@ pub fn LargeType(props: &LargeProps) -> Html {
     html! {
         <button type="button" id="large-type" class="large-toggle" aria-pressed={large.to_string()}
             title={props.lang.pick("Large type, for a projector", "大字模式，适合投影")}
+            aria-label={props.lang.pick("Large type", "大字模式")}
             onclick={Callback::from(move |_: MouseEvent| on_large.emit(!large))}>
             { "A" }<span class="big-a">{ "A" }</span>
         </button>

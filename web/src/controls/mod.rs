@@ -16,6 +16,7 @@ use crate::model::address::Entry;
 use crate::model::format;
 use crate::model::knobs::{self, knob_of, Knob};
 use crate::model::page::FieldError;
+use crate::tip::Tip;
 pub use number::Number;
 
 /// A control's request: set `key` to `value`.
@@ -62,22 +63,6 @@ pub fn use_draft(
     };
     let shown = (*draft).clone().unwrap_or_else(|| text.to_string());
     (shown, on_input, on_change)
-}
-
-#[derive(Properties, PartialEq)]
-pub struct TipProps {
-    pub id: String,
-    pub text: &'static str,
-}
-
-/// A small "?" that shows what a knob means on hover and on keyboard focus, and that screen
-/// readers read as the control's description.
-#[function_component]
-pub fn Tip(props: &TipProps) -> Html {
-    html! {
-        <span class="tip" tabindex="0" id={props.id.clone()} role="note"
-            aria-label={props.text} data-tip={props.text}>{ "?" }</span>
-    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -446,6 +431,7 @@ pub fn TextField(props: &TextFieldProps) -> Html {
                 if let Some(next) = props.next_seed {
                     <button type="button" class="mini" id="seed-next"
                         title={props.lang.pick("Next seed", "下一个种子")}
+                        aria-label={props.lang.pick("Next seed, +1", "下一个种子，+1")}
                         onclick={Callback::from(move |_: MouseEvent| on_change.emit(Change {
                             key, value: next.to_string(), entry: Entry::Push,
                         }))}>{ "+1" }</button>

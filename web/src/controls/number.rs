@@ -5,11 +5,12 @@
 use web_sys::{HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
-use super::{use_draft, Change, Tip};
+use super::{use_draft, Change};
 use crate::i18n::Lang;
 use crate::model::address::Entry;
 use crate::model::knobs::{decimal, Knob};
 use crate::model::scale::Slider;
+use crate::tip::Tip;
 
 /// Key presses on a slider closer together than this are one gesture: one step in the history.
 const KEY_GESTURE_MS: f64 = 1500.0;

@@ -64,19 +64,23 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
         let current = i == state.part;
         // A later part's title would answer the question pending ("Recovery done" names what
         // the third duplicate ACK sets off): while the run is veiled it is only its number.
-        let title = if veiled && i > state.part {
-            match lang {
-                Lang::En => format!("Part {}", i + 1),
-                Lang::Zh => format!("第 {} 部分", i + 1),
-            }
+        let part = match lang {
+            Lang::En => format!("Part {}", i + 1),
+            Lang::Zh => format!("第 {} 部分", i + 1),
+        };
+        // Named by its number and title, not by its digit alone.
+        let (title, label) = if veiled && i > state.part {
+            (part.clone(), part)
         } else {
-            lang.pick(p.title.en, p.title.zh).to_string()
+            let title = lang.pick(p.title.en, p.title.zh).to_string();
+            let label = format!("{part}{}{title}", lang.pick(": ", "："));
+            (title, label)
         };
         html! {
             <li>
                 <button type="button" class={classes!("lesson-dot", current.then_some("current"))}
                     id={format!("lesson-go-{}", i + 1)} aria-current={current.then_some("step")}
-                    {title} onclick={emit(Action::Go(i))}>
+                    {title} aria-label={label} onclick={emit(Action::Go(i))}>
                     { (i + 1).to_string() }
                 </button>
             </li>
