@@ -104,21 +104,63 @@ fn words(label: &str) -> Vec<String> {
     out
 }
 
-/// A label broken at its spaces into lines no wider than `room` (a word longer than that
-/// keeps its own line): a phone's narrow chart shows the whole of a long entry.
+/// Chinese and its full-width punctuation: a line may break between two such characters, as
+/// it may at a space in English.
+fn ideographic(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303f}' | '\u{3400}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
+        || matches!(c, '“' | '”' | '‘' | '’')
+}
+
+/// Punctuation no line starts with (a closing one) or ends with (an opening one): Chinese's
+/// line-breaking rules, which keep "（" with what it opens and "）" with what it closes.
+fn closes(c: char) -> bool {
+    "，。、；：？！）」』】》”’".contains(c)
+}
+
+fn opens(c: char) -> bool {
+    "（「『【《“‘".contains(c)
+}
+
+/// The pieces a label may break between, each with whether a space comes before it: its
+/// words ([`words`]), and within a word of Chinese, each character (its punctuation kept with
+/// its neighbour).
+fn pieces(label: &str) -> Vec<(bool, String)> {
+    let mut out: Vec<(bool, String)> = Vec::new();
+    for word in words(label) {
+        let mut piece = String::new();
+        let mut spaced = true;
+        for c in word.chars() {
+            let breaks = piece.chars().last().is_some_and(|before| {
+                (ideographic(before) || ideographic(c)) && !closes(c) && !opens(before)
+            });
+            if breaks {
+                out.push((spaced, std::mem::take(&mut piece)));
+                spaced = false;
+            }
+            piece.push(c);
+        }
+        out.push((spaced, piece));
+    }
+    out
+}
+
+/// A label broken into lines no wider than `room`, at its spaces and between Chinese
+/// characters (a piece longer than that keeps its own line): a phone's narrow chart shows the
+/// whole of a long entry.
 fn lines(st: &Style, label: &str, room: i32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in words(label) {
-        let word = word.as_str();
+    for (spaced, piece) in pieces(label) {
         let wider = if line.is_empty() {
-            word.to_string()
+            piece.clone()
+        } else if spaced {
+            format!("{line} {piece}")
         } else {
-            format!("{line} {word}")
+            format!("{line}{piece}")
         };
         if !line.is_empty() && text_w(st, &wider) > room {
             out.push(std::mem::take(&mut line));
-            line = word.to_string();
+            line = piece;
         } else {
             line = wider;
         }
@@ -298,6 +340,23 @@ mod tests {
             assert_eq!(broken.join(" "), label);
             for line in &broken[..broken.len() - 1] {
                 assert!(!line.ends_with(|c: char| c.is_ascii_digit()), "{broken:?}");
+            }
+        }
+
+        // Chinese breaks between its characters, never before a closing mark or after an
+        // opening one, and loses nothing.
+        let label = "无理论曲线：请求体的理论是其完成时间（指标选“完成时间”）";
+        for room in (40..400).step_by(10) {
+            let room = st.px(f64::from(room));
+            let broken = lines(&st, label, room);
+            assert_eq!(broken.concat(), label);
+            for line in &broken {
+                assert!(
+                    text_w(&st, line) <= room || line.chars().count() <= 2,
+                    "{room}: {broken:?}"
+                );
+                assert!(!line.starts_with(closes), "{broken:?}");
+                assert!(!line.ends_with(opens), "{broken:?}");
             }
         }
 
