@@ -884,8 +884,11 @@ fn a_connections_sends_are_its_senders_data_segments_in_order() {
 }
 
 /// A transfer of one flight (handshake, three segments, their ACKs) is over before a round trip
-/// of deliveries could show the link's rate: slow start held it, the fitted scenario is the
-/// same body on the lab's default link, and its goodput is the run's wherever it was captured.
+/// of deliveries could show the link's rate: slow start held it, on the lab's default link,
+/// and its goodput is the run's wherever it was captured. At the sender, whose flight was all
+/// acknowledged with no more sent, it is the same body; at the receiver, whose capture ends on
+/// its ACK of all it holds, more could have been on its way: a bulk flow as long as the
+/// sender's view of it.
 #[test]
 fn a_transfer_of_one_flight_reads_as_slow_start_with_the_run_s_goodput() {
     let q = "app=body&body=4000&rtt=20";
@@ -900,8 +903,15 @@ fn a_transfer_of_one_flight_reads_as_slow_start_with_the_run_s_goodput() {
         );
         assert_eq!(a.bottleneck_MBps, None, "{ctx}");
         let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
-        assert_eq!(fitted.app, tcplab::App::Body, "{ctx}: {}", a.scenario);
-        assert_eq!(fitted.body, 4000, "{ctx}");
+        if point == CapturePoint::Sender {
+            assert_eq!(fitted.app, tcplab::App::Body, "{ctx}: {}", a.scenario);
+            assert_eq!(fitted.body, 4000, "{ctx}");
+        } else {
+            assert_eq!(fitted.app, tcplab::App::Bulk, "{ctx}: {}", a.scenario);
+            let rtt = a.rtt_ms.expect("an rtt");
+            let seen = (a.duration_ms + rtt) / 1e3;
+            assert!((fitted.dur_s - seen).abs() < 0.001, "{ctx}: {}", a.scenario);
+        }
         let bw = a.estimates.iter().find(|e| e.key == "bw").expect("bw said");
         assert!(bw.how.starts_with("the lab's default"), "{ctx}: {bw:?}");
         // The lab's goodput runs from the first byte sent to the last received: half a round
@@ -911,6 +921,27 @@ fn a_transfer_of_one_flight_reads_as_slow_start_with_the_run_s_goodput() {
             r.summary.goodput_MBps.expect("goodput"),
         );
         assert!((g / lab - 1.0).abs() < 0.02, "{ctx}: {g} against {lab}");
+    }
+}
+
+/// A bulk flow cut by a capture at its receiver ends, there, on the receiver's ACK of all it
+/// holds, with more data on its way: still a bulk flow, not a body that ended.
+#[test]
+fn a_bulk_flow_cut_at_the_receiver_is_fitted_as_bulk() {
+    for q in [
+        "rtt=40&bw=20&app=bulk&dur=0.5",
+        "rtt=40&bw=20&app=bulk&dur=3",
+    ] {
+        let r = captured(q, at(CapturePoint::Receiver));
+        let a = analysed(bytes(&r));
+        let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
+        assert_eq!(fitted.app, tcplab::App::Bulk, "{q}: {}", a.scenario);
+        assert_ne!(
+            a.verdict,
+            tcplab::theory::verdict::Limit::SlowStart,
+            "{q}: {}",
+            a.verdict_text
+        );
     }
 }
 
@@ -926,7 +957,7 @@ fn a_long_body_s_fitted_scenario_has_the_time_to_finish_it() {
     let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
     assert_eq!(fitted.app, tcplab::App::Body, "{}", a.scenario);
     assert!(a.duration_ms > 15_000.0, "{}", a.duration_ms);
-    assert_eq!(fitted.dur_s, (a.duration_ms / 1e3 * 3.0 + 1.0).ceil());
+    assert_eq!(fitted.dur_s, (a.duration_ms / 1e3 * 3.0).ceil());
     let again = run(&fitted, &RunOptions::summary_only());
     assert!(
         again.summary.completion_ms.is_some(),
@@ -952,6 +983,7 @@ fn a_connection_that_delivered_nothing_is_refused_with_its_reason() {
                 conn: 1,
                 packets: keep as u64,
                 data_segments,
+                one_way: false,
                 cut: None
             }
         );
@@ -972,6 +1004,30 @@ fn a_connection_that_delivered_nothing_is_refused_with_its_reason() {
         }
         assert!(zh.starts_with("连接 1 没有"), "{zh}");
     }
+    // The sender's packets alone (a filter on one direction): no ACK could be in the file, and
+    // the message says to capture both ways rather than longer.
+    let frames = tcplab::capture::read::read_frames(all, &mut |_| {}).expect("readable");
+    let sender = tcplab::capture::dissect::dissect(&frames.frames[0])
+        .expect("the SYN")
+        .src;
+    let mut out = FileWriter::new(Format::Pcap, CaptureOptions::DEFAULT_SNAPLEN);
+    let base = tcplab::capture::file::EPOCH_S * 1_000_000_000;
+    for f in &frames.frames {
+        if tcplab::capture::dissect::dissect(f).is_ok_and(|s| s.src == sender) {
+            out.packet(f.ns - base, f.orig_len, f.data);
+        }
+    }
+    let one_way = out.into_bytes();
+    let file = CaptureFile::read(&one_way, &mut |_| {}).expect("readable");
+    let err = file.analyze(1).expect_err("nothing acknowledged");
+    assert!(
+        matches!(err, AnalyzeError::NoDelivery { one_way: true, .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().ends_with("capture both directions"),
+        "{err}"
+    );
 }
 
 /// `bytes`, a pcapng file, without its Interface Description Blocks (type 1).

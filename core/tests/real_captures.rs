@@ -236,6 +236,11 @@ fn each_analysis_says_the_same_figures_in_chinese() {
         );
         assert!(chinese(&zh.verdict_text), "{name}: {}", zh.verdict_text);
         assert!(chinese(&zh.capture_point_why), "{name}");
+        assert_eq!(
+            figures(&en.capture_point_why),
+            figures(&zh.capture_point_why),
+            "{name}"
+        );
         assert_eq!(en.estimates.len(), zh.estimates.len(), "{name}");
         for (e, z) in en.estimates.iter().zip(&zh.estimates) {
             assert_eq!(e.key, z.key, "{name}");

@@ -1,6 +1,7 @@
 //! A file the reader chooses or drops: the three handlers a file input and its drop zone need,
 //! each giving the file on to one callback (a capture to analyse, a link's trace).
 
+use tcplab::capture::said::Said;
 use yew::prelude::*;
 
 /// What a file input, its drop zone and the zone's drag-over need: the input's `change`, the
@@ -73,4 +74,17 @@ pub fn file_picker(props: &PickerProps) -> Html {
             </label>
         </span>
     }
+}
+
+/// A file larger than the page reads: its name, its size, the page's limit and the command that
+/// reads it, in both languages.
+pub fn too_large(name: &str, size: f64, most: f64, command: &str) -> Said {
+    let (size, most) = (
+        crate::model::format::bytes(size as u64),
+        crate::model::format::bytes(most as u64),
+    );
+    Said::new(
+        format!("{name}: {size} is larger than the page reads ({most}); `{command}` reads it"),
+        format!("{name}：{size} 超过了页面能读取的大小（{most}）；`{command}` 可以读取它"),
+    )
 }

@@ -25,8 +25,9 @@ pub fn Tip(props: &TipProps) -> Html {
 /// moves on.
 const HUSHED: &str = "tips-hushed";
 
-/// Listens, for the page's life, for Escape (which hides the tips on show) and for the pointer
-/// or the focus moving to something else (which lets them show again).
+/// Listens, for the page's life, for Escape (which hides the tips on show) and for the focus
+/// moving, or the pointer coming over a tip (which let them show again): a pointer crossing
+/// the rest of the page leaves a hidden tip hidden.
 #[hook]
 pub fn use_escape_hides_tips() {
     use_effect_with((), |_| {
@@ -45,13 +46,19 @@ pub fn use_escape_hides_tips() {
                     }
                 })
             };
-            let wake = |kind: &'static str| {
+            let wake = |kind: &'static str, over_a_tip: bool| {
                 let root = root.clone();
-                EventListener::new(&root.clone(), kind, move |_| {
-                    let _ = root.class_list().remove_1(HUSHED);
+                EventListener::new(&root.clone(), kind, move |e| {
+                    let on_tip = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|t| t.class_list().contains("tip"));
+                    if on_tip || !over_a_tip {
+                        let _ = root.class_list().remove_1(HUSHED);
+                    }
                 })
             };
-            (hush, wake("pointerover"), wake("focusin"))
+            (hush, wake("pointerover", true), wake("focusin", false))
         });
         move || drop(listeners)
     });

@@ -162,6 +162,8 @@ pub enum AnalyzeError {
         packets: u64,
         /// Its data segments, none of them acknowledged in the capture.
         data_segments: u64,
+        /// No packet from the receiver was captured: the capture holds one direction alone.
+        one_way: bool,
         /// The file was cut short: maybe why.
         cut: Option<ReadError>,
     },
@@ -184,7 +186,8 @@ pub enum NoTcpWhy {
 }
 
 impl NoTcpWhy {
-    fn say(&self, lang: Language) -> String {
+    /// Why, in `lang`, of a file of `total` frames.
+    fn say(&self, lang: Language, total: usize) -> String {
         match (self, lang) {
             (NoTcpWhy::NoPackets, Language::En) => "the file holds no packets".into(),
             (NoTcpWhy::NoPackets, Language::Zh) => "文件中没有数据包".into(),
@@ -205,30 +208,33 @@ impl NoTcpWhy {
                          loopback 0)"
                     ),
                     Language::Zh => format!(
-                        "它的链路类型（{links}）不是实验室能读的类型（以太网 1、原始 IP 101、\
+                        "它的链路类型（{links}）不是本实验室能读取的类型（以太网 1、原始 IP 101、\
                          Linux cooked SLL 113 和 SLL2 276、IPv4 228、IPv6 229、BSD 环回 0）"
                     ),
                 }
             }
             (NoTcpWhy::Cut { frames, keeps }, Language::En) => format!(
-                "{} cut before the end of {} TCP header (the snap length keeps {keeps} bytes; \
-                 capture with tcpdump -s 128 or more)",
-                if *frames == 1 {
-                    "it is".to_string()
-                } else {
-                    format!("{frames} frames are")
-                },
-                if *frames == 1 { "its" } else { "their" },
+                "{} (the snap length keeps {keeps} bytes; capture with tcpdump -s 128 or more)",
+                match (*frames, total) {
+                    (1, 1) => "it is cut before the end of its TCP header".to_string(),
+                    (1, _) => "1 frame is cut before the end of its TCP header".to_string(),
+                    (n, _) => format!("{n} frames are cut before the end of their TCP header"),
+                }
             ),
             (NoTcpWhy::Cut { frames, keeps }, Language::Zh) => format!(
                 "{frames} 个帧在 TCP 头结束前被截断（快照长度只保留 {keeps} 字节；\
                  请用 tcpdump -s 128 或更大的值抓包）"
             ),
-            (NoTcpWhy::NotTcp { frames: 1 }, Language::En) => {
-                "it is not TCP (UDP, ICMP, ARP or another protocol)".into()
-            }
-            (NoTcpWhy::NotTcp { frames }, Language::En) => {
-                format!("its {frames} packets are not TCP (UDP, ICMP, ARP or another protocol)")
+            (NoTcpWhy::NotTcp { frames }, Language::En) => format!(
+                "{} (UDP, ICMP, ARP or another protocol)",
+                match (*frames, total) {
+                    (1, 1) => "it is not TCP".to_string(),
+                    (1, _) => "1 packet is not TCP".to_string(),
+                    (n, _) => format!("its {n} packets are not TCP"),
+                }
+            ),
+            (NoTcpWhy::NotTcp { frames: 1 }, Language::Zh) => {
+                "它的数据包不是 TCP（而是 UDP、ICMP、ARP 或其他协议）".into()
             }
             (NoTcpWhy::NotTcp { frames }, Language::Zh) => {
                 format!("它的 {frames} 个数据包都不是 TCP（而是 UDP、ICMP、ARP 或其他协议）")
@@ -257,7 +263,7 @@ impl AnalyzeError {
         match (self, lang) {
             (AnalyzeError::Read(e), lang) => e.say(lang),
             (AnalyzeError::NoTcp { frames, why }, Language::En) => {
-                let why = why.say(lang);
+                let why = why.say(lang, *frames);
                 match frames {
                     0 => format!("no TCP segment could be read: {why}"),
                     1 => format!("no TCP segment could be read in the one frame: {why}"),
@@ -265,7 +271,7 @@ impl AnalyzeError {
                 }
             }
             (AnalyzeError::NoTcp { frames, why }, Language::Zh) => {
-                let why = why.say(lang);
+                let why = why.say(lang, *frames);
                 match frames {
                     0 => format!("读不出任何 TCP 报文段：{why}"),
                     n => format!("{n} 个帧中读不出任何 TCP 报文段：{why}"),
@@ -277,6 +283,32 @@ impl AnalyzeError {
             (AnalyzeError::NoSuchConnection { asked, count }, Language::Zh) => {
                 format!("conn：没有连接 {asked}：抓包中有 {count} 个连接（1 到 {count}）")
             }
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    data_segments,
+                    one_way: true,
+                    ..
+                },
+                Language::En,
+            ) if *data_segments > 0 => format!(
+                "connection {conn} has no data acknowledged: the capture holds its {} and no \
+                 packet the other way (a filter on one direction, or a route back that avoids \
+                 this host); capture both directions",
+                counted(*data_segments, "data segment", "data segments")
+            ),
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    data_segments,
+                    one_way: true,
+                    ..
+                },
+                Language::Zh,
+            ) if *data_segments > 0 => format!(
+                "连接 {conn} 没有被确认的数据：抓包中只有它的 {data_segments} 个数据报文段，没有反方向的\
+                 数据包（抓包过滤只留下了一个方向，或回程路径不经过这台主机）；请抓取两个方向"
+            ),
             (
                 AnalyzeError::NoDelivery {
                     conn,
@@ -303,8 +335,12 @@ impl AnalyzeError {
                 },
                 Language::Zh,
             ) => format!(
-                "连接 {conn} 没有传输数据：它的 {packets} 个数据包都不带载荷（只有握手或 ACK），\
-                 没有可解读的传输"
+                "连接 {conn} 没有传输数据：{}（只有握手或 ACK），没有可解读的传输",
+                if *packets == 1 {
+                    "它唯一的数据包不带载荷".to_string()
+                } else {
+                    format!("它的 {packets} 个数据包都不带载荷")
+                }
             ),
             (
                 AnalyzeError::NoDelivery {
@@ -317,11 +353,7 @@ impl AnalyzeError {
                 "connection {conn} has no data acknowledged: {} sent, and no ACK in the \
                  capture covers {}; a longer capture shows the transfer",
                 counted(*data_segments, "data segment was", "data segments were"),
-                if *data_segments == 1 {
-                    "it"
-                } else {
-                    "any of them"
-                }
+                if *data_segments == 1 { "it" } else { "any of them" }
             ),
             (
                 AnalyzeError::NoDelivery {
@@ -332,7 +364,8 @@ impl AnalyzeError {
                 Language::Zh,
             ) => format!(
                 "连接 {conn} 没有被确认的数据：发送了 {data_segments} 个数据报文段，抓包中没有 \
-                 ACK 确认其中任何一个；抓得更久一些就能看到传输"
+                 ACK 确认{}；抓得更久一些就能看到传输",
+                if *data_segments == 1 { "它" } else { "其中任何一个" }
             ),
         }
     }
@@ -396,7 +429,12 @@ impl CaptureFile {
         }
         let n = frames.frames.len();
         if segments.is_empty() {
-            if let (true, Some(d)) = (frames.frames.is_empty(), &frames.damage) {
+            // Packets read but unplaced say more than the cut after them.
+            if let (true, false, Some(d)) = (
+                frames.frames.is_empty(),
+                frames.unplaced.any(),
+                &frames.damage,
+            ) {
                 return Err(AnalyzeError::Read(d.clone()));
             }
             let why = if n == 0 && frames.unplaced.any() {
@@ -536,6 +574,7 @@ impl CaptureFile {
                 conn,
                 packets: self.connections[c].packets,
                 data_segments: analysis.data_segments_sent,
+                one_way: segs.iter().all(|s| s.src == self.senders[c]),
                 cut: self.damage.clone(),
             });
         }
@@ -666,7 +705,7 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         notes.push(Said::new(
             "the capture starts after the handshake: sequence numbers count from its first \
              data byte, and the window scale is estimated",
-            "抓包开始于握手之后：序号从它的第一个数据字节算起，窗口缩放因子为估计值",
+            "抓包开始于握手之后：序号从抓到的第一个数据字节算起，窗口缩放因子为估计值",
         ));
     }
     // RFC 7323 §2.2: scaling applies only when both SYNs carried the option.
@@ -975,6 +1014,8 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
     let goodput = match (first_data_ns, last_ack_ns) {
         (Some(a), Some(b)) if b > a && acked_bytes > 0 => {
             let span_ns = match point {
+                // The floor is a guard: the last ACK comes a round trip at least after the
+                // first data.
                 CapturePoint::Sender => ((b - a) as f64 - half_rtt_ns).max((b - a) as f64 / 2.0),
                 CapturePoint::Receiver => (b - a) as f64 + half_rtt_ns,
             };
@@ -1062,9 +1103,18 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
         peak,
         mss,
         iw,
+        point,
         end: if fin_at.is_some() {
             End::Fin
-        } else if idle_from.is_some() {
+        } else if idle_from.is_some_and(|idle| {
+            // At the sender an acknowledged flight is answered within microseconds by more
+            // data, if there is any. At the receiver the data on its way is not yet seen: its
+            // ACK of all it holds ends a transfer cut by the capture too, and only a round trip
+            // with nothing more tells the end of the data.
+            let last = segs.last().map_or(idle, |s| s.ns);
+            point == CapturePoint::Sender
+                || last.saturating_sub(idle) as f64 >= rtt_ms.unwrap_or(0.0) * 1e6 + near_ns as f64
+        }) {
             End::Idle
         } else {
             End::Open
@@ -1148,6 +1198,7 @@ struct Facts {
     mss: Option<u32>,
     iw: Option<u64>,
     end: End,
+    point: CapturePoint,
     /// Timestamps were on: 12 more header bytes a segment.
     ts: bool,
     /// The sender wrote on a clock: one segment of about the same size at about the same
@@ -1314,6 +1365,11 @@ impl Facts {
             );
         }
         let rounds = rtts.ceil().max(1.0);
+        let round_trips = if rounds == 1.0 {
+            "round trip"
+        } else {
+            "round trips"
+        };
         if self.end != End::Open && (rtts < 30.0 || self.peak.is_none()) {
             let bytes = b(self.acked_bytes);
             return (
@@ -1321,7 +1377,7 @@ impl Facts {
                 Said::new(
                     format!(
                         "Limited by slow start: the transfer of {bytes} bytes ended within \
-                         {rounds} round trips, while the window was still growing."
+                         {rounds} {round_trips}, while the window was still growing."
                     ),
                     format!("瓶颈：慢启动。{bytes} 字节的传输在 {rounds} 个往返内就结束了，当时窗口仍在增长。"),
                 ),
@@ -1334,7 +1390,7 @@ impl Facts {
                 Limit::SlowStart,
                 Said::new(
                     format!(
-                        "Limited by slow start: the capture holds {rounds} round trips of the \
+                        "Limited by slow start: the capture holds {rounds} {round_trips} of the \
                          transfer, too few to measure a delivery rate over one, and the window \
                          was still growing."
                     ),
@@ -1543,7 +1599,7 @@ impl Facts {
                 },
             );
             // Time for the fitted run to finish the body, which a slower what-if needs more of.
-            let need = (self.duration_ms / 1e3 * 3.0 + 1.0).ceil().min(600.0);
+            let need = (self.duration_ms / 1e3 * 3.0).ceil().min(600.0);
             if need > sc.dur_s {
                 sc.dur_s = need;
                 how(
@@ -1557,14 +1613,27 @@ impl Facts {
             }
         } else {
             sc.app = crate::App::Bulk;
-            sc.dur_s = round((self.duration_ms / 1e3).clamp(0.001, 600.0), 3);
+            // A capture at the receiver starts half a round trip after the sender's first
+            // packet and ends half a round trip before its last: the run, timed from its SYN,
+            // needs that round trip more.
+            let seen_ms = match self.point {
+                CapturePoint::Sender => self.duration_ms,
+                CapturePoint::Receiver => self.duration_ms + self.rtt_ms.unwrap_or(0.0),
+            };
+            sc.dur_s = round((seen_ms / 1e3).clamp(0.001, 600.0), 3);
             how(
                 "dur",
                 alike(format!("{} s", sc.dur_s)),
-                Said::new(
-                    "the capture's length, the sender sending throughout",
-                    "抓包的时长，发送端全程都在发送",
-                ),
+                match self.point {
+                    CapturePoint::Sender => Said::new(
+                        "the capture's length, the sender sending throughout",
+                        "抓包的时长，发送端全程都在发送",
+                    ),
+                    CapturePoint::Receiver => Said::new(
+                        "the capture's length and a round trip (the receiver sees the transfer half a round trip late at either end), the sender sending throughout",
+                        "抓包的时长加一个往返（接收端看到的传输两头各晚半个往返），发送端全程都在发送",
+                    ),
+                },
             );
         }
         let cc_how = match self.paced {

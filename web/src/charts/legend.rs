@@ -114,11 +114,11 @@ fn ideographic(c: char) -> bool {
 /// Punctuation no line starts with (a closing one) or ends with (an opening one): Chinese's
 /// line-breaking rules, which keep "（" with what it opens and "）" with what it closes.
 fn closes(c: char) -> bool {
-    "，。、；：？！）」』】》”’".contains(c)
+    "，。、；：？！）」』】》”’),.:;!?%".contains(c)
 }
 
 fn opens(c: char) -> bool {
-    "（「『【《“‘".contains(c)
+    "（「『【《“‘(".contains(c)
 }
 
 /// The pieces a label may break between, each with whether a space comes before it: its

@@ -8,6 +8,7 @@ use super::{Change, Entry};
 use crate::i18n::Lang;
 use crate::model::format;
 use crate::model::link_trace::{self, MAX_TRACE_BYTES};
+use tcplab::capture::said::Said;
 use tcplab::scenario::Key;
 
 #[derive(Properties, PartialEq)]
@@ -22,25 +23,17 @@ pub struct TraceFileProps {
 pub fn TraceFile(props: &TraceFileProps) -> Html {
     let lang = props.lang;
     // Why the file was refused, in English and in Chinese.
-    let problem = use_state(|| None::<(String, String)>);
+    let problem = use_state(|| None::<Said>);
     let on_file = {
         let (problem, on_change) = (problem.clone(), props.on_change.clone());
         Callback::from(move |file: web_sys::File| {
             let name = file.name();
             if file.size() > MAX_TRACE_BYTES {
-                let (size, most) = (
-                    format::bytes(file.size() as u64),
-                    format::bytes(MAX_TRACE_BYTES as u64),
-                );
-                problem.set(Some((
-                    format!(
-                        "{name}: {size} is larger than the page reads ({most}); `tcplab run QUERY \
-                         --link-trace FILE` reads it"
-                    ),
-                    format!(
-                        "{name}：{size} 超过了页面能读取的大小（{most}）；\
-                         `tcplab run QUERY --link-trace FILE` 可以读取它"
-                    ),
+                problem.set(Some(crate::file_pick::too_large(
+                    &name,
+                    file.size(),
+                    MAX_TRACE_BYTES,
+                    "tcplab run QUERY --link-trace FILE",
                 )));
                 return;
             }
@@ -49,7 +42,7 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
                 let read = match text.ok().and_then(|t| t.as_string()) {
                     Some(text) => link_trace::hold(&name, &text),
-                    None => Err((
+                    None => Err(Said::new(
                         format!("{name}: could not be read as text"),
                         format!("{name}：无法作为文本读取"),
                     )),
@@ -74,10 +67,7 @@ pub fn TraceFile(props: &TraceFileProps) -> Html {
         on_drag_over,
     } = crate::file_pick::handlers(on_file);
     let held = link_trace::held().filter(|_| props.active);
-    let problem = problem.as_ref().map(|(en, zh)| match lang {
-        Lang::En => en.clone(),
-        Lang::Zh => zh.clone(),
-    });
+    let problem = problem.as_ref().map(|p| p.get(lang.language()).to_string());
     html! {
         <div class="knob trace-file" id="trace-drop" ondrop={on_drop} ondragover={on_drag_over}>
             <label class="label" for="trace-file">

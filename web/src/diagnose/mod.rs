@@ -13,6 +13,7 @@ mod explain;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use tcplab::capture::said::Said;
 use tcplab::view::RunView;
 use tcplab::Scenario;
 use yew::prelude::*;
@@ -82,8 +83,7 @@ enum Reading {
         name: String,
         share: f64,
     },
-    /// Why, in English and in Chinese.
-    Failed(String, String),
+    Failed(Said),
 }
 
 #[function_component]
@@ -116,10 +116,10 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                     move |data: wasm_bindgen::JsValue| {
                         let text = data.as_string().unwrap_or_default();
                         let Ok(reply) = serde_json::from_str::<FileReply>(&text) else {
-                            reading.set(Reading::Failed(
-                                "the analysis is unreadable".into(),
-                                "分析结果无法读取".into(),
-                            ));
+                            reading.set(Reading::Failed(Said::new(
+                                "the analysis is unreadable",
+                                "分析结果无法读取",
+                            )));
                             return;
                         };
                         // The worker takes requests once it says it is ready; a copy of the file
@@ -132,7 +132,7 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                                 .map(|live| live.post_with_file(&request, &bytes));
                             if let Some(Err(e)) = posted {
                                 let e = crate::location::describe(e);
-                                reading.set(Reading::Failed(e.clone(), e));
+                                reading.set(Reading::Failed(Said::new(e.clone(), e)));
                             }
                             return;
                         }
@@ -158,32 +158,32 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                             // Named: it stands above the analysis of the file read before.
                             (None, Some(e)) => {
                                 let zh = reply.error_zh.unwrap_or_else(|| e.clone());
-                                reading.set(Reading::Failed(
+                                reading.set(Reading::Failed(Said::new(
                                     format!("{name}: {e}"),
                                     format!("{name}：{zh}"),
-                                ))
+                                )))
                             }
-                            (None, None) => reading.set(Reading::Failed(
-                                "no analysis came".into(),
-                                "没有收到分析结果".into(),
-                            )),
+                            (None, None) => reading.set(Reading::Failed(Said::new(
+                                "no analysis came",
+                                "没有收到分析结果",
+                            ))),
                         }
                     }
                 };
                 let on_error = {
                     let reading = reading.clone();
                     move |m: String| {
-                        reading.set(Reading::Failed(
+                        reading.set(Reading::Failed(Said::new(
                             format!("the analysis failed: {m}"),
                             format!("分析失败：{m}"),
-                        ))
+                        )))
                     }
                 };
                 match Live::start(CAPTURE_SCRIPT, on_message, on_error) {
                     Ok(live) => *worker.borrow_mut() = Some(live),
                     Err(e) => {
                         let e = crate::location::describe(e);
-                        reading.set(Reading::Failed(e.clone(), e))
+                        reading.set(Reading::Failed(Said::new(e.clone(), e)))
                     }
                 }
             },
@@ -194,17 +194,12 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
         Callback::from(move |file: web_sys::File| {
             let name = file.name();
             if file.size() > MAX_FILE_BYTES {
-                let (size, most) = (
-                    format::bytes(file.size() as u64),
-                    format::bytes(MAX_FILE_BYTES as u64),
-                );
-                reading.set(Reading::Failed(
-                    format!(
-                        "{name}: {size} is larger than the page reads ({most}); `tcplab analyze` \
-                         reads it"
-                    ),
-                    format!("{name}：{size} 超过了页面能读取的大小（{most}）；`tcplab analyze` 可以读取它"),
-                ));
+                reading.set(Reading::Failed(crate::file_pick::too_large(
+                    &name,
+                    file.size(),
+                    MAX_FILE_BYTES,
+                    "tcplab analyze",
+                )));
                 return;
             }
             let (analyse, reading) = (analyse.clone(), reading.clone());
@@ -219,10 +214,10 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                     }
                     Err(e) => {
                         let e = crate::location::describe(e);
-                        reading.set(Reading::Failed(
+                        reading.set(Reading::Failed(Said::new(
                             format!("{name}: could not be read: {e}"),
                             format!("{name}：无法读取：{e}"),
-                        ))
+                        )))
                     }
                 }
             });
@@ -262,8 +257,8 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                 { format!(" {} {name}: {:.0} %", lang.pick("Reading", "正在读取"), share * 100.0) }
             </p>
         },
-        Reading::Failed(en, zh) => html! {
-            <p class="capture-error" id="capture-error" role="alert">{ match lang { Lang::En => en.clone(), Lang::Zh => zh.clone() } }</p>
+        Reading::Failed(why) => html! {
+            <p class="capture-error" id="capture-error" role="alert">{ why.get(lang.language()).to_string() }</p>
         },
     };
     html! {
@@ -309,12 +304,19 @@ fn Analysed(props: &AnalysedProps) -> Html {
     let c = &props.capture;
     let a = &c.reply.analysis;
     // The analysis's sentences in the page's language.
-    let (verdict_text, estimates, notes) = match lang {
-        Lang::En => (&a.verdict_text, &a.estimates, &a.notes),
+    let zh = &c.reply.zh;
+    let (verdict_text, point_why, estimates, notes) = match lang {
+        Lang::En => (
+            &a.verdict_text,
+            &a.capture_point_why,
+            &a.estimates,
+            &a.notes,
+        ),
         Lang::Zh => (
-            &c.reply.zh.verdict_text,
-            &c.reply.zh.estimates,
-            &c.reply.zh.notes,
+            &zh.verdict_text,
+            &zh.capture_point_why,
+            &zh.estimates,
+            &zh.notes,
         ),
     };
     let rate = |v: Option<f64>| {
@@ -413,6 +415,7 @@ fn Analysed(props: &AnalysedProps) -> Html {
                         <li><strong>{ format!("{} = {}", e.key, e.value) }</strong>{ format!("{}{}", lang.pick(": ", "："), e.how) }</li>
                     }) }
                 </ul>
+                <p class="capture-point-why" id="capture-point-why">{ point_why.clone() }</p>
                 if !notes.is_empty() {
                     <ul class="capture-notes">
                         { for notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use tcplab::capture::said::Said;
 use tcplab::link::opportunity::LinkTrace;
 use tcplab::player::Language;
 
@@ -27,9 +28,9 @@ thread_local! {
 
 /// Reads `text` as a Mahimahi trace and holds it; the message names the file and the line, in
 /// English and in Chinese.
-pub fn hold(name: &str, text: &str) -> Result<Held, (String, String)> {
+pub fn hold(name: &str, text: &str) -> Result<Held, Said> {
     let trace = LinkTrace::parse(text).map_err(|e| {
-        (
+        Said::new(
             format!("{name}: {}", e.say(Language::En)),
             format!("{name}：{}", e.say(Language::Zh)),
         )
@@ -83,9 +84,9 @@ mod tests {
     fn a_trace_is_held_and_sent_where_the_link_asks_for_it() {
         assert_eq!(
             hold("bad.txt", "1\nx\n").err(),
-            Some((
-                "bad.txt: line 2: x is not a whole number of milliseconds".to_string(),
-                "bad.txt：第 2 行：x 不是整数毫秒".to_string()
+            Some(Said::new(
+                "bad.txt: line 2: x is not a whole number of milliseconds",
+                "bad.txt：第 2 行：x 不是整数毫秒"
             ))
         );
         let h = hold("lte.up", "1\n2\n3\n").expect("a trace");
