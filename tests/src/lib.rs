@@ -765,6 +765,16 @@ impl Lab {
     }
 
     /// Clicks the element `by` finds; `what` names it in a failure.
+    /// Presses `key` on whatever has the focus, as a keyboard does.
+    pub async fn press(&self, key: Key) {
+        self.driver
+            .action_chain()
+            .send_keys(key)
+            .perform()
+            .await
+            .expect("press a key");
+    }
+
     pub async fn click(&self, by: By, what: &str) {
         self.driver
             .find(by)

@@ -1324,16 +1324,6 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
     .await;
 }
 
-/// Presses `key` on whatever has the focus.
-async fn press(lab: &Lab, key: Key) {
-    lab.driver
-        .action_chain()
-        .send_keys(key)
-        .perform()
-        .await
-        .expect("press a key");
-}
-
 /// The controls on show smaller than a fingertip's 24 CSS px (WCAG 2.2, 2.5.8), each named with
 /// its size; a link inside a sentence is exempt, as the criterion exempts it.
 async fn small_targets(lab: &Lab) -> Vec<String> {
@@ -1378,7 +1368,7 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
             .eval_string("return String(document.getElementById('skip-link').getBoundingClientRect().top >= 0);")
             .await;
         assert_eq!(shown, "true", "the skip link shows when focused");
-        press(lab, Key::Enter).await;
+        lab.press(Key::Enter).await;
         assert_eq!(lab.eval_string("return document.activeElement.id;").await, "results");
         assert_eq!(lab.eval_string("return location.hash;").await, "", "no fragment in the address");
         // A tip on show, hidden by Escape with the focus where it was, back on the next tip.
@@ -1387,7 +1377,7 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
         let tip_of = |id: &str| tip.replace("arguments_id", &format!("'{id}'"));
         lab.eval_string("document.getElementById('rtt-tip').focus(); return null;").await;
         assert_ne!(lab.eval_string(&tip_of("rtt-tip")).await, "none", "the tip shows on focus");
-        press(lab, Key::Escape).await;
+        lab.press(Key::Escape).await;
         assert_eq!(lab.eval_string(&tip_of("rtt-tip")).await, "none", "Escape hides it");
         lab.eval_string(
             "document.querySelector('h1').dispatchEvent(new PointerEvent('pointerover', { bubbles: true })); return null;",

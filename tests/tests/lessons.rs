@@ -173,15 +173,6 @@ async fn wait_panel(lab: &Lab, what: &str, wanted: impl Fn(&Panel) -> bool) -> P
     p
 }
 
-async fn press(lab: &Lab, key: Key) {
-    lab.driver
-        .action_chain()
-        .send_keys(key)
-        .perform()
-        .await
-        .expect("press a key");
-}
-
 fn as_number(g: Given) -> f64 {
     match g {
         Given::Number(v) => v,
@@ -225,13 +216,13 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         assert!(p.slots.iter().any(|(s, _)| s == "cwnd"), "{p:?}");
         assert_eq!(p.player_kind, "data_lost");
 
-        press(lab, Key::PageDown).await;
+        lab.press(Key::PageDown).await;
         let p = wait_for_part(lab, 2).await;
         assert_slots_are_on_screen(&p);
         assert_eq!(p.player_kind, "duplicate_ack");
 
         // The third duplicate ACK: a choice, the run's results hidden until it is answered.
-        press(lab, Key::PageDown).await;
+        lab.press(Key::PageDown).await;
         let p = wait_for_part(lab, 3).await;
         assert_slots_are_on_screen(&p);
         assert!(
@@ -269,7 +260,7 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
         assert_eq!(p.player_kind, "fast_retransmit", "{p:?}");
 
         // The window when recovery ends: a number, wrong by 25 %, told so.
-        press(lab, Key::PageDown).await;
+        lab.press(Key::PageDown).await;
         let p = wait_for_part(lab, 4).await;
         assert_eq!(p.question, "number");
         let expected = as_number(core_answer("fast-retransmit", 3, ""));
@@ -298,11 +289,11 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
             "{a}"
         );
 
-        press(lab, Key::PageDown).await;
+        lab.press(Key::PageDown).await;
         let p = wait_for_part(lab, 5).await;
         assert_slots_are_on_screen(&p);
         // The end: the key leaves the last part where it is.
-        press(lab, Key::PageDown).await;
+        lab.press(Key::PageDown).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(panel(lab).await.part, 5);
         let search = lab.search().await;
@@ -311,7 +302,7 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
             "{search}"
         );
         // Back, and R resets the part.
-        press(lab, Key::PageUp).await;
+        lab.press(Key::PageUp).await;
         wait_for_part(lab, 4).await;
         lab.type_into("lesson-number", &format!("{expected}")).await;
         wait_panel(lab, "right", |p| p.feedback_right == Some(true)).await;
@@ -322,7 +313,7 @@ async fn a_lesson_is_walked_through_by_keyboard_to_its_end() {
             )
             .await
             .expect("blur");
-        press(lab, Key::Escape).await;
+        lab.press(Key::Escape).await;
         lab.driver
             .action_chain()
             .send_keys("r")
@@ -525,11 +516,11 @@ async fn the_presenter_mode_fits_a_projector() {
         wait_for_part(lab, 2).await;
         // The clicker's keys: on reveals, on again moves to the next part; the arrows too;
         // Escape leaves the mode.
-        press(lab, Key::PageDown).await;
+        lab.press(Key::PageDown).await;
         wait_panel(lab, "revealed", |p| !p.pending).await;
-        press(lab, Key::Right).await;
+        lab.press(Key::Right).await;
         wait_for_part(lab, 3).await;
-        press(lab, Key::Left).await;
+        lab.press(Key::Left).await;
         wait_for_part(lab, 2).await;
         // A digit points at a choice without revealing it; Enter reveals, checking it.
         lab.driver
@@ -540,7 +531,7 @@ async fn the_presenter_mode_fits_a_projector() {
             .expect("press 2");
         let p = wait_panel(lab, "chosen", |p| p.chosen == Some(1)).await;
         assert!(p.pending && p.feedback.is_empty(), "{p:?}");
-        press(lab, Key::Enter).await;
+        lab.press(Key::Enter).await;
         wait_panel(lab, "answered", |p| !p.feedback.is_empty()).await;
         // The reveal reads at a projector's size: in the question's type, across the panel.
         let reveal = lab
@@ -557,7 +548,7 @@ async fn the_presenter_mode_fits_a_projector() {
         assert!(num("whyW") >= 0.8 * num("askW"), "{reveal}");
         // A number asked: the box has the focus, so the digits typed go to it, and a minus
         // sign is refused with its reason.
-        press(lab, Key::Right).await;
+        lab.press(Key::Right).await;
         wait_for_part(lab, 3).await;
         let focused = lab.focused_id().await;
         assert_eq!(focused, "lesson-number");
@@ -576,9 +567,9 @@ async fn the_presenter_mode_fits_a_projector() {
             .await;
         assert!(refused, "{}", lab.text_of("lesson-number-problem").await);
         // The clicker still reveals from the box.
-        press(lab, Key::PageDown).await;
+        lab.press(Key::PageDown).await;
         wait_panel(lab, "revealed", |p| !p.pending).await;
-        press(lab, Key::Escape).await;
+        lab.press(Key::Escape).await;
         let left = lab
             .wait_for_search(SETTLE, |s| !s.contains("present=1"))
             .await;
