@@ -261,7 +261,10 @@ fn broken_files_say_what_is_wrong() {
     );
     let one = tcplab::capture::analyze::AnalyzeError::NoTcp {
         frames: 1,
-        why: tcplab::capture::analyze::NoTcpWhy::NotTcp { frames: 1 },
+        why: tcplab::capture::analyze::NoTcpWhy::NotTcp {
+            frames: 1,
+            fragments: 0,
+        },
     };
     assert_eq!(
         one.to_string(),
@@ -921,6 +924,32 @@ fn a_transfer_of_one_flight_reads_as_slow_start_with_the_run_s_goodput() {
             r.summary.goodput_MBps.expect("goodput"),
         );
         assert!((g / lab - 1.0).abs() < 0.02, "{ctx}: {g} against {lab}");
+    }
+}
+
+/// At the receiver a transfer has ended when the capture goes on a round trip past its last
+/// ACK with nothing more arriving (a keep-alive connection, or a capture left running); less
+/// than that, more could still have been on its way.
+#[test]
+fn a_body_ends_at_the_receiver_a_round_trip_after_its_last_ack() {
+    let r = captured("app=body&body=4000&rtt=20", at(CapturePoint::Receiver));
+    let frames = tcplab::capture::read::read_frames(bytes(&r), &mut |_| {}).expect("readable");
+    let base = tcplab::capture::file::EPOCH_S * 1_000_000_000;
+    let last = frames.frames.last().expect("frames");
+    for (after_ms, app) in [(30, tcplab::App::Body), (10, tcplab::App::Bulk)] {
+        let mut out = FileWriter::new(Format::Pcap, CaptureOptions::DEFAULT_SNAPLEN);
+        for f in &frames.frames {
+            out.packet(f.ns - base, f.orig_len, f.data);
+        }
+        // The last ACK again, later: nothing new, the connection still up.
+        out.packet(
+            last.ns - base + after_ms * 1_000_000,
+            last.orig_len,
+            last.data,
+        );
+        let a = analysed(&out.into_bytes());
+        let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
+        assert_eq!(fitted.app, app, "{after_ms} ms after: {}", a.scenario);
     }
 }
 

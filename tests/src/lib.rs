@@ -764,7 +764,6 @@ impl Lab {
             .await
     }
 
-    /// Clicks the element `by` finds; `what` names it in a failure.
     /// Presses `key` on whatever has the focus, as a keyboard does.
     pub async fn press(&self, key: Key) {
         self.driver
@@ -775,6 +774,7 @@ impl Lab {
             .expect("press a key");
     }
 
+    /// Clicks the element `by` finds; `what` names it in a failure.
     pub async fn click(&self, by: By, what: &str) {
         self.driver
             .find(by)

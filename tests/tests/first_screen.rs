@@ -1388,6 +1388,12 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
             "none",
             "the pointer crossing the page leaves it hidden"
         );
+        lab.eval_string(
+            "document.getElementById('rtt-tip').dispatchEvent(new PointerEvent('pointerover', { bubbles: true })); return null;",
+        )
+        .await;
+        assert_ne!(lab.eval_string(&tip_of("rtt-tip")).await, "none", "the pointer over a tip shows it");
+        lab.press(Key::Escape).await;
         assert_eq!(lab.eval_string("return document.activeElement.id;").await, "rtt-tip");
         lab.eval_string("document.getElementById('bw-tip').focus(); return null;").await;
         assert_ne!(lab.eval_string(&tip_of("bw-tip")).await, "none", "the next tip shows");

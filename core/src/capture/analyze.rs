@@ -181,8 +181,9 @@ pub enum NoTcpWhy {
     /// `frames` frames cut before the end of their TCP header; the snap length kept `keeps`
     /// bytes.
     Cut { frames: usize, keeps: usize },
-    /// `frames` packets of other protocols.
-    NotTcp { frames: usize },
+    /// `frames` packets of other protocols, and `fragments` IP fragments (which the lab does not
+    /// reassemble).
+    NotTcp { frames: usize, fragments: usize },
 }
 
 impl NoTcpWhy {
@@ -225,19 +226,36 @@ impl NoTcpWhy {
                 "{frames} 个帧在 TCP 头结束前被截断（快照长度只保留 {keeps} 字节；\
                  请用 tcpdump -s 128 或更大的值抓包）"
             ),
-            (NoTcpWhy::NotTcp { frames }, Language::En) => format!(
-                "{} (UDP, ICMP, ARP or another protocol)",
-                match (*frames, total) {
-                    (1, 1) => "it is not TCP".to_string(),
-                    (1, _) => "1 packet is not TCP".to_string(),
-                    (n, _) => format!("its {n} packets are not TCP"),
+            (NoTcpWhy::NotTcp { frames, fragments }, Language::En) => {
+                let mut said = Vec::new();
+                if *frames > 0 {
+                    said.push(
+                        match (*frames, total) {
+                            (1, 1) => "it is not TCP".to_string(),
+                            (1, _) => "1 packet is not TCP".to_string(),
+                            (n, _) => format!("{n} packets are not TCP"),
+                        } + " (UDP, ICMP, ARP or another protocol)",
+                    );
                 }
-            ),
-            (NoTcpWhy::NotTcp { frames: 1 }, Language::Zh) => {
-                "它的数据包不是 TCP（而是 UDP、ICMP、ARP 或其他协议）".into()
+                if *fragments > 0 {
+                    said.push(format!(
+                        "{} (the lab does not reassemble them)",
+                        counted(*fragments as u64, "is an IP fragment", "are IP fragments")
+                    ));
+                }
+                said.join("; ")
             }
-            (NoTcpWhy::NotTcp { frames }, Language::Zh) => {
-                format!("它的 {frames} 个数据包都不是 TCP（而是 UDP、ICMP、ARP 或其他协议）")
+            (NoTcpWhy::NotTcp { frames, fragments }, Language::Zh) => {
+                let mut said = Vec::new();
+                if *frames > 0 {
+                    said.push(format!(
+                        "{frames} 个数据包不是 TCP（而是 UDP、ICMP、ARP 或其他协议）"
+                    ));
+                }
+                if *fragments > 0 {
+                    said.push(format!("{fragments} 个是 IP 分片（实验室不做重组）"));
+                }
+                said.join("；")
             }
         }
     }
@@ -449,7 +467,10 @@ impl CaptureFile {
                     keeps: shortest_cut,
                 }
             } else {
-                NoTcpWhy::NotTcp { frames: other }
+                NoTcpWhy::NotTcp {
+                    frames: other,
+                    fragments,
+                }
             };
             return Err(AnalyzeError::NoTcp { frames: n, why });
         }
@@ -568,7 +589,12 @@ impl CaptureFile {
         let Analyzed {
             mut analysis,
             mut zh,
-        } = analyze_connection(&segs, self.senders[c], &self.connections[c]);
+        } = analyze_connection(
+            &segs,
+            self.senders[c],
+            &self.connections[c],
+            self.segments.last().map_or(0, |s| s.ns),
+        );
         if analysis.acked_bytes == 0 {
             return Err(AnalyzeError::NoDelivery {
                 conn,
@@ -686,7 +712,14 @@ fn min_of(v: &[(u64, f64)]) -> Option<f64> {
     v.iter().map(|&(_, d)| d).reduce(f64::min)
 }
 
-fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) -> Analyzed {
+/// Connection `conn`'s segments analysed; `capture_end` is when the file's last TCP segment,
+/// of any connection, was captured.
+fn analyze_connection(
+    segs: &[&Segment],
+    sender: Endpoint,
+    conn: &Connection,
+    capture_end: u64,
+) -> Analyzed {
     let t0 = segs.first().map_or(0, |s| s.ns);
     let ms = |ns: u64| (ns.saturating_sub(t0)) as f64 / 1e6;
     let mut notes = Vec::new();
@@ -1111,9 +1144,8 @@ fn analyze_connection(segs: &[&Segment], sender: Endpoint, conn: &Connection) ->
             // data, if there is any. At the receiver the data on its way is not yet seen: its
             // ACK of all it holds ends a transfer cut by the capture too, and only a round trip
             // with nothing more tells the end of the data.
-            let last = segs.last().map_or(idle, |s| s.ns);
             point == CapturePoint::Sender
-                || last.saturating_sub(idle) as f64 >= rtt_ms.unwrap_or(0.0) * 1e6 + near_ns as f64
+                || capture_end.saturating_sub(idle) as f64 >= rtt_ms.unwrap_or(0.0) * 1e6
         }) {
             End::Idle
         } else {
@@ -1272,10 +1304,16 @@ impl Facts {
             let held = if self.retrans > 0 {
                 let r = b(self.retrans);
                 Said::new(
-                    format!(
-                        "; {r} segments were lost and resent, each holding the messages behind \
-                         it (head-of-line) for a round trip or more"
-                    ),
+                    if self.retrans == 1 {
+                        "; 1 segment was lost and resent, holding the messages behind it \
+                         (head-of-line) for a round trip or more"
+                            .to_string()
+                    } else {
+                        format!(
+                            "; {r} segments were lost and resent, each holding the messages \
+                             behind it (head-of-line) for a round trip or more"
+                        )
+                    },
                     format!("；{r} 个报文段丢失后重传，每一个都让排在它后面的消息等待一个往返或更久（队头阻塞）"),
                 )
             } else {
@@ -1547,7 +1585,10 @@ impl Facts {
             sc.iw = (iw as u32).clamp(1, 1000);
             how(
                 "iw",
-                Said::new(format!("{} segments", sc.iw), format!("{} 个报文段", sc.iw)),
+                Said::new(
+                    counted(u64::from(sc.iw), "segment", "segments"),
+                    format!("{} 个报文段", sc.iw),
+                ),
                 Said::new(
                     "data segments sent before the first ACK",
                     "第一个 ACK 之前发送的数据报文段",

@@ -130,8 +130,12 @@ fn pieces(label: &str) -> Vec<(bool, String)> {
         let mut piece = String::new();
         let mut spaced = true;
         for c in word.chars() {
+            // A space inside a word keeps a number with its unit ("30 个包").
             let breaks = piece.chars().last().is_some_and(|before| {
-                (ideographic(before) || ideographic(c)) && !closes(c) && !opens(before)
+                (ideographic(before) || ideographic(c))
+                    && !closes(c)
+                    && !opens(before)
+                    && before != ' '
             });
             if breaks {
                 out.push((spaced, std::mem::take(&mut piece)));
@@ -345,18 +349,29 @@ mod tests {
 
         // Chinese breaks between its characters, never before a closing mark or after an
         // opening one, and loses nothing.
-        let label = "无理论曲线：请求体的理论是其完成时间（指标选“完成时间”）";
-        for room in (40..400).step_by(10) {
-            let room = st.px(f64::from(room));
-            let broken = lines(&st, label, room);
-            assert_eq!(broken.concat(), label);
-            for line in &broken {
-                assert!(
-                    text_w(&st, line) <= room || line.chars().count() <= 2,
-                    "{room}: {broken:?}"
-                );
-                assert!(!line.starts_with(closes), "{broken:?}");
-                assert!(!line.ends_with(opens), "{broken:?}");
+        for label in [
+            "无理论曲线：请求体的理论是其完成时间（指标选“完成时间”）",
+            "队列上限 1,000 个包（超出图表上方）",
+        ] {
+            for room in (40..400).step_by(10) {
+                let room = st.px(f64::from(room));
+                let broken = lines(&st, label, room);
+                // Nothing lost or repeated but the spaces lines break at.
+                assert_eq!(broken.concat().replace(' ', ""), label.replace(' ', ""));
+                for line in &broken {
+                    // Wider than the room only where it cannot break.
+                    assert!(
+                        text_w(&st, line) <= room || pieces(line).len() == 1,
+                        "{room}: {broken:?}"
+                    );
+                    assert!(!line.starts_with(closes), "{broken:?}");
+                    assert!(!line.ends_with(opens), "{broken:?}");
+                    // A number keeps its unit: no line ends on it, or on the space after it.
+                    assert!(
+                        !line.ends_with(|c: char| c.is_ascii_digit() || c == ' '),
+                        "{broken:?}"
+                    );
+                }
             }
         }
 

@@ -389,7 +389,11 @@ fn Analysed(props: &AnalysedProps) -> Html {
                             <option value={k.conn.to_string()} selected={k.conn == a.conn}>
                                 { format!("{}: {} → {}, {}, {} {}", k.conn, k.sender, k.receiver,
                                     format::bytes(k.data_bytes), format::count(k.packets),
-                                    lang.pick("packets", "个数据包")) }
+                                    match (lang, k.packets) {
+                                        (Lang::En, 1) => "packet",
+                                        (Lang::En, _) => "packets",
+                                        (Lang::Zh, _) => "个数据包",
+                                    }) }
                             </option>
                         }) }
                     </select>
