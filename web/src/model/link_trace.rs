@@ -95,5 +95,9 @@ mod tests {
         assert_eq!(for_query("?link=trace"), Some("1\n2\n3\n".to_string()));
         assert_eq!(for_query("rtt=20&link=lte"), None);
         assert!(!asks_for_trace("link=tracer"));
+        // The tab's trace is the thread's: in the browser every test runs on the one thread, and
+        // a trace left held would answer another test's `link=trace` without its file.
+        HELD.with(|h| *h.borrow_mut() = None);
+        assert_eq!(for_query("link=trace"), None);
     }
 }
