@@ -404,7 +404,7 @@ pub struct CaptureFile {
     members: Vec<Vec<usize>>,
     /// Each connection's data sender.
     senders: Vec<Endpoint>,
-    /// What made the whole file's figures less certain: a cut tail, frames left out.
+    /// What made the whole file's figures less certain beside its cut tail: frames left out.
     pub notes: Vec<Said>,
     /// The file's cut or garbled tail.
     damage: Option<ReadError>,
@@ -422,9 +422,6 @@ impl CaptureFile {
 
     fn of(frames: Frames) -> Result<CaptureFile, AnalyzeError> {
         let mut notes = Vec::new();
-        if let Some(d) = &frames.damage {
-            notes.push(Said::new(d.say(Language::En), d.say(Language::Zh)));
-        }
         let mut segments = Vec::with_capacity(frames.frames.len());
         let (mut cut, mut other, mut fragments) = (0usize, 0usize, 0usize);
         let mut links: Vec<i32> = Vec::new();
@@ -604,10 +601,15 @@ impl CaptureFile {
                 cut: self.damage.clone(),
             });
         }
-        analysis
-            .notes
-            .extend(self.notes.iter().map(|n| n.en.clone()));
-        zh.notes.extend(self.notes.iter().map(|n| n.zh.clone()));
+        // The file's cut tail first, then the frames it left out.
+        let cut = self
+            .damage
+            .iter()
+            .map(|d| (d.say(Language::En), d.say(Language::Zh)));
+        for (en, zh_note) in cut.chain(self.notes.iter().map(|n| (n.en.clone(), n.zh.clone()))) {
+            analysis.notes.push(en);
+            zh.notes.push(zh_note);
+        }
         Ok(Analyzed { analysis, zh })
     }
 
