@@ -313,9 +313,7 @@ async fn a_capture_dropped_on_the_page_is_read_as_one_chosen() {
         lab.choose_file("capture-file", &handshake).await;
         assert!(
             lab.wait_until(ANALYSIS, || async move {
-                lab.eval_string("const e = document.getElementById('capture-error'); return e ? e.textContent : '';")
-                    .await
-                    .contains("没有传输数据")
+                lab.text_of("capture-error").await.contains("没有传输数据")
             })
             .await,
             "no refusal: {:?}",

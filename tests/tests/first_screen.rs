@@ -1369,7 +1369,7 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
             .await;
         assert_eq!(shown, "true", "the skip link shows when focused");
         lab.press(Key::Enter).await;
-        assert_eq!(lab.eval_string("return document.activeElement.id;").await, "results");
+        assert_eq!(lab.focused_id().await, "results");
         assert_eq!(lab.eval_string("return location.hash;").await, "", "no fragment in the address");
         // A tip on show, hidden by Escape with the focus where it was, back on the next tip.
         let tip = "const a = getComputedStyle(document.getElementById(arguments_id), '::after');
@@ -1394,7 +1394,7 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
         .await;
         assert_ne!(lab.eval_string(&tip_of("rtt-tip")).await, "none", "the pointer over a tip shows it");
         lab.press(Key::Escape).await;
-        assert_eq!(lab.eval_string("return document.activeElement.id;").await, "rtt-tip");
+        assert_eq!(lab.focused_id().await, "rtt-tip");
         lab.eval_string("document.getElementById('bw-tip').focus(); return null;").await;
         assert_ne!(lab.eval_string(&tip_of("bw-tip")).await, "none", "the next tip shows");
         // Names that say what a glyph or a digit does.
@@ -1402,10 +1402,8 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
         assert_eq!(lab.eval_string(&name("large-type")).await, "Large type");
         lab.open("?lesson=slow-start&lang=en").await;
         assert!(
-            lab.wait_until(SETTLE, || async move {
-                lab.eval_string("return String(!!document.getElementById('lesson-go-1'));").await == "true"
-            })
-            .await
+            lab.wait_for_script(SETTLE, "return String(!!document.getElementById('lesson-go-1'));")
+                .await
         );
         let part = lab.eval_string(&name("lesson-go-1")).await;
         assert!(part.starts_with("Part 1: ") && part.len() > 10, "{part}");
@@ -1430,25 +1428,14 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
         ] {
             lab.open(&format!("?{query}")).await;
             if let Some(button) = open {
-                assert!(
-                    lab.wait_until(SETTLE, || async move {
-                        lab.eval_string(&format!("return String(!!document.getElementById('{button}'));"))
-                            .await
-                            == "true"
-                    })
-                    .await
-                );
+                let exists = format!("return String(!!document.getElementById('{button}'));");
+                assert!(lab.wait_for_script(SETTLE, &exists).await, "{query}: no {button}");
                 lab.click(By::Id(button), button).await;
             }
-            let there = lab
-                .wait_until(SETTLE, || async move {
-                    lab.eval_string(&format!(
-                        "const e = document.getElementById('{shows}'); return String(!!e && e.getBoundingClientRect().width > 1);"
-                    ))
-                    .await
-                        == "true"
-                })
-                .await;
+            let shown = format!(
+                "const e = document.getElementById('{shows}'); return String(!!e && e.getBoundingClientRect().width > 1);"
+            );
+            let there = lab.wait_for_script(SETTLE, &shown).await;
             assert!(there, "{query}: no {shows}");
             let small = small_targets(lab).await;
             let name = format!("phone-touch-{query}-{}", open.unwrap_or("view"));
