@@ -218,6 +218,19 @@ pub fn receive(mut stream: TcpStream, plan: &ReadPlan) -> io::Result<Reception> 
     Ok(got)
 }
 
+/// Closes a sender's socket as its run ends. One still holding data is reset (SO_LINGER of
+/// zero: RFC 9293's ABORT, Linux `tcp_close` then `tcp_disconnect`), because the path it would
+/// drain over goes with the run: a graceful close would leave the kernel an orphan holding its
+/// send buffer, retransmitting into a removed device for minutes, and a score of them put
+/// Linux's TCP under memory pressure (`tcp_mem`), which shrinks the windows of every run after.
+/// A socket whose data has all been acknowledged closes with its FIN, as a real host's does.
+pub fn close(stream: TcpStream) {
+    if sys::unacked_bytes(stream.as_raw_fd()).map_or(true, |b| b > 0) {
+        let _ = socket2::SockRef::from(&stream).set_linger(Some(Duration::ZERO));
+    }
+    drop(stream);
+}
+
 fn is_timeout(e: &io::Error) -> bool {
     matches!(
         e.kind(),

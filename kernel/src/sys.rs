@@ -286,6 +286,49 @@ pub fn set_int_option(fd: RawFd, level: i32, name: i32, value: i32) -> io::Resul
     .map(drop)
 }
 
+/// The bytes a TCP socket still holds to send: written and not yet acknowledged
+/// (`SIOCOUTQ`, tcp(7)).
+pub fn unacked_bytes(fd: RawFd) -> io::Result<u64> {
+    let mut value: libc::c_int = 0;
+    // SAFETY: SIOCOUTQ writes one int.
+    check(unsafe { libc::ioctl(fd, libc::TIOCOUTQ, &mut value) })?;
+    Ok(u64::try_from(value).unwrap_or(0))
+}
+
+/// Whether the kernel's TCP is under memory pressure (the "press" column of
+/// `/proc/net/protocols`): past `tcp_mem`'s second threshold Linux shrinks every socket's
+/// buffers, so a run then measures the pressure, not its path (`tcp_enter_memory_pressure`).
+pub fn tcp_memory_pressure() -> bool {
+    std::fs::read_to_string("/proc/net/protocols").is_ok_and(|t| tcp_pressure_in(&t))
+}
+
+fn tcp_pressure_in(protocols: &str) -> bool {
+    protocols
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|w| w.first() == Some(&"TCP"))
+        .is_some_and(|w| w.get(4) == Some(&"yes"))
+}
+
+/// The kernel's orphaned TCP sockets (closed by their owner, still holding data) and the
+/// pages all TCP sockets hold, from `/proc/net/sockstat`.
+pub fn tcp_orphans_and_pages() -> Option<(u64, u64)> {
+    tcp_orphans_and_pages_in(&std::fs::read_to_string("/proc/net/sockstat").ok()?)
+}
+
+fn tcp_orphans_and_pages_in(sockstat: &str) -> Option<(u64, u64)> {
+    let line = sockstat.lines().find(|l| l.starts_with("TCP:"))?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|v| v.parse().ok())
+    };
+    Some((after("orphan")?, after("mem")?))
+}
+
 /// `getsockopt` of one `int`.
 pub fn get_int_option(fd: RawFd, level: i32, name: i32) -> io::Result<i32> {
     let mut value: i32 = 0;
@@ -305,4 +348,27 @@ pub fn kernel_release() -> String {
     std::fs::read_to_string("/proc/sys/kernel/osrelease")
         .map(|s| s.trim().to_string())
         .unwrap_or_else(|_| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tcp_memory_pressure_is_read_from_the_protocols_press_column() {
+        let head = "protocol  size sockets  memory press maxhdr  slab module     cl co\n";
+        let tcp = |press: &str| {
+            format!("{head}UDP        1152      0       0   NI       0   yes  kernel      y  y\nTCP       2304      1  468451   {press}     192   yes  kernel      y  y\n")
+        };
+        assert!(tcp_pressure_in(&tcp("yes")));
+        assert!(!tcp_pressure_in(&tcp("no")));
+        assert!(!tcp_pressure_in(head));
+    }
+
+    #[test]
+    fn orphans_and_pages_are_read_from_sockstat() {
+        let sockstat = "sockets: used 8\nTCP: inuse 1 orphan 81 tw 0 alloc 82 mem 468451\nUDP: inuse 0 mem 0\n";
+        assert_eq!(tcp_orphans_and_pages_in(sockstat), Some((81, 468451)));
+        assert_eq!(tcp_orphans_and_pages_in("TCP: inuse 1\n"), None);
+    }
 }

@@ -60,6 +60,15 @@ pub fn preflight() -> Result<(), TwinError> {
             "/dev/net/tun is missing: this kernel or container offers no TUN devices".into(),
         ));
     }
+    if sys::tcp_memory_pressure() {
+        let (orphans, pages) = sys::tcp_orphans_and_pages().unwrap_or((0, 0));
+        return Err(TwinError::Unavailable(format!(
+            "this kernel's TCP is under memory pressure ({pages} pages held, {orphans} of its \
+             sockets orphaned): Linux shrinks every window while it lasts, so a run would \
+             measure that, not its path; wait for the orphans to time out (a few minutes) and \
+             run again"
+        )));
+    }
     for tool in ["ip", "ethtool"] {
         let found = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]
             .iter()
@@ -651,7 +660,7 @@ fn transfers(run: &Run) -> io::Result<Outcome> {
         streams.push(sent.stream);
     }
     sampler.forget();
-    drop(streams);
+    streams.into_iter().for_each(apps::close);
     Ok(Outcome {
         connections,
         ..Outcome::default()
@@ -796,6 +805,9 @@ fn messages(run: &Run) -> io::Result<Outcome> {
         });
     }
     sampler.forget();
+    opened
+        .into_iter()
+        .for_each(|(stream, _, _)| apps::close(stream));
     Ok(Outcome {
         connections,
         messages: Some(log),
