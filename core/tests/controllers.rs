@@ -124,11 +124,11 @@ proptest! {
                     cc.on_ack(&mut w, &ack);
                 }
                 Event::EnterRecovery => {
-                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss), total_lost };
+                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss), total_lost, snd_nxt: una + u64::from(w.cwnd) * u64::from(mss) };
                     cc.on_enter_recovery(&mut w, &loss);
                 }
                 Event::Timeout { first } => {
-                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss), total_lost };
+                    let loss = LossEvent { now, flight_size: u64::from(w.cwnd) * u64::from(mss), total_lost, snd_nxt: una + u64::from(w.cwnd) * u64::from(mss) };
                     cc.on_rto(&mut w, &loss, first);
                     // As the sender does (`tcp_enter_loss`).
                     w.cwnd = 1;

@@ -1402,6 +1402,7 @@ mod tests {
                 now: f.now,
                 flight_size: u64::from(before * MSS),
                 total_lost: f.total_lost,
+                snd_nxt: 0,
             },
         );
         assert_eq!((f.w.cwnd, f.w.ssthresh), (before, ssthresh));
@@ -1438,6 +1439,7 @@ mod tests {
                 now: f.now,
                 flight_size: u64::from(outstanding * MSS),
                 total_lost: f.total_lost,
+                snd_nxt: 0,
             },
             true,
         );
@@ -1501,6 +1503,7 @@ mod tests {
                     now: Instant::MAX,
                     flight_size: u64::MAX,
                     total_lost: u64::MAX,
+                    snd_nxt: u64::MAX,
                 },
             );
             b.on_rto(
@@ -1509,6 +1512,7 @@ mod tests {
                     now: Instant::MAX,
                     flight_size: u64::MAX,
                     total_lost: u64::MAX,
+                    snd_nxt: u64::MAX,
                 },
                 true,
             );

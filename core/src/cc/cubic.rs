@@ -11,7 +11,7 @@
 //! - the curve is read one minimum RTT ahead, in jiffies, and updated at most once per jiffy
 //!   (`bictcp_update`); growth is at most one packet per two acknowledged (`cnt` >= 2).
 
-use super::hystart::{HyStart, LOW_WINDOW_SEGMENTS};
+use super::hystart::HyStart;
 use super::reno::cong_avoid_ai;
 use super::slow_start::slow_start;
 use super::{AckEvent, CongestionControl, LossEvent, Window, MIN_SSTHRESH};
@@ -240,7 +240,7 @@ impl Cubic {
         if self.delay_min_us == 0 || self.delay_min_us > delay_us {
             self.delay_min_us = delay_us;
         }
-        if !w.in_slow_start() || f64::from(w.cwnd) < LOW_WINDOW_SEGMENTS {
+        if !w.in_slow_start() {
             return;
         }
         let delay_min = Duration::from_micros(self.delay_min_us);
@@ -252,8 +252,16 @@ impl Cubic {
             let ack_delay =
                 Duration::from_secs_f64(4.0 * 65_536.0 / pacing).min(Duration::from_millis(1));
             let rtt = Duration::from_micros(delay_us);
-            if h.on_ack(ack.now, ack.snd_una, ack.snd_nxt, rtt, delay_min, ack_delay)
-                .is_some()
+            if h.on_ack(
+                ack.now,
+                ack.snd_una,
+                ack.snd_nxt,
+                w.cwnd,
+                rtt,
+                delay_min,
+                ack_delay,
+            )
+            .is_some()
             {
                 w.ssthresh = w.cwnd;
             }
@@ -300,15 +308,19 @@ impl CongestionControl for Cubic {
         }
     }
 
-    fn on_rto(&mut self, w: &mut Window, _loss: &LossEvent, first: bool) {
+    fn on_rto(&mut self, w: &mut Window, loss: &LossEvent, first: bool) {
         if first {
             self.recalc_ssthresh(w);
         }
         // `cubictcp_state(TCP_CA_Loss)`: `bictcp_reset` forgets everything, W_max and the
         // minimum delay too, so the slow start that follows ends at ssthresh and the epoch
-        // after it grows at least 5 % per round trip.
+        // after it grows at least 5 % per round trip; `bictcp_hystart_reset` starts HyStart's
+        // round at the timeout, to end past what had been sent (not at the first ACK after).
         let hystart = self.hystart.is_some();
         *self = Cubic::new(hystart);
+        if let Some(h) = self.hystart.as_mut() {
+            h.start_round(loss.now, loss.snd_nxt);
+        }
     }
 
     fn model_key(&self) -> Option<super::ModelKey> {
@@ -395,6 +407,7 @@ mod tests {
             now: Instant::ZERO,
             flight_size: flight_packets * 1000,
             total_lost: 1,
+            snd_nxt: 0,
         }
     }
 

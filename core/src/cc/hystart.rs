@@ -5,8 +5,9 @@
 
 use crate::time::{Duration, Instant};
 
-/// Linux's `hystart_low_window`: below 16 segments slow start is left alone.
-pub const LOW_WINDOW_SEGMENTS: f64 = 16.0;
+/// Linux's `hystart_low_window`: below 16 segments slow start is left alone (its rounds
+/// still counted).
+pub const LOW_WINDOW_SEGMENTS: u32 = 16;
 /// Linux's `hystart_ack_delta_us`: ACKs closer than this belong to one train.
 pub const ACK_DELTA: Duration = Duration(2_000_000);
 /// Linux's HYSTART_MIN_SAMPLES: RTT samples a round takes before its delay is judged.
@@ -33,16 +34,13 @@ pub struct HyStart {
 }
 
 impl HyStart {
-    /// Starts over, as after a timeout (Linux `bictcp_reset`).
-    pub fn reset(&mut self) {
-        *self = HyStart::default();
-    }
-
     pub fn found(&self) -> Option<HyStartExit> {
         self.found
     }
 
-    fn new_round(&mut self, now: Instant, snd_nxt: u64) {
+    /// A round from `now` until what was sent by `snd_nxt` is acknowledged
+    /// (`bictcp_hystart_reset`).
+    pub fn start_round(&mut self, now: Instant, snd_nxt: u64) {
         self.round_start = now;
         self.last_ack = now;
         self.end_seq = snd_nxt;
@@ -50,14 +48,16 @@ impl HyStart {
         self.sample_cnt = 0;
     }
 
-    /// One ACK with an RTT sample during slow start (Linux `hystart_update`). `delay_min` is the
-    /// lowest RTT seen; `ack_delay` Linux's allowance for ACKs bunched by offloads. Returns the
-    /// exit the first time one is found.
+    /// One ACK with an RTT sample during slow start (Linux `hystart_update`), the window
+    /// `cwnd` segments. `delay_min` is the lowest RTT seen; `ack_delay` Linux's allowance for
+    /// ACKs bunched by offloads. Returns the exit the first time one is found.
+    #[allow(clippy::too_many_arguments)]
     pub fn on_ack(
         &mut self,
         now: Instant,
         snd_una: u64,
         snd_nxt: u64,
+        cwnd: u32,
         rtt: Duration,
         delay_min: Duration,
         ack_delay: Duration,
@@ -66,7 +66,15 @@ impl HyStart {
             return None;
         }
         if snd_una > self.end_seq {
-            self.new_round(now, snd_nxt);
+            self.start_round(now, snd_nxt);
+        }
+        // Linux since 6.13 ("tcp_cubic: fix incorrect HyStart round start detection"): the
+        // rounds are counted from the first ACK, below the low window too, so that each starts
+        // with the first ACK of a flight. Counted only from 16 segments, a round began in the
+        // middle of one, and the idle gap before the next broke its ACK train: a 20 Mbit/s,
+        // 40 ms path left slow start a round late, at twice the window.
+        if cwnd < LOW_WINDOW_SEGMENTS {
+            return None;
         }
         if now.saturating_duration_since(self.last_ack) <= ACK_DELTA {
             self.last_ack = now;
@@ -108,7 +116,7 @@ mod tests {
         let mut n = 0;
         while exit.is_none() && n < 100 {
             let now = Instant(100 * MS + n * MS / 2);
-            exit = h.on_ack(now, 1000 + n, 1_000_000, rtt, rtt, Duration::ZERO);
+            exit = h.on_ack(now, 1000 + n, 1_000_000, 100, rtt, rtt, Duration::ZERO);
             n += 1;
         }
         assert_eq!(exit, Some(HyStartExit::AckTrain));
@@ -126,6 +134,7 @@ mod tests {
                 Instant(n * 5 * MS),
                 1 + n,
                 1_000,
+                100,
                 Duration(120 * MS),
                 base,
                 Duration::ZERO,
@@ -142,7 +151,15 @@ mod tests {
         // minimum again: the round's minimum follows it down, so slow start goes on.
         for n in 0..20u64 {
             let rtt = if n < 8 { Duration(115 * MS) } else { base };
-            let exit = h.on_ack(Instant(n * 5 * MS), 1 + n, 1_000, rtt, base, Duration::ZERO);
+            let exit = h.on_ack(
+                Instant(n * 5 * MS),
+                1 + n,
+                1_000,
+                100,
+                rtt,
+                base,
+                Duration::ZERO,
+            );
             assert_eq!(exit, None, "sample {n}");
         }
     }
@@ -157,6 +174,7 @@ mod tests {
                     Instant(n * 5 * MS),
                     1 + n,
                     1_000,
+                    100,
                     Duration(101 * MS),
                     base,
                     Duration::ZERO
@@ -164,5 +182,48 @@ mod tests {
                 None
             );
         }
+    }
+
+    /// Linux 6.13's round start: rounds are counted from the first ACK, below the low window
+    /// too, so each flight's ACKs make a round of their own and its train is judged whole.
+    /// (Counted from 16 segments, the round below began in the middle of the first flight,
+    /// the second flight's first ACKs ran on in it after the gap, and its train was judged
+    /// only from its thirteenth ACK: too short to end slow start.) In segments: ten sent
+    /// before the first flight, each ACK covering one and releasing two.
+    #[test]
+    fn rounds_are_counted_below_the_low_window() {
+        let rtt = Duration(20 * MS);
+        let mut h = HyStart::default();
+        for n in 0..10u64 {
+            let now = Instant(100 * MS + n * MS);
+            let exit = h.on_ack(
+                now,
+                2 + n,
+                11 + 2 * n,
+                10 + n as u32,
+                rtt,
+                rtt,
+                Duration::ZERO,
+            );
+            assert_eq!(exit, None, "first flight, ACK {n}");
+        }
+        // The second flight, 30 ms on: its ACKs 1 ms apart pass half the RTT at the twelfth.
+        let mut exit = None;
+        let mut m = 0u64;
+        while exit.is_none() && m < 20 {
+            let now = Instant(140 * MS + m * MS);
+            exit = h.on_ack(
+                now,
+                12 + m,
+                31 + 2 * m,
+                20 + m as u32,
+                rtt,
+                rtt,
+                Duration::ZERO,
+            );
+            m += 1;
+        }
+        assert_eq!(exit, Some(HyStartExit::AckTrain));
+        assert_eq!(m, 12);
     }
 }

@@ -180,6 +180,9 @@ pub struct LossEvent {
     /// Packets deemed lost since the connection began (Linux's `tp->lost`), a timeout's own
     /// markings included.
     pub total_lost: u64,
+    /// The next new byte's sequence number as the loss was found (`snd_nxt`): a timeout
+    /// starts CUBIC's HyStart round there (`bictcp_hystart_reset`).
+    pub snd_nxt: u64,
 }
 
 /// The state an algorithm's [`CcModel`] is computed from, packed into words: two equal keys

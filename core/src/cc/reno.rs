@@ -145,6 +145,7 @@ mod tests {
                 now: Instant::ZERO,
                 flight_size: 40_000,
                 total_lost: 1,
+                snd_nxt: 0,
             },
         );
         assert_eq!((w.cwnd, w.ssthresh), (40, 20));

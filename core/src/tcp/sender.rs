@@ -601,6 +601,7 @@ impl Sender {
                     now,
                     flight_size: self.snd_nxt - self.snd_una,
                     total_lost: self.board.lost_marked().segs,
+                    snd_nxt: self.snd_nxt,
                 };
                 self.cc.on_rto(&mut self.w, &loss, reduce);
                 // A timeout replaces the reordering timer (Linux arms one timer for both).
@@ -1231,6 +1232,7 @@ impl Sender {
             now,
             flight_size: self.snd_nxt - self.snd_una,
             total_lost: self.board.lost_marked().segs,
+            snd_nxt: self.snd_nxt,
         };
         self.prior_cwnd = self.w.cwnd;
         self.prr_delivered = 0;
