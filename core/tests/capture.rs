@@ -1013,6 +1013,7 @@ fn a_connection_that_delivered_nothing_is_refused_with_its_reason() {
                 packets: keep as u64,
                 data_segments,
                 one_way: false,
+                unseen_acked: 0,
                 cut: None
             }
         );
@@ -1057,6 +1058,39 @@ fn a_connection_that_delivered_nothing_is_refused_with_its_reason() {
         err.to_string().ends_with("capture both directions"),
         "{err}"
     );
+    // The receiver's packets alone: ACKs of data the capture never holds, which says to capture
+    // both ways, not that the connection carried nothing.
+    let mut out = FileWriter::new(Format::Pcap, CaptureOptions::DEFAULT_SNAPLEN);
+    for f in &frames.frames {
+        if tcplab::capture::dissect::dissect(f).is_ok_and(|s| s.src != sender) {
+            out.packet(f.ns - base, f.orig_len, f.data);
+        }
+    }
+    let acks_alone = out.into_bytes();
+    let file = CaptureFile::read(&acks_alone, &mut |_| {}).expect("readable");
+    let err = file.analyze(1).expect_err("nothing carried");
+    let AnalyzeError::NoDelivery {
+        data_segments: 0,
+        one_way: true,
+        unseen_acked,
+        packets,
+        ..
+    } = err
+    else {
+        panic!("{err:?}");
+    };
+    // The body's 4 000 bytes, past the SYN-ACK's ACK field.
+    assert_eq!(unseen_acked, 4_000, "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "connection 1 shows one direction alone: its {packets} packets acknowledge 4000 \
+             bytes, carried by no packet in the capture (a filter on one direction, or a route \
+             there that avoids this host); capture both directions"
+        )
+    );
+    let zh = err.say(tcplab::player::Language::Zh);
+    assert!(zh.ends_with("请抓取两个方向"), "{zh}");
 }
 
 /// `bytes`, a pcapng file, without its Interface Description Blocks (type 1).

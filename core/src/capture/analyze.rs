@@ -164,6 +164,9 @@ pub enum AnalyzeError {
         data_segments: u64,
         /// No packet from the receiver was captured: the capture holds one direction alone.
         one_way: bool,
+        /// Bytes the captured ACKs acknowledge that no captured segment carries: with
+        /// `one_way`, the data went the other way, uncaptured.
+        unseen_acked: u64,
         /// The file was cut short: maybe why.
         cut: Option<ReadError>,
     },
@@ -332,6 +335,46 @@ impl AnalyzeError {
                     conn,
                     packets,
                     data_segments: 0,
+                    one_way: true,
+                    unseen_acked,
+                    ..
+                },
+                Language::En,
+            ) if *unseen_acked > 0 => format!(
+                "connection {conn} shows one direction alone: {} {}, carried by no packet in \
+                 the capture (a filter on one direction, or a route there that avoids this \
+                 host); capture both directions",
+                if *packets == 1 {
+                    "its one packet acknowledges".to_string()
+                } else {
+                    format!("its {packets} packets acknowledge")
+                },
+                counted(*unseen_acked, "byte", "bytes")
+            ),
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    packets,
+                    data_segments: 0,
+                    one_way: true,
+                    unseen_acked,
+                    ..
+                },
+                Language::Zh,
+            ) if *unseen_acked > 0 => format!(
+                "连接 {conn} 只抓到一个方向：{}确认了 {unseen_acked} 字节，抓包中没有任何数据包\
+                 携带它们（抓包过滤只留下了一个方向，或去程路径不经过这台主机）；请抓取两个方向",
+                if *packets == 1 {
+                    "它唯一的数据包".to_string()
+                } else {
+                    format!("它的 {packets} 个数据包")
+                }
+            ),
+            (
+                AnalyzeError::NoDelivery {
+                    conn,
+                    packets,
+                    data_segments: 0,
                     ..
                 },
                 Language::En,
@@ -393,6 +436,23 @@ impl std::fmt::Display for AnalyzeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.say(Language::En))
     }
+}
+
+/// How far the ACK field of `segs` advanced past its first value (modulo 2^32, RFC 9293's
+/// sequence space) beyond what the segments themselves carry: bytes acknowledged that the
+/// capture never held, as when it kept one direction alone.
+fn unseen_acked(segs: &[&Segment]) -> u64 {
+    let mut acks = segs.iter().filter(|s| s.flags.ack).map(|s| s.ack);
+    let Some(first) = acks.next() else {
+        return 0;
+    };
+    let advanced = acks
+        .map(|a| a.wrapping_sub(first))
+        .filter(|d| *d < 1 << 31)
+        .max()
+        .unwrap_or(0);
+    let carried: u64 = segs.iter().map(|s| u64::from(s.len)).sum();
+    u64::from(advanced).saturating_sub(carried)
 }
 
 /// A capture read and cut into connections.
@@ -598,6 +658,7 @@ impl CaptureFile {
                 packets: self.connections[c].packets,
                 data_segments: analysis.data_segments_sent,
                 one_way: segs.iter().all(|s| s.src == self.senders[c]),
+                unseen_acked: unseen_acked(&segs),
                 cut: self.damage.clone(),
             });
         }
