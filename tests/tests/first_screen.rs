@@ -1452,3 +1452,110 @@ async fn the_keyboard_and_a_fingertip_reach_every_control() {
     })
     .await;
 }
+
+/// A time chart's cursor without a pointer: each time chart's cursor layer is a Tab stop, a
+/// slider to a screen reader, and the arrow keys, Home and End move the cursor across every
+/// chart as the pointer does, its readout the layer's `aria-valuetext`; Escape clears it, and
+/// so does leaving the chart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_keys_move_a_time_chart_s_cursor_and_it_is_read_out() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1280, 960).await;
+        lab.open("?lang=en").await;
+        lab.wait_for_run(SETTLE).await;
+        let layer = "document.querySelector('[data-chart=cwnd] .chart-cursor')";
+        let attr = |name: &str| format!("return {layer}.getAttribute('{name}') || '';");
+        let sliders = lab
+            .eval_string(
+                "return String([...document.querySelectorAll('.chart-cursor')]
+                    .filter(c => c.getAttribute('role') === 'slider' && c.tabIndex === 0
+                        && c.getAttribute('aria-hidden') === null).length);",
+            )
+            .await;
+        assert!(
+            sliders.parse::<u32>().unwrap_or(0) >= 3,
+            "time charts whose cursor is a Tab stop: {sliders}"
+        );
+        assert!(lab
+            .eval_string(&attr("aria-label"))
+            .await
+            .contains("arrow keys"));
+        lab.eval_string(&format!("{layer}.focus(); return null;"))
+            .await;
+        // The layer takes its value once the chart is drawn: no cursor yet.
+        let unplaced = format!(
+            "return String(({layer}.getAttribute('aria-valuetext') || '').startsWith('no cursor'));"
+        );
+        assert!(
+            lab.wait_for_script(SETTLE, &unplaced).await,
+            "{}",
+            lab.eval_string(&attr("aria-valuetext")).await
+        );
+        let number = |name: &'static str| async move {
+            lab.eval_string(&attr(name)).await.parse::<f64>().ok()
+        };
+        lab.press(Key::Home).await;
+        let placed = format!("return String({layer}.getAttribute('aria-valuenow') !== null);");
+        assert!(
+            lab.wait_for_script(SETTLE, &placed).await,
+            "Home placed no cursor"
+        );
+        let (lo, hi) = (number("aria-valuemin").await, number("aria-valuemax").await);
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            panic!("no range: {lo:?} {hi:?}");
+        };
+        assert!(hi > lo, "{lo} to {hi}");
+        assert_eq!(number("aria-valuenow").await, Some(lo.round()));
+        // The readout's heading is the cursor's time, then a row per series.
+        let said = lab.eval_string(&attr("aria-valuetext")).await;
+        assert!(said.contains("; "), "the readout said: {said}");
+        lab.press(Key::Right).await;
+        let moved = format!("return String(Number({layer}.getAttribute('aria-valuenow')) > {lo});");
+        assert!(
+            lab.wait_for_script(SETTLE, &moved).await,
+            "ArrowRight left the cursor"
+        );
+        let step = number("aria-valuenow").await.unwrap_or(lo) - lo;
+        assert!(
+            (step - (hi - lo) / 100.0).abs() <= 1.0,
+            "a hundredth of the view: {step} of {lo} to {hi}"
+        );
+        // The other time charts follow, as they follow the pointer.
+        let follows = "return String([...document.querySelectorAll('.chart-cursor[role=slider]')]
+            .filter(c => c.getAttribute('aria-valuenow') !== null).length >= 2);";
+        assert!(
+            lab.wait_for_script(SETTLE, follows).await,
+            "one chart's cursor alone"
+        );
+        lab.eval_string(&format!(
+            "{layer}.scrollIntoView({{ block: 'center' }}); return null;"
+        ))
+        .await;
+        lab.screenshot("keyboard-cursor").await;
+        lab.press(Key::End).await;
+        let at_end = format!(
+            "return String(Number({layer}.getAttribute('aria-valuenow')) === {});",
+            hi.round()
+        );
+        assert!(lab.wait_for_script(SETTLE, &at_end).await, "End");
+        lab.press(Key::Escape).await;
+        let cleared = format!("return String({layer}.getAttribute('aria-valuenow') === null);");
+        assert!(
+            lab.wait_for_script(SETTLE, &cleared).await,
+            "Escape kept the cursor"
+        );
+        assert!(lab.wait_for_script(SETTLE, &unplaced).await);
+        // Placed again, the cursor goes when the focus leaves the chart.
+        lab.press(Key::Right).await;
+        assert!(lab.wait_for_script(SETTLE, &placed).await);
+        lab.eval_string("document.getElementById('rtt-tip').focus(); return null;")
+            .await;
+        assert!(
+            lab.wait_for_script(SETTLE, &cleared).await,
+            "the cursor stayed after the focus left"
+        );
+        lab.assert_no_console_errors().await;
+    })
+    .await;
+}

@@ -641,8 +641,8 @@ pub fn Charts(props: &ChartsProps) -> Html {
                             lang.pick("(the player's Charts menu chooses)", "（在播放器的“图表”菜单中选择）")) }</span>
                     } else {
                         <span class="zoom-hint">{ lang.pick(
-                            "Drag across a chart to zoom in (Ctrl+wheel or a pinch zooms, Shift+wheel pans, a double-click shows the whole run).",
-                            "在图上拖动可放大（Ctrl+滚轮或双指缩放，Shift+滚轮平移，双击显示整个运行）。") }</span>
+                            "Drag across a chart to zoom in (Ctrl+wheel or a pinch zooms, Shift+wheel pans, a double-click shows the whole run); on a chart the arrow keys move the cursor.",
+                            "在图上拖动可放大（Ctrl+滚轮或双指缩放，Shift+滚轮平移，双击显示整个运行）；在图上用方向键移动光标。") }</span>
                     }
                 </p>
                 if cwnd::applies(&ctx) && wanted("cwnd") {

@@ -361,6 +361,89 @@ fn time_at(frame: &Frame, st: &Style, canvas: &HtmlCanvasElement, offset_x: f64)
     Some((t * k).round() / k)
 }
 
+/// What a key pressed on a time chart's cursor layer does (WAI-ARIA's slider pattern).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum KeyCursor {
+    /// The cursor to this time.
+    To(f64),
+    /// The cursor away.
+    Clear,
+    /// The player to the cursor's time.
+    Seek(f64),
+}
+
+/// `key` (with Shift if `coarse`) on a time chart whose cursor is at `now` and whose view spans
+/// `lo` to `hi`: the arrows move the cursor a hundredth of the view (a tenth with Shift, or Page
+/// Up and Down), from the view's near end if there is no cursor yet; Home and End go to the
+/// ends; Escape clears the cursor and Enter or Space moves the player to it.
+fn key_cursor(
+    key: &str,
+    coarse: bool,
+    now: Option<f64>,
+    (lo, hi): (f64, f64),
+) -> Option<KeyCursor> {
+    let span = hi - lo;
+    if !span.is_finite() || span <= 0.0 {
+        return None;
+    }
+    let step = span / if coarse { 10.0 } else { 100.0 };
+    let to = |t: f64| Some(KeyCursor::To(t.clamp(lo, hi)));
+    let now_in = now.map(|t| t.clamp(lo, hi));
+    match key {
+        "ArrowRight" | "ArrowUp" => to(now_in.map_or(lo, |t| t + step)),
+        "ArrowLeft" | "ArrowDown" => to(now_in.map_or(hi, |t| t - step)),
+        "PageUp" => to(now_in.map_or(lo, |t| t + span / 10.0)),
+        "PageDown" => to(now_in.map_or(hi, |t| t - span / 10.0)),
+        "Home" => to(lo),
+        "End" => to(hi),
+        "Escape" => now.map(|_| KeyCursor::Clear),
+        "Enter" | " " => now_in.map(KeyCursor::Seek),
+        _ => None,
+    }
+}
+
+/// The cursor layer's value as a screen reader says it: the readout's heading and rows, or how
+/// to place the cursor.
+fn spoken(readout: Option<&Readout>, lang: crate::i18n::Lang) -> String {
+    match readout {
+        Some(r) => std::iter::once(r.head.as_str())
+            .chain(r.rows.iter().map(|row| row.text.as_str()))
+            .collect::<Vec<_>>()
+            .join("; "),
+        None => lang
+            .pick(
+                "no cursor: an arrow key places it",
+                "没有光标：按方向键放置",
+            )
+            .to_string(),
+    }
+}
+
+/// Tells a time chart's cursor layer, a slider to assistive technology, where the cursor is
+/// and what it reads.
+fn announce(
+    over: &HtmlCanvasElement,
+    frame: &Frame,
+    cursor: Option<f64>,
+    readout: Option<&Readout>,
+    lang: crate::i18n::Lang,
+) {
+    let _ = over.set_attribute("aria-valuemin", &format!("{:.0}", frame.x.lo));
+    let _ = over.set_attribute("aria-valuemax", &format!("{:.0}", frame.x.hi));
+    match cursor {
+        Some(t) => {
+            let _ = over.set_attribute(
+                "aria-valuenow",
+                &format!("{:.0}", t.clamp(frame.x.lo, frame.x.hi)),
+            );
+        }
+        None => {
+            let _ = over.remove_attribute("aria-valuenow");
+        }
+    }
+    let _ = over.set_attribute("aria-valuetext", &spoken(readout, lang));
+}
+
 #[function_component]
 pub fn Plot(props: &PlotProps) -> Html {
     let base = use_node_ref();
@@ -446,6 +529,9 @@ pub fn Plot(props: &PlotProps) -> Html {
                             pointed,
                         };
                         cursor::paint(&o, size, f, &st, readout.as_ref(), look);
+                        if figure.timed() {
+                            announce(&o, f, cursor, readout.as_ref(), figure.ctx().lang);
+                        }
                     }
                     *drawn.borrow_mut() = frame.map(|f| (f, st));
                     let query = figure.ctx().view.query.clone();
@@ -509,6 +595,9 @@ pub fn Plot(props: &PlotProps) -> Html {
                     pointed,
                 };
                 cursor::paint(&o, size, frame, st, readout.as_ref(), look);
+                if figure.timed() {
+                    announce(&o, frame, cursor, readout.as_ref(), figure.ctx().lang);
+                }
                 let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now_ms() - started));
             }
         })
@@ -693,6 +782,57 @@ pub fn Plot(props: &PlotProps) -> Html {
                 }
             })
         });
+    // The keyboard's cursor: the layer takes the focus, and a key moves the cursor as the
+    // pointer does (`key_cursor`); its readout is the layer's aria-valuetext (`announce`).
+    let keyed: Rc<RefCell<bool>> = use_mut_ref(|| false);
+    let key = timed.then(|| {
+        let (drawn, last, keyed) = (drawn.clone(), last_emitted.clone(), keyed.clone());
+        let (pointed, pointer_y) = (pointed.clone(), pointer_y.clone());
+        let (on_cursor, on_seek) = (props.on_cursor.clone(), props.on_seek.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let Some((frame, _)) = drawn.borrow().clone() else {
+                return;
+            };
+            let now = (*last.borrow()).or(cursor_ms);
+            let coarse = e.shift_key();
+            match key_cursor(&e.key(), coarse, now, (frame.x.lo, frame.x.hi)) {
+                Some(KeyCursor::To(t)) => {
+                    e.prevent_default();
+                    *keyed.borrow_mut() = true;
+                    *pointed.borrow_mut() = true;
+                    *pointer_y.borrow_mut() = None;
+                    *last.borrow_mut() = Some(t);
+                    on_cursor.emit(Some(t));
+                }
+                Some(KeyCursor::Clear) => {
+                    e.prevent_default();
+                    *last.borrow_mut() = None;
+                    on_cursor.emit(None);
+                }
+                Some(KeyCursor::Seek(t)) => {
+                    if let Some(on_seek) = &on_seek {
+                        e.prevent_default();
+                        on_seek.emit(t);
+                    }
+                }
+                None => {}
+            }
+        })
+    });
+    let blur = timed.then(|| {
+        let (last, keyed, pointed) = (last_emitted.clone(), keyed.clone(), pointed.clone());
+        let on_cursor = props.on_cursor.clone();
+        Callback::from(move |_: FocusEvent| {
+            // The cursor the keys placed goes with the focus, as the pointer's goes when it
+            // leaves the chart.
+            if std::mem::take(&mut *keyed.borrow_mut()) {
+                *pointed.borrow_mut() = false;
+                if last.borrow_mut().take().is_some() {
+                    on_cursor.emit(None);
+                }
+            }
+        })
+    });
     let leave = timed.then(|| {
         let last = last_emitted.clone();
         let on_cursor = props.on_cursor.clone();
@@ -786,7 +926,15 @@ pub fn Plot(props: &PlotProps) -> Html {
                         aria-label={format!("{} ({})", figure.title(), lang.pick("chart", "图表"))}
                         style={format!("display:block;width:100%;height:{height}px")} />
                 }
-                <canvas ref={over} class="chart-cursor" aria-hidden="true"
+                <canvas ref={over} class="chart-cursor"
+                    aria-hidden={(!timed).then_some("true")}
+                    tabindex={timed.then_some("0")}
+                    role={timed.then_some("slider")}
+                    aria-label={timed.then(|| format!("{}: {}", figure.title(), lang.pick(
+                        "time cursor; the arrow keys move it, Shift for longer steps, Home and End go to the ends, Escape clears it",
+                        "时间光标：方向键移动，按住 Shift 步长更大，Home 与 End 到两端，Esc 清除",
+                    )))}
+                    onkeydown={key} onblur={blur}
                     style={format!(
                         "position:absolute;left:0;top:0;width:100%;height:100%;touch-action:pan-y;{}",
                         if timed { "cursor:crosshair" } else { "" }
@@ -799,5 +947,76 @@ pub fn Plot(props: &PlotProps) -> Html {
                 }
             </div>
         </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn the_keys_move_the_cursor_across_the_view_as_a_slider_s_do() {
+        let view = (1000.0, 3000.0);
+        let to = |key: &str, coarse: bool, now: Option<f64>| key_cursor(key, coarse, now, view);
+        // No cursor yet: the arrows start from the near end.
+        assert_eq!(to("ArrowRight", false, None), Some(KeyCursor::To(1000.0)));
+        assert_eq!(to("ArrowLeft", false, None), Some(KeyCursor::To(3000.0)));
+        // A hundredth of the view a press, a tenth with Shift or Page Up and Down.
+        assert_eq!(
+            to("ArrowRight", false, Some(1500.0)),
+            Some(KeyCursor::To(1520.0))
+        );
+        assert_eq!(
+            to("ArrowDown", false, Some(1500.0)),
+            Some(KeyCursor::To(1480.0))
+        );
+        assert_eq!(
+            to("ArrowRight", true, Some(1500.0)),
+            Some(KeyCursor::To(1700.0))
+        );
+        assert_eq!(
+            to("PageDown", false, Some(1500.0)),
+            Some(KeyCursor::To(1300.0))
+        );
+        // Never past the view's ends, and a cursor outside a zoomed view comes back into it.
+        assert_eq!(
+            to("ArrowRight", true, Some(2950.0)),
+            Some(KeyCursor::To(3000.0))
+        );
+        assert_eq!(
+            to("ArrowLeft", false, Some(200.0)),
+            Some(KeyCursor::To(1000.0))
+        );
+        assert_eq!(to("Home", false, Some(2000.0)), Some(KeyCursor::To(1000.0)));
+        assert_eq!(to("End", false, None), Some(KeyCursor::To(3000.0)));
+        // Escape and Enter need a cursor; other keys are left to the page.
+        assert_eq!(to("Escape", false, Some(2000.0)), Some(KeyCursor::Clear));
+        assert_eq!(to("Escape", false, None), None);
+        assert_eq!(
+            to("Enter", false, Some(2000.0)),
+            Some(KeyCursor::Seek(2000.0))
+        );
+        assert_eq!(to(" ", false, None), None);
+        assert_eq!(to("Tab", false, Some(2000.0)), None);
+        assert_eq!(key_cursor("ArrowRight", false, None, (5.0, 5.0)), None);
+    }
+
+    #[test]
+    fn the_cursor_s_readout_is_said_in_one_line() {
+        let readout = Readout {
+            x: Some(1200.0),
+            head: "1.2 s".into(),
+            rows: vec![
+                cursor::Row::new(RGBColor(0, 0, 0), "cwnd 64 KB", Some(64.0)),
+                cursor::Row::new(RGBColor(0, 0, 0), "ssthresh 32 KB", None),
+            ],
+        };
+        assert_eq!(
+            spoken(Some(&readout), Lang::En),
+            "1.2 s; cwnd 64 KB; ssthresh 32 KB"
+        );
+        assert_eq!(spoken(None, Lang::En), "no cursor: an arrow key places it");
+        assert!(spoken(None, Lang::Zh).contains("方向键"));
     }
 }
