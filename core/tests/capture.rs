@@ -93,6 +93,57 @@ fn an_exported_run_analysed_gives_back_its_rtt_retransmissions_and_link_rate() {
     }
 }
 
+/// A flow held by its window never fills its link, so what it delivered says only that the link
+/// was at least that fast; the spacing of each flight's packets as they left the link's queue
+/// (packet pairs) gives the link's own rate, at either capture point.
+#[test]
+fn a_flow_that_never_filled_its_link_reads_the_link_s_rate_from_its_packet_pairs() {
+    for point in [CapturePoint::Sender, CapturePoint::Receiver] {
+        for (q, bw) in [
+            ("rtt=50&bw=10&rwnd=30000&autotune=0&app=bulk&dur=3", 10.0),
+            ("rtt=30&bw=200&rwnd=200000&autotune=0&app=bulk&dur=2", 200.0),
+            ("app=body&body=300000&rtt=40&bw=50", 50.0),
+        ] {
+            let r = captured(q, at(point));
+            let a = analysed(bytes(&r));
+            let ctx = format!("{q} at the {}", point.name());
+            let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
+            let how = &a
+                .estimates
+                .iter()
+                .find(|e| e.key == "bw")
+                .expect("bw said")
+                .how;
+            assert!(
+                (fitted.bw_mbps - bw).abs() / bw < 0.02,
+                "{ctx}: {} Mbit/s against {bw} ({how})",
+                fitted.bw_mbps
+            );
+            // The link's rate known, the least round trip less a segment's and an ACK's time
+            // on it is the path's propagation delay.
+            let rtt = Scenario::parse(q).expect("scenario").rtt_ms;
+            assert!(
+                (fitted.rtt_ms - rtt).abs() / rtt < 0.01,
+                "{ctx}: rtt {} against {rtt}",
+                fitted.rtt_ms
+            );
+        }
+    }
+    // The window-limited flow's delivery alone would have said 9.6 Mbit/s at most.
+    let r = captured(
+        "rtt=50&bw=10&rwnd=30000&autotune=0&app=bulk&dur=3",
+        at(CapturePoint::Sender),
+    );
+    let a = analysed(bytes(&r));
+    let how = &a
+        .estimates
+        .iter()
+        .find(|e| e.key == "bw")
+        .expect("bw said")
+        .how;
+    assert!(how.contains("packet pairs"), "{how}");
+}
+
 #[test]
 fn a_capture_s_loss_estimate_counts_the_needed_retransmissions() {
     let r = captured(

@@ -122,6 +122,23 @@ fn the_real_body_shows_linux_s_handshake_and_first_flight() {
         "{}",
         window.in_flight_max_bytes
     );
+    // So the flow never filled its 100 Mbit/s link, and the link's rate is read from the
+    // spacing of each flight's segments as they arrived (packet pairs), not guessed from what
+    // the flow delivered (twice its peak was 17.65 Mbit/s).
+    let fitted = Scenario::parse(&window.scenario).expect("parses");
+    assert!(
+        (fitted.bw_mbps - 100.0).abs() < 2.0,
+        "bw {} Mbit/s: {}",
+        fitted.bw_mbps,
+        window.scenario
+    );
+    let how = &window
+        .estimates
+        .iter()
+        .find(|e| e.key == "bw")
+        .expect("bw")
+        .how;
+    assert!(how.contains("packet pairs"), "{how}");
     let hol = analysed("hol-messages.pcap");
     let fitted = Scenario::parse(&hol.scenario).expect("parses");
     assert_eq!(

@@ -455,6 +455,28 @@ fn unseen_acked(segs: &[&Segment]) -> u64 {
     u64::from(advanced).saturating_sub(carried)
 }
 
+/// The link's rate in MB/s on the wire from `deliveries` (when, bytes on the wire) in the
+/// order seen: the median rate of consecutive pairs less than `within_ns` apart (a flight's),
+/// if there are three such pairs at least.
+fn pair_rate(deliveries: impl Iterator<Item = (u64, f64)>, within_ns: u64) -> Option<f64> {
+    let mut rates = Vec::new();
+    let mut prev: Option<u64> = None;
+    for (t, bytes) in deliveries {
+        if let Some(p) = prev {
+            let gap = t.saturating_sub(p);
+            if gap > 0 && gap < within_ns {
+                rates.push(bytes / (gap as f64 / 1e9) / 1e6);
+            }
+        }
+        prev = Some(t);
+    }
+    if rates.len() < 3 {
+        return None;
+    }
+    rates.sort_by(f64::total_cmp);
+    rates.get(rates.len() / 2).copied()
+}
+
 /// A capture read and cut into connections.
 #[derive(Debug, Clone)]
 pub struct CaptureFile {
@@ -1135,6 +1157,29 @@ fn analyze_connection(
             peak = Some(peak.map_or(r, |p: f64| p.max(r)));
         }
     }
+    // Packet pairs (Keshav, SIGCOMM 1991; the ACK clock of Jacobson's "Congestion Avoidance
+    // and Control", 1988): a flight's segments leave the bottleneck's queue one serialisation
+    // apart, so their spacing within a flight is the link's rate even where the flow never
+    // filled it. At the receiver the data's arrivals, at the sender the ACKs, each for what it
+    // newly covers; on the wire, with each segment's headers.
+    let hdr = f64::from(crate::packet::header_bytes(ts_on));
+    let seg = f64::from(mss.unwrap_or(1448).max(1));
+    let within_ns = (rtt_ms.unwrap_or(10.0).max(0.1) * 1e6 / 2.0) as u64;
+    let pairs = match point {
+        CapturePoint::Receiver => pair_rate(
+            new_data_ns
+                .iter()
+                .zip(&new_data_len)
+                .map(|(&t, &len)| (t, f64::from(len) + hdr)),
+            within_ns,
+        ),
+        CapturePoint::Sender => pair_rate(
+            acks.windows(2)
+                .filter(|w| w[1].1 > w[0].1)
+                .map(|w| (w[1].0, (w[1].1 - w[0].1) as f64 * (seg + hdr) / seg)),
+            within_ns,
+        ),
+    };
     // Goodput per window of about ten round trips for the chart, shorter (down to one round
     // trip) in a capture too short to hold ten such windows.
     let acks_span = match (acks.first(), acks.last()) {
@@ -1197,6 +1242,7 @@ fn analyze_connection(
         duration_ms,
         acked_bytes,
         peak,
+        pairs,
         mss,
         iw,
         point,
@@ -1290,6 +1336,9 @@ struct Facts {
     duration_ms: f64,
     acked_bytes: u64,
     peak: Option<f64>,
+    /// The link's rate from the spacing of packets within flights, MB/s on the wire
+    /// ([`pair_rate`]).
+    pairs: Option<f64>,
     mss: Option<u32>,
     iw: Option<u64>,
     end: End,
@@ -1547,30 +1596,55 @@ impl Facts {
             }
             _ => false,
         };
-        match (self.peak, limit == Limit::Application) {
-            (Some(p), false) => {
+        let mss = f64::from(self.mss.unwrap_or(1448).max(1));
+        let wire = (mss + f64::from(crate::packet::header_bytes(self.ts))) / mss;
+        // The link is at least as fast as the flow's delivery (its peak), and its rate is the
+        // spacing of a flight's packets (packet pairs) where that is faster: a flow that never
+        // filled its link delivered less than its link could carry.
+        let from_peak = self.peak.map(|p| p * wire * 8.0);
+        let from_pairs = self.pairs.map(|p| p * 8.0);
+        // Whether `bw` is the link's own rate, not a bound on it: then the least round trip
+        // holds a segment's and an ACK's time on the link, which the lab's `rtt` does not.
+        // (The peak is the link's rate where the flow filled it, or where the pairs are no
+        // faster.)
+        let rate_known = limit != Limit::Application && (filled || from_pairs.is_some());
+        match (from_peak, from_pairs, limit == Limit::Application) {
+            (_, _, true) => {}
+            (Some(peak), pairs, false) if pairs.map_or(filled, |r| r <= peak) => {
                 // The link carries the headers too: payload rate × (MSS + headers) / MSS.
-                let mss = f64::from(self.mss.unwrap_or(1448).max(1));
-                let wire = (mss + f64::from(crate::packet::header_bytes(self.ts))) / mss;
-                let mbit = p * wire * 8.0 * if filled { 1.0 } else { 2.0 };
-                sc.bw_mbps = round(mbit.clamp(0.01, 100_000.0), 2);
+                sc.bw_mbps = round(peak.clamp(0.01, 100_000.0), 2);
                 how(
                     "bw",
                     alike(format!("{} Mbit/s", sc.bw_mbps)),
-                    if filled {
-                        Said::new(
-                            "the delivery rate's peak over a round trip, with each segment's headers",
-                            "一个往返内交付速率的峰值，计入每个报文段的头部",
-                        )
-                    } else {
-                        Said::new(
-                            "twice the delivery rate's peak with headers: the flow never filled the link, so it was at least that fast",
-                            "交付速率峰值（计入头部）的两倍：这条流从未占满链路，链路至少有这么快",
-                        )
-                    },
+                    Said::new(
+                        "the delivery rate's peak over a round trip, with each segment's headers",
+                        "一个往返内交付速率的峰值，计入每个报文段的头部",
+                    ),
                 );
             }
-            (None, false) => how(
+            (_, Some(pairs), false) => {
+                sc.bw_mbps = round(pairs.clamp(0.01, 100_000.0), 2);
+                how(
+                    "bw",
+                    alike(format!("{} Mbit/s", sc.bw_mbps)),
+                    Said::new(
+                        "the spacing of each flight's packets as they left the link's queue (packet pairs), with their headers: the flow never filled the link",
+                        "每轮数据包离开链路队列时的间隔（包对），计入头部：这条流从未占满链路",
+                    ),
+                );
+            }
+            (Some(peak), None, false) => {
+                sc.bw_mbps = round((peak * 2.0).clamp(0.01, 100_000.0), 2);
+                how(
+                    "bw",
+                    alike(format!("{} Mbit/s", sc.bw_mbps)),
+                    Said::new(
+                        "twice the delivery rate's peak with headers: the flow never filled the link, so it was at least that fast",
+                        "交付速率峰值（计入头部）的两倍：这条流从未占满链路，链路至少有这么快",
+                    ),
+                );
+            }
+            (None, None, false) => how(
                 "bw",
                 alike(format!("{} Mbit/s", sc.bw_mbps)),
                 Said::new(
@@ -1578,7 +1652,6 @@ impl Facts {
                     "实验室的默认值：抓包中没有一个完整往返的交付可用来测量链路速率",
                 ),
             ),
-            (_, true) => {}
         }
         if let Some(r) = self.rtt_ms {
             // The lab's rtt is the propagation delay alone: the least round trip less the
@@ -1586,12 +1659,12 @@ impl Facts {
             let hdr = f64::from(crate::packet::header_bytes(self.ts));
             let mss = f64::from(self.mss.unwrap_or(1448));
             let serial_ms = (mss + 2.0 * hdr) * 8.0 / (sc.bw_mbps * 1e6) * 1e3;
-            let prop = if filled { r - serial_ms } else { r };
+            let prop = if rate_known { r - serial_ms } else { r };
             sc.rtt_ms = round(prop.clamp(0.1, 2000.0), 2);
             how(
                 "rtt",
                 alike(format!("{} ms", sc.rtt_ms)),
-                if filled {
+                if rate_known {
                     Said::new(
                         "the least round trip measured, less a segment's and an ACK's time on the link",
                         "测得的最小往返时间，减去一个报文段和一个 ACK 在链路上的传输时间",
