@@ -125,6 +125,10 @@ pub fn connect(
             ),
         )
     })?;
+    // A sender dropped on any path (an error, the watchdog) is reset rather than left to drain
+    // over a path that goes with the run ([`close`] lets one whose data all arrived close
+    // with its FIN).
+    s.set_linger(Some(Duration::ZERO))?;
     let fd = s.as_raw_fd();
     sys::set_int_option(fd, libc::SOL_SOCKET, sys::SO_SNDBUFFORCE, plan.buffer())?;
     if plan.nodelay {
@@ -218,15 +222,16 @@ pub fn receive(mut stream: TcpStream, plan: &ReadPlan) -> io::Result<Reception> 
     Ok(got)
 }
 
-/// Closes a sender's socket as its run ends. One still holding data is reset (SO_LINGER of
-/// zero: RFC 9293's ABORT, Linux `tcp_close` then `tcp_disconnect`), because the path it would
-/// drain over goes with the run: a graceful close would leave the kernel an orphan holding its
-/// send buffer, retransmitting into a removed device for minutes, and a score of them put
-/// Linux's TCP under memory pressure (`tcp_mem`), which shrinks the windows of every run after.
-/// A socket whose data has all been acknowledged closes with its FIN, as a real host's does.
+/// Closes a sender's socket as its run ends. One still holding data is reset (its SO_LINGER of
+/// zero from [`connect`]: RFC 9293's ABORT, Linux `tcp_close` then `tcp_disconnect`), because
+/// the path it would drain over goes with the run: a graceful close would leave the kernel an
+/// orphan holding its send buffer, retransmitting into a removed device for minutes, and a
+/// score of them put Linux's TCP under memory pressure (`tcp_mem`), which shrinks the windows
+/// of every run after. A socket whose data has all been acknowledged closes with its FIN, as a
+/// real host's does, and the path stays up for the FINs to be answered (`Twin::drive`).
 pub fn close(stream: TcpStream) {
-    if sys::unacked_bytes(stream.as_raw_fd()).map_or(true, |b| b > 0) {
-        let _ = socket2::SockRef::from(&stream).set_linger(Some(Duration::ZERO));
+    if sys::unacked_bytes(stream.as_raw_fd()).is_ok_and(|b| b == 0) {
+        let _ = socket2::SockRef::from(&stream).set_linger(None);
     }
     drop(stream);
 }

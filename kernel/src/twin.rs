@@ -251,6 +251,17 @@ impl<'s> Twin<'s> {
 
     /// Runs `work` with the router moving packets, under the watchdog; returns what `work`
     /// returned, the router's report and the wall time.
+    /// The longest round trip of the run's flows, in seconds.
+    fn longest_rtt_s(&self) -> f64 {
+        self.s
+            .each
+            .rtt_ms
+            .iter()
+            .copied()
+            .fold(self.s.rtt_ms, f64::max)
+            / 1e3
+    }
+
     fn drive<T: Send>(
         &self,
         work: impl FnOnce(Instant, &AtomicBool) -> io::Result<T> + Send,
@@ -260,7 +271,7 @@ impl<'s> Twin<'s> {
         let (done, watch) = mpsc::channel::<()>();
         let epoch = Instant::now();
         let dur = Duration::from_secs_f64(self.s.dur_s);
-        let (outcome, report) = thread::scope(|sc| {
+        let (outcome, report, worked) = thread::scope(|sc| {
             let router = sc.spawn(|| {
                 let r = router::run(
                     &self.tx.tun,
@@ -292,12 +303,18 @@ impl<'s> Twin<'s> {
                 }
             });
             let outcome = work(epoch, &apps_stop);
+            let worked = epoch.elapsed();
             let _ = done.send(());
+            // The path stays up two of its round trips more, so that the sockets' closes
+            // (FINs, resets) and their answers cross it: a close left unanswered keeps its
+            // socket an orphan in the kernel for minutes, retransmitting into a removed
+            // device. A capture sees them too, as it would on a real host.
+            thread::sleep(Duration::from_secs_f64(self.longest_rtt_s() * 2.0 + 0.05));
             router_stop.store(true, Ordering::Release);
             let report = joined(router, "the router");
-            (outcome, report)
+            (outcome, report, worked)
         });
-        let wall_ms = epoch.elapsed().as_secs_f64() * 1e3;
+        let wall_ms = worked.as_secs_f64() * 1e3;
         let outcome = outcome.map_err(io_err("running the applications"))?;
         let report = report.map_err(io_err("routing"))?;
         Ok((outcome, report, wall_ms))
@@ -336,11 +353,6 @@ pub fn run(s: &Scenario, options: &Options) -> Result<KernelRun, TwinError> {
                 stop,
                 sampler: &sampler,
             });
-            // A capture keeps the path running two round trips more, so that the last ACKs
-            // and the connection's close reach tcpdump as they would on a real host.
-            if options.capture.is_some() {
-                thread::sleep(Duration::from_secs_f64(s.rtt_ms * 2.0 / 1e3 + 0.05));
-            }
             sampler.stop();
             let _ = sampling.join();
             outcome

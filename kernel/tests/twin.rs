@@ -313,7 +313,8 @@ fn orphans() -> u64 {
     tcplab_kernel::sys::tcp_orphans_and_pages().map_or(0, |(orphans, _)| orphans)
 }
 
-/// A flow still holding data as its run ends is reset: closed gracefully it became an orphan
+/// A flow still holding data as its run ends is reset, and a close with a FIN is answered before
+/// the path goes: closed gracefully over a path already gone, a socket became an orphan
 /// retransmitting into the removed device for minutes, one a run, and a score of them put the
 /// kernel's TCP under memory pressure, which shrank the windows of every run after (a 20 Mbit/s
 /// flow reached 0.18 MB/s instead of 2.2).
@@ -326,6 +327,8 @@ fn a_run_ending_with_data_in_flight_leaves_no_orphan_behind() {
     for q in [
         "rtt=400&bw=100&app=bulk&dur=1",
         "rtt=400&bw=10&app=msgs&msg=60000&every=2ms&dur=1",
+        // A body whose data all arrived: both ends close with their FINs, answered.
+        "rtt=400&bw=100&body=300kB",
     ] {
         let before = orphans();
         kernel(q);
