@@ -1496,11 +1496,10 @@ async fn the_keys_move_a_time_chart_s_cursor_and_it_is_read_out() {
             lab.eval_string(&attr(name)).await.parse::<f64>().ok()
         };
         lab.press(Key::Home).await;
-        let placed = format!("return String({layer}.getAttribute('aria-valuenow') !== null);");
-        assert!(
-            lab.wait_for_script(SETTLE, &placed).await,
-            "Home placed no cursor"
+        let placed = format!(
+            "return String(!({layer}.getAttribute('aria-valuetext') || 'no cursor').startsWith('no cursor'));"
         );
+        assert!(lab.wait_for_script(SETTLE, &placed).await, "Home placed no cursor");
         let (lo, hi) = (number("aria-valuemin").await, number("aria-valuemax").await);
         let (Some(lo), Some(hi)) = (lo, hi) else {
             panic!("no range: {lo:?} {hi:?}");
@@ -1511,27 +1510,24 @@ async fn the_keys_move_a_time_chart_s_cursor_and_it_is_read_out() {
         let said = lab.eval_string(&attr("aria-valuetext")).await;
         assert!(said.contains("; "), "the readout said: {said}");
         lab.press(Key::Right).await;
-        let moved = format!("return String(Number({layer}.getAttribute('aria-valuenow')) > {lo});");
-        assert!(
-            lab.wait_for_script(SETTLE, &moved).await,
-            "ArrowRight left the cursor"
+        let moved = format!(
+            "return String(Number({layer}.getAttribute('aria-valuenow')) > {lo});"
         );
+        assert!(lab.wait_for_script(SETTLE, &moved).await, "ArrowRight left the cursor");
         let step = number("aria-valuenow").await.unwrap_or(lo) - lo;
         assert!(
-            (step - (hi - lo) / 100.0).abs() <= 1.0,
+            (step - (hi - lo) / 100.0).abs() <= 1.5,
             "a hundredth of the view: {step} of {lo} to {hi}"
         );
         // The other time charts follow, as they follow the pointer.
         let follows = "return String([...document.querySelectorAll('.chart-cursor[role=slider]')]
-            .filter(c => c.getAttribute('aria-valuenow') !== null).length >= 2);";
+            .filter(c => !(c.getAttribute('aria-valuetext') || 'no cursor').startsWith('no cursor')).length >= 2);";
         assert!(
             lab.wait_for_script(SETTLE, follows).await,
             "one chart's cursor alone"
         );
-        lab.eval_string(&format!(
-            "{layer}.scrollIntoView({{ block: 'center' }}); return null;"
-        ))
-        .await;
+        lab.eval_string(&format!("{layer}.scrollIntoView({{ block: 'center' }}); return null;"))
+            .await;
         lab.screenshot("keyboard-cursor").await;
         lab.press(Key::End).await;
         let at_end = format!(
@@ -1540,19 +1536,13 @@ async fn the_keys_move_a_time_chart_s_cursor_and_it_is_read_out() {
         );
         assert!(lab.wait_for_script(SETTLE, &at_end).await, "End");
         lab.press(Key::Escape).await;
-        let cleared = format!("return String({layer}.getAttribute('aria-valuenow') === null);");
-        assert!(
-            lab.wait_for_script(SETTLE, &cleared).await,
-            "Escape kept the cursor"
-        );
-        assert!(lab.wait_for_script(SETTLE, &unplaced).await);
+        assert!(lab.wait_for_script(SETTLE, &unplaced).await, "Escape kept the cursor");
         // Placed again, the cursor goes when the focus leaves the chart.
         lab.press(Key::Right).await;
         assert!(lab.wait_for_script(SETTLE, &placed).await);
-        lab.eval_string("document.getElementById('rtt-tip').focus(); return null;")
-            .await;
+        lab.eval_string("document.getElementById('rtt-tip').focus(); return null;").await;
         assert!(
-            lab.wait_for_script(SETTLE, &cleared).await,
+            lab.wait_for_script(SETTLE, &unplaced).await,
             "the cursor stayed after the focus left"
         );
         lab.assert_no_console_errors().await;

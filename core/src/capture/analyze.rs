@@ -438,21 +438,39 @@ impl std::fmt::Display for AnalyzeError {
     }
 }
 
-/// How far the ACK field of `segs` advanced past its first value (modulo 2^32, RFC 9293's
-/// sequence space) beyond what the segments themselves carry: bytes acknowledged that the
-/// capture never held, as when it kept one direction alone.
+/// How far the ACK field of `segs`, all from one end, advanced past its first value (modulo
+/// 2^32, RFC 9293's sequence space): bytes the other end sent, acknowledged here; a FIN it sent
+/// counts one.
 fn unseen_acked(segs: &[&Segment]) -> u64 {
     let mut acks = segs.iter().filter(|s| s.flags.ack).map(|s| s.ack);
-    let Some(first) = acks.next() else {
+    let Some(mut last) = acks.next() else {
         return 0;
     };
-    let advanced = acks
-        .map(|a| a.wrapping_sub(first))
-        .filter(|d| *d < 1 << 31)
-        .max()
-        .unwrap_or(0);
-    let carried: u64 = segs.iter().map(|s| u64::from(s.len)).sum();
-    u64::from(advanced).saturating_sub(carried)
+    // The ACK field's steps forward, summed (a step back is a reordered ACK, left out), so that
+    // a transfer past 2 GiB counts whole.
+    let mut advanced = 0u64;
+    for a in acks {
+        let step = a.wrapping_sub(last);
+        if step < 1 << 31 {
+            advanced += u64::from(step);
+            last = a;
+        }
+    }
+    advanced
+}
+
+/// How much faster than the delivery peak the packet pairs must be to show a link the flow
+/// never filled: within a flight the pairs come out a little faster than a round trip's
+/// average even on a link the flow did fill.
+const PAIRS_FASTER: f64 = 1.1;
+
+/// A segment's payload and its headers, in bytes, for a connection whose MSS is `mss` (Linux's
+/// 1448 where the handshake was not captured) and whose segments carry timestamps if `ts`.
+fn segment_bytes(mss: Option<u32>, ts: bool) -> (f64, f64) {
+    (
+        f64::from(mss.unwrap_or(1448).max(1)),
+        f64::from(crate::packet::header_bytes(ts)),
+    )
 }
 
 /// The link's rate in MB/s on the wire from `deliveries` (when, bytes on the wire) in the
@@ -675,12 +693,13 @@ impl CaptureFile {
             self.segments.last().map_or(0, |s| s.ns),
         );
         if analysis.acked_bytes == 0 {
+            let one_way = segs.iter().all(|s| s.src == self.senders[c]);
             return Err(AnalyzeError::NoDelivery {
                 conn,
                 packets: self.connections[c].packets,
                 data_segments: analysis.data_segments_sent,
-                one_way: segs.iter().all(|s| s.src == self.senders[c]),
-                unseen_acked: unseen_acked(&segs),
+                one_way,
+                unseen_acked: if one_way { unseen_acked(&segs) } else { 0 },
                 cut: self.damage.clone(),
             });
         }
@@ -1162,8 +1181,7 @@ fn analyze_connection(
     // apart, so their spacing within a flight is the link's rate even where the flow never
     // filled it. At the receiver the data's arrivals, at the sender the ACKs, each for what it
     // newly covers; on the wire, with each segment's headers.
-    let hdr = f64::from(crate::packet::header_bytes(ts_on));
-    let seg = f64::from(mss.unwrap_or(1448).max(1));
+    let (seg, hdr) = segment_bytes(mss, ts_on);
     let within_ns = (rtt_ms.unwrap_or(10.0).max(0.1) * 1e6 / 2.0) as u64;
     let pairs = match point {
         CapturePoint::Receiver => pair_rate(
@@ -1596,11 +1614,13 @@ impl Facts {
             }
             _ => false,
         };
-        let mss = f64::from(self.mss.unwrap_or(1448).max(1));
-        let wire = (mss + f64::from(crate::packet::header_bytes(self.ts))) / mss;
-        // The link is at least as fast as the flow's delivery (its peak), and its rate is the
-        // spacing of a flight's packets (packet pairs) where that is faster: a flow that never
-        // filled its link delivered less than its link could carry.
+        let (mss, hdr) = segment_bytes(self.mss, self.ts);
+        let wire = (mss + hdr) / mss;
+        // The delivery peak is the link's rate where the spacing of a flight's packets (packet
+        // pairs) is about as fast, or, with no pairs, where the flow filled its link by the
+        // window it had out; pairs clearly faster show a flow that never filled its link (a
+        // flight held by its window, or slow start's, whose last window is never delivered
+        // within a round trip), and are the link's rate.
         let from_peak = self.peak.map(|p| p * wire * 8.0);
         let from_pairs = self.pairs.map(|p| p * 8.0);
         // Whether `bw` is the link's own rate, not a bound on it: then the least round trip
@@ -1610,7 +1630,7 @@ impl Facts {
         let rate_known = limit != Limit::Application && (filled || from_pairs.is_some());
         match (from_peak, from_pairs, limit == Limit::Application) {
             (_, _, true) => {}
-            (Some(peak), pairs, false) if pairs.map_or(filled, |r| r <= peak) => {
+            (Some(peak), pairs, false) if pairs.map_or(filled, |r| r <= PAIRS_FASTER * peak) => {
                 // The link carries the headers too: payload rate × (MSS + headers) / MSS.
                 sc.bw_mbps = round(peak.clamp(0.01, 100_000.0), 2);
                 how(
@@ -1656,8 +1676,6 @@ impl Facts {
         if let Some(r) = self.rtt_ms {
             // The lab's rtt is the propagation delay alone: the least round trip less the
             // serialisation of one segment and its ACK at the link's rate.
-            let hdr = f64::from(crate::packet::header_bytes(self.ts));
-            let mss = f64::from(self.mss.unwrap_or(1448));
             let serial_ms = (mss + 2.0 * hdr) * 8.0 / (sc.bw_mbps * 1e6) * 1e3;
             let prop = if rate_known { r - serial_ms } else { r };
             sc.rtt_ms = round(prop.clamp(0.1, 2000.0), 2);

@@ -375,7 +375,7 @@ enum KeyCursor {
 /// `key` (with Shift if `coarse`) on a time chart whose cursor is at `now` and whose view spans
 /// `lo` to `hi`: the arrows move the cursor a hundredth of the view (a tenth with Shift, or Page
 /// Up and Down), from the view's near end if there is no cursor yet; Home and End go to the
-/// ends; Escape clears the cursor and Enter or Space moves the player to it.
+/// ends; Escape clears the cursor and Enter moves the player to it.
 fn key_cursor(
     key: &str,
     coarse: bool,
@@ -397,7 +397,7 @@ fn key_cursor(
         "Home" => to(lo),
         "End" => to(hi),
         "Escape" => now.map(|_| KeyCursor::Clear),
-        "Enter" | " " => now_in.map(KeyCursor::Seek),
+        "Enter" => now_in.map(KeyCursor::Seek),
         _ => None,
     }
 }
@@ -419,29 +419,59 @@ fn spoken(readout: Option<&Readout>, lang: crate::i18n::Lang) -> String {
     }
 }
 
-/// Tells a time chart's cursor layer, a slider to assistive technology, where the cursor is
-/// and what it reads.
-fn announce(
+/// Paints the cursor layer `over` of the chart `base`, drawn as `frame`: the cover after the
+/// player's time, the cursor and its readout (`now`: the cursor, the player's time, the veil and
+/// the step; `y` the pointer's height on this chart). A time chart's layer is a slider to
+/// assistive technology: its range is the run up to the player's time, its value the cursor
+/// (the range's start while there is none) and its text the readout, set again only when one
+/// changed (`told`), since a repaint follows every move of the pointer.
+#[allow(clippy::too_many_arguments)]
+fn paint_layer(
+    figure: &dyn Figure,
+    base: &HtmlCanvasElement,
     over: &HtmlCanvasElement,
     frame: &Frame,
-    cursor: Option<f64>,
-    readout: Option<&Readout>,
-    lang: crate::i18n::Lang,
+    st: &Style,
+    now: (Option<f64>, Option<f64>, bool, Option<Step>),
+    (y, pointed): (Option<f64>, bool),
+    told: &RefCell<String>,
 ) {
-    let _ = over.set_attribute("aria-valuemin", &format!("{:.0}", frame.x.lo));
-    let _ = over.set_attribute("aria-valuemax", &format!("{:.0}", frame.x.hi));
-    match cursor {
-        Some(t) => {
-            let _ = over.set_attribute(
-                "aria-valuenow",
-                &format!("{:.0}", t.clamp(frame.x.lo, frame.x.hi)),
-            );
-        }
-        None => {
-            let _ = over.remove_attribute("aria-valuenow");
-        }
+    let (cursor, until, veil, step) = now;
+    let readout = cursor.and_then(|t| read_at(figure, t, y, step.as_ref(), frame, st));
+    let look = cursor::Look {
+        until,
+        veil,
+        pointed,
+    };
+    cursor::paint(
+        over,
+        (base.width(), base.height()),
+        frame,
+        st,
+        readout.as_ref(),
+        look,
+    );
+    if !figure.timed() {
+        return;
     }
-    let _ = over.set_attribute("aria-valuetext", &spoken(readout, lang));
+    let (lo, hi) = slider_range(frame, until);
+    let value = cursor.map_or(lo, |t| t.clamp(lo, hi));
+    let text = spoken(readout.as_ref(), figure.ctx().lang);
+    let said = format!("{lo:.0} {hi:.0} {value:.0} {text}");
+    if *told.borrow() == said {
+        return;
+    }
+    let _ = over.set_attribute("aria-valuemin", &format!("{lo:.0}"));
+    let _ = over.set_attribute("aria-valuemax", &format!("{hi:.0}"));
+    let _ = over.set_attribute("aria-valuenow", &format!("{value:.0}"));
+    let _ = over.set_attribute("aria-valuetext", &text);
+    *told.borrow_mut() = said;
+}
+
+/// The times a time chart's cursor can take: the view, up to the player's time when it is open.
+fn slider_range(frame: &Frame, until: Option<f64>) -> (f64, f64) {
+    let (lo, hi) = (frame.x.lo, frame.x.hi);
+    (lo, until.map_or(hi, |u| u.clamp(lo, hi)))
 }
 
 #[function_component]
@@ -470,6 +500,8 @@ pub fn Plot(props: &PlotProps) -> Html {
     // Whether the pointer (or the last tap) is on this chart: a phone's narrow chart shows the
     // readout's box only there (`cursor::paint`).
     let pointed: Rc<RefCell<bool>> = use_mut_ref(|| false);
+    // What a time chart's slider last told assistive technology (`paint_layer`).
+    let told: Rc<RefCell<String>> = use_mut_ref(String::new);
 
     // A chart out of view waits until a dragged slider pauses before it is drawn
     // (`worker::client::PAUSE_MS`): drawing only the charts on screen keeps each new run within
@@ -489,7 +521,7 @@ pub fn Plot(props: &PlotProps) -> Html {
             pointed.clone(),
         );
         let on_drawn = props.on_drawn.clone();
-        let waiting = waiting.clone();
+        let (waiting, told) = (waiting.clone(), told.clone());
         use_effect_with(
             (props.figure.clone(), props.layout),
             move |(figure, layout)| {
@@ -517,21 +549,9 @@ pub fn Plot(props: &PlotProps) -> Html {
                     let took = now_ms() - started;
                     let frame = result.ok();
                     if let Some(f) = &frame {
-                        let (cursor, until, veil, step) = *cursor_now.borrow();
-                        let y = *pointer_y.borrow();
-                        let readout =
-                            cursor.and_then(|t| read_at(&*figure, t, y, step.as_ref(), f, &st));
-                        let size = (b.width(), b.height());
-                        let pointed = *pointed.borrow();
-                        let look = cursor::Look {
-                            until,
-                            veil,
-                            pointed,
-                        };
-                        cursor::paint(&o, size, f, &st, readout.as_ref(), look);
-                        if figure.timed() {
-                            announce(&o, f, cursor, readout.as_ref(), figure.ctx().lang);
-                        }
+                        let now = *cursor_now.borrow();
+                        let at = (*pointer_y.borrow(), *pointed.borrow());
+                        paint_layer(&*figure, &b, &o, f, &st, now, at, &told);
                     }
                     *drawn.borrow_mut() = frame.map(|f| (f, st));
                     let query = figure.ctx().view.query.clone();
@@ -576,6 +596,7 @@ pub fn Plot(props: &PlotProps) -> Html {
             pointed.clone(),
         );
         let figure = props.figure.clone();
+        let told = told.clone();
         Rc::new(move || {
             if let (Some(b), Some(o), Some((frame, st))) = (
                 base.cast::<HtmlCanvasElement>(),
@@ -583,21 +604,9 @@ pub fn Plot(props: &PlotProps) -> Html {
                 drawn.borrow().as_ref(),
             ) {
                 let started = now_ms();
-                let (cursor, until, veil, step) = *cursor_now.borrow();
-                let y = *pointer_y.borrow();
-                let readout =
-                    cursor.and_then(|t| read_at(&*figure, t, y, step.as_ref(), frame, st));
-                let size = (b.width(), b.height());
-                let pointed = *pointed.borrow();
-                let look = cursor::Look {
-                    until,
-                    veil,
-                    pointed,
-                };
-                cursor::paint(&o, size, frame, st, readout.as_ref(), look);
-                if figure.timed() {
-                    announce(&o, frame, cursor, readout.as_ref(), figure.ctx().lang);
-                }
+                let now = *cursor_now.borrow();
+                let at = (*pointer_y.borrow(), *pointed.borrow());
+                paint_layer(&*figure, &b, &o, frame, st, now, at, &told);
                 let _ = o.set_attribute("data-paint-ms", &format!("{:.2}", now_ms() - started));
             }
         })
@@ -789,13 +798,19 @@ pub fn Plot(props: &PlotProps) -> Html {
         let (drawn, last, keyed) = (drawn.clone(), last_emitted.clone(), keyed.clone());
         let (pointed, pointer_y) = (pointed.clone(), pointer_y.clone());
         let (on_cursor, on_seek) = (props.on_cursor.clone(), props.on_seek.clone());
+        let cursor_now = cursor_now.clone();
         Callback::from(move |e: KeyboardEvent| {
+            // A lesson's keys (Page Up and Down) are taken before they reach the chart.
+            if e.default_prevented() {
+                return;
+            }
             let Some((frame, _)) = drawn.borrow().clone() else {
                 return;
             };
-            let now = (*last.borrow()).or(cursor_ms);
-            let coarse = e.shift_key();
-            match key_cursor(&e.key(), coarse, now, (frame.x.lo, frame.x.hi)) {
+            // From the cursor on show, wherever the pointer or another chart's keys left it.
+            let (now, until, _, _) = *cursor_now.borrow();
+            let range = slider_range(&frame, until);
+            match key_cursor(&e.key(), e.shift_key(), now, range) {
                 Some(KeyCursor::To(t)) => {
                     e.prevent_default();
                     *keyed.borrow_mut() = true;
@@ -821,13 +836,14 @@ pub fn Plot(props: &PlotProps) -> Html {
     });
     let blur = timed.then(|| {
         let (last, keyed, pointed) = (last_emitted.clone(), keyed.clone(), pointed.clone());
-        let on_cursor = props.on_cursor.clone();
+        let (on_cursor, cursor_now) = (props.on_cursor.clone(), cursor_now.clone());
         Callback::from(move |_: FocusEvent| {
             // The cursor the keys placed goes with the focus, as the pointer's goes when it
-            // leaves the chart.
+            // leaves the chart; one the pointer has since placed elsewhere stays.
             if std::mem::take(&mut *keyed.borrow_mut()) {
                 *pointed.borrow_mut() = false;
-                if last.borrow_mut().take().is_some() {
+                let placed = last.borrow_mut().take();
+                if placed.is_some() && cursor_now.borrow().0 == placed {
                     on_cursor.emit(None);
                 }
             }
@@ -931,8 +947,8 @@ pub fn Plot(props: &PlotProps) -> Html {
                     tabindex={timed.then_some("0")}
                     role={timed.then_some("slider")}
                     aria-label={timed.then(|| format!("{}: {}", figure.title(), lang.pick(
-                        "time cursor; the arrow keys move it, Shift for longer steps, Home and End go to the ends, Escape clears it",
-                        "时间光标：方向键移动，按住 Shift 步长更大，Home 与 End 到两端，Esc 清除",
+                        "time cursor; the arrow keys move it, Shift or Page Up and Down by longer steps, Home and End to the ends, Enter moves the player there, Escape clears it",
+                        "时间光标：方向键移动，Shift 或 Page Up/Down 步长更大，Home 与 End 到两端，Enter 让播放器跳到这里，Esc 清除",
                     )))}
                     onkeydown={key} onblur={blur}
                     style={format!(
@@ -997,7 +1013,8 @@ mod tests {
             to("Enter", false, Some(2000.0)),
             Some(KeyCursor::Seek(2000.0))
         );
-        assert_eq!(to(" ", false, None), None);
+        assert_eq!(to("Enter", false, None), None);
+        assert_eq!(to(" ", false, Some(2000.0)), None, "Space is the player's");
         assert_eq!(to("Tab", false, Some(2000.0)), None);
         assert_eq!(key_cursor("ArrowRight", false, None, (5.0, 5.0)), None);
     }

@@ -616,6 +616,8 @@ pub fn focus_of(e: &KeyboardEvent) -> Focus {
         .to_ascii_lowercase();
     match tag.as_str() {
         _ if editable => Focus::Field,
+        // A time chart's cursor layer: its keys move the cursor.
+        _ if target.get_attribute("role").as_deref() == Some("slider") => Focus::Slider,
         // The player's own scrubber: its arrows step the player, as the key guide says,
         // rather than move the thumb by a ten-thousandth of the run.
         "INPUT" if input_type == "range" && target.id() == SCRUB_ID => Focus::Other,
