@@ -41,6 +41,15 @@ fn analysed(bytes: &[u8]) -> tcplab::capture::analyze::Analysis {
     file.analyze(file.largest()).expect("analysable")
 }
 
+/// How the analysis found its estimate of `key`, in English.
+fn how_of<'a>(a: &'a tcplab::capture::analyze::Analysis, key: &str) -> &'a str {
+    &a.estimates
+        .iter()
+        .find(|e| e.key == key)
+        .unwrap_or_else(|| panic!("no estimate of {key}"))
+        .how
+}
+
 // ---------------------------------------------------------------------------------------------
 // Round trip: the lab's analysis of its own export.
 
@@ -108,12 +117,7 @@ fn a_flow_that_never_filled_its_link_reads_the_link_s_rate_from_its_packet_pairs
             let a = analysed(bytes(&r));
             let ctx = format!("{q} at the {}", point.name());
             let fitted = Scenario::parse(&a.scenario).expect("the fitted scenario parses");
-            let how = &a
-                .estimates
-                .iter()
-                .find(|e| e.key == "bw")
-                .expect("bw said")
-                .how;
+            let how = how_of(&a, "bw");
             assert!(
                 (fitted.bw_mbps - bw).abs() / bw < 0.02,
                 "{ctx}: {} Mbit/s against {bw} ({how})",
@@ -135,12 +139,7 @@ fn a_flow_that_never_filled_its_link_reads_the_link_s_rate_from_its_packet_pairs
         at(CapturePoint::Sender),
     );
     let a = analysed(bytes(&r));
-    let how = &a
-        .estimates
-        .iter()
-        .find(|e| e.key == "bw")
-        .expect("bw said")
-        .how;
+    let how = how_of(&a, "bw");
     assert!(how.contains("packet pairs"), "{how}");
 }
 
@@ -966,8 +965,8 @@ fn a_transfer_of_one_flight_reads_as_slow_start_with_the_run_s_goodput() {
             let seen = (a.duration_ms + rtt) / 1e3;
             assert!((fitted.dur_s - seen).abs() < 0.001, "{ctx}: {}", a.scenario);
         }
-        let bw = a.estimates.iter().find(|e| e.key == "bw").expect("bw said");
-        assert!(bw.how.starts_with("the lab's default"), "{ctx}: {bw:?}");
+        let how = how_of(&a, "bw");
+        assert!(how.starts_with("the lab's default"), "{ctx}: {how}");
         // The lab's goodput runs from the first byte sent to the last received: half a round
         // trip from either capture point's view of it.
         let (g, lab) = (
