@@ -164,8 +164,8 @@ pub enum AnalyzeError {
         data_segments: u64,
         /// No packet from the receiver was captured: the capture holds one direction alone.
         one_way: bool,
-        /// Bytes the captured ACKs acknowledge that no captured segment carries: with
-        /// `one_way`, the data went the other way, uncaptured.
+        /// With `one_way`, the bytes its packets acknowledge: data that went the other way,
+        /// uncaptured (0 otherwise).
         unseen_acked: u64,
         /// The file was cut short: maybe why.
         cut: Option<ReadError>,
@@ -463,6 +463,54 @@ fn unseen_acked(segs: &[&Segment]) -> u64 {
 /// never filled: within a flight the pairs come out a little faster than a round trip's
 /// average even on a link the flow did fill.
 const PAIRS_FASTER: f64 = 1.1;
+
+/// How the fitted `bw` was found, in Mbit/s on the wire.
+#[derive(Debug, Clone, Copy)]
+enum LinkRate {
+    /// The delivery peak: the flow filled its link, or its packet pairs are about as fast.
+    Peak(f64),
+    /// The packet pairs, clearly faster than the peak: the flow never filled its link.
+    Pairs(f64),
+    /// Twice the peak: no pairs, and the flow never filled its link, so it was at least that fast.
+    AtLeast(f64),
+    /// Nothing to measure it by: the lab's default stays.
+    Unknown,
+}
+
+impl LinkRate {
+    fn mbit(self) -> Option<f64> {
+        match self {
+            LinkRate::Peak(r) | LinkRate::Pairs(r) | LinkRate::AtLeast(r) => Some(r),
+            LinkRate::Unknown => None,
+        }
+    }
+
+    /// Whether it is the link's own rate, not a bound on it.
+    fn known(self) -> bool {
+        matches!(self, LinkRate::Peak(_) | LinkRate::Pairs(_))
+    }
+
+    fn how(self) -> Said {
+        match self {
+            LinkRate::Peak(_) => Said::new(
+                "the delivery rate's peak over a round trip, with each segment's headers",
+                "一个往返内交付速率的峰值，计入每个报文段的头部",
+            ),
+            LinkRate::Pairs(_) => Said::new(
+                "the spacing of each flight's packets as they left the link's queue (packet pairs), with their headers: the flow never filled the link",
+                "每轮数据包离开链路队列时的间隔（包对），计入头部：这条流从未占满链路",
+            ),
+            LinkRate::AtLeast(_) => Said::new(
+                "twice the delivery rate's peak with headers: the flow never filled the link, so it was at least that fast",
+                "交付速率峰值（计入头部）的两倍：这条流从未占满链路，链路至少有这么快",
+            ),
+            LinkRate::Unknown => Said::new(
+                "the lab's default: the capture holds no round trip of deliveries to measure the link's rate over",
+                "实验室的默认值：抓包中没有一个完整往返的交付可用来测量链路速率",
+            ),
+        }
+    }
+}
 
 /// A segment's payload and its headers, in bytes, for a connection whose MSS is `mss` (Linux's
 /// 1448 where the handshake was not captured) and whose segments carry timestamps if `ts`.
@@ -1623,56 +1671,24 @@ impl Facts {
         // within a round trip), and are the link's rate.
         let from_peak = self.peak.map(|p| p * wire * 8.0);
         let from_pairs = self.pairs.map(|p| p * 8.0);
-        // Whether `bw` is the link's own rate, not a bound on it: then the least round trip
-        // holds a segment's and an ACK's time on the link, which the lab's `rtt` does not.
-        // (The peak is the link's rate where the flow filled it, or where the pairs are no
-        // faster.)
-        let rate_known = limit != Limit::Application && (filled || from_pairs.is_some());
-        match (from_peak, from_pairs, limit == Limit::Application) {
-            (_, _, true) => {}
+        let rate = match (from_peak, from_pairs, limit == Limit::Application) {
+            (_, _, true) => None,
             (Some(peak), pairs, false) if pairs.map_or(filled, |r| r <= PAIRS_FASTER * peak) => {
-                // The link carries the headers too: payload rate × (MSS + headers) / MSS.
-                sc.bw_mbps = round(peak.clamp(0.01, 100_000.0), 2);
-                how(
-                    "bw",
-                    alike(format!("{} Mbit/s", sc.bw_mbps)),
-                    Said::new(
-                        "the delivery rate's peak over a round trip, with each segment's headers",
-                        "一个往返内交付速率的峰值，计入每个报文段的头部",
-                    ),
-                );
+                Some(LinkRate::Peak(peak))
             }
-            (_, Some(pairs), false) => {
-                sc.bw_mbps = round(pairs.clamp(0.01, 100_000.0), 2);
-                how(
-                    "bw",
-                    alike(format!("{} Mbit/s", sc.bw_mbps)),
-                    Said::new(
-                        "the spacing of each flight's packets as they left the link's queue (packet pairs), with their headers: the flow never filled the link",
-                        "每轮数据包离开链路队列时的间隔（包对），计入头部：这条流从未占满链路",
-                    ),
-                );
+            (_, Some(pairs), false) => Some(LinkRate::Pairs(pairs)),
+            (Some(peak), None, false) => Some(LinkRate::AtLeast(peak * 2.0)),
+            (None, None, false) => Some(LinkRate::Unknown),
+        };
+        if let Some(rate) = rate {
+            if let Some(mbit) = rate.mbit() {
+                sc.bw_mbps = round(mbit.clamp(0.01, 100_000.0), 2);
             }
-            (Some(peak), None, false) => {
-                sc.bw_mbps = round((peak * 2.0).clamp(0.01, 100_000.0), 2);
-                how(
-                    "bw",
-                    alike(format!("{} Mbit/s", sc.bw_mbps)),
-                    Said::new(
-                        "twice the delivery rate's peak with headers: the flow never filled the link, so it was at least that fast",
-                        "交付速率峰值（计入头部）的两倍：这条流从未占满链路，链路至少有这么快",
-                    ),
-                );
-            }
-            (None, None, false) => how(
-                "bw",
-                alike(format!("{} Mbit/s", sc.bw_mbps)),
-                Said::new(
-                    "the lab's default: the capture holds no round trip of deliveries to measure the link's rate over",
-                    "实验室的默认值：抓包中没有一个完整往返的交付可用来测量链路速率",
-                ),
-            ),
+            how("bw", alike(format!("{} Mbit/s", sc.bw_mbps)), rate.how());
         }
+        // The link's own rate known, the least round trip holds a segment's and an ACK's time
+        // on the link, which the lab's `rtt` does not.
+        let rate_known = rate.is_some_and(|r| r.known());
         if let Some(r) = self.rtt_ms {
             // The lab's rtt is the propagation delay alone: the least round trip less the
             // serialisation of one segment and its ACK at the link's rate.

@@ -434,7 +434,7 @@ fn paint_layer(
     st: &Style,
     now: (Option<f64>, Option<f64>, bool, Option<Step>),
     (y, pointed): (Option<f64>, bool),
-    told: &RefCell<String>,
+    told: &RefCell<Option<Told>>,
 ) {
     let (cursor, until, veil, step) = now;
     let readout = cursor.and_then(|t| read_at(figure, t, y, step.as_ref(), frame, st));
@@ -456,16 +456,34 @@ fn paint_layer(
     }
     let (lo, hi) = slider_range(frame, until);
     let value = cursor.map_or(lo, |t| t.clamp(lo, hi));
-    let text = spoken(readout.as_ref(), figure.ctx().lang);
-    let said = format!("{lo:.0} {hi:.0} {value:.0} {text}");
-    if *told.borrow() == said {
-        return;
+    let said = Told {
+        range: (lo.round() as i64, hi.round() as i64),
+        value: value.round() as i64,
+        text: spoken(readout.as_ref(), figure.ctx().lang),
+    };
+    let mut told = told.borrow_mut();
+    let before = told.as_ref();
+    if before != Some(&said) {
+        if before.is_none_or(|b| b.range != said.range) {
+            let _ = over.set_attribute("aria-valuemin", &said.range.0.to_string());
+            let _ = over.set_attribute("aria-valuemax", &said.range.1.to_string());
+        }
+        if before.is_none_or(|b| b.value != said.value) {
+            let _ = over.set_attribute("aria-valuenow", &said.value.to_string());
+        }
+        if before.is_none_or(|b| b.text != said.text) {
+            let _ = over.set_attribute("aria-valuetext", &said.text);
+        }
+        *told = Some(said);
     }
-    let _ = over.set_attribute("aria-valuemin", &format!("{lo:.0}"));
-    let _ = over.set_attribute("aria-valuemax", &format!("{hi:.0}"));
-    let _ = over.set_attribute("aria-valuenow", &format!("{value:.0}"));
-    let _ = over.set_attribute("aria-valuetext", &text);
-    *told.borrow_mut() = said;
+}
+
+/// What a time chart's slider last told assistive technology, in whole milliseconds.
+#[derive(Debug, Clone, PartialEq)]
+struct Told {
+    range: (i64, i64),
+    value: i64,
+    text: String,
 }
 
 /// The times a time chart's cursor can take: the view, up to the player's time when it is open.
@@ -501,7 +519,7 @@ pub fn Plot(props: &PlotProps) -> Html {
     // readout's box only there (`cursor::paint`).
     let pointed: Rc<RefCell<bool>> = use_mut_ref(|| false);
     // What a time chart's slider last told assistive technology (`paint_layer`).
-    let told: Rc<RefCell<String>> = use_mut_ref(String::new);
+    let told: Rc<RefCell<Option<Told>>> = use_mut_ref(|| None);
 
     // A chart out of view waits until a dragged slider pauses before it is drawn
     // (`worker::client::PAUSE_MS`): drawing only the charts on screen keeps each new run within
@@ -792,7 +810,7 @@ pub fn Plot(props: &PlotProps) -> Html {
             })
         });
     // The keyboard's cursor: the layer takes the focus, and a key moves the cursor as the
-    // pointer does (`key_cursor`); its readout is the layer's aria-valuetext (`announce`).
+    // pointer does (`key_cursor`); its readout is the layer's aria-valuetext (`paint_layer`).
     let keyed: Rc<RefCell<bool>> = use_mut_ref(|| false);
     let key = timed.then(|| {
         let (drawn, last, keyed) = (drawn.clone(), last_emitted.clone(), keyed.clone());
