@@ -400,7 +400,14 @@ async fn engine_events_per_second_in_the_worker() {
         let lab = &*lab;
         allow_scripts(lab, 120).await;
         lab.open("?lang=en").await;
-        for (name, query) in ENGINE_SCENARIOS {
+        // TCPLAB_ENGINE_QUERIES='app=bulk&dur=0.01;preset=cellular' measures those queries
+        // alone (`;` between them), to compare two builds on the runs a change is for.
+        let only = std::env::var("TCPLAB_ENGINE_QUERIES").ok();
+        let scenarios: Vec<(&str, &str)> = match only.as_deref() {
+            Some(o) => o.split(';').map(|q| ("chosen", q)).collect(),
+            None => ENGINE_SCENARIOS.to_vec(),
+        };
+        for (name, query) in scenarios {
             // The budget run takes seconds; the others are repeated until the median settles.
             let rounds = if query.contains("dur=600") { 3 } else { 11 };
             // A sweep's runs (no traces), then the charts' (traces kept).
@@ -432,7 +439,8 @@ async fn engine_events_per_second_in_the_worker() {
         }
         // The same budget run as a reader gets it: a link opened in a fresh page, whose own
         // start-up shares the cores with the worker.
-        for _ in 0..3 {
+        let fresh_pages = if only.is_some() { 0 } else { 3 };
+        for _ in 0..fresh_pages {
             lab.open("?app=bulk&dur=600&lang=en").await;
             println!(
                 "a fresh page at `?app=bulk&dur=600`: {}",
