@@ -28,6 +28,8 @@ pub const BETA_SCALE: u32 = 1024;
 const CUBE_RTT_SCALE: u64 = 41 * 10;
 /// `BICTCP_HZ`: the curve's time unit is 1/1024 s.
 const BICTCP_HZ: u32 = 10;
+/// Below this `offs`, `CUBE_RTT_SCALE * offs^3` fits in 64 bits (410 * 2^54 < 2^63).
+const CUBE_EXACT_IN_64: u64 = 1 << 18;
 /// `cube_factor`: 2^(10 + 3 * BICTCP_HZ) / cube_rtt_scale, so that K = cbrt(cube_factor * dW)
 /// comes out in 1/1024 s.
 const CUBE_FACTOR: u64 = (1 << (10 + 3 * BICTCP_HZ)) / CUBE_RTT_SCALE;
@@ -73,6 +75,21 @@ pub fn cbrt(x: f64) -> f64 {
         y -= (y * y * y - x) / (3.0 * y * y);
     }
     y
+}
+
+/// The curve's distance from its origin `offs` (2^-10 s units) from K: `C/rtt * offs^3` in
+/// packets (`bictcp_update`). Linux cubes in 64 bits, which wraps once `offs` passes 2^18
+/// (about 256 s from K); the lab takes 128 bits there and saturates. Below it 64 bits are
+/// exact, and spare WebAssembly a library call for each 128-bit product on every ACK.
+fn cube_delta(offs: u64) -> u32 {
+    if offs < CUBE_EXACT_IN_64 {
+        ((CUBE_RTT_SCALE * offs * offs * offs) >> (10 + 3 * BICTCP_HZ)) as u32
+    } else {
+        // From 2^22 on the result is past `u32::MAX` anyway; the cap keeps the cube in range.
+        let offs = u128::from(offs.min(1 << 32));
+        ((u128::from(CUBE_RTT_SCALE) * offs * offs * offs) >> (10 + 3 * BICTCP_HZ))
+            .min(u128::from(u32::MAX)) as u32
+    }
 }
 
 /// The integer cube root, rounded down: Linux's `cubic_root` (a table and one Newton step)
@@ -194,9 +211,7 @@ impl Cubic {
                 }
             };
             let t = ((j - epoch + usecs_to_jiffies(self.delay_min_us)) << BICTCP_HZ) / HZ;
-            let offs = u128::from(t.abs_diff(self.k));
-            let delta = ((u128::from(CUBE_RTT_SCALE) * offs * offs * offs) >> (10 + 3 * BICTCP_HZ))
-                .min(u128::from(u32::MAX)) as u32;
+            let delta = cube_delta(t.abs_diff(self.k));
             let target = if t < self.k {
                 self.origin_point.saturating_sub(delta)
             } else {
@@ -359,6 +374,29 @@ mod tests {
             srtt: rtt,
             ..AckEvent::plain(Instant::from_millis(now_ms), acked)
         }
+    }
+
+    #[test]
+    fn the_curve_is_the_same_in_64_and_128_bits_where_both_are_exact() {
+        let wide = |offs: u64| {
+            let o = u128::from(offs);
+            ((u128::from(CUBE_RTT_SCALE) * o * o * o) >> (10 + 3 * BICTCP_HZ))
+                .min(u128::from(u32::MAX)) as u32
+        };
+        let edge = CUBE_EXACT_IN_64;
+        for offs in (0..edge)
+            .step_by(97)
+            .chain([edge - 2, edge - 1, edge, edge + 1, 1 << 21])
+        {
+            assert_eq!(cube_delta(offs), wide(offs), "offs {offs}");
+        }
+        // Past 2^22 the curve saturates, however far.
+        for offs in [1 << 22, 1 << 32, 1 << 40, u64::MAX] {
+            assert_eq!(cube_delta(offs), u32::MAX, "offs {offs}");
+        }
+        // 25 s from K on the 2^-10 s scale: C * 25^3 packets, with Linux's C of 410 / 1024
+        // (0.4004, `bic_scale` 41 times 10) rather than RFC 9438's 0.4: 6 256 where 0.4 gives 6 250.
+        assert_eq!(cube_delta(25 << 10), 6_256);
     }
 
     #[test]
