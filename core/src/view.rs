@@ -152,8 +152,13 @@ pub struct Theory {
     pub mss: u32,
     pub bdp_bytes: f64,
     pub rwnd_bytes: f64,
-    /// The link's payload rate.
+    /// The link's payload rate; for a link of opportunities (`link=lte`, `wifi`, a trace),
+    /// what it could carry over the span the goodput is measured on, the rate the verdict holds
+    /// the goodput to (a walk's or a trace's stretch may stand well off its long-run mean).
     pub link_mbps: MBytePerS,
+    /// `link_mbps` is a varying link's mean over the run, not a fixed rate.
+    #[serde(default)]
+    pub link_varies: bool,
     pub window_limit_mbps: MBytePerS,
     pub mathis_mbps: Option<MBytePerS>,
     /// Ideal slow start's rate, as steps (start ms after the first data byte, rate).
@@ -310,7 +315,8 @@ impl RunView {
             mss: s.mss,
             bdp_bytes: bdp_bytes(MbitPerS(s.bw_mbps), s.rtt_ms),
             rwnd_bytes: s.rwnd as f64,
-            link_mbps: link,
+            link_mbps: r.link_offered.unwrap_or(link),
+            link_varies: r.link_offered.is_some(),
             window_limit_mbps: window_limit(s.rwnd as f64, s.rtt_ms),
             mathis_mbps: r.summary.mathis_MBps.map(MBytePerS),
             slow_start: ideal_rate_steps(s.iw, s.mss, s.rtt_ms, link, ms(end)),
@@ -555,6 +561,26 @@ mod tests {
         assert!((v.theory.bdp_bytes - 3_500_000.0).abs() < 1e-6);
         assert_eq!(v.theory.slow_start.first().map(|s| s.0), Some(0.0));
         assert!(v.end_ms > 200.0);
+    }
+
+    #[test]
+    fn the_charts_link_line_is_the_rate_the_verdict_reads_the_goodput_against() {
+        // A fixed link: its payload rate (100 Mbit/s less the headers).
+        let fixed = view("rtt=40&bw=100&dur=2");
+        assert!(!fixed.theory.link_varies);
+        assert_eq!(fixed.theory.link_mbps, fixed.verdict.link_mbps);
+        assert!(
+            (fixed.theory.link_mbps.0 - 12.1).abs() < 0.1,
+            "{:?}",
+            fixed.theory.link_mbps
+        );
+        // LTE's walk spends this seed's 30 s above its 10 Mbit/s mean (1.21 MB/s of payload):
+        // the line is what the link carried meanwhile, under the goodput it held.
+        let lte = view("preset=cellular");
+        assert!(lte.theory.link_varies);
+        assert_eq!(lte.theory.link_mbps, lte.verdict.link_mbps);
+        assert!(lte.theory.link_mbps.0 > 1.5, "{:?}", lte.theory.link_mbps);
+        assert!(lte.verdict.goodput_mbps <= lte.theory.link_mbps);
     }
 
     #[test]

@@ -1125,6 +1125,60 @@ async fn reload_first_screen(lab: &Lab) {
     );
 }
 
+/// Whether the page's menu `id` (a `<details>`) is open, and whether its button has the focus.
+async fn menu_state(lab: &Lab, id: &str) -> (bool, bool) {
+    let state = lab
+        .eval_string(&format!(
+            "const d = document.getElementById('{id}');
+             const s = d && d.querySelector('summary');
+             return (d && d.open ? 'open' : 'closed') + ' ' +
+                    (s && document.activeElement === s ? 'focused' : 'elsewhere');"
+        ))
+        .await;
+    (state.starts_with("open"), state.ends_with("focused"))
+}
+
+/// A teacher's first press on the first screen's Lessons menu opens it for good: the menu it
+/// opened is the page's open menu once the page has taken the first screen's place (it had
+/// closed as the page came, so the first press seemed lost). By keyboard too, the focus staying
+/// on the menu's button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_menu_opened_on_the_first_screen_stays_open_as_the_page_comes() {
+    with_lab(|lab| async move {
+        let lab = &*lab;
+        lab.set_window(1366, 768).await;
+        for (how, menu) in [("click", "lessons"), ("Enter", "presets")] {
+            reload_first_screen(lab).await;
+            let button = format!("#{menu} > summary");
+            if how == "click" {
+                lab.click(By::Css(&button), "the first screen's menu").await;
+            } else {
+                lab.eval_string(&format!(
+                    "document.querySelector('{button}').focus(); return '';"
+                ))
+                .await;
+                lab.press(Key::Enter).await;
+            }
+            let mounted = lab
+                .wait_until(SETTLE, || async {
+                    stand_in(lab, "first-screen").await == "absent"
+                })
+                .await;
+            assert!(
+                mounted,
+                "the press brought the page: {:?}",
+                lab.console().await
+            );
+            // Past the page's first frames, where the menu had closed.
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let (open, focused) = menu_state(lab, menu).await;
+            assert!(open, "{how} on {menu}: the page's menu is open");
+            assert!(focused, "{how} on {menu}: its button has the focus");
+        }
+    })
+    .await;
+}
+
 /// `display` of the stand-in `id` (`absent` once the page has removed it).
 async fn stand_in(lab: &Lab, id: &str) -> String {
     lab.eval_string(&format!(

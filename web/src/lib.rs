@@ -185,9 +185,11 @@ pub(crate) fn retire(which: StandIn) {
     let y = window.scroll_y().unwrap_or(0.0);
     let mut removed = false;
     let mut focused = None;
+    let mut opened = Vec::new();
     for id in ids {
         if let Some(stand_in) = doc.get_element_by_id(id) {
             focused = focused.or_else(|| Focus::inside(&doc, &stand_in));
+            opened.extend(open_menus(&stand_in));
             stand_in.remove();
             removed = true;
         }
@@ -195,9 +197,31 @@ pub(crate) fn retire(which: StandIn) {
     if removed && y > 0.0 {
         window.scroll_to_with_x_and_y(0.0, y);
     }
+    // A menu the reader opened on the first screen (the lessons, the presets) stays open: it
+    // had opened at their press, and closing it as the page came would drop that press.
+    for id in opened {
+        if let Some(menu) = doc
+            .get_element_by_id(&id)
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlDetailsElement>(e).ok())
+        {
+            menu.set_open(true);
+        }
+    }
     if let Some(f) = focused {
         f.restore(&doc);
     }
+}
+
+/// The ids of the menus (`<details>`) open in a stand-in.
+fn open_menus(stand_in: &web_sys::Element) -> Vec<String> {
+    let Ok(open) = stand_in.query_selector_all("details[id][open]") else {
+        return Vec::new();
+    };
+    (0..open.length())
+        .filter_map(|i| open.item(i))
+        .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        .map(|e| e.id())
+        .collect()
 }
 
 /// The control a reader was in on a stand-in, by the id the page's own control shares with it,
@@ -206,14 +230,26 @@ pub(crate) fn retire(which: StandIn) {
 struct Focus {
     id: String,
     selection: Option<(u32, u32)>,
+    /// The focus was on the button (`<summary>`) of the menu `id`, which has no id of its own.
+    menu_button: bool,
 }
 
 impl Focus {
     fn inside(doc: &web_sys::Document, stand_in: &web_sys::Element) -> Option<Focus> {
         use wasm_bindgen::JsCast;
         let active = doc.active_element()?;
-        if !stand_in.contains(Some(&active)) || active.id().is_empty() {
+        if !stand_in.contains(Some(&active)) {
             return None;
+        }
+        if active.id().is_empty() {
+            let menu = active
+                .parent_element()
+                .filter(|_| active.tag_name() == "SUMMARY")?;
+            return (!menu.id().is_empty()).then(|| Focus {
+                id: menu.id(),
+                selection: None,
+                menu_button: true,
+            });
         }
         let selection = active
             .dyn_ref::<web_sys::HtmlInputElement>()
@@ -221,6 +257,7 @@ impl Focus {
         Some(Focus {
             id: active.id(),
             selection,
+            menu_button: false,
         })
     }
 
@@ -228,6 +265,10 @@ impl Focus {
         use wasm_bindgen::JsCast;
         let Some(control) = doc
             .get_element_by_id(&self.id)
+            .and_then(|e| match self.menu_button {
+                true => e.query_selector("summary").ok().flatten(),
+                false => Some(e),
+            })
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         else {
             return;

@@ -19,7 +19,7 @@ use super::cwnd::{bbr_mode, bbr_runs};
 use super::draw::{self, Pen};
 use super::fmt;
 use super::frame::{top_of, Frame};
-use super::legend::{Item, Swatch};
+use super::legend::{self, Item, Swatch};
 use super::plot::{At, Figure};
 use super::series::{clip_x, finite, index_at, max_of, steps};
 use super::style::*;
@@ -102,11 +102,7 @@ impl Bbr {
             ),
             Item::new(
                 Swatch::Dashed(LINK, 1.2),
-                format!(
-                    "{} {}",
-                    lang.pick("link rate", "链路速率"),
-                    fmt::rate(ctx.view.theory.link_mbps)
-                ),
+                legend::link_rate(&ctx.view.theory, lang),
             ),
         ];
         // The band's colours: the modes other than ProbeBW that it shows in view (Startup,

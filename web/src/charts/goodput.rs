@@ -298,12 +298,7 @@ impl Figure for Goodput {
         }
         items.push(Item::new(
             Swatch::Dashed(LINK, 1.4),
-            format!(
-                "{} {}{}",
-                lang.pick("link rate", "链路速率"),
-                fmt::rate(th.link_mbps),
-                above(link, top, lang)
-            ),
+            format!("{}{}", legend::link_rate(th, lang), above(link, top, lang)),
         ));
         if let Some(fair) = fair {
             items.push(Item::new(

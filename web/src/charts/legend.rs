@@ -41,6 +41,17 @@ impl Item {
     }
 }
 
+/// The link's dashed line, named for what it is: a fixed link's rate, or a varying link's mean
+/// over the run (`Theory::link_varies`), which the verdict's "of the link" is also read against.
+pub fn link_rate(theory: &tcplab::view::Theory, lang: Lang) -> String {
+    let name = if theory.link_varies {
+        lang.pick("link's mean this run", "本次运行的链路平均速率")
+    } else {
+        lang.pick("link rate", "链路速率")
+    };
+    format!("{name} {}", super::fmt::rate(theory.link_mbps))
+}
+
 /// The entries of the flows named `names` drawn in their own colours
 /// ([`super::style::colour_of`]): one each while there are few enough to tell apart, else flow
 /// 1 and the rest as one quiet entry. `widths` are flow 1's line and the others'.

@@ -7,7 +7,7 @@ use super::cursor::{Readout, Row};
 use super::draw::{self, Pen};
 use super::fmt::{self, ByteUnit};
 use super::frame::{top_of, Frame};
-use super::legend::{Item, Swatch};
+use super::legend::{self, Item, Swatch};
 use super::plot::{At, Figure};
 use super::series::{clip_x, finite, index_at, max_of, steps, value_at, within};
 use super::style::*;
@@ -66,8 +66,8 @@ impl Sequence {
                 Swatch::Dashed(LINK, 1.2),
                 format!(
                     "{} {}",
-                    lang.pick("link-rate slope", "链路速率斜率"),
-                    fmt::rate(ctx.view.theory.link_mbps)
+                    lang.pick("slope of the", "斜率："),
+                    legend::link_rate(&ctx.view.theory, lang)
                 ),
             ));
         }
