@@ -1159,11 +1159,7 @@ async fn a_menu_opened_on_the_first_screen_stays_open_as_the_page_comes() {
                 .await;
                 lab.press(Key::Enter).await;
             }
-            let mounted = lab
-                .wait_until(SETTLE, || async {
-                    stand_in(lab, "first-screen").await == "absent"
-                })
-                .await;
+            let mounted = page_took_the_first_screen(lab).await;
             assert!(
                 mounted,
                 "the press brought the page: {:?}",
@@ -1177,6 +1173,14 @@ async fn a_menu_opened_on_the_first_screen_stays_open_as_the_page_comes() {
         }
     })
     .await;
+}
+
+/// Waits for the page to take the first screen's place; says whether it did.
+async fn page_took_the_first_screen(lab: &Lab) -> bool {
+    lab.wait_until(SETTLE, || async {
+        stand_in(lab, "first-screen").await == "absent"
+    })
+    .await
 }
 
 /// `display` of the stand-in `id` (`absent` once the page has removed it).
@@ -1290,11 +1294,7 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
             .perform()
             .await
             .expect("drag the RTT slider");
-        let mounted = lab
-            .wait_until(SETTLE, || async {
-                stand_in(lab, "first-screen").await == "absent"
-            })
-            .await;
+        let mounted = page_took_the_first_screen(lab).await;
         assert!(
             mounted,
             "the gesture brought the page: {:?}",
@@ -1327,12 +1327,7 @@ async fn the_default_page_fetches_its_module_at_the_readers_first_gesture() {
         reload_first_screen(lab).await;
         lab.click(By::Id("rtt-number"), "the first screen's RTT box")
             .await;
-        assert!(
-            lab.wait_until(SETTLE, || async {
-                stand_in(lab, "first-screen").await == "absent"
-            })
-            .await
-        );
+        assert!(page_took_the_first_screen(lab).await);
         let active = lab
             .eval_string("return document.activeElement ? document.activeElement.id : '';")
             .await;
