@@ -560,3 +560,47 @@ fn every_lesson_is_named_in_both_languages() {
         );
     }
 }
+
+/// A reveal takes the player to its answer's step and uncovers the run up to it; a later part
+/// that asks about the same run (the same keys) asks from its own moment. No reveal may show the
+/// run past a later question's moment, or the class has already seen what that question asks
+/// them to work out: slow start's part 3 showed the last byte's arrival, and with it the POST's
+/// length in round trips, before part 4 asked for that length.
+#[test]
+fn no_reveal_shows_the_run_past_a_later_questions_moment() {
+    for lesson in LESSONS {
+        for (i, part) in lesson.parts.iter().enumerate() {
+            if part.question.is_none() {
+                continue;
+            }
+            let s = scenario(lesson, i, "");
+            let (steps, summary) = evidence_of(part, &s);
+            let ev = Evidence {
+                scenario: &s,
+                steps: Some(&steps),
+                summary: Some(&summary),
+            };
+            let Some(shown) = part.answer_step(&ev) else {
+                continue;
+            };
+            for (j, later) in lesson.parts.iter().enumerate().skip(i + 1) {
+                if later.question.is_none() || later.keys != part.keys {
+                    continue;
+                }
+                let Some(asked) = later.moment.find(&steps) else {
+                    continue;
+                };
+                assert!(
+                    shown <= asked,
+                    "{} part {}'s reveal shows step {shown} ({} ms), past part {}'s question \
+                     at step {asked} ({} ms)",
+                    lesson.name,
+                    i + 1,
+                    steps.steps[shown].t_ms,
+                    j + 1,
+                    steps.steps[asked].t_ms
+                );
+            }
+        }
+    }
+}

@@ -109,7 +109,9 @@ fn how_slow_start_ends(ev: &Evidence, at: Option<usize>) -> Option<Found> {
     });
     match end {
         None if s.truncated => None,
-        None => choice(0, last_delivery(s)),
+        // The last byte's arrival would show the POST's length in round trips, which the
+        // next part asks the class to work out: its reveal shows the end, cwnd still doubling.
+        None => choice(0, None),
         Some((i, st)) => match st.kind {
             StepKind::SlowStartExit {
                 reason: SlowStartEnd::HyStartAckTrain | SlowStartEnd::HyStartDelay,

@@ -562,6 +562,7 @@ impl Page {
     /// Stands the cursor at `t` before its steps are in: the record around it is asked for,
     /// and the cursor settles on its step when it arrives.
     fn stand_at(mut self, t: f64) -> Page {
+        let t = on_the_clock(t);
         if self.scenario.at_ms != Some(t) || self.player.within != 0 {
             self.scenario.at_ms = Some(t);
             self.player.within = 0;
@@ -626,7 +627,7 @@ impl Page {
                 // stretch does not throw back the time played since the last step.
                 let at = self.player.play_ms.take();
                 self.player.playing = false;
-                match at.filter(|t| t.is_finite()) {
+                match at.filter(|t| t.is_finite()).map(on_the_clock) {
                     Some(t) if self.scenario.at_ms != Some(t) => {
                         // No step is at a time between steps: the address names the time.
                         self.scenario.at_ms = Some(t);
@@ -713,6 +714,13 @@ impl Page {
             }
         }
     }
+}
+
+/// A time between steps as the address writes it: on the simulator's clock, which ticks in
+/// nanoseconds, so that a pause after playing reads `at=31.3307`, not the playhead's sum of
+/// frame times, `at=31.3306999999997`.
+fn on_the_clock(t_ms: f64) -> f64 {
+    (t_ms * 1e6).round() / 1e6
 }
 
 #[cfg(test)]
@@ -840,12 +848,12 @@ mod tests {
             .apply(Action::Player(Player::Tick(mid)))
             .apply(Action::Player(Player::Pause));
         assert!(!page.player.playing);
-        assert_eq!(page.player_ms(), Some(mid));
+        assert_eq!(page.player_ms(), Some(super::on_the_clock(mid)));
         let i = page.step_index().expect("a step");
         assert_eq!(steps.steps[i].t_ms, a, "the step before the playhead");
         // Play goes on from the playhead, not from the step before it.
         let page = page.apply(Action::Player(Player::Play));
-        assert_eq!(page.player.play_ms, Some(mid));
+        assert_eq!(page.player.play_ms, Some(super::on_the_clock(mid)));
         // A step moves on from the step, and stands on a step's time again.
         let page = page
             .apply(Action::Player(Player::Pause))
@@ -853,5 +861,23 @@ mod tests {
                 crate::player::nav::Dir::Forward,
             ))));
         assert_eq!(page.player_ms(), Some(b));
+
+        // The playhead is a sum of frame times: paused between steps, the address names its
+        // time on the simulator's nanosecond clock, not the sum's rounding errors.
+        let noisy = a + (b - a) / 3.0 + 1e-13;
+        let page = page
+            .apply(Action::Player(Player::Play))
+            .apply(Action::Player(Player::Tick(noisy)))
+            .apply(Action::Player(Player::Pause));
+        let at = page.scenario.at_ms.expect("a cursor");
+        assert_eq!(at, super::on_the_clock(noisy));
+        let written = page.search();
+        let digits = written
+            .split("at=")
+            .nth(1)
+            .and_then(|v| v.split('&').next())
+            .and_then(|v| v.split('.').nth(1))
+            .map_or(0, str::len);
+        assert!(digits <= 6, "{written}");
     }
 }
