@@ -522,6 +522,30 @@ async fn the_presenter_mode_fits_a_projector() {
         wait_for_part(lab, 3).await;
         lab.press(Key::Left).await;
         wait_for_part(lab, 2).await;
+        // Shift with an arrow is the player's round trip there too, not the next part: the
+        // player moves, and the question still waits (it had revealed the answer).
+        let index = || async {
+            lab.eval_string(
+                "const t = document.getElementById('player-time'); return t ? t.dataset.index : '';",
+            )
+            .await
+        };
+        let before = index().await;
+        lab.driver
+            .action_chain()
+            .key_down(Key::Shift)
+            .send_keys(Key::Right)
+            .key_up(Key::Shift)
+            .perform()
+            .await
+            .expect("press Shift+Right");
+        let moved = lab
+            .wait_until(SETTLE, || async { index().await != before })
+            .await;
+        assert!(moved, "Shift+Right left the player at step {before}");
+        let p = wait_panel(lab, "still asking", |p| p.pending).await;
+        assert!(p.feedback.is_empty(), "{p:?}");
+        wait_for_part(lab, 2).await;
         // A digit points at a choice without revealing it; Enter reveals, checking it.
         lab.driver
             .action_chain()

@@ -379,6 +379,7 @@ fn empty_theory() -> Theory {
         bdp_bytes: 0.0,
         rwnd_bytes: 0.0,
         link_mbps: MBytePerS(0.0),
+        link_varies: false,
         window_limit_mbps: MBytePerS(0.0),
         mathis_mbps: None,
         slow_start: Vec::new(),
@@ -604,6 +605,14 @@ fn smoothing_keeps_the_bytes_and_flattens_the_bursts() {
         assert!((r - 1.0).abs() < 1e-9, "{r}");
     }
     assert!(goodput::smooth(&[], 10.0, 4).is_empty());
+    // Nothing arrives for 50 ms (the handshake), then 2 MB/s: the line stays at zero until the
+    // first bin that delivered, rather than rising a half window before it.
+    let bins: Vec<_> = (0..40)
+        .map(|i| (f64::from(i) * 10.0, if i < 5 { 0.0 } else { 2.0 }))
+        .collect();
+    let s = goodput::smooth(&bins, 10.0, 4);
+    assert!(s[..5].iter().all(|&(_, r)| r == 0.0), "{:?}", &s[..6]);
+    assert!(s[5].1 > 0.0 && (s[20].1 - 2.0).abs() < 1e-9, "{:?}", &s[4..21]);
 }
 
 #[wasm_bindgen_test]

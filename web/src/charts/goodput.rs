@@ -37,12 +37,15 @@ pub fn applies(ctx: &Ctx) -> bool {
 /// delivers in bursts about a round trip apart; a plain window that is not a whole number of
 /// them would alias the bursts into a comb, and the second pass flattens that comb.
 /// Before the first bin nothing was delivered: a window reaching back past it counts zeros.
+/// Nor does the line rise before the first bytes arrive: centred, the window would lead them by
+/// its half width, and show goodput before the connection was open.
 pub fn smooth(bins: &[(f64, f64)], bin_ms: f64, m: usize) -> Vec<(f64, f64)> {
     let m = m.max(1);
     let rates: Vec<f64> = bins
         .iter()
         .map(|b| if b.1.is_finite() { b.1 } else { 0.0 })
         .collect();
+    let first = rates.iter().position(|r| *r > 0.0).unwrap_or(rates.len());
     let mut trailing = Vec::with_capacity(rates.len());
     let mut sum = 0.0;
     for i in 0..rates.len() {
@@ -62,7 +65,12 @@ pub fn smooth(bins: &[(f64, f64)], bin_ms: f64, m: usize) -> Vec<(f64, f64)> {
             sum -= trailing[i + m];
         }
         let count = m.min(n - i);
-        out.push((bins[i].0 + bin_ms / 2.0, (sum / count as f64).max(0.0)));
+        let rate = if i < first {
+            0.0
+        } else {
+            (sum / count as f64).max(0.0)
+        };
+        out.push((bins[i].0 + bin_ms / 2.0, rate));
     }
     out.reverse();
     out

@@ -1,7 +1,8 @@
 //! A lesson's keys, on the whole page: PageDown and PageUp (what a presenter's clicker sends)
 //! move through the parts, revealing a pending answer first; R resets the part; in the
-//! presenter's mode the arrows move through the parts too, the digits choose a choice (without
-//! revealing it: the room can be asked first), Enter reveals, and Escape leaves the mode. They
+//! presenter's mode the arrows move through the parts too (with Shift they are the player's round
+//! trip still), the digits choose a choice (without revealing it: the room can be asked first),
+//! Enter reveals, and Escape leaves the mode. They
 //! are heard before the player's (capture phase), which then leaves a key they took.
 
 use gloo_events::{EventListener, EventListenerOptions, EventListenerPhase};
@@ -83,6 +84,11 @@ pub fn action_for(key: &str, target: Target, keys: Keys) -> Option<Action> {
 /// The lesson's action for a key, unless the key belongs to what has focus.
 pub fn key_action(e: &KeyboardEvent, keys: Keys) -> Option<Action> {
     if e.default_prevented() || e.ctrl_key() || e.alt_key() || e.meta_key() {
+        return None;
+    }
+    // Shift with an arrow steps the player a round trip (its keys' legend), in the presenter's
+    // mode too, where the plain arrows move through the parts: it had revealed the answer.
+    if e.shift_key() && matches!(e.key().as_str(), "ArrowLeft" | "ArrowRight") {
         return None;
     }
     let element = e.target().and_then(|t| t.dyn_into::<Element>().ok());

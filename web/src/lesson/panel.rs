@@ -162,6 +162,10 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                         { " · " }<kbd>{ "Enter" }</kbd>{ lang.pick(" reveal", " 揭晓") }
                     }
                     if state.present {
+                        { " · " }<kbd>{ "←" }</kbd><kbd>{ "→" }</kbd>{ lang.pick(" parts · ", " 切换部分 · ") }
+                        <kbd>{ "Shift" }</kbd>{ "+" }<kbd>{ "←" }</kbd><kbd>{ "→" }</kbd>
+                        { lang.pick(" a round trip · ", " 一个往返 · ") }
+                        <kbd>{ "Space" }</kbd>{ lang.pick(" play", " 播放") }
                         { " · " }<kbd>{ "Esc" }</kbd>{ lang.pick(" leave presenter mode", " 退出演示") }
                     }
                 </span>
