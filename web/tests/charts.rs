@@ -612,7 +612,11 @@ fn smoothing_keeps_the_bytes_and_flattens_the_bursts() {
         .collect();
     let s = goodput::smooth(&bins, 10.0, 4);
     assert!(s[..5].iter().all(|&(_, r)| r == 0.0), "{:?}", &s[..6]);
-    assert!(s[5].1 > 0.0 && (s[20].1 - 2.0).abs() < 1e-9, "{:?}", &s[4..21]);
+    assert!(
+        s[5].1 > 0.0 && (s[20].1 - 2.0).abs() < 1e-9,
+        "{:?}",
+        &s[4..21]
+    );
 }
 
 #[wasm_bindgen_test]
