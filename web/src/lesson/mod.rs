@@ -485,6 +485,28 @@ mod tests {
         assert_eq!(page.scenario.cc, tcplab::CcAlgo::Reno);
     }
 
+    /// A link names no reveal, so a part it opens asks its question again, the player on the
+    /// part's moment: not on the link's cursor past it (the last byte's arrival, written by the
+    /// reveal before the reload), where the run gives the answer.
+    #[test]
+    fn a_link_to_a_part_past_its_moment_opens_on_the_moment_with_its_question() {
+        use crate::model::page::Action as PageAction;
+        use crate::worker::Outcome;
+        let page = test_page("?lesson=slow-start&part=4&at=273.682084");
+        assert!(page.lesson.is_some_and(|l| l.pending()));
+        let query = page.run_query();
+        let steps = std::rc::Rc::new(crate::worker::protocol::run_steps(&query, 0.0));
+        let page = page.apply(PageAction::Recorded {
+            query,
+            outcome: Outcome::Steps(steps.clone()),
+        });
+        let moment = tcplab::lesson::Lesson::find("slow-start")
+            .and_then(|l| l.part(3).moment.find(&steps))
+            .map(|i| steps.steps[i].t_ms);
+        assert!(moment.is_some_and(|t| t < 200.0), "{moment:?}");
+        assert_eq!(page.scenario.at_ms, moment);
+    }
+
     /// A part whose moment is an instant (the Mathis lesson's second, `Moment::At(3000.0)`)
     /// stands the player on the step at or before it, at that step's time, whether the part is
     /// opened by its link or entered by Next over a record already in; by Next the player stood

@@ -459,8 +459,16 @@ impl Page {
 
     /// An address arrived: the player opens where it names a step, or on a lesson, paused (on
     /// the lesson's moment, where it has one and the link names no step).
-    pub(crate) fn player_arrive(&mut self, within: u32, closed: bool) {
+    pub(crate) fn player_arrive(&mut self, mut within: u32, closed: bool) {
         let lesson = self.lesson_moment();
+        // A lesson's question waits whenever its part is opened (a link does not carry the
+        // reveal), so the player stands on the part's moment, not on a cursor the link names:
+        // past the moment the run would give the answer (a reload after a reveal showed the
+        // answer's step with the question open again).
+        if self.lesson.is_some_and(|l| l.pending()) {
+            self.scenario.at_ms = None;
+            within = 0;
+        }
         let p = &mut self.player;
         p.open = self.scenario.at_ms.is_some()
             || ((is_lesson(&self.scenario) || lesson.is_some()) && !closed);
