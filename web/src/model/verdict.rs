@@ -90,6 +90,10 @@ pub fn detail(lang: Lang, view: &RunView) -> String {
     text
 }
 
+/// A lossy run's goodput this far above the Mathis rate is explained: the law is a long
+/// flow's average, which a short run with few losses beats.
+const ABOVE_MATHIS: f64 = 1.5;
+
 fn reason(lang: Lang, view: &RunView) -> String {
     let v = &view.verdict;
     let s = &view.summary;
@@ -164,7 +168,10 @@ fn reason(lang: Lang, view: &RunView) -> String {
         (Limit::Loss, _) => {
             let retrans = s.retrans_bytes_pct.map_or("—".to_string(), percent);
             let mathis = v.mathis_mbps.map(mbytes_per_s);
-            match (lang, mathis) {
+            let above = v
+                .mathis_mbps
+                .is_some_and(|m| v.goodput_mbps.0 > ABOVE_MATHIS * m.0);
+            let mut text = match (lang, mathis) {
                 (Lang::En, Some(m)) => format!(
                     "{retrans} of the bytes were sent again ({}, {}) and every loss cut the window: goodput {g} against the Mathis rate {m}; the link could carry {link}.",
                     counted(s.fast_retransmits, "fast retransmit", "fast retransmits"),
@@ -183,7 +190,22 @@ fn reason(lang: Lang, view: &RunView) -> String {
                     "{retrans} 的字节被重传（快速重传 {} 次，超时 {} 次），每次丢包都让窗口缩小：有效吞吐 {g}；链路本可承载 {link}。",
                     s.fast_retransmits, s.timeouts
                 ),
+            };
+            // Mathis et al. (1997) is a long flow's average over many losses, each halving the
+            // window; a short run with few of them, much of it still growing, beats it.
+            if above {
+                let losses = s.fast_retransmits + s.timeouts;
+                text.push_str(&match lang {
+                    Lang::En => format!(
+                        " Above the Mathis rate: that is a long flow's average over many losses, and this run had {}.",
+                        counted(losses, "loss event", "loss events")
+                    ),
+                    Lang::Zh => format!(
+                        "高于 Mathis 速率：那是长流经历多次丢包后的平均值，而这次运行只有 {losses} 次丢包事件。"
+                    ),
+                });
             }
+            text
         }
         (Limit::Policer, _) => {
             let police = v.police_mbps.unwrap_or(v.link_mbps);
@@ -307,6 +329,24 @@ mod tests {
 
     /// BBR's losses cost retransmissions, not a window: its body is told as slow start, with
     /// the segments sent again.
+    #[test]
+    fn a_short_lossy_run_above_the_mathis_rate_says_why() {
+        // A 2.5 MB body at 0.5 % loss over 80 ms: a handful of losses, goodput several times
+        // the Mathis rate, which is a long flow's average.
+        let v = run_view("rtt=80&bw=100&loss=0.5");
+        assert_eq!(v.verdict.limit, tcplab::theory::verdict::Limit::Loss);
+        let m = v.verdict.mathis_mbps.expect("a Mathis rate").0;
+        assert!(v.verdict.goodput_mbps.0 > 1.5 * m);
+        let said = verdict::detail(Lang::En, &v);
+        assert!(said.contains("Above the Mathis rate"), "{said}");
+        assert!(verdict::detail(Lang::Zh, &v).contains("高于 Mathis 速率"));
+        // A long bulk flow at 2 % loss sits near the law: nothing to explain.
+        let long = run_view("app=bulk&rtt=40&bw=100&loss=2&dur=60");
+        assert_eq!(long.verdict.limit, tcplab::theory::verdict::Limit::Loss);
+        let said = verdict::detail(Lang::En, &long);
+        assert!(!said.contains("Above the Mathis rate"), "{said}");
+    }
+
     #[test]
     fn a_lossy_bbr_body_is_held_by_its_start() {
         let v = run_view("cc=bbr&loss=1&rtt=80");
