@@ -28,6 +28,26 @@ fn evidence_of(part: &Part, scenario: &Scenario) -> (Steps, Summary) {
     (r.steps.unwrap_or_default(), r.summary)
 }
 
+/// Each part that asks a question, with the evidence of its own run: the lesson, the part's
+/// index and the part, the run's record of steps, and the evidence the page reads.
+fn for_each_question(mut check: impl FnMut(&Lesson, usize, &Part, &Steps, &Evidence)) {
+    for lesson in LESSONS {
+        for (i, part) in lesson.parts.iter().enumerate() {
+            if part.question.is_none() {
+                continue;
+            }
+            let s = scenario(lesson, i, "");
+            let (steps, summary) = evidence_of(part, &s);
+            let ev = Evidence {
+                scenario: &s,
+                steps: Some(&steps),
+                summary: Some(&summary),
+            };
+            check(lesson, i, part, &steps, &ev);
+        }
+    }
+}
+
 fn scenario(lesson: &Lesson, part: usize, changes: &str) -> Scenario {
     let read = lesson
         .scenario_with(part, changes)
@@ -465,33 +485,21 @@ fn the_hints_examples_are_no_questions_answer() {
 /// The reveal writes the lab's sentence as the player's log does: `24 → 23`, held on one line.
 #[test]
 fn a_reveal_writes_a_change_as_the_player_does() {
-    for lesson in LESSONS {
-        for (i, part) in lesson.parts.iter().enumerate() {
-            if part.question.is_none() {
-                continue;
-            }
-            let s = scenario(lesson, i, "");
-            let (steps, summary) = evidence_of(part, &s);
-            let ev = Evidence {
-                scenario: &s,
-                steps: Some(&steps),
-                summary: Some(&summary),
-            };
-            for lang in LANGS {
-                let a = part
-                    .show(&ev, lang)
-                    .and_then(|sh| sh.answer)
-                    .expect("an answer");
-                assert!(
-                    !a.why.contains("->") && !a.ask.contains("->") && !a.text.contains("->"),
-                    "{} part {}: {}",
-                    lesson.name,
-                    i + 1,
-                    a.why
-                );
-            }
+    for_each_question(|lesson, i, part, _, ev| {
+        for lang in LANGS {
+            let a = part
+                .show(ev, lang)
+                .and_then(|sh| sh.answer)
+                .expect("an answer");
+            assert!(
+                !a.why.contains("->") && !a.ask.contains("->") && !a.text.contains("->"),
+                "{} part {}: {}",
+                lesson.name,
+                i + 1,
+                a.why
+            );
         }
-    }
+    });
     // The fast retransmit's reveal names its change of window as the log does.
     let lesson = Lesson::find("fast-retransmit").expect("a lesson");
     let s = scenario(lesson, 2, "");
@@ -568,39 +576,27 @@ fn every_lesson_is_named_in_both_languages() {
 /// length in round trips, before part 4 asked for that length.
 #[test]
 fn no_reveal_shows_the_run_past_a_later_questions_moment() {
-    for lesson in LESSONS {
-        for (i, part) in lesson.parts.iter().enumerate() {
-            if part.question.is_none() {
+    for_each_question(|lesson, i, part, steps, ev| {
+        let Some(shown) = part.answer_step(ev) else {
+            return;
+        };
+        for (j, later) in lesson.parts.iter().enumerate().skip(i + 1) {
+            if later.question.is_none() || later.keys != part.keys {
                 continue;
             }
-            let s = scenario(lesson, i, "");
-            let (steps, summary) = evidence_of(part, &s);
-            let ev = Evidence {
-                scenario: &s,
-                steps: Some(&steps),
-                summary: Some(&summary),
-            };
-            let Some(shown) = part.answer_step(&ev) else {
+            let Some(asked) = later.moment.find(steps) else {
                 continue;
             };
-            for (j, later) in lesson.parts.iter().enumerate().skip(i + 1) {
-                if later.question.is_none() || later.keys != part.keys {
-                    continue;
-                }
-                let Some(asked) = later.moment.find(&steps) else {
-                    continue;
-                };
-                assert!(
-                    shown <= asked,
-                    "{} part {}'s reveal shows step {shown} ({} ms), past part {}'s question \
-                     at step {asked} ({} ms)",
-                    lesson.name,
-                    i + 1,
-                    steps.steps[shown].t_ms,
-                    j + 1,
-                    steps.steps[asked].t_ms
-                );
-            }
+            assert!(
+                shown <= asked,
+                "{} part {}'s reveal shows step {shown} ({} ms), past part {}'s question at step \
+                 {asked} ({} ms)",
+                lesson.name,
+                i + 1,
+                steps.steps[shown].t_ms,
+                j + 1,
+                steps.steps[asked].t_ms
+            );
         }
-    }
+    });
 }
