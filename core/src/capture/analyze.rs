@@ -55,8 +55,12 @@ pub struct Curves {
     pub rwnd: Vec<(f64, f64)>,
     /// Round-trip samples, ms.
     pub rtt: Vec<(f64, f64)>,
-    /// Goodput per window, MB/s.
+    /// Goodput per window, MB/s, each point at its window's end.
     pub goodput: Vec<(f64, f64)>,
+    /// How long each goodput window is, ms (0 without one): a simulation drawn beside the
+    /// capture is averaged over the same span.
+    #[serde(default)]
+    pub goodput_window_ms: f64,
 }
 
 /// How a fitted figure was found.
@@ -1255,6 +1259,7 @@ fn analyze_connection(
     let gw = (window_ns * 10)
         .max(100_000_000)
         .min((acks_span / 10).max(window_ns));
+    curves.goodput_window_ms = gw as f64 / 1e6;
     let mut prev = (acks.first().map_or(t0, |a| a.0), 0u64);
     for &(t, d) in &acks {
         if t - prev.0 >= gw {

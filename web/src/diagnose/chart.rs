@@ -93,7 +93,8 @@ impl What {
             What::Goodput => (
                 c.goodput.clone(),
                 flow.map(|f| {
-                    let averaged = as_the_capture_averages(&f.goodput, f.bin_ms, &c.goodput);
+                    let averaged =
+                        as_the_capture_averages(&f.goodput, f.bin_ms, c.goodput_window_ms);
                     (simulated, averaged)
                 }),
             ),
@@ -113,33 +114,28 @@ impl What {
 
 type Points = Vec<(f64, f64)>;
 
-/// The simulation's goodput averaged as the capture's is (`capture::analyze`): over the window
-/// each of the capture's points closes (their spacing, about ten round trips), so that the two
-/// lines are one measure. Drawn as its bins, the simulation's line spiked to 11.7 MB/s on a
-/// 2.5 MB/s link beside the capture's even one.
-fn as_the_capture_averages(bins: &[(f64, f64)], bin_ms: f64, capture: &[(f64, f64)]) -> Points {
-    let mut gaps: Vec<f64> = capture
-        .windows(2)
-        .map(|w| w[1].0 - w[0].0)
-        .filter(|g| g.is_finite() && *g > 0.0)
-        .collect();
-    gaps.sort_by(f64::total_cmp);
-    let Some(&window_ms) = gaps.get(gaps.len() / 2) else {
-        return bins.to_vec();
-    };
-    if !(bin_ms > 0.0 && bin_ms.is_finite()) {
+/// The simulation's goodput averaged as the capture's is (`capture::analyze`): over the
+/// capture's goodput window (`Curves::goodput_window_ms`, about ten round trips), each point at
+/// a window's end, so that the two lines are one measure. Drawn as its bins, the simulation's
+/// line spiked to 11.7 MB/s on a 2.5 MB/s link beside the capture's even one.
+fn as_the_capture_averages(bins: &[(f64, f64)], bin_ms: f64, window_ms: f64) -> Points {
+    if !(bin_ms > 0.0 && bin_ms.is_finite() && window_ms > 0.0 && window_ms.is_finite()) {
         return bins.to_vec();
     }
     let k = ((window_ms / bin_ms).round() as usize).max(1);
     let rate = |b: &(f64, f64)| if b.1.is_finite() { b.1 } else { 0.0 };
-    // Each point at the end of a whole window, as the capture's are.
-    (k..=bins.len())
-        .map(|end| {
-            let window = &bins[end - k..end];
-            let sum: f64 = window.iter().map(rate).sum();
-            (bins[end - 1].0 + bin_ms, sum / k as f64)
-        })
-        .collect()
+    let mut sum = 0.0;
+    let mut out = Vec::with_capacity(bins.len().saturating_sub(k) + 1);
+    for (i, b) in bins.iter().enumerate() {
+        sum += rate(b);
+        if i >= k {
+            sum -= rate(&bins[i - k]);
+        }
+        if i + 1 >= k {
+            out.push((b.0 + bin_ms, sum / k as f64));
+        }
+    }
+    out
 }
 
 /// One line of a chart: the capture's or the simulation's.
@@ -268,12 +264,11 @@ mod tests {
         let bins: Vec<(f64, f64)> = (0..50)
             .map(|i| (f64::from(i) * 10.0, if i % 2 == 0 { 4.0 } else { 0.0 }))
             .collect();
-        let capture: Vec<(f64, f64)> = (1..5).map(|i| (f64::from(i) * 100.0, 2.0)).collect();
-        let line = as_the_capture_averages(&bins, 10.0, &capture);
+        let line = as_the_capture_averages(&bins, 10.0, 100.0);
         assert_eq!(line.first().map(|p| p.0), Some(100.0));
         assert_eq!(line.len(), 41);
-        assert!(line.iter().all(|p| (p.1 - 2.0).abs() < 1e-12), "{line:?}");
-        // A capture of one point gives no window: the bins as they are.
-        assert_eq!(as_the_capture_averages(&bins, 10.0, &capture[..1]), bins);
+        assert!(line.iter().all(|p| (p.1 - 2.0).abs() < 1e-9), "{line:?}");
+        // A capture without a goodput window: the bins as they are.
+        assert_eq!(as_the_capture_averages(&bins, 10.0, 0.0), bins);
     }
 }

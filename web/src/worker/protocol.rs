@@ -357,6 +357,7 @@ fn analyze(
         rwnd: thin(&c.rwnd),
         rtt: thin(&c.rtt),
         goodput: thin(&c.goodput),
+        goodput_window_ms: c.goodput_window_ms,
     };
     Ok(CaptureReply {
         connections: read.connections.clone(),
