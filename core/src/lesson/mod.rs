@@ -133,6 +133,27 @@ impl Lesson {
         waiting || ahead
     }
 
+    /// Where the reveal of part `part` (0-based) takes the player in `evidence`'s run: the
+    /// step that shows its answer, but never past the moment of a later part that asks about
+    /// the same run (the same keys, as [`Lesson::veiled`] holds them): the player would show
+    /// that part's answer before it is asked. Slow start's part 3 showed the last byte's
+    /// arrival, and with it the length part 4 asks for. The catalog's reveals keep to this on
+    /// the lessons' own runs; the bound holds it on a run the reader's sliders changed, whose
+    /// moments move.
+    pub fn reveal_step(&self, part: usize, evidence: &Evidence) -> Option<usize> {
+        let here = self.part(part);
+        let shown = here.answer_step(evidence)?;
+        let steps = evidence.steps?;
+        let asked_later = self
+            .parts
+            .iter()
+            .skip(part + 1)
+            .filter(|later| later.question.is_some() && later.keys == here.keys)
+            .filter_map(|later| later.moment.find(steps))
+            .min();
+        Some(asked_later.map_or(shown, |asked| shown.min(asked)))
+    }
+
     /// Part `part` (0-based), or the last.
     pub fn part(&self, part: usize) -> &'static Part {
         let parts: &'static [Part] = self.parts;

@@ -395,7 +395,7 @@ impl Page {
             steps: Some(steps),
             summary: view.map(|v| &v.summary),
         };
-        state.part().answer_step(&evidence)
+        state.lesson.reveal_step(state.part, &evidence)
     }
 }
 
