@@ -44,7 +44,8 @@ impl Measured {
         }
     }
 
-    fn value(self) -> f64 {
+    /// The number measured, in its unit.
+    pub fn value(self) -> f64 {
         match self {
             Measured::Goodput(v) | Measured::Time(v) => v,
         }

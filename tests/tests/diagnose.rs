@@ -259,6 +259,9 @@ async fn my_number_is_explained_by_runs_one_click_away() {
         .await;
         assert!(ruled.contains("path_alone: slow start alone gives 11.6 MB/s"), "{ruled}");
         lab.screenshot("diagnose-explain").await;
+        // The address asks the same question: a shared link opens on this explanation.
+        let asked = lab.search().await;
+        assert_eq!(asked, "?view=diagnose&my_goodput=1.8&lang=en");
         // One click opens the window's run: its goodput is the number.
         lab.click(By::Css(".explain-candidates li[data-cause='receive_window'] a"), "the window's run")
             .await;
@@ -267,6 +270,37 @@ async fn my_number_is_explained_by_runs_one_click_away() {
             .shown()
             .unwrap_or(0.0);
         assert!((goodput / 1.8 - 1.0).abs() < 0.05, "{goodput} MB/s");
+
+        // The link opened afresh: the number in its box and its explanation, with no click.
+        lab.open(&asked).await;
+        assert!(
+            lab.wait_until(ANALYSIS, || async move {
+                lab.eval_string("return document.getElementById('explain-answer') ? 'yes' : 'no';")
+                    .await
+                    == "yes"
+            })
+            .await,
+            "the link's explanation: {:?}",
+            lab.console().await
+        );
+        assert_eq!(
+            lab.eval_string("return document.getElementById('explain-value').value;").await,
+            "1.8"
+        );
+        let again = lab
+            .eval_string(
+                "return [...document.querySelectorAll('.explain-candidates li')].map(l => l.dataset.cause).join(' ');",
+            )
+            .await;
+        assert_eq!(again, causes, "the same explanation");
+        // A number the link cannot ask is named with its range, and nothing is explained.
+        lab.open("?view=diagnose&my_goodput=1e99&lang=en").await;
+        let banner = lab.text_of("banner").await;
+        assert!(
+            banner.contains("my_goodput") && banner.contains("allowed above 0 to 100,000 MB/s"),
+            "{banner}"
+        );
+        lab.assert_no_console_errors().await;
     })
     .await;
 }

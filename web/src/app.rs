@@ -324,6 +324,9 @@ pub fn app(props: &AppProps) -> Html {
         };
         crate::lesson::keys::use_lesson_keys(lesson.is_some(), keys, on_lesson.clone());
     }
+    let on_explain = use_callback(page.dispatcher(), |m, dispatcher| {
+        dispatcher.dispatch(Action::Explain(m))
+    });
     let on_seek = use_callback(page.dispatcher(), |t: f64, dispatcher| {
         dispatcher.dispatch(Action::Player(crate::player::Action::Seek(t)))
     });
@@ -513,7 +516,8 @@ pub fn app(props: &AppProps) -> Html {
                             <LazyDiagnose {lang} scenario={page.scenario.clone()}
                                 view={page.view.clone()} capture={(*capture).clone()}
                                 on_capture={on_capture.clone()} on_load={on_load.clone()}
-                                dropped={(*dropped).clone()} {on_taken} />
+                                dropped={(*dropped).clone()} {on_taken}
+                                asked={page.keys.explain} on_ask={on_explain.clone()} />
                         },
                         View::Compare => html! {
                             <LazyCompare {lang} scenarios={page.compared()} slot={page.slot}

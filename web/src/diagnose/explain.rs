@@ -4,17 +4,14 @@
 
 use std::rc::Rc;
 
-use tcplab::diagnose::{check, ExplainError, Explanation, Measured};
-use tcplab::lesson::question::read_number;
-use tcplab::lesson::Refusal as LessonRefusal;
+use tcplab::diagnose::{Explanation, Measured};
 use tcplab::theory::path::Limits;
 use tcplab::theory::slow_start::ideal_completion_ms;
 use tcplab::{App, Scenario};
 use yew::prelude::*;
 
-use crate::controls::app_label;
 use crate::i18n::Lang;
-use crate::model::format;
+use crate::model::measured::{measured, refusal, Field, Refusal};
 use crate::model::path_words::path_words;
 use crate::worker::client::WORKER_SCRIPT;
 use crate::worker::pool::{Done, Finished, Job, Pool};
@@ -24,6 +21,13 @@ use crate::worker::protocol::Want;
 pub struct ExplainProps {
     pub lang: Lang,
     pub scenario: Scenario,
+    /// The number the page's address asks about (`my_goodput=`, `my_time=`): explained
+    /// whenever it or the path changes, so that a shared link opens on its explanation.
+    #[prop_or_default]
+    pub asked: Option<Measured>,
+    /// The reader asked about a number: the page puts it in its address.
+    #[prop_or_default]
+    pub on_ask: Callback<Measured>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -32,142 +36,14 @@ enum Answer {
     Asking,
     Got(Rc<Explanation>),
     Refused(Refusal),
-}
-
-/// Why the page did not ask, kept apart from its wording so that the message follows the
-/// page's language.
-#[derive(Debug, Clone, PartialEq)]
-enum Refusal {
-    /// What was typed is not a number above 0.
-    NotANumber { field: Field, text: String },
-    /// Written with an exponent (`1e99`), which the page's links and a lesson's answers refuse
-    /// too: a number reads the same everywhere in the lab.
-    Exponent { field: Field, text: String },
-    /// The simulator's own check refused it (`tcplab::diagnose::check`).
-    Check(ExplainError),
     /// The worker's message, as it came.
-    Worker(String),
+    Failed(String),
 }
 
-/// The form's two fields: what was measured.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Field {
-    Goodput,
-    Time,
-}
-
-/// The field as the form's choice names it: the runner's flags (`--goodput`, `--time`) mean
-/// nothing on the page.
-fn field_name(field: Field, lang: Lang) -> &'static str {
-    match field {
-        Field::Goodput => lang.pick("The goodput you measured (MB/s)", "测得的有效吞吐（MB/s）"),
-        Field::Time => lang.pick("The time one body took (ms)", "一个请求体的耗时（ms）"),
-    }
-}
-
-/// The refusal in the page's words.
-fn refusal(r: &Refusal, lang: Lang) -> String {
-    match (r, lang) {
-        (Refusal::NotANumber { field, text }, Lang::En) => {
-            format!(
-                "{}: \"{text}\" is not a number above 0.",
-                field_name(*field, lang)
-            )
-        }
-        (Refusal::NotANumber { field, text }, Lang::Zh) => {
-            format!("{}：“{text}”不是大于 0 的数。", field_name(*field, lang))
-        }
-        (Refusal::Exponent { field, text }, Lang::En) => format!(
-            "{}: \"{text}\" has an exponent: write the number in full digits ({}).",
-            field_name(*field, lang),
-            range(*field, lang)
-        ),
-        (Refusal::Exponent { field, text }, Lang::Zh) => format!(
-            "{}：“{text}”用了指数形式：请写出完整的数字（{}）。",
-            field_name(*field, lang),
-            range(*field, lang)
-        ),
-        (Refusal::Check(e), _) => checked(e, lang),
-        (Refusal::Worker(e), _) => e.clone(),
-    }
-}
-
-/// The values `field` takes, in the page's words.
-fn range(field: Field, lang: Lang) -> String {
-    let max = match field {
-        Field::Goodput => format::number(tcplab::diagnose::MAX_GOODPUT, 6),
-        Field::Time => format::number(tcplab::diagnose::MAX_TIME_MS, 7),
-    };
-    match lang {
-        Lang::En => format!("above 0, up to {max}"),
-        Lang::Zh => format!("须大于 0，至多 {max}"),
-    }
-}
-
-fn checked(e: &ExplainError, lang: Lang) -> String {
-    let (goodput, time) = (
-        field_name(Field::Goodput, lang),
-        field_name(Field::Time, lang),
-    );
-    let (goodput_range, time_range) = (range(Field::Goodput, lang), range(Field::Time, lang));
-    match (e, lang) {
-        (ExplainError::GoodputOutOfRange(v), Lang::En) => format!(
-            "{goodput}: {} is out of range ({goodput_range}).",
-            format::number(*v, 6)
-        ),
-        (ExplainError::GoodputOutOfRange(v), Lang::Zh) => format!(
-            "{goodput}：{} 超出范围（{goodput_range}）。",
-            format::number(*v, 6)
-        ),
-        (ExplainError::TimeOutOfRange(v), Lang::En) => format!(
-            "{time}: {} is out of range ({time_range}).",
-            format::number(*v, 7)
-        ),
-        (ExplainError::TimeOutOfRange(v), Lang::Zh) => format!(
-            "{time}：{} 超出范围（{time_range}）。",
-            format::number(*v, 7)
-        ),
-        (ExplainError::TimeNeedsBody(app), Lang::En) => format!(
-            "{time} applies to the {} workload only, and this path's is {}: give a goodput, or choose {} under Workload.",
-            app_label(App::Body, lang),
-            app_label(*app, lang),
-            app_label(App::Body, lang)
-        ),
-        (ExplainError::TimeNeedsBody(app), Lang::Zh) => format!(
-            "{time}只适用于“{}”负载，而这条路径的负载是“{}”：请改填有效吞吐，或在“负载”中选择“{}”。",
-            app_label(App::Body, lang),
-            app_label(*app, lang),
-            app_label(App::Body, lang)
-        ),
-    }
-}
-/// What to ask, from what was typed into `field`: the measurement, or why the page will not ask.
-fn measured(scenario: &Scenario, field: Field, typed: &str) -> Result<Measured, Refusal> {
-    let text = typed.trim();
-    // Read as a lesson's answer is (`1,250`, full-width digits), so a wall of digits or an
-    // exponent is refused here, not echoed back as a hundred digits out of range.
-    let v = match read_number(text, true) {
-        Ok(v) if v > 0.0 && v.is_finite() => v,
-        Err(LessonRefusal::Exponent(_)) => {
-            return Err(Refusal::Exponent {
-                field,
-                text: text.to_string(),
-            })
-        }
-        _ => {
-            return Err(Refusal::NotANumber {
-                field,
-                text: text.to_string(),
-            })
-        }
-    };
-    let m = match field {
-        Field::Time => Measured::Time(v),
-        Field::Goodput => Measured::Goodput(v),
-    };
-    check(scenario, m).map_err(Refusal::Check)?;
-    Ok(m)
-}
+/// How long the path and the number must stand still before they are explained: an
+/// explanation is many runs, and a slider dragged in this view asks for one once, not at
+/// every step.
+const EXPLAIN_AFTER_MS: i32 = 150;
 
 /// A goodput to start the box with: well under what the path allows this workload (the link,
 /// the windows, and for a body slow start from its first segment), so that the example asks a
@@ -208,11 +84,12 @@ const EXAMPLE_SHARE: f64 = 0.15;
 pub fn Explain(props: &ExplainProps) -> Html {
     let lang = props.lang;
     let answer = use_state_eq(|| Answer::None);
-    let time = use_state_eq(|| false);
-    // What the reader typed. Until then the box is empty, its placeholder an example for the
-    // path in the controls, which Explain asks about: an example written in as the box's value
-    // had the reader's typing added to it ("0.270.3").
-    let typed = use_state_eq(|| None::<String>);
+    let time = use_state_eq(|| matches!(props.asked, Some(Measured::Time(_))));
+    // What the reader typed, or the number the address asks about. Until then the box is
+    // empty, its placeholder an example for the path in the controls, which Explain asks
+    // about: an example written in as the box's value had the reader's typing added to it
+    // ("0.270.3").
+    let typed = use_state_eq(|| props.asked.map(|m| m.value().to_string()));
     let example = example_goodput(&props.scenario);
     let value = (*typed)
         .clone()
@@ -227,23 +104,60 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 Callback::from(move |f: Finished| match f.done {
                     Done::Explanation(e) => answer.set(match e.open() {
                         Ok(e) => Answer::Got(Rc::new(e)),
-                        Err(e) => Answer::Refused(Refusal::Worker(e)),
+                        Err(e) => Answer::Failed(e),
                     }),
-                    Done::Error(e) => answer.set(Answer::Refused(Refusal::Worker(e))),
+                    Done::Error(e) => answer.set(Answer::Failed(e)),
                     _ => {}
                 }),
             )
         })
     };
-    let on_ask = {
-        let (answer, time, value, pool, typed) = (
+    // One explanation for the path and the number on show; a new one stops the last.
+    let ask = {
+        let (answer, pool) = (answer.clone(), pool.clone());
+        move |query: String, m: Measured| {
+            answer.set(Answer::Asking);
+            pool.run(vec![Job {
+                query,
+                want: Want::Explain(m),
+            }]);
+        }
+    };
+    {
+        // The address's number (a link, Back, Forward) is the box's, and is explained once
+        // it and the path have stood still.
+        let (answer, time, typed, pool, ask) = (
             answer.clone(),
             time.clone(),
-            value.clone(),
-            pool.clone(),
             typed.clone(),
+            pool.clone(),
+            ask.clone(),
         );
-        let scenario = props.scenario.clone();
+        use_effect_with(
+            (props.scenario.to_query(), props.asked),
+            move |(query, asked)| {
+                let timer = match *asked {
+                    Some(m) => {
+                        time.set(matches!(m, Measured::Time(_)));
+                        typed.set(Some(m.value().to_string()));
+                        answer.set(Answer::Asking);
+                        let query = query.clone();
+                        crate::after(EXPLAIN_AFTER_MS, move || ask(query, m))
+                    }
+                    None => {
+                        pool.cancel();
+                        answer.set(Answer::None);
+                        None
+                    }
+                };
+                move || drop(timer)
+            },
+        );
+    }
+    let on_ask = {
+        let (answer, time, value, typed) =
+            (answer.clone(), time.clone(), value.clone(), typed.clone());
+        let (scenario, asked, on_ask) = (props.scenario.clone(), props.asked, props.on_ask.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             // Asked with the box empty, the example is what is explained: the box then shows
@@ -253,13 +167,10 @@ pub fn Explain(props: &ExplainProps) -> Html {
             }
             let field = if *time { Field::Time } else { Field::Goodput };
             match measured(&scenario, field, &value) {
-                Ok(m) => {
-                    answer.set(Answer::Asking);
-                    pool.run(vec![Job {
-                        query: scenario.to_query(),
-                        want: Want::Explain(m),
-                    }]);
-                }
+                // The address's own number again (after a refusal, say): asked here, since
+                // the address does not change.
+                Ok(m) if asked == Some(m) => ask(scenario.to_query(), m),
+                Ok(m) => on_ask.emit(m),
                 Err(r) => answer.set(Answer::Refused(r)),
             }
         })
@@ -314,6 +225,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                     <p class="busy" id="explain-busy">{ lang.pick("Simulating each cause…", "正在逐个模拟原因…") }</p>
                 },
                 Answer::Refused(r) => html! { <p class="capture-error" id="explain-error" role="alert">{ refusal(r, lang) }</p> },
+                Answer::Failed(e) => html! { <p class="capture-error" id="explain-error" role="alert">{ e.clone() }</p> },
                 Answer::Got(e) => html! {
                     <div id="explain-answer">
                         <h3>{ lang.pick("Each of these gives it on that path", "在这条路径上，以下每一个都能得到它") }</h3>
@@ -355,13 +267,6 @@ mod tests {
         Scenario::parse(q).unwrap_or_default()
     }
 
-    fn refused(q: &str, field: Field, typed: &str, lang: Lang) -> String {
-        match measured(&path(q), field, typed) {
-            Err(r) => refusal(&r, lang),
-            Ok(m) => panic!("{typed} asked as {m:?}"),
-        }
-    }
-
     /// The box's example is a goodput each path can give its workload, not one number for all:
     /// 1.8 MB/s was impossible on a 10 Mbit/s path.
     #[test]
@@ -383,61 +288,6 @@ mod tests {
                 "{q}: {example}"
             );
         }
-    }
-
-    #[test]
-    fn a_refusal_names_the_page_s_fields_not_the_runner_s_flags() {
-        assert_eq!(
-            refused("", Field::Goodput, " abc ", Lang::En),
-            "The goodput you measured (MB/s): \"abc\" is not a number above 0."
-        );
-        assert_eq!(
-            refused("", Field::Time, "-3", Lang::Zh),
-            "一个请求体的耗时（ms）：“-3”不是大于 0 的数。"
-        );
-        assert_eq!(
-            refused("app=bulk", Field::Time, "100", Lang::En),
-            "The time one body took (ms) applies to the Body workload only, and this path's is \
-             Bulk: give a goodput, or choose Body under Workload."
-        );
-        assert_eq!(
-            refused("", Field::Goodput, "200000", Lang::En),
-            "The goodput you measured (MB/s): 200,000 is out of range (above 0, up to 100,000)."
-        );
-        // An exponent is refused as the links refuse it, not read and echoed back as a
-        // hundred digits; so is a wall of digits.
-        assert_eq!(
-            refused("", Field::Goodput, "1e99", Lang::En),
-            "The goodput you measured (MB/s): \"1e99\" has an exponent: write the number in \
-             full digits (above 0, up to 100,000)."
-        );
-        assert_eq!(
-            refused("", Field::Time, "2E3", Lang::Zh),
-            "一个请求体的耗时（ms）：“2E3”用了指数形式：请写出完整的数字（须大于 0，至多 3,600,000）。"
-        );
-        let wall = "9".repeat(100);
-        assert_eq!(
-            refused("", Field::Goodput, &wall, Lang::En),
-            format!("The goodput you measured (MB/s): \"{wall}\" is not a number above 0.")
-        );
-        assert_eq!(
-            measured(&path(""), Field::Time, "1,250"),
-            Ok(Measured::Time(1250.0))
-        );
-        for lang in Lang::ALL {
-            for (q, field, typed) in [
-                ("", Field::Goodput, "abc"),
-                ("app=msgs", Field::Time, "5"),
-                ("", Field::Time, "4000000"),
-            ] {
-                let text = refused(q, field, typed, lang);
-                assert!(!text.contains("--"), "{text}");
-            }
-        }
-        assert_eq!(
-            measured(&path(""), Field::Time, "6390"),
-            Ok(Measured::Time(6390.0))
-        );
     }
 
     #[test]

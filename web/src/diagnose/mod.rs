@@ -64,6 +64,11 @@ pub struct DiagnoseProps {
     /// does not read it again.
     #[prop_or_default]
     pub on_taken: Callback<()>,
+    /// The number "My number, explained" asks about, from the address.
+    #[prop_or_default]
+    pub asked: Option<tcplab::diagnose::Measured>,
+    #[prop_or_default]
+    pub on_ask: Callback<tcplab::diagnose::Measured>,
 }
 
 /// A file dropped on the page outside its drop zones: the README's "drop a capture on the page"
@@ -283,7 +288,8 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                         scenario={props.scenario.clone()} {on_conn} />
                 }
             </section>
-            <Explain {lang} scenario={props.scenario.clone()} />
+            <Explain {lang} scenario={props.scenario.clone()} asked={props.asked}
+                on_ask={props.on_ask.clone()} />
         </section>
     }
 }

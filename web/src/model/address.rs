@@ -18,14 +18,33 @@ pub const LANG_KEY: &str = "lang";
 /// The page's other keys: the view and its settings (docs/scenario.md, "The page's own keys").
 /// None is a scenario key, so a query splits cleanly.
 pub const PAGE_KEYS: &[&str] = &[
-    "view", "key", "values", "flow", "key2", "values2", "key3", "values3", "seeds", "metric", "b",
+    "view",
+    "key",
+    "values",
+    "flow",
+    "key2",
+    "values2",
+    "key3",
+    "values3",
+    "seeds",
+    "metric",
+    "b",
     "c",
     // The player's rank of its step at the instant of `at`, and a lesson's player kept closed
     // (`crate::player::state`).
-    "step", "player",
+    "step",
+    "player",
     // A guided lesson, its part, and the presenter's mode (`crate::lesson`).
-    "lesson", "part", "present", // An embed and what it shows (`crate::embed`).
-    "embed", "charts", "controls", "note",
+    "lesson",
+    "part",
+    "present", // An embed and what it shows (`crate::embed`).
+    "embed",
+    "charts",
+    "controls",
+    "note",
+    // The number "My number, explained" asks about (`super::measured`).
+    "my_goodput",
+    "my_time",
 ];
 
 /// How a new state enters the browser's history.

@@ -12,6 +12,7 @@ pub mod address;
 pub mod format;
 pub mod knobs;
 pub mod link_trace;
+pub mod measured;
 pub mod page;
 pub mod path_words;
 pub mod plan;

@@ -122,6 +122,8 @@ pub enum Action {
     Player(crate::player::Action),
     /// The guided lesson.
     Lesson(crate::lesson::Action),
+    /// "My number, explained" asks about this number on the page's path.
+    Explain(tcplab::diagnose::Measured),
 }
 
 impl Action {
@@ -138,7 +140,8 @@ impl Action {
             | Action::Others(..)
             | Action::CompareQueues
             | Action::Player(_)
-            | Action::Lesson(_) => true,
+            | Action::Lesson(_)
+            | Action::Explain(_) => true,
             Action::Arrive(_)
             | Action::Hover(_)
             | Action::Lang(_)
@@ -367,6 +370,13 @@ impl Page {
         let chosen = action.chooses_scenario();
         let revision = self.revision;
         let mut page = self.reduce_action(action);
+        // A number the path no longer takes (a time, once the workload is no body) leaves the
+        // address: the address says what the page explains.
+        if let Some(m) = page.keys.explain {
+            if tcplab::diagnose::check(&page.scenario, m).is_err() {
+                page.keys.explain = None;
+            }
+        }
         // The banner speaks of the link the page opened on and says what is shown instead of
         // it. Once the user has changed the scenario, what is shown is theirs and the banner
         // would be wrong; a change that changed nothing (a refused value, the same value again)
@@ -467,6 +477,12 @@ impl Page {
                 page.keys.matrix = spec;
                 page.pushed()
             }
+            Action::Explain(m) if Some(m) != self.keys.explain => {
+                let mut page = self;
+                page.keys.explain = Some(m);
+                page.pushed()
+            }
+            Action::Explain(_) => self,
             Action::Others(others, slot) => {
                 let mut page = self;
                 page.slot = slot.min(others.len());
@@ -792,6 +808,51 @@ mod tests {
         assert_eq!(p.lang, Lang::Zh);
         assert_eq!(p.entry, Some(Entry::Push));
         assert!(p.search().ends_with("&lang=zh"), "chosen, so written");
+    }
+
+    #[test]
+    fn my_number_explained_is_in_the_address() {
+        use tcplab::diagnose::Measured;
+        // A shared link opens on its number; the page writes it back as it came.
+        let p = test_page("?view=diagnose&my_time=6390&lang=en");
+        assert_eq!(p.keys.explain, Some(Measured::Time(6390.0)));
+        assert!(p.banner.is_empty());
+        assert_eq!(p.search(), "?view=diagnose&my_time=6390&lang=en");
+
+        // Asking about another number is a step Back returns from.
+        let asked = p.apply(Action::Explain(Measured::Goodput(1.8)));
+        assert_eq!(asked.entry, Some(Entry::Push));
+        assert_eq!(asked.search(), "?view=diagnose&my_goodput=1.8&lang=en");
+        let again = asked.clone().apply(Action::Explain(Measured::Goodput(1.8)));
+        assert_eq!(
+            again.revision, asked.revision,
+            "the same number changes nothing"
+        );
+
+        // Other views do not carry it, and coming back shows it again.
+        let sweep = asked.apply(Action::Show(View::Sweep));
+        assert!(!sweep.search().contains("my_"), "{}", sweep.search());
+        let back = sweep.apply(Action::Show(View::Diagnose));
+        assert!(
+            back.search().contains("my_goodput=1.8"),
+            "{}",
+            back.search()
+        );
+
+        // A time is a body's: once the workload is none, the address stops asking.
+        let p = test_page("?view=diagnose&my_time=6390&lang=en").apply(Action::Set {
+            key: Key::App,
+            value: "bulk".to_string(),
+            entry: Entry::Push,
+        });
+        assert_eq!(p.keys.explain, None);
+        assert_eq!(p.search(), "?app=bulk&view=diagnose&lang=en");
+
+        // A bad number is named, its key and range, and nothing is asked.
+        let bad = test_page("?view=diagnose&my_goodput=abc&lang=en");
+        assert_eq!(bad.keys.explain, None);
+        let keys: Vec<&str> = bad.banner.iter().map(|b| b.key.as_str()).collect();
+        assert_eq!(keys, ["my_goodput"]);
     }
 
     #[test]

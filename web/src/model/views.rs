@@ -7,6 +7,7 @@
 //! `Scenario::set` on the scenario on show (so units work and a bad value names its range) and
 //! written back as the canonical query writes it; a compared scenario is a whole query.
 
+use tcplab::diagnose::Measured;
 use tcplab::scenario::{shown, Key};
 use tcplab::Scenario;
 
@@ -397,6 +398,9 @@ pub struct PageKeys {
     /// Whether the others were chosen (by a link, a recipe or an edit), or are still the
     /// default that follows the page's own scenario ([`default_other`]) until then.
     pub others_chosen: bool,
+    /// The number "My number, explained" asks about on the page's path (`my_goodput=`,
+    /// `my_time=`), which the diagnosis explains and its address carries.
+    pub explain: Option<Measured>,
 }
 
 impl PageKeys {
@@ -407,6 +411,7 @@ impl PageKeys {
             matrix: MatrixSpec::default_for(base),
             others: vec![default_other(base)],
             others_chosen: false,
+            explain: None,
         }
     }
 
@@ -626,6 +631,10 @@ impl PageKeys {
             keys.others = others;
             keys.others_chosen = true;
         }
+        match super::measured::read(pairs, base) {
+            Ok(m) => keys.explain = m,
+            Err((key, en, zh)) => note(Err(BadLink::new(key, en, zh))),
+        }
         (keys, bad)
     }
 
@@ -634,7 +643,10 @@ impl PageKeys {
         let mut out = Vec::new();
         match view {
             View::Lab => {}
-            View::Diagnose => out.push(("view", view.name().to_string())),
+            View::Diagnose => {
+                out.push(("view", view.name().to_string()));
+                out.extend(self.explain.map(super::measured::write));
+            }
             View::Sweep => {
                 out.push(("view", view.name().to_string()));
                 out.push(("key", self.sweep.axis.key.name().to_string()));
