@@ -195,6 +195,24 @@ async fn a_50_mb_capture_is_read_in_the_worker_with_progress_and_the_tab_stays_l
     let _ = std::fs::remove_file(&big);
 }
 
+/// The causes "My number, explained" gives, once its answer is on the page.
+async fn explained(lab: &Lab) -> String {
+    assert!(
+        lab.wait_until(ANALYSIS, || async move {
+            lab.eval_string("return document.getElementById('explain-answer') ? 'yes' : 'no';")
+                .await
+                == "yes"
+        })
+        .await,
+        "no answer: {:?}",
+        lab.console().await
+    );
+    lab.eval_string(
+        "return [...document.querySelectorAll('.explain-candidates li')].map(l => l.dataset.cause).join(' ');",
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn my_number_is_explained_by_runs_one_click_away() {
     with_lab(|lab| async move {
@@ -235,21 +253,7 @@ async fn my_number_is_explained_by_runs_one_click_away() {
             .await;
         assert!(shown, "the box stayed empty above the example's answer");
         lab.type_into("explain-value", "1.8").await;
-        assert!(
-            lab.wait_until(ANALYSIS, || async move {
-                lab.eval_string("return document.getElementById('explain-answer') ? 'yes' : 'no';")
-                    .await
-                    == "yes"
-            })
-            .await,
-            "no answer: {:?}",
-            lab.console().await
-        );
-        let causes = lab
-            .eval_string(
-                "return [...document.querySelectorAll('.explain-candidates li')].map(l => l.dataset.cause).join(' ');",
-            )
-            .await;
+        let causes = explained(lab).await;
         for c in ["receive_window", "bottleneck"] {
             assert!(causes.contains(c), "{causes}");
         }
@@ -273,26 +277,11 @@ async fn my_number_is_explained_by_runs_one_click_away() {
 
         // The link opened afresh: the number in its box and its explanation, with no click.
         lab.open(&asked).await;
-        assert!(
-            lab.wait_until(ANALYSIS, || async move {
-                lab.eval_string("return document.getElementById('explain-answer') ? 'yes' : 'no';")
-                    .await
-                    == "yes"
-            })
-            .await,
-            "the link's explanation: {:?}",
-            lab.console().await
-        );
+        assert_eq!(explained(lab).await, causes, "the same explanation");
         assert_eq!(
             lab.eval_string("return document.getElementById('explain-value').value;").await,
             "1.8"
         );
-        let again = lab
-            .eval_string(
-                "return [...document.querySelectorAll('.explain-candidates li')].map(l => l.dataset.cause).join(' ');",
-            )
-            .await;
-        assert_eq!(again, causes, "the same explanation");
         // A number the link cannot ask is named with its range, and nothing is explained.
         lab.open("?view=diagnose&my_goodput=1e99&lang=en").await;
         let banner = lab.text_of("banner").await;
