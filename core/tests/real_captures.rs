@@ -213,6 +213,13 @@ fn the_broken_files_say_what_is_wrong() {
     );
     let fitted = Scenario::parse(&a.scenario).expect("parses");
     assert!((fitted.rtt_ms - 40.0).abs() < 2.0, "{}", a.scenario);
+    // Its retransmissions are the whole capture's share (1 %), not taken back as spurious by
+    // SACK blocks of data sent before it began.
+    assert!(
+        a.spurious_retransmissions <= a.retransmitted_segments,
+        "{a:?}"
+    );
+    assert!((0.8..1.3).contains(&a.loss_pct), "{}", a.loss_pct);
 }
 
 /// The figures a sentence states, in order: what both languages must say alike.

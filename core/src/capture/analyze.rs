@@ -845,8 +845,14 @@ impl Unwrap {
 
     /// Without changing what was seen.
     fn peek(&self, wire: u32) -> u64 {
+        self.offset(wire).max(0) as u64
+    }
+
+    /// The offset from the base, negative for a byte before it: a capture begun in the middle
+    /// of a connection sees ACKs and SACK blocks of data sent before its first segment.
+    fn offset(&self, wire: u32) -> i64 {
         let delta = wire.wrapping_sub(self.last_wire) as i32;
-        (self.last as i64 + i64::from(delta)).max(0) as u64
+        self.last as i64 + i64::from(delta)
     }
 }
 
@@ -1033,8 +1039,12 @@ fn analyze_connection(
                 zero_ns += s.ns - z;
             }
             // RFC 2883 §4: a first block below the ACK, or inside the second, is a D-SACK.
+            // A block of data sent before the capture began says nothing of a retransmission
+            // the capture saw: read against the capture's first byte it would look below the
+            // ACK, and a capture begun mid-connection counted each as a D-SACK (44 for the 5
+            // retransmissions of `broken/mid-connection.pcap`), its loss then zero.
             let blocks = s.sack_blocks();
-            if let Some(&(l, r)) = blocks.first() {
+            if let Some(&(l, r)) = blocks.first().filter(|&&(l, _)| seq.offset(l) >= 0) {
                 let (l, r) = (seq.peek(l), seq.peek(r));
                 let inside_second = blocks
                     .get(1)
