@@ -640,9 +640,9 @@ pub const LESSONS: &[Lesson] = &[
                 // it. The class predicts the next doubling instead, from the readout.
                 question: Some(Question {
                     ask: t(
-                        "When this timer fires, the segment is sent a third time. What will the \
-                         timer waiting for that one be, in ms?",
-                        "这个计时器到期时，该报文段第三次发出。等待它的计时器会是多少 ms？",
+                        "When this timer fires, the segment is sent again. What will the timer \
+                         waiting for that one be, in ms?",
+                        "这个计时器到期时，该报文段再次发出。等待它的计时器会是多少 ms？",
                     ),
                     form: Form::Number {
                         unit: MS_UNIT,
@@ -737,7 +737,9 @@ pub const LESSONS: &[Lesson] = &[
             Part {
                 title: t("Four times the loss", "四倍的丢包"),
                 keys: "loss=4&ackloss=4",
-                moment: Moment::At(3000.0),
+                // Before its first loss is answered: at 3 s the goodput chart already showed
+                // the rate the question asks for.
+                moment: Moment::Before(Find::Kind(StepTag::FastRetransmit), 1),
                 say: t(
                     "The same path with {loss} % of the data packets lost. At {t} ms cwnd is \
                      {cwnd} MSS.",
@@ -841,7 +843,9 @@ pub const LESSONS: &[Lesson] = &[
             Part {
                 title: t("Reno", "Reno"),
                 keys: "cc=reno",
-                moment: Moment::At(10000.0),
+                // Each algorithm's question stands before its first loss is answered: at 10 s
+                // of the 20 the goodput chart already showed the rate asked for.
+                moment: Moment::Before(Find::Kind(StepTag::FastRetransmit), 1),
                 say: t(
                     "{cc} on a {bw} Mbit/s path of {rtt} ms that loses {loss} % of its packets at \
                      random. At {t} ms its window is {cwnd} MSS.",
@@ -867,7 +871,7 @@ pub const LESSONS: &[Lesson] = &[
             Part {
                 title: t("CUBIC", "CUBIC"),
                 keys: "cc=cubic",
-                moment: Moment::At(10000.0),
+                moment: Moment::Before(Find::Kind(StepTag::FastRetransmit), 1),
                 say: t(
                     "{cc} regrows its window on a cubic curve in time, not one MSS a round trip, \
                      and cuts it to 70 % on a loss. At {t} ms its window is {cwnd} MSS.",
@@ -894,7 +898,7 @@ pub const LESSONS: &[Lesson] = &[
             Part {
                 title: t("BBR", "BBR"),
                 keys: "cc=bbr",
-                moment: Moment::At(10000.0),
+                moment: Moment::Before(Find::Kind(StepTag::FastRetransmit), 1),
                 say: t(
                     "{cc} does not read a random loss as congestion: it paces at the bottleneck \
                      rate it measures and keeps about a BDP in flight. At {t} ms its window is \
@@ -978,13 +982,14 @@ pub const LESSONS: &[Lesson] = &[
             Part {
                 title: t("FQ-CoDel", "FQ-CoDel"),
                 keys: "aqm=fq_codel",
-                moment: Moment::At(10000.0),
+                // Before the first ping comes back: any ping on the chart answers the question.
+                moment: Moment::At(20.0),
                 say: t(
                     "The same upload through FQ-CoDel (RFC 8290): each flow has its own queue, \
                      CoDel drops once packets wait more than 5 ms, and a sparse flow's packets \
-                     go first. The queue's length at {t} ms: {queue}.",
+                     go first.",
                     "同样的上传换成 FQ-CoDel（RFC 8290）：每条流有自己的队列，包等待超过 5 ms 时 CoDel \
-                     就开始丢包，稀疏流的包优先发送。{t} ms 时队列长度：{queue}。",
+                     就开始丢包，稀疏流的包优先发送。",
                 ),
                 question: Some(Question {
                     ask: t("What will the ping's round trip be now?", "现在 ping 的往返时间会是多少？"),

@@ -237,10 +237,14 @@ impl Figure for Goodput {
         let bbr = view(&v.flows.first().map_or_else(Vec::new, |f| bbr_line(f, end)));
         let slow = view(&slow_start_line(ctx, end));
         let fair = (n > 1).then(|| th.link_mbps / n as f64);
+        // While a lesson's question waits (the charts veiled past the player's time), no Mathis
+        // line: the formula's rate is the answer to "what will Reno get?" or "what does the
+        // formula give?", and is in the reveal.
+        let mathis_rate = th.mathis_mbps.filter(|_| ctx.known_until_ms.is_none());
         let (link, window_limit, mathis) = (
             th.link_mbps.0,
             th.window_limit_mbps.0,
-            th.mathis_mbps.map(|m| m.0),
+            mathis_rate.map(|m| m.0),
         );
 
         let data_max = max_of(
@@ -335,7 +339,7 @@ impl Figure for Goodput {
                 above(window_limit, top, lang)
             ),
         ));
-        if let Some(m) = th.mathis_mbps {
+        if let Some(m) = mathis_rate {
             items.push(Item::new(
                 Swatch::Dashed(MATHIS, 1.6),
                 format!(

@@ -213,6 +213,11 @@ impl Figure for Queue {
     /// What the discipline aims at, in words beside the title: the dashed line's meaning, or
     /// for the drop-tail FIFO the most a full queue makes a packet wait.
     fn note(&self) -> Option<String> {
+        // While a lesson's question waits, no word of what the queue makes a packet wait: a
+        // full FIFO's wait, or the discipline's target, is the ping's round trip it asks for.
+        if self.0.known_until_ms.is_some() {
+            return None;
+        }
         let th = &self.0.view.theory;
         let name = crate::controls::aqm_label(th.aqm);
         let lang = self.0.lang;

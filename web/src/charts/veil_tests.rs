@@ -378,3 +378,26 @@ fn veiled_the_value_axes_fit_what_is_shown_not_what_is_hidden() {
         sent(k)
     );
 }
+
+/// The Mathis lesson asks what the formula gives and what Reno will get: while its question
+/// waits, the goodput chart draws no Mathis line nor names its rate, and the queue chart says
+/// nothing of what a full queue makes a packet wait (the bufferbloat lesson's ping). Unveiled,
+/// both are there.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn no_theory_line_or_note_answers_a_waiting_question() {
+    let v = Rc::new(run_view("preset=post-slow-start&loss=1&dur=3"));
+    let mathis = v
+        .theory
+        .mathis_mbps
+        .expect("a lossy path has a Mathis rate");
+    let said =
+        |until: Option<f64>| super::plot::svg(&Goodput(ctx(&v, until)), 1200.0).document("goodput");
+    let rate = super::fmt::rate(mathis);
+    assert!(said(None).contains("Mathis"), "unveiled");
+    assert!(said(None).contains(&rate), "unveiled: {rate}");
+    let veiled = said(Some(1000.0));
+    assert!(!veiled.contains("Mathis"), "veiled");
+    assert!(Queue(ctx(&v, None)).note().is_some());
+    assert_eq!(Queue(ctx(&v, Some(1000.0))).note(), None);
+}
