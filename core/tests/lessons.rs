@@ -666,3 +666,43 @@ fn a_reveal_on_a_changed_run_stops_at_a_later_questions_moment() {
         "no changed run reached a later question's moment"
     );
 }
+
+/// Every reveal's explanation is whole: a lead-in to the step that shows the answer ("What
+/// the run did:") is dropped where no step shows it (slow start's "it does not" end), not left
+/// over nothing.
+#[test]
+fn no_reveal_ends_on_a_lead_in() {
+    for_each_question(|lesson, i, part, _steps, ev| {
+        for lang in LANGS {
+            let Some(answer) = part.show(ev, lang).and_then(|s| s.answer) else {
+                continue;
+            };
+            let why = answer.why.trim_end();
+            assert!(
+                !why.ends_with([':', '：']),
+                "{} part {} ({lang:?}): {why:?}",
+                lesson.name,
+                i + 1
+            );
+        }
+    });
+}
+
+/// A Chinese reveal puts no space after its full-width punctuation ("运行中发生的是：检测到…").
+#[test]
+fn a_chinese_reveal_has_no_space_after_full_width_punctuation() {
+    for_each_question(|lesson, i, part, _steps, ev| {
+        let Some(answer) = part.show(ev, Language::Zh).and_then(|s| s.answer) else {
+            return;
+        };
+        for p in ['：', '。', '，', '；'] {
+            assert!(
+                !answer.why.contains(&format!("{p} ")),
+                "{} part {}: {:?}",
+                lesson.name,
+                i + 1,
+                answer.why
+            );
+        }
+    });
+}

@@ -344,6 +344,9 @@ async fn a_capture_dropped_on_the_page_is_read_as_one_chosen() {
         );
         let e = lab.text_of("capture-error").await;
         assert!(e.starts_with("handshake.pcap：连接 1 没有传输数据"), "{e}");
+        // The analysis still below is the file read before, and says so.
+        let still = lab.text_of("capture-still").await;
+        assert!(still.contains("window.pcap"), "{still}");
         assert_eq!(lab.search().await, search);
         lab.assert_no_console_errors().await;
     })

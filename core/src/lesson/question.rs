@@ -50,6 +50,10 @@ pub enum Refusal {
     /// Written with an exponent (`1e3`): the page's links refuse them too, so that a number
     /// reads the same to the class as to the lab.
     Exponent(String),
+    /// A comma that groups no three digits (`1,8`, `0,5`): a decimal comma, as much of the
+    /// world writes one. Read as the thousands separator it is in `1,250`, `1,8` would be 18,
+    /// ten times what was meant; it is refused instead, with the point to write.
+    DecimalComma(String),
 }
 
 impl Refusal {
@@ -79,8 +83,54 @@ impl Refusal {
             (Refusal::Exponent(written), Language::Zh) => {
                 format!("“{written}”用了指数形式：请写出完整的数字。")
             }
+            (Refusal::DecimalComma(written), Language::En) => format!(
+                "“{written}”: a comma groups thousands here (1,250); write a decimal with a \
+                 point: {}.",
+                with_point(written)
+            ),
+            (Refusal::DecimalComma(written), Language::Zh) => format!(
+                "“{written}”：逗号在这里用于千位分隔（1,250）；小数请用小数点：{}。",
+                with_point(written)
+            ),
         }
     }
+}
+
+/// A number written with a decimal comma, written with a point.
+fn with_point(written: &str) -> String {
+    written.replace(['，', ','], ".")
+}
+
+/// Whether each comma of `text` groups thousands: digits before it, exactly three after it
+/// (up to the next comma, the point or the end), and none after the point.
+fn commas_group_thousands(text: &str) -> bool {
+    let chars: Vec<char> = text
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => '0',
+            '．' => '.',
+            '，' => ',',
+            c => c,
+        })
+        .collect();
+    let mut past_point = false;
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            '.' => past_point = true,
+            ',' => {
+                let before = i > 0 && chars[i - 1].is_ascii_digit();
+                let after = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                if past_point || !before || after != 3 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// Longest number read, separators left out: room for any answer a lesson has, and a pasted
@@ -130,6 +180,9 @@ pub fn read_number(text: &str, signed: bool) -> Result<f64, Refusal> {
         } else {
             Refusal::NotANumber
         });
+    }
+    if !commas_group_thousands(text.trim()) {
+        return Err(Refusal::DecimalComma(text.trim().to_string()));
     }
     if negative && !signed {
         return Err(Refusal::Negative);
@@ -250,12 +303,22 @@ impl Question {
             &[("answer", text.clone())],
         )?;
         // The lab's own sentence for the step that shows the answer, as the player's log
-        // writes it beside the reveal.
-        if let (Some(steps), Some(i)) = (evidence.steps, found.show) {
-            if let Some(step) = steps.steps.get(i) {
-                why.push(' ');
-                why.push_str(&as_the_log_writes(&explain(step, steps, lang)));
+        // writes it beside the reveal. An answer no step shows ("it does not" end) has none,
+        // and a lead-in to it ("What the run did:") would stand over nothing.
+        let sentence = evidence
+            .steps
+            .zip(found.show)
+            .and_then(|(steps, i)| Some(explain(steps.steps.get(i)?, steps, lang)));
+        match sentence {
+            Some(s) => {
+                // Chinese punctuation is full width: no space after it.
+                if !why.ends_with(['：', '。', '，', '；']) {
+                    why.push(' ');
+                }
+                why.push_str(&as_the_log_writes(&s));
             }
+            None if why.ends_with([':', '：']) => why.clear(),
+            None => {}
         }
         Some(Answer {
             ask,
@@ -454,6 +517,20 @@ mod tests {
             assert_eq!(read(bad), Err(Refusal::NotANumber), "{bad:?}");
         }
         assert_eq!(read(&"9".repeat(400)), Err(Refusal::NotANumber));
+        assert_eq!(read("12,345,678.5"), Ok(12_345_678.5));
+        assert_eq!(read("１，２５０"), Ok(1250.0));
+    }
+
+    #[test]
+    fn a_decimal_comma_is_refused_not_read_as_ten_times_the_number() {
+        let read = |t: &str| read_number(t, false);
+        for t in ["1,8", "0,5", "12,34", "1,2345", ",5", "1.5,000", "1,250,5"] {
+            assert_eq!(read(t), Err(Refusal::DecimalComma(t.to_string())), "{t:?}");
+        }
+        assert_eq!(
+            Refusal::DecimalComma("1,8".into()).message("MB/s", Language::En),
+            "“1,8”: a comma groups thousands here (1,250); write a decimal with a point: 1.8."
+        );
     }
 
     #[test]

@@ -228,18 +228,23 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 Answer::Failed(e) => html! { <p class="capture-error" id="explain-error" role="alert">{ e.clone() }</p> },
                 Answer::Got(e) => html! {
                     <div id="explain-answer">
-                        <h3>{ lang.pick("Each of these gives it on that path", "在这条路径上，以下每一个都能得到它") }</h3>
+                        // A number no run on the path can give is said first and alone: no
+                        // cause is listed as giving it, and it is not ruled out again below.
                         if let Some(f) = e.impossible() {
                             <p id="explain-impossible">{ f.say(lang.language()) }</p>
-                        } else if e.candidates.is_empty() {
-                            <p id="explain-none">{ lang.pick("No single cause does.", "没有单一原因能做到。") }</p>
+                        } else {
+                            <h3>{ lang.pick("Each of these gives it on that path", "在这条路径上，以下每一个都能得到它") }</h3>
+                            if e.candidates.is_empty() {
+                                <p id="explain-none">{ lang.pick("No single cause does.", "没有单一原因能做到。") }</p>
+                            }
                         }
                         <ul class="explain-candidates">
                             { for e.candidates.iter().map(|c| {
                                 let cause = serde_json::to_value(c.cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+                                // The run opens in the language the page speaks.
                                 html! {
                                     <li data-cause={cause}>
-                                        <a href={format!("?{}", c.scenario)}>{ c.finding.say(lang.language()) }</a>
+                                        <a href={format!("?{}&lang={}", c.scenario, lang.code())}>{ c.finding.say(lang.language()) }</a>
                                         <code>{ format!(" {}", c.scenario) }</code>
                                     </li>
                                 }
@@ -247,7 +252,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                         </ul>
                         <h3>{ lang.pick("Ruled out", "被排除") }</h3>
                         <ul class="explain-ruled-out">
-                            { for e.ruled_out.iter().map(|r| {
+                            { for e.ruled_out.iter().filter(|r| !matches!(r.finding, tcplab::diagnose::Finding::Impossible { .. })).map(|r| {
                                 let cause = serde_json::to_value(r.cause).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
                                 html! { <li data-cause={cause}>{ r.finding.say(lang.language()) }</li> }
                             }) }

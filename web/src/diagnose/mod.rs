@@ -263,7 +263,17 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
             </p>
         },
         Reading::Failed(why) => html! {
-            <p class="capture-error" id="capture-error" role="alert">{ why.get(lang.language()).to_string() }</p>
+            <>
+                <p class="capture-error" id="capture-error" role="alert">{ why.get(lang.language()).to_string() }</p>
+                // The analysis of the file read before stays, and says whose it is, lest it be
+                // read as the refused file's.
+                if let Some(c) = &props.capture {
+                    <p class="capture-still" id="capture-still">{ match lang {
+                        Lang::En => format!("Below, still: the analysis of {}, read before.", c.name),
+                        Lang::Zh => format!("下方仍是之前读取的 {} 的分析。", c.name),
+                    } }</p>
+                }
+            </>
         },
     };
     html! {

@@ -20,6 +20,8 @@ pub enum Refusal {
     /// Written with an exponent (`1e99`), which the page's links and a lesson's answers refuse
     /// too: a number reads the same everywhere in the lab.
     Exponent { field: Field, text: String },
+    /// A decimal comma (`1,8`), which would read as 18 (`tcplab::lesson::question::read_number`).
+    DecimalComma { field: Field, text: String },
     /// The simulator's own check refused it (`tcplab::diagnose::check`).
     Check(ExplainError),
 }
@@ -118,6 +120,7 @@ fn link_problem(r: &Refusal, lang: Lang) -> String {
             "“{text}”用了指数形式：请写出完整的数字（{}）",
             allowed(*field)
         ),
+        (Refusal::DecimalComma { text, .. }, _) => decimal_comma(text, lang),
         (Refusal::Check(ExplainError::GoodputOutOfRange(v)), Lang::En) => format!(
             "{} is out of range ({})",
             format::number(*v, 6),
@@ -180,6 +183,12 @@ pub fn refusal(r: &Refusal, lang: Lang) -> String {
             field_name(*field, lang),
             range(*field, lang)
         ),
+        (Refusal::DecimalComma { field, text }, _) => format!(
+            "{}{}{}",
+            field_name(*field, lang),
+            lang.pick(": ", "："),
+            decimal_comma(text, lang)
+        ),
         (Refusal::Check(e), _) => checked(e, lang),
     }
 }
@@ -191,6 +200,11 @@ fn range(field: Field, lang: Lang) -> String {
         Lang::En => format!("above 0, up to {max}"),
         Lang::Zh => format!("须大于 0，至多 {max}"),
     }
+}
+
+/// Why a decimal comma is refused, in the lessons' words (one sentence for the lab).
+fn decimal_comma(text: &str, lang: Lang) -> String {
+    LessonRefusal::DecimalComma(text.to_string()).message("", lang.language())
 }
 
 /// The largest number `field` takes, as the page writes it.
@@ -243,10 +257,18 @@ pub fn measured(scenario: &Scenario, field: Field, typed: &str) -> Result<Measur
     let text = typed.trim();
     // Read as a lesson's answer is (`1,250`, full-width digits), so a wall of digits or an
     // exponent is refused here, not echoed back as a hundred digits out of range.
+    // A number at or below zero is read, and refused by the range check as out of range,
+    // not as "not a number".
     let v = match read_number(text, true) {
-        Ok(v) if v > 0.0 && v.is_finite() => v,
+        Ok(v) if v.is_finite() => v,
         Err(LessonRefusal::Exponent(_)) => {
             return Err(Refusal::Exponent {
+                field,
+                text: text.to_string(),
+            })
+        }
+        Err(LessonRefusal::DecimalComma(_)) => {
+            return Err(Refusal::DecimalComma {
                 field,
                 text: text.to_string(),
             })
@@ -289,7 +311,17 @@ mod tests {
         );
         assert_eq!(
             refused("", Field::Time, "-3", Lang::Zh),
-            "一个请求体的耗时（ms）：“-3”不是大于 0 的数。"
+            "一个请求体的耗时（ms）：-3 超出范围（须大于 0，至多 3,600,000）。"
+        );
+        assert_eq!(
+            refused("", Field::Goodput, "0", Lang::En),
+            "The goodput you measured (MB/s): 0 is out of range (above 0, up to 100,000)."
+        );
+        // A decimal comma would read as ten times the number: refused, with the point.
+        assert_eq!(
+            refused("", Field::Goodput, "1,8", Lang::En),
+            "The goodput you measured (MB/s): “1,8”: a comma groups thousands here (1,250); \
+             write a decimal with a point: 1.8."
         );
         assert_eq!(
             refused("app=bulk", Field::Time, "100", Lang::En),
@@ -381,6 +413,14 @@ mod tests {
                 "\"abc\" is not a number (allowed above 0 to 100,000 MB/s)".to_string(),
                 "“abc”不是数字（允许大于 0 至 100,000 MB/s）".to_string()
             )
+        );
+        assert_eq!(
+            refused("", "my_goodput=-1").1,
+            "-1 is out of range (allowed above 0 to 100,000 MB/s)"
+        );
+        assert_eq!(
+            refused("", "my_goodput=1,8").1,
+            "“1,8”: a comma groups thousands here (1,250); write a decimal with a point: 1.8."
         );
         assert_eq!(
             refused("", "my_time=4000000").1,
