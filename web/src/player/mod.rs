@@ -173,7 +173,13 @@ pub fn Player(props: &PlayerProps) -> Html {
             },
         },
     };
-    let recorded = props.steps.as_ref().map(|s| recorded_text(s, lang));
+    // While a lesson's question waits, nothing of how long the run goes on: its steps' count
+    // or the time to its end would say whether it ends soon.
+    let recorded = props
+        .steps
+        .as_ref()
+        .filter(|_| props.horizon_ms.is_none())
+        .map(|s| recorded_text(s, lang));
     html! {
         <section class="player" id="player" tabindex="-1" aria-label={lang.pick("Step-through player", "单步播放器")}
             data-steps={props.steps.as_ref().map(|s| s.steps.len().to_string()).unwrap_or_default()}>
@@ -273,7 +279,7 @@ fn Stage(props: &StageProps) -> Html {
         <>
             <Transport steps={steps.clone()} index={props.index} time_ms={props.time_ms}
                 playing={props.state.playing} speed={props.state.speed} follow={props.state.follow}
-                rtt_ms={props.rtt_ms}
+                rtt_ms={props.rtt_ms} veiled={props.horizon_ms.is_some()}
                 {lang} on_action={props.on_action.clone()} />
             <Scrubber steps={steps.clone()} time_ms={props.time_ms} {end_ms} {known_until} {lang}
                 on_action={props.on_action.clone()} />
@@ -331,6 +337,8 @@ struct TransportProps {
     speed: usize,
     follow: usize,
     rtt_ms: f64,
+    /// A lesson's question waits: the position says no count of the steps to come.
+    veiled: bool,
     lang: Lang,
     on_action: Callback<Action>,
 }
@@ -375,17 +383,15 @@ fn Transport(props: &TransportProps) -> Html {
         })
     };
     let (at_instant, rank) = nav::instant(steps, i);
-    let position = match lang {
-        Lang::En => format!(
-            "step {} of {}",
-            format::count(i as u64 + 1),
-            format::count(steps.len() as u64)
-        ),
-        Lang::Zh => format!(
-            "第 {} 步，共 {} 步",
-            format::count(i as u64 + 1),
-            format::count(steps.len() as u64)
-        ),
+    let (here, all) = (
+        format::count(i as u64 + 1),
+        format::count(steps.len() as u64),
+    );
+    let position = match (lang, props.veiled) {
+        (Lang::En, false) => format!("step {here} of {all}"),
+        (Lang::Zh, false) => format!("第 {here} 步，共 {all} 步"),
+        (Lang::En, true) => format!("step {here}"),
+        (Lang::Zh, true) => format!("第 {here} 步"),
     };
     let shared = (at_instant > 1).then(|| match lang {
         Lang::En => format!("{} of {at_instant} at this instant", rank + 1),
