@@ -352,10 +352,10 @@ fn segment_rows(ctx: &Ctx, f: &tcplab::view::FlowView, t: f64, y: Option<f64>) -
                 Lang::En => format!(
                     "retransmitted at {}{}",
                     fmt::time(*first),
-                    if resent.len() > 1 {
-                        format!(" and {} more times", resent.len() - 1)
-                    } else {
-                        String::new()
+                    match resent.len() - 1 {
+                        0 => String::new(),
+                        1 => " and once more".to_string(),
+                        more => format!(" and {more} more times"),
                     }
                 ),
                 Lang::Zh => format!("于 {} 重传（共 {} 次）", fmt::time(*first), resent.len()),
