@@ -216,6 +216,8 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 </label>
                 <input id="explain-value" type="text" inputmode="decimal"
                     value={(*typed).clone().unwrap_or_default()} placeholder={example}
+                    aria-invalid={matches!(*answer, Answer::Refused(_)).to_string()}
+                    aria-describedby={matches!(*answer, Answer::Refused(_)).then_some("explain-error")}
                     aria-label={lang.pick("What was measured", "测得的值")} oninput={on_value} />
                 <button type="submit" id="explain-ask">{ lang.pick("Explain", "解读") }</button>
             </form>
