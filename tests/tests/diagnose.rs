@@ -59,6 +59,20 @@ async fn a_real_capture_is_explained_and_simulated_beside_itself() {
             .eval_string("return String(document.querySelectorAll('.capture-charts canvas').length);")
             .await;
         assert_eq!(charts, "4");
+        // "My number, explained" offers the capture's own goodput, not one made up for the path.
+        let bytes = std::fs::read(repo_root().join("tests/captures/lossy-bulk.pcap")).expect("a capture");
+        let file = tcplab::capture::analyze::CaptureFile::read(&bytes, &mut |_| {}).expect("readable");
+        let own = file
+            .analyze(file.largest())
+            .ok()
+            .and_then(|a| a.goodput_MBps)
+            .expect("a goodput");
+        let offered: f64 = lab
+            .eval_string("return document.getElementById('explain-value').placeholder;")
+            .await
+            .parse()
+            .expect("a number");
+        assert!((offered / own - 1.0).abs() < 0.05, "{offered} for {own} MB/s");
         // Drawn with the simulation's colour (chart.rs SIMULATED) under the capture's.
         let drawn = lab
             .wait_until(RUN_TIMEOUT, || async move {

@@ -28,6 +28,10 @@ pub struct ExplainProps {
     /// The reader asked about a number: the page puts it in its address.
     #[prop_or_default]
     pub on_ask: Callback<Measured>,
+    /// The goodput of the capture on show, MB/s: the box's example, the engineer's own number,
+    /// rather than one made up for the path.
+    #[prop_or_default]
+    pub captured: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -58,8 +62,12 @@ fn example_goodput(s: &Scenario) -> String {
             ceiling = ceiling.min(s.body as f64 / ms / 1e3);
         }
     }
-    // Two significant digits, written as the box reads them back (no thousands' commas).
-    let v = ceiling * EXAMPLE_SHARE;
+    two_digits(ceiling * EXAMPLE_SHARE)
+}
+
+/// `v` to two significant digits, written as the box reads it back (no thousands' commas);
+/// empty for no positive number.
+fn two_digits(v: f64) -> String {
     if !(v.is_finite() && v > 0.0) {
         return String::new();
     }
@@ -90,7 +98,11 @@ pub fn Explain(props: &ExplainProps) -> Html {
     // about: an example written in as the box's value had the reader's typing added to it
     // ("0.270.3").
     let typed = use_state_eq(|| props.asked.map(|m| m.value().to_string()));
-    let example = example_goodput(&props.scenario);
+    let example = props
+        .captured
+        .map(two_digits)
+        .filter(|e| !e.is_empty())
+        .unwrap_or_else(|| example_goodput(&props.scenario));
     let value = (*typed)
         .clone()
         .filter(|t| !t.trim().is_empty())
@@ -276,6 +288,21 @@ mod tests {
 
     /// The box's example is a goodput each path can give its workload, not one number for all:
     /// 1.8 MB/s was impossible on a 10 Mbit/s path.
+    #[test]
+    fn a_number_is_written_to_two_significant_digits_as_the_box_reads_it() {
+        for (v, want) in [
+            (0.932, "0.93"),
+            (1.49, "1.5"),
+            (11.6, "12"),
+            (1234.0, "1200"),
+            (0.0018, "0.0018"),
+            (0.0, ""),
+            (f64::NAN, ""),
+        ] {
+            assert_eq!(two_digits(v), want, "{v}");
+        }
+    }
+
     #[test]
     fn the_example_goodput_is_one_the_path_can_give() {
         for (q, want) in [

@@ -299,7 +299,8 @@ pub fn DiagnoseView(props: &DiagnoseProps) -> Html {
                 }
             </section>
             <Explain {lang} scenario={props.scenario.clone()} asked={props.asked}
-                on_ask={props.on_ask.clone()} />
+                on_ask={props.on_ask.clone()}
+                captured={props.capture.as_ref().and_then(|c| c.reply.analysis.goodput_MBps)} />
         </section>
     }
 }
