@@ -3,7 +3,7 @@
 //! with other keys (`lesson=slow-start&iw=4`) stays true.
 
 use super::moment::{next, Find, Moment};
-use super::question::{Form, Found, Given, Question, Tolerance, Unit};
+use super::question::{Form, Found, Given, Question, Tolerance, Unit, THE_RUN};
 use super::{Evidence, Lesson, Part, Text};
 use crate::player::{SlowStartEnd, Step, StepKind, StepTag, Steps};
 use crate::scenario::{Post, Source};
@@ -11,9 +11,6 @@ use crate::scenario::{Post, Source};
 const fn t(en: &'static str, zh: &'static str) -> Text {
     Text { en, zh }
 }
-
-/// What the lab itself says at the reveal, after a question with a step to show.
-const THE_RUN: Text = t("What the run did:", "运行中发生的是：");
 
 /// A quantity that cannot be below zero, in this unit: every number a lesson asks for so far
 /// (a window, a time, a rate, a count).

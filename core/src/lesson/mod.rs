@@ -123,14 +123,19 @@ impl Lesson {
     /// uncovers would answer the next question on the run. A lesson's last question on a run
     /// uncovers it; a later part that changes the scenario asks about another run.
     pub fn veiled(&self, part: usize, revealed: bool) -> bool {
+        let waiting = self.part(part).question.is_some() && !revealed;
+        waiting || self.asked_later_on_the_same_run(part).next().is_some()
+    }
+
+    /// The parts after `part` (0-based) that ask a question about its run: the same keys over
+    /// the lesson's scenario. What they ask stays hidden until they are revealed.
+    fn asked_later_on_the_same_run(&self, part: usize) -> impl Iterator<Item = &'static Part> {
         let here = self.part(part);
-        let waiting = here.question.is_some() && !revealed;
-        let ahead = self
-            .parts
+        let parts: &'static [Part] = self.parts;
+        parts
             .iter()
             .skip(part + 1)
-            .any(|later| later.question.is_some() && later.keys == here.keys);
-        waiting || ahead
+            .filter(move |later| later.question.is_some() && later.keys == here.keys)
     }
 
     /// Where the reveal of part `part` (0-based) takes the player in `evidence`'s run: the
@@ -141,14 +146,10 @@ impl Lesson {
     /// the lessons' own runs; the bound holds it on a run the reader's sliders changed, whose
     /// moments move.
     pub fn reveal_step(&self, part: usize, evidence: &Evidence) -> Option<usize> {
-        let here = self.part(part);
-        let shown = here.answer_step(evidence)?;
+        let shown = self.part(part).answer_step(evidence)?;
         let steps = evidence.steps?;
         let asked_later = self
-            .parts
-            .iter()
-            .skip(part + 1)
-            .filter(|later| later.question.is_some() && later.keys == here.keys)
+            .asked_later_on_the_same_run(part)
             .filter_map(|later| later.moment.find(steps))
             .min();
         Some(asked_later.map_or(shown, |asked| shown.min(asked)))

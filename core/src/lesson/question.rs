@@ -96,6 +96,14 @@ impl Refusal {
     }
 }
 
+/// A question's `because` that says nothing of its own: the lead-in to the lab's sentence for
+/// the step that shows the answer. An answer no step shows ("it does not" end) has no such
+/// sentence, and the lead-in goes with it.
+pub const THE_RUN: Text = Text {
+    en: "What the run did:",
+    zh: "运行中发生的是：",
+};
+
 /// A number written with a decimal comma, written with a point.
 fn with_point(written: &str) -> String {
     written.replace(['，', ','], ".")
@@ -303,8 +311,7 @@ impl Question {
             &[("answer", text.clone())],
         )?;
         // The lab's own sentence for the step that shows the answer, as the player's log
-        // writes it beside the reveal. An answer no step shows ("it does not" end) has none,
-        // and a lead-in to it ("What the run did:") would stand over nothing.
+        // writes it beside the reveal.
         let sentence = evidence
             .steps
             .zip(found.show)
@@ -317,7 +324,7 @@ impl Question {
                 }
                 why.push_str(&as_the_log_writes(&s));
             }
-            None if why.ends_with([':', '：']) => why.clear(),
+            None if self.because == THE_RUN => why.clear(),
             None => {}
         }
         Some(Answer {
