@@ -28,6 +28,15 @@ fn evidence_of(part: &Part, scenario: &Scenario) -> (Steps, Summary) {
     (r.steps.unwrap_or_default(), r.summary)
 }
 
+/// What the page reads of a part's run: its scenario, its steps and its summary.
+fn evidence<'a>(s: &'a Scenario, steps: &'a Steps, summary: &'a Summary) -> Evidence<'a> {
+    Evidence {
+        scenario: s,
+        steps: Some(steps),
+        summary: Some(summary),
+    }
+}
+
 /// Each part that asks a question, with the evidence of its own run: the lesson, the part's
 /// index and the part, the run's record of steps, and the evidence the page reads.
 fn for_each_question(mut check: impl FnMut(&Lesson, usize, &Part, &Steps, &Evidence)) {
@@ -38,11 +47,7 @@ fn for_each_question(mut check: impl FnMut(&Lesson, usize, &Part, &Steps, &Evide
             }
             let s = scenario(lesson, i, "");
             let (steps, summary) = evidence_of(part, &s);
-            let ev = Evidence {
-                scenario: &s,
-                steps: Some(&steps),
-                summary: Some(&summary),
-            };
+            let ev = evidence(&s, &steps, &summary);
             check(lesson, i, part, &steps, &ev);
         }
     }
@@ -173,11 +178,7 @@ fn every_part_of_every_lesson_is_complete_in_both_languages_and_names_what_the_r
             }
             let s = scenario(lesson, i, "");
             let (steps, summary) = evidence_of(part, &s);
-            let ev = Evidence {
-                scenario: &s,
-                steps: Some(&steps),
-                summary: Some(&summary),
-            };
+            let ev = evidence(&s, &steps, &summary);
             for lang in LANGS {
                 let shown = part.show(&ev, lang).unwrap_or_else(|| {
                     panic!("{at_part} ({lang:?}): the run lacks its moment or a figure")
@@ -237,11 +238,7 @@ fn answer_of(lesson: &str, part: usize, changes: &str) -> (Given, Option<usize>)
     let s = scenario(lesson, part, changes);
     let p = lesson.part(part);
     let (steps, summary) = evidence_of(p, &s);
-    let ev = Evidence {
-        scenario: &s,
-        steps: Some(&steps),
-        summary: Some(&summary),
-    };
+    let ev = evidence(&s, &steps, &summary);
     let a = p
         .show(&ev, Language::En)
         .and_then(|sh| sh.answer)
@@ -277,11 +274,7 @@ fn slow_starts_last_part_times_the_last_byte_at_the_server_and_its_ack_apart() {
     let part = &lesson.parts[last];
     let s = scenario(lesson, last, "");
     let (steps, summary) = evidence_of(part, &s);
-    let ev = Evidence {
-        scenario: &s,
-        steps: Some(&steps),
-        summary: Some(&summary),
-    };
+    let ev = evidence(&s, &steps, &summary);
     let say = part
         .show(&ev, Language::En)
         .expect("the part shows")
@@ -409,11 +402,7 @@ fn no_question_is_answered_by_the_card_beside_it() {
             let s = scenario(lesson, part, changes);
             let p = lesson.part(part);
             let (steps, summary) = evidence_of(p, &s);
-            let ev = Evidence {
-                scenario: &s,
-                steps: Some(&steps),
-                summary: Some(&summary),
-            };
+            let ev = evidence(&s, &steps, &summary);
             let shown = p.show(&ev, Language::En).expect("the part");
             let a = shown.answer.expect("an answer");
             let card = slots::value(readout, &ev, shown.at, Language::En).expect("a readout");
@@ -455,11 +444,7 @@ fn the_hints_examples_are_no_questions_answer() {
             for changes in ["", "iw=4", "cc=reno", "cc=cubic"] {
                 let s = scenario(lesson, i, changes);
                 let (steps, summary) = evidence_of(part, &s);
-                let ev = Evidence {
-                    scenario: &s,
-                    steps: Some(&steps),
-                    summary: Some(&summary),
-                };
+                let ev = evidence(&s, &steps, &summary);
                 let Some(Given::Number(v)) = part
                     .show(&ev, Language::En)
                     .and_then(|sh| sh.answer)
@@ -505,11 +490,7 @@ fn a_reveal_writes_a_change_as_the_player_does() {
     let s = scenario(lesson, 2, "");
     let part = lesson.part(2);
     let (steps, summary) = evidence_of(part, &s);
-    let ev = Evidence {
-        scenario: &s,
-        steps: Some(&steps),
-        summary: Some(&summary),
-    };
+    let ev = evidence(&s, &steps, &summary);
     let why = part
         .show(&ev, Language::En)
         .and_then(|sh| sh.answer)
@@ -621,11 +602,7 @@ fn a_reveal_on_a_changed_run_stops_at_a_later_questions_moment() {
                 }
                 let s = read.scenario;
                 let (steps, summary) = evidence_of(part, &s);
-                let ev = Evidence {
-                    scenario: &s,
-                    steps: Some(&steps),
-                    summary: Some(&summary),
-                };
+                let ev = evidence(&s, &steps, &summary);
                 let (Some(own), Some(reveal)) = (part.answer_step(&ev), lesson.reveal_step(i, &ev))
                 else {
                     continue;
