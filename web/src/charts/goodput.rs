@@ -240,7 +240,7 @@ impl Figure for Goodput {
         // While a lesson's question waits (the charts veiled past the player's time), no Mathis
         // line: the formula's rate is the answer to "what will Reno get?" or "what does the
         // formula give?", and is in the reveal.
-        let mathis_rate = th.mathis_mbps.filter(|_| ctx.known_until_ms.is_none());
+        let mathis_rate = th.mathis_mbps.filter(|_| !ctx.veiled());
         let (link, window_limit, mathis) = (
             th.link_mbps.0,
             th.window_limit_mbps.0,

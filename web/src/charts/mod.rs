@@ -221,6 +221,12 @@ impl Ctx {
         self
     }
 
+    /// A lesson's question waits for its answer: what would answer it (a theory's line, a
+    /// note on what the path makes of a packet) is not drawn.
+    pub fn veiled(&self) -> bool {
+        self.known_until_ms.is_some()
+    }
+
     /// The part of a time-ordered series known now (see [`series::known`]), read by `time`.
     pub fn known<'a, T>(&self, points: &'a [T], time: impl Fn(&T) -> f64) -> &'a [T] {
         series::known(points, self.known_until_ms, time)

@@ -215,7 +215,7 @@ impl Figure for Queue {
     fn note(&self) -> Option<String> {
         // While a lesson's question waits, no word of what the queue makes a packet wait: a
         // full FIFO's wait, or the discipline's target, is the ping's round trip it asks for.
-        if self.0.known_until_ms.is_some() {
+        if self.0.veiled() {
             return None;
         }
         let th = &self.0.view.theory;

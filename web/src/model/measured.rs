@@ -9,6 +9,7 @@ use tcplab::{App, Scenario};
 
 use crate::controls::app_label;
 use crate::i18n::Lang;
+use crate::model::address::BadLink;
 use crate::model::format;
 
 /// Why the page did not ask, kept apart from its wording so that the message follows the
@@ -69,10 +70,7 @@ pub fn write(m: Measured) -> (&'static str, String) {
 /// The number a link's `my_goodput=` or `my_time=` (`pairs`, decoded) asks about on `path`, if
 /// either is there; the key at fault, in English and Chinese, if it cannot be asked (the
 /// runner's own check: a time needs a body, each number its range).
-pub fn read(
-    pairs: &[(String, String)],
-    path: &Scenario,
-) -> Result<Option<Measured>, (&'static str, String, String)> {
+pub fn read(pairs: &[(String, String)], path: &Scenario) -> Result<Option<Measured>, BadLink> {
     let mut given = Field::ALL
         .into_iter()
         .filter_map(|f| Some((f, pairs.iter().find(|(k, _)| k == f.key())?.1.as_str())));
@@ -80,14 +78,14 @@ pub fn read(
         return Ok(None);
     };
     if let Some((other, _)) = given.next() {
-        return Err((
+        return Err(BadLink::new(
             other.key(),
             format!("give one of {} and {}", field.key(), other.key()),
             format!("{} 与 {} 只能给一个", field.key(), other.key()),
         ));
     }
     measured(path, field, text).map(Some).map_err(|r| {
-        (
+        BadLink::new(
             field.key(),
             link_problem(&r, Lang::En),
             link_problem(&r, Lang::Zh),
@@ -368,7 +366,7 @@ mod tests {
         );
     }
 
-    fn link(q: &str, search: &str) -> Result<Option<Measured>, (&'static str, String, String)> {
+    fn link(q: &str, search: &str) -> Result<Option<Measured>, BadLink> {
         let pairs: Vec<(String, String)> = search
             .split('&')
             .filter_map(|kv| kv.split_once('='))
@@ -403,13 +401,13 @@ mod tests {
     #[test]
     fn a_bad_number_in_a_link_names_its_key_and_range() {
         let refused = |q: &str, search: &str| match link(q, search) {
-            Err((key, en, zh)) => (key, en, zh),
+            Err(b) => (b.key, b.problem, b.problem_zh),
             Ok(m) => panic!("{search} read as {m:?}"),
         };
         assert_eq!(
             refused("", "my_goodput=abc"),
             (
-                "my_goodput",
+                "my_goodput".to_string(),
                 "\"abc\" is not a number (allowed above 0 to 100,000 MB/s)".to_string(),
                 "“abc”不是数字（允许大于 0 至 100,000 MB/s）".to_string()
             )

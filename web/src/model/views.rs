@@ -633,7 +633,7 @@ impl PageKeys {
         }
         match super::measured::read(pairs, base) {
             Ok(m) => keys.explain = m,
-            Err((key, en, zh)) => note(Err(BadLink::new(key, en, zh))),
+            Err(bad) => note(Err(bad)),
         }
         (keys, bad)
     }
