@@ -136,22 +136,24 @@ pub fn Explain(props: &ExplainProps) -> Html {
         }
     };
     {
-        // The address's number (a link, Back, Forward) is the box's, and is explained once
-        // it and the path have stood still.
-        let (answer, time, typed, pool, ask) = (
-            answer.clone(),
-            time.clone(),
-            typed.clone(),
-            pool.clone(),
-            ask.clone(),
-        );
+        // The address's number (a link, Back, Forward) is the box's when it changes; a moved
+        // slider leaves what the reader has typed since.
+        let (time, typed) = (time.clone(), typed.clone());
+        use_effect_with(props.asked, move |asked| {
+            if let Some(m) = *asked {
+                time.set(matches!(m, Measured::Time(_)));
+                typed.set(Some(m.value().to_string()));
+            }
+        });
+    }
+    {
+        // The address's number is explained on the path once both have stood still.
+        let (answer, pool, ask) = (answer.clone(), pool.clone(), ask.clone());
         use_effect_with(
             (props.scenario.to_query(), props.asked),
             move |(query, asked)| {
                 let timer = match *asked {
                     Some(m) => {
-                        time.set(matches!(m, Measured::Time(_)));
-                        typed.set(Some(m.value().to_string()));
                         answer.set(Answer::Asking);
                         let query = query.clone();
                         crate::after(EXPLAIN_AFTER_MS, move || ask(query, m))
