@@ -433,10 +433,13 @@ async fn the_presenter_mode_fits_a_projector() {
                          const e = document.querySelector(sel);
                          return e ? parseFloat(getComputedStyle(e).fontSize) : 0;
                      };
+                     const c = document.querySelector('.charts figure, .charts canvas');
+                     const chart = c ? c.getBoundingClientRect() : { top: 1e9, left: 0 };
                      return JSON.stringify({
                          scroll: document.documentElement.scrollWidth,
                          inner: window.innerWidth,
                          right: l.right, qBottom: q.bottom, h: window.innerHeight,
+                         chartTop: chart.top, chartLeft: chart.left,
                          large: document.documentElement.classList.contains('large'),
                          sidebar: getComputedStyle(document.getElementById('settings')).display,
                          say: size('.lesson-say'), sentence: size('.player-sentence'),
@@ -450,6 +453,25 @@ async fn the_presenter_mode_fits_a_projector() {
             assert!(num("right") <= num("inner"), "{w}x{h}: {fit}");
             // The question is on the first screen, in large type, the controls out of the way.
             assert!(num("qBottom") <= num("h"), "{w}x{h}: {fit}");
+            // And on a projector's full width the run it asks about beside it: the first chart
+            // on the same screen, to the right of the lesson, not a screen and more below.
+            if w >= 1500 {
+                assert!(num("chartTop") < 0.5 * num("h"), "{w}x{h}: {fit}");
+                assert!(num("chartLeft") >= num("right"), "{w}x{h}: {fit}");
+                // Scrolled down to a lower chart, the page keeps the question in view.
+                let kept = lab
+                    .eval_string(
+                        "window.scrollTo(0, document.documentElement.scrollHeight);
+                         const q = document.getElementById('lesson-question').getBoundingClientRect();
+                         return JSON.stringify({ y: window.scrollY, top: q.top, h: window.innerHeight });",
+                    )
+                    .await;
+                let k: Value = serde_json::from_str(&kept).unwrap_or(Value::Null);
+                let at = |key: &str| k[key].as_f64().unwrap_or(f64::NAN);
+                assert!(at("y") > at("h"), "the page did not scroll: {kept}");
+                assert!(at("top") >= 0.0 && at("top") < at("h"), "{kept}");
+                lab.eval_string("window.scrollTo(0, 0); return '';").await;
+            }
             assert_eq!(v["large"], Value::Bool(true), "{fit}");
             assert_eq!(v["sidebar"], "none", "{fit}");
             // The player the part steps through reads from the room's back as the part does:

@@ -489,9 +489,14 @@ pub fn app(props: &AppProps) -> Html {
                     { match page.keys.view {
                         View::Lab => html! {
                             <>
-                                { stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
-                                { stage::headline(&page, lang, on_compare) }
-                                <Status view={page.view.clone().map(ViewRef)} shipped={page.view_shipped} {lang} {running} workers={client.workers_started()} {veiled} />
+                                // The lesson, the player and the run's headline: one column
+                                // beside the charts in the presenter's mode on a wide screen,
+                                // so that a room sees the question and the run at once.
+                                <div class="stage">
+                                    { stage::lesson_and_player(&page, lang, &on_lesson, &on_player) }
+                                    { stage::headline(&page, lang, on_compare) }
+                                    <Status view={page.view.clone().map(ViewRef)} shipped={page.view_shipped} {lang} {running} workers={client.workers_started()} {veiled} />
+                                </div>
                                 if let Some(view) = &page.view {
                                     <Charts view={ViewRef(Rc::clone(view))} {lang} cursor_ms={page.cursor_ms()}
                                         until_ms={page.player_ms()} cursor_step={page.cursor_step()} {on_cursor}
