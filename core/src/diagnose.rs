@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::player::Language;
 use crate::rate::{MBytePerS, MbitPerS};
-use crate::scenario::{App, Scenario};
+use crate::scenario::{App, Key, Scenario};
 use crate::sim::{run, RunOptions, RunResult};
 use crate::theory::path::{mean_rate_mbps, Limits};
 use crate::theory::slow_start::ideal_completion_ms;
-use crate::theory::verdict::{verdict, Limit};
+use crate::theory::verdict::{app_rate, verdict, Limit};
 use crate::Summary;
 
 /// What was measured.
@@ -120,6 +120,8 @@ pub enum Cause {
     Policer,
     /// The server paused before it answered.
     ThinkTime,
+    /// A message stream's application wrote its messages further apart (app=msgs).
+    MessageInterval,
     /// Nothing but the path as known, held by what its own run's verdict names.
     PathAlone,
 }
@@ -132,6 +134,7 @@ impl Cause {
             Cause::Bottleneck => "bw",
             Cause::Policer => "police",
             Cause::ThinkTime => "think",
+            Cause::MessageInterval => "every",
             Cause::PathAlone => "",
         }
     }
@@ -149,6 +152,8 @@ impl Cause {
             (Cause::Policer, Language::Zh) => "限速器（监管）",
             (Cause::ThinkTime, Language::En) => "A server's think time",
             (Cause::ThinkTime, Language::Zh) => "服务器的思考时间",
+            (Cause::MessageInterval, Language::En) => "An application writing less often",
+            (Cause::MessageInterval, Language::Zh) => "应用写消息的间隔更长",
             (Cause::PathAlone, Language::En) => "The path as known",
             (Cause::PathAlone, Language::Zh) => "已知路径",
         }
@@ -170,6 +175,10 @@ impl Cause {
             (Cause::Policer, Language::Zh) => "限速器只会丢掉超出其速率的部分",
             (Cause::ThinkTime, Language::En) => "a pause only adds to the body's time",
             (Cause::ThinkTime, Language::Zh) => "停顿只会增加请求体的耗时",
+            (Cause::MessageInterval, Language::En) => {
+                "fewer messages only leave less for the path to carry"
+            }
+            (Cause::MessageInterval, Language::Zh) => "更少的消息只会让路径要送的数据更少",
             (Cause::PathAlone, Language::En) => "it is the path itself",
             (Cause::PathAlone, Language::Zh) => "它就是路径本身",
         }
@@ -202,6 +211,10 @@ impl Cause {
                 format!("the server pausing {v} ms before it answers")
             }
             (Cause::ThinkTime, Language::Zh) => format!("服务器在应答前停顿 {v} ms"),
+            (Cause::MessageInterval, Language::En) => {
+                format!("the application writing a message every {v} ms")
+            }
+            (Cause::MessageInterval, Language::Zh) => format!("应用每 {v} ms 写一条消息"),
             (Cause::PathAlone, _) => String::new(),
         }
     }
@@ -350,6 +363,8 @@ pub enum Bound {
     LinkPayload { bw: MbitPerS, payload: MBytePerS },
     /// The body's time with no loss and ideal slow start (`theory::slow_start`).
     IdealTime { ms: f64 },
+    /// What a message stream's application writes (app=msgs): no path carries more.
+    AppRate { rate: MBytePerS },
 }
 
 /// One line of the answer, with its numbers: why a cause gives the number, or cannot.
@@ -566,11 +581,22 @@ fn path_faster(held: Held, gives: Got, measured: Got, median: bool, lang: Langua
         measured.say(lang),
         of_seeds(median, lang),
     );
-    match lang {
-        Language::En => {
+    // A message stream held by its writes may be slower for its writes as much as its path.
+    let app = held == Held::Other(Limit::Application);
+    match (lang, app) {
+        (Language::En, false) => {
             format!("{who} gives {g}{n}, not {m}: something on the path costs the rest")
         }
-        Language::Zh => format!("{who}给出 {g}{n}，而不是 {m}：路径上有别的东西耗掉了其余部分"),
+        (Language::En, true) => format!(
+            "{who} gives {g}{n}, not {m}: the application writes less, or something on the path \
+             costs the rest"
+        ),
+        (Language::Zh, false) => {
+            format!("{who}给出 {g}{n}，而不是 {m}：路径上有别的东西耗掉了其余部分")
+        }
+        (Language::Zh, true) => {
+            format!("{who}给出 {g}{n}，而不是 {m}：要么应用写得更少，要么路径上有别的东西耗掉了其余部分")
+        }
     }
 }
 
@@ -618,6 +644,15 @@ fn impossible(bound: Bound, measured: Got, lang: Language) -> String {
             "{m} 在这条路径上不可能：即使没有丢包、慢启动理想（窗口每个往返翻倍），这个请求体从 \
              SYN 到最后一个字节也要 {} ms",
             fmt(ms)
+        ),
+        (Bound::AppRate { rate }, Language::En) => format!(
+            "{m} is impossible for this workload: its application writes {} MB/s of messages, \
+             and no path carries more than is written",
+            fmt(rate.0)
+        ),
+        (Bound::AppRate { rate }, Language::Zh) => format!(
+            "{m} 对这个负载不可能：它的应用只写 {} MB/s 的消息，任何路径都不会送出比写入更多的数据",
+            fmt(rate.0)
         ),
     }
 }
@@ -764,7 +799,13 @@ pub fn explain(path: &Scenario, measured: Measured) -> Result<Explanation, Expla
     } else {
         ruled_out.push(RuledOut::new(Cause::PathAlone, trial.path_cannot(baseline)));
     }
-    for knob in [Knob::Loss, Knob::Rwnd, Knob::Bw, Knob::Police, Knob::Think] {
+    // A message stream's goodput is first what its application writes; a server's think time
+    // is a body's alone.
+    let knobs = match path.app {
+        App::Msgs => [Knob::Every, Knob::Loss, Knob::Rwnd, Knob::Bw, Knob::Police],
+        _ => [Knob::Loss, Knob::Rwnd, Knob::Bw, Knob::Police, Knob::Think],
+    };
+    for knob in knobs {
         match trial.weigh(knob, fits, baseline) {
             Ok(c) => candidates.push(c),
             Err(f) => ruled_out.push(RuledOut::new(knob.cause(), f)),
@@ -806,23 +847,36 @@ fn ideal_ms(s: &Scenario) -> f64 {
     ideal_completion_ms(s.iw, s.mss, s.body, s.rtt_ms, limits.share(), s.rwnd as f64)
 }
 
-/// The most the path can give where the number is beyond it. Only a fixed link and one
-/// connection are bounded so: a scheduled or traced link has faster moments than its mean.
+/// The most the path can give where the number is beyond it. A message stream is bounded by
+/// what its application writes, on any link; otherwise only a fixed link and one connection are
+/// bounded: a scheduled or traced link has faster moments than its mean.
 fn beyond_bound(s: &Scenario, measured: Measured) -> Option<Bound> {
-    if s.link_model().is_some() || !s.sched.is_empty() {
-        return None;
-    }
+    let fixed = s.link_model().is_none() && s.sched.is_empty();
+    // Each segment carries 40 bytes of TCP/IP headers, 52 with timestamps (RFC 7323), that the
+    // link carries and the goodput does not count.
+    let payload = fixed.then(|| Limits::of(s).link);
     match measured {
+        Measured::Goodput(g) if s.app == App::Msgs => {
+            let rate = app_rate(s);
+            // A little over the writes' rate is a run's own spread (the goodput counts from
+            // the first byte, some messages written before it).
+            let above_app = g > rate.0 * (1.0 + TOLERANCE);
+            match payload {
+                Some(p) if p <= rate => (g > p.0).then_some(Bound::LinkPayload {
+                    bw: MbitPerS(s.bw_mbps),
+                    payload: p,
+                }),
+                _ => above_app.then_some(Bound::AppRate { rate }),
+            }
+        }
         Measured::Goodput(g) => {
-            // Each segment carries 40 bytes of TCP/IP headers, 52 with timestamps (RFC 7323),
-            // that the link carries and the goodput does not count.
-            let payload = Limits::of(s).link;
+            let payload = payload?;
             (g > payload.0).then_some(Bound::LinkPayload {
                 bw: MbitPerS(s.bw_mbps),
                 payload,
             })
         }
-        Measured::Time(t) if s.connections() <= 1 => {
+        Measured::Time(t) if fixed && s.connections() <= 1 => {
             let ms = ideal_ms(s);
             (t < ms).then_some(Bound::IdealTime { ms })
         }
@@ -867,6 +921,7 @@ enum Knob {
     Bw,
     Police,
     Think,
+    Every,
 }
 
 impl Knob {
@@ -877,6 +932,7 @@ impl Knob {
             Knob::Bw => Cause::Bottleneck,
             Knob::Police => Cause::Policer,
             Knob::Think => Cause::ThinkTime,
+            Knob::Every => Cause::MessageInterval,
         }
     }
 
@@ -888,12 +944,23 @@ impl Knob {
             Knob::Bw => (0.01, s.bw_mbps, true),
             Knob::Police => (0.01, s.bw_mbps, true),
             Knob::Think => (0.0, 60_000.0, false),
+            // Up to ten messages in the trial, within the key's own limit (`every`,
+            // docs/scenario.md): a goodput counts from the first byte to the last, so a run
+            // of one message has the rate of its one trip, not of the writes.
+            Knob::Every => {
+                let key_max = Key::Every.bounds().map_or(s.every_ms, |(_, hi)| hi);
+                (
+                    s.every_ms,
+                    (s.dur_s * 1e3 / 10.0).min(key_max).max(s.every_ms),
+                    true,
+                )
+            }
         }
     }
 
     /// Whether raising the knob makes things worse (a lower goodput, a longer time).
     fn worse_upward(self) -> bool {
-        matches!(self, Knob::Loss | Knob::Think)
+        matches!(self, Knob::Loss | Knob::Think | Knob::Every)
     }
 
     fn set(self, s: &Scenario, x: f64) -> Scenario {
@@ -907,6 +974,7 @@ impl Knob {
             Knob::Bw => s.bw_mbps = round_sig(x).max(0.01),
             Knob::Police => s.police_mbps = round_sig(x).max(0.01),
             Knob::Think => s.think_ms = round_sig(x),
+            Knob::Every => s.every_ms = round_sig(x),
         }
         s
     }
@@ -918,6 +986,7 @@ impl Knob {
             Knob::Bw => s.bw_mbps,
             Knob::Police => s.police_mbps,
             Knob::Think => s.think_ms,
+            Knob::Every => s.every_ms,
         }
     }
 }
@@ -1238,6 +1307,63 @@ mod tests {
         assert_eq!(
             why(&e, Cause::ReceiveWindow),
             "A smaller receive window: not needed, the path as known gives the number already"
+        );
+    }
+
+    /// A message stream slower than its writes is first its application writing less often;
+    /// one faster than its writes is impossible, whatever the link; a server's think time,
+    /// a body's, is not weighed.
+    #[test]
+    fn a_message_stream_is_explained_by_its_writes_first() {
+        let path = Scenario::parse("app=msgs").unwrap_or_default();
+        let e = explain(&path, Measured::Goodput(0.005)).unwrap_or_else(|e| panic!("{e}"));
+        let first = e.candidates.first().map(|c| (c.cause, c.value, c.result));
+        let Some((Cause::MessageInterval, every, got)) = first else {
+            panic!("{:?}", e.candidates);
+        };
+        // 100 bytes every 20 ms is 0.005 MB/s.
+        assert!((every - 20.0).abs() <= 1.0, "every {every} ms");
+        assert!(close(got, 0.005), "{got}");
+        assert!(e.candidates[0].scenario.contains(&format!("every={every}")));
+        assert!(e.candidates[0]
+            .text
+            .starts_with("the application writing a message every "));
+        let causes: Vec<Cause> = e
+            .candidates
+            .iter()
+            .map(|c| c.cause)
+            .chain(e.ruled_out.iter().map(|r| r.cause))
+            .collect();
+        assert!(!causes.contains(&Cause::ThinkTime), "{causes:?}");
+        assert!(
+            why(&e, Cause::PathAlone).contains("held by its application")
+                && why(&e, Cause::PathAlone).contains("the application writes less"),
+            "{}",
+            why(&e, Cause::PathAlone)
+        );
+        let e = explain(&path, Measured::Goodput(0.5)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(e.candidates.is_empty(), "{:?}", e.candidates);
+        assert!(
+            matches!(
+                e.impossible(),
+                Some(Finding::Impossible { bound: Bound::AppRate { rate }, .. }) if *rate == MBytePerS(0.01)
+            ),
+            "{:?}",
+            e.impossible()
+        );
+        // Writes faster than the link: the link is the bound.
+        let fast = Scenario::parse("app=msgs&msg=20000&every=1&bw=100").unwrap_or_default();
+        let e = explain(&fast, Measured::Goodput(15.0)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            matches!(
+                e.impossible(),
+                Some(Finding::Impossible {
+                    bound: Bound::LinkPayload { .. },
+                    ..
+                })
+            ),
+            "{:?}",
+            e.impossible()
         );
     }
 

@@ -32,8 +32,8 @@ pub enum Limit {
     WindowGrowth,
     /// The run was cut short by its time limit or event budget.
     Unfinished,
-    /// The sending application paused with nothing in flight (a capture's analysis tells
-    /// this; a run's applications always have data ready or a schedule of their own).
+    /// The application gave the path less than it could carry: a message stream's writes
+    /// (app=msgs), or in a capture a sender that paused with nothing in flight.
     Application,
 }
 
@@ -63,6 +63,10 @@ pub struct Verdict {
     /// The policer's payload rate, where one stands in front of the bottleneck below its rate.
     #[serde(default)]
     pub police_mbps: Option<MBytePerS>,
+    /// app=msgs: the rate its application writes at, a message of `msg` bytes every `every`
+    /// ms, which no path makes faster.
+    #[serde(default)]
+    pub app_mbps: Option<MBytePerS>,
 }
 
 /// RFC 8289 §4.3's acceptable standing queue: a median sojourn above it is a standing queue.
@@ -108,6 +112,10 @@ pub fn verdict(s: &Scenario, r: &RunResult) -> Verdict {
         summary.policer_drops + summary.queue_drops + summary.aqm_drops + summary.dropped_data;
     let policed =
         police.is_some() && summary.policer_drops > 0 && 2 * summary.policer_drops >= drops;
+    // A message stream carries what its application writes, no more: where the path carried
+    // near all of it and could carry more, the application set the rate.
+    let app = (s.app == App::Msgs).then(|| app_rate(s));
+    let app_held = app.is_some_and(|a| a < link.min(wl) && g >= a * NEAR);
     let limit = if s.app == App::Msgs
         && s.conns > 0
         && summary.hol.as_ref().is_some_and(|h| h.events > 0)
@@ -116,6 +124,8 @@ pub fn verdict(s: &Scenario, r: &RunResult) -> Verdict {
         Limit::HeadOfLine
     } else if policed {
         Limit::Policer
+    } else if app_held {
+        Limit::Application
     } else if s.app == App::Body && !cut_by_loss && g < link.min(wl) * NEAR {
         Limit::SlowStart
     } else if cut_by_loss && g < link.min(wl) * NEAR {
@@ -149,7 +159,13 @@ pub fn verdict(s: &Scenario, r: &RunResult) -> Verdict {
             .map(|d| d.p50)
             .filter(|&p50| p50 > STANDING_QUEUE_MS),
         police_mbps: police,
+        app_mbps: app,
     }
+}
+
+/// The payload rate app=msgs writes at: a message of `msg` bytes every `every` ms.
+pub fn app_rate(s: &Scenario) -> MBytePerS {
+    MBytePerS(f64::from(s.msg) / (s.every_ms * 1e3))
 }
 
 #[cfg(test)]
@@ -208,6 +224,30 @@ mod tests {
         assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
         assert_eq!(limit_of("app=bulk&bw=100&rtt=20"), Limit::LinkRate);
         assert_eq!(limit_of("body=1GB&dur=0.5"), Limit::Unfinished);
+    }
+
+    /// A message stream carries what its application writes: held by that, unless the link
+    /// is slower than the writes or lost segments held its messages.
+    #[test]
+    fn a_message_stream_is_held_by_its_writes() {
+        let s = Scenario::parse("app=msgs").unwrap_or_default();
+        let v = verdict(&s, &run(&s, &RunOptions::default()));
+        assert_eq!(v.limit, Limit::Application);
+        // 100 bytes every 10 ms.
+        assert_eq!(v.app_mbps, Some(MBytePerS(0.01)));
+        assert_eq!(
+            limit_of("app=msgs&msg=1000&every=2&rtt=80&conns=4"),
+            Limit::Application
+        );
+        // 20 kB a millisecond is 20 MB/s, above a 100 Mbit/s link's 12.1.
+        assert_eq!(
+            limit_of("app=msgs&msg=20000&every=1&bw=100"),
+            Limit::LinkRate
+        );
+        assert_eq!(limit_of("preset=hol-blocking"), Limit::HeadOfLine);
+        // A bulk flow or a body has no writes' rate.
+        let s = Scenario::parse("app=bulk&dur=1").unwrap_or_default();
+        assert_eq!(verdict(&s, &run(&s, &RunOptions::default())).app_mbps, None);
     }
 
     #[test]

@@ -251,7 +251,22 @@ fn reason(lang: Lang, view: &RunView) -> String {
         (Limit::WindowGrowth, Lang::Zh) => format!(
             "拥塞窗口还没有增长到路径的容量：有效吞吐 {g}，只有链路 {link} 的 {of_link}。"
         ),
-        // A run's applications always have data or a schedule: only a capture says this.
+        // A message stream's application writes at its own rate, which the path carried.
+        (Limit::Application, _) if v.app_mbps.is_some() => {
+            let wrote = v.app_mbps.map_or("—".to_string(), mbytes_per_s);
+            let of_app = v
+                .app_mbps
+                .map_or("—".to_string(), |a| share(v.goodput_mbps, a));
+            match lang {
+                Lang::En => format!(
+                    "The application writes {wrote} of messages and the path carried them: goodput {g}, {of_app} of that, where the link could carry {link}. A faster path would not make it faster; more or larger messages would."
+                ),
+                Lang::Zh => format!(
+                    "应用以 {wrote} 的速率写消息，路径把它们都送到了：有效吞吐 {g}，是其 {of_app}，而链路本可承载 {link}。更快的路径不会让它更快；更多或更大的消息才会。"
+                ),
+            }
+        }
+        // A capture's: the sender had nothing to send.
         (Limit::Application, Lang::En) => {
             "The sending application paused with nothing in flight: it had nothing to send.".into()
         }
@@ -288,6 +303,24 @@ mod tests {
     use crate::i18n::Lang;
     use crate::model::verdict;
     use crate::worker::protocol::run_view;
+
+    /// A message stream is held by what its application writes, and the line says that rate
+    /// beside the goodput and the link's.
+    #[test]
+    fn a_message_stream_is_held_by_its_application() {
+        let view = run_view("app=msgs");
+        assert_eq!(
+            verdict::title(Lang::En, view.verdict.limit),
+            "Limited by the application"
+        );
+        let line = verdict::detail(Lang::En, &view);
+        assert!(line.starts_with("The application writes 10 kB/s of messages and the path carried them: goodput 9.99 kB/s, 99.9 % of that"), "{line}");
+        assert!(
+            line.contains("A faster path would not make it faster"),
+            "{line}"
+        );
+        assert!(verdict::detail(Lang::Zh, &view).starts_with("应用以 10 kB/s 的速率写消息"));
+    }
 
     /// Bufferbloat is named where the buffer is deeper than a round trip of the link, not for
     /// every standing queue.
