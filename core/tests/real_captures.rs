@@ -122,6 +122,17 @@ fn the_real_body_shows_linux_s_handshake_and_first_flight() {
         "{}",
         window.in_flight_max_bytes
     );
+    // The verdict names the window that held the peak, the one offered then, not a larger
+    // one offered later: what was in flight is within a segment of it.
+    assert_eq!(window.verdict, Limit::ReceiveWindow);
+    assert!(
+        window.verdict_text.starts_with(
+            "Limited by the receive window: 62,780 bytes in flight filled the 64,078 bytes the \
+             receiver offered then (at most 73,000 bytes in the capture); window / RTT = 1.06 MB/s"
+        ),
+        "{}",
+        window.verdict_text
+    );
     // So the flow never filled its 100 Mbit/s link, and the link's rate is read from the
     // spacing of each flight's segments as they arrived (packet pairs), not guessed from what
     // the flow delivered (twice its peak was 17.65 Mbit/s).

@@ -941,6 +941,10 @@ fn analyze_connection(
     let mut zero_since: Option<u64> = None;
     let mut zero_ns = 0u64;
     let mut in_flight_max = 0u64;
+    // The window the receiver last offered, and what it was when the bytes in flight peaked:
+    // a window that grew later (Linux's receive autotuning) did not hold that peak.
+    let mut wnd_now: Option<u64> = None;
+    let mut wnd_at_peak: Option<u64> = None;
     let mut first_ack_advance: Option<u64> = None;
     // When each segment of new data was captured.
     let mut new_data_ns: Vec<u64> = Vec::new();
@@ -1007,7 +1011,10 @@ fn analyze_connection(
             }
             seen.insert(SackBlock { start, end });
             high = high.max(end);
-            in_flight_max = in_flight_max.max(high.saturating_sub(una));
+            if high.saturating_sub(una) > in_flight_max {
+                in_flight_max = high.saturating_sub(una);
+                wnd_at_peak = wnd_now;
+            }
             curves.sent.push((ms(s.ns), high as f64));
             curves
                 .in_flight
@@ -1032,6 +1039,7 @@ fn analyze_connection(
             max_window_field = max_window_field.max(s.window);
             if wscale.is_some() {
                 rwnd_max = Some(rwnd_max.map_or(wnd, |m: u64| m.max(wnd)));
+                wnd_now = Some(wnd);
             }
             if s.window == 0 {
                 zero_since.get_or_insert(s.ns);
@@ -1318,6 +1326,7 @@ fn analyze_connection(
         retrans: needed,
         rwnd_max_bytes,
         in_flight_max,
+        wnd_at_peak,
         zero_window_ms: zero_ns as f64 / 1e6,
         app_limited_ms: app_limited_ns as f64 / 1e6,
         duration_ms,
@@ -1412,6 +1421,8 @@ struct Facts {
     retrans: u64,
     rwnd_max_bytes: Option<u64>,
     in_flight_max: u64,
+    /// The window the receiver had last offered when the bytes in flight peaked.
+    wnd_at_peak: Option<u64>,
     zero_window_ms: f64,
     app_limited_ms: f64,
     duration_ms: f64,
@@ -1489,9 +1500,11 @@ impl Facts {
         } else {
             0.0
         };
-        let window_bound = self
-            .rwnd_max_bytes
-            .is_some_and(|w| self.in_flight_max as f64 >= 0.85 * w as f64);
+        // The window that held the peak is the one offered then; without the window's scale,
+        // the estimate of it.
+        let offered_then = self.wnd_at_peak.or(self.rwnd_max_bytes);
+        let window_bound =
+            offered_then.is_some_and(|w| self.in_flight_max as f64 >= 0.85 * w as f64);
         if let Some(w) = self.writes {
             let (msg, every, most) = (b(u64::from(w.msg)), n(w.every_ms), b(self.in_flight_max));
             let held = if self.retrans > 0 {
@@ -1544,9 +1557,20 @@ impl Facts {
             );
         }
         if self.zero_window_ms > 0.0 || (window_bound && self.retrans == 0) {
-            let w = self.rwnd_max_bytes.unwrap_or(0);
+            let w = offered_then.unwrap_or(0);
             let (most, offered) = (b(self.in_flight_max), b(w));
             let limit = n(if rtt > 0.0 { w as f64 / rtt / 1e3 } else { 0.0 });
+            // A window that grew after the peak: its largest is said beside the one that held.
+            let later = match self.rwnd_max_bytes {
+                Some(max) if max > w => {
+                    let max = b(max);
+                    Said::new(
+                        format!(" then (at most {max} bytes in the capture)"),
+                        format!("（整个抓包中最多 {max} 字节）"),
+                    )
+                }
+                _ => Said::default(),
+            };
             let shut = if self.zero_window_ms > 0.0 {
                 let z = n(self.zero_window_ms);
                 Said::new(
@@ -1561,13 +1585,13 @@ impl Facts {
                 Said::new(
                     format!(
                         "Limited by the receive window: {most} bytes in flight filled the \
-                         {offered} bytes the receiver offered; window / RTT = {limit} MB/s{}.",
-                        shut.en
+                         {offered} bytes the receiver offered{}; window / RTT = {limit} MB/s{}.",
+                        later.en, shut.en
                     ),
                     format!(
-                        "瓶颈：接收窗口。{most} 字节的在途数据占满了接收端提供的 {offered} 字节；\
+                        "瓶颈：接收窗口。{most} 字节的在途数据占满了接收端当时提供的 {offered} 字节{}；\
                          窗口 / RTT = {limit} MB/s{}。",
-                        shut.zh
+                        later.zh, shut.zh
                     ),
                 ),
             );
