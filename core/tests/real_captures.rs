@@ -156,6 +156,15 @@ fn the_real_body_shows_linux_s_handshake_and_first_flight() {
         (fitted.msg, fitted.every_ms, fitted.count),
         (100, 10.0, 200)
     );
+    // Its messages left as they were written, between ACKs: the application's clock, not a
+    // pacer's, so the algorithm is Linux's default, as the kernel that made it ran.
+    assert_eq!(fitted.cc, tcplab::CcAlgo::Cubic, "{}", hol.scenario);
+    let cc = hol.estimates.iter().find(|e| e.key == "cc").expect("cc");
+    assert!(
+        cc.how.contains("as its application wrote them"),
+        "{}",
+        cc.how
+    );
 }
 
 fn read(name: &str) -> Result<CaptureFile, String> {

@@ -1887,6 +1887,12 @@ impl Facts {
             );
         }
         let cc_how = match self.paced {
+            // Messages leave as their application writes them, between ACKs whatever the
+            // algorithm: their spacing is the application's clock, not a pacer's.
+            Some(true) if self.writes.is_some() => Said::new(
+                "Linux's default: its segments left as its application wrote them, between ACKs whatever the algorithm, which says nothing of pacing",
+                "Linux 的默认值：它的报文段在应用写入时发出，无论哪种算法都落在两个 ACK 之间，看不出 pacing",
+            ),
             // Linux paces a connection itself only for a controller that asks (BBR,
             // `tcp_needs_internal_pacing`); CUBIC's and Reno's segments follow their ACKs.
             Some(true) => {
