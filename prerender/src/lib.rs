@@ -73,12 +73,12 @@ mod tests {
     }
 
     #[test]
-    fn every_chart_of_the_default_run_is_an_svg_file_at_three_widths() {
+    fn every_chart_of_the_default_run_is_an_svg_file_at_each_width() {
         let screen = default_screen();
         let view = tcplab_wire::page_view(&tcplab::Scenario::parse("").expect("default"));
         let kinds = tcplab_web::charts::kinds(Rc::new(view), Lang::En);
         assert_eq!(kinds, ["cwnd", "goodput", "sequence", "rtt", "queue"]);
-        assert_eq!(screen.files.len(), kinds.len() * 3);
+        assert_eq!(screen.files.len(), kinds.len() * 6);
         for kind in kinds {
             let at = screen
                 .html
@@ -90,7 +90,7 @@ mod tests {
                 !figure.contains("<canvas role=\"img\""),
                 "{kind}: no empty canvas"
             );
-            for screens in ["narrow", "wide", "widest"] {
+            for screens in ["narrow", "mid", "wide", "laptop", "wider", "widest"] {
                 let (name, svg) = screen
                     .files
                     .iter()

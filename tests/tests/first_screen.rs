@@ -1234,6 +1234,38 @@ async fn before_its_module_comes_the_default_page_shows_its_first_screen() {
         lab.screenshot("first-screen-before-the-module-1280x960")
             .await;
 
+        // Each screen shows the width drawn nearest its chart box, stretched to fill it as the
+        // canvas will: within a tenth or so, where one laptop width left a 1440 px screen's
+        // charts 140 px short of their box until the page mounted.
+        for (w, h) in [(1366, 768), (1440, 900), (1536, 864), (1100, 800), (768, 1024), (1920, 1080)] {
+            lab.set_window(w, h).await;
+            let fits = "return JSON.stringify(Array.from(document.querySelectorAll('#first-screen img.chart-svg'))
+                 .filter(i => i.offsetWidth > 0 && i.complete && i.naturalWidth > 0)
+                 .map(i => [i.naturalWidth, i.getBoundingClientRect().width,
+                            i.closest('figure').getBoundingClientRect().width,
+                            getComputedStyle(i).objectFit]));";
+            let loaded = lab
+                .wait_until(SETTLE, || async {
+                    let v: Vec<serde_json::Value> =
+                        serde_json::from_str(&lab.eval_string(fits).await).unwrap_or_default();
+                    v.len() == 5
+                })
+                .await;
+            let shown = lab.eval_string(fits).await;
+            assert!(loaded, "{w}x{h}: {shown}");
+            let rows: Vec<(f64, f64, f64, String)> =
+                serde_json::from_str(&shown).unwrap_or_default();
+            for (natural, drawn, figure, fit) in rows {
+                assert!(
+                    (drawn - figure).abs() <= 1.0 && fit == "fill",
+                    "{w}x{h}: {shown}"
+                );
+                let stretch = drawn / natural;
+                assert!((0.88..=1.13).contains(&stretch), "{w}x{h}: {shown}");
+            }
+        }
+        lab.set_window(1280, 960).await;
+
         // A phone's charts are far down its one column: each comes as it is scrolled near.
         lab.set_window(390, 844).await;
         lab.eval_string("window.scrollTo(0, document.body.scrollHeight); return '';")

@@ -229,10 +229,18 @@ fn draw_figure(root: &Root, figure: &dyn Figure, st: &Style) -> Result<Frame, St
 }
 
 /// The widths in CSS pixels the first screen rendered as the page is built draws each chart at
-/// (a phone's, a laptop's and a projector's chart), each with the screens the CSS shows it on
-/// (`.chart-svg-*`), so that none scales its text far from the page's own.
+/// (a phone's, a tablet's, four laptops' and a projector's chart box), each with the screens
+/// the CSS shows it on (`.chart-svg-*`), stretched to its box: none by more than about a tenth,
+/// so that its text keeps its shape and the canvas that replaces it does not move the chart.
 #[cfg(not(target_arch = "wasm32"))]
-const PRERENDERED: [(f64, &str); 3] = [(358.0, "narrow"), (880.0, "wide"), (1260.0, "widest")];
+const PRERENDERED: [(f64, &str); 6] = [
+    (358.0, "narrow"),
+    (690.0, "mid"),
+    (880.0, "wide"),
+    (950.0, "laptop"),
+    (1090.0, "wider"),
+    (1260.0, "widest"),
+];
 
 /// The chart as the first screen rendered as the page is built shows it, in place of its
 /// canvas until the page's module replaces it: an image per width, fetched only where the CSS
