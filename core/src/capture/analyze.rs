@@ -1589,7 +1589,7 @@ impl Facts {
                         later.en, shut.en
                     ),
                     format!(
-                        "瓶颈：接收窗口。{most} 字节的在途数据占满了接收端当时提供的 {offered} 字节{}；\
+                        "瓶颈：接收窗口。{most} 字节的在途数据占满了当时接收端提供的 {offered} 字节{}；\
                          窗口 / RTT = {limit} MB/s{}。",
                         later.zh, shut.zh
                     ),
