@@ -1083,14 +1083,17 @@ async fn without_its_view_file_the_default_page_runs_the_simulator() {
     .await;
 }
 
+/// The images of the first screen's charts that the browser shows and has loaded, as a
+/// script's array expression.
+const SHOWN_CHARTS: &str = "Array.from(document.querySelectorAll('#first-screen img.chart-svg'))
+    .filter(i => i.offsetWidth > 0 && i.complete && i.naturalWidth > 0)";
+
 /// The images of the first screen's charts that the browser shows and has loaded, by name.
 async fn shown_first_screen_charts(lab: &Lab) -> Vec<String> {
     let names = lab
-        .eval_string(
-            "return JSON.stringify(Array.from(document.querySelectorAll('#first-screen img.chart-svg'))
-                 .filter(i => i.offsetWidth > 0 && i.complete && i.naturalWidth > 0)
-                 .map(i => i.getAttribute('src')));",
-        )
+        .eval_string(&format!(
+            "return JSON.stringify({SHOWN_CHARTS}.map(i => i.getAttribute('src')));"
+        ))
         .await;
     serde_json::from_str(&names).unwrap_or_default()
 }
@@ -1237,13 +1240,22 @@ async fn before_its_module_comes_the_default_page_shows_its_first_screen() {
         // Each screen shows the width drawn nearest its chart box, stretched to fill it as the
         // canvas will: within a tenth or so, where one laptop width left a 1440 px screen's
         // charts 140 px short of their box until the page mounted.
-        for (w, h) in [(1366, 768), (1440, 900), (1536, 864), (1100, 800), (768, 1024), (1920, 1080)] {
+        for (w, h) in [
+            (1366, 768),
+            (1440, 900),
+            (1536, 864),
+            (1100, 800),
+            (768, 1024),
+            (1920, 1080),
+        ] {
             lab.set_window(w, h).await;
-            let fits = "return JSON.stringify(Array.from(document.querySelectorAll('#first-screen img.chart-svg'))
-                 .filter(i => i.offsetWidth > 0 && i.complete && i.naturalWidth > 0)
-                 .map(i => [i.naturalWidth, i.getBoundingClientRect().width,
-                            i.closest('figure').getBoundingClientRect().width,
-                            getComputedStyle(i).objectFit]));";
+            let fits = format!(
+                "return JSON.stringify({SHOWN_CHARTS}
+                     .map(i => [i.naturalWidth, i.getBoundingClientRect().width,
+                                i.closest('figure').getBoundingClientRect().width,
+                                getComputedStyle(i).objectFit]));"
+            );
+            let fits = fits.as_str();
             let loaded = lab
                 .wait_until(SETTLE, || async {
                     let v: Vec<serde_json::Value> =
